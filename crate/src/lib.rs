@@ -1,0 +1,33 @@
+//! # quasar-pq
+//!
+//! Post-quantum consensus certificates, natively and in WebAssembly.
+//!
+//! This release provides **ML-DSA** (FIPS 204), written on the `sha3` crate: key
+//! generation from a 32-byte seed, hedged and deterministic signing through the pure
+//! interface with a context string, the internal and external-μ interfaces (in
+//! [`mldsa::hazmat`]), verification, and the standard byte encodings.
+//!
+//! ```
+//! use quasar_pq::mldsa::{MlDsa65, SigningKey};
+//!
+//! let sk = SigningKey::<MlDsa65>::from_seed(&[7u8; 32]);
+//! let vk = sk.verifying_key();
+//! let sig = sk.sign_deterministic(b"block 42", b"example").unwrap();
+//! assert!(vk.verify(b"block 42", b"example", &sig).is_ok());
+//! assert!(vk.verify(b"block 43", b"example", &sig).is_err());
+//! ```
+#![cfg_attr(not(feature = "std"), no_std)]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
+extern crate alloc;
+
+mod error;
+pub mod hash;
+pub mod mldsa;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
+
+pub use error::Error;

@@ -1,0 +1,66 @@
+//! Key generation (FIPS 204 §6.1, Alg. 6 ML-DSA.KeyGen_internal).
+
+use zeroize::Zeroizing;
+
+use super::encode::{pk_encode, sk_encode, SecretParts};
+use super::params::Params;
+use super::poly::{zero_vec, Poly};
+use super::rounding::power2round;
+use super::sample::{rej_bounded_poly, rej_ntt_poly};
+use crate::hash::shake256_into;
+
+/// FIPS 204 Alg. 6 ML-DSA.KeyGen_internal(ξ): writes pk (`P::PK_LEN` bytes) and
+/// sk (`P::SK_LEN` bytes).
+pub fn keygen_internal<P: Params>(xi: &[u8; 32], pk: &mut [u8], sk: &mut [u8]) {
+    // (ρ, ρ′, K) ← H(ξ ‖ k ‖ ℓ, 128)
+    let mut seeds = Zeroizing::new([0u8; 128]);
+    shake256_into(&[xi, &[P::K as u8, P::L as u8]], &mut seeds[..]);
+    let mut rho_prime = Zeroizing::new([0u8; 64]);
+    rho_prime.copy_from_slice(&seeds[32..96]);
+
+    let mut parts = SecretParts {
+        rho: [0; 32],
+        key: [0; 32],
+        tr: [0; 64],
+        s1: zero_vec(),
+        s2: zero_vec(),
+        t0: zero_vec(),
+    };
+    parts.rho.copy_from_slice(&seeds[..32]);
+    parts.key.copy_from_slice(&seeds[96..128]);
+
+    // (s1, s2) ← ExpandS(ρ′)
+    let mut s1_hat = Zeroizing::new(zero_vec());
+    for j in 0..P::L {
+        parts.s1[j] = rej_bounded_poly::<P>(&rho_prime, j as u16);
+        s1_hat[j] = parts.s1[j];
+        s1_hat[j].ntt();
+    }
+    for i in 0..P::K {
+        parts.s2[i] = rej_bounded_poly::<P>(&rho_prime, (P::L + i) as u16);
+    }
+
+    // t ← NTT^-1(Â ∘ NTT(s1)) + s2; (t1, t0) ← Power2Round(t). Â is expanded row by row.
+    let mut t1 = zero_vec();
+    let mut t = Zeroizing::new(Poly::default());
+    for i in 0..P::K {
+        *t = Poly::default();
+        for j in 0..P::L {
+            t.pointwise_acc(&rej_ntt_poly(&parts.rho, j as u8, i as u8), &s1_hat[j]);
+        }
+        t.reduce();
+        t.inv_ntt();
+        t.add(&parts.s2[i]);
+        t.freeze();
+        for n in 0..256 {
+            let (hi, lo) = power2round(t.0[n]);
+            t1[i].0[n] = hi;
+            parts.t0[i].0[n] = lo;
+        }
+    }
+
+    pk_encode::<P>(&parts.rho, &t1, pk);
+    // tr ← H(pk, 64)
+    shake256_into(&[&pk[..P::PK_LEN]], &mut parts.tr);
+    sk_encode::<P>(&parts, sk);
+}

@@ -1,0 +1,131 @@
+//! Sampling (FIPS 204 §7.3, Alg. 29–34): SampleInBall, RejNTTPoly, RejBoundedPoly,
+//! ExpandA, ExpandS, ExpandMask.
+
+use super::ntt::Q;
+use super::params::Params;
+use super::poly::{Poly, N};
+use crate::hash::{shake128, shake256, Squeeze};
+
+/// SHAKE128 rate in bytes.
+const RATE128: usize = 168;
+/// SHAKE256 rate in bytes.
+const RATE256: usize = 136;
+
+/// FIPS 204 Alg. 29 SampleInBall: a polynomial with τ coefficients in {−1, 1}.
+/// Runs on c̃, which is public (it is part of the signature).
+pub fn sample_in_ball<P: Params>(c_tilde: &[u8]) -> Poly {
+    let mut xof = shake256(&[c_tilde]);
+    let mut buf = [0u8; RATE256];
+    xof.squeeze(&mut buf);
+    let signs = u64::from_le_bytes([buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7]]);
+    let mut pos = 8;
+    let mut c = Poly::default();
+    for (k, i) in (N - P::TAU..N).enumerate() {
+        let j = loop {
+            if pos == RATE256 {
+                xof.squeeze(&mut buf);
+                pos = 0;
+            }
+            let j = usize::from(buf[pos]);
+            pos += 1;
+            if j <= i {
+                break j;
+            }
+        };
+        c.0[i] = c.0[j];
+        c.0[j] = 1 - 2 * ((signs >> k) & 1) as i32;
+    }
+    c
+}
+
+/// FIPS 204 Alg. 30 RejNTTPoly: the entry Â[r][s] of ExpandA (Alg. 32), seeded with
+/// ρ ‖ s ‖ r. Coefficients in [0, q), already in the NTT domain.
+pub fn rej_ntt_poly(rho: &[u8; 32], s: u8, r: u8) -> Poly {
+    let mut xof = shake128(&[rho, &[s, r]]);
+    // Five blocks almost always suffice (256 · 3 bytes at acceptance ≈ 0.999).
+    let mut buf = [0u8; 5 * RATE128];
+    xof.squeeze(&mut buf);
+    let mut a = Poly::default();
+    let mut filled = 0;
+    let mut len = buf.len();
+    loop {
+        for t in buf[..len].chunks_exact(3) {
+            let v = i32::from(t[0]) | i32::from(t[1]) << 8 | i32::from(t[2] & 0x7f) << 16;
+            if v < Q {
+                a.0[filled] = v;
+                filled += 1;
+                if filled == N {
+                    return a;
+                }
+            }
+        }
+        xof.squeeze(&mut buf[..RATE128]);
+        len = RATE128;
+    }
+}
+
+/// FIPS 204 Alg. 31 RejBoundedPoly with seed ρ′ ‖ IntegerToBytes(index, 2):
+/// coefficients in [−η, η]. Alg. 15 CoeffFromHalfByte inlined.
+///
+/// The rejection of half-bytes depends on the (secret) stream, as in the standard;
+/// what is rejected is discarded and independent of what is kept.
+pub fn rej_bounded_poly<P: Params>(rho_prime: &[u8; 64], index: u16) -> Poly {
+    let mut xof = shake256(&[rho_prime, &index.to_le_bytes()]);
+    let mut buf = [0u8; RATE256];
+    let mut a = Poly::default();
+    let mut filled = 0;
+    loop {
+        xof.squeeze(&mut buf);
+        for &z in buf.iter() {
+            for b in [i32::from(z & 15), i32::from(z >> 4)] {
+                let accept = if P::ETA == 2 { b < 15 } else { b < 9 };
+                if accept && filled < N {
+                    // η = 2: 2 − (b mod 5), computed as b − 5·⌊b·205 / 1024⌋ (exact for b < 15).
+                    a.0[filled] = if P::ETA == 2 {
+                        2 - (b - ((205 * b) >> 10) * 5)
+                    } else {
+                        4 - b
+                    };
+                    filled += 1;
+                }
+            }
+            if filled == N {
+                return a;
+            }
+        }
+    }
+}
+
+/// FIPS 204 Alg. 34 ExpandMask, one polynomial: y[r] from ρ″ and counter κ + r.
+/// Coefficients in (−γ1, γ1].
+pub fn expand_mask_poly<P: Params>(rho_pp: &[u8; 64], counter: u16) -> Poly {
+    let mut buf = [0u8; 32 * 20];
+    let len = 32 * P::Z_BITS;
+    shake256(&[rho_pp, &counter.to_le_bytes()]).squeeze(&mut buf[..len]);
+    super::encode::unpack_mask::<P>(&buf[..len])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::params::{MlDsa44, MlDsa65};
+    use super::*;
+
+    #[test]
+    fn sample_in_ball_has_tau_signs() {
+        let c = sample_in_ball::<MlDsa65>(&[9u8; 48]);
+        assert_eq!(c.0.iter().filter(|&&x| x != 0).count(), 49);
+        assert!(c.0.iter().all(|&x| (-1..=1).contains(&x)));
+    }
+
+    #[test]
+    fn bounded_poly_is_bounded() {
+        let a = rej_bounded_poly::<MlDsa44>(&[3u8; 64], 7);
+        assert!(a.0.iter().all(|&x| (-2..=2).contains(&x)));
+        let b = rej_bounded_poly::<MlDsa65>(&[3u8; 64], 7);
+        assert!(b.0.iter().all(|&x| (-4..=4).contains(&x)));
+        // mod-5 trick agrees with the definition for every accepted half-byte.
+        for b in 0..15 {
+            assert_eq!(b - ((205 * b) >> 10) * 5, b % 5);
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! Signing (FIPS 204 §6.2, Alg. 7 ML-DSA.Sign_internal).
+
+use zeroize::Zeroizing;
+
+use super::encode::{sig_encode, sk_decode, w1_encode_poly};
+use super::hint::make_hint;
+use super::ntt::freeze;
+use super::params::Params;
+use super::poly::{zero_vec, Poly, PolyVec, MAX_K};
+use super::rounding::{high_bits, low_bits};
+use super::sample::{expand_mask_poly, rej_ntt_poly, sample_in_ball};
+use super::Error;
+use crate::hash::{shake256_into, Shake256Absorb};
+
+/// FIPS 204 Alg. 7 ML-DSA.Sign_internal, from the message representative μ
+/// (steps 6–7 are done by the caller). Writes `P::SIG_LEN` bytes to `out`.
+///
+/// Secret data takes no branch except the accept/reject decision of each attempt.
+pub fn sign_mu<P: Params>(sk: &[u8], mu: &[u8; 64], rnd: &[u8; 32], out: &mut [u8]) -> Result<(), Error> {
+    let parts = sk_decode::<P>(sk).ok_or(Error::MalformedSecretKey)?;
+
+    // Â ← ExpandA(ρ), kept for all attempts.
+    let mut a_hat = [[Poly::default(); MAX_K]; MAX_K];
+    for (i, row) in a_hat.iter_mut().enumerate().take(P::K) {
+        for (j, entry) in row.iter_mut().enumerate().take(P::L) {
+            *entry = rej_ntt_poly(&parts.rho, j as u8, i as u8);
+        }
+    }
+    let to_ntt = |v: &PolyVec, len: usize| {
+        let mut out = Zeroizing::new(*v);
+        for p in out.iter_mut().take(len) {
+            p.ntt();
+        }
+        out
+    };
+    let s1_hat = to_ntt(&parts.s1, P::L);
+    let s2_hat = to_ntt(&parts.s2, P::K);
+    let t0_hat = to_ntt(&parts.t0, P::K);
+
+    // ρ″ ← H(K ‖ rnd ‖ μ, 64)
+    let mut rho_pp = Zeroizing::new([0u8; 64]);
+    shake256_into(&[&parts.key, rnd, mu], &mut rho_pp[..]);
+
+    let mut y = Zeroizing::new(zero_vec());
+    let mut y_hat = Zeroizing::new(zero_vec());
+    let mut w = Zeroizing::new(zero_vec());
+    let mut z = Zeroizing::new(zero_vec());
+    let mut h = zero_vec();
+    let mut tmp = Zeroizing::new(Poly::default());
+    let mut w1_bytes = [0u8; MAX_K * 32 * 6];
+    let mut c_tilde = [0u8; 64];
+    let mut kappa: u16 = 0;
+
+    loop {
+        // y ← ExpandMask(ρ″, κ); w ← NTT^-1(Â ∘ NTT(y)); w1 ← HighBits(w)
+        for j in 0..P::L {
+            y[j] = expand_mask_poly::<P>(&rho_pp, kappa.wrapping_add(j as u16));
+            y_hat[j] = y[j];
+            y_hat[j].ntt();
+        }
+        kappa = kappa.wrapping_add(P::L as u16);
+        let w1_len = 32 * P::W1_BITS;
+        for i in 0..P::K {
+            w[i] = Poly::default();
+            for j in 0..P::L {
+                w[i].pointwise_acc(&a_hat[i][j], &y_hat[j]);
+            }
+            w[i].reduce();
+            w[i].inv_ntt();
+            w[i].freeze();
+            for n in 0..256 {
+                tmp.0[n] = high_bits(w[i].0[n], P::GAMMA2);
+            }
+            w1_encode_poly::<P>(&tmp, &mut w1_bytes[i * w1_len..]);
+        }
+
+        // c̃ ← H(μ ‖ w1Encode(w1), λ/4); c ← SampleInBall(c̃)
+        let mut hasher = Shake256Absorb::default();
+        hasher.absorb(mu);
+        hasher.absorb(&w1_bytes[..P::K * w1_len]);
+        hasher.finalize_into(&mut c_tilde[..P::C_TILDE_LEN]);
+        let mut c_hat = sample_in_ball::<P>(&c_tilde[..P::C_TILDE_LEN]);
+        c_hat.ntt();
+
+        // z ← y + ⟨⟨c·s1⟩⟩
+        let mut reject = false;
+        for j in 0..P::L {
+            z[j].pointwise(&c_hat, &s1_hat[j]);
+            z[j].inv_ntt();
+            z[j].add(&y[j]);
+            z[j].reduce();
+            reject |= z[j].exceeds(P::GAMMA1 - P::BETA);
+        }
+        if reject {
+            continue;
+        }
+
+        let mut ones = 0usize;
+        for i in 0..P::K {
+            // r ← w − ⟨⟨c·s2⟩⟩; r0 ← LowBits(r)
+            tmp.pointwise(&c_hat, &s2_hat[i]);
+            tmp.inv_ntt();
+            let mut r = Zeroizing::new(w[i]);
+            r.sub(&tmp);
+            r.freeze();
+            for n in 0..256 {
+                tmp.0[n] = low_bits(r.0[n], P::GAMMA2);
+            }
+            reject |= tmp.exceeds(P::GAMMA2 - P::BETA);
+
+            // ⟨⟨c·t0⟩⟩, its bound, and h ← MakeHint(−ct0, r + ct0)
+            tmp.pointwise(&c_hat, &t0_hat[i]);
+            tmp.inv_ntt();
+            tmp.reduce();
+            reject |= tmp.exceeds(P::GAMMA2);
+            for n in 0..256 {
+                let bit = make_hint(freeze(r.0[n] + tmp.0[n]), r.0[n], P::GAMMA2);
+                h[i].0[n] = bit;
+                ones += bit as usize;
+            }
+        }
+        if reject || ones > P::OMEGA {
+            continue;
+        }
+
+        sig_encode::<P>(&c_tilde[..P::C_TILDE_LEN], &z, &h, out);
+        return Ok(());
+    }
+}
