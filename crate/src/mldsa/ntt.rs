@@ -102,10 +102,13 @@ pub fn ntt(a: &mut [i32; 256]) {
 
 /// FIPS 204 Alg. 42 NTT^-1, in place, times the Montgomery factor 2^32.
 /// Input |a| < q; output |a| < q.
+///
+/// The final scaling by 256^-1 (step 21) is folded into the last layer: its sums are
+/// multiplied by the scale, its differences by ζ·scale, saving a pass over the array.
 pub fn inv_ntt(a: &mut [i32; 256]) {
     let mut k = 256;
     let mut len = 1;
-    while len < 256 {
+    while len < 128 {
         let mut start = 0;
         while start < 256 {
             k -= 1;
@@ -120,10 +123,22 @@ pub fn inv_ntt(a: &mut [i32; 256]) {
         }
         len <<= 1;
     }
-    for x in a.iter_mut() {
-        *x = mont_mul(INV_NTT_SCALE, *x);
+    // Last layer (len = 128, k = 1). Sums reach at most 256·q < 2^31.
+    let (lo, hi) = a.split_at_mut(128);
+    for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+        let t = *x;
+        *x = mont_mul(INV_NTT_SCALE, t + *y);
+        *y = mont_mul(LAST_ZETA_SCALED, t - *y);
     }
 }
+
+/// −ζ_1 · scale, in Montgomery form: the last layer's twiddle with the scale folded in.
+const LAST_ZETA_SCALED: i32 = {
+    let p = (-(ZETAS[1] as i64)) * INV_NTT_SCALE as i64;
+    // Montgomery reduction of p, at compile time.
+    let t = (p as i32).wrapping_mul(QINV);
+    ((p - (t as i64) * (Q as i64)) >> 32) as i32
+};
 
 #[cfg(test)]
 mod tests {

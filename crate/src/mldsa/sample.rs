@@ -4,26 +4,23 @@
 use super::ntt::Q;
 use super::params::Params;
 use super::poly::{Poly, N};
-use crate::hash::{shake128, shake256, Squeeze};
+use crate::hash::keccak::{Shake128x1, Shake256x1};
 
-/// SHAKE128 rate in bytes.
-const RATE128: usize = 168;
 /// SHAKE256 rate in bytes.
 const RATE256: usize = 136;
 
 /// FIPS 204 Alg. 29 SampleInBall: a polynomial with τ coefficients in {−1, 1}.
 /// Runs on c̃, which is public (it is part of the signature).
 pub fn sample_in_ball<P: Params>(c_tilde: &[u8]) -> Poly {
-    let mut xof = shake256(&[c_tilde]);
-    let mut buf = [0u8; RATE256];
-    xof.squeeze(&mut buf);
+    let mut xof = Shake256x1::single(&[c_tilde]);
+    let mut buf = xof.next_block();
     let signs = u64::from_le_bytes([buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7]]);
     let mut pos = 8;
     let mut c = Poly::default();
     for (k, i) in (N - P::TAU..N).enumerate() {
         let j = loop {
             if pos == RATE256 {
-                xof.squeeze(&mut buf);
+                buf = xof.next_block();
                 pos = 0;
             }
             let j = usize::from(buf[pos]);
@@ -41,15 +38,13 @@ pub fn sample_in_ball<P: Params>(c_tilde: &[u8]) -> Poly {
 /// FIPS 204 Alg. 30 RejNTTPoly: the entry Â[r][s] of ExpandA (Alg. 32), seeded with
 /// ρ ‖ s ‖ r. Coefficients in [0, q), already in the NTT domain.
 pub fn rej_ntt_poly(rho: &[u8; 32], s: u8, r: u8) -> Poly {
-    let mut xof = shake128(&[rho, &[s, r]]);
-    // Five blocks almost always suffice (256 · 3 bytes at acceptance ≈ 0.999).
-    let mut buf = [0u8; 5 * RATE128];
-    xof.squeeze(&mut buf);
+    let mut xof = Shake128x1::single(&[rho, &[s, r]]);
     let mut a = Poly::default();
     let mut filled = 0;
-    let mut len = buf.len();
     loop {
-        for t in buf[..len].chunks_exact(3) {
+        // A block is 56 three-byte candidates; about five blocks fill a polynomial.
+        let buf = xof.next_block();
+        for t in buf.chunks_exact(3) {
             let v = i32::from(t[0]) | i32::from(t[1]) << 8 | i32::from(t[2] & 0x7f) << 16;
             if v < Q {
                 a.0[filled] = v;
@@ -59,8 +54,6 @@ pub fn rej_ntt_poly(rho: &[u8; 32], s: u8, r: u8) -> Poly {
                 }
             }
         }
-        xof.squeeze(&mut buf[..RATE128]);
-        len = RATE128;
     }
 }
 
@@ -70,12 +63,11 @@ pub fn rej_ntt_poly(rho: &[u8; 32], s: u8, r: u8) -> Poly {
 /// The rejection of half-bytes depends on the (secret) stream, as in the standard;
 /// what is rejected is discarded and independent of what is kept.
 pub fn rej_bounded_poly<P: Params>(rho_prime: &[u8; 64], index: u16) -> Poly {
-    let mut xof = shake256(&[rho_prime, &index.to_le_bytes()]);
-    let mut buf = [0u8; RATE256];
+    let mut xof = Shake256x1::single(&[rho_prime, &index.to_le_bytes()]);
     let mut a = Poly::default();
     let mut filled = 0;
     loop {
-        xof.squeeze(&mut buf);
+        let buf = zeroize::Zeroizing::new(xof.next_block());
         for &z in buf.iter() {
             for b in [i32::from(z & 15), i32::from(z >> 4)] {
                 let accept = if P::ETA == 2 { b < 15 } else { b < 9 };
@@ -99,9 +91,13 @@ pub fn rej_bounded_poly<P: Params>(rho_prime: &[u8; 64], index: u16) -> Poly {
 /// FIPS 204 Alg. 34 ExpandMask, one polynomial: y[r] from ρ″ and counter κ + r.
 /// Coefficients in (−γ1, γ1].
 pub fn expand_mask_poly<P: Params>(rho_pp: &[u8; 64], counter: u16) -> Poly {
-    let mut buf = [0u8; 32 * 20];
+    let mut buf = zeroize::Zeroizing::new([0u8; 5 * RATE256]);
     let len = 32 * P::Z_BITS;
-    shake256(&[rho_pp, &counter.to_le_bytes()]).squeeze(&mut buf[..len]);
+    let mut xof = Shake256x1::single(&[rho_pp, &counter.to_le_bytes()]);
+    for chunk in buf[..len].chunks_mut(RATE256) {
+        let block = xof.next_block();
+        chunk.copy_from_slice(&block[..chunk.len()]);
+    }
     super::encode::unpack_mask::<P>(&buf[..len])
 }
 
