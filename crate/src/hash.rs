@@ -3,7 +3,7 @@
 //! FIPS 204 names SHAKE256 `H` and SHAKE128 `G`; the helpers here absorb several byte
 //! strings in order (their concatenation) without allocating.
 
-pub mod keccak;
+pub mod blocks;
 
 use sha3::digest::{ExtendableOutput, Update, XofReader};
 use sha3::{Shake128, Shake256};

@@ -4,7 +4,7 @@
 use super::ntt::Q;
 use super::params::Params;
 use super::poly::{Poly, N};
-use crate::hash::keccak::{Shake128x1, Shake256x1};
+use crate::hash::blocks::{Shake128Blocks, Shake256Blocks};
 
 /// SHAKE256 rate in bytes.
 const RATE256: usize = 136;
@@ -12,7 +12,7 @@ const RATE256: usize = 136;
 /// FIPS 204 Alg. 29 SampleInBall: a polynomial with τ coefficients in {−1, 1}.
 /// Runs on c̃, which is public (it is part of the signature).
 pub fn sample_in_ball<P: Params>(c_tilde: &[u8]) -> Poly {
-    let mut xof = Shake256x1::single(&[c_tilde]);
+    let mut xof = Shake256Blocks::new(&[c_tilde]);
     let mut buf = xof.next_block();
     let signs = u64::from_le_bytes([buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7]]);
     let mut pos = 8;
@@ -38,7 +38,7 @@ pub fn sample_in_ball<P: Params>(c_tilde: &[u8]) -> Poly {
 /// FIPS 204 Alg. 30 RejNTTPoly: the entry Â[r][s] of ExpandA (Alg. 32), seeded with
 /// ρ ‖ s ‖ r. Coefficients in [0, q), already in the NTT domain.
 pub fn rej_ntt_poly(rho: &[u8; 32], s: u8, r: u8) -> Poly {
-    let mut xof = Shake128x1::single(&[rho, &[s, r]]);
+    let mut xof = Shake128Blocks::new(&[rho, &[s, r]]);
     let mut a = Poly::default();
     let mut filled = 0;
     loop {
@@ -63,7 +63,7 @@ pub fn rej_ntt_poly(rho: &[u8; 32], s: u8, r: u8) -> Poly {
 /// The rejection of half-bytes depends on the (secret) stream, as in the standard;
 /// what is rejected is discarded and independent of what is kept.
 pub fn rej_bounded_poly<P: Params>(rho_prime: &[u8; 64], index: u16) -> Poly {
-    let mut xof = Shake256x1::single(&[rho_prime, &index.to_le_bytes()]);
+    let mut xof = Shake256Blocks::new(&[rho_prime, &index.to_le_bytes()]);
     let mut a = Poly::default();
     let mut filled = 0;
     loop {
@@ -93,7 +93,7 @@ pub fn rej_bounded_poly<P: Params>(rho_prime: &[u8; 64], index: u16) -> Poly {
 pub fn expand_mask_poly<P: Params>(rho_pp: &[u8; 64], counter: u16) -> Poly {
     let mut buf = zeroize::Zeroizing::new([0u8; 5 * RATE256]);
     let len = 32 * P::Z_BITS;
-    let mut xof = Shake256x1::single(&[rho_pp, &counter.to_le_bytes()]);
+    let mut xof = Shake256Blocks::new(&[rho_pp, &counter.to_le_bytes()]);
     for chunk in buf[..len].chunks_mut(RATE256) {
         let block = xof.next_block();
         chunk.copy_from_slice(&block[..chunk.len()]);

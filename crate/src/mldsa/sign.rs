@@ -82,20 +82,14 @@ pub fn sign_mu<P: Params>(sk: &[u8], mu: &[u8; 64], rnd: &[u8; 32], out: &mut [u
         let mut c_hat = sample_in_ball::<P>(&c_tilde[..P::C_TILDE_LEN]);
         c_hat.ntt();
 
-        // z ← y + ⟨⟨c·s1⟩⟩
-        let mut reject = false;
-        for j in 0..P::L {
-            z[j].pointwise(&c_hat, &s1_hat[j]);
-            z[j].inv_ntt();
-            z[j].add(&y[j]);
-            z[j].reduce();
-            reject |= z[j].exceeds(P::GAMMA1 - P::BETA);
-        }
-        if reject {
+        // z ← y + ⟨⟨c·s1⟩⟩. An attempt stops at the first failed bound; which bound
+        // failed is independent of the key (as in the reference implementation).
+        if !z_within_bound::<P>(&c_hat, &s1_hat, &y, &mut z) {
             continue;
         }
 
         let mut ones = 0usize;
+        let mut reject = false;
         for i in 0..P::K {
             // r ← w − ⟨⟨c·s2⟩⟩; r0 ← LowBits(r)
             tmp.pointwise(&c_hat, &s2_hat[i]);
@@ -106,13 +100,19 @@ pub fn sign_mu<P: Params>(sk: &[u8], mu: &[u8; 64], rnd: &[u8; 32], out: &mut [u
             for n in 0..256 {
                 tmp.0[n] = low_bits(r.0[n], P::GAMMA2);
             }
-            reject |= tmp.exceeds(P::GAMMA2 - P::BETA);
+            if tmp.exceeds(P::GAMMA2 - P::BETA) {
+                reject = true;
+                break;
+            }
 
             // ⟨⟨c·t0⟩⟩, its bound, and h ← MakeHint(−ct0, r + ct0)
             tmp.pointwise(&c_hat, &t0_hat[i]);
             tmp.inv_ntt();
             tmp.reduce();
-            reject |= tmp.exceeds(P::GAMMA2);
+            if tmp.exceeds(P::GAMMA2) {
+                reject = true;
+                break;
+            }
             for n in 0..256 {
                 let bit = make_hint(freeze(r.0[n] + tmp.0[n]), r.0[n], P::GAMMA2);
                 h[i].0[n] = bit;
@@ -126,4 +126,18 @@ pub fn sign_mu<P: Params>(sk: &[u8], mu: &[u8; 64], rnd: &[u8; 32], out: &mut [u
         sig_encode::<P>(&c_tilde[..P::C_TILDE_LEN], &z, &h, out);
         return Ok(());
     }
+}
+
+/// z ← y + ⟨⟨c·s1⟩⟩ and the check ‖z‖∞ < γ1 − β, stopping at the first failing row.
+fn z_within_bound<P: Params>(c_hat: &Poly, s1_hat: &PolyVec, y: &PolyVec, z: &mut PolyVec) -> bool {
+    for j in 0..P::L {
+        z[j].pointwise(c_hat, &s1_hat[j]);
+        z[j].inv_ntt();
+        z[j].add(&y[j]);
+        z[j].reduce();
+        if z[j].exceeds(P::GAMMA1 - P::BETA) {
+            return false;
+        }
+    }
+    true
 }
