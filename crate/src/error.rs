@@ -1,6 +1,6 @@
 //! The crate-wide error: every module's error, with a stable code for JS.
 
-use crate::mldsa;
+use crate::{mldsa, wire};
 
 /// Any error this crate returns. Each module's own error converts into it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -9,6 +9,9 @@ pub enum Error {
     /// An ML-DSA error.
     #[error("ML-DSA: {0}")]
     MlDsa(#[from] mldsa::Error),
+    /// A decoding error.
+    #[error("decoding: {0}")]
+    Wire(#[from] wire::Error),
 }
 
 impl Error {
@@ -17,6 +20,7 @@ impl Error {
     pub fn code(&self) -> &'static str {
         match self {
             Error::MlDsa(e) => e.code(),
+            Error::Wire(e) => e.code(),
         }
     }
 
@@ -24,6 +28,7 @@ impl Error {
     pub fn module(&self) -> &'static str {
         match self {
             Error::MlDsa(_) => "mldsa",
+            Error::Wire(_) => "wire",
         }
     }
 }

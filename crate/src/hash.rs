@@ -64,3 +64,110 @@ impl Shake256Absorb {
         self.0.finalize_xof().read(out);
     }
 }
+
+/// Domain-separation tags: the cSHAKE256 customization string of each use (DESIGN §5).
+pub mod tags {
+    /// Activation certificate of a reshared Lens key.
+    pub const LENS_ACTIVATE: &str = "QUASAR-LENS-ACTIVATE-v1";
+    /// Activation certificate of a reshared Pulsar key.
+    pub const PULSAR_ACTIVATE: &str = "QUASAR-PULSAR-ACTIVATE-v1";
+    /// Transcript of a dealing (DKG, refresh, reshare) in the LSS kernel.
+    pub const LSS_TRANSCRIPT: &str = "QUASAR-LSS-TRANSCRIPT-v1";
+    /// Commitments of the LSS kernel (the Pedersen second generator).
+    pub const LSS_COMMIT: &str = "QUASAR-LSS-COMMIT-v1";
+    /// Message signed by the finality certificate legs.
+    pub const CERT_MESSAGE: &str = "QUASAR-CERT-MESSAGE-v1";
+}
+
+/// The cSHAKE256 function name of every protocol hash in this crate.
+pub const FUNCTION_NAME: &[u8] = b"QUASAR";
+
+/// SP 800-185 left_encode(x).
+fn left_encode(x: u64, out: &mut [u8; 9]) -> &[u8] {
+    let bytes = x.to_be_bytes();
+    let skip = bytes.iter().take_while(|&&b| b == 0).count().min(7);
+    let n = 8 - skip;
+    out[0] = n as u8;
+    out[1..=n].copy_from_slice(&bytes[skip..]);
+    &out[..=n]
+}
+
+/// SP 800-185 right_encode(x).
+fn right_encode(x: u64, out: &mut [u8; 9]) -> &[u8] {
+    let bytes = x.to_be_bytes();
+    let skip = bytes.iter().take_while(|&&b| b == 0).count().min(7);
+    let n = 8 - skip;
+    out[..n].copy_from_slice(&bytes[skip..]);
+    out[n] = n as u8;
+    &out[..=n]
+}
+
+/// A transcript hash: TupleHash256's construction (SP 800-185 §5) with function name
+/// `"QUASAR"` and a per-use customization tag — an unambiguous hash of a sequence of
+/// byte strings.
+///
+/// ```
+/// use quasar_pq::hash::{tags, Transcript};
+/// let mut t = Transcript::new(tags::LSS_TRANSCRIPT);
+/// t.append(b"generation").append(&7u64.to_be_bytes());
+/// let digest: [u8; 32] = t.finalize();
+/// # assert_ne!(digest, [0u8; 32]);
+/// ```
+#[derive(Clone)]
+pub struct Transcript(sha3::CShake256);
+
+impl Transcript {
+    /// A transcript for the use named by `tag` (one of [`tags`]).
+    pub fn new(tag: &str) -> Self {
+        let core = sha3::CShake256Core::new_with_function_name(FUNCTION_NAME, tag.as_bytes());
+        Transcript(sha3::CShake256::from_core(core))
+    }
+
+    /// Appends one element (encode_string: its bit length, then the bytes).
+    pub fn append(&mut self, element: &[u8]) -> &mut Self {
+        let mut buf = [0u8; 9];
+        self.0.update(left_encode(8 * element.len() as u64, &mut buf));
+        self.0.update(element);
+        self
+    }
+
+    /// Finishes with the output length bound in (right_encode(8·N)) and returns N bytes.
+    pub fn finalize<const N: usize>(self) -> [u8; N] {
+        let mut h = self.0;
+        let mut buf = [0u8; 9];
+        h.update(right_encode(8 * N as u64, &mut buf));
+        let mut out = [0u8; N];
+        h.finalize_xof().read(&mut out);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sp800_185_encodings() {
+        let mut b = [0u8; 9];
+        assert_eq!(left_encode(0, &mut b), &[1, 0]);
+        assert_eq!(left_encode(256, &mut b), &[2, 1, 0]);
+        assert_eq!(right_encode(0, &mut b), &[0, 1]);
+        assert_eq!(right_encode(256, &mut b), &[1, 0, 2]);
+    }
+
+    #[test]
+    fn transcript_elements_are_unambiguous() {
+        let h = |parts: &[&[u8]]| {
+            let mut t = Transcript::new(tags::LSS_TRANSCRIPT);
+            for p in parts {
+                t.append(p);
+            }
+            t.finalize::<32>()
+        };
+        assert_ne!(h(&[b"ab", b"c"]), h(&[b"a", b"bc"]));
+        assert_ne!(h(&[b"abc"]), h(&[b"abc", b""]));
+        let mut other = Transcript::new(tags::LENS_ACTIVATE);
+        other.append(b"abc");
+        assert_ne!(other.finalize::<32>(), h(&[b"abc"]));
+    }
+}

@@ -26,8 +26,11 @@ extern crate alloc;
 mod error;
 pub mod hash;
 pub mod mldsa;
+mod party;
+pub mod wire;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
 pub use error::Error;
+pub use party::PartyId;

@@ -1,0 +1,323 @@
+//! Strict big-endian reading and writing of wire formats (DESIGN §4).
+//!
+//! Every decoder in the crate reads through [`Reader`]: bounds-checked, never panicking,
+//! and finished with [`Reader::finish`], which rejects trailing bytes. Lengths and counts
+//! are checked against what the input can hold before anything is allocated.
+
+use alloc::vec::Vec;
+
+/// Errors from decoding bytes. Higher layers attach who sent them.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The input ended early.
+    #[error("input too short: needed {needed} more bytes, {got} left")]
+    TooShort {
+        /// Bytes the next field needs.
+        needed: usize,
+        /// Bytes that were left.
+        got: usize,
+    },
+    /// Bytes were left over after the last field.
+    #[error("{extra} trailing bytes")]
+    TrailingBytes {
+        /// How many.
+        extra: usize,
+    },
+    /// The 4-byte magic is not the expected one.
+    #[error("bad magic {found:02x?}, expected {expected:02x?}")]
+    BadMagic {
+        /// What the input has.
+        found: [u8; 4],
+        /// What this format requires.
+        expected: [u8; 4],
+    },
+    /// The format version is not supported.
+    #[error("unsupported version {0}")]
+    BadVersion(u16),
+    /// A mode or kind byte names nothing this format knows.
+    #[error("unknown mode {0:#04x}")]
+    UnknownMode(u8),
+    /// A declared length differs from what the mode requires.
+    #[error("length mismatch: expected {expected}, got {got}")]
+    LengthMismatch {
+        /// Required length.
+        expected: usize,
+        /// Declared or actual length.
+        got: usize,
+    },
+    /// A count (of parties, items, …) is above the format's limit.
+    #[error("count {got} exceeds the limit {max}")]
+    CountTooLarge {
+        /// Declared count.
+        got: usize,
+        /// The format's maximum.
+        max: usize,
+    },
+    /// A field holds a value outside its domain (a non-canonical scalar, an identity
+    /// point, a zero party id, an unsorted list, …).
+    #[error("invalid {0}")]
+    InvalidValue(&'static str),
+}
+
+impl Error {
+    /// A stable code for this error, as JavaScript sees it.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::TooShort { .. } => "TOO_SHORT",
+            Error::TrailingBytes { .. } => "TRAILING_BYTES",
+            Error::BadMagic { .. } => "BAD_MAGIC",
+            Error::BadVersion(_) => "BAD_VERSION",
+            Error::UnknownMode(_) => "UNKNOWN_MODE",
+            Error::LengthMismatch { .. } => "LENGTH_MISMATCH",
+            Error::CountTooLarge { .. } => "COUNT_TOO_LARGE",
+            Error::InvalidValue(_) => "INVALID_VALUE",
+        }
+    }
+}
+
+/// A bounds-checked big-endian cursor over borrowed input.
+#[derive(Debug, Clone)]
+pub struct Reader<'a> {
+    buf: &'a [u8],
+}
+
+impl<'a> Reader<'a> {
+    /// Starts reading `buf`.
+    pub fn new(buf: &'a [u8]) -> Self {
+        Reader { buf }
+    }
+
+    /// Bytes not yet read.
+    pub fn remaining(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// The next `n` bytes, borrowed.
+    ///
+    /// # Errors
+    /// [`Error::TooShort`].
+    pub fn take(&mut self, n: usize) -> Result<&'a [u8], Error> {
+        if n > self.buf.len() {
+            return Err(Error::TooShort {
+                needed: n,
+                got: self.buf.len(),
+            });
+        }
+        let (head, tail) = self.buf.split_at(n);
+        self.buf = tail;
+        Ok(head)
+    }
+
+    /// The next `N` bytes as an array.
+    ///
+    /// # Errors
+    /// [`Error::TooShort`].
+    pub fn array<const N: usize>(&mut self) -> Result<[u8; N], Error> {
+        let mut out = [0u8; N];
+        out.copy_from_slice(self.take(N)?);
+        Ok(out)
+    }
+
+    /// A byte.
+    ///
+    /// # Errors
+    /// [`Error::TooShort`].
+    pub fn u8(&mut self) -> Result<u8, Error> {
+        Ok(self.array::<1>()?[0])
+    }
+
+    /// A big-endian u16.
+    ///
+    /// # Errors
+    /// [`Error::TooShort`].
+    pub fn u16(&mut self) -> Result<u16, Error> {
+        Ok(u16::from_be_bytes(self.array()?))
+    }
+
+    /// A big-endian u32.
+    ///
+    /// # Errors
+    /// [`Error::TooShort`].
+    pub fn u32(&mut self) -> Result<u32, Error> {
+        Ok(u32::from_be_bytes(self.array()?))
+    }
+
+    /// A big-endian u64.
+    ///
+    /// # Errors
+    /// [`Error::TooShort`].
+    pub fn u64(&mut self) -> Result<u64, Error> {
+        Ok(u64::from_be_bytes(self.array()?))
+    }
+
+    /// Checks the 4-byte magic and the u16 version that start every top-level object.
+    ///
+    /// # Errors
+    /// [`Error::TooShort`], [`Error::BadMagic`], [`Error::BadVersion`].
+    pub fn header(&mut self, magic: &[u8; 4], version: u16) -> Result<(), Error> {
+        let found: [u8; 4] = self.array()?;
+        if &found != magic {
+            return Err(Error::BadMagic {
+                found,
+                expected: *magic,
+            });
+        }
+        let v = self.u16()?;
+        if v != version {
+            return Err(Error::BadVersion(v));
+        }
+        Ok(())
+    }
+
+    /// A u32 count, capped at `max` and at what the remaining input could hold with
+    /// `min_item_len` bytes per item, so a hostile count cannot cause a large allocation.
+    ///
+    /// # Errors
+    /// [`Error::TooShort`], [`Error::CountTooLarge`].
+    pub fn count(&mut self, max: usize, min_item_len: usize) -> Result<usize, Error> {
+        let n = self.u32()? as usize;
+        if n > max {
+            return Err(Error::CountTooLarge { got: n, max });
+        }
+        let needed = n.saturating_mul(min_item_len);
+        if needed > self.buf.len() {
+            return Err(Error::TooShort {
+                needed,
+                got: self.buf.len(),
+            });
+        }
+        Ok(n)
+    }
+
+    /// A u32-length-prefixed byte string of at most `max` bytes, borrowed.
+    ///
+    /// # Errors
+    /// [`Error::TooShort`], [`Error::CountTooLarge`].
+    pub fn bytes(&mut self, max: usize) -> Result<&'a [u8], Error> {
+        let n = self.count(max, 1)?;
+        self.take(n)
+    }
+
+    /// Ends reading: the input must be fully consumed.
+    ///
+    /// # Errors
+    /// [`Error::TrailingBytes`].
+    pub fn finish(self) -> Result<(), Error> {
+        if self.buf.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::TrailingBytes {
+                extra: self.buf.len(),
+            })
+        }
+    }
+}
+
+/// A big-endian writer into a growing buffer.
+#[derive(Debug, Default, Clone)]
+pub struct Writer {
+    buf: Vec<u8>,
+}
+
+impl Writer {
+    /// An empty writer.
+    pub fn new() -> Self {
+        Writer::default()
+    }
+
+    /// A writer that starts with a magic and version header.
+    pub fn with_header(magic: &[u8; 4], version: u16) -> Self {
+        let mut w = Writer::new();
+        w.put(magic);
+        w.u16(version);
+        w
+    }
+
+    /// Appends raw bytes.
+    pub fn put(&mut self, bytes: &[u8]) -> &mut Self {
+        self.buf.extend_from_slice(bytes);
+        self
+    }
+
+    /// Appends a byte.
+    pub fn u8(&mut self, v: u8) -> &mut Self {
+        self.buf.push(v);
+        self
+    }
+
+    /// Appends a big-endian u16.
+    pub fn u16(&mut self, v: u16) -> &mut Self {
+        self.put(&v.to_be_bytes())
+    }
+
+    /// Appends a big-endian u32.
+    pub fn u32(&mut self, v: u32) -> &mut Self {
+        self.put(&v.to_be_bytes())
+    }
+
+    /// Appends a big-endian u64.
+    pub fn u64(&mut self, v: u64) -> &mut Self {
+        self.put(&v.to_be_bytes())
+    }
+
+    /// Appends a u32 length prefix and the bytes.
+    pub fn bytes(&mut self, bytes: &[u8]) -> &mut Self {
+        self.u32(bytes.len() as u32);
+        self.put(bytes)
+    }
+
+    /// The bytes written.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.buf
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_strictness() {
+        let mut w = Writer::with_header(b"TEST", 1);
+        w.u8(7).u32(0xDEAD_BEEF).bytes(b"abc");
+        let bytes = w.into_bytes();
+        let mut r = Reader::new(&bytes);
+        r.header(b"TEST", 1).unwrap();
+        assert_eq!(r.u8().unwrap(), 7);
+        assert_eq!(r.u32().unwrap(), 0xDEAD_BEEF);
+        assert_eq!(r.bytes(16).unwrap(), b"abc");
+        r.finish().unwrap();
+
+        for cut in 0..bytes.len() {
+            let mut r = Reader::new(&bytes[..cut]);
+            let res = r
+                .header(b"TEST", 1)
+                .and_then(|_| r.u8())
+                .and_then(|_| r.u32())
+                .and_then(|_| r.bytes(16));
+            assert!(matches!(res, Err(Error::TooShort { .. })), "cut at {cut}");
+        }
+        let mut long = bytes.clone();
+        long.push(0);
+        let mut r = Reader::new(&long);
+        r.take(bytes.len()).unwrap();
+        assert_eq!(r.finish(), Err(Error::TrailingBytes { extra: 1 }));
+        assert!(matches!(
+            Reader::new(b"TESX\0\x01").header(b"TEST", 1),
+            Err(Error::BadMagic { .. })
+        ));
+        assert_eq!(
+            Reader::new(b"TEST\0\x02").header(b"TEST", 1),
+            Err(Error::BadVersion(2))
+        );
+    }
+
+    #[test]
+    fn hostile_counts_are_refused_before_allocating() {
+        let mut r = Reader::new(&[0xFF, 0xFF, 0xFF, 0xFF, 1, 2]);
+        assert!(matches!(r.count(1 << 20, 1), Err(Error::CountTooLarge { .. })));
+        let mut r = Reader::new(&[0, 0, 0, 100, 1, 2]);
+        assert!(matches!(r.count(1000, 32), Err(Error::TooShort { .. })));
+    }
+}
