@@ -1,0 +1,107 @@
+//! ML-DSA keygen / sign / verify: quasar-pq next to RustCrypto `ml-dsa`, `fips204` and
+//! `libcrux-ml-dsa` (run-time dispatch, AVX2 where available, and its portable backend), in one
+//! run, with the same inputs (DESIGN §8).
+//!
+//! Ids read `mldsa65/verify/quasar`, `mldsa65/verify/libcrux`, …; every operation starts from
+//! bytes for every implementation:
+//! - `keygen`: ML-DSA.KeyGen_internal from the 32-byte seed ξ to the pk and sk encodings;
+//! - `sign`: deterministic pure ML-DSA.Sign from the encoded secret key, a fixed 64-byte
+//!   message and an empty context (median and mean both matter: the rejection loop varies);
+//! - `verify`: pure ML-DSA.Verify from the encoded public key.
+//!
+//! Seeds and the message are fixed and labelled (SHAKE256 of "quasar-pq/bench/…"), so reruns
+//! and machines are comparable. Run: `cargo bench --bench mldsa`; table:
+//! `python3 scripts/bench-table.py`.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use quasar_pq::mldsa::{self, Mode};
+use sha3::digest::{ExtendableOutput, Update, XofReader};
+
+#[path = "../tests/common/peers.rs"]
+mod peers;
+
+fn labelled<const N: usize>(label: &str) -> [u8; N] {
+    let mut h = sha3::Shake256::default();
+    h.update(b"quasar-pq/bench/");
+    h.update(label.as_bytes());
+    let mut out = [0u8; N];
+    h.finalize_xof().read(&mut out);
+    out
+}
+
+fn group_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::MlDsa44 => "mldsa44",
+        Mode::MlDsa65 => "mldsa65",
+        Mode::MlDsa87 => "mldsa87",
+        #[allow(unreachable_patterns)]
+        _ => unreachable!("three sets"),
+    }
+}
+
+fn bench_set(c: &mut Criterion, mode: Mode) {
+    let name = group_name(mode);
+    let seed: [u8; 32] = labelled(&format!("{name}/seed"));
+    let msg: [u8; 64] = labelled(&format!("{name}/message"));
+    let ctx: &[u8] = b"";
+    let (pk, sk) = mldsa::keygen(mode, &seed);
+    let sig = mldsa::sign(mode, &sk, &msg, ctx, None).expect("sign");
+    let peers = peers::peers(mode);
+    // Same inputs, same outputs: a bench of a wrong answer is no bench.
+    for p in &peers {
+        let (ppk, psk) = (p.keygen)(&seed);
+        assert!(ppk == pk && psk == *sk, "{name}: {} keygen differs", p.name);
+        assert_eq!(
+            (p.sign)(&sk, &msg, ctx, &[0u8; 32]).expect("peer sign"),
+            sig,
+            "{name}: {} sign differs",
+            p.name
+        );
+        assert!((p.verify)(&pk, &msg, ctx, &sig), "{name}: {} rejects", p.name);
+    }
+
+    let mut g = c.benchmark_group(name);
+    g.warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(50);
+
+    g.bench_function("keygen/quasar", |b| {
+        b.iter(|| mldsa::keygen(mode, black_box(&seed)))
+    });
+    for p in &peers {
+        g.bench_function(format!("keygen/{}", p.name), |b| {
+            b.iter(|| (p.keygen)(black_box(&seed)))
+        });
+    }
+
+    g.bench_function("sign/quasar", |b| {
+        b.iter(|| mldsa::sign(mode, black_box(&sk), black_box(&msg), ctx, None).expect("sign"))
+    });
+    for p in &peers {
+        g.bench_function(format!("sign/{}", p.name), |b| {
+            b.iter(|| (p.sign)(black_box(&sk), black_box(&msg), ctx, &[0u8; 32]).expect("sign"))
+        });
+    }
+
+    g.bench_function("verify/quasar", |b| {
+        b.iter(|| mldsa::verify(mode, black_box(&pk), black_box(&msg), ctx, black_box(&sig)).expect("verify"))
+    });
+    for p in &peers {
+        g.bench_function(format!("verify/{}", p.name), |b| {
+            b.iter(|| assert!((p.verify)(black_box(&pk), black_box(&msg), ctx, black_box(&sig))))
+        });
+    }
+    g.finish();
+}
+
+fn benches(c: &mut Criterion) {
+    for mode in [Mode::MlDsa44, Mode::MlDsa65, Mode::MlDsa87] {
+        bench_set(c, mode);
+    }
+}
+
+criterion_group!(mldsa_benches, benches);
+criterion_main!(mldsa_benches);
