@@ -9,6 +9,18 @@ pub enum Error {
     /// An ML-DSA error.
     #[error("ML-DSA: {0}")]
     MlDsa(#[from] mldsa::Error),
+    /// A secret-sharing error.
+    #[cfg(feature = "threshold")]
+    #[error("VSS: {0}")]
+    Vss(#[from] crate::vss::Error),
+    /// A resharing-protocol error.
+    #[cfg(feature = "threshold")]
+    #[error("LSS: {0}")]
+    Lss(#[from] crate::lss::Error),
+    /// A Lens (FROST) error.
+    #[cfg(feature = "threshold")]
+    #[error("Lens: {0}")]
+    Lens(#[from] crate::lens::Error),
     /// A decoding error.
     #[error("decoding: {0}")]
     Wire(#[from] wire::Error),
@@ -21,6 +33,12 @@ impl Error {
         match self {
             Error::MlDsa(e) => e.code(),
             Error::Wire(e) => e.code(),
+            #[cfg(feature = "threshold")]
+            Error::Vss(e) => e.code(),
+            #[cfg(feature = "threshold")]
+            Error::Lss(e) => e.code(),
+            #[cfg(feature = "threshold")]
+            Error::Lens(e) => e.code(),
         }
     }
 
@@ -29,6 +47,25 @@ impl Error {
         match self {
             Error::MlDsa(_) => "mldsa",
             Error::Wire(_) => "wire",
+            #[cfg(feature = "threshold")]
+            Error::Vss(_) => "vss",
+            #[cfg(feature = "threshold")]
+            Error::Lss(_) => "lss",
+            #[cfg(feature = "threshold")]
+            Error::Lens(_) => "lens",
+        }
+    }
+
+    /// The parties this error blames (empty when nobody is to blame).
+    pub fn culprits(&self) -> &[crate::PartyId] {
+        match self {
+            Error::MlDsa(_) | Error::Wire(_) => &[],
+            #[cfg(feature = "threshold")]
+            Error::Vss(_) => &[],
+            #[cfg(feature = "threshold")]
+            Error::Lss(e) => e.culprits(),
+            #[cfg(feature = "threshold")]
+            Error::Lens(e) => e.culprits(),
         }
     }
 }

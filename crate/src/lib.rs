@@ -25,8 +25,14 @@ extern crate alloc;
 
 mod error;
 pub mod hash;
+#[cfg(feature = "threshold")]
+pub mod lens;
+#[cfg(feature = "threshold")]
+pub mod lss;
 pub mod mldsa;
 mod party;
+#[cfg(feature = "threshold")]
+pub mod vss;
 pub mod wire;
 
 #[cfg(target_arch = "wasm32")]
