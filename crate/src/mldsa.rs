@@ -292,6 +292,55 @@ pub fn verify(mode: Mode, pk: &[u8], msg: &[u8], ctx: &[u8], sig: &[u8]) -> Resu
     })
 }
 
+/// A public key of a runtime-chosen set, expanded for repeated verification (the byte
+/// API's counterpart of [`PreparedVerifyingKey`]).
+#[derive(Clone)]
+pub struct PreparedPublicKey {
+    mode: Mode,
+    key: verify::Prepared,
+}
+
+impl core::fmt::Debug for PreparedPublicKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "PreparedPublicKey<{}>", self.mode.name())
+    }
+}
+
+impl PreparedPublicKey {
+    /// Expands the encoded public key `pk` of set `mode`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidLength`].
+    pub fn new(mode: Mode, pk: &[u8]) -> Result<Self, Error> {
+        check_len("public key", mode.public_key_len(), pk.len())?;
+        let key = dispatch!(mode, P => verify::Prepared::new::<P>(pk));
+        Ok(PreparedPublicKey { mode, key })
+    }
+
+    /// The parameter set.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// FIPS 204 Alg. 3 ML-DSA.Verify with context `ctx`; same result as [`verify`].
+    ///
+    /// # Errors
+    /// [`Error::InvalidLength`] for a signature of the wrong length,
+    /// [`Error::ContextTooLong`], [`Error::InvalidSignature`].
+    pub fn verify(&self, msg: &[u8], ctx: &[u8], sig: &[u8]) -> Result<(), Error> {
+        check_context(ctx)?;
+        let mu = mu_from_tr(&self.key.tr, &[&pure_prefix(ctx), ctx], msg);
+        dispatch!(self.mode, P => {
+            check_len("signature", P::SIG_LEN, sig.len())?;
+            if verify::verify_mu_prepared::<P>(&self.key, &mu, sig) {
+                Ok(())
+            } else {
+                Err(Error::InvalidSignature)
+            }
+        })
+    }
+}
+
 /// Expert interfaces: the internal functions of FIPS 204 and external μ.
 ///
 /// # Security
@@ -534,5 +583,42 @@ impl<P: Params> VerifyingKey<P> {
     /// [`Error::ContextTooLong`], [`Error::InvalidSignature`].
     pub fn verify(&self, msg: &[u8], ctx: &[u8], sig: &[u8]) -> Result<(), Error> {
         verify(P::MODE, &self.pk, msg, ctx, sig)
+    }
+
+    /// Expands the key once (the matrix Â, NTT(t1·2^d) and tr) for verifying many
+    /// signatures under it: each verification then skips the k·ℓ SHAKE128 matrix
+    /// expansions that dominate a cold verification.
+    pub fn prepare(&self) -> PreparedVerifyingKey<P> {
+        let key = PreparedPublicKey {
+            mode: P::MODE,
+            key: verify::Prepared::new::<P>(&self.pk),
+        };
+        PreparedVerifyingKey { key, _p: PhantomData }
+    }
+}
+
+/// A verifying key expanded for repeated verification (see [`VerifyingKey::prepare`]).
+/// It holds only public data: about (k·ℓ + k) KiB.
+#[derive(Clone)]
+pub struct PreparedVerifyingKey<P: Params> {
+    key: PreparedPublicKey,
+    _p: PhantomData<P>,
+}
+
+impl<P: Params> core::fmt::Debug for PreparedVerifyingKey<P> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "PreparedVerifyingKey<{}>", P::MODE.name())
+    }
+}
+
+impl<P: Params> PreparedVerifyingKey<P> {
+    /// FIPS 204 Alg. 3 ML-DSA.Verify with context `ctx`; same result as
+    /// [`VerifyingKey::verify`].
+    ///
+    /// # Errors
+    /// [`Error::InvalidLength`] for a signature of the wrong length,
+    /// [`Error::ContextTooLong`], [`Error::InvalidSignature`].
+    pub fn verify(&self, msg: &[u8], ctx: &[u8], sig: &[u8]) -> Result<(), Error> {
+        self.key.verify(msg, ctx, sig)
     }
 }

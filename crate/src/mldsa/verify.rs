@@ -1,20 +1,104 @@
 //! Verification (FIPS 204 §6.3, Alg. 8 ML-DSA.Verify_internal). All inputs are public,
 //! so this code may branch on them.
 
+use alloc::vec::Vec;
+
 use subtle::ConstantTimeEq;
 
 use super::encode::{pk_decode, sig_decode, w1_encode_poly};
 use super::hint::use_hint;
 use super::params::Params;
-use super::poly::{zero_vec, Poly, MAX_K};
+use super::poly::{Poly, PolyVec, MAX_K};
 use super::rounding::D;
 use super::sample::{rej_ntt_poly, sample_in_ball};
 use crate::hash::Shake256Absorb;
+
+/// Where Â and NTT(t1·2^d) come from: expanded on the fly from the encoded key (one
+/// pass, no storage), or precomputed in a [`Prepared`] key.
+trait KeyMaterial {
+    /// acc += Σ_j Â[i][j] ∘ ẑ[j]
+    fn a_row_times(&self, i: usize, z_hat: &PolyVec, l: usize, acc: &mut Poly);
+    /// NTT(t1[i]·2^d)
+    fn t1_hat(&self, i: usize) -> Poly;
+}
+
+struct OnTheFly {
+    rho: [u8; 32],
+    t1: PolyVec,
+}
+
+impl KeyMaterial for OnTheFly {
+    fn a_row_times(&self, i: usize, z_hat: &PolyVec, l: usize, acc: &mut Poly) {
+        for (j, z) in z_hat.iter().enumerate().take(l) {
+            acc.pointwise_acc(&rej_ntt_poly(&self.rho, j as u8, i as u8), z);
+        }
+    }
+
+    fn t1_hat(&self, i: usize) -> Poly {
+        shifted_t1_hat(&self.t1[i])
+    }
+}
+
+fn shifted_t1_hat(t1: &Poly) -> Poly {
+    let mut p = Poly::default();
+    for (x, &t) in p.0.iter_mut().zip(t1.0.iter()) {
+        *x = t << D;
+    }
+    p.ntt();
+    p
+}
+
+/// A public key expanded for repeated verification: Â (k·ℓ polynomials), NTT(t1·2^d)
+/// and tr = H(pk, 64).
+#[derive(Clone)]
+pub struct Prepared {
+    pub tr: [u8; 64],
+    a_hat: Vec<Poly>,
+    t1_hat: Vec<Poly>,
+}
+
+impl Prepared {
+    /// Expands an encoded public key of exactly `P::PK_LEN` bytes.
+    pub fn new<P: Params>(pk: &[u8]) -> Self {
+        let (rho, t1) = pk_decode::<P>(pk);
+        let mut a_hat = Vec::with_capacity(P::K * P::L);
+        for i in 0..P::K {
+            for j in 0..P::L {
+                a_hat.push(rej_ntt_poly(&rho, j as u8, i as u8));
+            }
+        }
+        let t1_hat = t1[..P::K].iter().map(shifted_t1_hat).collect();
+        let mut tr = [0u8; 64];
+        crate::hash::shake256_into(&[pk], &mut tr);
+        Prepared { tr, a_hat, t1_hat }
+    }
+}
+
+impl KeyMaterial for Prepared {
+    fn a_row_times(&self, i: usize, z_hat: &PolyVec, l: usize, acc: &mut Poly) {
+        for (a, z) in self.a_hat[i * l..(i + 1) * l].iter().zip(z_hat.iter()) {
+            acc.pointwise_acc(a, z);
+        }
+    }
+
+    fn t1_hat(&self, i: usize) -> Poly {
+        self.t1_hat[i]
+    }
+}
 
 /// FIPS 204 Alg. 8 ML-DSA.Verify_internal from μ (steps 6–7 done by the caller).
 /// `pk` and `sig` have exactly `P::PK_LEN` and `P::SIG_LEN` bytes.
 pub fn verify_mu<P: Params>(pk: &[u8], mu: &[u8; 64], sig: &[u8]) -> bool {
     let (rho, t1) = pk_decode::<P>(pk);
+    verify_with::<P>(&OnTheFly { rho, t1 }, mu, sig)
+}
+
+/// As [`verify_mu`], with a prepared key made from the same parameter set.
+pub fn verify_mu_prepared<P: Params>(key: &Prepared, mu: &[u8; 64], sig: &[u8]) -> bool {
+    verify_with::<P>(key, mu, sig)
+}
+
+fn verify_with<P: Params>(key: &impl KeyMaterial, mu: &[u8; 64], sig: &[u8]) -> bool {
     let c_tilde = &sig[..P::C_TILDE_LEN];
     let Some(mut parts) = sig_decode::<P>(sig) else {
         return false;
@@ -33,33 +117,21 @@ pub fn verify_mu<P: Params>(pk: &[u8], mu: &[u8; 64], sig: &[u8]) -> bool {
     // w′_approx ← NTT^-1(Â ∘ NTT(z) − NTT(c) ∘ NTT(t1·2^d)), row by row; w1′ ← UseHint(h, w′_approx)
     let w1_len = 32 * P::W1_BITS;
     let mut w1_bytes = [0u8; MAX_K * 32 * 6];
-    let mut acc = Poly::default();
-    let mut tmp = Poly::default();
-    let mut w1 = zero_vec();
+    let mut w1 = Poly::default();
     for i in 0..P::K {
-        acc = Poly::default();
-        for j in 0..P::L {
-            acc.pointwise_acc(&rej_ntt_poly(&rho, j as u8, i as u8), &parts.z[j]);
-        }
-        for (x, &t) in tmp.0.iter_mut().zip(t1[i].0.iter()) {
-            *x = t << D;
-        }
-        tmp.ntt();
-        let ct1 = {
-            let mut p = Poly::default();
-            p.pointwise(&c_hat, &tmp);
-            p
-        };
+        let mut acc = Poly::default();
+        key.a_row_times(i, &parts.z, P::L, &mut acc);
+        let mut ct1 = Poly::default();
+        ct1.pointwise(&c_hat, &key.t1_hat(i));
         acc.sub(&ct1);
         acc.reduce();
         acc.inv_ntt();
         acc.freeze();
         for n in 0..256 {
-            w1[i].0[n] = use_hint(parts.h[i][n], acc.0[n], P::GAMMA2);
+            w1.0[n] = use_hint(parts.h[i][n], acc.0[n], P::GAMMA2);
         }
-        w1_encode_poly::<P>(&w1[i], &mut w1_bytes[i * w1_len..]);
+        w1_encode_poly::<P>(&w1, &mut w1_bytes[i * w1_len..]);
     }
-    let _ = acc;
 
     // c̃′ ← H(μ ‖ w1Encode(w1′), λ/4); accept iff c̃′ = c̃
     let mut hasher = Shake256Absorb::default();
