@@ -1,0 +1,126 @@
+// Types for `quasar-pq` (the full WebAssembly build). The API follows @noble/post-quantum.
+
+/** Where the WebAssembly module comes from, when not the packaged file. */
+export type InitInput =
+  | RequestInfo
+  | URL
+  | Response
+  | BufferSource
+  | WebAssembly.Module
+  | Promise<RequestInfo | URL | Response | BufferSource | WebAssembly.Module>;
+
+/**
+ * Load and instantiate the WebAssembly module. Await it once before any other call; later
+ * calls return the same promise. In Node the packaged .wasm is read from disk, in browsers it
+ * is fetched relative to this module.
+ */
+export declare function init(input?: InitInput): Promise<void>;
+export default init;
+
+/** Instantiate synchronously from the module's bytes or a compiled `WebAssembly.Module`. */
+export declare function initSync(module: BufferSource | WebAssembly.Module): void;
+
+/** Byte lengths of a parameter set (FIPS 204, Table 2). */
+export interface MlDsaLengths {
+  readonly seed: 32;
+  readonly publicKey: number;
+  readonly secretKey: number;
+  readonly signature: number;
+  readonly signRand: 32;
+}
+
+/** A key pair. */
+export interface KeyPair {
+  publicKey: Uint8Array;
+  secretKey: Uint8Array;
+}
+
+/** Options of `verify`. Unknown keys throw a TypeError. */
+export interface VerifyOpts {
+  /** Application context string, at most 255 bytes (default: empty). */
+  context?: Uint8Array;
+}
+
+/** Options of `sign`. Unknown keys throw a TypeError. */
+export interface SignOpts {
+  /** Application context string, at most 255 bytes (default: empty). */
+  context?: Uint8Array;
+  /**
+   * Signing randomness: 32 bytes, `false` for the deterministic variant, or absent for 32
+   * fresh random bytes (hedged signing, the default).
+   */
+  extraEntropy?: Uint8Array | false;
+}
+
+/** Options of `internal.sign`. */
+export interface InternalSignOpts {
+  /** As in `sign`. */
+  extraEntropy?: Uint8Array | false;
+  /** The message is the 64-byte μ instead of M′. */
+  externalMu?: boolean;
+}
+
+/** Options of `internal.verify`. */
+export interface InternalVerifyOpts {
+  /** The message is the 64-byte μ instead of M′. */
+  externalMu?: boolean;
+}
+
+/** Expert interface: FIPS 204 Sign_internal / Verify_internal on M′ or an external μ. */
+export interface MlDsaInternal {
+  readonly lengths: MlDsaLengths;
+  /** As the top-level `keygen`. */
+  keygen(seed?: Uint8Array): KeyPair;
+  /** Sign M′ (or μ with `externalMu: true`) with no domain separation added. */
+  sign(msg: Uint8Array, secretKey: Uint8Array, opts?: InternalSignOpts): Uint8Array;
+  /** Verify on M′ (or μ). Returns false for any bad signature. */
+  verify(sig: Uint8Array, msg: Uint8Array, publicKey: Uint8Array, opts?: InternalVerifyOpts): boolean;
+  /** μ for pure ML-DSA: H(H(pk) ‖ 0 ‖ |ctx| ‖ ctx ‖ msg, 64). */
+  computeMu(msg: Uint8Array, publicKey: Uint8Array, opts?: VerifyOpts): Uint8Array;
+}
+
+/** One ML-DSA parameter set. */
+export interface MlDsa {
+  readonly lengths: MlDsaLengths;
+  /** 128, 192 or 256. */
+  readonly securityLevel: number;
+  /**
+   * Generate a key pair from a 32-byte seed (random when absent).
+   * @throws TypeError if seed is not a Uint8Array; RangeError if it is not 32 bytes.
+   */
+  keygen(seed?: Uint8Array): KeyPair;
+  /**
+   * Sign `msg` (FIPS 204 ML-DSA.Sign, pure, with context).
+   * @throws TypeError for non-Uint8Array arguments or unknown option keys; RangeError for a
+   *   secret key or extraEntropy of the wrong length; QuasarError (`code`
+   *   'CONTEXT_TOO_LONG', 'MALFORMED_SECRET_KEY') from the library.
+   */
+  sign(msg: Uint8Array, secretKey: Uint8Array, opts?: SignOpts): Uint8Array;
+  /**
+   * Verify `sig` on `msg` under `publicKey`. Returns false for any bad signature, including
+   * one of the wrong length.
+   * @throws TypeError for non-Uint8Array arguments or unknown option keys; RangeError for a
+   *   public key of the wrong length; QuasarError 'CONTEXT_TOO_LONG'.
+   */
+  verify(sig: Uint8Array, msg: Uint8Array, publicKey: Uint8Array, opts?: VerifyOpts): boolean;
+  /** Expert interface (ACVP vectors, external μ). */
+  readonly internal: MlDsaInternal;
+}
+
+/** ML-DSA-44 (NIST security category 2). */
+export declare const mlDsa44: MlDsa;
+/** ML-DSA-65 (NIST security category 3). */
+export declare const mlDsa65: MlDsa;
+/** ML-DSA-87 (NIST security category 5). */
+export declare const mlDsa87: MlDsa;
+
+/** What the library throws for its own errors (`err.name === 'QuasarError'`). */
+export interface QuasarError extends Error {
+  name: 'QuasarError';
+  /** Stable code, e.g. 'INVALID_LENGTH', 'CONTEXT_TOO_LONG', 'MALFORMED_SECRET_KEY'. */
+  code: string;
+  /** The module that raised it, e.g. 'mldsa'. */
+  module: string;
+  /** Party ids to blame (empty for ML-DSA). */
+  culprits: number[];
+}

@@ -1,0 +1,122 @@
+// Cross-implementation tests against @noble/post-quantum, in both directions:
+//   - keygen from the same seed is byte-identical,
+//   - deterministic signatures (extraEntropy: false) and hedged signatures with the same
+//     extraEntropy are byte-identical,
+//   - our signatures verify under noble and noble's under ours (full and light builds),
+//   - a wrong context or message is rejected by both.
+// Cases come from fixed labels (SHA-256 in counter mode), so a failure names a reproducible
+// case. CASES (default 50) sets the number of (seed, message, context) cases per set.
+
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { before, describe, test } from 'node:test';
+
+import { ml_dsa44, ml_dsa65, ml_dsa87 } from '@noble/post-quantum/ml-dsa.js';
+
+import * as full from '../index.js';
+import * as light from '../verify.js';
+
+const CASES = Number(process.env.CASES ?? 50);
+
+/** `n` deterministic bytes derived from `label`. */
+function bytes(label, n) {
+  const out = new Uint8Array(n);
+  for (let off = 0, ctr = 0; off < n; ctr++) {
+    const block = createHash('sha256').update(`${label}/${ctr}`).digest();
+    out.set(block.subarray(0, Math.min(32, n - off)), off);
+    off += 32;
+  }
+  return out;
+}
+
+/** A deterministic integer in [0, max) derived from `label`. */
+function int(label, max) {
+  return bytes(label, 4).reduce((a, b) => a * 256 + b, 0) % max;
+}
+
+const hex = (b) => Buffer.from(b).toString('hex');
+
+const SETS = [
+  { name: 'ML-DSA-44', ours: full.mlDsa44, light: light.mlDsa44, noble: ml_dsa44 },
+  { name: 'ML-DSA-65', ours: full.mlDsa65, light: light.mlDsa65, noble: ml_dsa65 },
+  { name: 'ML-DSA-87', ours: full.mlDsa87, light: light.mlDsa87, noble: ml_dsa87 },
+];
+
+before(async () => {
+  await full.init();
+  await light.init();
+});
+
+describe('interoperability with @noble/post-quantum', () => {
+  for (const { name, ours, light: lightSet, noble } of SETS) {
+    test(`${name}: ${CASES} random cases, both directions`, () => {
+      assert.deepEqual(
+        { ...ours.lengths },
+        { seed: 32, publicKey: noble.lengths.publicKey, secretKey: noble.lengths.secretKey,
+          signature: noble.lengths.signature, signRand: 32 },
+        'lengths',
+      );
+      let ran = 0;
+      for (let i = 0; i < CASES; i++) {
+        const label = `quasar-pq/noble-interop/${name}/${i}`;
+        const seed = bytes(`${label}/seed`, 32);
+        const msg = bytes(`${label}/msg`, int(`${label}/msglen`, 300));
+        // Mostly short contexts, sometimes empty, sometimes the maximum 255 bytes.
+        const ctxLen = i % 10 === 0 ? 0 : i % 10 === 1 ? 255 : int(`${label}/ctxlen`, 64);
+        const context = bytes(`${label}/ctx`, ctxLen);
+        const rnd = bytes(`${label}/rnd`, 32);
+        const why = `${label} (msg ${msg.length} B, ctx ${ctxLen} B)`;
+
+        // Keygen: byte-identical.
+        const a = ours.keygen(seed);
+        const b = noble.keygen(seed);
+        assert.equal(hex(a.publicKey), hex(b.publicKey), `${why}: publicKey`);
+        assert.equal(hex(a.secretKey), hex(b.secretKey), `${why}: secretKey`);
+
+        // Deterministic signatures: byte-identical.
+        const ourDet = ours.sign(msg, a.secretKey, { context, extraEntropy: false });
+        const nobleDet = noble.sign(msg, b.secretKey, { context, extraEntropy: false });
+        assert.equal(hex(ourDet), hex(nobleDet), `${why}: deterministic signature`);
+
+        // Hedged with the same extraEntropy: byte-identical.
+        const ourHedged = ours.sign(msg, a.secretKey, { context, extraEntropy: rnd });
+        const nobleHedged = noble.sign(msg, b.secretKey, { context, extraEntropy: rnd });
+        assert.equal(hex(ourHedged), hex(nobleHedged), `${why}: hedged signature`);
+
+        // Ours (fresh random extraEntropy) under noble; noble's (random) under ours.
+        const ourRandom = ours.sign(msg, a.secretKey, { context });
+        assert.equal(ourRandom.length, noble.lengths.signature, `${why}: signature length`);
+        assert.equal(noble.verify(ourRandom, msg, b.publicKey, { context }), true, `${why}: ours under noble`);
+        const nobleRandom = noble.sign(msg, b.secretKey, { context });
+        assert.equal(ours.verify(nobleRandom, msg, a.publicKey, { context }), true, `${why}: noble's under ours`);
+        assert.equal(lightSet.verify(nobleRandom, msg, a.publicKey, { context }), true, `${why}: noble's under light`);
+        assert.equal(lightSet.verify(ourRandom, msg, a.publicKey, { context }), true, `${why}: ours under light`);
+
+        // Wrong context / wrong message: both reject.
+        const otherCtx = bytes(`${label}/otherctx`, ctxLen === 0 ? 1 : ctxLen);
+        assert.equal(ours.verify(nobleRandom, msg, a.publicKey, { context: otherCtx }), false, `${why}: wrong context (ours)`);
+        assert.equal(noble.verify(ourRandom, msg, b.publicKey, { context: otherCtx }), false, `${why}: wrong context (noble)`);
+        const otherMsg = Uint8Array.from([...msg, 0]);
+        assert.equal(ours.verify(nobleRandom, otherMsg, a.publicKey, { context }), false, `${why}: wrong message (ours)`);
+        assert.equal(noble.verify(ourRandom, otherMsg, b.publicKey, { context }), false, `${why}: wrong message (noble)`);
+
+        // Internal interface (M′ as given) and external μ agree with noble's.
+        const mPrime = msg;
+        const ourInt = ours.internal.sign(mPrime, a.secretKey, { extraEntropy: rnd });
+        const nobleInt = noble.internal.sign(mPrime, b.secretKey, { extraEntropy: rnd });
+        assert.equal(hex(ourInt), hex(nobleInt), `${why}: internal signature`);
+        assert.equal(noble.internal.verify(ourInt, mPrime, b.publicKey), true, `${why}: internal ours under noble`);
+        assert.equal(ours.internal.verify(nobleInt, mPrime, a.publicKey), true, `${why}: internal noble's under ours`);
+        const mu = ours.internal.computeMu(msg, a.publicKey, { context });
+        assert.equal(mu.length, 64, `${why}: mu length`);
+        const ourMu = ours.internal.sign(mu, a.secretKey, { extraEntropy: false, externalMu: true });
+        assert.equal(hex(ourMu), hex(ourDet), `${why}: external-mu signature equals the pure one`);
+        assert.equal(noble.internal.verify(ourMu, mu, b.publicKey, { externalMu: true }), true, `${why}: mu under noble`);
+        assert.equal(lightSet.internal.verify(nobleDet, mu, a.publicKey, { externalMu: true }), true, `${why}: noble's under light mu`);
+        ran++;
+      }
+      assert.ok(ran > 0, 'no cases ran');
+      assert.equal(ran, CASES);
+    });
+  }
+});

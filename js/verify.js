@@ -1,0 +1,45 @@
+// quasar-pq/verify — the light (verify-only) WebAssembly build for light clients.
+//
+//   import { init, mlDsa65 } from 'quasar-pq/verify';
+//   await init();
+//   mlDsa65.verify(sig, msg, publicKey, { context }); // true or false
+//
+// Same names and behaviour as the full build (`quasar-pq`), without keygen and sign.
+
+import * as glue from '../pkg/light/quasar_pq.js';
+import { SECURITY_LEVEL, makeInit, mlDsaVerifySurface } from './common.js';
+
+const loader = makeInit(glue, new URL('../pkg/light/quasar_pq_bg.wasm', import.meta.url).href);
+
+/**
+ * Load and instantiate the light WebAssembly module. Call (and await) once before verifying;
+ * later calls return the same promise. `input` optionally overrides where the module comes
+ * from: a URL, a `Response`, the bytes, or a compiled `WebAssembly.Module`.
+ */
+export const init = loader.init;
+
+/** Instantiate synchronously from the module's bytes or a compiled `WebAssembly.Module`. */
+export const initSync = loader.initSync;
+
+function mlDsa(level) {
+  const v = mlDsaVerifySurface(level, glue, loader.assertReady);
+  return Object.freeze({
+    lengths: v.lengths,
+    securityLevel: SECURITY_LEVEL[level],
+    verify: v.verify,
+    internal: Object.freeze({
+      lengths: v.lengths,
+      verify: v.internalVerify,
+      computeMu: v.computeMu,
+    }),
+  });
+}
+
+/** ML-DSA-44 verification (FIPS 204, NIST security category 2). */
+export const mlDsa44 = mlDsa(44);
+/** ML-DSA-65 verification (FIPS 204, NIST security category 3). */
+export const mlDsa65 = mlDsa(65);
+/** ML-DSA-87 verification (FIPS 204, NIST security category 5). */
+export const mlDsa87 = mlDsa(87);
+
+export default init;
