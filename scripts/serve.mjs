@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+// Tiny static server for the quasar-pq demo. Node's `http` module only, no dependencies.
+//
+//   node scripts/serve.mjs            # http://127.0.0.1:8080/  (PORT env overrides; PORT=0 = any free port)
+//
+// Routes: `/` -> www/index.html; `/www/*`, `/js/*`, `/pkg/*` from the repository root.
+// Everything else is 404. Paths containing `..` (raw or percent-encoded) are rejected.
+// The same module exports `startServer({ port })` so tests can run it in-process.
+
+import http from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const HOST = '127.0.0.1';
+const DEFAULT_PORT = 8080;
+const ALLOWED_PREFIXES = ['www', 'js', 'pkg'];
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.d.ts': 'text/plain; charset=utf-8',
+  '.ts': 'text/plain; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+};
+
+function mimeFor(file) {
+  if (file.endsWith('.d.ts')) return MIME['.d.ts'];
+  return MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/** Map a request path to an absolute file path under ROOT, or null if not servable. */
+function resolveRequest(urlPath) {
+  let decoded;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return null; // malformed percent-encoding
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return null;
+  const segments = decoded.split('/').filter((s) => s !== '');
+  if (segments.some((s) => s === '..' || s === '.')) return null;
+  if (segments.length === 0) return path.join(ROOT, 'www', 'index.html');
+  if (!ALLOWED_PREFIXES.includes(segments[0])) return null;
+  const file = path.join(ROOT, ...segments);
+  // Belt and braces: the result must stay inside the allowed top-level folder.
+  const base = path.join(ROOT, segments[0]);
+  if (file !== base && !file.startsWith(base + path.sep)) return null;
+  return file;
+}
+
+function send(res, status, body, headers = {}) {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers });
+  res.end(body);
+}
+
+async function handle(req, res) {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    send(res, 405, 'method not allowed\n', { allow: 'GET, HEAD' });
+    return;
+  }
+  const rawPath = (req.url ?? '/').split('?')[0].split('#')[0];
+  let file = resolveRequest(rawPath);
+  if (file === null) {
+    send(res, rawPath.includes('..') || /%2e%2e/i.test(rawPath) ? 400 : 404, 'not found\n');
+    return;
+  }
+  try {
+    let info = await stat(file);
+    if (info.isDirectory()) {
+      file = path.join(file, 'index.html');
+      info = await stat(file);
+    }
+    if (!info.isFile()) throw new Error('not a file');
+    const body = await readFile(file);
+    res.writeHead(200, {
+      'content-type': mimeFor(file),
+      'content-length': body.length,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      // Cross-origin isolation: finer performance.now() for the timings shown, and
+      // SharedArrayBuffer for worker pools. Everything is same-origin, so nothing breaks.
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-embedder-policy': 'require-corp',
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  } catch {
+    send(res, 404, 'not found\n');
+  }
+}
+
+/**
+ * Start the server on 127.0.0.1.
+ * @param {{ port?: number }} [options] port 0 picks a free port.
+ * @returns {Promise<{ url: string, port: number, close: () => Promise<void> }>}
+ */
+export function startServer({ port = DEFAULT_PORT } = {}) {
+  return new Promise((resolve, reject) => {
+    const server = http.createServer((req, res) => {
+      handle(req, res).catch(() => {
+        if (!res.headersSent) send(res, 500, 'internal error\n');
+        else res.destroy();
+      });
+    });
+    server.once('error', reject);
+    server.listen(port, HOST, () => {
+      server.off('error', reject);
+      const actual = server.address().port;
+      resolve({
+        url: `http://${HOST}:${actual}/`,
+        port: actual,
+        close: () =>
+          new Promise((done) => {
+            server.close(() => done());
+            server.closeAllConnections?.();
+          }),
+      });
+    });
+  });
+}
+
+const isMain = process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
+if (isMain) {
+  const envPort = process.env.PORT;
+  const port = envPort === undefined || envPort === '' ? DEFAULT_PORT : Number(envPort);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`quasar-pq demo: invalid PORT ${JSON.stringify(envPort)}`);
+    process.exit(1);
+  }
+  try {
+    const { url } = await startServer({ port });
+    console.log(`quasar-pq demo: ${url}`);
+  } catch (err) {
+    if (err && err.code === 'EADDRINUSE') {
+      console.error(`quasar-pq demo: port ${port} on ${HOST} is busy; set PORT=<n> (or PORT=0 for any free port)`);
+    } else {
+      console.error(`quasar-pq demo: cannot start server: ${err?.message ?? err}`);
+    }
+    process.exit(1);
+  }
+}
