@@ -4,6 +4,8 @@
 //! strings in order (their concatenation) without allocating.
 
 pub mod blocks;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub mod keccak_x2;
 
 use sha3::digest::{ExtendableOutput, Update, XofReader};
 use sha3::{Shake128, Shake256};

@@ -520,10 +520,12 @@ fn public_from_secret<P: Params>(sk: &[u8]) -> Vec<u8> {
         for p in s1_hat.iter_mut().take(P::L) {
             p.ntt();
         }
+        let mut row = poly::zero_vec();
         for i in 0..P::K {
+            sample::expand_a_row(&parts.rho, i, &mut row[..P::L]);
             let mut t = Zeroizing::new(poly::Poly::default());
             for j in 0..P::L {
-                t.pointwise_acc(&sample::rej_ntt_poly(&parts.rho, j as u8, i as u8), &s1_hat[j]);
+                t.pointwise_acc(&row[j], &s1_hat[j]);
             }
             t.reduce();
             t.inv_ntt();

@@ -6,7 +6,7 @@ use super::encode::{pk_encode, sk_encode, SecretParts};
 use super::params::Params;
 use super::poly::{zero_vec, Poly};
 use super::rounding::power2round;
-use super::sample::{rej_bounded_poly, rej_ntt_poly};
+use super::sample::{expand_a_row, rej_bounded_poly};
 use crate::hash::shake256_into;
 
 /// FIPS 204 Alg. 6 ML-DSA.KeyGen_internal(ξ): writes pk (`P::PK_LEN` bytes) and
@@ -43,10 +43,12 @@ pub fn keygen_internal<P: Params>(xi: &[u8; 32], pk: &mut [u8], sk: &mut [u8]) {
     // t ← NTT^-1(Â ∘ NTT(s1)) + s2; (t1, t0) ← Power2Round(t). Â is expanded row by row.
     let mut t1 = zero_vec();
     let mut t = Zeroizing::new(Poly::default());
+    let mut row = zero_vec();
     for i in 0..P::K {
         *t = Poly::default();
+        expand_a_row(&parts.rho, i, &mut row[..P::L]);
         for j in 0..P::L {
-            t.pointwise_acc(&rej_ntt_poly(&parts.rho, j as u8, i as u8), &s1_hat[j]);
+            t.pointwise_acc(&row[j], &s1_hat[j]);
         }
         t.reduce();
         t.inv_ntt();

@@ -41,19 +41,54 @@ pub fn rej_ntt_poly(rho: &[u8; 32], s: u8, r: u8) -> Poly {
     let mut xof = Shake128Blocks::new(&[rho, &[s, r]]);
     let mut a = Poly::default();
     let mut filled = 0;
-    loop {
-        // A block is 56 three-byte candidates; about five blocks fill a polynomial.
-        let buf = xof.next_block();
-        for t in buf.chunks_exact(3) {
-            let v = i32::from(t[0]) | i32::from(t[1]) << 8 | i32::from(t[2] & 0x7f) << 16;
-            if v < Q {
-                a.0[filled] = v;
-                filled += 1;
-                if filled == N {
-                    return a;
+    // A block is 56 three-byte candidates; about five blocks fill a polynomial.
+    while filled < N {
+        rej_ntt_take(&xof.next_block(), &mut a, &mut filled);
+    }
+    a
+}
+
+/// Alg. 30 steps 4–10 over one block: appends the accepted candidates to `a`.
+#[inline(always)]
+fn rej_ntt_take(block: &[u8], a: &mut Poly, filled: &mut usize) {
+    for t in block.chunks_exact(3) {
+        let v = i32::from(t[0]) | i32::from(t[1]) << 8 | i32::from(t[2] & 0x7f) << 16;
+        if v < Q && *filled < N {
+            a.0[*filled] = v;
+            *filled += 1;
+        }
+    }
+}
+
+/// Row `i` of Â (FIPS 204 Alg. 32 ExpandA): `row[j]` = Â[i][j] for j < ℓ = `row.len()`.
+/// With WebAssembly SIMD, two entries are sampled at once.
+pub fn expand_a_row(rho: &[u8; 32], i: usize, row: &mut [Poly]) {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        use crate::hash::keccak_x2::Shake128BlocksX2;
+        let mut pairs = row.chunks_exact_mut(2);
+        let mut j = 0u8;
+        for pair in &mut pairs {
+            let mut x = Shake128BlocksX2::new([&[rho, &[j, i as u8]], &[rho, &[j + 1, i as u8]]]);
+            let mut filled = [0usize; 2];
+            for p in pair.iter_mut() {
+                *p = Poly::default();
+            }
+            while filled[0] < N || filled[1] < N {
+                let blocks = x.next_blocks();
+                for ((block, p), f) in blocks.iter().zip(pair.iter_mut()).zip(filled.iter_mut()) {
+                    rej_ntt_take(block, p, f);
                 }
             }
+            j += 2;
         }
+        for p in pairs.into_remainder() {
+            *p = rej_ntt_poly(rho, j, i as u8);
+        }
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    for (j, p) in row.iter_mut().enumerate() {
+        *p = rej_ntt_poly(rho, j as u8, i as u8);
     }
 }
 

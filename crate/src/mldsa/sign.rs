@@ -8,7 +8,7 @@ use super::ntt::freeze;
 use super::params::Params;
 use super::poly::{zero_vec, Poly, PolyVec, MAX_K};
 use super::rounding::{high_bits, low_bits};
-use super::sample::{expand_mask_poly, rej_ntt_poly, sample_in_ball};
+use super::sample::{expand_a_row, expand_mask_poly, sample_in_ball};
 use super::Error;
 use crate::hash::{shake256_into, Shake256Absorb};
 
@@ -22,9 +22,7 @@ pub fn sign_mu<P: Params>(sk: &[u8], mu: &[u8; 64], rnd: &[u8; 32], out: &mut [u
     // Â ← ExpandA(ρ), kept for all attempts.
     let mut a_hat = [[Poly::default(); MAX_K]; MAX_K];
     for (i, row) in a_hat.iter_mut().enumerate().take(P::K) {
-        for (j, entry) in row.iter_mut().enumerate().take(P::L) {
-            *entry = rej_ntt_poly(&parts.rho, j as u8, i as u8);
-        }
+        expand_a_row(&parts.rho, i, &mut row[..P::L]);
     }
     let to_ntt = |v: &PolyVec, len: usize| {
         let mut out = Zeroizing::new(*v);

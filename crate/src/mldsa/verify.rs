@@ -8,9 +8,9 @@ use subtle::ConstantTimeEq;
 use super::encode::{pk_decode, sig_decode, w1_encode_poly};
 use super::hint::use_hint;
 use super::params::Params;
-use super::poly::{Poly, PolyVec, MAX_K};
+use super::poly::{zero_vec, Poly, PolyVec, MAX_K};
 use super::rounding::D;
-use super::sample::{rej_ntt_poly, sample_in_ball};
+use super::sample::{expand_a_row, sample_in_ball};
 use crate::hash::Shake256Absorb;
 
 /// Where Â and NTT(t1·2^d) come from: expanded on the fly from the encoded key (one
@@ -29,8 +29,10 @@ struct OnTheFly {
 
 impl KeyMaterial for OnTheFly {
     fn a_row_times(&self, i: usize, z_hat: &PolyVec, l: usize, acc: &mut Poly) {
-        for (j, z) in z_hat.iter().enumerate().take(l) {
-            acc.pointwise_acc(&rej_ntt_poly(&self.rho, j as u8, i as u8), z);
+        let mut row = zero_vec();
+        expand_a_row(&self.rho, i, &mut row[..l]);
+        for (a, z) in row.iter().zip(z_hat.iter()).take(l) {
+            acc.pointwise_acc(a, z);
         }
     }
 
@@ -61,11 +63,9 @@ impl Prepared {
     /// Expands an encoded public key of exactly `P::PK_LEN` bytes.
     pub fn new<P: Params>(pk: &[u8]) -> Self {
         let (rho, t1) = pk_decode::<P>(pk);
-        let mut a_hat = Vec::with_capacity(P::K * P::L);
-        for i in 0..P::K {
-            for j in 0..P::L {
-                a_hat.push(rej_ntt_poly(&rho, j as u8, i as u8));
-            }
+        let mut a_hat = alloc::vec![Poly::default(); P::K * P::L];
+        for (i, row) in a_hat.chunks_exact_mut(P::L).enumerate() {
+            expand_a_row(&rho, i, row);
         }
         let t1_hat = t1[..P::K].iter().map(shifted_t1_hat).collect();
         let mut tr = [0u8; 64];
