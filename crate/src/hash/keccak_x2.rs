@@ -158,6 +158,14 @@ pub fn f1600x2(s: &mut [v128; 25]) {
     ];
 }
 
+impl<const RATE: usize> Drop for ShakeBlocksX2<RATE> {
+    fn drop(&mut self) {
+        // The states may hold secret seeds (ExpandMask).
+        self.state = [u64x2_splat(0); 25];
+        core::hint::black_box(&self.state);
+    }
+}
+
 /// Two SHAKE streams of rate `RATE`, each over a seed shorter than one block, squeezed in
 /// lock-step a block at a time.
 pub struct ShakeBlocksX2<const RATE: usize> {
@@ -166,6 +174,8 @@ pub struct ShakeBlocksX2<const RATE: usize> {
 
 /// Two SHAKE128 streams.
 pub type Shake128BlocksX2 = ShakeBlocksX2<168>;
+/// Two SHAKE256 streams.
+pub type Shake256BlocksX2 = ShakeBlocksX2<136>;
 
 impl<const RATE: usize> ShakeBlocksX2<RATE> {
     /// Absorbs the concatenation of `parts[k]` into stream k (each shorter than a block).
@@ -188,6 +198,7 @@ impl<const RATE: usize> ShakeBlocksX2<RATE> {
             u64::from_le_bytes(w)
         };
         let state = core::array::from_fn(|i| u64x2(lane(&blocks[0], i), lane(&blocks[1], i)));
+        zeroize::Zeroize::zeroize(&mut blocks);
         ShakeBlocksX2 { state }
     }
 

@@ -123,14 +123,47 @@ pub fn rej_bounded_poly<P: Params>(rho_prime: &[u8; 64], index: u16) -> Poly {
     }
 }
 
-/// FIPS 204 Alg. 34 ExpandMask, one polynomial: y[r] from ρ″ and counter κ + r.
-/// Coefficients in (−γ1, γ1].
-pub fn expand_mask_poly<P: Params>(rho_pp: &[u8; 64], counter: u16) -> Poly {
-    let mut buf = zeroize::Zeroizing::new([0u8; 5 * RATE256]);
+/// FIPS 204 Alg. 34 ExpandMask: y[r] from ρ″ and counter κ + r for r < ℓ = `y.len()`.
+/// Coefficients in (−γ1, γ1]. With WebAssembly SIMD, two polynomials at once.
+pub fn expand_mask<P: Params>(rho_pp: &[u8; 64], kappa: u16, y: &mut [Poly]) {
+    let mut buf = zeroize::Zeroizing::new([[0u8; 5 * RATE256]; 2]);
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        use crate::hash::keccak_x2::Shake256BlocksX2;
+        let len = 32 * P::Z_BITS;
+        let mut pairs = y.chunks_exact_mut(2);
+        let mut r = 0u16;
+        for pair in &mut pairs {
+            let c0 = kappa.wrapping_add(r).to_le_bytes();
+            let c1 = kappa.wrapping_add(r + 1).to_le_bytes();
+            let mut x = Shake256BlocksX2::new([&[rho_pp, &c0], &[rho_pp, &c1]]);
+            for b in 0..len.div_ceil(RATE256) {
+                let blocks = zeroize::Zeroizing::new(x.next_blocks());
+                let end = (RATE256 * (b + 1)).min(len);
+                for k in 0..2 {
+                    buf[k][RATE256 * b..end].copy_from_slice(&blocks[k][..end - RATE256 * b]);
+                }
+            }
+            pair[0] = super::encode::unpack_mask::<P>(&buf[0][..len]);
+            pair[1] = super::encode::unpack_mask::<P>(&buf[1][..len]);
+            r += 2;
+        }
+        for p in pairs.into_remainder() {
+            *p = expand_mask_poly::<P>(rho_pp, kappa.wrapping_add(r), &mut buf[0]);
+        }
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    for (r, p) in y.iter_mut().enumerate() {
+        *p = expand_mask_poly::<P>(rho_pp, kappa.wrapping_add(r as u16), &mut buf[0]);
+    }
+}
+
+/// One polynomial of ExpandMask, with `buf` as scratch space.
+fn expand_mask_poly<P: Params>(rho_pp: &[u8; 64], counter: u16, buf: &mut [u8; 5 * RATE256]) -> Poly {
     let len = 32 * P::Z_BITS;
     let mut xof = Shake256Blocks::new(&[rho_pp, &counter.to_le_bytes()]);
     for chunk in buf[..len].chunks_mut(RATE256) {
-        let block = xof.next_block();
+        let block = zeroize::Zeroizing::new(xof.next_block());
         chunk.copy_from_slice(&block[..chunk.len()]);
     }
     super::encode::unpack_mask::<P>(&buf[..len])

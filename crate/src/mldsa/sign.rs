@@ -8,7 +8,7 @@ use super::ntt::freeze;
 use super::params::Params;
 use super::poly::{zero_vec, Poly, PolyVec, MAX_K};
 use super::rounding::{high_bits, low_bits};
-use super::sample::{expand_a_row, expand_mask_poly, sample_in_ball};
+use super::sample::{expand_a_row, expand_mask, sample_in_ball};
 use super::Error;
 use crate::hash::{shake256_into, Shake256Absorb};
 
@@ -51,8 +51,8 @@ pub fn sign_mu<P: Params>(sk: &[u8], mu: &[u8; 64], rnd: &[u8; 32], out: &mut [u
 
     loop {
         // y ← ExpandMask(ρ″, κ); w ← NTT^-1(Â ∘ NTT(y)); w1 ← HighBits(w)
+        expand_mask::<P>(&rho_pp, kappa, &mut y[..P::L]);
         for j in 0..P::L {
-            y[j] = expand_mask_poly::<P>(&rho_pp, kappa.wrapping_add(j as u16));
             y_hat[j] = y[j];
             y_hat[j].ntt();
         }
