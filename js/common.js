@@ -171,5 +171,26 @@ export function mlDsaVerifySurface(level, w, assertReady) {
     assertReady();
     return w.mlDsaComputeMu(level, publicKey, msg, ctx);
   }
-  return { lengths, verify, internalVerify, computeMu };
+  /**
+   * Expand `publicKey` once for verifying many signatures under it (about 3x faster per
+   * verification). Returns `{ verify(sig, msg, opts), free() }`.
+   */
+  function prepare(publicKey) {
+    abytes(publicKey, lengths.publicKey, 'publicKey');
+    assertReady();
+    const key = new w.MlDsaPreparedKey(level, publicKey);
+    return Object.freeze({
+      verify(sig, msg, opts) {
+        const o = checkOpts(opts, VERIFY_OPTS);
+        const ctx = contextOf(o);
+        abytes(sig, undefined, 'signature');
+        abytes(msg, undefined, 'message');
+        return key.verify(msg, ctx, sig);
+      },
+      free() {
+        key.free();
+      },
+    });
+  }
+  return { lengths, verify, internalVerify, computeMu, prepare };
 }

@@ -103,6 +103,12 @@ export interface MlDsa {
    *   public key of the wrong length; QuasarError 'CONTEXT_TOO_LONG'.
    */
   verify(sig: Uint8Array, msg: Uint8Array, publicKey: Uint8Array, opts?: VerifyOpts): boolean;
+  /**
+   * Expand `publicKey` once to verify many signatures under it (about 3x faster each).
+   * `free()` releases the WASM memory it holds.
+   * @throws TypeError for a non-Uint8Array; RangeError for a public key of the wrong length.
+   */
+  prepare(publicKey: Uint8Array): PreparedKey;
   /** Expert interface (ACVP vectors, external μ). */
   readonly internal: MlDsaInternal;
 }
@@ -123,4 +129,12 @@ export interface QuasarError extends Error {
   module: string;
   /** Party ids to blame (empty for ML-DSA). */
   culprits: number[];
+}
+
+/** A public key expanded for repeated verification (see `prepare`). */
+export interface PreparedKey {
+  /** Same verdict as `verify(sig, msg, publicKey, opts)`. */
+  verify(sig: Uint8Array, msg: Uint8Array, opts?: VerifyOpts): boolean;
+  /** Release the WebAssembly memory held by the key. */
+  free(): void;
 }

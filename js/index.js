@@ -87,6 +87,7 @@ function mlDsa(level) {
     keygen,
     sign,
     verify: v.verify,
+    prepare: v.prepare,
     internal: Object.freeze({
       lengths,
       keygen,

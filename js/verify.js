@@ -27,6 +27,7 @@ function mlDsa(level) {
     lengths: v.lengths,
     securityLevel: SECURITY_LEVEL[level],
     verify: v.verify,
+    prepare: v.prepare,
     internal: Object.freeze({
       lengths: v.lengths,
       verify: v.internalVerify,

@@ -274,3 +274,33 @@ pub fn ml_dsa_lengths(level: u16) -> Result<Vec<u32>, JsValue> {
         mode.signature_len() as u32,
     ])
 }
+
+/// A public key expanded once for verifying many signatures (a light client checking
+/// certificates under one group key). Holds only public data; call `free()` when done.
+#[wasm_bindgen(js_name = "MlDsaPreparedKey")]
+pub struct MlDsaPreparedKey(mldsa::PreparedPublicKey);
+
+#[wasm_bindgen(js_class = "MlDsaPreparedKey")]
+impl MlDsaPreparedKey {
+    /// Expand public key `pk` of parameter set `level`.
+    ///
+    /// # Errors
+    /// `INVALID_LENGTH` for a public key of the wrong size.
+    #[wasm_bindgen(constructor)]
+    pub fn new(level: u16, pk: &[u8]) -> Result<MlDsaPreparedKey, JsValue> {
+        let mode = mode(level)?;
+        check_public_key(mode, pk)?;
+        mldsa::PreparedPublicKey::new(mode, pk).map(MlDsaPreparedKey).map_err(to_js_error)
+    }
+
+    /// Verify `sig` on `msg` with context `ctx`: the same verdict as `mlDsaVerify`.
+    ///
+    /// # Errors
+    /// `CONTEXT_TOO_LONG` for a context over 255 bytes.
+    pub fn verify(&self, msg: &[u8], ctx: &[u8], sig: &[u8]) -> Result<bool, JsValue> {
+        if sig.len() != self.0.mode().signature_len() {
+            return Ok(false);
+        }
+        verdict(self.0.verify(msg, ctx, sig))
+    }
+}
