@@ -514,29 +514,13 @@ impl<P: Params> SigningKey<P> {
 fn public_from_secret<P: Params>(sk: &[u8]) -> Vec<u8> {
     let mut pk = vec![0u8; P::PK_LEN];
     // Length and coefficient ranges were checked when the key was decoded.
-    if let Some(parts) = encode::sk_decode::<P>(sk) {
-        let mut t1 = poly::zero_vec();
-        let mut s1_hat = Zeroizing::new(parts.s1);
-        for p in s1_hat.iter_mut().take(P::L) {
-            p.ntt();
-        }
-        let mut row = poly::zero_vec();
-        for i in 0..P::K {
-            sample::expand_a_row(&parts.rho, i, &mut row[..P::L]);
-            let mut t = Zeroizing::new(poly::Poly::default());
-            for j in 0..P::L {
-                t.pointwise_acc(&row[j], &s1_hat[j]);
-            }
-            t.reduce();
-            t.inv_ntt();
-            t.add(&parts.s2[i]);
-            t.freeze();
-            for n in 0..256 {
-                t1[i].0[n] = rounding::power2round(t.0[n]).0;
-            }
-            t.zeroize();
-        }
+    if let Some(mut parts) = encode::sk_decode::<P>(sk) {
+        let (s1, s2) = (parts.s1, parts.s2);
+        let t1 = keygen::compute_t::<P>(&parts.rho, &s1, &s2, &mut parts.t0);
         encode::pk_encode::<P>(&parts.rho, &t1, &mut pk);
+        let (mut s1, mut s2) = (s1, s2);
+        s1.zeroize();
+        s2.zeroize();
     }
     pk
 }

@@ -4,7 +4,7 @@ use zeroize::Zeroizing;
 
 use super::encode::{pk_encode, sk_encode, SecretParts};
 use super::params::Params;
-use super::poly::{zero_vec, Poly};
+use super::poly::{zero_vec, Poly, PolyVec};
 use super::rounding::power2round;
 use super::sample::{expand_a_row, rej_bounded_poly};
 use crate::hash::shake256_into;
@@ -30,39 +30,43 @@ pub fn keygen_internal<P: Params>(xi: &[u8; 32], pk: &mut [u8], sk: &mut [u8]) {
     parts.key.copy_from_slice(&seeds[96..128]);
 
     // (s1, s2) ← ExpandS(ρ′)
-    let mut s1_hat = Zeroizing::new(zero_vec());
     for j in 0..P::L {
         parts.s1[j] = rej_bounded_poly::<P>(&rho_prime, j as u16);
-        s1_hat[j] = parts.s1[j];
-        s1_hat[j].ntt();
     }
     for i in 0..P::K {
         parts.s2[i] = rej_bounded_poly::<P>(&rho_prime, (P::L + i) as u16);
     }
-
-    // t ← NTT^-1(Â ∘ NTT(s1)) + s2; (t1, t0) ← Power2Round(t). Â is expanded row by row.
-    let mut t1 = zero_vec();
-    let mut t = Zeroizing::new(Poly::default());
-    let mut row = zero_vec();
-    for i in 0..P::K {
-        *t = Poly::default();
-        expand_a_row(&parts.rho, i, &mut row[..P::L]);
-        for j in 0..P::L {
-            t.pointwise_acc(&row[j], &s1_hat[j]);
-        }
-        t.reduce();
-        t.inv_ntt();
-        t.add(&parts.s2[i]);
-        t.freeze();
-        for n in 0..256 {
-            let (hi, lo) = power2round(t.0[n]);
-            t1[i].0[n] = hi;
-            parts.t0[i].0[n] = lo;
-        }
-    }
+    let t1 = compute_t::<P>(&parts.rho, &parts.s1, &parts.s2, &mut parts.t0);
 
     pk_encode::<P>(&parts.rho, &t1, pk);
     // tr ← H(pk, 64)
     shake256_into(&[&pk[..P::PK_LEN]], &mut parts.tr);
     sk_encode::<P>(&parts, sk);
+}
+
+/// t ← NTT^-1(Â ∘ NTT(s1)) + s2 and (t1, t0) ← Power2Round(t) (FIPS 204 Alg. 6 steps
+/// 5–6); writes t0 and returns t1. Â is expanded row by row, never stored whole.
+pub fn compute_t<P: Params>(rho: &[u8; 32], s1: &PolyVec, s2: &PolyVec, t0: &mut PolyVec) -> PolyVec {
+    let mut s1_hat = Zeroizing::new(*s1);
+    for p in s1_hat.iter_mut().take(P::L) {
+        p.ntt();
+    }
+    let mut t1 = zero_vec();
+    let mut t = Zeroizing::new(Poly::default());
+    let mut row = zero_vec();
+    for i in 0..P::K {
+        *t = Poly::default();
+        expand_a_row(rho, i, &mut row[..P::L]);
+        for (a, s) in row.iter().zip(s1_hat.iter()).take(P::L) {
+            t.pointwise_acc(a, s);
+        }
+        t.reduce();
+        t.inv_ntt();
+        t.add(&s2[i]);
+        t.freeze();
+        for ((&c, hi), lo) in t.0.iter().zip(t1[i].0.iter_mut()).zip(t0[i].0.iter_mut()) {
+            (*hi, *lo) = power2round(c);
+        }
+    }
+    t1
 }
