@@ -25,6 +25,8 @@ extern crate alloc;
 
 mod error;
 pub mod hash;
+#[cfg(feature = "std")]
+pub mod kat;
 #[cfg(feature = "threshold")]
 pub mod lens;
 #[cfg(feature = "threshold")]
