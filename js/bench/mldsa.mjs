@@ -10,7 +10,6 @@
 // Env: BENCH_SECONDS (default 1) — time budget per (set, operation, implementation).
 
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +19,7 @@ import { ml_dsa44, ml_dsa65, ml_dsa87 } from '@noble/post-quantum/ml-dsa.js';
 import * as full from '../index.js';
 import * as light from '../verify.js';
 import { sizes } from '../../scripts/build-wasm.mjs';
+import { bytes } from '../support/bytes.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BUDGET_NS = BigInt(Math.round(Number(process.env.BENCH_SECONDS ?? 1) * 1e9));
@@ -27,15 +27,6 @@ const MIN_ITERS = 15;
 const MAX_ITERS = 5000;
 const N_INPUTS = 64; // distinct labelled inputs cycled through
 
-function bytes(label, n) {
-  const out = new Uint8Array(n);
-  for (let off = 0, ctr = 0; off < n; ctr++) {
-    const block = createHash('sha256').update(`${label}/${ctr}`).digest();
-    out.set(block.subarray(0, Math.min(32, n - off)), off);
-    off += 32;
-  }
-  return out;
-}
 
 /** Time `fn(i)` per call until the budget is spent; returns median and mean in µs. */
 function time(fn) {

@@ -4,26 +4,17 @@
 // throw TypeError / RangeError, and library errors are QuasarErrors with a stable `code`.
 
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 
 import * as full from '../index.js';
 import * as light from '../verify.js';
 import * as fullGlue from '../../pkg/full/quasar_pq.js';
 import * as lightGlue from '../../pkg/light/quasar_pq.js';
+import { bytes } from '../support/bytes.mjs';
 
 /** Every code the ML-DSA bindings may throw. Codes are API: never renamed. */
 const ML_DSA_CODES = new Set(['INVALID_LENGTH', 'CONTEXT_TOO_LONG', 'MALFORMED_SECRET_KEY', 'INVALID_SIGNATURE', 'UNKNOWN_MODE']);
 
-function bytes(label, n) {
-  const out = new Uint8Array(n);
-  for (let off = 0, ctr = 0; off < n; ctr++) {
-    const block = createHash('sha256').update(`${label}/${ctr}`).digest();
-    out.set(block.subarray(0, Math.min(32, n - off)), off);
-    off += 32;
-  }
-  return out;
-}
 
 /** Assert `fn` throws a QuasarError with `code` (and the usual fields). */
 function assertQuasar(fn, code, why) {

@@ -8,26 +8,17 @@
 // case. CASES (default 50) sets the number of (seed, message, context) cases per set.
 
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { before, describe, test } from 'node:test';
 
 import { ml_dsa44, ml_dsa65, ml_dsa87 } from '@noble/post-quantum/ml-dsa.js';
 
 import * as full from '../index.js';
 import * as light from '../verify.js';
+import { bytes } from '../support/bytes.mjs';
 
 const CASES = Number(process.env.CASES ?? 50);
 
 /** `n` deterministic bytes derived from `label`. */
-function bytes(label, n) {
-  const out = new Uint8Array(n);
-  for (let off = 0, ctr = 0; off < n; ctr++) {
-    const block = createHash('sha256').update(`${label}/${ctr}`).digest();
-    out.set(block.subarray(0, Math.min(32, n - off)), off);
-    off += 32;
-  }
-  return out;
-}
 
 /** A deterministic integer in [0, max) derived from `label`. */
 function int(label, max) {
