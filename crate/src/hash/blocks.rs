@@ -2,7 +2,7 @@
 //!
 //! The ML-DSA samplers consume whole blocks and stop at an exact count; `sha3`'s XOF
 //! reader permutes one block ahead, which costs a sixth permutation per matrix entry.
-//! This sponge uses the same Keccak-f[1600] (the `keccak` crate, which `sha3` is built
+//! This sponge uses the same Keccak-f\[1600\] (the `keccak` crate, which `sha3` is built
 //! on) and permutes only when a block is asked for.
 
 /// A SHAKE instance with rate `RATE` bytes whose whole input fits in one block.

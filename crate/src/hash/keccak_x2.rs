@@ -1,4 +1,4 @@
-//! Keccak-f[1600] on two states at once in WebAssembly SIMD (simd128), and two SHAKE
+//! Keccak-f\[1600\] on two states at once in WebAssembly SIMD (simd128), and two SHAKE
 //! streams over short seeds built on it.
 //!
 //! WebAssembly has 64-bit scalar registers but no vector rotate; still, one v128 lane
@@ -136,7 +136,7 @@ macro_rules! round {
     };
 }
 
-/// Keccak-f[1600] on two states, lane i of state k in lane k of `s[i]`. Two rounds per
+/// Keccak-f\[1600\] on two states, lane i of state k in lane k of `s[i]`. Two rounds per
 /// iteration, renaming A → E → A, so no state copies are made.
 pub fn f1600x2(s: &mut [v128; 25]) {
     let [mut aba, mut abe, mut abi, mut abo, mut abu, mut aga, mut age, mut agi, mut ago, mut agu, mut aka, mut ake, mut aki, mut ako, mut aku, mut ama, mut ame, mut ami, mut amo, mut amu, mut asa, mut ase, mut asi, mut aso, mut asu] =
