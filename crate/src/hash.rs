@@ -77,6 +77,20 @@ pub mod tags {
     pub const LSS_TRANSCRIPT: &str = "QUASAR-LSS-TRANSCRIPT-v1";
     /// Commitments of the LSS kernel (the Pedersen second generator).
     pub const LSS_COMMIT: &str = "QUASAR-LSS-COMMIT-v1";
+    /// Challenge of a dealer's Schnorr proof of knowledge in a Feldman DKG.
+    pub const LSS_POK: &str = "QUASAR-LSS-POK-v1";
+    /// Local random weights of the LSS kernel's batch checks (never sent).
+    pub const LSS_BATCH: &str = "QUASAR-LSS-BATCH-v1";
+    /// Pulsar custody: the ML-DSA seed derived from the group secret.
+    pub const PULSAR_SEED: &str = "QUASAR-PULSAR-SEED-v1";
+    /// Pulsar custody: the key and nonce of a share envelope (ML-KEM-768 + AEAD).
+    pub const PULSAR_SHARE_ENVELOPE: &str = "QUASAR-PULSAR-SHARE-ENVELOPE-v1";
+    /// Pulsar custody: a signer's round-1 commitment to its envelope.
+    pub const PULSAR_ENVELOPE_COMMIT: &str = "QUASAR-PULSAR-ENVELOPE-COMMIT-v1";
+    /// Pulsar custody: the digest of the message (and context) being signed.
+    pub const PULSAR_MESSAGE: &str = "QUASAR-PULSAR-MESSAGE-v1";
+    /// Pulsar custody: the key-ceremony transcript published with the group key.
+    pub const PULSAR_CEREMONY: &str = "QUASAR-PULSAR-CEREMONY-v1";
     /// Message signed by the finality certificate legs.
     pub const CERT_MESSAGE: &str = "QUASAR-CERT-MESSAGE-v1";
 }

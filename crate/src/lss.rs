@@ -1,19 +1,339 @@
 //! LSS: dynamic resharing of a group secret from (t_old, n_old) to (t_new, n_new) with
 //! the group key unchanged.
+//!
+//! **Trust model.** A dealer who sends an inconsistent share is detected and named
+//! (blame); the group public key never changes; an activation certificate, signed by the
+//! new set under the unchanged key, proves the new set can sign. Security holds while
+//! fewer than `t` parties of any generation are corrupt, given a reliable broadcast
+//! channel and confidential, authenticated point-to-point channels (which this module
+//! does not provide: the caller encrypts [`ShareMessage`]s to their recipient).
+//!
+//! # One dealing protocol, three flavours
+//!
+//! Every party runs the same message-passing state machine over a public [`Ceremony`]:
+//!
+//! | flavour | built by | dealer `i`'s constant term | receiver `j`'s new share |
+//! |---|---|---|---|
+//! | DKG | [`Ceremony::dkg`] | random `a_i` (Feldman: with a Schnorr proof of knowledge) | `Σ_{i∈Q'} f_i(j)` |
+//! | refresh | [`Ceremony::refresh`] | 0 (its commitment must be the identity) | `s_j + Σ_{i∈Q'} z_i(j)` |
+//! | reshare | [`Ceremony::reshare`] | `λ_i^Q·s_i` (checked against the old commitments) | `Σ_{i∈Q'} μ_i·g_i(j)` |
+//!
+//! In a reshare `Q` is the announced quorum of old parties (at least `t_old`, more so a
+//! cheater can be dropped), `λ_i^Q` its public Lagrange coefficients, and
+//! `μ_i = λ_i^{Q'}/λ_i^Q` re-weights over the **final** qualified set `Q'` (all ones when
+//! nobody was disqualified), so `s'_j = Σ_{i∈Q'} λ_i^{Q'}·ĝ_i(j)` where `ĝ_i` shares the
+//! old share `s_i` — receiver-side weighting. Having dealers pre-apply the public `λ_i^Q`
+//! keeps the new commitments a plain sum in the common case instead of `t_new`
+//! multi-scalar multiplications. Each dealer's constant-term commitment must equal
+//! `λ_i^Q·Σ_k i^k·C_k^old`, so nobody can change the secret, and the new commitments'
+//! constant term is asserted equal to the old one.
+//!
+//! # Rounds
+//!
+//! 1. [`round1`]: dealers broadcast a [`DealMessage`] (commitments, plus a proof in a
+//!    Feldman DKG) and send each receiver a private [`ShareMessage`].
+//! 2. [`Round1State::round2`]: receivers check their shares; each broadcasts a
+//!    [`ComplaintMessage`] (possibly empty) naming dealers whose share was missing or
+//!    wrong, with the share received as evidence.
+//! 3. [`Round2State::round3`]: accused dealers broadcast a [`ResponseMessage`] opening
+//!    the complainers' shares.
+//! 4. [`Round3State::finalize`]: a dealer with a missing deal, invalid commitments or
+//!    proof, or a missing or invalid opening is disqualified and named; a complaint
+//!    answered by a valid opening names the complainer (who then uses the opened share).
+//!    The run succeeds if at least `t_old` (reshare) or `t` (DKG, refresh) dealers
+//!    qualify, returning a **new** [`KeyShare`]; otherwise
+//!    [`Error::NotEnoughQualified`] lists the culprits and the old share (never
+//!    mutated) still works.
+//!
+//! Step functions consume the previous state; peer input is a `BTreeMap` keyed by the
+//! transport's authenticated sender, checked against each message's `from`, session and
+//! the expected set. A message that fails to decode should be dropped by the driver (a
+//! missing deal disqualifies its dealer; a missing complaint counts as none).
+//!
+//! # Example
+//!
+//! A 2-of-3 DKG, then a reshare to a 3-of-4 new set; every message crosses as bytes.
+//!
+//! ```
+//! use std::collections::BTreeMap;
+//! use quasar_pq::lss::{self, Ceremony, ComplaintMessage, DealMessage, KeyShare, ResponseMessage, ShareMessage};
+//! use quasar_pq::vss::{Mode, Ristretto255 as C};
+//! use quasar_pq::PartyId;
+//! use rand_core::SeedableRng;
+//!
+//! # fn run(c: &Ceremony<C>, old: &BTreeMap<PartyId, KeyShare<C>>) -> BTreeMap<PartyId, lss::Outcome<C>> {
+//! let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(1);
+//! let parties: std::collections::BTreeSet<PartyId> =
+//!     c.dealers().iter().chain(c.receivers()).copied().collect();
+//! // Round 1: deal. Broadcasts to everyone, shares to their recipient (encrypted!).
+//! let (mut states, mut deals, mut shares) = (BTreeMap::new(), BTreeMap::new(), Vec::new());
+//! for &p in &parties {
+//!     let (state, out) = lss::round1(c.clone(), p, old.get(&p), &mut rng).unwrap();
+//!     if let Some(d) = out.broadcast { deals.insert(p, d.to_bytes()); }
+//!     for m in out.shares { shares.push((p, m.to(), m.to_bytes())); }
+//!     states.insert(p, state);
+//! }
+//! // Round 2: check, complain. Round 3: answer complaints. Then finalize.
+//! let mut complaints = BTreeMap::new();
+//! let states: Vec<_> = states.into_iter().map(|(p, s)| {
+//!     let deals = deals.iter().map(|(&d, b)| (d, DealMessage::from_bytes(b).unwrap())).collect();
+//!     let mine = shares.iter().filter(|(_, to, _)| *to == p)
+//!         .map(|(from, _, b)| (*from, ShareMessage::from_bytes(b).unwrap())).collect();
+//!     let (s, complaint) = s.round2(deals, mine).unwrap();
+//!     if let Some(m) = complaint { complaints.insert(p, m.to_bytes()); }
+//!     (p, s)
+//! }).collect();
+//! let mut responses = BTreeMap::new();
+//! let states: Vec<_> = states.into_iter().map(|(p, s)| {
+//!     let inbox = complaints.iter().map(|(&j, b)| (j, ComplaintMessage::from_bytes(b).unwrap())).collect();
+//!     let (s, response) = s.round3(inbox).unwrap();
+//!     if let Some(m) = response { responses.insert(p, m.to_bytes()); }
+//!     (p, s)
+//! }).collect();
+//! states.into_iter().map(|(p, s)| {
+//!     let inbox = responses.iter().map(|(&d, b)| (d, ResponseMessage::from_bytes(b).unwrap())).collect();
+//!     (p, s.finalize(inbox).unwrap())
+//! }).collect()
+//! # }
+//! let id = |v: u16| PartyId::new(v).unwrap();
+//! let dkg = Ceremony::<C>::dkg([1; 32], Mode::Pedersen, &[id(1), id(2), id(3)], 2).unwrap();
+//! let out = run(&dkg, &BTreeMap::new());
+//! let public = out[&id(1)].public.clone();
+//! let shares: BTreeMap<_, _> = out.into_iter().map(|(p, o)| (p, o.key_share.unwrap())).collect();
+//!
+//! let new_set = [id(4), id(5), id(6), id(7)];
+//! let reshare = Ceremony::reshare([2; 32], &public, &[id(1), id(3)], &new_set, 3).unwrap();
+//! let out = run(&reshare, &shares);
+//! let new_public = &out[&id(4)].public;
+//! assert_eq!(new_public.group_commitment(), public.group_commitment());
+//! assert_eq!(new_public.generation(), 1);
+//! assert!(out[&id(1)].key_share.is_none()); // an old party that left
+//! ```
+//!
+//! # Wire formats
+//!
+//! Big-endian, each starting with a 4-byte magic and u16 version 1, no trailing bytes:
+//!
+//! | magic | type |
+//! |---|---|
+//! | `LSD1` | [`DealMessage`] (broadcast) |
+//! | `LSP1` | [`ShareMessage`] (private) |
+//! | `LSC1` | [`ComplaintMessage`] (broadcast) |
+//! | `LSR1` | [`ResponseMessage`] (broadcast) |
+//! | `LSG1` | [`GroupPublic`] |
+//! | `LSK1` | [`KeyShare`] (secret) |
+//! | `LSA1` | [`ActivationCertificate`] |
+//!
+//! Each type's documentation gives its layout.
+//!
+//! # Transcript and activation
+//!
+//! Every party hashes everything public (the ceremony, every broadcast, the qualified
+//! set, the blame list and the new commitments) with [`crate::hash::Transcript`] under
+//! `QUASAR-LSS-TRANSCRIPT-v1`; the new key share records it with generation + 1. The new
+//! set then signs [`activation_message`] under the unchanged group key
+//! ([`ActivationCertificate`]).
 
-/// Errors from the LSS protocols.
+mod activation;
+mod ceremony;
+mod complaint;
+mod dealing;
+mod dkg;
+mod keyshare;
+mod message;
+mod redistribute;
+mod refresh;
+pub mod snapshot;
+mod transcript;
+
+pub use activation::{activation_message, ActivationCertificate, ActivationKind};
+pub use ceremony::{Ceremony, Kind};
+pub use complaint::{Complaint, ComplaintMessage, Opening, ResponseMessage};
+pub use dealing::{round1, Blame, BlameReason, Outcome, Round1Output, Round1State, Round2State, Round3State};
+pub use dkg::ProofOfKnowledge;
+pub use keyshare::{GroupPublic, KeyShare};
+pub use message::{DealMessage, ShareMessage};
+
+use alloc::vec::Vec;
+
+use crate::PartyId;
+
+/// The most parties (and the highest threshold) a message or key share may declare.
+pub const MAX_PARTIES: usize = 4096;
+
+/// Errors from the LSS protocols. None carries secret data.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-pub enum Error {}
+pub enum Error {
+    /// A message came from a party the current round does not expect.
+    #[error("unexpected message from {party}")]
+    UnknownParty {
+        /// The transport's sender.
+        party: PartyId,
+    },
+    /// A message's `from` differs from the transport's sender.
+    #[error("message from {party} claims to come from {claimed}")]
+    SenderMismatch {
+        /// The transport's sender.
+        party: PartyId,
+        /// What the message says.
+        claimed: PartyId,
+    },
+    /// A message names another session.
+    #[error("message from {party} belongs to another session")]
+    SessionMismatch {
+        /// The sender.
+        party: PartyId,
+    },
+    /// A private message is addressed to another party.
+    #[error("private message from {party} is addressed to {to}")]
+    WrongRecipient {
+        /// The sender.
+        party: PartyId,
+        /// The addressee it names.
+        to: PartyId,
+    },
+    /// A message's kind, mode or curve differs from the ceremony's.
+    #[error("message from {party} has parameters that differ from the ceremony")]
+    ParameterMismatch {
+        /// The sender.
+        party: PartyId,
+    },
+    /// A party sent two different versions of the same broadcast (for example, the deal
+    /// it echoes back differs from the one this party made).
+    #[error("conflicting messages from {party}")]
+    ConflictingMessage {
+        /// The sender.
+        party: PartyId,
+    },
+    /// A setup list names a party twice.
+    #[error("{party} is listed twice")]
+    DuplicateParty {
+        /// The repeated party.
+        party: PartyId,
+    },
+    /// A party list is not strictly increasing.
+    #[error("party list not strictly increasing")]
+    UnsortedParties,
+    /// This party has no role in the ceremony.
+    #[error("{party} is neither a dealer nor a receiver")]
+    NotAParticipant {
+        /// The party.
+        party: PartyId,
+    },
+    /// A dealer of a refresh or reshare (or a refresh receiver) needs its old share.
+    #[error("{party} needs its current key share")]
+    MissingOldShare {
+        /// The party.
+        party: PartyId,
+    },
+    /// The key share given does not belong to the ceremony's old group or party.
+    #[error("the key share of {party} does not match the ceremony")]
+    OldShareMismatch {
+        /// The party.
+        party: PartyId,
+    },
+    /// A threshold outside `1..=n`.
+    #[error("threshold {threshold} is invalid for {parties} parties")]
+    InvalidThreshold {
+        /// The threshold.
+        threshold: usize,
+        /// The number of parties.
+        parties: usize,
+    },
+    /// Fewer dealers were announced than the run needs.
+    #[error("{got} dealers announced, at least {needed} needed")]
+    NotEnoughDealers {
+        /// The minimum.
+        needed: usize,
+        /// Announced.
+        got: usize,
+    },
+    /// A dealer is not a member of the old group.
+    #[error("dealer {party} holds no share of the old group")]
+    DealerNotInOldSet {
+        /// The dealer.
+        party: PartyId,
+    },
+    /// Too few dealers qualified: the run failed and old shares stay valid.
+    #[error("only {qualified} dealers qualified, {needed} needed; culprits {culprits:?}")]
+    NotEnoughQualified {
+        /// The minimum.
+        needed: usize,
+        /// How many qualified.
+        qualified: usize,
+        /// Every party blamed in the run, increasing.
+        culprits: Vec<PartyId>,
+    },
+    /// The new commitments do not preserve the group commitment (an internal invariant;
+    /// never expected).
+    #[error("the new commitments change the group commitment")]
+    GroupKeyChanged,
+    /// This party's new share does not open the new commitments (an internal invariant;
+    /// never expected).
+    #[error("the new share does not open the new commitments")]
+    InconsistentShare,
+    /// An activation certificate's signature does not verify.
+    #[error("invalid activation signature")]
+    InvalidActivation,
+    /// An activation certificate names another transcript, generation or group key.
+    #[error("activation certificate does not match the expected dealing")]
+    ActivationMismatch,
+    /// A secret-sharing error.
+    #[error("VSS: {0}")]
+    Vss(#[from] crate::vss::Error),
+}
 
 impl Error {
     /// A stable code for this error, as JavaScript sees it.
     pub fn code(&self) -> &'static str {
-        match *self {}
+        match self {
+            Error::UnknownParty { .. } => "UNKNOWN_PARTY",
+            Error::SenderMismatch { .. } => "SENDER_MISMATCH",
+            Error::SessionMismatch { .. } => "SESSION_MISMATCH",
+            Error::WrongRecipient { .. } => "WRONG_RECIPIENT",
+            Error::ParameterMismatch { .. } => "PARAMETER_MISMATCH",
+            Error::ConflictingMessage { .. } => "CONFLICTING_MESSAGE",
+            Error::DuplicateParty { .. } => "DUPLICATE_PARTY",
+            Error::UnsortedParties => "UNSORTED_PARTIES",
+            Error::NotAParticipant { .. } => "NOT_A_PARTICIPANT",
+            Error::MissingOldShare { .. } => "MISSING_OLD_SHARE",
+            Error::OldShareMismatch { .. } => "OLD_SHARE_MISMATCH",
+            Error::InvalidThreshold { .. } => "INVALID_THRESHOLD",
+            Error::NotEnoughDealers { .. } => "NOT_ENOUGH_DEALERS",
+            Error::DealerNotInOldSet { .. } => "DEALER_NOT_IN_OLD_SET",
+            Error::NotEnoughQualified { .. } => "NOT_ENOUGH_QUALIFIED",
+            Error::GroupKeyChanged => "GROUP_KEY_CHANGED",
+            Error::InconsistentShare => "INCONSISTENT_SHARE",
+            Error::InvalidActivation => "INVALID_ACTIVATION",
+            Error::ActivationMismatch => "ACTIVATION_MISMATCH",
+            Error::Vss(e) => e.code(),
+        }
     }
 
     /// The parties this error blames (empty when nobody is to blame).
     pub fn culprits(&self) -> &[crate::PartyId] {
-        match *self {}
+        match self {
+            Error::UnknownParty { party }
+            | Error::SenderMismatch { party, .. }
+            | Error::SessionMismatch { party }
+            | Error::WrongRecipient { party, .. }
+            | Error::ParameterMismatch { party }
+            | Error::ConflictingMessage { party } => core::slice::from_ref(party),
+            Error::NotEnoughQualified { culprits, .. } => culprits,
+            Error::DuplicateParty { .. }
+            | Error::UnsortedParties
+            | Error::NotAParticipant { .. }
+            | Error::MissingOldShare { .. }
+            | Error::OldShareMismatch { .. }
+            | Error::InvalidThreshold { .. }
+            | Error::NotEnoughDealers { .. }
+            | Error::DealerNotInOldSet { .. }
+            | Error::GroupKeyChanged
+            | Error::InconsistentShare
+            | Error::InvalidActivation
+            | Error::ActivationMismatch
+            | Error::Vss(_) => &[],
+        }
     }
 }

@@ -1,0 +1,393 @@
+//! Polynomial commitments: Pedersen (`C_k = a_k·G + b_k·H`, perfectly hiding) and Feldman
+//! (`A_k = a_k·G`), the secret share pair they open, and the share check
+//! `s·G (+ r·H) == Σ_k x^k·C_k`.
+//!
+//! Wire form of a commitment vector (inside the messages that carry it): u16 count ‖
+//! count × point, each point canonical (see [`super::group`]).
+
+use alloc::vec::Vec;
+use core::fmt;
+
+use group::ff::Field;
+use group::Group;
+use subtle::{Choice, ConstantTimeEq};
+use zeroize::Zeroize;
+
+use super::group::{mul_small_vartime, read_point, read_scalar, write_point, write_scalar};
+use super::{Curve, Error, Polynomial};
+use crate::wire::{self, Reader, Writer};
+use crate::PartyId;
+
+/// Which commitment scheme a sharing uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Mode {
+    /// `C_k = a_k·G + b_k·H` with random blinds: perfectly hiding — nothing like `x·G` is
+    /// ever published (Pulsar, where the secret must stay hidden even from a quantum
+    /// adversary). Wire byte 1.
+    Pedersen = 1,
+    /// `A_k = a_k·G`: the group key `A_0 = x·G` and the verifying shares `Σ id^k·A_k` are
+    /// public (Lens/FROST). Wire byte 2.
+    Feldman = 2,
+}
+
+impl Mode {
+    /// The wire byte.
+    pub fn to_byte(self) -> u8 {
+        self as u8
+    }
+
+    /// Decodes the wire byte.
+    ///
+    /// # Errors
+    /// [`wire::Error::UnknownMode`].
+    pub fn from_byte(b: u8) -> Result<Mode, wire::Error> {
+        match b {
+            1 => Ok(Mode::Pedersen),
+            2 => Ok(Mode::Feldman),
+            other => Err(wire::Error::UnknownMode(other)),
+        }
+    }
+}
+
+/// One party's secret share: the value `f(id)` and, in Pedersen mode, the blind `g(id)`
+/// (zero in Feldman mode).
+///
+/// Wire form: value (32 bytes) ‖ blind (32 bytes, only in Pedersen mode).
+///
+/// # Security
+/// Secret: zeroized on drop, no `Clone`, `Debug` redacted, equality in constant time.
+pub struct Share<C: Curve> {
+    value: C::Scalar,
+    blind: C::Scalar,
+}
+
+impl<C: Curve> Share<C> {
+    /// A share from its value and blind (pass zero for Feldman).
+    pub fn new(value: C::Scalar, blind: C::Scalar) -> Self {
+        Share { value, blind }
+    }
+
+    /// The share value `f(id)`.
+    ///
+    /// # Security
+    /// Secret.
+    pub fn value(&self) -> &C::Scalar {
+        &self.value
+    }
+
+    /// The blind `g(id)` (zero in Feldman mode).
+    ///
+    /// # Security
+    /// Secret.
+    pub fn blind(&self) -> &C::Scalar {
+        &self.blind
+    }
+
+    /// A copy (explicit, since this is secret material).
+    pub fn duplicate(&self) -> Self {
+        Share {
+            value: self.value,
+            blind: self.blind,
+        }
+    }
+
+    /// The commitment this share opens: `value·G + blind·H` (Pedersen) or `value·G`.
+    pub fn commitment(&self, mode: Mode) -> C::Point {
+        match mode {
+            Mode::Pedersen => C::mul_base_h(&self.value, &self.blind),
+            Mode::Feldman => C::mul_base(&self.value),
+        }
+    }
+
+    /// Encodes for `mode` (the blind only in Pedersen mode).
+    pub fn write(&self, mode: Mode, w: &mut Writer) {
+        write_scalar::<C>(&self.value, w);
+        if mode == Mode::Pedersen {
+            write_scalar::<C>(&self.blind, w);
+        }
+    }
+
+    /// Decodes for `mode`; scalars must be canonical.
+    ///
+    /// # Errors
+    /// [`wire::Error::TooShort`], [`wire::Error::InvalidValue`].
+    pub fn read(mode: Mode, r: &mut Reader<'_>) -> Result<Self, wire::Error> {
+        let value = read_scalar::<C>(r)?;
+        let blind = match mode {
+            Mode::Pedersen => read_scalar::<C>(r)?,
+            Mode::Feldman => C::Scalar::ZERO,
+        };
+        Ok(Share { value, blind })
+    }
+
+    /// Encoded length for `mode`.
+    pub fn encoded_len(mode: Mode) -> usize {
+        match mode {
+            Mode::Pedersen => 2 * C::SCALAR_LEN,
+            Mode::Feldman => C::SCALAR_LEN,
+        }
+    }
+}
+
+impl<C: Curve> ConstantTimeEq for Share<C> {
+    fn ct_eq(&self, other: &Self) -> Choice {
+        self.value.ct_eq(&other.value) & self.blind.ct_eq(&other.blind)
+    }
+}
+
+impl<C: Curve> PartialEq for Share<C> {
+    fn eq(&self, other: &Self) -> bool {
+        self.ct_eq(other).into()
+    }
+}
+
+impl<C: Curve> Eq for Share<C> {}
+
+impl<C: Curve> Drop for Share<C> {
+    fn drop(&mut self) {
+        self.value.zeroize();
+        self.blind.zeroize();
+    }
+}
+
+impl<C: Curve> fmt::Debug for Share<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Share(<redacted>)")
+    }
+}
+
+/// The public commitments to a sharing polynomial: `threshold` points, constant term
+/// first.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Commitments<C: Curve> {
+    mode: Mode,
+    points: Vec<C::Point>,
+}
+
+impl<C: Curve> fmt::Debug for Commitments<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Commitments")
+            .field("curve", &C::NAME)
+            .field("mode", &self.mode)
+            .field("points", &self.points)
+            .finish()
+    }
+}
+
+impl<C: Curve> Commitments<C> {
+    /// Commits to `values` (and in Pedersen mode to `blinds`, which must have the same
+    /// threshold; Feldman ignores it).
+    ///
+    /// # Errors
+    /// [`Error::ModeMismatch`] when Pedersen mode has no blind polynomial,
+    /// [`Error::LengthMismatch`] when the thresholds differ.
+    pub fn commit(mode: Mode, values: &Polynomial<C>, blinds: Option<&Polynomial<C>>) -> Result<Self, Error> {
+        let points = match mode {
+            Mode::Feldman => values.coefficients().iter().map(|a| C::mul_base(a)).collect(),
+            Mode::Pedersen => {
+                let b = blinds.ok_or(Error::ModeMismatch)?;
+                if b.threshold() != values.threshold() {
+                    return Err(Error::LengthMismatch {
+                        expected: values.threshold(),
+                        got: b.threshold(),
+                    });
+                }
+                values
+                    .coefficients()
+                    .iter()
+                    .zip(b.coefficients())
+                    .map(|(a, b)| C::mul_base_h(a, b))
+                    .collect()
+            }
+        };
+        Ok(Commitments { mode, points })
+    }
+
+    /// Commitments from their points (constant term first).
+    ///
+    /// # Errors
+    /// [`Error::InvalidThreshold`] for an empty vector.
+    pub fn from_points(mode: Mode, points: Vec<C::Point>) -> Result<Self, Error> {
+        if points.is_empty() {
+            return Err(Error::InvalidThreshold {
+                threshold: 0,
+                parties: 0,
+            });
+        }
+        Ok(Commitments { mode, points })
+    }
+
+    /// The commitment scheme.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The points, constant term first.
+    pub fn points(&self) -> &[C::Point] {
+        &self.points
+    }
+
+    /// The threshold of the committed sharing (number of points).
+    pub fn threshold(&self) -> usize {
+        self.points.len()
+    }
+
+    /// The commitment to the constant term (the secret): in Feldman mode the group key.
+    pub fn constant(&self) -> &C::Point {
+        &self.points[0]
+    }
+
+    /// `Σ_k id^k·C_k`: the commitment to party `id`'s share (in Feldman mode, its
+    /// verifying share). Horner's rule with a small multiplier; variable time (public data).
+    pub fn evaluate_vartime(&self, id: PartyId) -> C::Point {
+        horner_small_vartime(&self.points, u64::from(id.get()))
+    }
+
+    /// Checks party `id`'s share against these commitments:
+    /// `value·G + blind·H == Σ_k id^k·C_k` (Pedersen) or `value·G == Σ_k id^k·A_k`.
+    /// The share side is a constant-time fixed-base multiplication; the comparison is
+    /// constant time.
+    ///
+    /// # Errors
+    /// [`Error::InvalidShare`] naming `id`.
+    pub fn verify_share(&self, id: PartyId, share: &Share<C>) -> Result<(), Error> {
+        let expected = self.evaluate_vartime(id);
+        if bool::from(share.commitment(self.mode).ct_eq(&expected)) {
+            Ok(())
+        } else {
+            Err(Error::InvalidShare { party: id })
+        }
+    }
+
+    /// Encodes: u16 count ‖ points.
+    pub fn write(&self, w: &mut Writer) {
+        w.u16(self.points.len() as u16);
+        for p in &self.points {
+            write_point::<C>(p, w);
+        }
+    }
+
+    /// Decodes `count` (between 1 and `max`) strictly checked points.
+    ///
+    /// # Errors
+    /// [`wire::Error::TooShort`], [`wire::Error::CountTooLarge`],
+    /// [`wire::Error::InvalidValue`] (also for a zero count).
+    pub fn read(mode: Mode, max: usize, r: &mut Reader<'_>) -> Result<Self, wire::Error> {
+        Self::read_with(mode, max, r, read_point::<C>)
+    }
+
+    /// As [`Commitments::read`] but without the prime-order-subgroup check (only
+    /// meaningful for Ed25519): for bulk protocol input whose aggregate is checked later.
+    pub(crate) fn read_unchecked_subgroup(
+        mode: Mode,
+        max: usize,
+        r: &mut Reader<'_>,
+    ) -> Result<Self, wire::Error> {
+        Self::read_with(mode, max, r, C::read_point_unchecked_subgroup)
+    }
+
+    fn read_with(
+        mode: Mode,
+        max: usize,
+        r: &mut Reader<'_>,
+        read: impl Fn(&mut Reader<'_>) -> Result<C::Point, wire::Error>,
+    ) -> Result<Self, wire::Error> {
+        let count = usize::from(r.u16()?);
+        if count == 0 {
+            return Err(wire::Error::InvalidValue("empty commitment vector"));
+        }
+        if count > max {
+            return Err(wire::Error::CountTooLarge { got: count, max });
+        }
+        let needed = count * C::POINT_LEN;
+        if needed > r.remaining() {
+            return Err(wire::Error::TooShort {
+                needed,
+                got: r.remaining(),
+            });
+        }
+        let mut points = Vec::with_capacity(count);
+        for _ in 0..count {
+            points.push(read(r)?);
+        }
+        Ok(Commitments { mode, points })
+    }
+
+    /// Whether every point is in the prime-order subgroup (always true except possibly
+    /// for Ed25519 input read without the check).
+    pub fn is_torsion_free_vartime(&self) -> bool {
+        self.points.iter().all(C::is_torsion_free_vartime)
+    }
+}
+
+/// `Σ_k x^k·points[k]` by Horner's rule with `x` a small public integer (variable time).
+pub(crate) fn horner_small_vartime<P: Group>(points: &[P], x: u64) -> P {
+    let mut acc = P::identity();
+    for (k, c) in points.iter().enumerate().rev() {
+        if k + 1 == points.len() {
+            acc = *c;
+        } else {
+            acc = mul_small_vartime(&acc, x) + c;
+        }
+    }
+    acc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vss::{Ed25519, Ristretto255, Secp256k1};
+    use rand_core::SeedableRng;
+
+    fn pid(v: u16) -> PartyId {
+        PartyId::new(v).unwrap()
+    }
+
+    fn shares_verify<C: Curve>() {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
+        let f = Polynomial::<C>::random(C::Scalar::random(&mut rng), 4, &mut rng).unwrap();
+        let g = Polynomial::<C>::random(C::Scalar::random(&mut rng), 4, &mut rng).unwrap();
+        for mode in [Mode::Pedersen, Mode::Feldman] {
+            let c = Commitments::<C>::commit(mode, &f, Some(&g)).unwrap();
+            for id in [1u16, 2, 77, 65534] {
+                let blind = if mode == Mode::Pedersen {
+                    g.evaluate(pid(id))
+                } else {
+                    C::Scalar::ZERO
+                };
+                let s = Share::<C>::new(f.evaluate(pid(id)), blind);
+                c.verify_share(pid(id), &s).unwrap();
+                let bad = Share::<C>::new(*s.value() + C::Scalar::ONE, *s.blind());
+                assert_eq!(
+                    c.verify_share(pid(id), &bad),
+                    Err(Error::InvalidShare { party: pid(id) })
+                );
+                assert_eq!(
+                    c.verify_share(pid(id + 1), &s),
+                    Err(Error::InvalidShare { party: pid(id + 1) })
+                );
+            }
+            let mut w = Writer::new();
+            c.write(&mut w);
+            let bytes = w.into_bytes();
+            let mut r = Reader::new(&bytes);
+            assert_eq!(Commitments::<C>::read(mode, 4, &mut r).unwrap(), c);
+            r.finish().unwrap();
+            let mut r = Reader::new(&bytes);
+            assert!(Commitments::<C>::read(mode, 3, &mut r).is_err());
+        }
+        // Pedersen commitments to the same value with different blinds differ (hiding).
+        let c1 = Commitments::<C>::commit(Mode::Pedersen, &f, Some(&g)).unwrap();
+        let g2 = Polynomial::<C>::random(C::Scalar::random(&mut rng), 4, &mut rng).unwrap();
+        let c2 = Commitments::<C>::commit(Mode::Pedersen, &f, Some(&g2)).unwrap();
+        assert_ne!(c1.constant(), c2.constant());
+    }
+
+    #[test]
+    fn commitments() {
+        shares_verify::<Ristretto255>();
+        shares_verify::<Ed25519>();
+        shares_verify::<Secp256k1>();
+    }
+}
