@@ -21,6 +21,10 @@ pub enum Error {
     #[cfg(feature = "threshold")]
     #[error("Lens: {0}")]
     Lens(#[from] crate::lens::Error),
+    /// A Pulsar (threshold ML-DSA) error.
+    #[cfg(feature = "threshold")]
+    #[error("Pulsar: {0}")]
+    Pulsar(#[from] crate::pulsar::Error),
     /// A decoding error.
     #[error("decoding: {0}")]
     Wire(#[from] wire::Error),
@@ -39,6 +43,8 @@ impl Error {
             Error::Lss(e) => e.code(),
             #[cfg(feature = "threshold")]
             Error::Lens(e) => e.code(),
+            #[cfg(feature = "threshold")]
+            Error::Pulsar(e) => e.code(),
         }
     }
 
@@ -53,6 +59,8 @@ impl Error {
             Error::Lss(_) => "lss",
             #[cfg(feature = "threshold")]
             Error::Lens(_) => "lens",
+            #[cfg(feature = "threshold")]
+            Error::Pulsar(_) => "pulsar",
         }
     }
 
@@ -66,6 +74,8 @@ impl Error {
             Error::Lss(e) => e.culprits(),
             #[cfg(feature = "threshold")]
             Error::Lens(e) => e.culprits(),
+            #[cfg(feature = "threshold")]
+            Error::Pulsar(e) => e.culprits(),
         }
     }
 }

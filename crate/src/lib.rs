@@ -34,6 +34,8 @@ pub mod lss;
 pub mod mldsa;
 mod party;
 #[cfg(feature = "threshold")]
+pub mod pulsar;
+#[cfg(feature = "threshold")]
 pub mod vss;
 pub mod wire;
 

@@ -1,0 +1,341 @@
+//! Share envelopes: ML-KEM-768 (FIPS 203) to the combiner's encapsulation key, then
+//! XChaCha20-Poly1305 under a key derived from the shared secret.
+//!
+//! For each envelope the sender encapsulates afresh (randomness from the caller's RNG,
+//! never from public values), then derives 56 bytes
+//!
+//! `K ‖ N = cSHAKE256-tuple("QUASAR-PULSAR-SHARE-ENVELOPE-v1"; ss, kem_ct, aad)`
+//!
+//! (a [`Transcript`] with function name `QUASAR`), and seals the plaintext with key `K`
+//! (32 bytes), nonce `N` (24 bytes) and associated data `aad`. The key is used once, so
+//! the derived nonce is never reused. `aad` is the round-2 message header (purpose, mode,
+//! session, message digest, generation, sender, combiner) followed by the sharing's
+//! transcript hash, so an envelope opens only in the session, for the message, at the
+//! generation, from the sender and to the combiner it was made for.
+//!
+//! Wire forms:
+//!
+//! | object | layout |
+//! |---|---|
+//! | [`CombinerPublicKey`] | `PCEK` ‖ u16 version 1 ‖ u16 id ‖ ML-KEM-768 encapsulation key (1184) |
+//! | [`CombinerKey`] (secret) | `PCDK` ‖ u16 version 1 ‖ u16 id ‖ ML-KEM-768 decapsulation key (2400) |
+//!
+//! Decoding checks FIPS 203 §7.2 (every coefficient of the encapsulation key below `q`)
+//! and §7.3 (the hash inside the decapsulation key matches its encapsulation key).
+
+use alloc::vec::Vec;
+use core::fmt;
+
+use chacha20poly1305::aead::{AeadInPlace, KeyInit};
+use chacha20poly1305::{Key, Tag, XChaCha20Poly1305, XNonce};
+use ml_kem::kem::{Decapsulate, Encapsulate};
+use ml_kem::{EncodedSizeUser, KemCore, MlKem768};
+use rand_core::CryptoRngCore;
+use sha3::Digest;
+use subtle::ConstantTimeEq;
+use zeroize::{Zeroize, Zeroizing};
+
+use crate::hash::{tags, Transcript};
+use crate::pulsar::Error;
+use crate::wire::{self, Reader, Writer};
+use crate::PartyId;
+
+type DecapsulationKey = <MlKem768 as KemCore>::DecapsulationKey;
+type EncapsulationKey = <MlKem768 as KemCore>::EncapsulationKey;
+
+/// Bytes of an ML-KEM-768 encapsulation key.
+pub const ENCAPSULATION_KEY_LEN: usize = 1184;
+/// Bytes of an ML-KEM-768 decapsulation key.
+pub const DECAPSULATION_KEY_LEN: usize = 2400;
+/// Bytes of an ML-KEM-768 ciphertext.
+pub const KEM_CIPHERTEXT_LEN: usize = 1088;
+/// Bytes of the Poly1305 tag.
+pub const TAG_LEN: usize = 16;
+/// Magic of an encoded [`CombinerPublicKey`].
+pub const COMBINER_PUBLIC_KEY_MAGIC: &[u8; 4] = b"PCEK";
+/// Magic of an encoded [`CombinerKey`].
+pub const COMBINER_KEY_MAGIC: &[u8; 4] = b"PCDK";
+/// Version of both encodings.
+pub const VERSION: u16 = 1;
+
+/// FIPS 203 §7.2 modulus check: every 12-bit coefficient of `t̂` is below q = 3329.
+fn encapsulation_key_is_valid(ek: &[u8]) -> bool {
+    if ek.len() != ENCAPSULATION_KEY_LEN {
+        return false;
+    }
+    // 3 × 384 bytes of ByteEncode12, then ρ (32 bytes).
+    ek[..3 * 384].chunks_exact(3).all(|b| {
+        let c0 = u16::from(b[0]) | (u16::from(b[1] & 0x0F) << 8);
+        let c1 = u16::from(b[1] >> 4) | (u16::from(b[2]) << 4);
+        c0 < 3329 && c1 < 3329
+    })
+}
+
+/// A combiner's public ML-KEM-768 encapsulation key, with the combiner's id.
+///
+/// Published by the combiner (over an authenticated channel: a signer encrypts its share
+/// to whatever key it is given) before a session.
+#[derive(Clone, PartialEq)]
+pub struct CombinerPublicKey {
+    id: PartyId,
+    ek: EncapsulationKey,
+    bytes: Vec<u8>,
+}
+
+impl fmt::Debug for CombinerPublicKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CombinerPublicKey")
+            .field("id", &self.id)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Eq for CombinerPublicKey {}
+
+impl CombinerPublicKey {
+    /// The combiner's id.
+    pub fn id(&self) -> PartyId {
+        self.id
+    }
+
+    /// The raw FIPS 203 encapsulation key (1184 bytes).
+    pub fn encapsulation_key(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Encodes (`PCEK`, see the module docs).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Writer::with_header(COMBINER_PUBLIC_KEY_MAGIC, VERSION);
+        self.id.write(&mut w);
+        w.put(&self.bytes);
+        w.into_bytes()
+    }
+
+    /// Decodes strictly, including the FIPS 203 modulus check.
+    ///
+    /// # Errors
+    /// [`wire::Error`]: `TooShort`, `BadMagic`, `BadVersion`, `InvalidValue` (zero id or
+    /// an invalid encapsulation key), `TrailingBytes`.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, wire::Error> {
+        let mut r = Reader::new(bytes);
+        r.header(COMBINER_PUBLIC_KEY_MAGIC, VERSION)?;
+        let id = PartyId::read(&mut r)?;
+        let raw = r.take(ENCAPSULATION_KEY_LEN)?;
+        r.finish()?;
+        Self::from_parts(id, raw)
+    }
+
+    fn from_parts(id: PartyId, raw: &[u8]) -> Result<Self, wire::Error> {
+        if !encapsulation_key_is_valid(raw) {
+            return Err(wire::Error::InvalidValue("ML-KEM-768 encapsulation key"));
+        }
+        let enc = ml_kem::Encoded::<EncapsulationKey>::try_from(raw)
+            .map_err(|_| wire::Error::InvalidValue("ML-KEM-768 encapsulation key"))?;
+        Ok(CombinerPublicKey {
+            id,
+            ek: EncapsulationKey::from_bytes(&enc),
+            bytes: raw.to_vec(),
+        })
+    }
+}
+
+/// A combiner's secret ML-KEM-768 decapsulation key.
+///
+/// # Security
+/// Whoever holds it can open the shares sent to this combiner: generate a fresh one per
+/// session where possible ([`CombinerKey::generate`]), never reuse it across combiners,
+/// and keep it only in memory. Zeroized on drop (by `ml-kem`), no `Clone`, `Debug`
+/// redacted; [`CombinerKey::to_bytes`] returns the secret in a zeroizing buffer.
+pub struct CombinerKey {
+    dk: DecapsulationKey,
+    public: CombinerPublicKey,
+}
+
+impl fmt::Debug for CombinerKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CombinerKey")
+            .field("id", &self.public.id)
+            .field("dk", &"<redacted>")
+            .finish()
+    }
+}
+
+impl CombinerKey {
+    /// A fresh ML-KEM-768 key pair for combiner `id` (FIPS 203 ML-KEM.KeyGen).
+    pub fn generate(id: PartyId, rng: &mut impl CryptoRngCore) -> Self {
+        let (dk, ek) = MlKem768::generate(rng);
+        let bytes = ek.as_bytes().to_vec();
+        CombinerKey {
+            dk,
+            public: CombinerPublicKey { id, ek, bytes },
+        }
+    }
+
+    /// The public half, to publish.
+    pub fn public_key(&self) -> &CombinerPublicKey {
+        &self.public
+    }
+
+    /// The combiner's id.
+    pub fn id(&self) -> PartyId {
+        self.public.id
+    }
+
+    /// Encodes (`PCDK`, see the module docs).
+    ///
+    /// # Security
+    /// The output is the secret key in the clear (zeroized on drop): encrypt it before it
+    /// leaves memory.
+    pub fn to_bytes(&self) -> Zeroizing<Vec<u8>> {
+        let mut w = Writer::with_header(COMBINER_KEY_MAGIC, VERSION);
+        self.public.id.write(&mut w);
+        let mut dk = self.dk.as_bytes();
+        w.put(&dk);
+        dk.as_mut_slice().zeroize();
+        Zeroizing::new(w.into_bytes())
+    }
+
+    /// Decodes strictly, with the FIPS 203 checks on the embedded encapsulation key and
+    /// its hash.
+    ///
+    /// # Errors
+    /// [`wire::Error`]: `TooShort`, `BadMagic`, `BadVersion`, `InvalidValue`,
+    /// `TrailingBytes`.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, wire::Error> {
+        let mut r = Reader::new(bytes);
+        r.header(COMBINER_KEY_MAGIC, VERSION)?;
+        let id = PartyId::read(&mut r)?;
+        let raw = r.take(DECAPSULATION_KEY_LEN)?;
+        r.finish()?;
+        // dk = dk_pke (1152) ‖ ek (1184) ‖ H(ek) (32) ‖ z (32).
+        let ek_raw = &raw[1152..1152 + ENCAPSULATION_KEY_LEN];
+        let h = &raw[1152 + ENCAPSULATION_KEY_LEN..1152 + ENCAPSULATION_KEY_LEN + 32];
+        let digest = sha3::Sha3_256::digest(ek_raw);
+        if !bool::from(digest.as_slice().ct_eq(h)) {
+            return Err(wire::Error::InvalidValue("ML-KEM-768 decapsulation key hash"));
+        }
+        let public = CombinerPublicKey::from_parts(id, ek_raw)?;
+        let mut enc = ml_kem::Encoded::<DecapsulationKey>::try_from(raw)
+            .map_err(|_| wire::Error::InvalidValue("ML-KEM-768 decapsulation key"))?;
+        let dk = DecapsulationKey::from_bytes(&enc);
+        enc.as_mut_slice().zeroize();
+        Ok(CombinerKey { dk, public })
+    }
+}
+
+/// Derives the one-time AEAD key and nonce from the KEM shared secret.
+fn derive(ss: &[u8], kem_ct: &[u8], aad: &[u8]) -> Zeroizing<[u8; 56]> {
+    let mut t = Transcript::new(tags::PULSAR_SHARE_ENVELOPE);
+    t.append(ss).append(kem_ct).append(aad);
+    Zeroizing::new(t.finalize::<56>())
+}
+
+/// Seals `plaintext` to `to`: returns the KEM ciphertext and the AEAD ciphertext ‖ tag.
+pub(crate) fn seal(
+    to: &CombinerPublicKey,
+    aad: &[u8],
+    plaintext: &[u8],
+    rng: &mut impl CryptoRngCore,
+) -> (Vec<u8>, Vec<u8>) {
+    // ml-kem 0.2's encapsulation has `Error = ()` and never fails.
+    let (kem_ct, mut ss) = match to.ek.encapsulate(rng) {
+        Ok(v) => v,
+        Err(()) => unreachable!("ML-KEM encapsulation is infallible"),
+    };
+    let okm = derive(ss.as_slice(), kem_ct.as_slice(), aad);
+    ss.as_mut_slice().zeroize();
+    let cipher = XChaCha20Poly1305::new(Key::from_slice(&okm[..32]));
+    let mut buf = Vec::with_capacity(plaintext.len() + TAG_LEN);
+    buf.extend_from_slice(plaintext);
+    // Encryption with a 24-byte nonce and a short buffer cannot fail.
+    let tag = match cipher.encrypt_in_place_detached(XNonce::from_slice(&okm[32..]), aad, &mut buf) {
+        Ok(tag) => tag,
+        Err(_) => unreachable!("XChaCha20-Poly1305 encryption of a short buffer"),
+    };
+    buf.extend_from_slice(&tag);
+    (kem_ct.to_vec(), buf)
+}
+
+/// Opens an envelope made by [`seal`]; `None` if anything was altered.
+pub(crate) fn open(
+    key: &CombinerKey,
+    aad: &[u8],
+    kem_ct: &[u8],
+    sealed: &[u8],
+) -> Option<Zeroizing<Vec<u8>>> {
+    let ct = ml_kem::Ciphertext::<MlKem768>::try_from(kem_ct).ok()?;
+    if sealed.len() < TAG_LEN {
+        return None;
+    }
+    // Decapsulation never fails (implicit rejection gives an unrelated secret).
+    let mut ss = key.dk.decapsulate(&ct).ok()?;
+    let okm = derive(ss.as_slice(), kem_ct, aad);
+    ss.as_mut_slice().zeroize();
+    let cipher = XChaCha20Poly1305::new(Key::from_slice(&okm[..32]));
+    let (body, tag) = sealed.split_at(sealed.len() - TAG_LEN);
+    let mut buf = Zeroizing::new(body.to_vec());
+    cipher
+        .decrypt_in_place_detached(
+            XNonce::from_slice(&okm[32..]),
+            aad,
+            &mut buf[..],
+            Tag::from_slice(tag),
+        )
+        .ok()?;
+    Some(buf)
+}
+
+/// Maps "does not open" to the sender-naming error.
+pub(crate) fn open_from(
+    party: PartyId,
+    key: &CombinerKey,
+    aad: &[u8],
+    kem_ct: &[u8],
+    sealed: &[u8],
+) -> Result<Zeroizing<Vec<u8>>, Error> {
+    open(key, aad, kem_ct, sealed).ok_or(Error::DecryptionFailed { party })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_core::SeedableRng;
+
+    #[test]
+    fn envelopes_open_only_with_the_same_binding() {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(1);
+        let id = PartyId::new(9).unwrap();
+        let key = CombinerKey::generate(id, &mut rng);
+        let (ct, sealed) = seal(key.public_key(), b"aad", b"secret share", &mut rng);
+        assert_eq!(ct.len(), KEM_CIPHERTEXT_LEN);
+        assert_eq!(&open(&key, b"aad", &ct, &sealed).unwrap()[..], b"secret share");
+        assert!(open(&key, b"aae", &ct, &sealed).is_none());
+        for i in (0..ct.len()).step_by(97) {
+            let mut bad = ct.clone();
+            bad[i] ^= 1;
+            assert!(open(&key, b"aad", &bad, &sealed).is_none());
+        }
+        for i in 0..sealed.len() {
+            let mut bad = sealed.clone();
+            bad[i] ^= 0x80;
+            assert!(open(&key, b"aad", &ct, &bad).is_none());
+        }
+        let other = CombinerKey::generate(id, &mut rng);
+        assert!(open(&other, b"aad", &ct, &sealed).is_none());
+
+        // Key encodings round-trip and are strict.
+        let pk = key.public_key().to_bytes();
+        assert_eq!(&CombinerPublicKey::from_bytes(&pk).unwrap(), key.public_key());
+        let sk = key.to_bytes();
+        let back = CombinerKey::from_bytes(&sk).unwrap();
+        assert_eq!(&open(&back, b"aad", &ct, &sealed).unwrap()[..], b"secret share");
+        let mut bad = pk.clone();
+        bad[8] = 0xFF;
+        bad[9] = 0xFF; // a coefficient ≥ q
+        assert!(CombinerPublicKey::from_bytes(&bad).is_err());
+        let mut bad = sk.to_vec();
+        bad[8 + 1152] ^= 1; // embedded ek no longer matches its hash
+        assert!(CombinerKey::from_bytes(&bad).is_err());
+        assert!(format!("{key:?}").contains("redacted"));
+    }
+}

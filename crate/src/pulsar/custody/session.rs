@@ -1,0 +1,356 @@
+//! The public description of one release of shares to a combiner ([`Session`]), and the
+//! header every custody round message carries.
+//!
+//! Message header (78 bytes, inside each round message after its magic and version):
+//! u8 purpose ‖ u8 ML-DSA mode ‖ session id (32) ‖ message digest (32) ‖
+//! u64 generation ‖ u16 from ‖ u16 to (the combiner).
+//!
+//! The message digest binds what the shares are released for:
+//!
+//! - signing: `cSHAKE256-tuple("QUASAR-PULSAR-MESSAGE-v1"; "sign", mode, group public key,
+//!   context, message)`;
+//! - key ceremony: `cSHAKE256-tuple("QUASAR-PULSAR-MESSAGE-v1"; "key-ceremony", mode,
+//!   LSG1 encoding of the sharing)`.
+
+use alloc::vec::Vec;
+use core::fmt;
+
+use super::envelope::CombinerPublicKey;
+use super::keys::GroupKey;
+use crate::hash::{tags, Transcript};
+use crate::lss::GroupPublic;
+use crate::mldsa::{self, Mode};
+use crate::pulsar::Error;
+use crate::vss::{Mode as CommitmentMode, Ristretto255};
+use crate::wire::{self, Reader, Writer};
+use crate::PartyId;
+
+/// Bytes of the common message header.
+pub const HEADER_LEN: usize = 78;
+
+/// What the shares are released for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Purpose {
+    /// The key ceremony: the combiner derives the ML-DSA key once and publishes the group
+    /// key. Wire byte 1.
+    KeyCeremony = 1,
+    /// Signing one message under the group key. Wire byte 2.
+    Sign = 2,
+}
+
+impl Purpose {
+    /// The wire byte.
+    pub fn to_byte(self) -> u8 {
+        self as u8
+    }
+
+    /// Decodes the wire byte.
+    ///
+    /// # Errors
+    /// [`wire::Error::UnknownMode`].
+    pub fn from_byte(b: u8) -> Result<Self, wire::Error> {
+        match b {
+            1 => Ok(Purpose::KeyCeremony),
+            2 => Ok(Purpose::Sign),
+            other => Err(wire::Error::UnknownMode(other)),
+        }
+    }
+}
+
+/// One session's public parameters, identical at every signer and at the combiner:
+/// session id, purpose, ML-DSA mode, the sharing (at one generation), the signing set,
+/// the combiner and its encapsulation key, and the message (signing) — all bound into
+/// every message and every envelope.
+///
+/// The session id must be unique per session (for example a hash of the chain id, the
+/// height and the purpose): envelopes of other sessions are rejected and blamed.
+#[derive(Clone)]
+pub struct Session {
+    pub(crate) id: [u8; 32],
+    pub(crate) purpose: Purpose,
+    pub(crate) mode: Mode,
+    pub(crate) group_key: Option<GroupKey>,
+    pub(crate) public: GroupPublic<Ristretto255>,
+    pub(crate) signers: Vec<PartyId>,
+    pub(crate) combiner: CombinerPublicKey,
+    pub(crate) message: Vec<u8>,
+    pub(crate) context: Vec<u8>,
+    pub(crate) digest: [u8; 32],
+}
+
+impl fmt::Debug for Session {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Session")
+            .field("purpose", &self.purpose)
+            .field("mode", &self.mode)
+            .field("generation", &self.public.generation())
+            .field("signers", &self.signers)
+            .field("combiner", &self.combiner.id())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Checks the signing set: no duplicates, every signer a member, at least `t`.
+fn checked_signers(public: &GroupPublic<Ristretto255>, signers: &[PartyId]) -> Result<Vec<PartyId>, Error> {
+    let mut sorted = signers.to_vec();
+    sorted.sort_unstable();
+    if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+        return Err(Error::DuplicateSigner { party: w[0] });
+    }
+    if let Some(&p) = sorted.iter().find(|p| public.parties().binary_search(p).is_err()) {
+        return Err(Error::UnknownParty { party: p });
+    }
+    let needed = usize::from(public.threshold());
+    if sorted.len() < needed {
+        return Err(Error::NotEnoughSigners {
+            needed,
+            got: sorted.len(),
+        });
+    }
+    Ok(sorted)
+}
+
+impl Session {
+    /// A signing session: `signers` (at least `t` members of `public`) release their
+    /// shares to `combiner`, which signs `message` with context `context` under
+    /// `group_key`.
+    ///
+    /// # Errors
+    /// [`Error::NotPedersen`], [`Error::GroupMismatch`] (the sharing is not of this
+    /// key), [`Error::DuplicateSigner`], [`Error::UnknownParty`] (a signer that is not a
+    /// member), [`Error::NotEnoughSigners`], [`Error::MlDsa`] (`ContextTooLong`).
+    ///
+    /// # Security
+    /// Releasing shares gives `combiner` the key for the time it signs: only start a
+    /// session with a combiner you trust with the key.
+    #[allow(clippy::too_many_arguments)]
+    pub fn sign(
+        id: [u8; 32],
+        group_key: &GroupKey,
+        public: &GroupPublic<Ristretto255>,
+        signers: &[PartyId],
+        combiner: &CombinerPublicKey,
+        message: &[u8],
+        context: &[u8],
+    ) -> Result<Self, Error> {
+        group_key.check_sharing(public)?;
+        if context.len() > 255 {
+            return Err(mldsa::Error::ContextTooLong { len: context.len() }.into());
+        }
+        let signers = checked_signers(public, signers)?;
+        let mut t = Transcript::new(tags::PULSAR_MESSAGE);
+        t.append(b"sign")
+            .append(&[group_key.mode.to_byte()])
+            .append(&group_key.public_key)
+            .append(context)
+            .append(message);
+        Ok(Session {
+            id,
+            purpose: Purpose::Sign,
+            mode: group_key.mode,
+            group_key: Some(group_key.clone()),
+            public: public.clone(),
+            signers,
+            combiner: combiner.clone(),
+            message: message.to_vec(),
+            context: context.to_vec(),
+            digest: t.finalize(),
+        })
+    }
+
+    /// A key-ceremony session: after the LSS Pedersen DKG produced `public`, `signers`
+    /// (at least `t` members) release their shares to `combiner`, which derives the
+    /// ML-DSA key for `mode` once and publishes the group key
+    /// ([`super::GroupKeyAnnouncement`]).
+    ///
+    /// # Errors
+    /// [`Error::NotPedersen`], [`Error::DuplicateSigner`], [`Error::UnknownParty`],
+    /// [`Error::NotEnoughSigners`].
+    ///
+    /// # Security
+    /// As for [`Session::sign`]: the combiner sees the key while it derives it.
+    pub fn key_ceremony(
+        id: [u8; 32],
+        mode: Mode,
+        public: &GroupPublic<Ristretto255>,
+        signers: &[PartyId],
+        combiner: &CombinerPublicKey,
+    ) -> Result<Self, Error> {
+        if public.mode() != CommitmentMode::Pedersen {
+            return Err(Error::NotPedersen);
+        }
+        let signers = checked_signers(public, signers)?;
+        let mut t = Transcript::new(tags::PULSAR_MESSAGE);
+        t.append(b"key-ceremony")
+            .append(&[mode.to_byte()])
+            .append(&public.to_bytes());
+        Ok(Session {
+            id,
+            purpose: Purpose::KeyCeremony,
+            mode,
+            group_key: None,
+            public: public.clone(),
+            signers,
+            combiner: combiner.clone(),
+            message: Vec::new(),
+            context: Vec::new(),
+            digest: t.finalize(),
+        })
+    }
+
+    /// The session id.
+    pub fn id(&self) -> &[u8; 32] {
+        &self.id
+    }
+
+    /// The purpose.
+    pub fn purpose(&self) -> Purpose {
+        self.purpose
+    }
+
+    /// The ML-DSA parameter set.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The group key (signing sessions only).
+    pub fn group_key(&self) -> Option<&GroupKey> {
+        self.group_key.as_ref()
+    }
+
+    /// The sharing's public data.
+    pub fn public(&self) -> &GroupPublic<Ristretto255> {
+        &self.public
+    }
+
+    /// The sharing's generation.
+    pub fn generation(&self) -> u64 {
+        self.public.generation()
+    }
+
+    /// The threshold `t`.
+    pub fn threshold(&self) -> usize {
+        usize::from(self.public.threshold())
+    }
+
+    /// The signing set, increasing.
+    pub fn signers(&self) -> &[PartyId] {
+        &self.signers
+    }
+
+    /// The combiner's public key.
+    pub fn combiner(&self) -> &CombinerPublicKey {
+        &self.combiner
+    }
+
+    /// The message to sign (empty for a key ceremony).
+    pub fn message(&self) -> &[u8] {
+        &self.message
+    }
+
+    /// The ML-DSA context string (empty for a key ceremony).
+    pub fn context(&self) -> &[u8] {
+        &self.context
+    }
+
+    /// The message digest every round message and envelope is bound to.
+    pub fn digest(&self) -> &[u8; 32] {
+        &self.digest
+    }
+
+    pub(crate) fn is_signer(&self, p: PartyId) -> bool {
+        self.signers.binary_search(&p).is_ok()
+    }
+
+    /// The header of a message from `from` in this session.
+    pub(crate) fn header(&self, from: PartyId) -> Header {
+        Header {
+            purpose: self.purpose,
+            mode: self.mode,
+            session: self.id,
+            digest: self.digest,
+            generation: self.public.generation(),
+            from,
+            to: self.combiner.id(),
+        }
+    }
+}
+
+/// The common header of the custody round messages (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Header {
+    pub(crate) purpose: Purpose,
+    pub(crate) mode: Mode,
+    pub(crate) session: [u8; 32],
+    pub(crate) digest: [u8; 32],
+    pub(crate) generation: u64,
+    pub(crate) from: PartyId,
+    pub(crate) to: PartyId,
+}
+
+impl Header {
+    pub(crate) fn write(&self, w: &mut Writer) {
+        w.u8(self.purpose.to_byte()).u8(self.mode.to_byte());
+        w.put(&self.session).put(&self.digest).u64(self.generation);
+        self.from.write(w);
+        self.to.write(w);
+    }
+
+    pub(crate) fn read(r: &mut Reader<'_>) -> Result<Self, wire::Error> {
+        let purpose = Purpose::from_byte(r.u8()?)?;
+        let mode_byte = r.u8()?;
+        let mode = Mode::from_byte(mode_byte).map_err(|_| wire::Error::UnknownMode(mode_byte))?;
+        let session: [u8; 32] = r.array()?;
+        let digest: [u8; 32] = r.array()?;
+        let generation = r.u64()?;
+        let from = PartyId::read(r)?;
+        let to = PartyId::read(r)?;
+        Ok(Header {
+            purpose,
+            mode,
+            session,
+            digest,
+            generation,
+            from,
+            to,
+        })
+    }
+
+    /// Checks a message received from the transport's `sender` against `session`; the
+    /// error names the sender.
+    pub(crate) fn check(&self, sender: PartyId, session: &Session) -> Result<(), Error> {
+        if !session.is_signer(sender) {
+            return Err(Error::UnknownParty { party: sender });
+        }
+        if self.from != sender {
+            return Err(Error::SenderMismatch {
+                party: sender,
+                claimed: self.from,
+            });
+        }
+        if self.purpose != session.purpose || self.mode != session.mode {
+            return Err(Error::ParameterMismatch { party: sender });
+        }
+        if self.session != session.id {
+            return Err(Error::WrongSession { party: sender });
+        }
+        if self.digest != session.digest {
+            return Err(Error::WrongMessage { party: sender });
+        }
+        if self.generation != session.generation() {
+            return Err(Error::WrongGeneration {
+                party: sender,
+                expected: session.generation(),
+                got: self.generation,
+            });
+        }
+        if self.to != session.combiner.id() {
+            return Err(Error::WrongRecipient {
+                party: sender,
+                to: self.to,
+            });
+        }
+        Ok(())
+    }
+}
