@@ -53,7 +53,8 @@ pub enum BlameReason {
         /// The complainer.
         complainer: PartyId,
     },
-    /// A receiver complained about a dealer whose opening then proved valid.
+    /// A receiver complained about a dealer although the share it published as evidence
+    /// verifies against the dealer's commitments: the complaint is provably false.
     FalseComplaint {
         /// The dealer wrongly accused.
         dealer: PartyId,
@@ -748,10 +749,21 @@ impl<C: Curve> Round3State<C> {
                     Some(o) => {
                         let expected = deal.commitments.evaluate_vartime(complainer);
                         if o.share.commitment(c.mode) == expected {
-                            blame.push(Blame {
-                                party: complainer,
-                                reason: BlameReason::FalseComplaint { dealer: d },
-                            });
+                            // A valid opening settles the share. The complaint is provably
+                            // false only when the complainer's own evidence verifies as well;
+                            // a missing or failing share next to a valid opening is
+                            // unattributable (a dealer can send a bad share privately and
+                            // open a good one), so nobody is blamed for it.
+                            let provably_false = complaint
+                                .evidence
+                                .as_ref()
+                                .is_some_and(|e| e.commitment(c.mode) == expected);
+                            if provably_false {
+                                blame.push(Blame {
+                                    party: complainer,
+                                    reason: BlameReason::FalseComplaint { dealer: d },
+                                });
+                            }
                             if complainer == me {
                                 shares.insert(d, o.share.duplicate());
                             }
