@@ -138,3 +138,7 @@ export interface PreparedKey {
   /** Release the WebAssembly memory held by the key. */
   free(): void;
 }
+
+// Threshold protocols (Lens, Pulsar custody, LSS resharing): parties, coordinators and
+// verifiers. See protocols.d.ts.
+export * from './protocols.js';

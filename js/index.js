@@ -9,7 +9,7 @@
 // Works in Node ≥ 20 (ESM) and in browsers without a bundler. The shape follows
 // @noble/post-quantum so the two can be swapped in tests.
 
-import * as glue from '../pkg/full/quasar_pq.js';
+import { glue, loader } from './full.js';
 import {
   INTERNAL_SIGN_OPTS,
   SECURITY_LEVEL,
@@ -18,13 +18,10 @@ import {
   boolOpt,
   checkOpts,
   contextOf,
-  makeInit,
   mlDsaVerifySurface,
   randomBytes,
   signRandomness,
 } from './common.js';
-
-const loader = makeInit(glue, new URL('../pkg/full/quasar_pq_bg.wasm', import.meta.url).href);
 
 /**
  * Load and instantiate the WebAssembly module. Call (and await) once before anything else;
@@ -104,5 +101,18 @@ export const mlDsa44 = mlDsa(44);
 export const mlDsa65 = mlDsa(65);
 /** ML-DSA-87 (FIPS 204, NIST security category 5). */
 export const mlDsa87 = mlDsa(87);
+
+// Threshold protocols: Lens (FROST), Pulsar custody, LSS resharing. See protocols.d.ts.
+export {
+  LensParty,
+  LensCoordinator,
+  PulsarParty,
+  PulsarCombiner,
+  lens,
+  pulsar,
+  verifyPulsar,
+  decodeActivationCertificate,
+  trustModels,
+} from './protocols.js';
 
 export default init;

@@ -19,6 +19,13 @@
 //!
 //! The `light` feature builds the verify-only module: the key generation and signing
 //! functions are left out.
+//!
+//! The full build also binds the threshold protocols as classes (submodules `lens`,
+//! `pulsar`, with shared plumbing in `lss`): `LensPartyWasm`, `LensCoordinatorWasm`,
+//! `PulsarPartyWasm` and `PulsarCombinerWasm` keep each party's secret state in WASM memory
+//! and take and return only bytes, so every party can live in its own worker. Their errors
+//! carry `culprits`, the party ids [`crate::Error::culprits`] blames. `js/protocols.js`
+//! wraps them; `js/protocols.d.ts` documents the public API.
 
 use alloc::vec::Vec;
 
@@ -31,7 +38,19 @@ use zeroize::Zeroizing;
 
 use crate::mldsa::{self, Mode};
 
+// Threshold protocols (full build only): parties and coordinators as classes over bytes.
+#[cfg(all(feature = "threshold", not(feature = "light")))]
+mod lens;
+#[cfg(all(feature = "threshold", not(feature = "light")))]
+mod lss;
+#[cfg(all(feature = "threshold", not(feature = "light")))]
+mod pulsar;
+
 /// Turn a library error into a JS `Error` with `name`, `code`, `module` and `culprits`.
+///
+/// The light build has no protocols, so nobody is ever blamed: `culprits` is always empty
+/// (and this stays the smallest code).
+#[cfg(not(all(feature = "threshold", not(feature = "light"))))]
 fn to_js_error(err: impl Into<crate::Error>) -> JsValue {
     let err: crate::Error = err.into();
     let js = js_sys::Error::new(&alloc::format!("{err}"));
@@ -46,6 +65,44 @@ fn to_js_error(err: impl Into<crate::Error>) -> JsValue {
     );
     let _ = Reflect::set(obj, &JsValue::from_str("culprits"), &Array::new());
     js.into()
+}
+
+/// A JS `Error` with `name = 'QuasarError'`, `code`, `module` and `culprits` (party ids).
+#[cfg(all(feature = "threshold", not(feature = "light")))]
+pub(crate) fn js_error(message: &str, code: &str, module: &str, culprits: &[u16]) -> JsValue {
+    let js = js_sys::Error::new(message);
+    js.set_name("QuasarError");
+    let obj: &JsValue = js.as_ref();
+    let list = Array::new();
+    for &p in culprits {
+        list.push(&JsValue::from(p));
+    }
+    // `Reflect::set` on a fresh, extensible `Error` cannot fail.
+    let _ = Reflect::set(obj, &JsValue::from_str("code"), &JsValue::from_str(code));
+    let _ = Reflect::set(obj, &JsValue::from_str("module"), &JsValue::from_str(module));
+    let _ = Reflect::set(obj, &JsValue::from_str("culprits"), &list);
+    js.into()
+}
+
+/// Turn a library error into a JS `Error` with `name`, `code`, `module` and `culprits`
+/// (the parties [`crate::Error::culprits`] blames, as numbers).
+#[cfg(all(feature = "threshold", not(feature = "light")))]
+pub(crate) fn to_js_error(err: impl Into<crate::Error>) -> JsValue {
+    to_js_error_blaming(err, &[])
+}
+
+/// As [`to_js_error`], also blaming `extra` (the transport's sender of bytes that failed to
+/// decode: the layer that knows who sent them attaches the id). Culprits are increasing.
+#[cfg(all(feature = "threshold", not(feature = "light")))]
+pub(crate) fn to_js_error_blaming(err: impl Into<crate::Error>, extra: &[crate::PartyId]) -> JsValue {
+    let err: crate::Error = err.into();
+    let mut culprits: Vec<u16> = Vec::new();
+    for p in err.culprits().iter().chain(extra) {
+        if let Err(at) = culprits.binary_search(&p.get()) {
+            culprits.insert(at, p.get());
+        }
+    }
+    js_error(&alloc::format!("{err}"), err.code(), err.module(), &culprits)
 }
 
 /// The parameter set for `level`, or a `RangeError` (a wrapper bug, not user input).
