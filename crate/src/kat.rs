@@ -5,6 +5,30 @@
 //! Every input is drawn from a SHAKE256 stream of a fixed, labelled seed, so a vector file
 //! depends only on the code that produced it. Each file is `{"name", "generator", "cases":
 //! [...]}` with byte strings in lower-case hex.
+//!
+//! | file | made by | contents |
+//! |---|---|---|
+//! | `mldsa.json` | [`mldsa()`] | ML-DSA keygen, deterministic and hedged signatures |
+//! | `pulsar.json` | [`pulsar()`] (feature `threshold`) | Pulsar custody: DKG, key ceremony, signing, resharing, activation |
+//! | `lens.json` | [`lens()`] (feature `threshold`) | Lens (FROST) per curve: dealer or DKG keygen, signing, resharing, activation |
+//!
+//! # Protocol vectors: one RNG per party, and a hash of every message
+//!
+//! In `pulsar.json` and `lens.json` every party, the combiner and the dealer owns its own
+//! `rand_chacha::ChaCha20Rng::from_seed(seed)`, with the seed drawn from the stream and
+//! recorded in the file. A party's generator is used only by that party's own steps, in
+//! protocol order, so any implementation that runs the same steps per party (for example
+//! the WebAssembly party objects) draws the same bytes, whatever order the parties run in.
+//!
+//! Every message that crosses between parties is passed **as bytes** (encoded, then
+//! decoded by the receiver), and logged in a canonical order. A file records, per
+//! phase and overall,
+//!
+//! `sha256( for each message in order: u32_be(len(message)) ‖ message )`
+//!
+//! (`phases[i].sha256`, `messages_sha256`), with the message counts, so that a replay
+//! compares compactly and a difference is located to its phase. The order within a
+//! phase is given in the docs of [`pulsar()`] and [`lens()`].
 
 use alloc::format;
 use alloc::string::String;
@@ -12,6 +36,16 @@ use alloc::vec::Vec;
 
 use crate::hash::{shake256, Squeeze};
 use crate::mldsa::{self, Mode};
+
+#[cfg(feature = "threshold")]
+mod lens;
+#[cfg(feature = "threshold")]
+mod pulsar;
+
+#[cfg(feature = "threshold")]
+pub use self::lens::lens;
+#[cfg(feature = "threshold")]
+pub use self::pulsar::pulsar;
 
 /// A deterministic byte stream: SHAKE256 of a label.
 pub struct Stream(sha3::Shake256Reader);
@@ -56,45 +90,95 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// A JSON object written field by field, in order (the files are compared as bytes).
 #[derive(Default)]
-pub struct Obj(Vec<String>);
+pub struct Obj(Vec<(String, Field)>);
+
+/// One field's value: rendered JSON, or a list of objects (rendered one per line).
+enum Field {
+    Json(String),
+    Objs(Vec<Obj>),
+}
 
 impl Obj {
-    /// Adds a hex-encoded byte string.
-    pub fn bytes(mut self, key: &str, value: &[u8]) -> Self {
-        self.0.push(format!("\"{key}\": \"{}\"", hex(value)));
+    fn push(mut self, key: &str, json: String) -> Self {
+        self.0.push((String::from(key), Field::Json(json)));
         self
+    }
+
+    /// Adds a hex-encoded byte string.
+    pub fn bytes(self, key: &str, value: &[u8]) -> Self {
+        let json = format!("\"{}\"", hex(value));
+        self.push(key, json)
     }
 
     /// Adds a string (ASCII without quotes or backslashes).
-    pub fn str(mut self, key: &str, value: &str) -> Self {
+    pub fn str(self, key: &str, value: &str) -> Self {
         debug_assert!(value.is_ascii() && !value.contains(['"', '\\']));
-        self.0.push(format!("\"{key}\": \"{value}\""));
-        self
+        self.push(key, format!("\"{value}\""))
     }
 
     /// Adds an integer.
-    pub fn int(mut self, key: &str, value: u64) -> Self {
-        self.0.push(format!("\"{key}\": {value}"));
-        self
+    pub fn int(self, key: &str, value: u64) -> Self {
+        self.push(key, format!("{value}"))
+    }
+
+    /// Adds a list of integers, on one line.
+    pub fn ints(self, key: &str, values: impl IntoIterator<Item = u64>) -> Self {
+        let items: Vec<String> = values.into_iter().map(|v| format!("{v}")).collect();
+        self.push(key, format!("[{}]", items.join(", ")))
     }
 
     /// Adds a boolean.
-    pub fn bool(mut self, key: &str, value: bool) -> Self {
-        self.0.push(format!("\"{key}\": {value}"));
-        self
+    pub fn bool(self, key: &str, value: bool) -> Self {
+        self.push(key, format!("{value}"))
     }
 
     /// Adds already-rendered JSON.
-    pub fn raw(mut self, key: &str, json: String) -> Self {
-        self.0.push(format!("\"{key}\": {json}"));
+    pub fn raw(self, key: &str, json: String) -> Self {
+        self.push(key, json)
+    }
+
+    /// Adds a list of objects.
+    pub fn objs(mut self, key: &str, values: Vec<Obj>) -> Self {
+        self.0.push((String::from(key), Field::Objs(values)));
         self
     }
 
     /// Renders with the given indentation.
     pub fn render(&self, indent: usize) -> String {
         let pad = " ".repeat(indent + 2);
-        let fields: Vec<String> = self.0.iter().map(|f| format!("{pad}{f}")).collect();
+        let fields: Vec<String> = self
+            .0
+            .iter()
+            .map(|(key, value)| match value {
+                Field::Json(json) => format!("{pad}\"{key}\": {json}"),
+                Field::Objs(objs) if objs.is_empty() => format!("{pad}\"{key}\": []"),
+                Field::Objs(objs) => {
+                    let inner = " ".repeat(indent + 4);
+                    let items: Vec<String> = objs
+                        .iter()
+                        .map(|o| format!("{inner}{}", o.render_line()))
+                        .collect();
+                    format!("{pad}\"{key}\": [\n{}\n{pad}]", items.join(",\n"))
+                }
+            })
+            .collect();
         format!("{{\n{}\n{}}}", fields.join(",\n"), " ".repeat(indent))
+    }
+
+    /// Renders on one line (list items).
+    fn render_line(&self) -> String {
+        let fields: Vec<String> = self
+            .0
+            .iter()
+            .map(|(key, value)| match value {
+                Field::Json(json) => format!("\"{key}\": {json}"),
+                Field::Objs(objs) => {
+                    let items: Vec<String> = objs.iter().map(Obj::render_line).collect();
+                    format!("\"{key}\": [{}]", items.join(", "))
+                }
+            })
+            .collect();
+        format!("{{{}}}", fields.join(", "))
     }
 }
 
@@ -143,7 +227,136 @@ pub fn mldsa() -> String {
     file("ML-DSA (FIPS 204), pure interface", &cases)
 }
 
-/// Every vector file: (file name under `kats/`, contents).
+/// Every vector file: (file name under `kats/`, contents). The Pulsar and Lens files
+/// need the `threshold` feature.
+///
+/// # Panics
+/// If the code under test fails on its own vectors (see [`pulsar()`], [`lens()`]).
 pub fn all() -> Vec<(&'static str, String)> {
-    alloc::vec![("mldsa.json", mldsa())]
+    #[allow(unused_mut)]
+    let mut files = alloc::vec![("mldsa.json", mldsa())];
+    #[cfg(feature = "threshold")]
+    files.extend([("pulsar.json", pulsar()), ("lens.json", lens())]);
+    files
+}
+
+// ---------------------------------------------------------------------------------------
+// Shared by the protocol vectors.
+
+/// Why a protocol vector could not be made: the code under test failed on its own run.
+#[cfg(feature = "threshold")]
+struct Failure(String);
+
+#[cfg(feature = "threshold")]
+impl<E: core::fmt::Display> From<E> for Failure {
+    fn from(e: E) -> Self {
+        Failure(format!("{e}"))
+    }
+}
+
+/// `Ok` if `ok`, else a failure saying `what` should have held.
+#[cfg(feature = "threshold")]
+fn ensure(ok: bool, what: &str) -> Result<(), Failure> {
+    if ok {
+        Ok(())
+    } else {
+        Err(Failure(format!("expected {what}")))
+    }
+}
+
+/// Party `v` (non-zero).
+#[cfg(feature = "threshold")]
+fn pid(v: u16) -> Result<crate::PartyId, Failure> {
+    crate::PartyId::new(v).ok_or_else(|| Failure(String::from("party id 0")))
+}
+
+/// Parties `range`.
+#[cfg(feature = "threshold")]
+fn pids(range: core::ops::RangeInclusive<u16>) -> Result<Vec<crate::PartyId>, Failure> {
+    range.map(pid).collect()
+}
+
+/// The integers of a list of parties, for [`Obj::ints`].
+#[cfg(feature = "threshold")]
+fn nums(parties: &[crate::PartyId]) -> impl Iterator<Item = u64> + '_ {
+    parties.iter().map(|p| u64::from(p.get()))
+}
+
+/// One `ChaCha20Rng` per party, each seeded from the stream (the seeds are recorded).
+#[cfg(feature = "threshold")]
+struct Rngs(alloc::collections::BTreeMap<crate::PartyId, rand_chacha::ChaCha20Rng>);
+
+#[cfg(feature = "threshold")]
+impl Rngs {
+    /// Seeds one generator per party of `parties` from `stream`, in increasing order;
+    /// returns them with the recorded `{"party", "seed"}` objects.
+    fn new(stream: &mut Stream, parties: &[crate::PartyId]) -> (Self, Vec<Obj>) {
+        use rand_core::SeedableRng;
+        let mut rngs = alloc::collections::BTreeMap::new();
+        let mut seeds = Vec::new();
+        for &p in parties {
+            let seed = stream.array32();
+            seeds.push(
+                Obj::default()
+                    .int("party", u64::from(p.get()))
+                    .bytes("seed", &seed),
+            );
+            rngs.insert(p, rand_chacha::ChaCha20Rng::from_seed(seed));
+        }
+        (Rngs(rngs), seeds)
+    }
+
+    /// Party `p`'s generator.
+    fn of(&mut self, p: crate::PartyId) -> Result<&mut rand_chacha::ChaCha20Rng, Failure> {
+        self.0
+            .get_mut(&p)
+            .ok_or_else(|| Failure(format!("no generator for {p}")))
+    }
+}
+
+/// SHA-256 of the messages of a run, overall and per phase (see the module docs).
+#[cfg(feature = "threshold")]
+#[derive(Default)]
+struct MessageLog {
+    all: sha2::Sha256,
+    phase: sha2::Sha256,
+    total: u64,
+    count: u64,
+    phases: Vec<Obj>,
+}
+
+#[cfg(feature = "threshold")]
+impl MessageLog {
+    /// Logs one message.
+    fn push(&mut self, message: &[u8]) {
+        use sha2::Digest;
+        let len = (message.len() as u32).to_be_bytes();
+        for h in [&mut self.all, &mut self.phase] {
+            h.update(len);
+            h.update(message);
+        }
+        self.count += 1;
+        self.total += 1;
+    }
+
+    /// Ends the current phase under `name`.
+    fn end_phase(&mut self, name: &str) {
+        use sha2::Digest;
+        let digest = core::mem::take(&mut self.phase).finalize();
+        self.phases.push(
+            Obj::default()
+                .str("phase", name)
+                .int("messages", self.count)
+                .bytes("sha256", &digest),
+        );
+        self.count = 0;
+    }
+
+    /// Adds `phases`, `messages` and `messages_sha256` to `obj`.
+    fn record(self, obj: Obj) -> Obj {
+        use sha2::Digest;
+        obj.objs("phases", self.phases)
+            .int("messages", self.total)
+            .bytes("messages_sha256", &self.all.finalize())
+    }
 }
