@@ -1,4 +1,7 @@
-// Browser test: the demo page (www/) driven by playwright-core through Debian's Chromium.
+// Browser test: the demo page (www/) driven by playwright-core through Debian's Chromium:
+// the threshold tab (K parties in a pool of Web Workers: Pulsar custody and Lens ceremonies,
+// signing, resharing with activation under the unchanged key, a cheating party) and the
+// single-signer ML-DSA tab.
 //
 //   node --test js/test/browser.test.mjs
 //
@@ -36,6 +39,7 @@ const EXPECTED = {
   87: { publicKey: 2592, signature: 4627 },
 };
 const TIMEOUT = 30_000;
+const RUN_TIMEOUT = 60_000;
 
 let server;
 let context;
@@ -64,10 +68,12 @@ async function text(selector) {
   return (await page.locator(selector).textContent()).trim();
 }
 
-/** Fail with the page's own error text if the demo showed one. */
+/** Fail with the page's own error text if the demo showed one (either tab). */
 async function assertNoPageErrorShown(what) {
-  const visible = await page.locator('#error').isVisible();
-  if (visible) assert.fail(`${what}: the page shows an error: ${await text('#error-text')}`);
+  for (const [box, msg] of [['#ml-error', '#ml-error-text'], ['#error', '#error-text']]) {
+    const visible = await page.locator(box).isVisible();
+    if (visible) assert.fail(`${what}: the page shows an error: ${await text(msg)}`);
+  }
 }
 
 /** Click a demo button and wait until the page has finished that action (success or error). */
@@ -80,11 +86,34 @@ async function clickAndSettle(selector) {
   await assertNoPageErrorShown(selector);
 }
 
+/** Open the threshold tab and set its form. */
+async function setupThreshold({ scheme, k, cheater = '', cheatMode = 'signing', curve = 'ed25519' }) {
+  await page.click('#tab-threshold');
+  await page.selectOption('#scheme', scheme);
+  if (scheme === 'lens') await page.selectOption('#curve', curve);
+  await page.fill('#parties', String(k));
+  await page.selectOption('#cheater', cheater);
+  if (cheater) await page.selectOption('#cheat-mode', cheatMode);
+}
+
+/** Click a threshold-tab action and wait for it to finish; fail with the page's error. */
+async function runAction(selector) {
+  const before = Number((await page.getAttribute('body', 'data-runs')) ?? 0);
+  await page.click(selector);
+  await page.waitForFunction((n) => Number(document.body.dataset.runs ?? 0) > n, before, { timeout: RUN_TIMEOUT });
+  const state = await page.getAttribute('#status', 'data-state');
+  if (state !== 'done') {
+    await screenshot(`failed-${selector.slice(1)}`);
+    assert.fail(`${selector}: status ${state}: ${await text('#status')} | ${await text('#error-text')}`);
+  }
+  await assertNoPageErrorShown(selector);
+}
+
 async function screenshot(name) {
   await page.screenshot({ path: path.join(OUT, `${name}.png`), fullPage: true });
 }
 
-describe('demo page in Chromium', { timeout: 180_000 }, () => {
+describe('demo page in Chromium', { timeout: 240_000 }, () => {
   before(async () => {
     if (!existsSync(CHROMIUM)) {
       throw new Error(
@@ -130,14 +159,15 @@ describe('demo page in Chromium', { timeout: 180_000 }, () => {
     const root = await rawGet(server.url, '/');
     assert.equal(root.status, 200);
     assert.match(root.type, /^text\/html/);
-    assert.match(root.body.toString(), /id="verdict"/);
+    assert.match(root.body.toString(), /id="ml-verdict"/);
+    assert.match(root.body.toString(), /id="party-grid"/);
 
     const wasm = await rawGet(server.url, '/pkg/full/quasar_pq_bg.wasm');
     assert.equal(wasm.status, 200);
     assert.equal(wasm.type, 'application/wasm');
     assert.deepEqual([...wasm.body.subarray(0, 4)], [0x00, 0x61, 0x73, 0x6d]);
 
-    for (const p of ['/js/index.js', '/www/app.js', '/pkg/full/quasar_pq.js']) {
+    for (const p of ['/js/index.js', '/www/app.js', '/www/pool.js', '/www/party-worker.js', '/www/coordinator.js', '/www/flows.js', '/pkg/full/quasar_pq.js']) {
       const r = await rawGet(server.url, p);
       assert.equal(r.status, 200, p);
       assert.match(r.type, /^text\/javascript/, p);
@@ -164,84 +194,178 @@ describe('demo page in Chromium', { timeout: 180_000 }, () => {
     await page.goto(server.url, { waitUntil: 'load' });
     await page.waitForSelector('body[data-ready]', { state: 'attached', timeout: TIMEOUT });
     const ready = await page.getAttribute('body', 'data-ready');
-    if (ready !== '1') assert.fail(`the demo failed to initialise: ${await text('#error-text')}`);
+    if (ready !== '1') assert.fail(`the demo failed to initialise: ${await text('#ml-error-text')}`);
     await assertNoPageErrorShown('init');
+    assert.equal(await page.getAttribute('#status', 'data-state'), 'idle');
+    assert.equal(await page.locator('#tab-threshold').getAttribute('aria-selected'), 'true');
     await screenshot('demo-ready');
+  });
+
+  test('threshold tab: controls, defaults and the trust model', async () => {
+    assert.equal(await page.inputValue('#parties'), '21');
+    assert.equal(await page.inputValue('#threshold'), '14', 'default threshold is ceil(2K/3)');
+    await page.fill('#parties', '64');
+    assert.equal(await page.inputValue('#threshold'), '43');
+    await page.fill('#parties', '7');
+    assert.equal(await page.inputValue('#threshold'), '5');
+    assert.equal(await page.locator('#cheater option').count(), 8, 'nobody + 7 parties');
+    await page.selectOption('#scheme', 'pulsar');
+    assert.match(await text('#trust-model'), /combiner that rebuilds the key in memory, signs, and erases it/);
+    assert.ok(await page.locator('#curve').isHidden());
+    await page.selectOption('#scheme', 'lens');
+    assert.match(await text('#trust-model'), /any t of n sign without ever rebuilding the key/);
+    assert.ok(await page.locator('#curve').isVisible());
+    const workers = await page.locator('#workers option').allTextContents();
+    assert.ok(workers.some((w) => w.startsWith('1')), `a one-worker choice: ${workers}`);
+  });
+
+  for (const scheme of ['pulsar', 'lens']) {
+    test(`${scheme}: 7-party ceremony, sign, verify; reshare to (5, 9), activation and a new signature under the same key`, async () => {
+      await setupThreshold({ scheme, k: 7 });
+      await runAction('#run-ceremony');
+      assert.equal(await page.locator('#party-grid .tile[data-role="party"]').count(), 7);
+      assert.equal(await page.locator('#party-grid .tile[data-state="share"]').count(), 7);
+      const key0 = await page.getAttribute('#group-key', 'data-full');
+      assert.match(key0, /^[0-9a-f]+$/);
+      assert.equal(key0.length / 2, scheme === 'pulsar' ? 1952 : 32, 'ML-DSA-65 / Ed25519 public key size');
+      assert.equal(await text('#group-shape'), '5 of 7');
+      // The rounds carried bytes, and every phase has per-party timings.
+      assert.ok((await page.locator('#phase-table tbody tr.phase').count()) >= 1);
+      assert.ok((await page.locator('#party-table tbody tr').count()) >= 7);
+
+      await page.fill('#message', `Quasar ${scheme} block ${Date.now()}`);
+      await runAction('#sign');
+      assert.equal(await text('#verify-result'), 'verified');
+      assert.equal((await page.getAttribute('#signers', 'data-parties')).split(',').length, 5, 'signed by t = 5 parties');
+      await screenshot(`${scheme}-7-signed`);
+
+      await page.fill('#reshare-n', '9');
+      await page.fill('#reshare-t', '5');
+      await runAction('#reshare');
+      assert.equal(await text('#activation-result'), 'verified');
+      assert.equal(await text('#generation'), '1');
+      assert.equal(await text('#group-shape'), '5 of 9');
+      assert.equal(await page.getAttribute('#group-key', 'data-full'), key0, 'the group key is unchanged');
+      assert.equal(await page.locator('#party-grid .tile[data-role="party"]').count(), 9);
+      assert.match(await text('#key-history'), /= the same key/);
+
+      await page.fill('#message', `after the reshare, ${scheme}`);
+      await runAction('#sign');
+      assert.equal(await text('#verify-result'), 'verified');
+      assert.equal(await page.getAttribute('#group-key', 'data-full'), key0);
+      for (const st of ['ceremony', 'sign', 'verify', 'reshare', 'activation', 'verify-cert', 'sign-again']) {
+        assert.equal(await page.getAttribute(`#pipeline [data-stage="${st}"]`, 'data-state'), 'done', st);
+      }
+      await screenshot(`${scheme}-7-reshared-5-of-9`);
+    });
+  }
+
+  test('pulsar: a party corrupting its signature share is named, excluded, and signing succeeds without it', async () => {
+    await setupThreshold({ scheme: 'pulsar', k: 7, cheater: '3', cheatMode: 'signing' });
+    await runAction('#run-ceremony');
+    await runAction('#sign');
+    assert.equal(await text('#verify-result'), 'verified');
+    assert.equal(await page.getAttribute('#blame', 'data-state'), 'blamed');
+    assert.equal(await page.getAttribute('#blame', 'data-party'), '3');
+    assert.match(await text('#blame'), /party 3/);
+    assert.equal(await page.getAttribute('#party-grid .tile[data-party="3"]', 'data-state'), 'blamed');
+    const signers = (await page.getAttribute('#signers', 'data-parties')).split(',');
+    assert.equal(signers.length, 5);
+    assert.ok(!signers.includes('3'), `the cheater is not among the signers: ${signers}`);
+    await screenshot('pulsar-7-cheater-signing');
+  });
+
+  test('lens: a party dealing bad shares aborts the DKG, is named, and the DKG reruns without it', async () => {
+    await setupThreshold({ scheme: 'lens', k: 7, cheater: '2', cheatMode: 'dealing', curve: 'secp256k1' });
+    await runAction('#run-ceremony');
+    assert.equal(await page.getAttribute('#blame', 'data-party'), '2');
+    assert.match(await text('#blame'), /party 2/);
+    assert.equal(await text('#group-shape'), '5 of 6');
+    await runAction('#sign');
+    assert.equal(await text('#verify-result'), 'verified');
+    await screenshot('lens-7-cheater-dealing');
+  });
+
+  test('ML-DSA tab is reachable', async () => {
+    await page.click('#tab-mldsa');
+    assert.ok(await page.locator('#panel-mldsa').isVisible());
+    assert.ok(await page.locator('#panel-threshold').isHidden());
+    assert.match(await text('#ml-status'), /WebAssembly ready/);
   });
 
   for (const level of LEVELS) {
     test(`ML-DSA-${level}: keygen, sign, verify valid; flipped byte verifies invalid`, async () => {
-      await page.selectOption('#level', level);
-      await clickAndSettle('#keygen');
-      assert.equal(await text('#pk-size'), `${EXPECTED[level].publicKey.toLocaleString('en-US')} bytes`);
-      assert.match(await text('#pk-hex'), /^[0-9a-f]{64}…$/);
+      await page.selectOption('#ml-level', level);
+      await clickAndSettle('#ml-keygen');
+      assert.equal(await text('#ml-pk-size'), `${EXPECTED[level].publicKey.toLocaleString('en-US')} bytes`);
+      assert.match(await text('#ml-pk-hex'), /^[0-9a-f]{64}…$/);
 
-      await page.fill('#message', `Quasar finality, ML-DSA-${level}, block ${Date.now()}`);
-      await page.fill('#context', 'quasar-demo-v1');
-      await page.setChecked('#deterministic', true);
-      await clickAndSettle('#sign');
-      assert.equal(await text('#sig-size'), `${EXPECTED[level].signature.toLocaleString('en-US')} bytes`);
+      await page.fill('#ml-message', `Quasar finality, ML-DSA-${level}, block ${Date.now()}`);
+      await page.fill('#ml-context', 'quasar-demo-v1');
+      await page.setChecked('#ml-deterministic', true);
+      await clickAndSettle('#ml-sign');
+      assert.equal(await text('#ml-sig-size'), `${EXPECTED[level].signature.toLocaleString('en-US')} bytes`);
 
-      await clickAndSettle('#verify');
-      assert.equal(await text('#verdict'), 'valid');
+      await clickAndSettle('#ml-verify');
+      assert.equal(await text('#ml-verdict'), 'valid');
       await screenshot(`mldsa${level}-valid`);
 
-      await clickAndSettle('#flip');
-      assert.match(await text('#tamper'), /^flipped byte \d[\d,]* of /);
-      await clickAndSettle('#verify');
-      assert.equal(await text('#verdict'), 'invalid');
+      await clickAndSettle('#ml-flip');
+      assert.match(await text('#ml-tamper'), /^flipped byte \d[\d,]* of /);
+      await clickAndSettle('#ml-verify');
+      assert.equal(await text('#ml-verdict'), 'invalid');
       await screenshot(`mldsa${level}-flipped-invalid`);
     });
   }
 
   test('editing the message after signing makes verify say invalid', async () => {
-    await page.selectOption('#level', '65');
-    await clickAndSettle('#keygen');
-    await page.fill('#message', 'pay 10 to alice');
-    await page.fill('#context', '');
-    await clickAndSettle('#sign');
-    await clickAndSettle('#verify');
-    assert.equal(await text('#verdict'), 'valid');
+    await page.selectOption('#ml-level', '65');
+    await clickAndSettle('#ml-keygen');
+    await page.fill('#ml-message', 'pay 10 to alice');
+    await page.fill('#ml-context', '');
+    await clickAndSettle('#ml-sign');
+    await clickAndSettle('#ml-verify');
+    assert.equal(await text('#ml-verdict'), 'valid');
 
-    await page.fill('#message', 'pay 99 to mallory');
-    await clickAndSettle('#verify');
-    assert.equal(await text('#verdict'), 'invalid');
+    await page.fill('#ml-message', 'pay 99 to mallory');
+    await clickAndSettle('#ml-verify');
+    assert.equal(await text('#ml-verdict'), 'invalid');
 
-    await page.fill('#message', 'pay 10 to alice');
-    await clickAndSettle('#verify');
-    assert.equal(await text('#verdict'), 'valid');
+    await page.fill('#ml-message', 'pay 10 to alice');
+    await clickAndSettle('#ml-verify');
+    assert.equal(await text('#ml-verdict'), 'valid');
   });
 
   test('deterministic signatures repeat, hedged ones do not', async () => {
-    await page.selectOption('#level', '44');
-    await clickAndSettle('#keygen');
-    await page.fill('#message', 'same message');
+    await page.selectOption('#ml-level', '44');
+    await clickAndSettle('#ml-keygen');
+    await page.fill('#ml-message', 'same message');
     const sign = async () => {
-      await clickAndSettle('#sign');
-      return text('#sig-hex');
+      await clickAndSettle('#ml-sign');
+      return text('#ml-sig-hex');
     };
-    await page.setChecked('#deterministic', true);
+    await page.setChecked('#ml-deterministic', true);
     assert.equal(await sign(), await sign());
-    await page.setChecked('#deterministic', false);
+    await page.setChecked('#ml-deterministic', false);
     assert.notEqual(await sign(), await sign());
-    assert.equal(await text('#sig-mode'), 'hedged');
-    await clickAndSettle('#verify');
-    assert.equal(await text('#verdict'), 'valid');
-    await page.setChecked('#deterministic', true);
+    assert.equal(await text('#ml-sig-mode'), 'hedged');
+    await clickAndSettle('#ml-verify');
+    assert.equal(await text('#ml-verdict'), 'valid');
+    await page.setChecked('#ml-deterministic', true);
   });
 
   test('a context over 255 bytes is reported in the page', async () => {
-    await page.selectOption('#level', '44');
-    await clickAndSettle('#keygen');
-    await page.fill('#context', 'x'.repeat(256));
-    await page.click('#sign');
-    await page.waitForSelector('#error', { state: 'visible' });
-    const msg = await text('#error-text');
+    await page.selectOption('#ml-level', '44');
+    await clickAndSettle('#ml-keygen');
+    await page.fill('#ml-context', 'x'.repeat(256));
+    await page.click('#ml-sign');
+    await page.waitForSelector('#ml-error', { state: 'visible' });
+    const msg = await text('#ml-error-text');
     assert.ok(msg.length > 0, 'error text is empty');
-    assert.equal(await text('#sig-size'), '—', 'no signature should be shown after a failed sign');
+    assert.equal(await text('#ml-sig-size'), '—', 'no signature should be shown after a failed sign');
     await screenshot('context-too-long');
-    await page.fill('#context', '');
-    await page.click('#error-dismiss');
+    await page.fill('#ml-context', '');
+    await page.click('#ml-error-dismiss');
   });
 
   test('no uncaught page errors or console errors', () => {
