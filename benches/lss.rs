@@ -313,29 +313,63 @@ fn fmt(d: Option<Duration>) -> String {
     }
 }
 
+const PULSAR: &str = "lss/ristretto255-pedersen";
+const LENS: &str = "lss/ed25519-feldman";
+
 fn print_table() {
     let results = RESULTS.lock().unwrap();
-    let keys: BTreeSet<&String> = results.keys().map(|(k, _)| k).collect();
-    if keys.is_empty() {
+    if results.is_empty() {
         return;
     }
+    let get = |group: &str, case: Case, what: &str| {
+        results
+            .get(&(format!("{group}/{}", case.name()), what.to_string()))
+            .map(|v| median(v))
+    };
+    let row = |case: Case, label: String| {
+        let cells: Vec<String> = [PULSAR, LENS]
+            .iter()
+            .flat_map(|g| ["total", "deal", "receive"].map(|w| fmt(get(g, case, w))))
+            .collect();
+        if cells.iter().all(|c| c == "–") {
+            return;
+        }
+        println!("| {label} | {} |", cells.join(" | "));
+    };
+    let header =
+        "| Pulsar-style total | deal | receive + finalize | Lens-style total | deal | receive + finalize |";
     println!();
-    println!("| curve / mode | case (n_old → n_new) | total, all parties, verified | per-party deal | per-party receive + finalize |");
-    println!("|---|---|---|---|---|");
-    for key in keys {
-        let get = |what: &str| results.get(&(key.clone(), what.to_string())).map(|v| median(v));
-        let (group, case) = key
-            .trim_start_matches("lss/")
-            .split_once('/')
-            .unwrap_or((key, ""));
-        println!(
-            "| {group} | {case} | {} | {} | {} |",
-            fmt(get("total")),
-            fmt(get("deal")),
-            fmt(get("receive"))
-        );
+    println!(
+        "Reshare n → n (same set, t = ⌈2n/3⌉, quorum of t_old dealers). Pulsar-style = Ristretto255 with"
+    );
+    println!(
+        "Pedersen commitments; Lens-style = Ed25519 with Feldman commitments. Total = every party, one after"
+    );
+    println!(
+        "another, all verification and decoding included; deal and receive + finalize are measured on one"
+    );
+    println!("party. Median time per operation, lower is better.");
+    println!();
+    println!("| n_old = n_new {header}");
+    println!("|---:|---:|---:|---:|---:|---:|---:|");
+    for case in cases() {
+        if let Case::Same(n) = case {
+            row(case, n.to_string());
+        }
     }
-    println!("\n(median per operation; lower is better)");
+    println!();
+    println!("| transition {header}");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for case in cases() {
+        let label = match case {
+            Case::Same(_) => continue,
+            Case::Refresh(n) => format!("{n} → {n} (refresh, same set)"),
+            Case::NewSet(a, b) if a == b => format!("{a} → {b} (reshare, new set)"),
+            Case::NewSet(a, b) if a < b => format!("{a} → {b} (expansion, new set)"),
+            Case::NewSet(a, b) => format!("{a} → {b} (contraction, new set)"),
+        };
+        row(case, label);
+    }
 }
 
 fn main() {

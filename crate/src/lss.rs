@@ -126,6 +126,17 @@
 //!
 //! Each type's documentation gives its layout.
 //!
+//! # Cost
+//!
+//! A dealer does `t_new` fixed-base commitments and evaluates its polynomial(s) at every
+//! receiver. A receiver decodes the `|Q|·t_new` commitment points it is sent (one field
+//! square root each — the dominant cost at large `n`), evaluates each dealer's
+//! commitments at its own id by Horner's rule with a small multiplier, and checks all its
+//! shares and all constant terms with one random-weight batch each (per-dealer checks
+//! run only if a batch fails, to find whom to blame). The new commitments are plain sums
+//! unless a reshare lost dealers. `benches/lss.rs` measures all of it, per party and for
+//! a whole run.
+//!
 //! # Transcript and activation
 //!
 //! Every party hashes everything public (the ceremony, every broadcast, the qualified
