@@ -85,10 +85,13 @@
 //   import { init, LensParty, LensCoordinator, lens } from 'quasar-pq';
 //   await init();
 //   const parties = [1, 2, 3, 4, 5].map((id) => new LensParty({ id, curve: 'ed25519' }));
+//   // 1. DKG (LSS, Feldman mode with proofs of knowledge): 3 message rounds + finish, as
+//   //    Pulsar's; a cheating dealer is excluded and named in `blame`, the others finish.
 //   const dkg = { session: sid(), threshold: 3, parties: [1, 2, 3, 4, 5] };
-//   let out = parties.map((p) => p.dkgRound1(dkg));              // broadcast only
-//   out = parties.map((p) => p.dkgRound2(route(out, p.id)));     // direct only
-//   const res = parties.map((p) => p.dkgFinish(route(out, p.id)));   // res[i].groupKey, .publicPackage
+//   let out = parties.map((p) => p.dkgRound1(dkg));              // deal (broadcast) + shares (direct)
+//   out = parties.map((p) => p.dkgRound2(route(out, p.id)));     // complaint (broadcast)
+//   out = parties.map((p) => p.dkgRound3(route(out, p.id)));     // response (broadcast)
+//   const res = parties.map((p) => p.dkgFinish(route(out, p.id)));   // res[i].groupKey, .publicPackage, .blame
 //   const coord = new LensCoordinator({ curve: 'ed25519', publicPackage: res[0].publicPackage });
 //   const signers = [1, 3, 5];
 //   const commitments = signers.map((id) => ({ from: id, bytes: parties[id - 1].signRound1() }));
@@ -96,7 +99,7 @@
 //   const shares = signers.map((id) => ({ from: id, bytes: parties[id - 1].signRound2(pkg) }));
 //   const signature = coord.aggregate({ shares });   // throws INVALID_SIGNATURE_SHARE, culprits
 //   lens.verify('ed25519', res[0].groupKey, msg, signature);   // true; also any RFC 8032 verifier
-//   // Reshare: reshareRound1..3 + reshareFinish (as the DKG of Pulsar), then the new set
+//   // Reshare: reshareRound1..3 + reshareFinish (as the DKG), then the new set
 //   // signs `newCoord.activationMessage()` and `newCoord.activationCertificate(sig)`;
 //   // lens.verifyActivation('ed25519', groupKey, certificate) === true (same group key).
 
@@ -168,9 +171,10 @@ export interface Misbehaviour {
    * Deal bad shares: in an LSS dealing (Pulsar DKG, any reshare) every private share this
    * party deals is off by one and, when receivers complain, it "opens" the same wrong
    * values — honest parties disqualify it ('INVALID_OPENING') and finish without it if
-   * enough dealers remain. In the Lens (FROST) DKG its round-2 shares are wrong: the DKG
-   * aborts at the receivers with 'INVALID_SECRET_SHARE' naming it in `culprits`.
-   * The cheater's own outcome is unspecified (it may fail or diverge).
+   * enough dealers remain. This holds for every dealing, the Lens and Pulsar DKGs included:
+   * the cheater is named in `blame` (and, if fewer than t dealers qualify, in the
+   * `culprits` of 'NOT_ENOUGH_QUALIFIED'). The cheater's own outcome is unspecified (it may
+   * fail or diverge).
    */
   dealing?: boolean;
   /**
@@ -193,7 +197,7 @@ export interface DkgParams {
   parties: number[];
 }
 
-/** Outcome common to every LSS dealing and the Lens DKG. */
+/** Outcome common to every LSS dealing (the Lens and Pulsar DKGs and every reshare). */
 export interface DealingOutcome {
   /** Whether this party now holds a share of the (new) generation. */
   hasShare: boolean;
@@ -205,9 +209,12 @@ export interface DealingOutcome {
   generation: number;
   /** Transcript hash of the dealing (32 bytes); bound into the activation certificate. */
   transcriptHash: Uint8Array;
-  /** Dealers whose contributions were used, increasing (LSS dealings; the Lens DKG: all). */
+  /** Dealers whose contributions were used, increasing. */
   qualified: number[];
-  /** Everyone blamed, identical at every honest party (empty for the Lens DKG). */
+  /**
+   * Everyone blamed, identical at every honest party. After a DKG a disqualified dealer
+   * still holds a share of the key (its contribution is not in it): leave it out of signing.
+   */
   blame: BlameEntry[];
   /** Senders whose messages did not decode and were treated as missing, increasing. */
   dropped: number[];
@@ -262,24 +269,33 @@ export declare class LensParty {
   constructor(opts: PartyOptions & { curve: LensCurve });
   readonly id: number;
   readonly curve: LensCurve;
-  /** 'idle', 'ready', or the step just completed ('dkg-1', 'dkg-2', 'sign-1', 'reshare-1' …). */
+  /** 'idle', 'ready', or the step just completed ('dkg-1' … 'dkg-3', 'sign-1', 'reshare-1' …). */
   readonly phase: string;
   /** Whether the party holds a key share. */
   readonly hasShare: boolean;
 
-  /** DKG round 1: returns `{ broadcast }` (commitment + proof of knowledge). */
+  /**
+   * DKG round 1 — the LSS kernel's DKG in Feldman mode with proofs of knowledge (the same
+   * rounds as `PulsarParty`'s DKG; on secp256k1 the key is BIP-340 normalised and
+   * BIP-341-tweaked as frost-secp256k1-tr's DKG keys are): returns `{ broadcast, direct }`
+   * (the deal — commitments and proof of knowledge — and one share per other party).
+   * @throws QuasarError 'INVALID_THRESHOLD' (Lens needs 2 ≤ t ≤ n), 'DUPLICATE_PARTY',
+   *   'UNKNOWN_PARTY' (this party is not listed).
+   */
   dkgRound1(params: DkgParams): RoundOutput;
   /**
-   * DKG round 2: reads every other party's round-1 broadcast (all must be present);
-   * returns one `direct` share per other party.
-   * @throws QuasarError 'INVALID_PROOF_OF_KNOWLEDGE' / 'INVALID_COMMITMENT' (culprits),
-   *   'MISSING_MESSAGE', decoding codes with `culprits: [from]`.
+   * DKG round 2: reads the deals (broadcasts) and the shares sent to this party (direct);
+   * returns `{ broadcast }` (the complaint, empty when every share checked). A message that
+   * does not decode is dropped (reported in `dropped`; a missing deal disqualifies its dealer).
    */
   dkgRound2(inbox: Inbox): RoundOutput;
+  /** DKG round 3: reads the complaints; returns `{ broadcast }` (the response: openings, if any). */
+  dkgRound3(inbox: Inbox): RoundOutput;
   /**
-   * DKG finish: checks the shares received against their senders' commitments and stores
-   * the key share (generation 0).
-   * @throws QuasarError 'INVALID_SECRET_SHARE' naming the sender in `culprits`.
+   * DKG finish: reads the responses; disqualifies cheating dealers (named in `blame`:
+   * 'INVALID_OPENING', 'UNANSWERED_COMPLAINT', 'INVALID_PROOF', 'MISSING_DEAL', …) and stores
+   * the key share (generation 0) made by the qualified ones.
+   * @throws QuasarError 'NOT_ENOUGH_QUALIFIED' (culprits) when fewer than t dealers qualify.
    */
   dkgFinish(inbox: Inbox): LensDealingResult;
 

@@ -169,12 +169,16 @@ export class LensParty extends Owned {
     );
   }
   dkgRound2(inbox) {
+    const { broadcasts, direct } = inboxOf(inbox);
+    return this._w.dkgRound2(...broadcasts, ...direct);
+  }
+  dkgRound3(inbox) {
     const { broadcasts } = inboxOf(inbox);
-    return this._w.dkgRound2(...broadcasts);
+    return this._w.dkgRound3(...broadcasts);
   }
   dkgFinish(inbox) {
-    const { direct } = inboxOf(inbox);
-    return this._w.dkgFinish(...direct);
+    const { broadcasts } = inboxOf(inbox);
+    return this._w.dkgFinish(...broadcasts);
   }
   signRound1() {
     return this._w.signRound1();

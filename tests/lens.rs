@@ -845,6 +845,9 @@ struct Faults {
     corrupt: Vec<(u16, u16)>,
     /// Dealers whose deal broadcast is truncated (does not decode).
     garbled_deal: Vec<u16>,
+    /// Dealers whose deal still decodes but carries a wrong proof of knowledge (key
+    /// generation only: the last byte-order-lowest bit of the proof's `z` is flipped).
+    bad_proof: Vec<u16>,
 }
 
 /// Runs one refresh or reshare among every participant, all messages through bytes.
@@ -1362,4 +1365,383 @@ fn reshare_inputs_are_checked() {
             found: Curve::Ed25519
         }
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// Key generation over the LSS kernel (lens::keygen): Feldman DKG with proofs of knowledge
+
+use lens::keygen;
+
+/// Runs a Lens key generation among `parties` with the LSS kernel, every message through
+/// bytes, with the faults injected as in [`run`] (`bad_proof` too).
+fn keygen_run(
+    curve: Curve,
+    t: u16,
+    parties: &[PartyId],
+    session: [u8; 32],
+    faults: &Faults,
+    r: &mut ChaCha20Rng,
+) -> BTreeMap<PartyId, Result<keygen::Outcome, Error>> {
+    let ceremony = keygen::Ceremony::new(curve, session, parties, t).unwrap();
+    assert_eq!(ceremony.parties(), parties);
+    assert_eq!(ceremony.threshold(), t);
+    let cheaters: BTreeSet<PartyId> = faults.corrupt.iter().map(|(d, _)| pid(*d)).collect();
+    let mut states = BTreeMap::new();
+    let mut deals: BTreeMap<PartyId, Vec<u8>> = BTreeMap::new();
+    let mut inbox: BTreeMap<PartyId, BTreeMap<PartyId, Vec<u8>>> = BTreeMap::new();
+    // A dealer sees its own deal as it made it (the faults are on the network).
+    let mut own_deals = BTreeMap::new();
+    for p in parties {
+        let (state, out) = keygen::round1(&ceremony, *p, r).unwrap();
+        assert_eq!(out.shares.len(), parties.len() - 1);
+        own_deals.insert(*p, out.deal.clone());
+        let mut deal = out.deal;
+        if faults.garbled_deal.contains(&p.get()) {
+            deal.truncate(deal.len() - 1);
+        }
+        if faults.bad_proof.contains(&p.get()) {
+            // The deal ends with the proof's scalar z: flip its least significant bit.
+            let i = if curve == Curve::Secp256k1 {
+                deal.len() - 1
+            } else {
+                deal.len() - 32
+            };
+            deal[i] ^= 1;
+        }
+        deals.insert(*p, deal);
+        for (to, bytes) in out.shares {
+            let mut bytes = bytes.to_vec();
+            if faults.corrupt.contains(&(p.get(), to.get())) {
+                // The share value sits at bytes 45..77 (LSP1 layout, Feldman mode).
+                let i = if curve == Curve::Secp256k1 { 76 } else { 45 };
+                bytes[i] ^= 1;
+            }
+            inbox.entry(to).or_default().insert(*p, bytes);
+        }
+        states.insert(*p, state);
+    }
+    let mut complaints = BTreeMap::new();
+    let mut states2 = BTreeMap::new();
+    for (p, s) in states {
+        let mut seen = deals.clone();
+        seen.insert(p, own_deals[&p].clone());
+        let (s2, c) = s.round2(&seen, &inbox[&p]).unwrap();
+        complaints.insert(p, c.expect("every DKG party complains (possibly empty)"));
+        states2.insert(p, s2);
+    }
+    let mut responses = BTreeMap::new();
+    let mut states3 = BTreeMap::new();
+    for (p, s) in states2 {
+        let (s3, resp) = s.round3(&complaints).unwrap();
+        let resp = resp.expect("every DKG party responds (possibly empty)");
+        if !cheaters.contains(&p) {
+            responses.insert(p, resp);
+        }
+        states3.insert(p, s3);
+    }
+    states3
+        .into_iter()
+        .map(|(p, s)| (p, s.finalize(&responses)))
+        .collect()
+}
+
+/// The honest parties' common result: every outcome succeeded and agrees on the public
+/// package, blame, qualified set and dropped list; the package is generation 0 under the
+/// LSS transcript hash and survives its decoder. Returns the shares by party.
+fn keygen_result(
+    outcomes: BTreeMap<PartyId, Result<keygen::Outcome, Error>>,
+    t: u16,
+) -> (BTreeMap<PartyId, KeyShare>, PublicKeyPackage, keygen::Outcome) {
+    let mut shares = BTreeMap::new();
+    let mut first: Option<keygen::Outcome> = None;
+    for (p, o) in outcomes {
+        let o = o.unwrap_or_else(|e| panic!("{p}: {e}"));
+        assert_eq!(o.key_share.party(), p);
+        assert_eq!(o.key_share.public(), &o.public);
+        shares.insert(
+            p,
+            KeyShare::from_bytes(o.public.curve(), &o.key_share.to_bytes()).unwrap(),
+        );
+        match &first {
+            None => first = Some(o),
+            Some(f) => {
+                assert_eq!(
+                    f.public.to_bytes(),
+                    o.public.to_bytes(),
+                    "{p} agrees on the package"
+                );
+                assert_eq!(f.blame, o.blame, "{p} agrees on the blame");
+                assert_eq!(f.qualified, o.qualified, "{p} agrees on the qualified dealers");
+                assert_eq!(f.dropped, o.dropped, "{p} agrees on the dropped messages");
+            }
+        }
+    }
+    let first = first.unwrap();
+    let public = first.public.clone();
+    assert_eq!(public.threshold(), t);
+    assert_eq!(public.epoch().generation, 0);
+    assert_eq!(public.commitment_bytes()[0], public.group_key_bytes());
+    assert_eq!(
+        PublicKeyPackage::from_bytes(public.curve(), &public.to_bytes()).unwrap(),
+        public
+    );
+    (shares, public, first)
+}
+
+per_curve!(lss_keygen_signing_and_reshare, |curve: Curve| {
+    let mut r = rng(&format!("lss keygen {curve}"));
+    for (t, n) in [(3u16, 5u16), (5, 7)] {
+        let parties = ids(1..=n);
+        let outcomes = keygen_run(curve, t, &parties, [t as u8; 32], &Faults::default(), &mut r);
+        let (shares, public, outcome) = keygen_result(outcomes, t);
+        assert!(outcome.blame.is_empty() && outcome.dropped.is_empty());
+        assert_eq!(outcome.qualified, parties);
+        assert_eq!(public.parties(), &parties[..]);
+        let all: Vec<&KeyShare> = shares.values().collect();
+        let tu = usize::from(t);
+        sign_and_check(&all[..tu], &public, b"lss keygen, first t", &mut r);
+        sign_and_check(&all[all.len() - tu..], &public, b"lss keygen, last t", &mut r);
+        sign_and_check(&all, &public, b"lss keygen, everyone", &mut r);
+        assert_eq!(
+            sign(&all[..tu - 1], &public, b"too few", &mut r).unwrap_err(),
+            Error::NotEnoughSigners {
+                needed: t,
+                got: tu - 1
+            }
+        );
+
+        // Resharing continues from the generated key: (t, n) -> (t + 1, n + 2).
+        let ceremony =
+            reshare::Ceremony::reshare([9; 32], &public, &parties, &ids(1..=n + 2), t + 1).unwrap();
+        let outcomes = run(&ceremony, &shares, &Faults::default(), &mut r);
+        let (new, new_public, blame) = new_generation(outcomes, &public, &ceremony);
+        assert!(blame.is_empty());
+        check_new_generation(&new, &new_public, &mut r);
+        check_no_mixing(&shares[&pid(1)], &new, &new_public, &mut r);
+    }
+});
+
+per_curve!(lss_keygen_excludes_cheating_dealers, |curve: Curve| {
+    let mut r = rng(&format!("lss keygen cheater {curve}"));
+    let parties = ids(1..=5);
+    // Dealer 2 sends party 4 a bad share and does not answer the complaint: it is
+    // disqualified and named; everyone else (party 2's view excepted) gets a working key.
+    let faults = Faults {
+        corrupt: vec![(2, 4)],
+        ..Faults::default()
+    };
+    let mut outcomes = keygen_run(curve, 3, &parties, [1; 32], &faults, &mut r);
+    outcomes.remove(&pid(2));
+    let (shares, public, outcome) = keygen_result(outcomes, 3);
+    assert_eq!(
+        outcome.blame,
+        vec![lss::Blame {
+            party: pid(2),
+            reason: lss::BlameReason::UnansweredComplaint { complainer: pid(4) }
+        }]
+    );
+    assert_eq!(outcome.qualified, ids([1, 3, 4, 5]));
+    let honest: Vec<&KeyShare> = shares.values().collect();
+    sign_and_check(&honest[..3], &public, b"without the cheater", &mut r);
+    sign_and_check(&honest[1..], &public, b"without the cheater, others", &mut r);
+    // The key still reshares, dealt by the honest parties.
+    let ceremony = reshare::Ceremony::reshare([2; 32], &public, &ids([1, 3, 4, 5]), &ids(1..=6), 4).unwrap();
+    let (new, new_public, _) = new_generation(
+        run(&ceremony, &shares, &Faults::default(), &mut r),
+        &public,
+        &ceremony,
+    );
+    check_new_generation(&new, &new_public, &mut r);
+
+    // A bad proof of knowledge and a deal that does not decode: both dealers are named, the
+    // other three still make a 3-of-5 key.
+    let faults = Faults {
+        bad_proof: vec![1],
+        garbled_deal: vec![5],
+        ..Faults::default()
+    };
+    let mut outcomes = keygen_run(curve, 3, &parties, [3; 32], &faults, &mut r);
+    outcomes.remove(&pid(1));
+    outcomes.remove(&pid(5));
+    let (shares, public, outcome) = keygen_result(outcomes, 3);
+    let mut blame = outcome.blame.clone();
+    blame.sort_by_key(|b| b.party);
+    assert_eq!(
+        blame,
+        vec![
+            lss::Blame {
+                party: pid(1),
+                reason: lss::BlameReason::InvalidProof
+            },
+            lss::Blame {
+                party: pid(5),
+                reason: lss::BlameReason::MissingDeal
+            },
+        ]
+    );
+    assert_eq!(outcome.qualified, ids(2..=4));
+    assert_eq!(outcome.dropped, vec![pid(5)]);
+    let honest: Vec<&KeyShare> = shares.values().collect();
+    sign_and_check(&honest, &public, b"three qualified dealers", &mut r);
+
+    // Too many cheaters: fewer than t dealers qualify, the DKG fails naming them.
+    let faults = Faults {
+        corrupt: vec![(1, 3), (2, 3), (5, 4)],
+        ..Faults::default()
+    };
+    for (p, o) in keygen_run(curve, 3, &parties, [4; 32], &faults, &mut r) {
+        if [1, 2, 5].contains(&p.get()) {
+            continue;
+        }
+        let err = o.unwrap_err();
+        assert_eq!(
+            err,
+            Error::Lss(lss::Error::NotEnoughQualified {
+                needed: 3,
+                qualified: 2,
+                culprits: ids([1, 2, 5])
+            }),
+            "{p}"
+        );
+        assert_eq!(err.culprits(), &ids([1, 2, 5])[..]);
+    }
+});
+
+#[test]
+fn lss_keygen_parameters_are_checked() {
+    let mut r = rng("lss keygen params");
+    for (t, n) in [(1u16, 3u16), (4, 3), (2, 1)] {
+        assert_eq!(
+            keygen::Ceremony::new(Curve::Ed25519, [0; 32], &ids(1..=n), t).unwrap_err(),
+            Error::InvalidThreshold {
+                threshold: t,
+                parties: usize::from(n)
+            },
+            "t = {t}, n = {n}"
+        );
+    }
+    assert_eq!(
+        keygen::Ceremony::new(Curve::Ed25519, [0; 32], &ids([1, 2, 2]), 2).unwrap_err(),
+        Error::Lss(lss::Error::DuplicateParty { party: pid(2) })
+    );
+    let ceremony = keygen::Ceremony::new(Curve::Ristretto255, [0; 32], &ids([3, 1, 2]), 2).unwrap();
+    assert_eq!(ceremony.parties(), &ids(1..=3)[..]);
+    assert_eq!(ceremony.curve(), Curve::Ristretto255);
+    assert_eq!(
+        keygen::round1(&ceremony, pid(9), &mut r).unwrap_err(),
+        Error::UnknownParty { party: pid(9) }
+    );
+    // A share of a later generation is not a fresh DKG output.
+    let (shares, public) = dealer(Curve::Ed25519, 2, 3, &mut r);
+    let ceremony = reshare::Ceremony::refresh([1; 32], &public, &ids(1..=3)).unwrap();
+    let (new, _, _) = new_generation(
+        run(&ceremony, &by_party(shares), &Faults::default(), &mut r),
+        &public,
+        &ceremony,
+    );
+    let lss_share = reshare::to_lss_key_share::<quasar_pq::vss::Ed25519>(&new[&pid(1)]).unwrap();
+    assert!(matches!(
+        keygen::key_share_from_lss(&lss_share),
+        Err(Error::EpochMismatch { party: None, .. })
+    ));
+}
+
+/// BIP-341 `H_TapTweak(x)` as a scalar, written independently of frost on sha2 and k256.
+fn tap_tweak(x: &[u8]) -> k256::Scalar {
+    use k256::elliptic_curve::ops::Reduce;
+    use sha2::{Digest, Sha256};
+    let tag = Sha256::digest(b"TapTweak");
+    let h = Sha256::new()
+        .chain_update(tag)
+        .chain_update(tag)
+        .chain_update(x)
+        .finalize();
+    <k256::Scalar as Reduce<k256::U256>>::reduce_bytes(&h)
+}
+
+/// secp256k1: the LSS DKG's summed key `P = Σ A_i0` may have an odd `y`. Driving the LSS
+/// kernel directly (`Ceremony::dkg(.., Mode::Feldman, ..)`, `lss::round1` … `finalize`) and
+/// converting with `keygen::key_share_from_lss`, the group key is frost-secp256k1-tr's DKG
+/// key: `P` made even, plus the unspendable BIP-341 tweak — recomputed here with k256 —
+/// and signatures verify under k256's BIP-340 `verify_raw` with the x-only key. Runs until
+/// both parities of `P` have been seen.
+#[test]
+fn secp256k1_lss_keygen_normalises_like_frost() {
+    use k256::elliptic_curve::point::AffineCoordinates;
+    use k256::elliptic_curve::sec1::ToEncodedPoint;
+    use k256::ProjectivePoint;
+    use quasar_pq::vss::{Mode, Secp256k1};
+
+    let mut r = rng("secp lss parity");
+    let parties = ids(1..=3);
+    let mut seen = BTreeSet::new();
+    for run_no in 0u8..40 {
+        let c = lss::Ceremony::<Secp256k1>::dkg([run_no; 32], Mode::Feldman, &parties, 2).unwrap();
+        let mut states = Vec::new();
+        let mut deals = BTreeMap::new();
+        let mut to: BTreeMap<PartyId, BTreeMap<PartyId, lss::ShareMessage<Secp256k1>>> = BTreeMap::new();
+        for &p in &parties {
+            let (s, out) = lss::round1(c.clone(), p, None, &mut r).unwrap();
+            deals.insert(p, out.broadcast.unwrap());
+            for m in out.shares {
+                to.entry(m.to()).or_default().insert(p, m);
+            }
+            states.push((p, s));
+        }
+        let mut complaints = BTreeMap::new();
+        let mut states2 = Vec::new();
+        for (p, s) in states {
+            let (s, cm) = s.round2(deals.clone(), to.remove(&p).unwrap()).unwrap();
+            complaints.insert(p, cm.unwrap());
+            states2.push((p, s));
+        }
+        let mut responses = BTreeMap::new();
+        let mut states3 = Vec::new();
+        for (p, s) in states2 {
+            let (s, resp) = s.round3(complaints.clone()).unwrap();
+            responses.insert(p, resp.unwrap());
+            states3.push(s);
+        }
+        let lens_shares: Vec<KeyShare> = states3
+            .into_iter()
+            .map(|s| {
+                let o = s.finalize(responses.clone()).unwrap();
+                keygen::key_share_from_lss(&o.key_share.unwrap()).unwrap()
+            })
+            .collect();
+        let public = lens_shares[0].public().clone();
+        for s in &lens_shares {
+            assert_eq!(s.public(), &public);
+        }
+
+        // The expected key, from the raw LSS sum P of the deals' constant terms, with k256.
+        let p_raw: ProjectivePoint = deals
+            .values()
+            .map(|d| *d.commitments().constant())
+            .fold(ProjectivePoint::IDENTITY, |a, b| a + b);
+        let odd: bool = p_raw.to_affine().y_is_odd().into();
+        seen.insert(odd);
+        let p_even = if odd { -p_raw } else { p_raw };
+        let x = p_raw.to_affine().x();
+        let expected = p_even + ProjectivePoint::GENERATOR * tap_tweak(&x);
+        assert_eq!(
+            public.group_key_bytes(),
+            expected.to_affine().to_encoded_point(true).as_bytes(),
+            "run {run_no}: even-y normalisation and the BIP-341 tweak (P odd: {odd})"
+        );
+        assert_eq!(public.epoch().generation, 0);
+
+        let msg = [b"parity run ".as_slice(), &[run_no]].concat();
+        let all: Vec<&KeyShare> = lens_shares.iter().collect();
+        let sig = sign(&all[..2], &public, &msg, &mut r).unwrap();
+        let gk = public.group_key_bytes();
+        let vk = k256::schnorr::VerifyingKey::from_bytes(&gk[1..]).unwrap();
+        let s = k256::schnorr::Signature::try_from(&sig.to_bytes()[..]).unwrap();
+        vk.verify_raw(&msg, &s).unwrap();
+        assert!(vk.verify_raw(b"another message", &s).is_err());
+        if seen.len() == 2 && run_no >= 3 {
+            break;
+        }
+    }
+    assert_eq!(seen.len(), 2, "both parities of the summed key were exercised");
 }

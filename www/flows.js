@@ -138,13 +138,6 @@ export class Run {
     }
   }
 
-  /** Fresh protocol instances for `keys` (same ids, same workers): used to restart a DKG. */
-  async respawn(keys) {
-    const placed = keys.map((k) => ({ key: k, worker: this.net.workerOf(k) }));
-    await this.net.drop(keys);
-    await this.net.spawn(placed.map(({ key, worker }) => ({ key, worker, role: this.partyRole, config: this.partyConfig(key) })));
-  }
-
   async round(phase, name, step, actors, opts = {}) {
     const r = await this.net.round({ phase, round: name, step, actors, audience: opts.audience, input: opts.input });
     r.stats.seq = this.phaseSeq;
@@ -166,18 +159,6 @@ export class Run {
       if (tolerate.has(key) || this.blamed.has(key)) continue;
       throw new ProtocolError(info, `${context} (party ${key})`);
     }
-  }
-
-  /** Culprits named by the failing parties that are not themselves named. */
-  culpritsOf(r) {
-    const named = new Set();
-    for (const info of r.errors.values()) for (const c of info.culprits ?? []) named.add(c);
-    const out = new Set();
-    for (const [key, info] of r.errors) {
-      if (named.has(key)) continue;
-      for (const c of info.culprits ?? []) out.add(c);
-    }
-    return [...out].sort((a, b) => a - b);
   }
 
   blame(phase, parties, text, short) {
@@ -261,15 +242,16 @@ export class Run {
     this.hasKey = true;
   }
 
-  async pulsarCeremony() {
-    const { k, t } = this.p;
-    const members = Array.from({ length: k }, (_, i) => i + 1);
-    // 1. Pedersen DKG (LSS dealing): deal, complain, respond, finish.
-    this.newPhase();
+  /**
+   * The LSS DKG (Pulsar: Pedersen mode; Lens: Feldman mode with proofs of knowledge): deal,
+   * complain, respond, finish. A cheating dealer is disqualified and named, and the others
+   * finish without its contribution. Returns the honest parties' common result.
+   */
+  async lssDkg(members, t, dealLabel) {
     const phase = 'DKG';
     const params = { session: session(), threshold: t, parties: members };
     const all = { audience: members };
-    let r = await this.round(phase, 'round 1: deal', 'dkg1', members, { ...all, input: () => ({ params }) });
+    let r = await this.round(phase, dealLabel, 'dkg1', members, { ...all, input: () => ({ params }) });
     this.check(r, 'DKG round 1', new Set([this.cheater]));
     r = await this.round(phase, 'round 2: check shares, complain', 'dkg2', members, all);
     this.check(r, 'DKG round 2', new Set([this.cheater]));
@@ -282,10 +264,25 @@ export class Run {
         'Key ceremony (DKG)',
         [b.party],
         `party ${b.party} was disqualified as a dealer (${b.code}: ${b.reason})` +
-          `${b.related ? `, after a complaint by party ${b.related}` : ''}. The DKG finished without it, with ${plural(out.qualified.length, 'qualified dealer')}.`,
+          `${b.related ? `, after a complaint by party ${b.related}` : ''}. It was excluded and the ceremony continued: ` +
+          `the key comes from the ${plural(out.qualified.length, 'qualified dealer')}.`,
         `disqualified: ${b.code}`,
       );
     }
+    if (out.groupKey) {
+      for (const [p, res] of r.results) {
+        if (p !== this.cheater && !equalBytes(res.groupKey, out.groupKey)) throw new Error(`party ${p} computed a different group key`);
+      }
+    }
+    return out;
+  }
+
+  async pulsarCeremony() {
+    const { k, t } = this.p;
+    const members = Array.from({ length: k }, (_, i) => i + 1);
+    // 1. Pedersen DKG (LSS dealing): deal, complain, respond, finish.
+    this.newPhase();
+    const out = await this.lssDkg(members, t, 'round 1: deal');
     this.group = {
       generation: out.generation,
       t: out.threshold,
@@ -309,7 +306,7 @@ export class Run {
       }, this.group.parties);
     });
     // 3. Every party checks the announcement against its sharing and stores the key.
-    r = await this.round(kphase, 'store: check announcement', 'storeKey', this.group.parties);
+    const r = await this.round(kphase, 'store: check announcement', 'storeKey', this.group.parties);
     this.check(r, 'storing the group key', new Set([this.cheater]));
     for (const [p, info] of r.results) {
       if (!equalBytes(info.groupKey, res.groupKey)) throw new Error(`party ${p} stored a different group key`);
@@ -360,61 +357,21 @@ export class Run {
 
   async lensCeremony() {
     const { k, t } = this.p;
-    let members = Array.from({ length: k }, (_, i) => i + 1);
-    const phase = 'DKG';
+    const members = Array.from({ length: k }, (_, i) => i + 1);
+    // The LSS DKG in Feldman mode (with proofs of knowledge): a cheating dealer is
+    // excluded and named, and the ceremony continues without its contribution.
     this.newPhase();
-    for (let attempt = 1; ; attempt++) {
-      const label = attempt > 1 ? `attempt ${attempt} · ` : '';
-      if (attempt > 1) await this.respawn(members);
-      this.net.clearInboxes();
-      const params = { session: session(), threshold: t, parties: members };
-      const all = { audience: members };
-      let r = await this.round(phase, `${label}round 1: commitments + proof`, 'dkg1', members, { ...all, input: () => ({ params }) });
-      this.check(r, 'DKG round 1', new Set([this.cheater]));
-      r = await this.round(phase, `${label}round 2: shares`, 'dkg2', members, all);
-      let culprits = this.culpritsOf(r);
-      if (!culprits.length) {
-        this.check(r, 'DKG round 2', new Set([this.cheater]));
-        r = await this.round(phase, `${label}finish: check shares, store`, 'dkgFinish', members, all);
-        culprits = this.culpritsOf(r);
-      }
-      if (culprits.length) {
-        const codes = [...new Set([...r.errors.values()].map((e) => e.code).filter(Boolean))].join(', ');
-        const accusers = [...r.errors.keys()].filter((p) => !culprits.includes(p)).length;
-        members = members.filter((p) => !culprits.includes(p));
-        this.blame(
-          'Key ceremony (DKG)',
-          culprits,
-          `${plural(accusers, 'party', 'parties')} aborted the FROST DKG with ${codes || 'an error'} naming ${names(culprits)}. ` +
-            (members.length >= t
-              ? `The DKG is restarted without it, with ${members.length} parties.`
-              : `Only ${members.length} parties would remain, fewer than t = ${t}: the ceremony stops here.`),
-          `blamed: ${codes || 'error'}`,
-        );
-        if (members.length < t || attempt >= 3) {
-          throw new ProtocolError(
-            { name: 'ProtocolError', code: [...r.errors.values()][0]?.code ?? 'DKG_ABORTED', message: 'the DKG aborted and cannot be restarted with enough parties', culprits },
-            'Key ceremony',
-          );
-        }
-        continue;
-      }
-      const out = this.honestResult(r, 'DKG finish');
-      this.group = {
-        generation: out.generation,
-        t: out.threshold,
-        parties: out.parties,
-        publicKey: out.groupKey,
-        publicPackage: out.publicPackage,
-        transcriptHash: out.transcriptHash,
-      };
-      for (const [p, res] of r.results) {
-        if (p !== this.cheater && !equalBytes(res.groupKey, out.groupKey)) throw new Error(`party ${p} computed a different group key`);
-      }
-      break;
-    }
-    for (const p of this.group.parties) this.ui.party(p, { state: 'share', label: 'share · gen 0' });
-    const r = await this.round(phase, 'coordinator: load public key package', 'setup', [COORDINATOR], {
+    const out = await this.lssDkg(members, t, 'round 1: deal (commitments + proof of knowledge)');
+    this.group = {
+      generation: out.generation,
+      t: out.threshold,
+      parties: out.parties,
+      publicKey: out.groupKey,
+      publicPackage: out.publicPackage,
+      transcriptHash: out.transcriptHash,
+    };
+    for (const p of this.group.parties) if (!this.blamed.has(p)) this.ui.party(p, { state: 'share', label: 'share · gen 0' });
+    const r = await this.round('DKG', 'coordinator: load public key package', 'setup', [COORDINATOR], {
       input: () => ({ publicPackage: this.group.publicPackage }),
     });
     this.check(r, 'coordinator');

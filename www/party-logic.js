@@ -199,10 +199,13 @@ class LensPartyEntity {
   step(name, input, inbox) {
     const p = this.p;
     switch (name) {
+      // The DKG is the LSS kernel's Feldman DKG: the same rounds as Pulsar's.
       case 'dkg1':
-        return { out: envelopes(p.dkgRound1(input.params), 'commit') };
+        return { out: envelopes(p.dkgRound1(input.params), 'deal') };
       case 'dkg2':
-        return { out: envelopes(p.dkgRound2(dealingInbox(inbox)), 'share') };
+        return { out: envelopes(p.dkgRound2(dealingInbox(inbox)), 'complaint') };
+      case 'dkg3':
+        return { out: envelopes(p.dkgRound3(dealingInbox(inbox)), 'response') };
       case 'dkgFinish':
         return { result: dealing(p.dkgFinish(dealingInbox(inbox))) };
       case 'reshare1':

@@ -20,10 +20,14 @@
 //!   [`Error::InvalidSignatureShare`] listing every culprit (FROST is not robust: the
 //!   session is retried without them).
 //! - **Key generation**: with [`deal`] (RFC 9591 Appendix C) a trusted dealer sees the
-//!   key once; with the distributed key generation in [`dkg`] (the FROST paper's KeyGen
-//!   with proofs of knowledge, as in `frost-core`; RFC 9591 leaves DKG out of scope)
-//!   nobody ever does. The DKG needs a broadcast channel for round 1 and confidential,
-//!   authenticated channels for round 2.
+//!   key once; with a distributed key generation nobody ever does (RFC 9591 leaves DKG
+//!   out of scope). **[`keygen`] is the recommended DKG**: the [`crate::lss`] kernel's
+//!   DKG in Feldman mode with proofs of knowledge, batched share checks, and a cheating
+//!   dealer **excluded and named** while the others still get a working key. [`dkg`] (the
+//!   FROST paper's KeyGen as in `frost-core`'s `keys::dkg`) is kept for interoperability:
+//!   its finish step costs `O(n²·t)` scalar multiplications across the group and it
+//!   aborts on the first bad share. Either needs a broadcast channel and confidential,
+//!   authenticated channels for the shares.
 //! - **Resharing** ([`reshare`]): LSS refresh and redistribution to a new `(t, n)` keep the
 //!   group key byte-identical; every key share carries the [`KeyEpoch`] of the dealing that
 //!   made it, and shares of different epochs are never combined.
@@ -39,6 +43,7 @@
 //! | [`DealerShare`] | `LNDS` | dealer → one party | confidential, authenticated |
 //! | [`PublicKeyPackage`] | `LNPK` | anyone → anyone | public |
 //! | [`KeyShare`] | `LNKS` | storage only | secret |
+//! | [`keygen`] messages | `LSD1`…`LSR1` | see [`crate::lss`] | broadcast / private |
 //! | [`dkg::Round1Message`] | `LND1` | party → all | broadcast |
 //! | [`dkg::Round2Message`] | `LND2` | party → one party | confidential, authenticated |
 //! | [`SigningCommitments`] | `LNC1` | signer → coordinator | authenticated |
@@ -90,6 +95,7 @@ use crate::PartyId;
 pub mod aggregate;
 mod ciphersuite;
 pub mod dkg;
+pub mod keygen;
 pub mod keys;
 pub mod reshare;
 pub mod round1;

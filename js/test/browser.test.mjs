@@ -275,14 +275,22 @@ describe('demo page in Chromium', { timeout: 240_000 }, () => {
     await screenshot('pulsar-7-cheater-signing');
   });
 
-  test('lens: a party dealing bad shares aborts the DKG, is named, and the DKG reruns without it', async () => {
+  test('lens: a party dealing bad shares is excluded and named; the ceremony continues without it', async () => {
     await setupThreshold({ scheme: 'lens', k: 7, cheater: '2', cheatMode: 'dealing', curve: 'secp256k1' });
     await runAction('#run-ceremony');
+    assert.equal(await page.getAttribute('#blame', 'data-state'), 'blamed');
     assert.equal(await page.getAttribute('#blame', 'data-party'), '2');
-    assert.match(await text('#blame'), /party 2/);
-    assert.equal(await text('#group-shape'), '5 of 6');
+    assert.match(await text('#blame'), /party 2 was disqualified as a dealer \(INVALID_OPENING/);
+    assert.match(await text('#blame'), /ceremony continued/);
+    // One DKG run, no restart: the 5-of-7 key stands (the disqualified dealer's share is
+    // of the same key, its contribution is not), and the dealer is left out of signing.
+    assert.equal(await text('#group-shape'), '5 of 7');
+    assert.equal(await page.getAttribute('#party-grid .tile[data-party="2"]', 'data-state'), 'blamed');
     await runAction('#sign');
     assert.equal(await text('#verify-result'), 'verified');
+    const signers = (await page.getAttribute('#signers', 'data-parties')).split(',');
+    assert.equal(signers.length, 5);
+    assert.ok(!signers.includes('2'), `the excluded dealer does not sign: ${signers}`);
     await screenshot('lens-7-cheater-dealing');
   });
 

@@ -7,8 +7,8 @@
 //   deterministic and hedged signing, reshare, activation. Every message is logged in the
 //   generator's canonical order and hashed (per phase and overall) as the generator does:
 //   sha256(for each message: u32_be(len) ‖ message).
-// - kats/lens.json, DKG cases: keygen, signing, reshare and activation replayed through
-//   LensParty / LensCoordinator the same way. (The dealer cases cannot be replayed: the
+// - kats/lens.json, DKG cases: keygen (the LSS Feldman DKG), signing, reshare and activation
+//   replayed through LensParty / LensCoordinator the same way. (The dealer cases cannot be replayed: the
 //   WASM API has no trusted-dealer keygen and no way to load a dealer's share.)
 // - kats/pulsar.json and kats/lens.json: every signature and activation certificate
 //   verifies through the WASM build and through independent verifiers (@noble/post-quantum,
@@ -398,16 +398,17 @@ function replayLens(c) {
   };
   const log = new MessageLog();
   try {
-    // 1. DKG: round-1 broadcasts, then each sender's shares by recipient.
+    // 1. DKG over LSS (Feldman): deals and shares, complaints, responses, finish.
     const dkg = { session: hex(c.dkg_session), threshold: c.threshold, parties: c.parties };
-    let outs = c.parties.map((id) => ({ from: id, out: party(id).dkgRound1(dkg) }));
-    logRound(log, outs);
-    outs = c.parties.map((id) => ({ from: id, out: party(id).dkgRound2(inboxOf(outs, id)) }));
-    logRound(log, outs);
-    const keys = c.parties.map((id) => party(id).dkgFinish(inboxOf(outs, id)));
+    const keys = dealing(log, party, c.parties, (p) => p.dkgRound1(dkg), ['dkgRound2', 'dkgRound3', 'dkgFinish']);
     log.endPhase('keygen');
-    for (const k of keys) assert.equal(toHex(k.groupKey), c.group_key, `${where}: group key`);
-    const publicPackage = keys[0].publicPackage;
+    for (const [id, k] of keys) {
+      assert.equal(toHex(k.groupKey), c.group_key, `${where}: party ${id} group key`);
+      assert.equal(toHex(k.transcriptHash), c.keygen_transcript_hash, `${where}: party ${id} keygen transcript`);
+      assert.equal(k.generation, 0, `${where}: generation 0`);
+      assert.deepEqual(k.blame, [], `${where}: no blame`);
+    }
+    const publicPackage = keys.get(c.parties[0]).publicPackage;
 
     // 2. Signing.
     const signature = lensSign(log, coordinator(publicPackage), party, c.signers, hex(c.message));

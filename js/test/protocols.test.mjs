@@ -3,8 +3,8 @@
 //   - Pulsar custody: Pedersen DKG, key ceremony, signing with each ML-DSA set (3-of-5 and
 //     5-of-7), signatures verified by us and by @noble/post-quantum; reshare to (5, 9) with
 //     the activation certificate verifying under the unchanged key, and signing again;
-//   - Lens (FROST) on each curve: DKG, signing, standard verification (Ed25519 also under
-//     node:crypto), reshare to (5, 9) with the activation certificate;
+//   - Lens (FROST) on each curve: DKG (LSS, Feldman mode), signing, standard verification
+//     (Ed25519 also under node:crypto), reshare to (5, 9) with the activation certificate;
 //   - cheating parties named by the protocols' own checks (blame lists and err.culprits);
 //   - decoders given truncated and extended messages throw QuasarErrors, never crash;
 //   - argument checks, calls out of order, sealed share snapshots.
@@ -313,10 +313,20 @@ function lensDkg(label, curve, ids, t) {
   const parties = new Map(ids.map((id) => [id, new LensParty({ id, curve, seed: seed(label, id) })]));
   const params = { session: bytes(`${label}/dkg`, 32), threshold: t, parties: ids };
   let out = new Map([...parties].map(([id, p]) => [id, p.dkgRound1(params)]));
-  for (const o of out.values()) assert.equal(o.direct.length, 0);
+  for (const o of out.values()) {
+    assert.ok(o.broadcast, 'a deal');
+    assert.equal(o.direct.length, ids.length - 1, 'one share per other party');
+  }
   out = step(parties, out, 'dkgRound2');
-  for (const o of out.values()) assert.equal(o.direct.length, ids.length - 1);
+  for (const p of parties.values()) assert.equal(p.phase, 'dkg-2');
+  out = step(parties, out, 'dkgRound3');
   const results = step(parties, out, 'dkgFinish');
+  for (const r of results.values()) {
+    assert.deepEqual(r.blame, []);
+    assert.deepEqual(r.qualified, [...ids].sort((a, b) => a - b));
+    assert.equal(r.generation, 0);
+    assert.equal(r.transcriptHash.length, 32);
+  }
   return { parties, results };
 }
 
@@ -417,19 +427,54 @@ describe('Lens (FROST)', () => {
     assert.equal(lens.verify('secp256k1', results.get(1).groupKey, msg, sig), true);
   });
 
-  test('a cheating DKG dealer makes the FROST DKG fail, naming it', () => {
+  for (const curve of lens.curves) {
+    test(`a cheating DKG dealer on ${curve} is excluded and named; the others get a working key`, () => {
+      const ids = range(1, 5);
+      const parties = new Map(ids.map((id) => [id, new LensParty({ id, curve, seed: seed(`ld-${curve}`, id) })]));
+      parties.get(3).setMisbehaviour({ dealing: true });
+      let out = new Map([...parties].map(([id, p]) => [id, p.dkgRound1({ session: bytes('ld', 32), threshold: 3, parties: ids })]));
+      out = step(parties, out, 'dkgRound2');
+      out = step(parties, out, 'dkgRound3');
+      const honest = [1, 2, 4, 5];
+      const done = stepSettled(parties, out, 'dkgFinish');
+      const ref = done.get(1).value;
+      for (const id of honest) {
+        const x = done.get(id);
+        assert.ok(x.ok, x.error?.stack);
+        assert.equal(x.value.hasShare, true);
+        assert.deepEqual(x.value.qualified, honest, `party ${id}: qualified dealers`);
+        assert.deepEqual([...new Set(x.value.blame.map((b) => `${b.party}:${b.code}`))], ['3:INVALID_OPENING']);
+        assert.deepEqual(x.value.groupKey, ref.groupKey, `party ${id}: same group key`);
+        assert.deepEqual(x.value.transcriptHash, ref.transcriptHash, `party ${id}: same transcript`);
+        assert.equal(parties.get(id).phase, 'ready');
+      }
+      // The honest parties sign (any t of them); the standard verifier accepts.
+      const coord = new LensCoordinator({ curve, publicPackage: ref.publicPackage });
+      const msg = enc(`after excluding a dealer on ${curve}`);
+      const sig = lensSign(parties, [1, 4, 5], coord, msg);
+      assert.equal(lens.verify(curve, ref.groupKey, msg, sig), true);
+      if (curve === 'secp256k1') assert.equal(lens.verify(curve, ref.groupKey.subarray(1), msg, sig), true, 'x-only key');
+      if (curve === 'ed25519') assert.equal(crypto.verify(null, msg, ed25519Key(ref.groupKey), sig), true, 'node:crypto');
+      for (const p of parties.values()) p.free();
+    });
+  }
+
+  test('too many cheating Lens dealers: the DKG fails cleanly, naming them', () => {
     const ids = range(1, 4);
     const parties = new Map(ids.map((id) => [id, new LensParty({ id, curve: 'ristretto255' })]));
+    parties.get(2).setMisbehaviour({ dealing: true });
     parties.get(3).setMisbehaviour({ dealing: true });
-    let out = new Map([...parties].map(([id, p]) => [id, p.dkgRound1({ session: bytes('ld', 32), threshold: 2, parties: ids })]));
+    let out = new Map([...parties].map(([id, p]) => [id, p.dkgRound1({ session: bytes('lfail', 32), threshold: 3, parties: ids })]));
     out = step(parties, out, 'dkgRound2');
-    for (const id of [1, 2, 4]) {
+    out = step(parties, out, 'dkgRound3');
+    for (const id of [1, 4]) {
       assertQuasar(() => parties.get(id).dkgFinish(route(out, id)), {
-        code: 'INVALID_SECRET_SHARE',
-        culprits: [3],
-        why: `party ${id}`,
+        code: 'NOT_ENOUGH_QUALIFIED',
+        culprits: [2, 3],
+        why: `party ${id}: 2 of 4 dealers qualify, 3 needed`,
       });
       assert.equal(parties.get(id).hasShare, false);
+      assert.equal(parties.get(id).phase, 'idle');
     }
   });
 });
@@ -453,18 +498,36 @@ describe('decoders reject truncated and extended messages', () => {
     const ids = [1, 2, 3];
     const parties = new Map(ids.map((id) => [id, new LensParty({ id, curve })]));
     const params = { session: bytes('bad', 32), threshold: 2, parties: ids };
+    // The DKG is robust: a deal that does not decode is dropped, not fatal — its dealer is
+    // reported in `dropped`, disqualified ('MISSING_DEAL'), and the others finish.
+    {
+      const others = new Map(ids.map((id) => [id, new LensParty({ id, curve })]));
+      let out = new Map([...others].map(([id, p]) => [id, p.dkgRound1(params)]));
+      const good = out.get(2).broadcast;
+      for (const len of [0, 10, good.length - 1]) {
+        const damaged = new Map(out).set(2, { ...out.get(2), broadcast: good.subarray(0, len) });
+        const fresh = new LensParty({ id: 1, curve });
+        const probe = new Map([[1, fresh]]);
+        fresh.dkgRound1(params);
+        const r2 = step(probe, damaged, 'dkgRound2');
+        assert.equal(fresh.phase, 'dkg-2', `deal truncated to ${len}`);
+        fresh.free();
+        assert.ok(r2.get(1).broadcast);
+      }
+      out.set(2, { ...out.get(2), broadcast: good.subarray(0, good.length - 1) });
+      const honest = new Map([1, 3].map((id) => [id, others.get(id)]));
+      out = step(others, out, 'dkgRound2');
+      out = step(others, out, 'dkgRound3');
+      for (const r of step(honest, out, 'dkgFinish').values()) {
+        assert.deepEqual(r.dropped, [2]);
+        assert.deepEqual(r.qualified, [1, 3]);
+        assert.deepEqual(r.blame.map((b) => `${b.party}:${b.code}`), ['2:MISSING_DEAL']);
+      }
+      for (const p of others.values()) p.free();
+    }
     let out = new Map([...parties].map(([id, p]) => [id, p.dkgRound1(params)]));
-    // A damaged round-1 broadcast from party 2 blames party 2 (and leaves party 1 in dkg-1).
-    const good = out.get(2).broadcast;
-    eachDamaged(
-      good,
-      (b) => parties.get(1).dkgRound2({ broadcasts: [{ from: 2, bytes: b }, { from: 3, bytes: out.get(3).broadcast }] }),
-      'dkg round 1',
-      [2],
-    );
-    // Damaged bytes do not end the ceremony: party 1 is still in round 1.
-    assert.equal(parties.get(1).phase, 'dkg-1');
     out = step(parties, out, 'dkgRound2');
+    out = step(parties, out, 'dkgRound3');
     const results = step(parties, out, 'dkgFinish');
     const pkgBytes = results.get(1).publicPackage;
     eachDamaged(pkgBytes, (b) => new LensCoordinator({ curve, publicPackage: b }), 'public package');

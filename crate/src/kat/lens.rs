@@ -11,7 +11,7 @@ use rand_core::SeedableRng;
 
 use super::{ensure, file, nums, pids, Failure, MessageLog, Obj, Rngs, Stream};
 use crate::lens::{
-    aggregate, commit, deal, dkg, reshare, sign as sign_share, verify, Curve, DealerShare, KeyShare,
+    aggregate, commit, deal, keygen, reshare, sign as sign_share, verify, Curve, DealerShare, KeyShare,
     PublicKeyPackage, Signature, SignatureShare, SigningCommitments, SigningPackage,
 };
 use crate::lss::ActivationCertificate;
@@ -32,8 +32,10 @@ const MESSAGE: &[u8] = b"quasar-pq Lens KAT: block 1";
 /// `ChaCha20Rng::from_seed(seeds[i])`:
 ///
 /// 1. **keygen** — `dealer`: [`crate::lens::deal`] (RFC 9591 Appendix C) for parties
-///    `1..=5`, threshold 3, and each party accepts its share; `dkg`: the Lens DKG
-///    ([`crate::lens::dkg`]) among parties `1..=5`, threshold 3, session `dkg_session`.
+///    `1..=5`, threshold 3, and each party accepts its share; `dkg`: the Lens DKG over the
+///    LSS kernel ([`crate::lens::keygen`]: Feldman mode with proofs of knowledge) among
+///    parties `1..=5`, threshold 3, session `dkg_session`; `keygen_transcript_hash` is
+///    its LSS transcript hash.
 /// 2. **sign** — `signers` (1, 2, 3) commit ([`crate::lens::commit`]), the coordinator
 ///    builds the signing package for `message`, each signer signs, the coordinator
 ///    aggregates `signature` (a standard signature under `group_key`).
@@ -49,9 +51,10 @@ const MESSAGE: &[u8] = b"quasar-pq Lens KAT: block 1";
 /// activation signer). The coordinator draws nothing.
 ///
 /// Message order (`phases`, `messages_sha256`): dealer keygen logs the `LNDS` dealer
-/// shares by increasing recipient, then the `LNPK` public key package; the DKG logs the
-/// `LND1` broadcasts by increasing sender, then, per sender in increasing order, its
-/// `LND2` shares by increasing recipient; a signing session logs the
+/// shares by increasing recipient, then the `LNPK` public key package; the DKG, like the
+/// reshare below, logs for each party in increasing order its `LSD1` deal and then its
+/// `LSP1` shares by increasing recipient, then the `LSC1` complaints and the `LSR1`
+/// responses by increasing sender; a signing session logs the
 /// `LNC1` commitments by increasing signer, the `LNSP` signing package, the `LNZ2`
 /// signature shares by increasing signer, then the 64-byte signature (for activation,
 /// the `LSA1` certificate after it); the reshare logs, for each participant in
@@ -82,7 +85,7 @@ pub fn lens() -> String {
 enum Keygen {
     /// A trusted dealer ([`crate::lens::deal`]).
     Dealer,
-    /// The distributed key generation ([`crate::lens::dkg`]).
+    /// The distributed key generation over LSS ([`crate::lens::keygen`]).
     Dkg,
 }
 
@@ -212,9 +215,10 @@ fn dealer_keygen(
     Ok((shares, public))
 }
 
-/// The Lens DKG among `parties`, each with its own generator, every message through
-/// bytes. Logs the `LND1` broadcasts by sender, then each sender's `LND2` shares by
-/// recipient.
+/// The Lens DKG over the LSS kernel among `parties`, each with its own generator, every
+/// message through bytes. Logs, per party in increasing order, its `LSD1` deal and its
+/// `LSP1` shares by increasing recipient; then the `LSC1` complaints, then the `LSR1`
+/// responses, by increasing sender.
 fn dkg_keygen(
     curve: Curve,
     parties: &BTreeSet<PartyId>,
@@ -222,41 +226,58 @@ fn dkg_keygen(
     rngs: &mut Rngs,
     log: &mut MessageLog,
 ) -> Result<(BTreeMap<PartyId, KeyShare>, PublicKeyPackage), Failure> {
-    let mut round1 = BTreeMap::new();
+    let ids: Vec<PartyId> = parties.iter().copied().collect();
+    let ceremony = keygen::Ceremony::new(curve, session, &ids, T)?;
+    let mut deals: BTreeMap<PartyId, Vec<u8>> = BTreeMap::new();
+    let mut inbox: BTreeMap<PartyId, BTreeMap<PartyId, Vec<u8>>> = BTreeMap::new();
     let mut states = Vec::new();
     for &p in parties {
-        let (state, m) = dkg::round1(curve, session, p, T, parties, rngs.of(p)?)?;
-        let bytes = m.to_bytes();
-        log.push(&bytes);
-        round1.insert(p, dkg::Round1Message::from_bytes(curve, &bytes)?);
+        let (state, out) = keygen::round1(&ceremony, p, rngs.of(p)?)?;
+        log.push(&out.deal);
+        deals.insert(p, out.deal);
+        // `shares` is keyed by recipient: increasing order.
+        for (to, bytes) in out.shares {
+            log.push(&bytes);
+            inbox.entry(to).or_default().insert(p, bytes.to_vec());
+        }
         states.push((p, state));
     }
-    let mut inbox: BTreeMap<PartyId, BTreeMap<PartyId, dkg::Round2Message>> = BTreeMap::new();
+    let mut complaints = BTreeMap::new();
     let mut states2 = Vec::new();
     for (p, state) in states {
-        let (state, out) = dkg::round2(state, &round1)?;
-        for (to, m) in out {
-            let bytes = m.to_bytes();
+        let (state, complaint) = state.round2(&deals, &inbox.remove(&p).unwrap_or_default())?;
+        if let Some(bytes) = complaint {
             log.push(&bytes);
-            inbox
-                .entry(to)
-                .or_default()
-                .insert(p, dkg::Round2Message::from_bytes(curve, &bytes)?);
+            complaints.insert(p, bytes);
         }
         states2.push((p, state));
     }
+    let mut responses = BTreeMap::new();
+    let mut states3 = Vec::new();
+    for (p, state) in states2 {
+        let (state, response) = state.round3(&complaints)?;
+        if let Some(bytes) = response {
+            log.push(&bytes);
+            responses.insert(p, bytes);
+        }
+        states3.push((p, state));
+    }
     let mut shares = BTreeMap::new();
     let mut public: Option<PublicKeyPackage> = None;
-    for (p, state) in states2 {
-        let share = dkg::finish(state, &inbox.remove(&p).unwrap_or_default())?;
+    for (p, state) in states3 {
+        let out = state.finalize(&responses)?;
+        ensure(
+            out.blame.is_empty() && out.dropped.is_empty() && out.qualified == ids,
+            "no blame in an honest DKG",
+        )?;
         ensure(
             public
                 .as_ref()
-                .is_none_or(|g| g.to_bytes() == share.public().to_bytes()),
+                .is_none_or(|g| g.to_bytes() == out.public.to_bytes()),
             "every party to agree on the public key package",
         )?;
-        public = Some(share.public().clone());
-        shares.insert(p, share);
+        public = Some(out.public);
+        shares.insert(p, out.key_share);
     }
     let public = public.ok_or_else(|| Failure(String::from("no parties")))?;
     Ok((shares, public))

@@ -3,6 +3,13 @@
 //! dealings, each with a Schnorr proof of knowledge of its constant term. Nobody ever
 //! learns the group key's secret.
 //!
+//! **Prefer [`super::keygen`]**, the LSS kernel's Feldman DKG with proofs of knowledge:
+//! it checks shares in batches (this DKG's [`finish`] evaluates every dealer's commitment
+//! in the group, `O(n·t)` scalar multiplications per party, `O(n²·t)` for the group —
+//! about 100 s for 64 parties in a browser) and it excludes and names a cheating dealer
+//! where this one aborts with [`Error::InvalidSecretShare`] and must be rerun without it.
+//! This module stays for interoperability with `frost-core`'s DKG messages.
+//!
 //! Call sequence for each party `i`, with the same `session` id, threshold and party set:
 //!
 //! 1. [`round1`] → keep the [`Round1State`]; **broadcast** the [`Round1Message`].

@@ -38,7 +38,11 @@
 //!
 //! For callers who drive [`crate::lss`] themselves, [`to_lss_key_share`],
 //! [`to_lss_public`], [`from_lss_key_share`] and [`from_lss_public`] convert between the
-//! Lens and LSS types.
+//! Lens and LSS types. These conversions keep the group key as it is, whatever the parity
+//! of its `y` on secp256k1 (signing negates the key where BIP-340 needs it, as
+//! `frost-secp256k1-tr` does); the one-time DKG post-processing (even-`y` normalisation
+//! and the BIP-341 tweak) belongs to key generation: [`super::keygen`] applies it, and
+//! [`super::keygen::key_share_from_lss`] for a DKG driven through [`crate::lss`].
 
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
@@ -362,9 +366,9 @@ pub struct Outcome {
 /// # Security
 /// Holds the dealer's secret polynomial and received shares; wiped on drop; never sent.
 pub struct Round1State {
-    me: PartyId,
-    dropped: Vec<PartyId>,
-    inner: ByCurve<State1F>,
+    pub(super) me: PartyId,
+    pub(super) dropped: Vec<PartyId>,
+    pub(super) inner: ByCurve<State1F>,
 }
 
 /// A participant's state after [`Round1State::round2`].
@@ -372,9 +376,9 @@ pub struct Round1State {
 /// # Security
 /// As [`Round1State`].
 pub struct Round2State {
-    me: PartyId,
-    dropped: Vec<PartyId>,
-    inner: ByCurve<State2F>,
+    pub(super) me: PartyId,
+    pub(super) dropped: Vec<PartyId>,
+    pub(super) inner: ByCurve<State2F>,
 }
 
 /// A participant's state after [`Round2State::round3`].
@@ -382,9 +386,9 @@ pub struct Round2State {
 /// # Security
 /// As [`Round1State`].
 pub struct Round3State {
-    me: PartyId,
-    dropped: Vec<PartyId>,
-    inner: ByCurve<State3F>,
+    pub(super) me: PartyId,
+    pub(super) dropped: Vec<PartyId>,
+    pub(super) inner: ByCurve<State3F>,
 }
 
 // The kernel's states zeroize their secrets on drop.
@@ -410,7 +414,7 @@ redacted_debug!(Round2State);
 redacted_debug!(Round3State);
 
 /// Decodes every message with `decode`, dropping (and recording) those that fail.
-fn decode_all<T, B: AsRef<[u8]>>(
+pub(super) fn decode_all<T, B: AsRef<[u8]>>(
     messages: &BTreeMap<PartyId, B>,
     dropped: &mut Vec<PartyId>,
     decode: impl Fn(&[u8]) -> Option<T>,

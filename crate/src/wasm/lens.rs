@@ -4,12 +4,12 @@
 //! coordinator is trusted only for liveness, and signatures verify under standard
 //! Ed25519/BIP-340. See [`crate::lens`].
 //!
-//! [`LensPartyWasm`] holds one party's key share, DKG state, signing nonces and reshare
-//! state in WASM memory; [`LensCoordinatorWasm`] holds only public data. Every message in
+//! [`LensPartyWasm`] holds one party's key share, key-generation state (the LSS kernel's
+//! Feldman DKG, [`crate::lens::keygen`]), signing nonces and reshare state in WASM memory; [`LensCoordinatorWasm`] holds only public data. Every message in
 //! and out is bytes. The hand-written `js/protocols.js` wraps these classes (argument
 //! checks, inbox shapes); js/protocols.d.ts documents the public API.
 
-use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
 use js_sys::Array;
@@ -22,7 +22,7 @@ use super::lss::{
     rewrite_response, rng_from_seed, round_output, session_id, tamper_share, Inbox, Obj,
 };
 use super::{js_error, to_js_error};
-use crate::lens::{self, dkg, reshare, Curve, KeyShare, PublicKeyPackage, SigningPackage};
+use crate::lens::{self, keygen, reshare, Curve, KeyShare, PublicKeyPackage, SigningPackage};
 use crate::lss::snapshot::{Metadata, Snapshot, SnapshotKey};
 use crate::vss::{self, Mode};
 use crate::PartyId;
@@ -73,20 +73,28 @@ fn corrupt_trailing_scalar(curve: Curve, bytes: &mut [u8], ok: impl Fn(&[u8]) ->
     }
 }
 
+/// The wrong share messages a misbehaving dealer sent, by recipient (empty when honest).
+type BadShares = BTreeMap<PartyId, Zeroizing<Vec<u8>>>;
+
+/// Private messages to send, with their recipients.
+type Direct = Vec<(PartyId, Zeroizing<Vec<u8>>)>;
+
 /// Where a Lens party is in its protocols.
 enum Phase {
     /// No ceremony in progress.
     Idle,
-    /// After DKG round 1.
-    Dkg1(dkg::Round1State),
+    /// After DKG round 1 (with the wrong shares sent, when misbehaving).
+    Dkg1(keygen::Round1State, BadShares),
     /// After DKG round 2.
-    Dkg2(dkg::Round2State),
+    Dkg2(keygen::Round2State, BadShares),
+    /// After DKG round 3.
+    Dkg3(keygen::Round3State),
     /// After signing round 1: the nonces.
     Sign1(lens::SigningNonces),
     /// After reshare round 1 (with the wrong shares sent, when misbehaving).
-    Reshare1(reshare::Round1State, BTreeMap<PartyId, Zeroizing<Vec<u8>>>),
+    Reshare1(reshare::Round1State, BadShares),
     /// After reshare round 2.
-    Reshare2(reshare::Round2State, BTreeMap<PartyId, Zeroizing<Vec<u8>>>),
+    Reshare2(reshare::Round2State, BadShares),
     /// After reshare round 3.
     Reshare3(reshare::Round3State),
 }
@@ -95,8 +103,9 @@ impl Phase {
     fn name(&self) -> &'static str {
         match self {
             Phase::Idle => "idle",
-            Phase::Dkg1(_) => "dkg-1",
-            Phase::Dkg2(_) => "dkg-2",
+            Phase::Dkg1(..) => "dkg-1",
+            Phase::Dkg2(..) => "dkg-2",
+            Phase::Dkg3(_) => "dkg-3",
             Phase::Sign1(_) => "sign-1",
             Phase::Reshare1(..) => "reshare-1",
             Phase::Reshare2(..) => "reshare-2",
@@ -166,10 +175,49 @@ impl LensPartyWasm {
         self.share.as_ref().ok_or_else(no_share)
     }
 
-    /// DKG round 1 (the FROST DKG of [`crate::lens::dkg`]): returns `{ broadcast }`.
+    /// Shares to send: as dealt, or (misbehaving dealer) each off by one; the wrong ones
+    /// are remembered so round 3 "opens" them too.
+    fn outgoing_shares(
+        &self,
+        shares: &BTreeMap<PartyId, Zeroizing<Vec<u8>>>,
+    ) -> Result<(Direct, BadShares), JsValue> {
+        let mut bad = BTreeMap::new();
+        let mut direct: Direct = Vec::with_capacity(shares.len());
+        for (to, bytes) in shares {
+            let bytes = if self.cheat_dealing {
+                let t = with_vss!(self.curve, V => tamper_share::<V>(bytes)).map_err(to_js_error)?;
+                bad.insert(*to, t.clone());
+                t
+            } else {
+                bytes.clone()
+            };
+            direct.push((*to, bytes));
+        }
+        Ok((direct, bad))
+    }
+
+    /// The response to broadcast: as made, or (misbehaving dealer) opening the wrong
+    /// shares it sent.
+    fn outgoing_response(
+        &self,
+        response: Option<Vec<u8>>,
+        bad: &BadShares,
+    ) -> Result<Option<Vec<u8>>, JsValue> {
+        match response {
+            Some(r) if !bad.is_empty() => Ok(Some(
+                with_vss!(self.curve, V => rewrite_response::<V>(&r, Mode::Feldman, bad))
+                    .map_err(to_js_error)?,
+            )),
+            other => Ok(other),
+        }
+    }
+
+    /// DKG round 1 (the LSS kernel's Feldman DKG with proofs of knowledge,
+    /// [`crate::lens::keygen`]): returns `{ broadcast, direct }` (the deal, and one share
+    /// per other party).
     ///
     /// # Errors
-    /// `INVALID_THRESHOLD`, `UNKNOWN_PARTY` (this party is not listed).
+    /// `INVALID_THRESHOLD`, `DUPLICATE_PARTY`, `UNKNOWN_PARTY` (this party is not listed).
     #[wasm_bindgen(js_name = "dkgRound1")]
     pub fn dkg_round1(
         &mut self,
@@ -178,89 +226,92 @@ impl LensPartyWasm {
         parties: Vec<u16>,
     ) -> Result<JsValue, JsValue> {
         let session = session_id(session)?;
-        let parties: BTreeSet<PartyId> = party_ids(&parties)?.into_iter().collect();
+        let parties = party_ids(&parties)?;
         self.phase = Phase::Idle;
-        let (state, msg) = dkg::round1(self.curve, session, self.id, threshold, &parties, &mut self.rng)
-            .map_err(to_js_error)?;
-        self.phase = Phase::Dkg1(state);
-        Ok(round_output(Some(&msg.to_bytes()), core::iter::empty()))
+        let ceremony =
+            keygen::Ceremony::new(self.curve, session, &parties, threshold).map_err(to_js_error)?;
+        let (state, out) = keygen::round1(&ceremony, self.id, &mut self.rng).map_err(to_js_error)?;
+        let (direct, bad) = self.outgoing_shares(&out.shares)?;
+        self.phase = Phase::Dkg1(state, bad);
+        Ok(round_output(
+            Some(&out.deal),
+            direct.iter().map(|(p, b)| (*p, b.as_slice())),
+        ))
     }
 
-    /// DKG round 2: reads the round-1 broadcasts; returns one direct share per other party.
+    /// DKG round 2: reads the deals (broadcasts) and this party's shares (direct); returns
+    /// the complaint broadcast (empty when every share checked). Messages that do not
+    /// decode are dropped (a missing deal disqualifies its dealer).
     ///
     /// # Errors
-    /// `INVALID_PROOF_OF_KNOWLEDGE`, `INVALID_COMMITMENT`, `MISSING_MESSAGE`, envelope errors,
-    /// decoding errors blaming the sender.
+    /// Envelope errors naming the sender (`SENDER_MISMATCH`, `SESSION_MISMATCH`, …).
     #[wasm_bindgen(js_name = "dkgRound2")]
-    pub fn dkg_round2(&mut self, from: Vec<u16>, msgs: &Array) -> Result<JsValue, JsValue> {
-        let received = inbox_of_others(self.id, &from, msgs)?;
-        if !matches!(self.phase, Phase::Dkg1(_)) {
-            return Err(order_error(
-                "LensParty",
-                "dkgRound2",
-                "dkgRound1",
-                self.phase.name(),
-            ));
-        }
-        // Decode first: bytes damaged in transit do not end the ceremony.
-        let curve = self.curve;
-        let r1 = decode_strict(&received, |b| dkg::Round1Message::from_bytes(curve, b))?;
-        let state = match self.take_phase() {
-            Phase::Dkg1(s) => s,
+    pub fn dkg_round2(
+        &mut self,
+        b_from: Vec<u16>,
+        b_msgs: &Array,
+        d_from: Vec<u16>,
+        d_msgs: &Array,
+    ) -> Result<JsValue, JsValue> {
+        let deals = inbox_of_others(self.id, &b_from, b_msgs)?;
+        let shares = inbox_of_others(self.id, &d_from, d_msgs)?;
+        let (state, bad) = match self.take_phase() {
+            Phase::Dkg1(s, bad) => (s, bad),
             other => {
                 let e = order_error("LensParty", "dkgRound2", "dkgRound1", other.name());
                 self.phase = other;
                 return Err(e);
             }
         };
-        let (state, out) = dkg::round2(state, &r1).map_err(to_js_error)?;
-        let mut direct: Vec<(PartyId, Zeroizing<Vec<u8>>)> = Vec::with_capacity(out.len());
-        for (to, m) in &out {
-            let mut bytes = m.to_bytes();
-            if self.cheat_dealing {
-                corrupt_trailing_scalar(curve, &mut bytes, |b| {
-                    dkg::Round2Message::from_bytes(curve, b).is_ok()
-                });
-            }
-            direct.push((*to, bytes));
-        }
-        self.phase = Phase::Dkg2(state);
-        Ok(round_output(None, direct.iter().map(|(p, b)| (*p, b.as_slice()))))
+        let (state, complaint) = state.round2(&deals, &shares).map_err(to_js_error)?;
+        self.phase = Phase::Dkg2(state, bad);
+        Ok(round_output(complaint.as_deref(), core::iter::empty()))
     }
 
-    /// DKG finish: checks the shares received and stores the key share (generation 0).
+    /// DKG round 3: reads the complaints; returns the response broadcast (the openings of
+    /// the shares complained about; empty in an honest run).
     ///
     /// # Errors
-    /// `INVALID_SECRET_SHARE` naming the sender, `MISSING_MESSAGE`, envelope and decoding
-    /// errors.
-    #[wasm_bindgen(js_name = "dkgFinish")]
-    pub fn dkg_finish(&mut self, from: Vec<u16>, msgs: &Array) -> Result<JsValue, JsValue> {
-        let received = inbox_of_others(self.id, &from, msgs)?;
-        if !matches!(self.phase, Phase::Dkg2(_)) {
-            return Err(order_error(
-                "LensParty",
-                "dkgFinish",
-                "dkgRound2",
-                self.phase.name(),
-            ));
-        }
-        let curve = self.curve;
-        let r2 = decode_strict(&received, |b| dkg::Round2Message::from_bytes(curve, b))?;
-        let state = match self.take_phase() {
-            Phase::Dkg2(s) => s,
+    /// Envelope errors naming the sender.
+    #[wasm_bindgen(js_name = "dkgRound3")]
+    pub fn dkg_round3(&mut self, b_from: Vec<u16>, b_msgs: &Array) -> Result<JsValue, JsValue> {
+        let complaints = inbox_of_others(self.id, &b_from, b_msgs)?;
+        let (state, bad) = match self.take_phase() {
+            Phase::Dkg2(s, bad) => (s, bad),
             other => {
-                let e = order_error("LensParty", "dkgFinish", "dkgRound2", other.name());
+                let e = order_error("LensParty", "dkgRound3", "dkgRound2", other.name());
                 self.phase = other;
                 return Err(e);
             }
         };
-        let share = dkg::finish(state, &r2).map_err(to_js_error)?;
-        let out = public_info(share.public(), true);
-        let parties = share.public().parties().to_vec();
-        out.ids("qualified", &parties)
-            .set("blame", Array::new())
-            .ids("dropped", &[]);
-        self.share = Some(share);
+        let (state, response) = state.round3(&complaints).map_err(to_js_error)?;
+        let response = self.outgoing_response(response, &bad)?;
+        self.phase = Phase::Dkg3(state);
+        Ok(round_output(response.as_deref(), core::iter::empty()))
+    }
+
+    /// DKG finish: reads the responses; disqualifies and names cheating dealers and stores
+    /// the key share (generation 0) made by the qualified ones.
+    ///
+    /// # Errors
+    /// `NOT_ENOUGH_QUALIFIED` with every culprit (fewer than t dealers qualified).
+    #[wasm_bindgen(js_name = "dkgFinish")]
+    pub fn dkg_finish(&mut self, b_from: Vec<u16>, b_msgs: &Array) -> Result<JsValue, JsValue> {
+        let responses = inbox_of_others(self.id, &b_from, b_msgs)?;
+        let state = match self.take_phase() {
+            Phase::Dkg3(s) => s,
+            other => {
+                let e = order_error("LensParty", "dkgFinish", "dkgRound3", other.name());
+                self.phase = other;
+                return Err(e);
+            }
+        };
+        let outcome = state.finalize(&responses).map_err(to_js_error)?;
+        let out = public_info(&outcome.public, true);
+        out.ids("qualified", &outcome.qualified)
+            .set("blame", lss_blame(&outcome.blame))
+            .ids("dropped", &outcome.dropped);
+        self.share = Some(outcome.key_share);
         Ok(out.into_js())
     }
 
@@ -349,18 +400,7 @@ impl LensPartyWasm {
             None
         };
         let (state, out) = reshare::round1(&ceremony, self.id, old, &mut self.rng).map_err(to_js_error)?;
-        let mut bad = BTreeMap::new();
-        let mut direct: Vec<(PartyId, Zeroizing<Vec<u8>>)> = Vec::with_capacity(out.shares.len());
-        for (to, bytes) in &out.shares {
-            let bytes = if self.cheat_dealing {
-                let t = with_vss!(self.curve, V => tamper_share::<V>(bytes)).map_err(to_js_error)?;
-                bad.insert(*to, t.clone());
-                t
-            } else {
-                bytes.clone()
-            };
-            direct.push((*to, bytes));
-        }
+        let (direct, bad) = self.outgoing_shares(&out.shares)?;
         self.phase = Phase::Reshare1(state, bad);
         Ok(round_output(
             out.deal.as_deref(),
@@ -412,13 +452,7 @@ impl LensPartyWasm {
             }
         };
         let (state, response) = state.round3(&complaints).map_err(to_js_error)?;
-        let response = match response {
-            Some(r) if !bad.is_empty() => Some(
-                with_vss!(self.curve, V => rewrite_response::<V>(&r, Mode::Feldman, &bad))
-                    .map_err(to_js_error)?,
-            ),
-            other => other,
-        };
+        let response = self.outgoing_response(response, &bad)?;
         self.phase = Phase::Reshare3(state);
         Ok(round_output(response.as_deref(), core::iter::empty()))
     }
