@@ -1,0 +1,252 @@
+//! `quasar`: the native demo of the threshold pipelines, one thread per party.
+//!
+//! `quasar demo --scheme pulsar|lens --parties N --threshold T [--reshare N:T] …` runs
+//! the key ceremony, signs, verifies with the standard verifier, optionally reshares and
+//! activates the new set under the unchanged group key, and prints per-phase timings:
+//! wall-clock, per-party time measured inside each party's thread (min / median / max),
+//! messages and bytes. Parties exchange only the protocol messages' bytes, through an
+//! in-process router (`net`). `quasar --help` prints the usage.
+//!
+//! The modules live in `quasar/` (a crate root resolves `mod` beside itself, hence the
+//! `#[path]`s).
+
+/// `println!` that ends the process quietly when stdout is closed (`quasar … | head`).
+macro_rules! say {
+    () => {
+        say!("")
+    };
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
+/// `print!` that ends the process quietly when stdout is closed.
+macro_rules! say_raw {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if write!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
+#[path = "quasar/args.rs"]
+mod args;
+#[path = "quasar/conduct.rs"]
+mod conduct;
+#[path = "quasar/lens_flow.rs"]
+mod lens_flow;
+#[path = "quasar/net.rs"]
+mod net;
+#[path = "quasar/pulsar_flow.rs"]
+mod pulsar_flow;
+#[path = "quasar/report.rs"]
+mod report;
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use args::{Command, Demo, Scheme};
+
+/// What a finished run hands to the report.
+pub struct Summary {
+    /// Every step, with its phase, wall-clock and per-node times.
+    pub log: Vec<net::StepLog>,
+    /// Messages and bytes by step.
+    pub traffic: net::Traffic,
+    /// Group key digests and lengths, by label ("before reshare", "after reshare").
+    pub keys: conduct::Keys,
+    /// What the group key is ("ML-DSA-65 public key").
+    pub key_kind: String,
+    /// The hub's column name.
+    pub hub: &'static str,
+    /// Parties named and excluded, one line each.
+    pub blame: Vec<String>,
+}
+
+const TRUST_PULSAR: &str = "Pulsar custody: the ML-DSA seed comes from a group secret Shamir-shared with \
+     Pedersen (perfectly hiding) commitments, so no party and no coalition below t knows the key at rest; \
+     to sign, t parties release their shares, encrypted, to one combiner, which is trusted while it \
+     rebuilds the key, signs, verifies and zeroizes.";
+const TRUST_LENS: &str = "Lens: FROST with a dishonest majority (fewer than t parties cannot sign, the \
+     coordinator is trusted only for liveness), and signatures verify under standard \
+     Ed25519/BIP-340 (RFC 9591 for ristretto255).";
+const TRUST_LSS: &str = "LSS: a dealer who sends an inconsistent share is detected and named; the group \
+     public key never changes; an activation certificate, signed by the new set under the unchanged \
+     key, proves the new set can sign.";
+
+fn scheme_name(d: &Demo) -> String {
+    match d.scheme {
+        Scheme::Pulsar(mode) => format!("Pulsar custody ({})", mode.name()),
+        Scheme::Lens(curve) => format!("Lens / FROST ({})", curve.name()),
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The command that reproduces this run.
+fn command_line(d: &Demo) -> String {
+    let mut s = match d.scheme {
+        Scheme::Pulsar(mode) => format!("quasar demo --scheme pulsar --set {}", mode.level()),
+        Scheme::Lens(curve) => format!("quasar demo --scheme lens --curve {}", curve.name()),
+    };
+    s.push_str(&format!(" --parties {} --threshold {}", d.parties, d.threshold));
+    if let Some((n, t)) = d.reshare {
+        s.push_str(&format!(" --reshare {n}:{t}"));
+    }
+    s.push_str(&format!(" --seed {}", hex(&d.seed)));
+    if let Some(p) = d.cheat {
+        s.push_str(&format!(" --cheat {p}"));
+    }
+    s
+}
+
+fn header(d: &Demo) {
+    let mut title = format!(
+        "quasar demo · {} · {}-of-{}",
+        scheme_name(d),
+        d.threshold,
+        d.parties
+    );
+    if let Some((n, t)) = d.reshare {
+        title.push_str(&format!(" · reshare to {t}-of-{n}"));
+    }
+    if let Some(p) = d.cheat {
+        title.push_str(&format!(" · party {p} cheats"));
+    }
+    let nodes = d.reshare.map_or(d.parties, |(n, _)| n.max(d.parties));
+    let hub = if matches!(d.scheme, Scheme::Pulsar(_)) {
+        "combiner"
+    } else {
+        "coordinator"
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    say!("{title}");
+    let load = report::load_average().map_or(String::new(), |l| format!(" (load average {l})"));
+    say!(
+        "{} threads ({nodes} parties + {hub}) + router · {cores} cores{load} · {} {} · {} · {} build · {} UTC · seed {}",
+        usize::from(nodes) + 2,
+        std::env::consts::OS,
+        std::env::consts::ARCH,
+        report::cpu_model().unwrap_or_else(|| "unknown CPU".into()),
+        if cfg!(debug_assertions) { "debug" } else { "release" },
+        report::today(),
+        hex(&d.seed),
+    );
+    say!();
+    say!(
+        "Trust model: {}",
+        if matches!(d.scheme, Scheme::Pulsar(_)) {
+            TRUST_PULSAR
+        } else {
+            TRUST_LENS
+        }
+    );
+    if d.reshare.is_some() {
+        say!("Resharing: {TRUST_LSS}");
+    }
+    say!();
+    say!("Pipeline (every protocol message crosses the router as bytes):");
+}
+
+fn summary(d: &Demo, s: &Summary, total: std::time::Duration) {
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    say!();
+    say!(
+        "Timings in ms, lower is better. wall = the phase end to end ({} party threads on {cores} cores);",
+        report::active_parties(&s.log)
+    );
+    say!(
+        "per party = {} measured inside each party's thread, min / median / max over the parties",
+        net::clock_kind()
+    );
+    say!(
+        "active in the phase (never total ÷ n); {} = the {}'s own time; msgs = point-to-point",
+        s.hub,
+        if s.hub == "combiner" {
+            "combiner"
+        } else {
+            "coordinator"
+        }
+    );
+    say!("deliveries (a broadcast to k peers counts k) and bytes = protocol-message bytes delivered,");
+    say!("both counted in the phase that sends them.");
+    say!();
+    say_raw!("{}", report::table(&s.log, &s.traffic, s.hub));
+    say!(
+        "end to end, with thread start-up and shutdown: {} ms",
+        report::ms(total)
+    );
+    say!();
+    match (s.keys.get("before reshare"), s.keys.get("after reshare")) {
+        (Some((a, len)), Some((b, _))) => say!(
+            "Group key ({}, {len} bytes), SHA3-256 fingerprint: before reshare {}, after reshare {} — {}",
+            s.key_kind,
+            conduct::fingerprint(a),
+            conduct::fingerprint(b),
+            if a == b { "byte-identical" } else { "DIFFERENT" }
+        ),
+        (Some((a, len)), None) => say!(
+            "Group key ({}, {len} bytes), SHA3-256 fingerprint: {}",
+            s.key_kind,
+            conduct::fingerprint(a)
+        ),
+        _ => {}
+    }
+    if !s.blame.is_empty() {
+        say!("Named and excluded:");
+        for line in &s.blame {
+            say!("  {line}");
+        }
+    }
+    say!(
+        "Reproduce: cargo run --release --bin quasar -- {}",
+        &command_line(d)["quasar ".len()..]
+    );
+}
+
+fn demo(d: &Demo) -> ExitCode {
+    let _ = net::HUB_NAME.set(match d.scheme {
+        Scheme::Pulsar(_) => "combiner",
+        Scheme::Lens(_) => "coordinator",
+    });
+    header(d);
+    let start = Instant::now();
+    let result = match d.scheme {
+        Scheme::Pulsar(mode) => pulsar_flow::run(d, mode),
+        Scheme::Lens(curve) => lens_flow::run(d, curve),
+    };
+    match result {
+        Ok(s) => {
+            summary(d, &s, start.elapsed());
+            ExitCode::SUCCESS
+        }
+        Err(f) => {
+            eprintln!("quasar: {f}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    match args::parse(&args) {
+        Err(msg) => {
+            eprintln!("quasar: {msg}");
+            ExitCode::from(2)
+        }
+        Ok(Command::Help) => {
+            say_raw!("{}", args::USAGE);
+            ExitCode::SUCCESS
+        }
+        Ok(Command::Demo(d)) => demo(&d),
+    }
+}

@@ -1,0 +1,388 @@
+//! Command-line parsing, by hand (std only). Every mistake is one line for stderr.
+
+use quasar_pq::lens::Curve;
+use quasar_pq::mldsa::Mode;
+
+/// The most parties a demo runs (one thread each).
+pub const MAX_PARTIES: u16 = 256;
+
+/// The usage text printed by `quasar --help`.
+pub const USAGE: &str = "\
+quasar — post-quantum threshold signing, natively, one thread per party
+
+USAGE:
+    quasar demo --scheme pulsar|lens [OPTIONS]
+    quasar --help
+
+The demo runs a full pipeline with one thread per party; parties exchange only the
+protocol messages' bytes, through an in-process router that counts messages and bytes:
+key ceremony → sign a message → verify with the standard verifier
+[→ reshare to a new (t, n) → the new set signs the activation certificate → verify it
+under the same group key → sign again and verify], then prints per-phase timings.
+
+OPTIONS:
+    --scheme pulsar|lens     Pulsar custody (threshold ML-DSA, FIPS 204 signatures) or
+                             Lens (FROST: Ed25519, BIP-340 or ristretto255 signatures)
+    --parties N              parties, 2 to 256 [default: 21]
+    --threshold T            signers needed, 1 to N (Lens: 2 to N)
+                             [default: more than two thirds, floor(2N/3) + 1]
+    --reshare N:T            after signing, reshare to N parties with threshold T
+                             (parties 1..N: the old ids are kept, new ones join)
+    --curve NAME             Lens only: ed25519 (default), secp256k1, ristretto255
+    --set 44|65|87           Pulsar only: ML-DSA parameter set [default: 65]
+    --seed HEX               seed of every party's randomness, 1 to 32 bytes in hex
+                             [default: 00]; the same seed gives the same keys
+    --cheat PARTY            that party misbehaves: a bad share in every signing session
+                             it joins and in the reshare; watch it get named and excluded
+    -h, --help               print this help
+
+EXAMPLES:
+    quasar demo --scheme pulsar --parties 21 --threshold 15
+    quasar demo --scheme lens --curve secp256k1 --parties 64 --threshold 43
+    quasar demo --scheme pulsar --parties 21 --threshold 15 --reshare 64:43 --cheat 3
+
+EXIT STATUS:
+    0 success (misbehaving parties named and excluded included), 1 protocol failure
+    (the typed error and its culprits are printed), 2 bad arguments.
+";
+
+/// Which protocol the demo runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scheme {
+    /// Pulsar custody over an LSS Pedersen sharing, with one ML-DSA parameter set.
+    Pulsar(Mode),
+    /// Lens (FROST) on one curve.
+    Lens(Curve),
+}
+
+/// A validated `demo` invocation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Demo {
+    /// The scheme (and its parameter set or curve).
+    pub scheme: Scheme,
+    /// Number of parties `n` (ids 1..=n).
+    pub parties: u16,
+    /// Threshold `t`.
+    pub threshold: u16,
+    /// Reshare target `(n', t')`.
+    pub reshare: Option<(u16, u16)>,
+    /// Seed bytes of every party's randomness.
+    pub seed: Vec<u8>,
+    /// The misbehaving party.
+    pub cheat: Option<u16>,
+}
+
+/// What the command line asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// Print the usage.
+    Help,
+    /// Run a demo.
+    Demo(Demo),
+}
+
+/// `floor(2n/3) + 1`: more than two thirds (15 of 21, 43 of 64), at most `n`.
+pub fn default_threshold(n: u16) -> u16 {
+    (2 * n / 3 + 1).min(n)
+}
+
+fn number(flag: &str, value: &str, lo: u16, hi: u16) -> Result<u16, String> {
+    match value.parse::<u32>() {
+        Ok(v) if (u32::from(lo)..=u32::from(hi)).contains(&v) => Ok(v as u16),
+        Ok(v) => Err(format!("{flag} must be between {lo} and {hi}, got {v}")),
+        Err(_) => Err(format!(
+            "{flag} must be a number between {lo} and {hi}, got '{value}'"
+        )),
+    }
+}
+
+fn hex(value: &str) -> Result<Vec<u8>, String> {
+    let digits = value.strip_prefix("0x").unwrap_or(value);
+    let bad = || format!("--seed must be 1 to 32 bytes in hex (an even number of hex digits), got '{value}'");
+    if digits.is_empty() || !digits.len().is_multiple_of(2) || digits.len() > 64 {
+        return Err(bad());
+    }
+    (0..digits.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(digits.get(i..i + 2).ok_or_else(bad)?, 16).map_err(|_| bad()))
+        .collect()
+}
+
+/// Parses the arguments after the program name. `Err` is the one line to print (without
+/// the `quasar: ` prefix).
+pub fn parse(args: &[String]) -> Result<Command, String> {
+    let Some(first) = args.first() else {
+        return Err("missing command (try 'quasar --help')".into());
+    };
+    match first.as_str() {
+        "-h" | "--help" | "help" => return Ok(Command::Help),
+        "demo" => {}
+        other if other.starts_with('-') => {
+            return Err(format!(
+                "expected a command before '{other}' (try 'quasar demo --help')"
+            ))
+        }
+        other => return Err(format!("unknown command '{other}' (try 'quasar --help')")),
+    }
+
+    // Raw flag values, each at most once.
+    let mut scheme = None;
+    let mut parties = None;
+    let mut threshold = None;
+    let mut reshare = None;
+    let mut curve = None;
+    let mut set = None;
+    let mut seed = None;
+    let mut cheat = None;
+    let mut rest = args[1..].iter();
+    while let Some(arg) = rest.next() {
+        if arg == "-h" || arg == "--help" {
+            return Ok(Command::Help);
+        }
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (arg.as_str(), None),
+        };
+        let slot = match flag {
+            "--scheme" => &mut scheme,
+            "--parties" | "-n" => &mut parties,
+            "--threshold" | "-t" => &mut threshold,
+            "--reshare" => &mut reshare,
+            "--curve" => &mut curve,
+            "--set" => &mut set,
+            "--seed" => &mut seed,
+            "--cheat" => &mut cheat,
+            f if f.starts_with('-') => return Err(format!("unknown flag '{f}' (try 'quasar --help')")),
+            other => return Err(format!("unexpected argument '{other}' (try 'quasar --help')")),
+        };
+        let value = match inline {
+            Some(v) => v,
+            None => match rest.next() {
+                Some(v) if !v.starts_with("--") => v.clone(),
+                _ => return Err(format!("{flag} needs a value")),
+            },
+        };
+        if value.is_empty() {
+            return Err(format!("{flag} needs a value"));
+        }
+        if slot.is_some() {
+            return Err(format!("{flag} given twice"));
+        }
+        *slot = Some(value);
+    }
+
+    let Some(scheme_name) = scheme else {
+        return Err("demo needs --scheme pulsar or --scheme lens".into());
+    };
+    let scheme = match scheme_name.as_str() {
+        "pulsar" => {
+            if curve.is_some() {
+                return Err(
+                    "--curve applies to --scheme lens only (Pulsar's sharing is on ristretto255)".into(),
+                );
+            }
+            let mode = match set.as_deref() {
+                None | Some("65") => Mode::MlDsa65,
+                Some("44") => Mode::MlDsa44,
+                Some("87") => Mode::MlDsa87,
+                Some(other) => return Err(format!("unknown ML-DSA set '{other}' (expected 44, 65 or 87)")),
+            };
+            Scheme::Pulsar(mode)
+        }
+        "lens" => {
+            if set.is_some() {
+                return Err(
+                    "--set applies to --scheme pulsar only (it picks the ML-DSA parameter set)".into(),
+                );
+            }
+            let c = match curve.as_deref() {
+                None | Some("ed25519") => Curve::Ed25519,
+                Some("secp256k1") => Curve::Secp256k1,
+                Some("ristretto255") => Curve::Ristretto255,
+                Some(other) => {
+                    return Err(format!(
+                        "unknown curve '{other}' (expected ed25519, secp256k1 or ristretto255)"
+                    ))
+                }
+            };
+            Scheme::Lens(c)
+        }
+        other => return Err(format!("unknown scheme '{other}' (expected pulsar or lens)")),
+    };
+    // FROST key generation and signing need t ≥ 2.
+    let min_t: u16 = if matches!(scheme, Scheme::Lens(_)) { 2 } else { 1 };
+    let lens_note = if min_t == 2 { " for --scheme lens" } else { "" };
+
+    let n = match parties {
+        Some(v) => number("--parties", &v, 2, MAX_PARTIES)?,
+        None => 21,
+    };
+    let t = match threshold {
+        Some(v) => match v.parse::<u32>() {
+            Ok(t) if (u32::from(min_t)..=u32::from(n)).contains(&t) => t as u16,
+            Ok(t) => {
+                return Err(format!(
+                    "--threshold must be between {min_t} and --parties ({n}){lens_note}, got {t}"
+                ))
+            }
+            Err(_) => {
+                return Err(format!(
+                    "--threshold must be a number between {min_t} and --parties ({n}), got '{v}'"
+                ))
+            }
+        },
+        None => default_threshold(n).max(min_t),
+    };
+    let reshare = match reshare {
+        None => None,
+        Some(v) => {
+            let malformed =
+                || format!("--reshare must be N:T (new parties:new threshold), e.g. 64:43, got '{v}'");
+            let (a, b) = v.split_once(':').ok_or_else(malformed)?;
+            if a.is_empty() || b.is_empty() || !a.bytes().chain(b.bytes()).all(|c| c.is_ascii_digit()) {
+                return Err(malformed());
+            }
+            let new_n = number("--reshare parties", a, 2, MAX_PARTIES)?;
+            let new_t = match b.parse::<u32>() {
+                Ok(t) if (u32::from(min_t)..=u32::from(new_n)).contains(&t) => t as u16,
+                _ => {
+                    return Err(format!(
+                        "--reshare threshold must be between {min_t} and its parties ({new_n}){lens_note}, got {b}"
+                    ))
+                }
+            };
+            Some((new_n, new_t))
+        }
+    };
+    let seed = match seed {
+        Some(v) => hex(&v)?,
+        None => vec![0],
+    };
+    let cheat = match cheat {
+        None => None,
+        Some(v) => match v.parse::<u32>() {
+            Ok(p) if (1..=u32::from(n)).contains(&p) => Some(p as u16),
+            _ => {
+                return Err(format!(
+                    "--cheat must be a party id between 1 and --parties ({n}), got '{v}'"
+                ))
+            }
+        },
+    };
+    Ok(Command::Demo(Demo {
+        scheme,
+        parties: n,
+        threshold: t,
+        reshare,
+        seed,
+        cheat,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(line: &str) -> Result<Command, String> {
+        let args: Vec<String> = line.split_whitespace().map(String::from).collect();
+        parse(&args)
+    }
+
+    fn demo(line: &str) -> Demo {
+        match run(line) {
+            Ok(Command::Demo(d)) => d,
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn good_lines() {
+        let d = demo("demo --scheme pulsar --parties 21 --threshold 15 --reshare 64:43");
+        assert_eq!(d.scheme, Scheme::Pulsar(Mode::MlDsa65));
+        assert_eq!((d.parties, d.threshold, d.reshare), (21, 15, Some((64, 43))));
+        let d = demo("demo --scheme=lens --curve=secp256k1 -n 5 --seed 0a0b --cheat 2");
+        assert_eq!(d.scheme, Scheme::Lens(Curve::Secp256k1));
+        assert_eq!(
+            (d.parties, d.threshold, d.seed, d.cheat),
+            (5, 4, vec![10, 11], Some(2))
+        );
+        assert_eq!(demo("demo --scheme pulsar").threshold, 15);
+        assert_eq!(demo("demo --scheme pulsar -n 64").threshold, 43);
+        assert_eq!(
+            demo("demo --scheme pulsar -n 2 -t 1 --set 44").scheme,
+            Scheme::Pulsar(Mode::MlDsa44)
+        );
+        assert_eq!(run("--help"), Ok(Command::Help));
+        assert_eq!(run("demo --scheme lens --help"), Ok(Command::Help));
+    }
+
+    #[test]
+    fn bad_lines() {
+        for (line, want) in [
+            ("", "missing command"),
+            ("frobnicate", "unknown command 'frobnicate'"),
+            ("demo", "demo needs --scheme"),
+            ("demo --scheme rsa", "unknown scheme 'rsa'"),
+            ("demo --scheme pulsar --bogus 1", "unknown flag '--bogus'"),
+            ("demo --scheme pulsar --parties", "--parties needs a value"),
+            (
+                "demo --scheme pulsar --parties --threshold 3",
+                "--parties needs a value",
+            ),
+            (
+                "demo --scheme pulsar --parties 1",
+                "--parties must be between 2 and 256, got 1",
+            ),
+            (
+                "demo --scheme pulsar --parties 257",
+                "--parties must be between 2 and 256, got 257",
+            ),
+            ("demo --scheme pulsar --parties x", "--parties must be a number"),
+            (
+                "demo --scheme pulsar --parties 21 --threshold 30",
+                "--threshold must be between 1 and --parties (21), got 30",
+            ),
+            (
+                "demo --scheme pulsar --threshold 0",
+                "--threshold must be between 1",
+            ),
+            (
+                "demo --scheme lens --threshold 1",
+                "between 2 and --parties (21) for --scheme lens",
+            ),
+            ("demo --scheme pulsar --reshare 64", "--reshare must be N:T"),
+            ("demo --scheme pulsar --reshare 64:", "--reshare must be N:T"),
+            ("demo --scheme pulsar --reshare a:b", "--reshare must be N:T"),
+            (
+                "demo --scheme pulsar --reshare 300:5",
+                "--reshare parties must be between 2 and 256",
+            ),
+            (
+                "demo --scheme pulsar --reshare 7:8",
+                "--reshare threshold must be between 1 and its parties (7)",
+            ),
+            ("demo --scheme lens --curve p256", "unknown curve 'p256'"),
+            (
+                "demo --scheme pulsar --curve ed25519",
+                "--curve applies to --scheme lens only",
+            ),
+            ("demo --scheme pulsar --set 50", "unknown ML-DSA set '50'"),
+            (
+                "demo --scheme lens --set 65",
+                "--set applies to --scheme pulsar only",
+            ),
+            ("demo --scheme pulsar --seed xyz", "--seed must be"),
+            ("demo --scheme pulsar --seed abc", "--seed must be"),
+            (
+                "demo --scheme pulsar -n 5 --cheat 6",
+                "--cheat must be a party id between 1 and --parties (5)",
+            ),
+            ("demo --scheme pulsar --scheme lens", "--scheme given twice"),
+            ("demo extra", "unexpected argument 'extra'"),
+        ] {
+            let err = run(line).expect_err(line);
+            assert!(err.contains(want), "{line}: {err}");
+            assert!(!err.contains('\n'), "{line}: one line");
+        }
+    }
+}
