@@ -347,7 +347,9 @@ impl MlDsaPreparedKey {
     pub fn new(level: u16, pk: &[u8]) -> Result<MlDsaPreparedKey, JsValue> {
         let mode = mode(level)?;
         check_public_key(mode, pk)?;
-        mldsa::PreparedPublicKey::new(mode, pk).map(MlDsaPreparedKey).map_err(to_js_error)
+        mldsa::PreparedPublicKey::new(mode, pk)
+            .map(MlDsaPreparedKey)
+            .map_err(to_js_error)
     }
 
     /// Verify `sig` on `msg` with context `ctx`: the same verdict as `mlDsaVerify`.

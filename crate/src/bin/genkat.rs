@@ -15,7 +15,10 @@ fn main() -> ExitCode {
     let mut manifest = String::new();
     let mut differ = 0;
     for (name, contents) in &files {
-        manifest.push_str(&format!("{}  {name}\n", quasar_pq::kat::hex(&Sha256::digest(contents.as_bytes()))));
+        manifest.push_str(&format!(
+            "{}  {name}\n",
+            quasar_pq::kat::hex(&Sha256::digest(contents.as_bytes()))
+        ));
     }
     let mut outputs: Vec<(String, String)> = files.into_iter().map(|(n, c)| (n.to_string(), c)).collect();
     outputs.push(("manifest.sha256".to_string(), manifest));
@@ -38,6 +41,10 @@ fn main() -> ExitCode {
     if check && differ > 0 {
         return ExitCode::FAILURE;
     }
-    println!("genkat: {} files {}", outputs.len(), if differ == 0 { "unchanged" } else { "updated" });
+    println!(
+        "genkat: {} files {}",
+        outputs.len(),
+        if differ == 0 { "unchanged" } else { "updated" }
+    );
     ExitCode::SUCCESS
 }

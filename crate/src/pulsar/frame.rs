@@ -43,7 +43,10 @@ fn decode<'a>(
     let declared = r.u32()? as usize;
     let expected = len_of(mode);
     if declared != expected {
-        return Err(wire::Error::LengthMismatch { expected, got: declared });
+        return Err(wire::Error::LengthMismatch {
+            expected,
+            got: declared,
+        });
     }
     let body = r.take(expected)?;
     r.finish()?;
@@ -154,8 +157,14 @@ mod tests {
             }
             let mut long = s.clone();
             long.push(0);
-            assert_eq!(SignatureFrame::decode(&long), Err(wire::Error::TrailingBytes { extra: 1 }));
-            assert!(matches!(GroupKeyFrame::decode(&s), Err(wire::Error::BadMagic { .. })));
+            assert_eq!(
+                SignatureFrame::decode(&long),
+                Err(wire::Error::TrailingBytes { extra: 1 })
+            );
+            assert!(matches!(
+                GroupKeyFrame::decode(&s),
+                Err(wire::Error::BadMagic { .. })
+            ));
             for bit in 0..HEADER_LEN * 8 {
                 let mut bad = s.clone();
                 bad[bit / 8] ^= 1 << (bit % 8);
@@ -167,7 +176,10 @@ mod tests {
         let (pk, _) = mldsa::keygen(Mode::MlDsa44, &[1; 32]);
         let mut g = GroupKeyFrame::encode(Mode::MlDsa44, &pk).unwrap();
         g[6] = 0x41;
-        assert!(matches!(GroupKeyFrame::decode(&g), Err(wire::Error::LengthMismatch { .. })));
+        assert!(matches!(
+            GroupKeyFrame::decode(&g),
+            Err(wire::Error::LengthMismatch { .. })
+        ));
         g[6] = 0x42;
         assert_eq!(GroupKeyFrame::decode(&g), Err(wire::Error::UnknownMode(0x42)));
     }
