@@ -1,4 +1,4 @@
-//! Lens (FROST), one thread per party plus the coordinator: DKG → sign (commit, signing
+//! Lens (FROST), one thread per party plus the coordinator: LSS Feldman DKG → sign (commit, signing
 //! package, signature shares, aggregate) → verify with the curve's verifier → [LSS
 //! reshare → activation certificate under the same key → sign again]. A signature share
 //! that fails its check names its signer; the session is retried without it.
@@ -6,8 +6,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use quasar_pq::lens::{
-    self, dkg, reshare, Curve, KeyShare, PublicKeyPackage, SignatureShare, SigningCommitments, SigningNonces,
-    SigningPackage,
+    self, keygen, reshare, Curve, KeyShare, PublicKeyPackage, SignatureShare, SigningCommitments,
+    SigningNonces, SigningPackage,
 };
 use quasar_pq::lss::ActivationCertificate;
 use quasar_pq::PartyId;
@@ -63,7 +63,8 @@ impl ReshareSpec {
 /// The steps of the Lens pipeline.
 #[derive(Debug)]
 pub enum Step {
-    /// DKG round 1: commitments and proofs of knowledge, broadcast.
+    /// DKG round 1 (LSS Feldman): deal (commitments and proof of knowledge), broadcast;
+    /// private shares.
     Dkg1 {
         /// Session id.
         session: [u8; 32],
@@ -72,10 +73,12 @@ pub enum Step {
         /// Threshold.
         threshold: u16,
     },
-    /// DKG round 2: private shares.
+    /// DKG round 2: check deals and shares, complain.
     Dkg2,
-    /// DKG finish: key shares; publish the public key package to the coordinator.
+    /// DKG round 3: answer complaints.
     Dkg3,
+    /// DKG finalize: key shares; publish the public key package to the coordinator.
+    Dkg4,
     /// Signing round 1: commitments to the coordinator.
     Commit(SessionSpec),
     /// The coordinator's signing package to the signers.
@@ -115,6 +118,12 @@ fn by_party(raw: &BTreeMap<Addr, Zeroizing<Vec<u8>>>) -> Result<BTreeMap<PartyId
     raw.iter().map(|(&a, b)| Ok((pid(a)?, b.as_slice()))).collect()
 }
 
+enum KeygenState {
+    R1(keygen::Round1State),
+    R2(keygen::Round2State),
+    R3(keygen::Round3State),
+}
+
 enum ReshareState {
     R1(reshare::Round1State),
     R2(reshare::Round2State),
@@ -126,8 +135,7 @@ struct Party {
     curve: Curve,
     cheat: bool,
     rng: ChaCha20Rng,
-    dkg1: Option<(dkg::Round1State, Vec<u16>)>,
-    dkg2: Option<(dkg::Round2State, Vec<u16>)>,
+    dkg: Option<(KeygenState, Vec<u16>)>,
     share: Option<KeyShare>,
     /// The group key from the DKG: it must never change.
     group_key: Option<Vec<u8>>,
@@ -145,46 +153,68 @@ impl Party {
         t: u16,
         net: &mut Endpoint,
     ) -> Result<Done, Failure> {
-        let set: BTreeSet<PartyId> = pids(parties)?.into_iter().collect();
-        let (state, message) = dkg::round1(self.curve, session, self.id, t, &set, &mut self.rng)?;
-        net.broadcast(parties.iter().copied(), Chan::Deal, message.to_bytes());
-        self.dkg1 = Some((state, parties.to_vec()));
+        let ceremony = keygen::Ceremony::new(self.curve, session, &pids(parties)?, t)?;
+        let (state, out) = keygen::round1(&ceremony, self.id, &mut self.rng)?;
+        net.broadcast(parties.iter().copied(), Chan::Deal, out.deal);
+        for (to, bytes) in out.shares {
+            net.send(to.get(), Chan::Share, bytes);
+        }
+        self.dkg = Some((KeygenState::R1(state), parties.to_vec()));
         Ok(Done::active())
     }
 
     fn dkg2(&mut self, net: &mut Endpoint) -> Result<Done, Failure> {
-        let (state, parties) = self.dkg1.take().ok_or_else(|| missing("DKG round-1 state"))?;
-        let mut received = BTreeMap::new();
-        for (a, b) in net.collect(Chan::Deal, &parties)? {
-            let m = dkg::Round1Message::from_bytes(self.curve, &b).map_err(|e| Failure::from_sender(a, e))?;
-            received.insert(pid(a)?, m);
+        let Some((KeygenState::R1(state), parties)) = self.dkg.take() else {
+            return Err(missing("DKG round-1 state"));
+        };
+        let deals = net.collect(Chan::Deal, &parties)?;
+        let shares = net.collect(Chan::Share, &parties)?;
+        let (state, complaint) = state.round2(&by_party(&deals)?, &by_party(&shares)?)?;
+        if let Some(c) = complaint {
+            net.broadcast(parties.iter().copied(), Chan::Complaint, c);
         }
-        let (state, out) = dkg::round2(state, &received)?;
-        for (to, m) in out {
-            net.send(to.get(), Chan::Share, m.to_bytes());
-        }
-        self.dkg2 = Some((state, parties));
+        self.dkg = Some((KeygenState::R2(state), parties));
         Ok(Done::active())
     }
 
     fn dkg3(&mut self, net: &mut Endpoint) -> Result<Done, Failure> {
-        let (state, parties) = self.dkg2.take().ok_or_else(|| missing("DKG round-2 state"))?;
-        let mut received = BTreeMap::new();
-        for (a, b) in net.collect(Chan::Share, &parties)? {
-            let m = dkg::Round2Message::from_bytes(self.curve, &b).map_err(|e| Failure::from_sender(a, e))?;
-            received.insert(pid(a)?, m);
+        let Some((KeygenState::R2(state), parties)) = self.dkg.take() else {
+            return Err(missing("DKG round-2 state"));
+        };
+        let complaints = net.collect(Chan::Complaint, &parties)?;
+        let (state, response) = state.round3(&by_party(&complaints)?)?;
+        if let Some(r) = response {
+            net.broadcast(parties.iter().copied(), Chan::Response, r);
         }
-        let share = dkg::finish(state, &received)?;
+        self.dkg = Some((KeygenState::R3(state), parties));
+        Ok(Done::active())
+    }
+
+    fn dkg4(&mut self, net: &mut Endpoint) -> Result<Done, Failure> {
+        let Some((KeygenState::R3(state), parties)) = self.dkg.take() else {
+            return Err(missing("DKG round-3 state"));
+        };
+        let responses = net.collect(Chan::Response, &parties)?;
+        let outcome = state.finalize(&by_party(&responses)?)?;
+        let share = outcome.key_share;
         let key = share.group_key_bytes();
-        net.send(HUB, Chan::Public, share.public().to_bytes());
-        let event = Event::Key {
+        net.send(HUB, Chan::Public, outcome.public.to_bytes());
+        let mut done = Done::active().with(Event::Key {
             label: "before reshare",
             digest: conduct::digest(&key),
             len: key.len(),
-        };
+        });
+        done.events.extend(outcome.blame.iter().map(lss_blame_event));
+        if !outcome.dropped.is_empty() {
+            let dropped: Vec<u16> = outcome.dropped.iter().map(|p| p.get()).collect();
+            done.events.push(Event::Note(format!(
+                "messages from parties {} did not decode and were treated as missing",
+                list(&dropped)
+            )));
+        }
         self.group_key = Some(key);
         self.share = Some(share);
-        Ok(Done::active().with(event))
+        Ok(done)
     }
 
     fn commit(&mut self, spec: &SessionSpec, net: &mut Endpoint) -> Result<Done, Failure> {
@@ -568,8 +598,9 @@ impl Actor for Node {
                         Ok(Done::idle())
                     }
                 }
-                Step::Dkg2 if p.dkg1.is_some() => p.dkg2(net),
-                Step::Dkg3 if p.dkg2.is_some() => p.dkg3(net),
+                Step::Dkg2 if p.dkg.is_some() => p.dkg2(net),
+                Step::Dkg3 if p.dkg.is_some() => p.dkg3(net),
+                Step::Dkg4 if p.dkg.is_some() => p.dkg4(net),
                 Step::Commit(spec) => p.commit(spec, net),
                 Step::Sign => p.sign(net),
                 Step::Verify => p.verify(net),
@@ -578,7 +609,7 @@ impl Actor for Node {
                 Step::Complain => p.complain(net),
                 Step::Respond => p.respond(net),
                 Step::Finalize => p.finalize(net),
-                Step::Dkg2 | Step::Dkg3 | Step::Package | Step::Aggregate => Ok(Done::idle()),
+                Step::Dkg2 | Step::Dkg3 | Step::Dkg4 | Step::Package | Step::Aggregate => Ok(Done::idle()),
             },
             Node::Hub(h) => match step {
                 Step::Commit(spec) => h.commit(spec, net),
@@ -660,8 +691,7 @@ pub fn run(demo: &Demo, curve: Curve) -> Result<Summary, Failure> {
                 curve,
                 cheat: cheat == Some(addr),
                 rng,
-                dkg1: None,
-                dkg2: None,
+                dkg: None,
                 share: None,
                 group_key: None,
                 reshare: None,
@@ -685,6 +715,7 @@ pub fn run(demo: &Demo, curve: Curve) -> Result<Summary, Failure> {
         )?;
         c.step("DKG", Step::Dkg2)?;
         c.step("DKG", Step::Dkg3)?;
+        c.step("DKG", Step::Dkg4)?;
         let key = c
             .keys
             .get("before reshare")
@@ -693,7 +724,7 @@ pub fn run(demo: &Demo, curve: Curve) -> Result<Summary, Failure> {
         c.phase_line(
             "DKG",
             &format!(
-                "FROST DKG on {}: {n} parties, t = {t}, group key {key}",
+                "LSS Feldman DKG on {}: {n} parties, t = {t}, group key {key}",
                 curve.name()
             ),
         );
