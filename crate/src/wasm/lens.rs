@@ -18,12 +18,13 @@ use wasm_bindgen::prelude::*;
 use zeroize::Zeroizing;
 
 use super::lss::{
-    decode_strict, inbox, inbox_of_others, lss_blame, order_error, party_id, party_ids, range_error,
-    rewrite_response, rng_from_seed, round_output, session_id, tamper_share, Inbox, Obj,
+    decode_strict, inbox, inbox_of_others, lss_blame, open_snapshot, order_error, party_id, party_ids,
+    range_error, rewrite_response, rng_from_seed, round_output, seal_snapshot, session_id, snapshot_error,
+    snapshot_key, tamper_share, Inbox, Obj,
 };
-use super::{js_error, to_js_error};
+use super::to_js_error;
 use crate::lens::{self, keygen, reshare, Curve, KeyShare, PublicKeyPackage, SigningPackage};
-use crate::lss::snapshot::{Metadata, Snapshot, SnapshotKey};
+use crate::lss::snapshot::Metadata;
 use crate::vss::{self, Mode};
 use crate::PartyId;
 
@@ -511,8 +512,7 @@ impl LensPartyWasm {
         )
         .map_err(snapshot_error)?;
         let payload = share.to_bytes();
-        let sealed = Snapshot::seal(&key, &meta, &payload, &mut self.rng).map_err(snapshot_error)?;
-        Ok(sealed.to_bytes())
+        seal_snapshot(&key, &meta, &payload, &mut self.rng)
     }
 
     /// Restores a sealed key share of this party; returns its public data.
@@ -522,10 +522,7 @@ impl LensPartyWasm {
     /// errors, `OLD_SHARE_MISMATCH` for another party's share.
     #[wasm_bindgen(js_name = "restoreShare")]
     pub fn restore_share(&mut self, snapshot: &[u8], key: Vec<u8>) -> Result<JsValue, JsValue> {
-        let key = snapshot_key(key)?;
-        let payload = Snapshot::from_bytes(snapshot)
-            .and_then(|s| s.open(&key))
-            .map_err(snapshot_error)?;
+        let payload = open_snapshot(snapshot, key)?;
         let share = KeyShare::from_bytes(self.curve, &payload).map_err(to_js_error)?;
         if share.party() != self.id {
             return Err(to_js_error(crate::lss::Error::OldShareMismatch {
@@ -552,22 +549,6 @@ impl LensPartyWasm {
 /// The error of a method that needs a key share.
 fn no_share() -> JsValue {
     js_sys::Error::new("LensParty: no key share yet (run the DKG first)").into()
-}
-
-/// A snapshot key from JS bytes.
-pub(super) fn snapshot_key(key: Vec<u8>) -> Result<SnapshotKey, JsValue> {
-    let key = Zeroizing::new(key);
-    let array: Zeroizing<[u8; 32]> = Zeroizing::new(
-        key.as_slice()
-            .try_into()
-            .map_err(|_| range_error("snapshot key must be 32 bytes"))?,
-    );
-    Ok(SnapshotKey::from_bytes(&array))
-}
-
-/// A snapshot error as a `QuasarError` (module `snapshot`).
-pub(super) fn snapshot_error(e: crate::lss::snapshot::Error) -> JsValue {
-    js_error(&alloc::format!("{e}"), e.code(), "snapshot", &[])
 }
 
 /// `LensPublicInfo` of `public`, plus `hasShare`.

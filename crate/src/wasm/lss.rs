@@ -24,7 +24,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use zeroize::Zeroizing;
 
-use super::{to_js_error, to_js_error_blaming};
+use super::{js_error, to_js_error, to_js_error_blaming};
+use crate::lss::snapshot::{Metadata, Snapshot, SnapshotKey};
 use crate::lss::{self, Blame, BlameReason, Ceremony, KeyShare, Opening, ResponseMessage, ShareMessage};
 use crate::vss::{self, Mode, Share};
 use crate::wire::{self, Reader};
@@ -433,4 +434,39 @@ pub(super) fn finish<V: vss::Curve>(
     ctx.dropped.sort_unstable();
     ctx.dropped.dedup();
     state.finalize(responses).map_err(to_js_error)
+}
+
+/// A snapshot key from JS bytes.
+pub(super) fn snapshot_key(key: Vec<u8>) -> Result<SnapshotKey, JsValue> {
+    let key = Zeroizing::new(key);
+    let array: Zeroizing<[u8; 32]> = Zeroizing::new(
+        key.as_slice()
+            .try_into()
+            .map_err(|_| range_error("snapshot key must be 32 bytes"))?,
+    );
+    Ok(SnapshotKey::from_bytes(&array))
+}
+
+/// A snapshot error as a `QuasarError` (module `snapshot`).
+pub(super) fn snapshot_error(e: crate::lss::snapshot::Error) -> JsValue {
+    js_error(&alloc::format!("{e}"), e.code(), "snapshot", &[])
+}
+
+/// Seals a serialized key share (`payload`) under `key` as a `QSNP` snapshot.
+pub(super) fn seal_snapshot(
+    key: &SnapshotKey,
+    meta: &Metadata,
+    payload: &[u8],
+    rng: &mut ChaCha20Rng,
+) -> Result<Vec<u8>, JsValue> {
+    let sealed = Snapshot::seal(key, meta, payload, rng).map_err(snapshot_error)?;
+    Ok(sealed.to_bytes())
+}
+
+/// Opens a `QSNP` snapshot with the 32-byte JS `key`: the serialized key share.
+pub(super) fn open_snapshot(snapshot: &[u8], key: Vec<u8>) -> Result<Zeroizing<Vec<u8>>, JsValue> {
+    let key = snapshot_key(key)?;
+    Snapshot::from_bytes(snapshot)
+        .and_then(|s| s.open(&key))
+        .map_err(snapshot_error)
 }

@@ -17,13 +17,13 @@ use js_sys::Array;
 use rand_chacha::ChaCha20Rng;
 use wasm_bindgen::prelude::*;
 
-use super::lens::{snapshot_error, snapshot_key};
 use super::lss::{
-    answer, blame_entry, check, deal, dealing_outcome, finish, inbox, inbox_of_others, order_error, party_id,
-    party_ids, rng_from_seed, session_id, sharing_info, DealCtx, Inbox, Obj,
+    answer, blame_entry, check, deal, dealing_outcome, finish, inbox, inbox_of_others, open_snapshot,
+    order_error, party_id, party_ids, rng_from_seed, seal_snapshot, session_id, sharing_info, snapshot_error,
+    snapshot_key, DealCtx, Inbox, Obj,
 };
 use super::{to_js_error, to_js_error_blaming};
-use crate::lss::snapshot::{Metadata, Snapshot};
+use crate::lss::snapshot::Metadata;
 use crate::lss::{self, ActivationCertificate, ActivationKind, Ceremony, GroupPublic};
 use crate::mldsa::{self, Mode};
 use crate::pulsar::custody::{
@@ -520,8 +520,7 @@ impl PulsarPartyWasm {
         )
         .map_err(snapshot_error)?;
         let payload = share.to_bytes();
-        let sealed = Snapshot::seal(&key, &meta, &payload, &mut self.rng).map_err(snapshot_error)?;
-        Ok(sealed.to_bytes())
+        seal_snapshot(&key, &meta, &payload, &mut self.rng)
     }
 
     /// Restores a sealed custody key share of this party; returns its public data.
@@ -530,10 +529,7 @@ impl PulsarPartyWasm {
     /// Snapshot errors, decoding errors, `OLD_SHARE_MISMATCH` for another party's share.
     #[wasm_bindgen(js_name = "restoreShare")]
     pub fn restore_share(&mut self, snapshot: &[u8], key: Vec<u8>) -> Result<JsValue, JsValue> {
-        let key = snapshot_key(key)?;
-        let payload = Snapshot::from_bytes(snapshot)
-            .and_then(|s| s.open(&key))
-            .map_err(snapshot_error)?;
+        let payload = open_snapshot(snapshot, key)?;
         let share = KeyShare::from_bytes(&payload).map_err(to_js_error)?;
         if share.id() != self.id {
             return Err(to_js_error(lss::Error::OldShareMismatch { party: share.id() }));
