@@ -28,6 +28,13 @@ pub enum Error {
     /// A decoding error.
     #[error("decoding: {0}")]
     Wire(#[from] wire::Error),
+    /// A protocol-party error (a step after the end, a message still awaited).
+    #[error("party: {0}")]
+    Party(#[from] crate::party::Error),
+    /// A share-snapshot error.
+    #[cfg(feature = "threshold")]
+    #[error("snapshot: {0}")]
+    Snapshot(#[from] crate::lss::snapshot::Error),
 }
 
 impl Error {
@@ -37,6 +44,9 @@ impl Error {
         match self {
             Error::MlDsa(e) => e.code(),
             Error::Wire(e) => e.code(),
+            Error::Party(e) => e.code(),
+            #[cfg(feature = "threshold")]
+            Error::Snapshot(e) => e.code(),
             #[cfg(feature = "threshold")]
             Error::Vss(e) => e.code(),
             #[cfg(feature = "threshold")]
@@ -53,6 +63,9 @@ impl Error {
         match self {
             Error::MlDsa(_) => "mldsa",
             Error::Wire(_) => "wire",
+            Error::Party(_) => "party",
+            #[cfg(feature = "threshold")]
+            Error::Snapshot(_) => "snapshot",
             #[cfg(feature = "threshold")]
             Error::Vss(_) => "vss",
             #[cfg(feature = "threshold")]
@@ -68,6 +81,9 @@ impl Error {
     pub fn culprits(&self) -> &[crate::PartyId] {
         match self {
             Error::MlDsa(_) | Error::Wire(_) => &[],
+            Error::Party(e) => e.culprits(),
+            #[cfg(feature = "threshold")]
+            Error::Snapshot(_) => &[],
             #[cfg(feature = "threshold")]
             Error::Vss(_) => &[],
             #[cfg(feature = "threshold")]

@@ -91,6 +91,8 @@ pub mod tags {
     pub const PULSAR_MESSAGE: &str = "QUASAR-PULSAR-MESSAGE-v1";
     /// Pulsar custody: the key-ceremony transcript published with the group key.
     pub const PULSAR_CEREMONY: &str = "QUASAR-PULSAR-CEREMONY-v1";
+    /// The simulator's per-party RNG seeds (tests, benches, KATs; `party::sim`).
+    pub const SIM_RNG: &str = "QUASAR-SIM-RNG-v1";
     /// Message signed by the finality certificate legs.
     pub const CERT_MESSAGE: &str = "QUASAR-CERT-MESSAGE-v1";
 }

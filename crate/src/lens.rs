@@ -12,25 +12,23 @@
 //!
 //! - **Unforgeability against a dishonest majority**: any coalition of fewer than `t`
 //!   parties — even `t − 1` of them, which may be most of the group — cannot sign. The
-//!   coordinator (who collects commitments, builds the [`SigningPackage`] and aggregates)
+//!   coordinator (who collects commitments, builds the signing package and aggregates)
 //!   learns nothing secret and is trusted only for liveness: a malicious coordinator can
 //!   stall a signing session, not forge.
-//! - **Misbehaving signers are named**: a signature share that does not verify against
-//!   its signer's verifying share makes [`aggregate()`] fail with
-//!   [`Error::InvalidSignatureShare`] listing every culprit (FROST is not robust: the
-//!   session is retried without them).
-//! - **Key generation**: with [`deal`] (RFC 9591 Appendix C) a trusted dealer sees the
-//!   key once; with a distributed key generation nobody ever does (RFC 9591 leaves DKG
-//!   out of scope). **[`keygen`] is the recommended DKG**: the [`crate::lss`] kernel's
-//!   DKG in Feldman mode with proofs of knowledge, batched share checks, and a cheating
-//!   dealer **excluded and named** while the others still get a working key. [`dkg`] (the
-//!   FROST paper's KeyGen as in `frost-core`'s `keys::dkg`) is kept for interoperability:
-//!   its finish step costs `O(n²·t)` scalar multiplications across the group and it
-//!   aborts on the first bad share. Either needs a broadcast channel and confidential,
-//!   authenticated channels for the shares.
-//! - **Resharing** ([`reshare`]): LSS refresh and redistribution to a new `(t, n)` keep the
-//!   group key byte-identical; every key share carries the [`KeyEpoch`] of the dealing that
-//!   made it, and shares of different epochs are never combined.
+//! - **No peer can knock a party out**: every party is a [`crate::party::Party`]; a
+//!   message that fails a check is dropped and its sender named. A signature share that
+//!   does not verify against its signer's verifying share makes the coordinator's last
+//!   round fail with [`Error::InvalidSignatureShare`] naming every culprit (FROST is not
+//!   robust in that round: the session is retried without them).
+//! - **Key generation**: [`Ceremony::keygen`] runs the [`crate::lss`] kernel's DKG in
+//!   Feldman mode with proofs of knowledge and batched checks; a cheating dealer is
+//!   **excluded and named** while the others still get a working key. With [`deal`]
+//!   (RFC 9591 Appendix C) a trusted dealer sees the key once instead. Both need a
+//!   broadcast channel and confidential, authenticated channels for the shares.
+//! - **Resharing** ([`Ceremony::refresh`], [`Ceremony::reshare`]): LSS refresh and
+//!   redistribution to a new `(t, n)` keep the group key byte-identical; every key share
+//!   carries the [`KeyEpoch`] of the dealing that made it, and shares of different epochs
+//!   are never combined.
 //!
 //! Messages between parties are bytes: a 4-byte magic, a u16 version (1), the curve byte
 //! ([`Curve::to_byte`]), then the fields of the message, with `frost-core`'s own
@@ -43,47 +41,50 @@
 //! | [`DealerShare`] | `LNDS` | dealer → one party | confidential, authenticated |
 //! | [`PublicKeyPackage`] | `LNPK` | anyone → anyone | public |
 //! | [`KeyShare`] | `LNKS` | storage only | secret |
-//! | [`keygen`] messages | `LSD1`…`LSR1` | see [`crate::lss`] | broadcast / private |
-//! | [`dkg::Round1Message`] | `LND1` | party → all | broadcast |
-//! | [`dkg::Round2Message`] | `LND2` | party → one party | confidential, authenticated |
+//! | dealing messages ([`DealingParty`]) | `LSD1`…`LSR1` | see [`crate::lss`] | broadcast / private |
 //! | [`SigningCommitments`] | `LNC1` | signer → coordinator | authenticated |
 //! | [`SigningPackage`] | `LNSP` | coordinator → signers | authenticated |
 //! | [`SignatureShare`] | `LNZ2` | signer → coordinator | authenticated |
-//! | [`reshare`] messages | `LSD1`…`LSR1` | see [`crate::lss`] | broadcast / private |
 //!
 //! # Examples
 //!
+//! A trusted-dealer 2-of-3 key, then one signing session; every message crosses as bytes.
+//!
 //! ```
-//! use std::collections::{BTreeMap, BTreeSet};
-//! use quasar_pq::lens::{self, Curve, KeyShare};
+//! use quasar_pq::lens::{self, CoordinatorParty, Curve, KeyShare, SignerParty};
+//! use quasar_pq::party::{Incoming, Party, Step};
 //! use quasar_pq::PartyId;
 //! use rand_chacha::rand_core::SeedableRng;
 //!
 //! let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(7);
-//! let parties: BTreeSet<PartyId> = (1..=3).filter_map(PartyId::new).collect();
-//! let (dealt, public) = lens::deal(Curve::Ed25519, 2, &parties, &mut rng).unwrap();
+//! let parties: Vec<PartyId> = (1..=3).filter_map(PartyId::new).collect();
+//! let (dealt, public) = lens::deal(Curve::Ed25519, 2, &parties.iter().copied().collect(), &mut rng).unwrap();
 //! let shares: Vec<KeyShare> = dealt
 //!     .into_values()
 //!     .map(|d| KeyShare::from_dealer(d, &public).unwrap())
 //!     .collect();
 //!
-//! // Round 1: two signers commit.
-//! let mut nonces = BTreeMap::new();
-//! let mut commitments = BTreeMap::new();
+//! // The coordinator (id 100) and two signers; each signer commits at start.
+//! let hub = PartyId::new(100).unwrap();
+//! let (mut coordinator, _) = CoordinatorParty::start(hub, &public, b"hello").unwrap();
+//! let mut signers = Vec::new();
+//! let mut commitments = Vec::new();
 //! for share in &shares[..2] {
-//!     let (n, c) = lens::commit(share, &mut rng);
-//!     nonces.insert(share.party(), n);
-//!     commitments.insert(share.party(), c);
+//!     let (signer, out) = SignerParty::start(share, hub, b"hello", &mut rng);
+//!     commitments.push((share.party(), out.direct[0].bytes.to_vec()));
+//!     signers.push(signer);
 //! }
-//! // The coordinator builds the signing package; round 2: each signer signs.
-//! let package = lens::SigningPackage::new(&public, &commitments, b"hello").unwrap();
-//! let mut sig_shares = BTreeMap::new();
-//! for share in &shares[..2] {
-//!     let n = nonces.remove(&share.party()).unwrap();
-//!     sig_shares.insert(share.party(), lens::sign(share, n, &package).unwrap());
+//! let inbox: Vec<Incoming> = commitments.iter().map(|(p, b)| Incoming::new(*p, b)).collect();
+//! let Step::Continue(packages) = coordinator.step(&inbox).unwrap() else { unreachable!() };
+//! // Each signer signs the package it was sent.
+//! let mut sig_shares = Vec::new();
+//! for (signer, package) in signers.iter_mut().zip(&packages.direct) {
+//!     let Step::Done(out, _) = signer.step(&[Incoming::new(hub, &package.bytes)]).unwrap() else { unreachable!() };
+//!     sig_shares.push((signer.id(), out.direct[0].bytes.to_vec()));
 //! }
-//! let signature = lens::aggregate(&public, &package, &sig_shares).unwrap();
-//! lens::verify(Curve::Ed25519, &public.group_key_bytes(), b"hello", &signature.to_bytes())
+//! let inbox: Vec<Incoming> = sig_shares.iter().map(|(p, b)| Incoming::new(*p, b)).collect();
+//! let Step::Done(_, outcome) = coordinator.step(&inbox).unwrap() else { unreachable!() };
+//! lens::verify(Curve::Ed25519, &public.group_key_bytes(), b"hello", &outcome.signature.to_bytes())
 //!     .unwrap();
 //! ```
 
@@ -92,20 +93,34 @@ use core::fmt;
 use crate::wire::{self, Reader, Writer};
 use crate::PartyId;
 
-pub mod aggregate;
+mod activation;
+mod aggregate;
 mod ciphersuite;
-pub mod dkg;
-pub mod keygen;
-pub mod keys;
-pub mod reshare;
-pub mod round1;
-pub mod round2;
+mod convert;
+mod dealing;
+mod keys;
+mod round1;
+mod round2;
+mod signing;
 
-pub use aggregate::{aggregate, verify, Signature};
-pub use ciphersuite::Curve;
+pub use activation::{activation_certificate, activation_message, verify_activation};
+pub use aggregate::{verify, Signature, SIGNATURE_LEN};
+pub use dealing::{Ceremony, DealingParty, Outcome};
 pub use keys::{deal, DealerShare, KeyShare, PublicKeyPackage};
-pub use round1::{commit, SigningCommitments, SigningNonces};
-pub use round2::{sign, SignatureShare, SigningPackage};
+pub use round1::{SigningCommitments, SigningNonces};
+pub use round2::{SignatureShare, SigningPackage, MAX_MESSAGE_LEN};
+pub use signing::{CoordinatorOutcome, CoordinatorParty, SignerOutcome, SignerParty};
+
+/// The curves Lens signs over, by value (the LSS group of the same name); its wire byte
+/// is [`Curve::to_byte`].
+///
+/// - [`Curve::Ed25519`]: FROST(Ed25519, SHA-512), RFC 9591 §6.1 — standard Ed25519
+///   (RFC 8032) signatures under the group key.
+/// - [`Curve::Secp256k1`]: FROST(secp256k1, SHA-256) in its BIP-340 (Taproot) form, as
+///   `frost-secp256k1-tr` implements it — standard BIP-340 signatures under the x-only
+///   group key.
+/// - [`Curve::Ristretto255`]: FROST(ristretto255, SHA-512), RFC 9591 §6.2.
+pub use crate::vss::CurveId as Curve;
 
 /// Domain-separation tags of Lens's own hashes (cSHAKE256 customization strings with
 /// function name `"QUASAR"`, DESIGN §5). FROST's signing hashes are the ciphersuites'
@@ -205,20 +220,6 @@ pub enum Error {
         /// The sender the message claims.
         claimed: PartyId,
     },
-    /// A private message was addressed to someone else.
-    #[error("message from {party} is addressed to {to}")]
-    WrongRecipient {
-        /// The sender (the culprit).
-        party: PartyId,
-        /// The recipient the message names.
-        to: PartyId,
-    },
-    /// A message belongs to another session (another DKG or reshare run).
-    #[error("message from {party} belongs to another session")]
-    SessionMismatch {
-        /// The sender (the culprit).
-        party: PartyId,
-    },
     /// An expected message is missing.
     #[error("no message from {party}")]
     MissingMessage {
@@ -257,23 +258,11 @@ pub enum Error {
         /// Every signer whose share is invalid.
         culprits: alloc::vec::Vec<PartyId>,
     },
-    /// A DKG participant's proof of knowledge of its secret does not verify.
-    #[error("invalid proof of knowledge from {culprit}")]
-    InvalidProofOfKnowledge {
-        /// The participant.
-        culprit: PartyId,
-    },
     /// A secret share does not match its dealer's commitment.
     #[error("invalid secret share (from {culprit:?}; None = the trusted dealer)")]
     InvalidSecretShare {
         /// The DKG participant who sent it; `None` for the trusted dealer of [`deal`].
         culprit: Option<PartyId>,
-    },
-    /// A DKG commitment has the wrong number of coefficients.
-    #[error("commitment of the wrong degree from {culprit}")]
-    InvalidCommitment {
-        /// The participant.
-        culprit: PartyId,
     },
     /// The signature does not verify.
     #[error("invalid signature")]
@@ -295,18 +284,14 @@ impl Error {
             Error::WrongCurve { .. } => "WRONG_CURVE",
             Error::InvalidThreshold { .. } => "INVALID_THRESHOLD",
             Error::UnknownParty { .. } => "UNKNOWN_PARTY",
-            Error::DuplicateSigner { .. } => "DUPLICATE_SIGNER",
+            Error::DuplicateSigner { .. } => "DUPLICATE_PARTY",
             Error::SenderMismatch { .. } => "SENDER_MISMATCH",
-            Error::WrongRecipient { .. } => "WRONG_RECIPIENT",
-            Error::SessionMismatch { .. } => "SESSION_MISMATCH",
             Error::MissingMessage { .. } => "MISSING_MESSAGE",
             Error::NotEnoughSigners { .. } => "NOT_ENOUGH_SIGNERS",
-            Error::EpochMismatch { .. } => "EPOCH_MISMATCH",
-            Error::CommitmentMismatch { .. } => "COMMITMENT_MISMATCH",
+            Error::EpochMismatch { .. } => "WRONG_GENERATION",
+            Error::CommitmentMismatch { .. } => "PACKAGE_MISMATCH",
             Error::InvalidSignatureShare { .. } => "INVALID_SIGNATURE_SHARE",
-            Error::InvalidProofOfKnowledge { .. } => "INVALID_PROOF_OF_KNOWLEDGE",
             Error::InvalidSecretShare { .. } => "INVALID_SECRET_SHARE",
-            Error::InvalidCommitment { .. } => "INVALID_COMMITMENT",
             Error::InvalidSignature => "INVALID_SIGNATURE",
             Error::Lss(e) => e.code(),
             Error::Internal(_) => "INTERNAL",
@@ -319,13 +304,8 @@ impl Error {
     pub fn culprits(&self) -> &[PartyId] {
         match self {
             Error::InvalidSignatureShare { culprits } => culprits,
-            Error::InvalidProofOfKnowledge { culprit } | Error::InvalidCommitment { culprit } => {
-                core::slice::from_ref(culprit)
-            }
             Error::InvalidSecretShare { culprit } => culprit.as_slice(),
-            Error::SenderMismatch { party, .. }
-            | Error::WrongRecipient { party, .. }
-            | Error::SessionMismatch { party } => core::slice::from_ref(party),
+            Error::SenderMismatch { party, .. } => core::slice::from_ref(party),
             Error::EpochMismatch { party, .. } => party.as_slice(),
             Error::Lss(e) => e.culprits(),
             Error::Decode(_)

@@ -25,21 +25,21 @@ extern crate alloc;
 
 mod error;
 pub mod hash;
-#[cfg(feature = "std")]
+#[cfg(all(feature = "std", feature = "TEMP"))]
 pub mod kat;
 #[cfg(feature = "threshold")]
 pub mod lens;
 #[cfg(feature = "threshold")]
 pub mod lss;
 pub mod mldsa;
-mod party;
+pub mod party;
 #[cfg(feature = "threshold")]
 pub mod pulsar;
 #[cfg(feature = "threshold")]
 pub mod vss;
 pub mod wire;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "TEMP"))]
 pub mod wasm;
 
 pub use error::Error;

@@ -10,7 +10,8 @@
 //!
 //! # One dealing protocol, three flavours
 //!
-//! Every party runs the same message-passing state machine over a public [`Ceremony`]:
+//! Every participant runs the same [`DealingParty`] (or [`Dealing`], the same party with
+//! the group chosen at run time) over a public [`Ceremony`]:
 //!
 //! | flavour | built by | dealer `i`'s constant term | receiver `j`'s new share |
 //! |---|---|---|---|
@@ -30,25 +31,28 @@
 //!
 //! # Rounds
 //!
-//! 1. [`round1`]: dealers broadcast a [`DealMessage`] (commitments, plus a proof in a
-//!    Feldman DKG) and send each receiver a private [`ShareMessage`].
-//! 2. [`Round1State::round2`]: receivers check their shares; each broadcasts a
-//!    [`ComplaintMessage`] (possibly empty) naming dealers whose share was missing or
-//!    wrong, with the share received as evidence.
-//! 3. [`Round2State::round3`]: accused dealers broadcast a [`ResponseMessage`] opening
-//!    the complainers' shares.
-//! 4. [`Round3State::finalize`]: a dealer with a missing deal, invalid commitments or
-//!    proof, or a missing or invalid opening is disqualified and named; a complaint
-//!    answered by a valid opening names the complainer (who then uses the opened share).
-//!    The run succeeds if at least `t_old` (reshare) or `t` (DKG, refresh) dealers
-//!    qualify, returning a **new** [`KeyShare`]; otherwise
-//!    [`Error::NotEnoughQualified`] lists the culprits and the old share (never
-//!    mutated) still works.
+//! The party has the shape of every protocol here ([`crate::party`]): [`DealingParty::start`]
+//! returns the first messages, and each [`Party::step`](crate::party::Party::step) takes
+//! the round's inbox of `(sender, bytes)`.
 //!
-//! Step functions consume the previous state; peer input is a `BTreeMap` keyed by the
-//! transport's authenticated sender, checked against each message's `from`, session and
-//! the expected set. A message that fails to decode should be dropped by the driver (a
-//! missing deal disqualifies its dealer; a missing complaint counts as none).
+//! 1. start: dealers broadcast a [`DealMessage`] (commitments, plus a proof in a
+//!    Feldman DKG) and send each receiver a private [`ShareMessage`].
+//! 2. round 1: receivers check their shares; each broadcasts a [`ComplaintMessage`]
+//!    (possibly empty) naming dealers whose share was missing or wrong, with the share
+//!    received as evidence.
+//! 3. round 2: accused dealers broadcast a [`ResponseMessage`] opening the complainers'
+//!    shares (every dealer broadcasts one, empty when nobody complained about it).
+//! 4. round 3: a dealer with a missing deal, invalid commitments or proof, or a missing
+//!    or invalid opening is disqualified and named; a complaint whose own evidence
+//!    verifies names the complainer. The run succeeds if at least `t_old` (reshare) or
+//!    `t` (DKG, refresh) dealers qualify, giving an [`Outcome`] with a **new**
+//!    [`KeyShare`]; otherwise [`Error::NotEnoughQualified`] lists the culprits, the party
+//!    keeps its state, and the old share (never mutated) still works.
+//!
+//! **No peer can knock a party out** (see [`party`](DealingParty)): a message that fails any
+//! check is dropped and its sender named in [`Outcome::dropped`]; a dropped deal is a
+//! missing deal, a dropped share a missing share (complained about, so the dealer must
+//! open it), a dropped complaint counts as none.
 //!
 //! # Example
 //!
@@ -56,45 +60,44 @@
 //!
 //! ```
 //! use std::collections::BTreeMap;
-//! use quasar_pq::lss::{self, Ceremony, ComplaintMessage, DealMessage, KeyShare, ResponseMessage, ShareMessage};
+//! use quasar_pq::lss::{Ceremony, DealingParty, KeyShare, Outcome};
+//! use quasar_pq::party::{Incoming, Outgoing, Party, Step};
 //! use quasar_pq::vss::{Mode, Ristretto255 as C};
 //! use quasar_pq::PartyId;
 //! use rand_core::SeedableRng;
 //!
-//! # fn run(c: &Ceremony<C>, old: &BTreeMap<PartyId, KeyShare<C>>) -> BTreeMap<PartyId, lss::Outcome<C>> {
-//! let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(1);
-//! let parties: std::collections::BTreeSet<PartyId> =
-//!     c.dealers().iter().chain(c.receivers()).copied().collect();
-//! // Round 1: deal. Broadcasts to everyone, shares to their recipient (encrypted!).
-//! let (mut states, mut deals, mut shares) = (BTreeMap::new(), BTreeMap::new(), Vec::new());
-//! for &p in &parties {
-//!     let (state, out) = lss::round1(c.clone(), p, old.get(&p), &mut rng).unwrap();
-//!     if let Some(d) = out.broadcast { deals.insert(p, d.to_bytes()); }
-//!     for m in out.shares { shares.push((p, m.to(), m.to_bytes())); }
-//!     states.insert(p, state);
+//! /// Runs every participant of `c` to the end, delivering broadcasts to all and
+//! /// direct messages to their recipient.
+//! fn run(c: &Ceremony<C>, old: &BTreeMap<PartyId, KeyShare<C>>) -> BTreeMap<PartyId, Outcome<C>> {
+//!     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(1);
+//!     let mut ids: Vec<PartyId> = c.dealers().iter().chain(c.receivers()).copied().collect();
+//!     ids.sort();
+//!     ids.dedup();
+//!     let (mut parties, mut mail) = (BTreeMap::new(), Vec::new());
+//!     for &p in &ids {
+//!         let (party, out) = DealingParty::start(c.clone(), p, old.get(&p), &mut rng).unwrap();
+//!         parties.insert(p, party);
+//!         mail.push((p, out));
+//!     }
+//!     let mut done = BTreeMap::new();
+//!     while !parties.is_empty() {
+//!         let sent = std::mem::take(&mut mail);
+//!         for (&p, party) in parties.iter_mut() {
+//!             let mut inbox = Vec::new();
+//!             for (from, out) in &sent {
+//!                 inbox.extend(out.broadcast.iter().map(|b| Incoming::new(*from, b)));
+//!                 inbox.extend(out.direct.iter().filter(|d| d.to == p).map(|d| Incoming::new(*from, &d.bytes)));
+//!             }
+//!             match party.step(&inbox).unwrap() {
+//!                 Step::Continue(out) => mail.push((p, out)),
+//!                 Step::Done(_, outcome) => { done.insert(p, outcome); }
+//!             }
+//!         }
+//!         parties.retain(|p, _| !done.contains_key(p));
+//!     }
+//!     done
 //! }
-//! // Round 2: check, complain. Round 3: answer complaints. Then finalize.
-//! let mut complaints = BTreeMap::new();
-//! let states: Vec<_> = states.into_iter().map(|(p, s)| {
-//!     let deals = deals.iter().map(|(&d, b)| (d, DealMessage::from_bytes(b).unwrap())).collect();
-//!     let mine = shares.iter().filter(|(_, to, _)| *to == p)
-//!         .map(|(from, _, b)| (*from, ShareMessage::from_bytes(b).unwrap())).collect();
-//!     let (s, complaint) = s.round2(deals, mine).unwrap();
-//!     if let Some(m) = complaint { complaints.insert(p, m.to_bytes()); }
-//!     (p, s)
-//! }).collect();
-//! let mut responses = BTreeMap::new();
-//! let states: Vec<_> = states.into_iter().map(|(p, s)| {
-//!     let inbox = complaints.iter().map(|(&j, b)| (j, ComplaintMessage::from_bytes(b).unwrap())).collect();
-//!     let (s, response) = s.round3(inbox).unwrap();
-//!     if let Some(m) = response { responses.insert(p, m.to_bytes()); }
-//!     (p, s)
-//! }).collect();
-//! states.into_iter().map(|(p, s)| {
-//!     let inbox = responses.iter().map(|(&d, b)| (d, ResponseMessage::from_bytes(b).unwrap())).collect();
-//!     (p, s.finalize(inbox).unwrap())
-//! }).collect()
-//! # }
+//!
 //! let id = |v: u16| PartyId::new(v).unwrap();
 //! let dkg = Ceremony::<C>::dkg([1; 32], Mode::Pedersen, &[id(1), id(2), id(3)], 2).unwrap();
 //! let out = run(&dkg, &BTreeMap::new());
@@ -108,6 +111,7 @@
 //! assert_eq!(new_public.group_commitment(), public.group_commitment());
 //! assert_eq!(new_public.generation(), 1);
 //! assert!(out[&id(1)].key_share.is_none()); // an old party that left
+//! assert!(out.values().all(|o| o.blame.is_empty() && o.dropped.is_empty()));
 //! ```
 //!
 //! # Wire formats
@@ -146,27 +150,31 @@
 //! ([`ActivationCertificate`]).
 
 mod activation;
+mod any;
 mod ceremony;
 mod complaint;
 mod dealing;
 mod dkg;
 mod keyshare;
 mod message;
+mod party;
 mod redistribute;
 mod refresh;
 pub mod snapshot;
 mod transcript;
 
 pub use activation::{activation_message, ActivationCertificate, ActivationKind};
+pub use any::{AnyCeremony, AnyGroupPublic, AnyKeyShare, AnyOutcome, Dealing};
 pub use ceremony::{Ceremony, Kind};
 pub use complaint::{Complaint, ComplaintMessage, Opening, ResponseMessage};
-pub use dealing::{round1, Blame, BlameReason, Outcome, Round1Output, Round1State, Round2State, Round3State};
 pub use dkg::ProofOfKnowledge;
 pub use keyshare::{GroupPublic, KeyShare};
 pub use message::{DealMessage, ShareMessage};
+pub use party::{DealingParty, Outcome};
 
 use alloc::vec::Vec;
 
+use crate::vss::CurveId;
 use crate::PartyId;
 
 /// The most parties (and the highest threshold) a message or key share may declare.
@@ -176,47 +184,6 @@ pub const MAX_PARTIES: usize = 4096;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// A message came from a party the current round does not expect.
-    #[error("unexpected message from {party}")]
-    UnknownParty {
-        /// The transport's sender.
-        party: PartyId,
-    },
-    /// A message's `from` differs from the transport's sender.
-    #[error("message from {party} claims to come from {claimed}")]
-    SenderMismatch {
-        /// The transport's sender.
-        party: PartyId,
-        /// What the message says.
-        claimed: PartyId,
-    },
-    /// A message names another session.
-    #[error("message from {party} belongs to another session")]
-    SessionMismatch {
-        /// The sender.
-        party: PartyId,
-    },
-    /// A private message is addressed to another party.
-    #[error("private message from {party} is addressed to {to}")]
-    WrongRecipient {
-        /// The sender.
-        party: PartyId,
-        /// The addressee it names.
-        to: PartyId,
-    },
-    /// A message's kind, mode or curve differs from the ceremony's.
-    #[error("message from {party} has parameters that differ from the ceremony")]
-    ParameterMismatch {
-        /// The sender.
-        party: PartyId,
-    },
-    /// A party sent two different versions of the same broadcast (for example, the deal
-    /// it echoes back differs from the one this party made).
-    #[error("conflicting messages from {party}")]
-    ConflictingMessage {
-        /// The sender.
-        party: PartyId,
-    },
     /// A setup list names a party twice.
     #[error("{party} is listed twice")]
     DuplicateParty {
@@ -290,6 +257,14 @@ pub enum Error {
     /// An activation certificate names another transcript, generation or group key.
     #[error("activation certificate does not match the expected dealing")]
     ActivationMismatch,
+    /// An object over one group was given where another was expected.
+    #[error("expected a {expected} object, found {found}")]
+    WrongCurve {
+        /// The group the ceremony or the other inputs use.
+        expected: CurveId,
+        /// The group of the offending object.
+        found: CurveId,
+    },
     /// A secret-sharing error.
     #[error("VSS: {0}")]
     Vss(#[from] crate::vss::Error),
@@ -299,12 +274,6 @@ impl Error {
     /// A stable code for this error, as JavaScript sees it.
     pub fn code(&self) -> &'static str {
         match self {
-            Error::UnknownParty { .. } => "UNKNOWN_PARTY",
-            Error::SenderMismatch { .. } => "SENDER_MISMATCH",
-            Error::SessionMismatch { .. } => "SESSION_MISMATCH",
-            Error::WrongRecipient { .. } => "WRONG_RECIPIENT",
-            Error::ParameterMismatch { .. } => "PARAMETER_MISMATCH",
-            Error::ConflictingMessage { .. } => "CONFLICTING_MESSAGE",
             Error::DuplicateParty { .. } => "DUPLICATE_PARTY",
             Error::UnsortedParties => "UNSORTED_PARTIES",
             Error::NotAParticipant { .. } => "NOT_A_PARTICIPANT",
@@ -318,6 +287,7 @@ impl Error {
             Error::InconsistentShare => "INCONSISTENT_SHARE",
             Error::InvalidActivation => "INVALID_ACTIVATION",
             Error::ActivationMismatch => "ACTIVATION_MISMATCH",
+            Error::WrongCurve { .. } => "WRONG_CURVE",
             Error::Vss(e) => e.code(),
         }
     }
@@ -325,12 +295,6 @@ impl Error {
     /// The parties this error blames (empty when nobody is to blame).
     pub fn culprits(&self) -> &[crate::PartyId] {
         match self {
-            Error::UnknownParty { party }
-            | Error::SenderMismatch { party, .. }
-            | Error::SessionMismatch { party }
-            | Error::WrongRecipient { party, .. }
-            | Error::ParameterMismatch { party }
-            | Error::ConflictingMessage { party } => core::slice::from_ref(party),
             Error::NotEnoughQualified { culprits, .. } => culprits,
             Error::DuplicateParty { .. }
             | Error::UnsortedParties
@@ -344,6 +308,7 @@ impl Error {
             | Error::InconsistentShare
             | Error::InvalidActivation
             | Error::ActivationMismatch
+            | Error::WrongCurve { .. }
             | Error::Vss(_) => &[],
         }
     }

@@ -40,17 +40,8 @@ pub mod frame;
 
 use alloc::vec::Vec;
 
+use crate::party::Blame;
 use crate::{lss, mldsa, wire, PartyId};
-
-/// One party blamed by the combiner, with the reason.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Blame {
-    /// The party (as named by the authenticated transport).
-    pub party: PartyId,
-    /// Why: one of the per-party variants of [`Error`] (its
-    /// [`culprits`](Error::culprits) is `[party]`).
-    pub error: Error,
-}
 
 /// Errors from Pulsar. None carries secret data.
 ///
@@ -59,13 +50,6 @@ pub struct Blame {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// A share does not open the public Pedersen commitments at its sender's id, or the
-    /// decrypted opening is malformed.
-    #[error("the share from {party} does not match the public commitments")]
-    InvalidShare {
-        /// The sender.
-        party: PartyId,
-    },
     /// A message came from a party that is not a signer of this session (a non-member
     /// or a member not in the announced signing set).
     #[error("message from {party}, which is not a signer of this session")]
@@ -77,83 +61,6 @@ pub enum Error {
     #[error("{party} is listed twice in the signing set")]
     DuplicateSigner {
         /// The repeated party.
-        party: PartyId,
-    },
-    /// A message's `from` differs from the transport's sender.
-    #[error("message from {party} claims to come from {claimed}")]
-    SenderMismatch {
-        /// The transport's sender.
-        party: PartyId,
-        /// What the message says.
-        claimed: PartyId,
-    },
-    /// A message names another session (a replay from another session).
-    #[error("message from {party} belongs to another session")]
-    WrongSession {
-        /// The sender.
-        party: PartyId,
-    },
-    /// A message is bound to another message digest (a replay for another message).
-    #[error("message from {party} is bound to another message")]
-    WrongMessage {
-        /// The sender.
-        party: PartyId,
-    },
-    /// A message is bound to another generation of the sharing (for example a share
-    /// from before a reshare).
-    #[error("message from {party} is for generation {got}, expected {expected}")]
-    WrongGeneration {
-        /// The sender.
-        party: PartyId,
-        /// The session's generation.
-        expected: u64,
-        /// The message's generation.
-        got: u64,
-    },
-    /// A message is addressed to another combiner.
-    #[error("message from {party} is addressed to {to}")]
-    WrongRecipient {
-        /// The sender.
-        party: PartyId,
-        /// The addressee it names.
-        to: PartyId,
-    },
-    /// A message's purpose (key ceremony or signing) or ML-DSA mode differs from the
-    /// session's.
-    #[error("message from {party} has parameters that differ from the session")]
-    ParameterMismatch {
-        /// The sender.
-        party: PartyId,
-    },
-    /// An envelope arrived without a valid round-1 commitment from its sender.
-    #[error("envelope from {party} has no valid round-1 commitment")]
-    MissingCommitment {
-        /// The sender.
-        party: PartyId,
-    },
-    /// An envelope differs from the one its sender committed to in round 1.
-    #[error("envelope from {party} does not match its round-1 commitment")]
-    CommitmentMismatch {
-        /// The sender.
-        party: PartyId,
-    },
-    /// A signer committed in round 1 but sent no envelope.
-    #[error("{party} committed but sent no envelope")]
-    MissingEnvelope {
-        /// The signer.
-        party: PartyId,
-    },
-    /// An envelope does not decrypt (tampered ciphertext, or bound to other data).
-    #[error("the envelope from {party} does not decrypt")]
-    DecryptionFailed {
-        /// The sender.
-        party: PartyId,
-    },
-    /// The round-1 broadcast map holds a commitment under this party's own id that is not
-    /// the one it made.
-    #[error("the round-1 commitment under {party} is not the one it made")]
-    ConflictingMessage {
-        /// The party whose commitment was altered.
         party: PartyId,
     },
     /// Too few valid shares (or commitments) to rebuild the key: the session failed.
@@ -231,24 +138,12 @@ impl Error {
     /// A stable, upper-case code for this error, as JavaScript sees it. Codes are API.
     pub fn code(&self) -> &'static str {
         match self {
-            Error::InvalidShare { .. } => "INVALID_SHARE",
             Error::UnknownParty { .. } => "UNKNOWN_PARTY",
-            Error::DuplicateSigner { .. } => "DUPLICATE_SIGNER",
-            Error::SenderMismatch { .. } => "SENDER_MISMATCH",
-            Error::WrongSession { .. } => "WRONG_SESSION",
-            Error::WrongMessage { .. } => "WRONG_MESSAGE",
-            Error::WrongGeneration { .. } => "WRONG_GENERATION",
-            Error::WrongRecipient { .. } => "WRONG_RECIPIENT",
-            Error::ParameterMismatch { .. } => "PARAMETER_MISMATCH",
-            Error::MissingCommitment { .. } => "MISSING_COMMITMENT",
-            Error::CommitmentMismatch { .. } => "COMMITMENT_MISMATCH",
-            Error::MissingEnvelope { .. } => "MISSING_ENVELOPE",
-            Error::DecryptionFailed { .. } => "DECRYPTION_FAILED",
-            Error::ConflictingMessage { .. } => "CONFLICTING_MESSAGE",
+            Error::DuplicateSigner { .. } => "DUPLICATE_PARTY",
             Error::NotEnoughValidShares { .. } => "NOT_ENOUGH_VALID_SHARES",
             Error::NotEnoughSigners { .. } => "NOT_ENOUGH_SIGNERS",
             Error::NotASigner { .. } => "NOT_A_SIGNER",
-            Error::GenerationMismatch { .. } => "GENERATION_MISMATCH",
+            Error::GenerationMismatch { .. } => "WRONG_GENERATION",
             Error::GroupMismatch => "GROUP_MISMATCH",
             Error::NotPedersen => "NOT_PEDERSEN",
             Error::GroupKeyMismatch => "GROUP_KEY_MISMATCH",
@@ -265,22 +160,10 @@ impl Error {
     /// The parties this error blames (empty when nobody is to blame).
     pub fn culprits(&self) -> &[PartyId] {
         match self {
-            Error::InvalidShare { party }
-            | Error::UnknownParty { party }
-            | Error::SenderMismatch { party, .. }
-            | Error::WrongSession { party }
-            | Error::WrongMessage { party }
-            | Error::WrongGeneration { party, .. }
-            | Error::WrongRecipient { party, .. }
-            | Error::ParameterMismatch { party }
-            | Error::MissingCommitment { party }
-            | Error::CommitmentMismatch { party }
-            | Error::MissingEnvelope { party }
-            | Error::DecryptionFailed { party } => core::slice::from_ref(party),
+            Error::UnknownParty { party } => core::slice::from_ref(party),
             Error::NotEnoughValidShares { culprits, .. } => culprits,
             Error::Lss(e) => e.culprits(),
             Error::DuplicateSigner { .. }
-            | Error::ConflictingMessage { .. }
             | Error::NotEnoughSigners { .. }
             | Error::NotASigner { .. }
             | Error::GenerationMismatch { .. }
@@ -293,61 +176,6 @@ impl Error {
             | Error::InvalidActivation
             | Error::MlDsa(_)
             | Error::Decode(_) => &[],
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn codes_are_unique_and_culprits_name_the_party() {
-        let p = PartyId::new(7).unwrap();
-        let all = [
-            Error::InvalidShare { party: p },
-            Error::UnknownParty { party: p },
-            Error::DuplicateSigner { party: p },
-            Error::SenderMismatch { party: p, claimed: p },
-            Error::WrongSession { party: p },
-            Error::WrongMessage { party: p },
-            Error::WrongGeneration {
-                party: p,
-                expected: 1,
-                got: 0,
-            },
-            Error::WrongRecipient { party: p, to: p },
-            Error::ParameterMismatch { party: p },
-            Error::MissingCommitment { party: p },
-            Error::CommitmentMismatch { party: p },
-            Error::MissingEnvelope { party: p },
-            Error::DecryptionFailed { party: p },
-            Error::ConflictingMessage { party: p },
-            Error::NotEnoughValidShares {
-                needed: 2,
-                got: 1,
-                culprits: alloc::vec![p],
-                blame: Vec::new(),
-            },
-            Error::NotEnoughSigners { needed: 2, got: 1 },
-            Error::NotASigner { party: p },
-            Error::GenerationMismatch { expected: 1, got: 0 },
-            Error::GroupMismatch,
-            Error::NotPedersen,
-            Error::GroupKeyMismatch,
-            Error::CombinerMismatch,
-            Error::PurposeMismatch,
-            Error::InvalidAnnouncement,
-            Error::InvalidActivation,
-        ];
-        let mut codes: Vec<&str> = all.iter().map(Error::code).collect();
-        codes.sort_unstable();
-        codes.dedup();
-        assert_eq!(codes.len(), all.len());
-        for e in &all {
-            assert!(e.code().bytes().all(|b| b.is_ascii_uppercase() || b == b'_'));
-            let blames = !e.culprits().is_empty();
-            assert_eq!(blames, e.culprits() == [p], "{e:?}");
         }
     }
 }

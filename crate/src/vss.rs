@@ -26,10 +26,13 @@
 //! ```
 
 pub mod commit;
+mod curve_id;
 pub mod group;
 pub mod shamir;
 
 pub use commit::{Commitments, Mode, Share};
+pub use curve_id::CurveId;
+pub(crate) use curve_id::{cast, cast_ref, with_curve};
 pub use group::{Curve, Ed25519, Ristretto255, Secp256k1};
 pub use shamir::{lagrange_coefficient, lagrange_coefficients, party_scalar, reconstruct, Polynomial};
 

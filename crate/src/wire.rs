@@ -7,7 +7,7 @@
 use alloc::vec::Vec;
 
 /// Errors from decoding bytes. Higher layers attach who sent them.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// The input ended early.
@@ -215,6 +215,11 @@ impl<'a> Reader<'a> {
 }
 
 /// A big-endian writer into a growing buffer.
+///
+/// The buffer never leaves a copy of what it held behind: when it must grow, the bytes
+/// move to a larger allocation and the old one is wiped before it is freed, so encoding
+/// a secret (a share, a key) through a `Writer` leaves no stray copies in freed heap
+/// blocks. Use [`Writer::into_secret`] for secret encodings.
 #[derive(Debug, Default, Clone)]
 pub struct Writer {
     buf: Vec<u8>,
@@ -226,24 +231,44 @@ impl Writer {
         Writer::default()
     }
 
+    /// An empty writer with room for `capacity` bytes.
+    pub fn with_capacity(capacity: usize) -> Self {
+        Writer {
+            buf: Vec::with_capacity(capacity),
+        }
+    }
+
     /// A writer that starts with a magic and version header.
     pub fn with_header(magic: &[u8; 4], version: u16) -> Self {
-        let mut w = Writer::new();
+        let mut w = Writer::with_capacity(64);
         w.put(magic);
         w.u16(version);
         w
     }
 
+    /// Makes room for `extra` more bytes, moving (and wiping) the old buffer if it has to
+    /// grow.
+    fn reserve(&mut self, extra: usize) {
+        let needed = self.buf.len().saturating_add(extra);
+        if needed <= self.buf.capacity() {
+            return;
+        }
+        let mut grown = Vec::with_capacity(needed.max(2 * self.buf.capacity()));
+        grown.extend_from_slice(&self.buf);
+        zeroize::Zeroize::zeroize(&mut self.buf);
+        self.buf = grown;
+    }
+
     /// Appends raw bytes.
     pub fn put(&mut self, bytes: &[u8]) -> &mut Self {
+        self.reserve(bytes.len());
         self.buf.extend_from_slice(bytes);
         self
     }
 
     /// Appends a byte.
     pub fn u8(&mut self, v: u8) -> &mut Self {
-        self.buf.push(v);
-        self
+        self.put(&[v])
     }
 
     /// Appends a big-endian u16.
@@ -267,9 +292,24 @@ impl Writer {
         self.put(bytes)
     }
 
+    /// Bytes written so far.
+    pub fn len(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// Whether nothing was written.
+    pub fn is_empty(&self) -> bool {
+        self.buf.is_empty()
+    }
+
     /// The bytes written.
     pub fn into_bytes(self) -> Vec<u8> {
         self.buf
+    }
+
+    /// The bytes written, in a buffer wiped when dropped (for secret encodings).
+    pub fn into_secret(self) -> zeroize::Zeroizing<Vec<u8>> {
+        zeroize::Zeroizing::new(self.buf)
     }
 }
 

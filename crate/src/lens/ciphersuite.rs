@@ -7,14 +7,13 @@
 //! runtime curve is matched into a type.
 
 use alloc::vec::Vec;
-use core::fmt;
 
 use frost_core::{Ciphersuite, Element, Field, Group, Identifier, Scalar};
 use frost_ed25519::Ed25519Sha512;
 use frost_ristretto255::Ristretto255Sha512;
 use frost_secp256k1_tr::Secp256K1Sha256TR;
 
-use super::Error;
+use super::{Curve, Error};
 use crate::wire::{self, Reader, Writer};
 use crate::PartyId;
 
@@ -23,15 +22,15 @@ use crate::PartyId;
 macro_rules! with_suite {
     ($curve:expr, $C:ident => $body:expr) => {
         match $curve {
-            $crate::lens::Curve::Ed25519 => {
+            $crate::vss::CurveId::Ed25519 => {
                 type $C = frost_ed25519::Ed25519Sha512;
                 $body
             }
-            $crate::lens::Curve::Secp256k1 => {
+            $crate::vss::CurveId::Secp256k1 => {
                 type $C = frost_secp256k1_tr::Secp256K1Sha256TR;
                 $body
             }
-            $crate::lens::Curve::Ristretto255 => {
+            $crate::vss::CurveId::Ristretto255 => {
                 type $C = frost_ristretto255::Ristretto255Sha512;
                 $body
             }
@@ -40,109 +39,12 @@ macro_rules! with_suite {
 }
 pub(crate) use with_suite;
 
-/// Evaluates the body on the object held by a [`ByCurve`] value, whatever its curve
-/// (for methods every ciphersuite's type has).
-macro_rules! on_curve {
-    ($value:expr, $x:ident => $body:expr) => {
-        match $value {
-            $crate::lens::ciphersuite::ByCurve::Ed25519($x) => $body,
-            $crate::lens::ciphersuite::ByCurve::Secp256k1($x) => $body,
-            $crate::lens::ciphersuite::ByCurve::Ristretto255($x) => $body,
-        }
-    };
-}
-pub(crate) use on_curve;
-
 /// Version of every Lens wire format.
 pub(crate) const VERSION: u16 = 1;
 
 /// Largest frost-serialized component accepted by a decoder (a public key package of
 /// 65 535 parties fits comfortably).
 pub(crate) const MAX_COMPONENT: usize = 1 << 23;
-
-/// A Lens ciphersuite: the prime-order group and hash of one RFC 9591 FROST ciphersuite.
-///
-/// The wire byte of each curve is given in [`Curve::to_byte`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Curve {
-    /// FROST(Ed25519, SHA-512), RFC 9591 §6.1. Signatures are standard Ed25519
-    /// (RFC 8032) signatures under the group key.
-    Ed25519,
-    /// FROST(secp256k1, SHA-256) in its BIP-340 (Taproot) form, as implemented by
-    /// `frost-secp256k1-tr`. Signatures are standard BIP-340 Schnorr signatures under the
-    /// x-only group key.
-    Secp256k1,
-    /// FROST(ristretto255, SHA-512), RFC 9591 §6.2.
-    Ristretto255,
-}
-
-impl Curve {
-    /// All curves, in wire-byte order.
-    pub const ALL: [Curve; 3] = [Curve::Ed25519, Curve::Secp256k1, Curve::Ristretto255];
-
-    /// The curve's wire byte: `0x01` Ed25519, `0x02` secp256k1, `0x03` Ristretto255.
-    pub const fn to_byte(self) -> u8 {
-        match self {
-            Curve::Ed25519 => 0x01,
-            Curve::Secp256k1 => 0x02,
-            Curve::Ristretto255 => 0x03,
-        }
-    }
-
-    /// The curve with wire byte `b`.
-    ///
-    /// # Errors
-    /// [`wire::Error::UnknownMode`] for a byte that names no curve.
-    pub const fn from_byte(b: u8) -> Result<Curve, wire::Error> {
-        match b {
-            0x01 => Ok(Curve::Ed25519),
-            0x02 => Ok(Curve::Secp256k1),
-            0x03 => Ok(Curve::Ristretto255),
-            other => Err(wire::Error::UnknownMode(other)),
-        }
-    }
-
-    /// A short lower-case name (`"ed25519"`, `"secp256k1"`, `"ristretto255"`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            Curve::Ed25519 => "ed25519",
-            Curve::Secp256k1 => "secp256k1",
-            Curve::Ristretto255 => "ristretto255",
-        }
-    }
-
-    /// The ciphersuite's context string (RFC 9591 §6; for secp256k1 the one used by
-    /// `frost-secp256k1-tr`).
-    pub fn context_string(self) -> &'static str {
-        with_suite!(self, C => <C as Ciphersuite>::ID)
-    }
-
-    /// Length of an encoded group element, and so of the group key bytes: 32 bytes for
-    /// Ed25519 and Ristretto255, 33 (SEC 1 compressed) for secp256k1.
-    pub const fn element_len(self) -> usize {
-        match self {
-            Curve::Ed25519 | Curve::Ristretto255 => 32,
-            Curve::Secp256k1 => 33,
-        }
-    }
-
-    /// Length of an encoded scalar (32 bytes on every curve).
-    pub const fn scalar_len(self) -> usize {
-        32
-    }
-
-    /// Length of a signature (64 bytes on every curve: `R ‖ z`, with an x-only `R` for
-    /// BIP-340).
-    pub const fn signature_len(self) -> usize {
-        64
-    }
-}
-
-impl fmt::Display for Curve {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// A type constructor: the `frost-core` (or Lens-internal) type of one object, per
 /// ciphersuite.
@@ -173,15 +75,6 @@ impl<F: Family> ByCurve<F> {
         C::get(self).ok_or(Error::WrongCurve {
             expected: C::CURVE,
             found: self.curve(),
-        })
-    }
-
-    /// Takes the held object as ciphersuite `C`'s type.
-    pub(crate) fn into_inner<C: Suite>(self) -> Result<F::Of<C>, Error> {
-        let found = self.curve();
-        C::take(self).ok_or(Error::WrongCurve {
-            expected: C::CURVE,
-            found,
         })
     }
 }
@@ -232,9 +125,6 @@ pub(crate) trait Suite: Ciphersuite {
     /// The object, if it is of this ciphersuite.
     fn get<F: Family>(x: &ByCurve<F>) -> Option<&F::Of<Self>>;
 
-    /// Takes the object, if it is of this ciphersuite.
-    fn take<F: Family>(x: ByCurve<F>) -> Option<F::Of<Self>>;
-
     /// The scalar with integer value `x`.
     fn scalar_from_u64(x: u64) -> Scalar<Self>;
 
@@ -257,13 +147,6 @@ impl Suite for Ed25519Sha512 {
     }
 
     fn get<F: Family>(x: &ByCurve<F>) -> Option<&F::Of<Self>> {
-        match x {
-            ByCurve::Ed25519(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    fn take<F: Family>(x: ByCurve<F>) -> Option<F::Of<Self>> {
         match x {
             ByCurve::Ed25519(v) => Some(v),
             _ => None,
@@ -294,13 +177,6 @@ impl Suite for Ristretto255Sha512 {
         }
     }
 
-    fn take<F: Family>(x: ByCurve<F>) -> Option<F::Of<Self>> {
-        match x {
-            ByCurve::Ristretto255(v) => Some(v),
-            _ => None,
-        }
-    }
-
     fn scalar_from_u64(x: u64) -> Scalar<Self> {
         curve25519_dalek::Scalar::from(x)
     }
@@ -319,13 +195,6 @@ impl Suite for Secp256K1Sha256TR {
     }
 
     fn get<F: Family>(x: &ByCurve<F>) -> Option<&F::Of<Self>> {
-        match x {
-            ByCurve::Secp256k1(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    fn take<F: Family>(x: ByCurve<F>) -> Option<F::Of<Self>> {
         match x {
             ByCurve::Secp256k1(v) => Some(v),
             _ => None,
@@ -443,9 +312,15 @@ pub(crate) fn read_component<T>(
     let value = parse(bytes).ok_or(wire::Error::InvalidValue("frost encoding"))?;
     let again =
         zeroize::Zeroizing::new(reserialize(&value).ok_or(wire::Error::InvalidValue("frost encoding"))?);
-    if again.as_slice() == bytes {
+    // Constant time: the component may be a secret share.
+    if bool::from(subtle::ConstantTimeEq::ct_eq(again.as_slice(), bytes)) {
         Ok(value)
-    } else if bytes.len() > again.len() && bytes.starts_with(&again) {
+    } else if bytes.len() > again.len()
+        && bool::from(subtle::ConstantTimeEq::ct_eq(
+            &bytes[..again.len()],
+            again.as_slice(),
+        ))
+    {
         Err(wire::Error::TrailingBytes {
             extra: bytes.len() - again.len(),
         })
@@ -487,10 +362,6 @@ pub(crate) fn frost_err<C: Suite>(e: frost_core::Error<C>, parties: &[PartyId]) 
     match e {
         F::InvalidSignatureShare { culprits } => Error::InvalidSignatureShare {
             culprits: parties_of::<C>(&culprits, parties),
-        },
-        F::InvalidProofOfKnowledge { culprit } => match party_of::<C>(&culprit, parties.iter().copied()) {
-            Some(p) => Error::InvalidProofOfKnowledge { culprit: p },
-            None => Error::Internal("proof of knowledge culprit"),
         },
         F::InvalidSecretShare { culprit } => Error::InvalidSecretShare {
             culprit: culprit.and_then(|c| party_of::<C>(&c, parties.iter().copied())),

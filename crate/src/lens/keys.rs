@@ -416,6 +416,18 @@ impl fmt::Debug for KeyShare {
 }
 
 impl KeyShare {
+    /// A second copy (for a party that keeps the share across rounds).
+    ///
+    /// # Security
+    /// Both copies hold the secret and are wiped when dropped.
+    pub(crate) fn duplicate(&self) -> KeyShare {
+        KeyShare {
+            party: self.party,
+            inner: self.inner.clone(),
+            public: self.public.clone(),
+        }
+    }
+
     /// Builds and validates a key share: the frost key package must belong to `party`,
     /// match the public package, and its signing share must match its verifying share.
     pub(crate) fn from_parts<C: Suite>(

@@ -122,6 +122,17 @@ impl SigningPackage {
         })
     }
 
+    /// Whether the package holds `party`'s commitments to exactly these `nonces` (so it
+    /// belongs to the session the nonces were drawn for).
+    pub(crate) fn holds(&self, party: PartyId, nonces: &SigningNonces) -> bool {
+        with_suite!(self.curve(), C => {
+            match (self.inner.get::<C>(), nonces.inner.get::<C>(), ident::<C>(party)) {
+                (Ok(p), Ok(n), Ok(id)) => p.signing_commitment(&id).as_ref() == Some(n.commitments()),
+                _ => false,
+            }
+        })
+    }
+
     /// The curve.
     pub fn curve(&self) -> Curve {
         self.inner.curve()
@@ -213,6 +224,31 @@ impl SigningPackage {
                 inner: C::wrap(frost_core::SigningPackage::new(map, message)),
             })
         })
+    }
+}
+
+impl SignatureShare {
+    /// The encoded share `bytes` with its scalar changed (its lowest bit flipped, or the
+    /// next bit should that not decode): the `BadContribution` misbehaviour.
+    #[cfg(feature = "hazmat")]
+    pub(crate) fn corrupted(curve: Curve, bytes: &[u8]) -> Vec<u8> {
+        let mut out = bytes.to_vec();
+        let n = out.len();
+        if n < 32 {
+            return out;
+        }
+        let low = match curve {
+            Curve::Secp256k1 => n - 1,
+            Curve::Ed25519 | Curve::Ristretto255 => n - 32,
+        };
+        for bit in 0..8 {
+            out[low] ^= 1 << bit;
+            if SignatureShare::from_bytes(curve, &out).is_ok() {
+                return out;
+            }
+            out[low] ^= 1 << bit;
+        }
+        out
     }
 }
 

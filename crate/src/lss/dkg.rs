@@ -109,7 +109,7 @@ impl<C: Curve> ProofOfKnowledge<C> {
     }
 
     /// A copy with `z` changed (tests of forgery detection).
-    #[doc(hidden)]
+    #[cfg(feature = "hazmat")]
     pub fn tampered(&self) -> Self {
         ProofOfKnowledge {
             r: self.r,

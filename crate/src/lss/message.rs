@@ -158,7 +158,7 @@ impl<C: Curve> DealMessage<C> {
     }
 
     /// This message with a corrupted proof of knowledge (for tests of forgery detection).
-    #[doc(hidden)]
+    #[cfg(feature = "hazmat")]
     pub fn with_tampered_proof(&self) -> Self {
         let proof = self.proof.as_ref().map(|p| p.tampered());
         DealMessage::new(
@@ -171,7 +171,7 @@ impl<C: Curve> DealMessage<C> {
     }
 
     /// This message with other commitments (for misbehaving-dealer tests).
-    #[doc(hidden)]
+    #[cfg(feature = "hazmat")]
     pub fn with_commitments(&self, commitments: Commitments<C>) -> Self {
         DealMessage::new(
             self.session,
@@ -265,7 +265,7 @@ impl<C: Curve> ShareMessage<C> {
     }
 
     /// This message with the share value increased by one (for misbehaving-dealer tests).
-    #[doc(hidden)]
+    #[cfg(feature = "hazmat")]
     pub fn tampered(&self) -> Self {
         use group::ff::Field;
         ShareMessage {

@@ -20,8 +20,9 @@
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
-use super::{Blame, Ceremony, ComplaintMessage, DealMessage, ResponseMessage};
+use super::{Ceremony, ComplaintMessage, DealMessage, ResponseMessage};
 use crate::hash::{tags, Transcript};
+use crate::party::{Blame, BlameReason};
 use crate::vss::{Commitments, Curve};
 use crate::wire::Writer;
 use crate::PartyId;
@@ -73,7 +74,7 @@ pub(crate) fn transcript_hash<C: Curve>(
     let mut b = Vec::with_capacity(5 * blame.len());
     for entry in blame {
         b.extend_from_slice(&entry.party.get().to_be_bytes());
-        b.push(entry.reason.code());
+        b.push(reason_byte(&entry.reason));
         b.extend_from_slice(&entry.reason.related().map_or(0, |p| p.get()).to_be_bytes());
     }
     t.append(b"blame").append(&b);
@@ -81,4 +82,21 @@ pub(crate) fn transcript_hash<C: Curve>(
     commitments.write(&mut w);
     t.append(b"commitments").append(&w.into_bytes());
     t.finalize()
+}
+
+/// The transcript byte of an agreed-blame reason (only the dealing's protocol faults are
+/// ever agreed; anything else would be a kernel bug, hashed as 0).
+fn reason_byte(reason: &BlameReason) -> u8 {
+    match reason {
+        BlameReason::MissingDeal => 1,
+        BlameReason::MalformedDeal => 2,
+        BlameReason::InvalidProof => 3,
+        BlameReason::WrongConstant => 4,
+        BlameReason::InvalidCommitment => 5,
+        BlameReason::UnansweredComplaint { .. } => 6,
+        BlameReason::InvalidOpening { .. } => 7,
+        BlameReason::FalseComplaint { .. } => 8,
+        BlameReason::InvalidComplaint { .. } => 9,
+        _ => 0,
+    }
 }

@@ -41,6 +41,8 @@ pub trait Curve: Copy + Clone + Debug + Default + PartialEq + Eq + Send + Sync +
     const NAME: &'static str;
     /// The group's wire byte: 1 Ed25519, 2 secp256k1, 3 Ristretto255.
     const ID: u8;
+    /// The group as a runtime value.
+    const CURVE: super::CurveId;
     /// Bytes of an encoded scalar.
     const SCALAR_LEN: usize = 32;
     /// Bytes of an encoded point.
@@ -267,6 +269,7 @@ impl Curve for Ed25519 {
     type Point = curve25519_dalek::EdwardsPoint;
     const NAME: &'static str = "ed25519";
     const ID: u8 = 1;
+    const CURVE: super::CurveId = super::CurveId::Ed25519;
     const POINT_LEN: usize = 32;
 
     fn generator_h() -> Self::Point {
@@ -351,6 +354,7 @@ impl Curve for Ristretto255 {
     type Point = curve25519_dalek::RistrettoPoint;
     const NAME: &'static str = "ristretto255";
     const ID: u8 = 3;
+    const CURVE: super::CurveId = super::CurveId::Ristretto255;
     const POINT_LEN: usize = 32;
 
     fn generator_h() -> Self::Point {
@@ -429,6 +433,7 @@ impl Curve for Secp256k1 {
     type Point = k256::ProjectivePoint;
     const NAME: &'static str = "secp256k1";
     const ID: u8 = 2;
+    const CURVE: super::CurveId = super::CurveId::Secp256k1;
     const POINT_LEN: usize = 33;
 
     fn generator_h() -> Self::Point {

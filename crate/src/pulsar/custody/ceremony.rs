@@ -33,21 +33,18 @@
 //! [`crate::pulsar::Error::GroupKeyMismatch`] at any honest combiner, so the mismatch is
 //! caught the first time another combiner signs.
 
-use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 use core::fmt;
 
-use rand_core::CryptoRngCore;
-
-use super::combine::CombineState;
+use super::combine::Rebuilt;
 use super::keys::{framed, GroupKey, MAX_FRAME_LEN};
-use super::round2::Round2Message;
-use super::session::Purpose;
+use super::session::{Purpose, Session};
 use crate::hash::{tags, Transcript};
 use crate::lss::GroupPublic;
 use crate::mldsa::{self, Mode};
+use crate::party::Blame;
 use crate::pulsar::frame::{SignatureFrame, SIGNATURE_MAGIC};
-use crate::pulsar::{Blame, Error};
+use crate::pulsar::Error;
 use crate::vss::Ristretto255;
 use crate::wire::{self, Reader, Writer};
 use crate::PartyId;
@@ -239,54 +236,40 @@ impl GroupKeyAnnouncement {
     }
 }
 
-impl CombineState {
-    /// Finishes a key ceremony: opens and checks the envelopes as in signing, rebuilds
-    /// `x` from `t` valid shares, derives the ML-DSA key for the session's mode, signs
-    /// the ceremony transcript with it (hedged, randomness from `rng`), verifies that
-    /// proof, zeroizes, and returns the announcement to broadcast.
-    ///
-    /// # Errors
-    /// [`Error::PurposeMismatch`] (a signing session), [`Error::NotEnoughValidShares`]
-    /// naming every culprit, [`Error::MlDsa`].
-    ///
-    /// # Security
-    /// The key exists in this process's memory during the call and is zeroized before it
-    /// returns.
-    pub fn finish_key_ceremony(
-        self,
-        round2: &BTreeMap<PartyId, Round2Message>,
-        rng: &mut impl CryptoRngCore,
-    ) -> Result<GroupKeyAnnouncement, Error> {
-        if self.session.purpose() != Purpose::KeyCeremony {
-            return Err(Error::PurposeMismatch);
-        }
-        let mode = self.session.mode();
-        let rebuilt = self.rebuild(round2)?;
-        let (public_key, sk) = mldsa::keygen(mode, &rebuilt.seed);
-        drop(rebuilt.seed);
-        let session = *self.session.id();
-        let combiner = self.session.combiner().id();
-        let public = self.session.public();
-        let hash = ceremony_hash(&session, mode, public, combiner, &rebuilt.used, &public_key);
-        let mut rnd = zeroize::Zeroizing::new([0u8; 32]);
-        rng.fill_bytes(&mut rnd[..]);
-        let proof = mldsa::sign(mode, &sk, &hash, CEREMONY_CONTEXT, Some(&rnd))?;
-        drop(sk);
-        mldsa::verify(mode, &public_key, &hash, CEREMONY_CONTEXT, &proof)?;
-        let mut commitment = [0u8; 32];
-        commitment.copy_from_slice(&public.group_commitment_bytes());
-        Ok(GroupKeyAnnouncement {
-            session,
-            combiner,
-            signers: rebuilt.used,
-            group_key: GroupKey {
-                mode,
-                public_key,
-                commitment,
-                ceremony_hash: hash,
-            },
-            proof,
-            blame: rebuilt.blame,
-        })
+/// The key ceremony's last step at the combiner: the ML-DSA key from the rebuilt seed,
+/// its proof of possession over the ceremony transcript (hedged with `rnd`, or
+/// deterministic), and the announcement.
+pub(crate) fn announce(
+    session: &Session,
+    rebuilt: Rebuilt,
+    rnd: Option<&[u8; 32]>,
+) -> Result<GroupKeyAnnouncement, Error> {
+    if session.purpose() != Purpose::KeyCeremony {
+        return Err(Error::PurposeMismatch);
     }
+    let mode = session.mode();
+    let (public_key, sk) = mldsa::keygen(mode, &rebuilt.seed);
+    drop(rebuilt.seed);
+    let id = *session.id();
+    let combiner = session.combiner().id();
+    let public = session.public();
+    let hash = ceremony_hash(&id, mode, public, combiner, &rebuilt.used, &public_key);
+    let proof = mldsa::sign(mode, &sk, &hash, CEREMONY_CONTEXT, rnd)?;
+    drop(sk);
+    mldsa::verify(mode, &public_key, &hash, CEREMONY_CONTEXT, &proof)?;
+    let mut commitment = [0u8; 32];
+    commitment.copy_from_slice(&public.group_commitment_bytes());
+    Ok(GroupKeyAnnouncement {
+        session: id,
+        combiner,
+        signers: rebuilt.used,
+        group_key: GroupKey {
+            mode,
+            public_key,
+            commitment,
+            ceremony_hash: hash,
+        },
+        proof,
+        blame: rebuilt.blame,
+    })
 }

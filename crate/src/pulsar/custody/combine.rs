@@ -1,11 +1,27 @@
 //! The combiner: collect the round-1 commitments, open the round-2 envelopes, check every
-//! share against the public Pedersen commitments (blaming each sender whose envelope or
+//! share against the public Pedersen commitments (blaming each signer whose envelope or
 //! share is bad), rebuild `x` from `t` valid shares with Lagrange coefficients over the
 //! set actually used, derive the ML-DSA key, check it is the group key, sign (FIPS 204,
 //! Algorithm 2), verify (Algorithm 3), and zeroize.
 //!
+//! | step | inbox | does |
+//! |---|---|---|
+//! | [`CombinerParty::start`] | — | — |
+//! | round 1 "collect commitments" | the signers' `PCR1`s | keeps the valid commitments |
+//! | round 2 "combine" | the `PCR2` envelopes | opens, checks, rebuilds, signs ([`Step::Done`]) |
+//!
+//! **Blame only on evidence.** Round-1 commitments come over the authenticated broadcast
+//! channel, so a bad one names its transport sender. Envelopes may cross any channel: an
+//! envelope is attributed to the signer whose commitment it matches, never to whoever
+//! claims to send it. An envelope that matches a commitment but does not decrypt, or
+//! whose share does not open the public commitments, names that signer
+//! ([`BlameReason::InvalidShare`]) — it committed to it. An envelope that matches no
+//! commitment is discarded and counted ([`Signed::unattributed`]); a committed signer
+//! whose envelope never arrived is listed in [`Signed::missing`], not blamed (the network
+//! may have lost or altered it).
+//!
 //! The ML-DSA seed is `ξ = cSHAKE256-tuple("QUASAR-PULSAR-SEED-v1"; mode byte, x)`
-//! (32 bytes, `x` in canonical little-endian form), [`hazmat::derive_seed`].
+//! (32 bytes, `x` in canonical little-endian form).
 
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
@@ -16,174 +32,216 @@ use rand_core::CryptoRngCore;
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
 
+use super::ceremony::{announce, GroupKeyAnnouncement};
 use super::envelope::{self, CombinerKey};
 use super::keys::framed;
-use super::round1::{commit, Round1Message};
+use super::round1::commit;
 use super::round2::{Round2Message, PLAINTEXT_LEN};
 use super::session::{Purpose, Session};
+use super::signer::{commitments, round1_fault};
+use crate::hash::{tags, Transcript};
 use crate::mldsa::{self, Mode};
+use crate::party::inbox::tidy;
+use crate::party::{Blame, BlameReason, Incoming, Outgoing, Party, Round, Step};
 use crate::pulsar::frame::SIGNATURE_MAGIC;
-use crate::pulsar::{Blame, Error};
+use crate::pulsar::Error;
 use crate::vss::{lagrange_coefficients, Curve, Ristretto255, Share};
 use crate::PartyId;
 
-/// Misuse-prone building blocks of the custody scheme.
+/// Misuse-prone building blocks of the custody scheme (feature `hazmat`).
+#[cfg(feature = "hazmat")]
 pub mod hazmat {
     use super::*;
-    use crate::hash::{tags, Transcript};
 
-    /// The ML-DSA seed of group secret `x` for `mode`:
-    /// `ξ = cSHAKE256-tuple("QUASAR-PULSAR-SEED-v1"; mode byte, x)` (function name
-    /// `QUASAR`, 32 bytes). The combiner runs FIPS 204 ML-DSA.KeyGen (Algorithm 1) on it.
+    /// The ML-DSA seed derived from the group secret `x` for `mode`.
     ///
     /// # Security
-    /// `x` and the result are the whole signing key: only the combiner (or a test) ever
-    /// calls this. The internal state of the hash is not wiped (best effort).
+    /// Whoever has `x` (or this seed) has the group's signing key.
     pub fn derive_seed(mode: Mode, x: &Scalar) -> Zeroizing<[u8; 32]> {
-        let mut t = Transcript::new(tags::PULSAR_SEED);
-        t.append(&[mode.to_byte()]).append(x.as_bytes());
-        Zeroizing::new(t.finalize())
+        super::derive_seed(mode, x)
     }
 }
 
-/// The combiner before round 1: its decapsulation key and the session.
-///
-/// # Security
-/// Holds the combiner's secret key; consumed by [`Combiner::round1`] and then by the
-/// combine step, so one key serves one session.
-pub struct Combiner {
-    key: CombinerKey,
-    session: Session,
+/// `ξ = cSHAKE256-tuple("QUASAR-PULSAR-SEED-v1"; mode byte, x)`.
+pub(crate) fn derive_seed(mode: Mode, x: &Scalar) -> Zeroizing<[u8; 32]> {
+    let mut t = Transcript::new(tags::PULSAR_SEED);
+    t.append(&[mode.to_byte()]).append(x.as_bytes());
+    Zeroizing::new(t.finalize())
 }
 
-impl fmt::Debug for Combiner {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Combiner")
-            .field("session", &self.session)
-            .finish_non_exhaustive()
-    }
-}
-
-impl Combiner {
-    /// The combiner of `session`, with its secret key.
-    ///
-    /// # Errors
-    /// [`Error::CombinerMismatch`] when `key` is not the session's combiner key.
-    pub fn new(key: CombinerKey, session: &Session) -> Result<Self, Error> {
-        if key.public_key() != session.combiner() {
-            return Err(Error::CombinerMismatch);
-        }
-        Ok(Combiner {
-            key,
-            session: session.clone(),
-        })
-    }
-
-    /// Reads the round-1 broadcasts (by the transport's sender). A message from a
-    /// non-signer or not matching the session (sender, purpose, mode, session id, message
-    /// digest, generation, combiner) is excluded and its sender blamed.
-    ///
-    /// # Errors
-    /// [`Error::NotEnoughValidShares`] when fewer than `t` valid commitments remain.
-    pub fn round1(self, round1: &BTreeMap<PartyId, Round1Message>) -> Result<CombineState, Error> {
-        let mut commitments = BTreeMap::new();
-        let mut blame = Vec::new();
-        for (&p, m) in round1 {
-            match m.header.check(p, &self.session) {
-                Ok(()) => {
-                    commitments.insert(p, m.commitment);
-                }
-                Err(error) => blame.push(Blame { party: p, error }),
-            }
-        }
-        let needed = self.session.threshold();
-        if commitments.len() < needed {
-            return Err(not_enough(needed, commitments.len(), blame));
-        }
-        Ok(CombineState {
-            key: self.key,
-            session: self.session,
-            commitments,
-            blame,
-        })
-    }
-}
-
-fn not_enough(needed: usize, got: usize, mut blame: Vec<Blame>) -> Error {
-    blame.sort_by_key(|b| b.party);
-    Error::NotEnoughValidShares {
-        needed,
-        got,
-        culprits: blame.iter().map(|b| b.party).collect(),
-        blame,
-    }
-}
-
-/// The combiner after round 1: the commitments it accepted.
-///
-/// # Security
-/// Holds the combiner's secret key. The combine step rebuilds the signing key in memory
-/// and zeroizes it (and every decrypted share) before returning.
-pub struct CombineState {
-    pub(crate) key: CombinerKey,
-    pub(crate) session: Session,
-    commitments: BTreeMap<PartyId, [u8; 32]>,
+/// A signature made by the combiner, with the parties whose shares it used and what the
+/// combiner learnt about the others.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Signed {
+    mode: Mode,
+    signature: Vec<u8>,
+    signers: Vec<PartyId>,
     blame: Vec<Blame>,
+    missing: Vec<PartyId>,
+    unattributed: usize,
 }
 
-impl fmt::Debug for CombineState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("CombineState")
-            .field("session", &self.session)
-            .field("committed", &self.commitments.keys().collect::<Vec<_>>())
-            .field("blame", &self.blame)
-            .finish_non_exhaustive()
+impl Signed {
+    /// The parameter set.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The FIPS 204 signature.
+    pub fn signature(&self) -> &[u8] {
+        &self.signature
+    }
+
+    /// The FIPS 204 signature, owned.
+    pub fn into_signature(self) -> Vec<u8> {
+        self.signature
+    }
+
+    /// The parties whose shares were used, increasing (exactly `t`).
+    pub fn signers(&self) -> &[PartyId] {
+        &self.signers
+    }
+
+    /// The signers blamed, and why (increasing by party).
+    pub fn blame(&self) -> &[Blame] {
+        &self.blame
+    }
+
+    /// Committed signers whose envelope never arrived intact (not blamed: see the module
+    /// docs), increasing.
+    pub fn missing(&self) -> &[PartyId] {
+        &self.missing
+    }
+
+    /// How many received envelopes matched no commitment (discarded).
+    pub fn unattributed(&self) -> usize {
+        self.unattributed
+    }
+
+    /// The signature as a `PULS` frame.
+    pub fn to_frame(&self) -> Vec<u8> {
+        framed(&SIGNATURE_MAGIC, self.mode, &self.signature)
     }
 }
 
-/// The shares opened and checked, and the rebuilt seed.
+/// What a combiner ends with: a signature, or (key ceremony) the group-key announcement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Combined {
+    /// A signing (or activation) session's signature.
+    Signed(Signed),
+    /// A key ceremony's announcement, to broadcast to every party.
+    Announcement(GroupKeyAnnouncement),
+}
+
+/// What round 2 rebuilt.
 pub(crate) struct Rebuilt {
     pub(crate) seed: Zeroizing<[u8; 32]>,
     pub(crate) used: Vec<PartyId>,
     pub(crate) blame: Vec<Blame>,
+    pub(crate) missing: Vec<PartyId>,
+    pub(crate) unattributed: usize,
 }
 
-impl CombineState {
+enum Stage {
+    Collecting,
+    Combining(BTreeMap<PartyId, [u8; 32]>),
+    Finished,
+}
+
+/// The combiner of one custody session (see the module docs).
+///
+/// # Security
+/// Holds the session's ML-KEM decapsulation key; while it combines it holds the group
+/// secret and the ML-DSA key in memory, wiped as soon as the signature is made. **The
+/// combiner is trusted for that moment**: a malicious one can keep the key.
+pub struct CombinerParty {
+    key: CombinerKey,
+    session: Session,
+    stage: Stage,
+    blame: Vec<Blame>,
+    /// The signing randomness of the session's one signature (hedged), drawn at start;
+    /// `None` signs deterministically.
+    rnd: Option<Zeroizing<[u8; 32]>>,
+}
+
+impl fmt::Debug for CombinerParty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("custody::CombinerParty")
+            .field("session", &self.session)
+            .field("round", &self.round())
+            .finish_non_exhaustive()
+    }
+}
+
+impl CombinerParty {
+    /// Starts combining `session` with the session's combiner key (hedged signing: the
+    /// signing randomness comes from `rng`).
+    ///
+    /// # Errors
+    /// [`Error::CombinerMismatch`] when `key` is not the session's combiner key.
+    pub fn start(
+        key: CombinerKey,
+        session: &Session,
+        rng: &mut impl CryptoRngCore,
+    ) -> Result<(CombinerParty, Outgoing), Error> {
+        let mut rnd = Zeroizing::new([0u8; 32]);
+        rng.fill_bytes(&mut rnd[..]);
+        Self::start_with(key, session, Some(rnd))
+    }
+
+    /// As [`CombinerParty::start`], signing deterministically (FIPS 204 `rnd = 0³²`; the
+    /// key ceremony's proof of possession too): same shares, same signature.
+    ///
+    /// # Errors
+    /// As [`CombinerParty::start`].
+    pub fn start_deterministic(
+        key: CombinerKey,
+        session: &Session,
+    ) -> Result<(CombinerParty, Outgoing), Error> {
+        Self::start_with(key, session, None)
+    }
+
+    fn start_with(
+        key: CombinerKey,
+        session: &Session,
+        rnd: Option<Zeroizing<[u8; 32]>>,
+    ) -> Result<(CombinerParty, Outgoing), Error> {
+        if key.public_key() != session.combiner() {
+            return Err(Error::CombinerMismatch);
+        }
+        let party = CombinerParty {
+            key,
+            session: session.clone(),
+            stage: Stage::Collecting,
+            blame: Vec::new(),
+            rnd,
+        };
+        Ok((party, Outgoing::none()))
+    }
+
     /// The session.
     pub fn session(&self) -> &Session {
         &self.session
     }
 
-    /// The signers whose commitment was accepted, increasing.
-    pub fn committed(&self) -> Vec<PartyId> {
-        self.commitments.keys().copied().collect()
-    }
-
-    /// The parties blamed in round 1.
-    pub fn blame(&self) -> &[Blame] {
-        &self.blame
-    }
-
-    /// Opens and checks one envelope; the error names the sender.
-    fn open_one(&self, p: PartyId, m: &Round2Message) -> Result<Share<Ristretto255>, Error> {
-        m.header.check(p, &self.session)?;
-        let committed = self
-            .commitments
-            .get(&p)
-            .ok_or(Error::MissingCommitment { party: p })?;
-        let sharing_transcript = self.session.public().transcript_hash();
-        let recomputed = commit(sharing_transcript, &m.to_bytes());
-        if !bool::from(recomputed.ct_eq(committed)) {
-            return Err(Error::CommitmentMismatch { party: p });
+    /// Opens one envelope of committed signer `p`: the share, or why `p` is blamed.
+    fn open_one(&self, p: PartyId, m: &Round2Message) -> Result<Share<Ristretto255>, BlameReason> {
+        let h = &m.header;
+        let as_round1 = super::round1::Round1Message {
+            header: *h,
+            commitment: [0; 32],
+        };
+        if let Some(reason) = round1_fault(p, &as_round1, &self.session) {
+            return Err(reason);
         }
-        let aad = Round2Message::aad(&m.header, sharing_transcript);
-        let opening = envelope::open_from(p, &self.key, &aad, &m.kem_ciphertext, &m.sealed)?;
-        let invalid = Error::InvalidShare { party: p };
+        let aad = Round2Message::aad(h, self.session.public().transcript_hash());
+        let opening =
+            envelope::open(&self.key, &aad, &m.kem_ciphertext, &m.sealed).ok_or(BlameReason::InvalidShare)?;
         if opening.len() != PLAINTEXT_LEN
             || opening[..2] != p.get().to_be_bytes()
             || opening[2..10] != self.session.generation().to_be_bytes()
         {
-            return Err(invalid);
+            return Err(BlameReason::InvalidShare);
         }
         let scalar = |bytes: &[u8]| -> Option<Scalar> {
             let mut b = Zeroizing::new([0u8; 32]);
@@ -191,46 +249,58 @@ impl CombineState {
             Option::from(Scalar::from_canonical_bytes(*b))
         };
         let (Some(value), Some(blind)) = (scalar(&opening[10..42]), scalar(&opening[42..74])) else {
-            return Err(invalid);
+            return Err(BlameReason::InvalidShare);
         };
         let share = Share::<Ristretto255>::new(value, blind);
         self.session
             .public()
             .commitments()
             .verify_share(p, &share)
-            .map_err(|_| invalid)?;
+            .map_err(|_| BlameReason::InvalidShare)?;
         Ok(share)
     }
 
-    /// Opens every envelope, blames bad ones, and rebuilds the seed from the `t` valid
-    /// shares of the smallest ids.
-    pub(crate) fn rebuild(&self, round2: &BTreeMap<PartyId, Round2Message>) -> Result<Rebuilt, Error> {
+    /// Round 2: attributes every envelope by its commitment, opens and checks it, and
+    /// rebuilds the seed from `t` valid shares. Borrows the state: on error the party is
+    /// unchanged.
+    fn rebuild(
+        &self,
+        committed: &BTreeMap<PartyId, [u8; 32]>,
+        inbox: &[Incoming<'_>],
+    ) -> Result<Rebuilt, Error> {
+        let transcript = self.session.public().transcript_hash();
+        let by_commitment: BTreeMap<[u8; 32], PartyId> = committed.iter().map(|(p, c)| (*c, *p)).collect();
         let mut blame = self.blame.clone();
         // Sized up front: a reallocation would leave copies of shares behind.
-        let mut valid: Vec<(PartyId, Share<Ristretto255>)> = Vec::with_capacity(round2.len());
-        for (&p, m) in round2 {
-            // A party blamed in round 1 is named once, for its first fault.
-            if blame.iter().any(|b| b.party == p) {
+        let mut valid: Vec<(PartyId, Share<Ristretto255>)> = Vec::with_capacity(committed.len());
+        let mut seen: Vec<PartyId> = Vec::with_capacity(committed.len());
+        let mut unattributed = 0usize;
+        for m in inbox {
+            // The transport's sender proves nothing here: only a commitment match does.
+            let Ok(envelope) = Round2Message::from_bytes(m.bytes) else {
+                unattributed += 1;
                 continue;
+            };
+            let Some(&p) = by_commitment.get(&commit(transcript, m.bytes)) else {
+                unattributed += 1;
+                continue;
+            };
+            if seen.contains(&p) {
+                continue; // the same committed envelope again
             }
-            match self.open_one(p, m) {
+            seen.push(p);
+            match self.open_one(p, &envelope) {
                 Ok(share) => valid.push((p, share)),
-                Err(error) => blame.push(Blame { party: p, error }),
+                Err(reason) => blame.push(Blame::new(p, reason)),
             }
         }
-        for &p in self.commitments.keys() {
-            if !round2.contains_key(&p) {
-                blame.push(Blame {
-                    party: p,
-                    error: Error::MissingEnvelope { party: p },
-                });
-            }
-        }
-        blame.sort_by_key(|b| b.party);
+        let missing: Vec<PartyId> = committed.keys().copied().filter(|p| !seen.contains(p)).collect();
+        tidy(&mut blame);
         let needed = self.session.threshold();
         if valid.len() < needed {
             return Err(not_enough(needed, valid.len(), blame));
         }
+        valid.sort_by_key(|(p, _)| *p);
         valid.truncate(needed);
         let used: Vec<PartyId> = valid.iter().map(|(p, _)| *p).collect();
 
@@ -250,70 +320,27 @@ impl CombineState {
         if !bool::from(c0.ct_eq(&self.session.public().group_commitment())) {
             return Err(Error::GroupMismatch);
         }
-        let seed = hazmat::derive_seed(self.session.mode(), &x);
-        Ok(Rebuilt { seed, used, blame })
+        let seed = derive_seed(self.session.mode(), &x);
+        Ok(Rebuilt {
+            seed,
+            used,
+            blame,
+            missing,
+            unattributed,
+        })
     }
 
-    /// Combine, hedged (the default): FIPS 204 ML-DSA.Sign with 32 bytes of randomness
-    /// from `rng`.
-    ///
-    /// `round2` holds the envelopes by the transport's sender. Every envelope is checked
-    /// (round-1 commitment, decryption, the share against the public Pedersen
-    /// commitments); bad ones are excluded and blamed in [`Signed::blame`]. If at least
-    /// `t` shares are valid, the key is rebuilt from the `t` of the smallest ids, checked
-    /// against the group key, used to sign, and the signature verified.
-    ///
-    /// # Errors
-    /// [`Error::PurposeMismatch`] (a key-ceremony session),
-    /// [`Error::NotEnoughValidShares`] naming every culprit,
-    /// [`Error::GroupKeyMismatch`] (the rebuilt key is not the group key: nothing is
-    /// signed), [`Error::MlDsa`] (the signature failed its own verification).
-    ///
-    /// # Security
-    /// The signing key exists in this process's memory during the call and is zeroized
-    /// before it returns (x, ξ, the ML-DSA secret key, every decrypted share).
-    pub fn combine(
-        self,
-        round2: &BTreeMap<PartyId, Round2Message>,
-        rng: &mut impl CryptoRngCore,
-    ) -> Result<Signed, Error> {
-        let mut rnd = Zeroizing::new([0u8; 32]);
-        rng.fill_bytes(&mut rnd[..]);
-        self.sign_with(round2, Some(&rnd))
-    }
-
-    /// Combine with deterministic FIPS 204 signing (`rnd = 0^32`): the signature is a
-    /// function of the key and the message only.
-    ///
-    /// # Errors
-    /// As [`CombineState::combine`].
-    ///
-    /// # Security
-    /// As [`CombineState::combine`]; deterministic signing is more exposed to
-    /// fault and side-channel attacks than hedged signing.
-    pub fn combine_deterministic(self, round2: &BTreeMap<PartyId, Round2Message>) -> Result<Signed, Error> {
-        self.sign_with(round2, None)
-    }
-
-    fn sign_with(
-        self,
-        round2: &BTreeMap<PartyId, Round2Message>,
-        rnd: Option<&[u8; 32]>,
-    ) -> Result<Signed, Error> {
-        let group_key = match (self.session.purpose(), self.session.group_key()) {
-            (Purpose::Sign, Some(k)) => k.clone(),
-            _ => return Err(Error::PurposeMismatch),
-        };
+    /// Signs the session's message with the rebuilt key (signing sessions).
+    fn sign(&self, rebuilt: Rebuilt) -> Result<Signed, Error> {
+        let group_key = self.session.group_key().ok_or(Error::PurposeMismatch)?.clone();
         let mode = self.session.mode();
-        let rebuilt = self.rebuild(round2)?;
         let (pk, sk) = mldsa::keygen(mode, &rebuilt.seed);
         drop(rebuilt.seed);
         if pk != group_key.public_key {
             return Err(Error::GroupKeyMismatch);
         }
-        let msg = self.session.message();
-        let ctx = self.session.context();
-        let signature = mldsa::sign(mode, &sk, msg, ctx, rnd)?;
+        let (msg, ctx) = (self.session.message(), self.session.context());
+        let signature = mldsa::sign(mode, &sk, msg, ctx, self.rnd.as_deref())?;
         drop(sk);
         mldsa::verify(mode, &pk, msg, ctx, &signature)?;
         Ok(Signed {
@@ -321,48 +348,84 @@ impl CombineState {
             signature,
             signers: rebuilt.used,
             blame: rebuilt.blame,
+            missing: rebuilt.missing,
+            unattributed: rebuilt.unattributed,
         })
     }
 }
 
-/// A FIPS 204 signature made by the combiner, with who contributed and who was blamed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Signed {
-    mode: Mode,
-    signature: Vec<u8>,
-    signers: Vec<PartyId>,
-    blame: Vec<Blame>,
+fn not_enough(needed: usize, got: usize, mut blame: Vec<Blame>) -> Error {
+    tidy(&mut blame);
+    Error::NotEnoughValidShares {
+        needed,
+        got,
+        culprits: crate::party::culprits([blame.as_slice()]),
+        blame,
+    }
 }
 
-impl Signed {
-    /// The parameter set.
-    pub fn mode(&self) -> Mode {
-        self.mode
+impl Party for CombinerParty {
+    type Output = Combined;
+
+    fn id(&self) -> PartyId {
+        self.key.id()
     }
 
-    /// The FIPS 204 signature (sigEncode), verifiable with [`mldsa::verify`].
-    pub fn signature(&self) -> &[u8] {
-        &self.signature
+    fn round(&self) -> Option<Round> {
+        match self.stage {
+            Stage::Collecting => Some(Round {
+                number: 1,
+                name: "collect commitments",
+            }),
+            Stage::Combining(_) => Some(Round {
+                number: 2,
+                name: "combine",
+            }),
+            Stage::Finished => None,
+        }
     }
 
-    /// The signature, by value.
-    pub fn into_signature(self) -> Vec<u8> {
-        self.signature
-    }
-
-    /// The `t` signers whose shares rebuilt the key, increasing.
-    pub fn signers(&self) -> &[PartyId] {
-        &self.signers
-    }
-
-    /// The parties excluded and why (in round 1 or 2), by party.
-    pub fn blame(&self) -> &[Blame] {
-        &self.blame
-    }
-
-    /// The signature in the reference's `PULS` frame.
-    pub fn to_frame(&self) -> Vec<u8> {
-        framed(&SIGNATURE_MAGIC, self.mode, &self.signature)
+    /// # Errors
+    /// Round 1: [`Error::NotEnoughValidShares`] below `t` valid commitments; round 2: the
+    /// same below `t` valid shares, [`Error::GroupKeyMismatch`]. The party keeps its state.
+    fn step(&mut self, inbox: &[Incoming<'_>]) -> Result<Step<Combined>, crate::Error> {
+        match core::mem::replace(&mut self.stage, Stage::Finished) {
+            Stage::Collecting => {
+                let mut blame = Vec::new();
+                let committed = commitments(self.id(), &self.session, inbox, &mut blame);
+                let needed = self.session.threshold();
+                if committed.len() < needed {
+                    self.stage = Stage::Collecting;
+                    return Err(not_enough(needed, committed.len(), blame).into());
+                }
+                self.blame = blame;
+                self.stage = Stage::Combining(committed);
+                Ok(Step::Continue(Outgoing::none()))
+            }
+            Stage::Combining(committed) => {
+                let result =
+                    self.rebuild(&committed, inbox)
+                        .and_then(|rebuilt| match self.session.purpose() {
+                            Purpose::Sign => self.sign(rebuilt).map(Combined::Signed),
+                            Purpose::KeyCeremony => announce(&self.session, rebuilt, self.rnd.as_deref())
+                                .map(Combined::Announcement),
+                        });
+                match result {
+                    Ok(done) => {
+                        let out = match &done {
+                            Combined::Announcement(a) => Outgoing::broadcast(a.to_bytes()),
+                            Combined::Signed(_) => Outgoing::none(),
+                        };
+                        Ok(Step::Done(out, done))
+                    }
+                    Err(e) => {
+                        self.stage = Stage::Combining(committed);
+                        Err(e.into())
+                    }
+                }
+            }
+            Stage::Finished => Err(crate::party::Error::Finished.into()),
+        }
     }
 }
 
@@ -373,12 +436,12 @@ mod tests {
     #[test]
     fn seeds_are_separated_by_mode_and_secret() {
         let x = Scalar::from(42u64);
-        let a = hazmat::derive_seed(Mode::MlDsa44, &x);
-        let b = hazmat::derive_seed(Mode::MlDsa65, &x);
-        let c = hazmat::derive_seed(Mode::MlDsa44, &Scalar::from(43u64));
+        let a = derive_seed(Mode::MlDsa44, &x);
+        let b = derive_seed(Mode::MlDsa65, &x);
+        let c = derive_seed(Mode::MlDsa44, &Scalar::from(43u64));
         assert_ne!(*a, *b);
         assert_ne!(*a, *c);
-        assert_eq!(*a, *hazmat::derive_seed(Mode::MlDsa44, &x));
+        assert_eq!(*a, *derive_seed(Mode::MlDsa44, &x));
     }
 
     #[test]

@@ -36,7 +36,6 @@ use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::hash::{tags, Transcript};
-use crate::pulsar::Error;
 use crate::wire::{self, Reader, Writer};
 use crate::PartyId;
 
@@ -283,17 +282,6 @@ pub(crate) fn open(
         )
         .ok()?;
     Some(buf)
-}
-
-/// Maps "does not open" to the sender-naming error.
-pub(crate) fn open_from(
-    party: PartyId,
-    key: &CombinerKey,
-    aad: &[u8],
-    kem_ct: &[u8],
-    sealed: &[u8],
-) -> Result<Zeroizing<Vec<u8>>, Error> {
-    open(key, aad, kem_ct, sealed).ok_or(Error::DecryptionFailed { party })
 }
 
 #[cfg(test)]

@@ -1,5 +1,7 @@
-//! Round 1: each signer seals its share to the combiner at once and broadcasts a
-//! commitment to the sealed envelope, bound to the session and the message digest.
+//! Round 1: each signer seals its share to the combiner at once ([`super::round2`]) and
+//! broadcasts a commitment to the sealed envelope, bound to the session and the message
+//! digest. The commitment, sent over the authenticated broadcast channel, is what makes
+//! the envelope attributable: the envelope itself may cross any channel.
 //!
 //! Commitment = `cSHAKE256-tuple("QUASAR-PULSAR-ENVELOPE-COMMIT-v1"; sharing transcript
 //! hash, the whole round-2 message)` (32 bytes). The round-2 message carries the header
@@ -12,16 +14,9 @@
 use alloc::vec::Vec;
 use core::fmt;
 
-use rand_core::CryptoRngCore;
-use zeroize::{Zeroize, Zeroizing};
-
-use super::envelope;
-use super::round2::{Round2Message, PLAINTEXT_LEN};
-use super::session::{Header, Session};
+use super::round2::Round2Message;
+use super::session::Header;
 use crate::hash::{tags, Transcript};
-use crate::lss;
-use crate::pulsar::Error;
-use crate::vss::Ristretto255;
 use crate::wire::{self, Reader, Writer};
 use crate::PartyId;
 
@@ -82,14 +77,12 @@ impl Round1Message {
         &self.commitment
     }
 
-    /// The round-1 message that commits to `envelope` in `session` (its header copied
-    /// from the envelope): what a signer that tampers with its own envelope would send,
-    /// for tests of blame.
-    #[doc(hidden)]
-    pub fn committing_to(session: &Session, envelope: &Round2Message) -> Self {
+    /// The round-1 message that commits to `envelope` (its header copied from the
+    /// envelope).
+    pub(crate) fn committing_to(sharing_transcript: &[u8; 32], envelope: &Round2Message) -> Self {
         Round1Message {
             header: envelope.header,
-            commitment: commit(session.public().transcript_hash(), &envelope.to_bytes()),
+            commitment: commit(sharing_transcript, &envelope.to_bytes()),
         }
     }
 
@@ -120,127 +113,4 @@ pub(crate) fn commit(sharing_transcript: &[u8; 32], round2: &[u8]) -> [u8; 32] {
     let mut t = Transcript::new(tags::PULSAR_ENVELOPE_COMMIT);
     t.append(sharing_transcript).append(round2);
     t.finalize()
-}
-
-/// A signer's state after round 1: the sealed envelope (ciphertext only — the share
-/// itself is not kept).
-///
-/// # Security
-/// Holds no secret in the clear. Consumed by [`Round1State::round2`], so an envelope is
-/// sent at most once.
-pub struct Round1State {
-    pub(crate) session: Session,
-    pub(crate) me: PartyId,
-    pub(crate) envelope: Round2Message,
-    pub(crate) message: Round1Message,
-}
-
-impl Round1State {
-    /// This signer's id.
-    pub fn me(&self) -> PartyId {
-        self.me
-    }
-
-    /// The round-1 message this signer broadcast.
-    pub fn message(&self) -> &Round1Message {
-        &self.message
-    }
-}
-
-impl fmt::Debug for Round1State {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Round1State")
-            .field("me", &self.me)
-            .field("session", &self.session)
-            .finish_non_exhaustive()
-    }
-}
-
-/// Round 1: seal this party's share (value, blind and id) to the session's combiner and
-/// return the broadcast commitment.
-///
-/// `share` is the LSS key share (for signing: [`super::KeyShare::lss`]); it must be of
-/// the session's sharing and generation, and its owner a signer of the session.
-///
-/// # Errors
-/// [`Error::NotASigner`], [`Error::GenerationMismatch`] (an old-generation share is
-/// never used), [`Error::GroupMismatch`] (a share of another sharing).
-///
-/// # Security
-/// The envelope can be opened only by the combiner; starting the session is the decision
-/// to trust that combiner with the key for the time it signs. Fresh randomness from `rng`
-/// is used for the encapsulation.
-pub fn round1(
-    share: &lss::KeyShare<Ristretto255>,
-    session: &Session,
-    rng: &mut impl CryptoRngCore,
-) -> Result<(Round1State, Round1Message), Error> {
-    round1_inner(share, session, false, rng)
-}
-
-/// As [`round1`] but the sealed share value is off by one: a misbehaving signer, for
-/// tests of blame. Never use it otherwise.
-#[doc(hidden)]
-pub fn round1_with_bad_share(
-    share: &lss::KeyShare<Ristretto255>,
-    session: &Session,
-    rng: &mut impl CryptoRngCore,
-) -> Result<(Round1State, Round1Message), Error> {
-    round1_inner(share, session, true, rng)
-}
-
-fn round1_inner(
-    share: &lss::KeyShare<Ristretto255>,
-    session: &Session,
-    corrupt: bool,
-    rng: &mut impl CryptoRngCore,
-) -> Result<(Round1State, Round1Message), Error> {
-    let me = share.id();
-    if !session.is_signer(me) {
-        return Err(Error::NotASigner { party: me });
-    }
-    if share.generation() != session.generation() {
-        return Err(Error::GenerationMismatch {
-            expected: session.generation(),
-            got: share.generation(),
-        });
-    }
-    if share.public() != session.public() {
-        return Err(Error::GroupMismatch);
-    }
-    let header = session.header(me);
-    let generation = session.generation();
-
-    // Plaintext: u16 id ‖ u64 generation ‖ value (32) ‖ blind (32), in a fixed buffer.
-    let mut value = *share.secret_share();
-    if corrupt {
-        value += curve25519_dalek::Scalar::ONE;
-    }
-    let mut plaintext = Zeroizing::new([0u8; PLAINTEXT_LEN]);
-    plaintext[..2].copy_from_slice(&me.get().to_be_bytes());
-    plaintext[2..10].copy_from_slice(&generation.to_be_bytes());
-    plaintext[10..42].copy_from_slice(value.as_bytes());
-    plaintext[42..74].copy_from_slice(share.blind_share().as_bytes());
-    value.zeroize();
-
-    let aad = Round2Message::aad(&header, session.public().transcript_hash());
-    let (kem_ciphertext, sealed) = envelope::seal(session.combiner(), &aad, &plaintext[..], rng);
-    let envelope = Round2Message {
-        header,
-        kem_ciphertext,
-        sealed,
-    };
-    let message = Round1Message {
-        header,
-        commitment: commit(session.public().transcript_hash(), &envelope.to_bytes()),
-    };
-    Ok((
-        Round1State {
-            session: session.clone(),
-            me,
-            envelope,
-            message: message.clone(),
-        },
-        message,
-    ))
 }

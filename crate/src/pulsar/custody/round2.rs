@@ -9,14 +9,18 @@
 //! Pedersen blind (32), scalars in canonical little-endian form. The associated data is
 //! `PCR2` ‖ version ‖ header ‖ the sharing's transcript hash ([`super::envelope`]).
 
-use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 use core::fmt;
 
-use super::envelope::{KEM_CIPHERTEXT_LEN, TAG_LEN};
-use super::round1::{Round1Message, Round1State, VERSION};
-use super::session::Header;
+use rand_core::CryptoRngCore;
+use zeroize::{Zeroize, Zeroizing};
+
+use super::envelope::{self, KEM_CIPHERTEXT_LEN, TAG_LEN};
+use super::round1::VERSION;
+use super::session::{Header, Session};
+use crate::lss;
 use crate::pulsar::Error;
+use crate::vss::Ristretto255;
 use crate::wire::{self, Reader, Writer};
 use crate::PartyId;
 
@@ -27,9 +31,11 @@ pub const PLAINTEXT_LEN: usize = 74;
 /// Bytes of an encoded [`Round2Message`].
 pub const ROUND2_LEN: usize = 6 + super::session::HEADER_LEN + KEM_CIPHERTEXT_LEN + PLAINTEXT_LEN + TAG_LEN;
 
-/// Round 2, sent by each signer **to the combiner only** (any channel: the share inside
-/// is encrypted to the combiner and bound to the session, the message digest, the
-/// generation, the sender and the combiner).
+/// Round 2, sent by each signer **to the combiner only**, over any channel: the share
+/// inside is encrypted to the combiner and bound to the session, the message digest, the
+/// generation, the sender and the combiner, and the whole message is bound to its
+/// sender's authenticated round-1 commitment — which is how the combiner tells whose it
+/// is, whatever channel it came by.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Round2Message {
     pub(crate) header: Header,
@@ -110,36 +116,52 @@ impl Round2Message {
     }
 }
 
-impl Round1State {
-    /// Round 2: check the round-1 broadcasts and release the envelope to the combiner.
-    ///
-    /// `round1` holds the round-1 messages by the transport's sender (this party's own
-    /// may be included and must then be identical). Messages that do not match the
-    /// session are ignored here (the combiner blames their senders); the envelope is
-    /// released only if at least `t` signers committed in this session, for this message
-    /// and generation.
-    ///
-    /// # Errors
-    /// [`Error::ConflictingMessage`] (the map holds another commitment under this party's
-    /// id), [`Error::NotEnoughSigners`] (fewer than `t` valid commitments).
-    ///
-    /// # Security
-    /// Consumes the state: the envelope is released once.
-    pub fn round2(self, round1: &BTreeMap<PartyId, Round1Message>) -> Result<Round2Message, Error> {
-        if let Some(mine) = round1.get(&self.me) {
-            if *mine != self.message {
-                return Err(Error::ConflictingMessage { party: self.me });
-            }
-        }
-        let others = round1
-            .iter()
-            .filter(|(&p, m)| p != self.me && m.header.check(p, &self.session).is_ok())
-            .count();
-        let got = others + 1;
-        let needed = self.session.threshold();
-        if got < needed {
-            return Err(Error::NotEnoughSigners { needed, got });
-        }
-        Ok(self.envelope)
+/// Seals `share` (value, blind and id) to the session's combiner: the envelope a signer
+/// commits to in round 1 and releases in round 2. With `corrupt` the sealed value is off
+/// by one (the `BadContribution` misbehaviour).
+///
+/// # Errors
+/// [`Error::NotASigner`], [`Error::GenerationMismatch`] (an old-generation share is
+/// never used), [`Error::GroupMismatch`] (a share of another sharing).
+pub(crate) fn seal(
+    share: &lss::KeyShare<Ristretto255>,
+    session: &Session,
+    corrupt: bool,
+    rng: &mut impl CryptoRngCore,
+) -> Result<Round2Message, Error> {
+    let me = share.id();
+    if !session.is_signer(me) {
+        return Err(Error::NotASigner { party: me });
     }
+    if share.generation() != session.generation() {
+        return Err(Error::GenerationMismatch {
+            expected: session.generation(),
+            got: share.generation(),
+        });
+    }
+    if share.public() != session.public() {
+        return Err(Error::GroupMismatch);
+    }
+    let header = session.header(me);
+    let generation = session.generation();
+
+    // Plaintext: u16 id ‖ u64 generation ‖ value (32) ‖ blind (32), in a fixed buffer.
+    let mut value = *share.secret_share();
+    if corrupt {
+        value += curve25519_dalek::Scalar::ONE;
+    }
+    let mut plaintext = Zeroizing::new([0u8; PLAINTEXT_LEN]);
+    plaintext[..2].copy_from_slice(&me.get().to_be_bytes());
+    plaintext[2..10].copy_from_slice(&generation.to_be_bytes());
+    plaintext[10..42].copy_from_slice(value.as_bytes());
+    plaintext[42..74].copy_from_slice(share.blind_share().as_bytes());
+    value.zeroize();
+
+    let aad = Round2Message::aad(&header, session.public().transcript_hash());
+    let (kem_ciphertext, sealed) = envelope::seal(session.combiner(), &aad, &plaintext[..], rng);
+    Ok(Round2Message {
+        header,
+        kem_ciphertext,
+        sealed,
+    })
 }

@@ -27,6 +27,16 @@ use crate::PartyId;
 
 /// Bytes of the common message header.
 pub const HEADER_LEN: usize = 78;
+/// Magic of an encoded [`Session`].
+pub const SESSION_MAGIC: &[u8; 4] = b"PCSS";
+/// Version of the session encoding.
+pub const SESSION_VERSION: u16 = 1;
+/// Longest message a signing session signs (16 MiB).
+pub const MAX_MESSAGE_LEN: usize = 1 << 24;
+/// Longest sharing encoding accepted (a 4096-party sharing fits).
+const MAX_SHARING_LEN: usize = 1 << 20;
+/// Longest key encoding accepted.
+const MAX_KEY_LEN: usize = 1 << 14;
 
 /// What the shares are released for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -137,6 +147,13 @@ impl Session {
         group_key.check_sharing(public)?;
         if context.len() > 255 {
             return Err(mldsa::Error::ContextTooLong { len: context.len() }.into());
+        }
+        if message.len() > MAX_MESSAGE_LEN {
+            return Err(wire::Error::CountTooLarge {
+                got: message.len(),
+                max: MAX_MESSAGE_LEN,
+            }
+            .into());
         }
         let signers = checked_signers(public, signers)?;
         let mut t = Transcript::new(tags::PULSAR_MESSAGE);
@@ -259,6 +276,75 @@ impl Session {
         &self.digest
     }
 
+    /// Encodes: `PCSS` ‖ u16 version 1 ‖ u8 purpose ‖ u8 mode ‖ session id (32) ‖ u32
+    /// length ‖ the sharing (`LSG1`) ‖ u16 count ‖ count × u16 signer (increasing) ‖ u32
+    /// length ‖ the combiner's key (`PCEK`), then for signing: u32 length ‖ the group key
+    /// (`PCGK`) ‖ u32 length ‖ message ‖ u8 length ‖ context.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Writer::with_header(SESSION_MAGIC, SESSION_VERSION);
+        w.u8(self.purpose.to_byte()).u8(self.mode.to_byte()).put(&self.id);
+        w.bytes(&self.public.to_bytes());
+        w.u16(self.signers.len() as u16);
+        for p in &self.signers {
+            p.write(&mut w);
+        }
+        w.bytes(&self.combiner.to_bytes());
+        if let Some(k) = &self.group_key {
+            w.bytes(&k.to_bytes()).bytes(&self.message);
+            w.u8(self.context.len() as u8).put(&self.context);
+        }
+        w.into_bytes()
+    }
+
+    /// Decodes strictly and rebuilds the session through [`Session::sign`] or
+    /// [`Session::key_ceremony`], so every check of those applies.
+    ///
+    /// # Errors
+    /// [`Error::Decode`] for malformed bytes; the errors of the constructors.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Session, Error> {
+        let mut r = Reader::new(bytes);
+        r.header(SESSION_MAGIC, SESSION_VERSION)?;
+        let purpose = Purpose::from_byte(r.u8()?)?;
+        let mode_byte = r.u8()?;
+        let mode = Mode::from_byte(mode_byte).map_err(|_| wire::Error::UnknownMode(mode_byte))?;
+        let id: [u8; 32] = r.array()?;
+        let public = GroupPublic::<Ristretto255>::from_bytes(r.bytes(MAX_SHARING_LEN)?)?;
+        let n = usize::from(r.u16()?);
+        if 2 * n > r.remaining() {
+            return Err(wire::Error::TooShort {
+                needed: 2 * n,
+                got: r.remaining(),
+            }
+            .into());
+        }
+        let mut signers = Vec::with_capacity(n);
+        for _ in 0..n {
+            let p = PartyId::read(&mut r)?;
+            if signers.last().is_some_and(|&last| last >= p) {
+                return Err(wire::Error::InvalidValue("signer list not strictly increasing").into());
+            }
+            signers.push(p);
+        }
+        let combiner = CombinerPublicKey::from_bytes(r.bytes(MAX_KEY_LEN)?)?;
+        let session = match purpose {
+            Purpose::KeyCeremony => Session::key_ceremony(id, mode, &public, &signers, &combiner)?,
+            Purpose::Sign => {
+                let group_key = GroupKey::from_bytes(r.bytes(MAX_KEY_LEN)?)?;
+                let message = r.bytes(MAX_MESSAGE_LEN)?;
+                let ctx_len = usize::from(r.u8()?);
+                let context = r.take(ctx_len)?;
+                if group_key.mode != mode {
+                    return Err(
+                        wire::Error::InvalidValue("group key mode differs from the session's").into(),
+                    );
+                }
+                Session::sign(id, &group_key, &public, &signers, &combiner, message, context)?
+            }
+        };
+        r.finish()?;
+        Ok(session)
+    }
+
     pub(crate) fn is_signer(&self, p: PartyId) -> bool {
         self.signers.binary_search(&p).is_ok()
     }
@@ -315,42 +401,5 @@ impl Header {
             from,
             to,
         })
-    }
-
-    /// Checks a message received from the transport's `sender` against `session`; the
-    /// error names the sender.
-    pub(crate) fn check(&self, sender: PartyId, session: &Session) -> Result<(), Error> {
-        if !session.is_signer(sender) {
-            return Err(Error::UnknownParty { party: sender });
-        }
-        if self.from != sender {
-            return Err(Error::SenderMismatch {
-                party: sender,
-                claimed: self.from,
-            });
-        }
-        if self.purpose != session.purpose || self.mode != session.mode {
-            return Err(Error::ParameterMismatch { party: sender });
-        }
-        if self.session != session.id {
-            return Err(Error::WrongSession { party: sender });
-        }
-        if self.digest != session.digest {
-            return Err(Error::WrongMessage { party: sender });
-        }
-        if self.generation != session.generation() {
-            return Err(Error::WrongGeneration {
-                party: sender,
-                expected: session.generation(),
-                got: self.generation,
-            });
-        }
-        if self.to != session.combiner.id() {
-            return Err(Error::WrongRecipient {
-                party: sender,
-                to: self.to,
-            });
-        }
-        Ok(())
     }
 }

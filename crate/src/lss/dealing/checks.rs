@@ -1,0 +1,125 @@
+//! The batched checks of a dealing and the combination of the qualified dealers'
+//! commitments. Public checks run in variable time; a receiver's own shares enter only
+//! constant-time scalar arithmetic and one fixed-base multiplication.
+
+use alloc::collections::BTreeMap;
+use alloc::vec::Vec;
+
+use group::ff::Field;
+use group::Group;
+use subtle::ConstantTimeEq;
+
+use super::Common;
+use crate::lss::{DealMessage, Error, Kind};
+use crate::vss::{Commitments, Curve, Mode, Share};
+use crate::PartyId;
+
+/// Reshare: `C_{i,0} == λ_i^Q·Σ_k i^k·C_k^old` for every dealer in `valid`, batched with
+/// random weights; returns the dealers that fail (found one by one only if the batch
+/// fails).
+pub(super) fn check_reshare_constants<C: Curve>(
+    common: &Common<C>,
+    deals: &BTreeMap<PartyId, DealMessage<C>>,
+    valid: &[PartyId],
+) -> Vec<PartyId> {
+    let c = &common.ceremony;
+    let Some(old) = c.old.as_ref() else {
+        return valid.to_vec();
+    };
+    let old_points = old.commitments().points();
+    let lambda_of = |d: &PartyId| c.dealer_index(*d).map_or(C::Scalar::ZERO, |i| c.weights[i]);
+    let constant_of = |d: &PartyId| {
+        deals
+            .get(d)
+            .map_or(C::Point::identity(), |m| *m.commitments.constant())
+    };
+    // Σ_i ρ_i C_{i,0} − Σ_k (Σ_i ρ_i λ_i i^k) C_k^old == 0
+    let rho = common.weights(b"reshare-constants", valid.len());
+    let mut sigma = alloc::vec![C::Scalar::ZERO; old_points.len()];
+    for (d, r) in valid.iter().zip(rho.iter()) {
+        let x = crate::vss::party_scalar::<C>(*d);
+        let mut w = *r * lambda_of(d);
+        for s in sigma.iter_mut() {
+            *s += w;
+            w *= x;
+        }
+    }
+    let mut scalars: Vec<C::Scalar> = rho.clone();
+    scalars.extend(sigma.iter().map(|s| -*s));
+    let mut points: Vec<C::Point> = valid.iter().map(constant_of).collect();
+    points.extend_from_slice(old_points);
+    if bool::from(C::msm_vartime(&scalars, &points).is_identity()) {
+        return Vec::new();
+    }
+    valid
+        .iter()
+        .filter(|d| {
+            let expected = C::msm_vartime(&[lambda_of(d)], &[old.share_commitment(**d)]);
+            constant_of(d) != expected
+        })
+        .copied()
+        .collect()
+}
+
+/// `Σ ρ_d (s_d·G + b_d·H) == Σ ρ_d E_d` with local random weights: the shares side in
+/// constant-time scalar arithmetic and one fixed-base multiplication.
+pub(super) fn batch_check_shares<C: Curve>(
+    common: &Common<C>,
+    pending: &[(PartyId, Share<C>)],
+    expected: &[C::Point],
+) -> bool {
+    if pending.is_empty() {
+        return true;
+    }
+    let rho = common.weights(b"own-shares", pending.len());
+    let mut value = C::Scalar::ZERO;
+    let mut blind = C::Scalar::ZERO;
+    for ((_, s), r) in pending.iter().zip(rho.iter()) {
+        value += *s.value() * r;
+        blind += *s.blind() * r;
+    }
+    let lhs = match common.ceremony.mode {
+        Mode::Pedersen => C::mul_base_h(&value, &blind),
+        Mode::Feldman => C::mul_base(&value),
+    };
+    zeroize::Zeroize::zeroize(&mut value);
+    zeroize::Zeroize::zeroize(&mut blind);
+    let rhs = C::msm_vartime(&rho, expected);
+    bool::from(lhs.ct_eq(&rhs))
+}
+
+/// The new commitments: `base + Σ_{i∈Q'} μ_i·C_i` (base = the old commitments for a
+/// refresh, nothing otherwise; μ = 1 unless a reshare lost dealers).
+pub(super) fn combine<C: Curve>(
+    common: &Common<C>,
+    deals: &BTreeMap<PartyId, DealMessage<C>>,
+    qualified: &[PartyId],
+    weights: Option<&[C::Scalar]>,
+) -> Result<Commitments<C>, Error> {
+    let c = &common.ceremony;
+    let t = usize::from(c.threshold);
+    let rows: Vec<&[C::Point]> = qualified
+        .iter()
+        .filter_map(|d| deals.get(d).map(|m| m.commitments.points()))
+        .collect();
+    let unit = weights.is_none_or(|w| w.iter().all(|x| bool::from(x.ct_eq(&C::Scalar::ONE))));
+    let mut out: Vec<C::Point> = match (&c.old, c.kind) {
+        (Some(old), Kind::Refresh) => old.commitments().points().to_vec(),
+        _ => alloc::vec![C::Point::identity(); t],
+    };
+    if unit {
+        for row in &rows {
+            for (o, p) in out.iter_mut().zip(row.iter()) {
+                *o += p;
+            }
+        }
+    } else if let Some(w) = weights {
+        let mut column: Vec<C::Point> = Vec::with_capacity(rows.len());
+        for (k, o) in out.iter_mut().enumerate() {
+            column.clear();
+            column.extend(rows.iter().map(|r| r[k]));
+            *o += C::msm_vartime(w, &column);
+        }
+    }
+    Ok(Commitments::from_points(c.mode, out)?)
+}

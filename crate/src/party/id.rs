@@ -1,0 +1,51 @@
+//! Party identifiers.
+
+use core::fmt;
+
+/// A party's identifier: a non-zero u16 (zero is the secret's evaluation point).
+/// It is the x-coordinate of the party's Shamir share.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PartyId(u16);
+
+impl PartyId {
+    /// The identifier `id`, or `None` for zero.
+    pub const fn new(id: u16) -> Option<PartyId> {
+        if id == 0 {
+            None
+        } else {
+            Some(PartyId(id))
+        }
+    }
+
+    /// The numeric value (never zero).
+    pub const fn get(self) -> u16 {
+        self.0
+    }
+
+    /// Decodes a big-endian u16 identifier.
+    ///
+    /// # Errors
+    /// [`crate::wire::Error::InvalidValue`] for zero, [`crate::wire::Error::TooShort`].
+    pub fn read(r: &mut crate::wire::Reader<'_>) -> Result<PartyId, crate::wire::Error> {
+        PartyId::new(r.u16()?).ok_or(crate::wire::Error::InvalidValue("party id 0"))
+    }
+
+    /// Encodes as a big-endian u16.
+    pub fn write(self, w: &mut crate::wire::Writer) {
+        w.u16(self.0);
+    }
+}
+
+impl TryFrom<u16> for PartyId {
+    type Error = crate::wire::Error;
+
+    fn try_from(id: u16) -> Result<Self, Self::Error> {
+        PartyId::new(id).ok_or(crate::wire::Error::InvalidValue("party id 0"))
+    }
+}
+
+impl fmt::Display for PartyId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "party {}", self.0)
+    }
+}

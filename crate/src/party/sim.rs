@@ -1,0 +1,275 @@
+//! An in-process network of parties, for tests, benches and known-answer vectors
+//! (feature `sim`).
+//!
+//! [`Network`] holds any parties that share an output type (wrap parties of different
+//! roles with [`map_output`]), delivers every round's messages synchronously — a
+//! broadcast to every other party of the network, a direct message to its recipient —
+//! and steps every unfinished party with its inbox until all are done. It records what
+//! was sent ([`Network::sent`]) and lets a test rewrite, drop, duplicate or misaddress any
+//! message on its way ([`Network::tamper`]).
+//!
+//! The protocols' parties draw their randomness from the RNG given at `start`; give each
+//! party its own seeded RNG ([`party_rng`]) and a run is reproducible byte for byte.
+//!
+//! ```
+//! # use quasar_pq::party::sim::{party_rng, Network};
+//! # use quasar_pq::lss::{Ceremony, DealingParty};
+//! # use quasar_pq::vss::{Mode, Ristretto255};
+//! # use quasar_pq::PartyId;
+//! let ids: Vec<PartyId> = (1..=3).filter_map(PartyId::new).collect();
+//! let dkg = Ceremony::<Ristretto255>::dkg([7; 32], Mode::Pedersen, &ids, 2).unwrap();
+//! let mut net = Network::new();
+//! for &p in &ids {
+//!     let (party, first) = DealingParty::start(dkg.clone(), p, None, &mut party_rng(b"doc", p)).unwrap();
+//!     net.add(party, first);
+//! }
+//! let outcomes = net.run();
+//! assert!(outcomes.values().all(|o| o.as_ref().unwrap().key_share.is_some()));
+//! ```
+
+use alloc::boxed::Box;
+use alloc::collections::BTreeMap;
+use alloc::vec::Vec;
+
+use rand_core::SeedableRng;
+use zeroize::Zeroizing;
+
+use super::{Incoming, Outgoing, Party, Round, Step};
+use crate::hash::{tags, Transcript};
+use crate::PartyId;
+
+/// How a message travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Channel {
+    /// A copy of a broadcast.
+    Broadcast,
+    /// A private message.
+    Direct,
+}
+
+/// One message on its way to one recipient.
+#[derive(Debug, Clone)]
+pub struct Envelope {
+    /// The round it was sent in (0 = at `start`).
+    pub round: u32,
+    /// The sender the transport reports.
+    pub from: PartyId,
+    /// The recipient.
+    pub to: PartyId,
+    /// How it travels.
+    pub channel: Channel,
+    /// The bytes.
+    pub bytes: Zeroizing<Vec<u8>>,
+}
+
+/// What one party sent in one round.
+#[derive(Debug)]
+pub struct Sent {
+    /// The round (0 = at `start`).
+    pub round: u32,
+    /// The sender.
+    pub from: PartyId,
+    /// The messages.
+    pub outgoing: Outgoing,
+}
+
+type Tamper = Box<dyn FnMut(Envelope) -> Vec<Envelope>>;
+
+/// Parties in one process; see the module docs.
+pub struct Network<O> {
+    parties: BTreeMap<PartyId, Box<dyn Party<Output = O>>>,
+    outputs: BTreeMap<PartyId, Result<O, crate::Error>>,
+    sent: Vec<Sent>,
+    tamper: Option<Tamper>,
+    round: u32,
+}
+
+impl<O> Default for Network<O> {
+    fn default() -> Self {
+        Network {
+            parties: BTreeMap::new(),
+            outputs: BTreeMap::new(),
+            sent: Vec::new(),
+            tamper: None,
+            round: 0,
+        }
+    }
+}
+
+/// The most rounds a run may take before the simulator gives up (no protocol here has
+/// more than a handful).
+pub const MAX_ROUNDS: u32 = 64;
+
+impl<O: 'static> Network<O> {
+    /// An empty network.
+    pub fn new() -> Self {
+        Network::default()
+    }
+
+    /// Adds a started party and the messages its `start` returned.
+    pub fn add(&mut self, party: impl Party<Output = O> + 'static, first: Outgoing) {
+        let id = party.id();
+        self.post(id, first);
+        self.parties.insert(id, Box::new(party));
+    }
+
+    /// Routes every message through `f` before delivery: it returns what to deliver
+    /// instead (nothing drops it; several copies duplicate it; another `to` misaddresses
+    /// it; other bytes rewrite it).
+    pub fn tamper(&mut self, f: impl FnMut(Envelope) -> Vec<Envelope> + 'static) {
+        self.tamper = Some(Box::new(f));
+    }
+
+    /// What every party sent, round by round, in sending order.
+    pub fn sent(&self) -> &[Sent] {
+        &self.sent
+    }
+
+    /// The ids of every party added.
+    pub fn ids(&self) -> Vec<PartyId> {
+        let mut ids: Vec<PartyId> = self.parties.keys().chain(self.outputs.keys()).copied().collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    /// The round each unfinished party is in.
+    pub fn rounds(&self) -> BTreeMap<PartyId, Option<Round>> {
+        self.parties
+            .iter()
+            .map(|(p, party)| (*p, party.round()))
+            .collect()
+    }
+
+    fn post(&mut self, from: PartyId, out: Outgoing) {
+        self.sent.push(Sent {
+            round: self.round,
+            from,
+            outgoing: out,
+        });
+    }
+
+    /// The envelopes of everything sent in the last round: a broadcast copied to every
+    /// other party of the network, a direct message to its recipient.
+    fn envelopes(&self) -> Vec<Envelope> {
+        let everyone = self.ids();
+        let mut out = Vec::new();
+        for s in self.sent.iter().filter(|s| s.round == self.round) {
+            if let Some(b) = &s.outgoing.broadcast {
+                for &to in everyone.iter().filter(|&&p| p != s.from) {
+                    out.push(Envelope {
+                        round: s.round,
+                        from: s.from,
+                        to,
+                        channel: Channel::Broadcast,
+                        bytes: Zeroizing::new(b.clone()),
+                    });
+                }
+            }
+            for d in &s.outgoing.direct {
+                out.push(Envelope {
+                    round: s.round,
+                    from: s.from,
+                    to: d.to,
+                    channel: Channel::Direct,
+                    bytes: d.bytes.clone(),
+                });
+            }
+        }
+        out
+    }
+
+    /// Runs one round: delivers what was sent and steps every unfinished party. Returns
+    /// whether any party is still running.
+    pub fn step(&mut self) -> bool {
+        let mut delivered = self.envelopes();
+        if let Some(f) = self.tamper.as_mut() {
+            delivered = delivered.into_iter().flat_map(|e| f(e)).collect();
+        }
+        self.round += 1;
+        let ids: Vec<PartyId> = self.parties.keys().copied().collect();
+        for id in ids {
+            let inbox: Vec<Incoming<'_>> = delivered
+                .iter()
+                .filter(|e| e.to == id)
+                .map(|e| Incoming::new(e.from, &e.bytes))
+                .collect();
+            let Some(party) = self.parties.get_mut(&id) else {
+                continue;
+            };
+            let result = party.step(&inbox);
+            match result {
+                Ok(Step::Continue(out)) => self.post(id, out),
+                Ok(Step::Done(out, output)) => {
+                    self.post(id, out);
+                    self.parties.remove(&id);
+                    self.outputs.insert(id, Ok(output));
+                }
+                Err(e) => {
+                    self.parties.remove(&id);
+                    self.outputs.insert(id, Err(e));
+                }
+            }
+        }
+        !self.parties.is_empty()
+    }
+
+    /// Runs until every party has finished (or failed), at most [`MAX_ROUNDS`] rounds; a
+    /// party still running after that fails with [`super::Error::Waiting`] on itself.
+    pub fn finish(&mut self) {
+        while self.round < MAX_ROUNDS && self.step() {}
+        let stuck: Vec<PartyId> = self.parties.keys().copied().collect();
+        for id in stuck {
+            self.parties.remove(&id);
+            self.outputs
+                .insert(id, Err(super::Error::Waiting { party: id }.into()));
+        }
+    }
+
+    /// Runs to the end ([`Network::finish`]) and returns each party's output.
+    pub fn run(mut self) -> BTreeMap<PartyId, Result<O, crate::Error>> {
+        self.finish();
+        self.outputs
+    }
+
+    /// As [`Network::run`], also returning what was sent.
+    pub fn run_logged(mut self) -> (BTreeMap<PartyId, Result<O, crate::Error>>, Vec<Sent>) {
+        self.finish();
+        (self.outputs, self.sent)
+    }
+}
+
+/// A party whose output is mapped by `f` (to put parties of different roles in one
+/// [`Network`]).
+pub struct MapOutput<P, F> {
+    inner: P,
+    f: F,
+}
+
+/// Wraps `party` so that its output is `f(output)`.
+pub fn map_output<P: Party, T, F: FnMut(P::Output) -> T>(party: P, f: F) -> MapOutput<P, F> {
+    MapOutput { inner: party, f }
+}
+
+impl<P: Party, T, F: FnMut(P::Output) -> T> Party for MapOutput<P, F> {
+    type Output = T;
+
+    fn id(&self) -> PartyId {
+        self.inner.id()
+    }
+
+    fn round(&self) -> Option<Round> {
+        self.inner.round()
+    }
+
+    fn step(&mut self, inbox: &[Incoming<'_>]) -> Result<Step<T>, crate::Error> {
+        Ok(self.inner.step(inbox)?.map(&mut self.f))
+    }
+}
+
+/// A reproducible RNG for party `id` of a run labelled `label`: ChaCha20 seeded with
+/// `cSHAKE256-tuple("QUASAR-SIM-RNG-v1"; label, u16 id)`.
+pub fn party_rng(label: &[u8], id: PartyId) -> rand_chacha::ChaCha20Rng {
+    let mut t = Transcript::new(tags::SIM_RNG);
+    t.append(label).append(&id.get().to_be_bytes());
+    rand_chacha::ChaCha20Rng::from_seed(t.finalize())
+}
