@@ -102,3 +102,200 @@ fn misaddressed_share_is_dropped_and_dealing_completes() {
         .collect();
     assert!(g.windows(2).all(|w| w[0] == w[1]));
 }
+
+mod flows {
+    use super::*;
+    use quasar_pq::lens::{self, CoordinatorParty, Curve, SignerParty as LensSigner};
+    use quasar_pq::lss::AnyKeyShare;
+    use quasar_pq::mldsa::Mode as M;
+    use quasar_pq::party::sim::map_output;
+    use quasar_pq::pulsar::custody::{
+        self, certification_party, Combined, CombinerKey, CombinerParty, GroupKey, KeyShare as PKS, Session,
+        SignerParty,
+    };
+
+    fn session(shares: &[&KeyShare<C>], s: &Session, key: CombinerKey) -> Combined {
+        let mut net = Network::new();
+        let (c, o) = CombinerParty::start(key, s, &mut party_rng(b"c", id(99))).unwrap();
+        net.add(map_output(c, Some), o);
+        for sh in shares {
+            let (p, o) = SignerParty::start(sh, s, &mut party_rng(b"s", sh.id())).unwrap();
+            net.add(map_output(p, |_| None), o);
+        }
+        net.run().into_values().find_map(|o| o.unwrap()).unwrap()
+    }
+
+    #[test]
+    fn pulsar_end_to_end() {
+        let ids: Vec<PartyId> = (1..=5).map(id).collect();
+        let dkg = Ceremony::<C>::dkg([1; 32], Mode::Pedersen, &ids, 3).unwrap();
+        let out = run(&dkg, &BTreeMap::new(), None);
+        let shares: BTreeMap<_, _> = out
+            .into_iter()
+            .map(|(p, o)| (p, o.unwrap().key_share.unwrap()))
+            .collect();
+        let public = shares[&id(1)].public().clone();
+        let key = CombinerKey::generate(id(99), &mut party_rng(b"k", id(99)));
+        let s = Session::key_ceremony([2; 32], M::MlDsa65, &public, &ids[..3], key.public_key()).unwrap();
+        let Combined::Announcement(a) =
+            session(&[&shares[&id(1)], &shares[&id(2)], &shares[&id(3)]], &s, key)
+        else {
+            panic!()
+        };
+        let announced = a.verify(&public).unwrap();
+        let mut net = Network::new();
+        for &p in &ids {
+            let (party, o) = certification_party(
+                p,
+                Some(&shares[&p]),
+                &public,
+                &announced,
+                &mut party_rng(b"cert", p),
+            )
+            .unwrap();
+            net.add(party, o);
+        }
+        let certs = net.run();
+        let cert = certs[&id(1)].as_ref().unwrap().clone();
+        let gk = GroupKey::new(announced.clone(), &public, cert).unwrap();
+        let stored: BTreeMap<_, _> = shares
+            .iter()
+            .map(|(p, s)| {
+                (
+                    *p,
+                    PKS::new(KeyShare::from_bytes(&s.to_bytes()).unwrap(), gk.clone()).unwrap(),
+                )
+            })
+            .collect();
+        // PCKS round trip
+        let again = PKS::from_bytes(&stored[&id(1)].to_bytes()).unwrap();
+        assert_eq!(again.group_key(), &gk);
+        // sign
+        let key = CombinerKey::generate(id(99), &mut party_rng(b"k2", id(99)));
+        let s = Session::sign([3; 32], &gk, &public, &ids[1..4], key.public_key(), b"hello", b"").unwrap();
+        let Combined::Signed(sig) = session(
+            &[stored[&id(2)].lss(), stored[&id(3)].lss(), stored[&id(4)].lss()],
+            &s,
+            key,
+        ) else {
+            panic!()
+        };
+        quasar_pq::mldsa::verify(M::MlDsa65, gk.public_key(), b"hello", b"", sig.signature()).unwrap();
+        // reserved context refused
+        let key = CombinerKey::generate(id(99), &mut party_rng(b"k3", id(99)));
+        assert!(Session::sign(
+            [4; 32],
+            &gk,
+            &public,
+            &ids[1..4],
+            key.public_key(),
+            b"x",
+            custody::ACTIVATION_CONTEXT
+        )
+        .is_err());
+        // reshare to 6..9 t=3
+        let new_set: Vec<PartyId> = (6..=9).map(id).collect();
+        let c = custody::reshare([5; 32], &gk, &public, &ids[..3], &new_set, 3).unwrap();
+        let old: BTreeMap<_, _> = stored
+            .iter()
+            .map(|(p, s)| (*p, KeyShare::from_bytes(&s.lss().to_bytes()).unwrap()))
+            .collect();
+        let out = run(&c, &old, None);
+        let o6 = out[&id(6)].as_ref().unwrap();
+        let cert = o6.activation.clone().unwrap();
+        assert!(out[&id(1)].as_ref().unwrap().activation.is_some());
+        let new_public = o6.public.clone();
+        custody::verify_activation(&new_public, &gk, 1, new_public.transcript_hash(), &cert).unwrap();
+        // old public (gen 0) refuses the new cert
+        assert!(custody::verify_activation(&public, &gk, 1, new_public.transcript_hash(), &cert).is_err());
+        assert!(
+            custody::verify_activation(&new_public, &gk, 2, new_public.transcript_hash(), &cert).is_err()
+        );
+        let gk1 = gk.reactivated(&new_public, cert).unwrap();
+        let new_shares: BTreeMap<_, _> = out
+            .into_iter()
+            .filter_map(|(p, o)| {
+                o.unwrap()
+                    .key_share
+                    .map(|s| (p, PKS::new(s, gk1.clone()).unwrap()))
+            })
+            .collect();
+        assert_eq!(new_shares.len(), 4);
+        let key = CombinerKey::generate(id(99), &mut party_rng(b"k4", id(99)));
+        let s = Session::sign(
+            [6; 32],
+            &gk1,
+            &new_public,
+            &new_set[1..],
+            key.public_key(),
+            b"again",
+            b"",
+        )
+        .unwrap();
+        let Combined::Signed(sig) = session(
+            &[
+                new_shares[&id(7)].lss(),
+                new_shares[&id(8)].lss(),
+                new_shares[&id(9)].lss(),
+            ],
+            &s,
+            key,
+        ) else {
+            panic!()
+        };
+        quasar_pq::mldsa::verify(M::MlDsa65, gk.public_key(), b"again", b"", sig.signature()).unwrap();
+        let _ = AnyKeyShare::from(KeyShare::<C>::from_bytes(&new_shares[&id(7)].lss().to_bytes()).unwrap());
+    }
+
+    #[test]
+    fn lens_end_to_end() {
+        for curve in Curve::ALL {
+            let ids: Vec<PartyId> = (1..=4).map(id).collect();
+            let cer = lens::Ceremony::keygen(curve, [1; 32], &ids, 3).unwrap();
+            let mut net = Network::new();
+            for &p in &ids {
+                let (party, o) = cer.start(p, None, &mut party_rng(b"kg", p)).unwrap();
+                net.add(party, o);
+            }
+            let out = net.run();
+            let shares: BTreeMap<_, _> = out
+                .into_iter()
+                .map(|(p, o)| (p, o.unwrap().key_share.unwrap()))
+                .collect();
+            let public = shares[&id(1)].public().clone();
+            let sign = |shares: &BTreeMap<PartyId, lens::KeyShare>,
+                        public: &lens::PublicKeyPackage,
+                        who: &[PartyId],
+                        msg: &[u8]| {
+                let mut net = Network::new();
+                let (c, o) = CoordinatorParty::start(id(100), public, msg).unwrap();
+                net.add(map_output(c, |o| Some(o.signature)), o);
+                for p in who {
+                    let (s, o) =
+                        LensSigner::start(&shares[p], id(100), msg, &mut party_rng(b"sg", *p)).unwrap();
+                    net.add(map_output(s, |_| None), o);
+                }
+                net.run().into_values().find_map(|o| o.unwrap()).unwrap()
+            };
+            let sig = sign(&shares, &public, &ids[..3], b"hi");
+            lens::verify(curve, &public.group_key_bytes(), b"hi", &sig.to_bytes()).unwrap();
+            let r = lens::Ceremony::reshare([2; 32], &public, &ids[..3], &[id(5), id(6), id(7)], 2).unwrap();
+            let mut net = Network::new();
+            for p in r.participants() {
+                let (party, o) = r.start(p, shares.get(&p), &mut party_rng(b"rs", p)).unwrap();
+                net.add(party, o);
+            }
+            let out = net.run();
+            let o5 = out[&id(5)].as_ref().unwrap();
+            let np = o5.public.clone();
+            lens::verify_activation(&np, 1, &np.epoch().transcript, o5.activation.as_ref().unwrap()).unwrap();
+            assert_eq!(np.group_key_bytes(), public.group_key_bytes());
+            let ns: BTreeMap<_, _> = out
+                .into_iter()
+                .filter_map(|(p, o)| o.unwrap().key_share.map(|s| (p, s)))
+                .collect();
+            let sig = sign(&ns, &np, &[id(5), id(7)], b"after");
+            lens::verify(curve, &public.group_key_bytes(), b"after", &sig.to_bytes()).unwrap();
+        }
+    }
+}

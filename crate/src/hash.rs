@@ -79,6 +79,11 @@ pub mod tags {
     pub const LSS_COMMIT: &str = "QUASAR-LSS-COMMIT-v1";
     /// Challenge of a dealer's Schnorr proof of knowledge in a Feldman DKG.
     pub const LSS_POK: &str = "QUASAR-LSS-POK-v1";
+    /// Activation: the statement a new generation's members prove possession of their
+    /// shares for, and the challenges of those proofs.
+    pub const LSS_ACTIVATE: &str = "QUASAR-LSS-ACTIVATE-v1";
+    /// Activation: the session of a dealing bound to the scheme key it reshares.
+    pub const LSS_KEYED_SESSION: &str = "QUASAR-LSS-KEYED-SESSION-v1";
     /// Local random weights of the LSS kernel's batch checks (never sent).
     pub const LSS_BATCH: &str = "QUASAR-LSS-BATCH-v1";
     /// Pulsar custody: the ML-DSA seed derived from the group secret.

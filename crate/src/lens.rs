@@ -70,7 +70,7 @@
 //! let mut signers = Vec::new();
 //! let mut commitments = Vec::new();
 //! for share in &shares[..2] {
-//!     let (signer, out) = SignerParty::start(share, hub, b"hello", &mut rng);
+//!     let (signer, out) = SignerParty::start(share, hub, b"hello", &mut rng).unwrap();
 //!     commitments.push((share.party(), out.direct[0].bytes.to_vec()));
 //!     signers.push(signer);
 //! }
@@ -103,7 +103,7 @@ mod round1;
 mod round2;
 mod signing;
 
-pub use activation::{activation_certificate, activation_message, verify_activation};
+pub use activation::verify_activation;
 pub use aggregate::{verify, Signature, SIGNATURE_LEN};
 pub use dealing::{Ceremony, DealingParty, Outcome};
 pub use keys::{deal, DealerShare, KeyShare, PublicKeyPackage};
@@ -267,6 +267,10 @@ pub enum Error {
     /// The signature does not verify.
     #[error("invalid signature")]
     InvalidSignature,
+    /// Ordinary signing was asked to sign a message that starts with a tag reserved for
+    /// activation statements.
+    #[error("the message starts with a tag reserved for activation")]
+    ReservedMessage,
     /// An LSS (resharing) error, with its blame.
     #[error("resharing: {0}")]
     Lss(#[from] crate::lss::Error),
@@ -293,6 +297,7 @@ impl Error {
             Error::InvalidSignatureShare { .. } => "INVALID_SIGNATURE_SHARE",
             Error::InvalidSecretShare { .. } => "INVALID_SECRET_SHARE",
             Error::InvalidSignature => "INVALID_SIGNATURE",
+            Error::ReservedMessage => "RESERVED_MESSAGE",
             Error::Lss(e) => e.code(),
             Error::Internal(_) => "INTERNAL",
         }
@@ -317,6 +322,7 @@ impl Error {
             | Error::NotEnoughSigners { .. }
             | Error::CommitmentMismatch { .. }
             | Error::InvalidSignature
+            | Error::ReservedMessage
             | Error::Internal(_) => &[],
         }
     }

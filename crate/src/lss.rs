@@ -163,7 +163,7 @@ mod refresh;
 pub mod snapshot;
 mod transcript;
 
-pub use activation::{activation_message, ActivationCertificate, ActivationKind};
+pub use activation::{ActivationCertificate, ActivationFault, ActivationKind, ActivationParty};
 pub use any::{AnyCeremony, AnyGroupPublic, AnyKeyShare, AnyOutcome, Dealing};
 pub use ceremony::{Ceremony, Kind};
 pub use complaint::{Complaint, ComplaintMessage, Opening, ResponseMessage};
@@ -251,12 +251,20 @@ pub enum Error {
     /// never expected).
     #[error("the new share does not open the new commitments")]
     InconsistentShare,
-    /// An activation certificate's signature does not verify.
-    #[error("invalid activation signature")]
-    InvalidActivation,
-    /// An activation certificate names another transcript, generation or group key.
-    #[error("activation certificate does not match the expected dealing")]
-    ActivationMismatch,
+    /// An activation certificate does not activate the expected generation.
+    #[error("activation certificate refused: {0}")]
+    InvalidActivation(ActivationFault),
+    /// Too few members proved possession of their new shares: the generation is not
+    /// activated (the old shares must be kept).
+    #[error("only {got} members proved their new shares, {needed} needed; culprits {culprits:?}")]
+    NotEnoughPossessionProofs {
+        /// The new threshold.
+        needed: usize,
+        /// Valid proofs received (this party's own included).
+        got: usize,
+        /// Members whose proofs were invalid or malformed, increasing.
+        culprits: Vec<PartyId>,
+    },
     /// An object over one group was given where another was expected.
     #[error("expected a {expected} object, found {found}")]
     WrongCurve {
@@ -285,8 +293,8 @@ impl Error {
             Error::NotEnoughQualified { .. } => "NOT_ENOUGH_QUALIFIED",
             Error::GroupKeyChanged => "GROUP_KEY_CHANGED",
             Error::InconsistentShare => "INCONSISTENT_SHARE",
-            Error::InvalidActivation => "INVALID_ACTIVATION",
-            Error::ActivationMismatch => "ACTIVATION_MISMATCH",
+            Error::InvalidActivation(f) => f.code(),
+            Error::NotEnoughPossessionProofs { .. } => "NOT_ENOUGH_POSSESSION_PROOFS",
             Error::WrongCurve { .. } => "WRONG_CURVE",
             Error::Vss(e) => e.code(),
         }
@@ -295,7 +303,8 @@ impl Error {
     /// The parties this error blames (empty when nobody is to blame).
     pub fn culprits(&self) -> &[crate::PartyId] {
         match self {
-            Error::NotEnoughQualified { culprits, .. } => culprits,
+            Error::NotEnoughQualified { culprits, .. }
+            | Error::NotEnoughPossessionProofs { culprits, .. } => culprits,
             Error::DuplicateParty { .. }
             | Error::UnsortedParties
             | Error::NotAParticipant { .. }
@@ -306,8 +315,7 @@ impl Error {
             | Error::DealerNotInOldSet { .. }
             | Error::GroupKeyChanged
             | Error::InconsistentShare
-            | Error::InvalidActivation
-            | Error::ActivationMismatch
+            | Error::InvalidActivation(_)
             | Error::WrongCurve { .. }
             | Error::Vss(_) => &[],
         }

@@ -120,9 +120,10 @@ pub enum Error {
     /// does not verify.
     #[error("invalid group-key announcement")]
     InvalidAnnouncement,
-    /// An activation certificate does not verify under the group key.
-    #[error("invalid activation certificate")]
-    InvalidActivation,
+    /// Ordinary signing was asked to use a context reserved for activation or the key
+    /// ceremony.
+    #[error("the context is reserved for activation or the key ceremony")]
+    ReservedContext,
     /// An ML-DSA error (context too long, or a signature that failed its own check).
     #[error("ML-DSA: {0}")]
     MlDsa(#[from] mldsa::Error),
@@ -150,7 +151,7 @@ impl Error {
             Error::CombinerMismatch => "COMBINER_MISMATCH",
             Error::PurposeMismatch => "PURPOSE_MISMATCH",
             Error::InvalidAnnouncement => "INVALID_ANNOUNCEMENT",
-            Error::InvalidActivation => "INVALID_ACTIVATION",
+            Error::ReservedContext => "RESERVED_CONTEXT",
             Error::MlDsa(e) => e.code(),
             Error::Decode(e) => e.code(),
             Error::Lss(e) => e.code(),
@@ -173,7 +174,7 @@ impl Error {
             | Error::CombinerMismatch
             | Error::PurposeMismatch
             | Error::InvalidAnnouncement
-            | Error::InvalidActivation
+            | Error::ReservedContext
             | Error::MlDsa(_)
             | Error::Decode(_) => &[],
         }

@@ -1,67 +1,52 @@
-//! Activation of a new generation: `t_new` of the new set sign [`activation_message`]
-//! with their new shares; anyone checks the certificate with [`verify_activation`] (it
-//! verifies under the unchanged key with any standard verifier).
-
-use alloc::vec::Vec;
+//! Activation of a new generation: after a refresh or reshare every new member proves
+//! possession of its new share, and the dealing ends with an
+//! [`ActivationCertificate`] of at least `t_new` members ([`Outcome::activation`]).
+//! Anyone holding the new public key package checks it with [`verify_activation`]; an
+//! old party erases its old share only after that check.
+//!
+//! The certificate's statement names the Lens group key, so a certificate of another key,
+//! of another generation or dealing, or made with old shares is refused with its reason
+//! ([`crate::lss::ActivationFault`]).
+//!
+//! [`Outcome::activation`]: super::Outcome::activation
 
 use super::keys::PublicKeyPackage;
-use super::{Error, Signature};
-use crate::lss::{self, ActivationCertificate, ActivationKind};
+use super::Error;
+use crate::lss::{ActivationCertificate, ActivationKind, AnyGroupPublic};
 
-/// The message the new set signs to activate its generation (the LSS activation message:
-/// `QUASAR-LENS-ACTIVATE-v1` ‖ transcript hash ‖ u64 generation, from the package's
-/// epoch).
-pub fn activation_message(public: &PublicKeyPackage) -> Vec<u8> {
-    let epoch = public.epoch();
-    lss::activation_message(ActivationKind::Lens, &epoch.transcript, epoch.generation)
-}
-
-/// Builds the activation certificate of `public`'s generation from a Lens signature over
-/// [`activation_message`], after checking that it verifies under the group key.
+/// Verifies that `certificate` activates generation `generation` of the dealing with
+/// transcript hash `transcript` for the key of `public` (the new generation's package):
+/// at least `t_new` distinct members of `public` proved possession of their shares.
 ///
 /// # Errors
-/// [`Error::WrongCurve`], [`Error::InvalidSignature`].
-pub fn activation_certificate(
-    public: &PublicKeyPackage,
-    signature: &Signature,
-) -> Result<ActivationCertificate, Error> {
-    if signature.curve() != public.curve() {
-        return Err(Error::WrongCurve {
-            expected: public.curve(),
-            found: signature.curve(),
-        });
-    }
-    let group_key = public.group_key_bytes();
-    signature.verify(&group_key, &activation_message(public))?;
-    let epoch = public.epoch();
-    Ok(ActivationCertificate {
-        kind: ActivationKind::Lens,
-        transcript_hash: epoch.transcript,
-        generation: epoch.generation,
-        group_key,
-        signature: signature.to_bytes().to_vec(),
-    })
-}
-
-/// Verifies an activation certificate against the expected generation: it must be a Lens
-/// certificate naming `public`'s epoch and group key, signed under that key.
-///
-/// # Errors
-/// [`Error::Lss`] with `ActivationMismatch` (wrong kind, epoch or key) or
-/// `InvalidActivation` (the signature does not verify).
+/// [`Error::Lss`] with `InvalidActivation` and the reason (another generation, another
+/// dealing, another key or group, too few members, a non-member, an invalid proof).
 pub fn verify_activation(
     public: &PublicKeyPackage,
+    generation: u64,
+    transcript: &[u8; 32],
     certificate: &ActivationCertificate,
 ) -> Result<(), Error> {
-    let curve = public.curve();
-    let group_key = public.group_key_bytes();
-    let epoch = public.epoch();
-    certificate.verify_expected(
-        ActivationKind::Lens,
-        &epoch.transcript,
-        epoch.generation,
-        &group_key,
-        |message, signature| super::verify(curve, &group_key, message, signature).is_ok(),
-    )?;
-    Ok(())
+    let key = public.group_key_bytes();
+    let group = public.to_lss()?;
+    let result = match &group {
+        AnyGroupPublic::Ed25519(g) => {
+            certificate.verify_expected(g, ActivationKind::Lens, &key, generation, transcript)
+        }
+        AnyGroupPublic::Secp256k1(g) => {
+            certificate.verify_expected(g, ActivationKind::Lens, &key, generation, transcript)
+        }
+        AnyGroupPublic::Ristretto255(g) => {
+            certificate.verify_expected(g, ActivationKind::Lens, &key, generation, transcript)
+        }
+    };
+    Ok(result?)
+}
+
+/// Whether `message` starts with a tag reserved for activation statements (ordinary
+/// signing refuses such messages, so no signing session can pose as an activation).
+pub(crate) fn is_reserved(message: &[u8]) -> bool {
+    [ActivationKind::Lens, ActivationKind::Pulsar, ActivationKind::Lss]
+        .iter()
+        .any(|k| message.starts_with(k.tag().as_bytes()))
 }

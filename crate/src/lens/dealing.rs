@@ -32,7 +32,9 @@ use super::ciphersuite::{with_suite, Suite};
 use super::convert::{keygen_share_g, public_from_lss_g, share_from_lss_g};
 use super::keys::{check_keygen_params, KeyShare, PublicKeyPackage};
 use super::{Curve, Error, KeyEpoch};
-use crate::lss::{self, AnyCeremony, AnyKeyShare, AnyOutcome, Dealing};
+use crate::lss::{
+    self, ActivationCertificate, ActivationKind, AnyCeremony, AnyKeyShare, AnyOutcome, Dealing,
+};
 use crate::party::{culprits, Blame, Incoming, Outgoing, Party, Round, Step};
 use crate::vss::Mode;
 use crate::PartyId;
@@ -100,7 +102,8 @@ impl Ceremony {
         public: &PublicKeyPackage,
         dealers: &[PartyId],
     ) -> Result<Ceremony, Error> {
-        let inner = AnyCeremony::refresh(session, &public.to_lss()?, dealers)?;
+        let inner = AnyCeremony::refresh(session, &public.to_lss()?, dealers)?
+            .with_key(ActivationKind::Lens, &public.group_key_bytes())?;
         Ok(Ceremony {
             inner,
             purpose: Purpose::Reshare(public.epoch()),
@@ -121,7 +124,8 @@ impl Ceremony {
         receivers: &[PartyId],
         threshold: u16,
     ) -> Result<Ceremony, Error> {
-        let inner = AnyCeremony::reshare(session, &public.to_lss()?, dealers, receivers, threshold)?;
+        let inner = AnyCeremony::reshare(session, &public.to_lss()?, dealers, receivers, threshold)?
+            .with_key(ActivationKind::Lens, &public.group_key_bytes())?;
         Ok(Ceremony {
             inner,
             purpose: Purpose::Reshare(public.epoch()),
@@ -240,6 +244,11 @@ pub struct Outcome {
     pub blame: Vec<Blame>,
     /// Messages this party dropped, with their senders and why.
     pub dropped: Vec<Blame>,
+    /// Refresh and reshare: the certificate that activates the new generation (at least
+    /// `t_new` new members proved their shares; check it with
+    /// [`super::verify_activation`]). Erase an old share only once you hold it. `None`
+    /// for key generation.
+    pub activation: Option<ActivationCertificate>,
 }
 
 impl Outcome {
@@ -296,6 +305,7 @@ impl DealingParty {
                 qualified: o.qualified,
                 blame: o.blame,
                 dropped: o.dropped,
+                activation: o.activation,
             })
         })
     }

@@ -16,10 +16,10 @@
 //! a package of its key's epoch, for the message it agreed to sign, that holds its own
 //! commitment — a package from another session, for another message or another
 //! generation is dropped and the signer keeps waiting ([`party::Error::Waiting`]) with
-//! its nonces unused. FROST is not robust in its last round: a signer of the package who
-//! sends no valid share, or an invalid one, makes aggregation fail with a typed error
-//! naming it ([`Error::InvalidSignatureShare`], [`Error::MissingMessage`]), and the
-//! session is retried without it.
+//! its nonces unused. The coordinator collects shares until every signer of the package
+//! sent one (waiting, [`party::Error::Waiting`], meanwhile). FROST is not robust in its
+//! last round: an invalid share makes aggregation fail with a typed error naming every
+//! culprit ([`Error::InvalidSignatureShare`]), and the session is retried without them.
 //!
 //! [`party::Error::Waiting`]: crate::party::Error::Waiting
 
@@ -101,6 +101,9 @@ impl SignerParty {
     /// Starts signing `message` with `share`: draws the nonces and sends the commitments
     /// to `coordinator`.
     ///
+    /// # Errors
+    /// [`Error::ReservedMessage`] for a message that starts with an activation tag.
+    ///
     /// # Security
     /// Sign only messages you mean to sign: the party refuses a package for any other
     /// message. Nonces come from `rng` (mixed with the share, RFC 9591 `nonce_generate`).
@@ -109,11 +112,14 @@ impl SignerParty {
         coordinator: PartyId,
         message: &[u8],
         rng: &mut impl CryptoRngCore,
-    ) -> (SignerParty, Outgoing) {
+    ) -> Result<(SignerParty, Outgoing), Error> {
         Self::start_with(share, coordinator, message, None, rng)
     }
 
     /// As [`SignerParty::start`], for a signer that misbehaves as `cheat` says.
+    ///
+    /// # Errors
+    /// As [`SignerParty::start`].
     #[cfg(feature = "hazmat")]
     pub fn start_cheating(
         share: &KeyShare,
@@ -121,7 +127,7 @@ impl SignerParty {
         message: &[u8],
         cheat: crate::party::hazmat::Cheat,
         rng: &mut impl CryptoRngCore,
-    ) -> (SignerParty, Outgoing) {
+    ) -> Result<(SignerParty, Outgoing), Error> {
         Self::start_with(share, coordinator, message, Some(cheat), rng)
     }
 
@@ -131,7 +137,10 @@ impl SignerParty {
         message: &[u8],
         cheat: Misbehaviour,
         rng: &mut impl CryptoRngCore,
-    ) -> (SignerParty, Outgoing) {
+    ) -> Result<(SignerParty, Outgoing), Error> {
+        if super::activation::is_reserved(message) {
+            return Err(Error::ReservedMessage);
+        }
         let (nonces, commitments) = commit(share, rng);
         let party = SignerParty {
             share: share.duplicate(),
@@ -143,7 +152,7 @@ impl SignerParty {
         };
         let mut out = Outgoing::to(coordinator, commitments.to_bytes().into());
         misbehave(cheat, &mut out);
-        (party, out)
+        Ok((party, out))
     }
 
     /// The messages dropped so far, with their senders.
@@ -271,7 +280,8 @@ pub struct CoordinatorOutcome {
 
 enum CoordinatorStage {
     Collecting,
-    Signing(SigningPackage),
+    /// The package sent, and the valid shares received so far.
+    Signing(SigningPackage, BTreeMap<PartyId, SignatureShare>),
     Finished,
 }
 
@@ -404,7 +414,7 @@ impl Party for CoordinatorParty {
                 number: 1,
                 name: "build package",
             }),
-            CoordinatorStage::Signing(_) => Some(Round {
+            CoordinatorStage::Signing(..) => Some(Round {
                 number: 2,
                 name: "aggregate",
             }),
@@ -428,7 +438,7 @@ impl Party for CoordinatorParty {
                                 bytes: bytes.clone().into(),
                             })
                             .collect();
-                        self.stage = CoordinatorStage::Signing(package);
+                        self.stage = CoordinatorStage::Signing(package, BTreeMap::new());
                         Ok(Step::Continue(Outgoing {
                             broadcast: None,
                             direct,
@@ -441,9 +451,16 @@ impl Party for CoordinatorParty {
                     }
                 }
             }
-            CoordinatorStage::Signing(package) => {
+            CoordinatorStage::Signing(package, mut shares) => {
                 let before = self.dropped.len();
-                let shares = self.shares(&package, inbox);
+                for (p, s) in self.shares(&package, inbox) {
+                    shares.entry(p).or_insert(s);
+                }
+                // Shares may arrive over several rounds: wait until every signer's has.
+                if let Some(&missing) = package.signers().iter().find(|p| !shares.contains_key(p)) {
+                    self.stage = CoordinatorStage::Signing(package, shares);
+                    return Err(crate::party::Error::Waiting { party: missing }.into());
+                }
                 match aggregate(&self.public, &package, &shares) {
                     Ok(signature) => {
                         let mut dropped = core::mem::take(&mut self.dropped);
@@ -459,7 +476,7 @@ impl Party for CoordinatorParty {
                     }
                     Err(e) => {
                         self.dropped.truncate(before);
-                        self.stage = CoordinatorStage::Signing(package);
+                        self.stage = CoordinatorStage::Signing(package, shares);
                         Err(e.into())
                     }
                 }

@@ -1,31 +1,68 @@
-//! The activation certificate: the new set signs a canonical message naming the dealing
-//! (its transcript hash and generation) under the **unchanged** group key, proving that
-//! the new shares work. The signature scheme is the caller's (Lens: FROST; Pulsar:
-//! ML-DSA), supplied to [`ActivationCertificate::verify`] as a closure.
+//! Activation certificates: proof that at least `t` members of a generation hold working
+//! shares of it — the promise that lets the old generation erase its shares.
 //!
-//! Message = ASCII tag (`QUASAR-LENS-ACTIVATE-v1` or `QUASAR-PULSAR-ACTIVATE-v1`) ‖
-//! transcript hash (32) ‖ u64 big-endian generation.
+//! After a refresh or reshare, every member `j` of the new generation proves possession
+//! of its new share: a Schnorr proof of knowledge of `s_j` for its Feldman verifying share
+//! `V_j = s_j·G`, or (Pedersen) an Okamoto proof of knowledge of `(s_j, r_j)` for its share
+//! commitment `C_j = s_j·G + r_j·H`, both evaluated from the **new** commitments. Each proof
+//! is bound to a statement naming everything public about the generation. An
+//! [`ActivationCertificate`] collects the proofs of at least `t_new` distinct members and
+//! names them; anyone holding the new generation's public data checks it
+//! ([`ActivationCertificate::verify`]). The old set cannot make it: its shares do not open
+//! the new commitments, and whoever does not know `t_new` new shares cannot prove them.
+//! Since `t_new` shares consistent with the new commitments interpolate to their constant
+//! term — the unchanged group commitment — a valid certificate proves the new set can
+//! sign.
 //!
-//! Certificate wire form: `LSA1` ‖ u16 version 1 ‖ u8 kind (1 Lens, 2 Pulsar) ‖
-//! transcript hash (32) ‖ u64 generation ‖ u32 length ‖ group key (1..=4096 bytes) ‖
-//! u32 length ‖ signature (1..=65536 bytes).
+//! The same certificate binds a scheme's public key to the sharing (Pulsar: the ML-DSA
+//! key, which nothing else ties to the Pedersen commitments): its statement includes the
+//! key, and a key record carries the certificate of its generation.
+//!
+//! # Statement and proofs
+//!
+//! Statement `D = cSHAKE256-tuple("QUASAR-LSS-ACTIVATE-v1"; "statement", scheme tag
+//! (`QUASAR-LENS-ACTIVATE-v1`, `QUASAR-PULSAR-ACTIVATE-v1` or `QUASAR-LSS-ACTIVATE-v1`),
+//! curve name, mode byte, u64 generation, transcript hash, u16 threshold, u16 party ids,
+//! the commitments (`C_0 … C_{t−1}`), the scheme key bytes)` (32 bytes). A proof for
+//! member `j` is `(R, z₁[, z₂])`: `R = a·G (+ b·H)`, challenge
+//! `e = H(D, j, C_j, R)` (same tag, 64 bytes reduced), `z₁ = a + e·s_j`, `z₂ = b + e·r_j`;
+//! it verifies when `z₁·G (+ z₂·H) = R + e·C_j`.
+//!
+//! # Wire forms
+//!
+//! `LSV1` possession message (broadcast by each new member): `LSV1` ‖ u16 1 ‖ u8 curve ‖
+//! u8 mode ‖ u64 generation ‖ transcript hash (32) ‖ u16 from ‖ proof.
+//!
+//! `LSA2` certificate: `LSA2` ‖ u16 1 ‖ u8 scheme ‖ u8 curve ‖ u8 mode ‖ u64 generation ‖
+//! transcript hash (32) ‖ u32 length ‖ scheme key (≤ 4096 bytes) ‖ u16 count ‖ count ×
+//! (u16 member ‖ proof), members strictly increasing.
+//!
+//! A proof is `R` (point) ‖ `z₁` (scalar) ‖ `z₂` (scalar, Pedersen only).
+
+mod party;
+mod proof;
 
 use alloc::vec::Vec;
 
-use super::Error;
+pub use party::ActivationParty;
+pub(crate) use proof::{statement, PossessionProof};
+
+use super::{Error, GroupPublic};
 use crate::hash::tags;
+use crate::vss::{Curve, Mode};
 use crate::wire::{self, Reader, Writer};
+use crate::PartyId;
 
 /// Magic of an encoded [`ActivationCertificate`].
-pub const ACTIVATION_MAGIC: &[u8; 4] = b"LSA1";
-/// Version of the encoding.
+pub const ACTIVATION_MAGIC: &[u8; 4] = b"LSA2";
+/// Magic of a possession message (the activation round's broadcast).
+pub const POSSESSION_MAGIC: &[u8; 4] = b"LSV1";
+/// Version of both encodings.
 pub const VERSION: u16 = 1;
-/// Longest group key accepted.
-pub const MAX_GROUP_KEY_LEN: usize = 4096;
-/// Longest signature accepted.
-pub const MAX_SIGNATURE_LEN: usize = 65536;
+/// Longest scheme key a statement binds.
+pub const MAX_KEY_LEN: usize = 4096;
 
-/// Which scheme's key the certificate is signed under.
+/// Which scheme's sharing a certificate activates (its tag starts the statement).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum ActivationKind {
@@ -33,14 +70,17 @@ pub enum ActivationKind {
     Lens = 1,
     /// A Pulsar (threshold ML-DSA) key: tag `QUASAR-PULSAR-ACTIVATE-v1`. Wire byte 2.
     Pulsar = 2,
+    /// A bare LSS sharing: tag `QUASAR-LSS-ACTIVATE-v1`. Wire byte 3.
+    Lss = 3,
 }
 
 impl ActivationKind {
-    /// The ASCII tag that starts the signed message.
+    /// The ASCII tag of the scheme.
     pub fn tag(self) -> &'static str {
         match self {
             ActivationKind::Lens => tags::LENS_ACTIVATE,
             ActivationKind::Pulsar => tags::PULSAR_ACTIVATE,
+            ActivationKind::Lss => tags::LSS_ACTIVATE,
         }
     }
 
@@ -52,99 +92,245 @@ impl ActivationKind {
         match b {
             1 => Ok(ActivationKind::Lens),
             2 => Ok(ActivationKind::Pulsar),
+            3 => Ok(ActivationKind::Lss),
             other => Err(wire::Error::UnknownMode(other)),
         }
     }
 }
 
-/// The canonical message the new set signs: tag ‖ transcript hash ‖ u64 BE generation.
-///
-/// ```
-/// use quasar_pq::lss::{activation_message, ActivationKind};
-/// let m = activation_message(ActivationKind::Lens, &[7u8; 32], 3);
-/// assert_eq!(&m[..23], b"QUASAR-LENS-ACTIVATE-v1");
-/// assert_eq!(m.len(), 23 + 32 + 8);
-/// ```
-pub fn activation_message(kind: ActivationKind, transcript_hash: &[u8; 32], generation: u64) -> Vec<u8> {
-    let tag = kind.tag().as_bytes();
-    let mut m = Vec::with_capacity(tag.len() + 40);
-    m.extend_from_slice(tag);
-    m.extend_from_slice(transcript_hash);
-    m.extend_from_slice(&generation.to_be_bytes());
-    m
+/// Why a certificate does not activate the expected generation.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ActivationFault {
+    /// Another scheme, group or commitment mode.
+    WrongGroup,
+    /// Another scheme key than the expected one.
+    WrongKey,
+    /// For another generation.
+    WrongGeneration {
+        /// The generation expected.
+        expected: u64,
+        /// The certificate's.
+        got: u64,
+    },
+    /// For another dealing (transcript hash) of that generation.
+    WrongTranscript,
+    /// Fewer distinct members than the generation's threshold.
+    TooFewMembers {
+        /// The threshold.
+        needed: usize,
+        /// Members in the certificate.
+        got: usize,
+    },
+    /// It names a party that is not a member of the generation.
+    NotAMember {
+        /// The party.
+        party: PartyId,
+    },
+    /// Proofs that do not verify against the generation's commitments (made with other
+    /// shares — for example the old generation's — or forged).
+    InvalidProof {
+        /// The members whose proofs fail, increasing.
+        members: Vec<PartyId>,
+    },
 }
 
-/// A signature by the new set, under the unchanged group key, over
-/// [`activation_message`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+impl ActivationFault {
+    /// The stable code of the fault.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ActivationFault::WrongGroup => "ACTIVATION_WRONG_GROUP",
+            ActivationFault::WrongKey => "ACTIVATION_WRONG_KEY",
+            ActivationFault::WrongGeneration { .. } => "ACTIVATION_WRONG_GENERATION",
+            ActivationFault::WrongTranscript => "ACTIVATION_WRONG_TRANSCRIPT",
+            ActivationFault::TooFewMembers { .. } => "ACTIVATION_TOO_FEW_MEMBERS",
+            ActivationFault::NotAMember { .. } => "ACTIVATION_NOT_A_MEMBER",
+            ActivationFault::InvalidProof { .. } => "ACTIVATION_INVALID_PROOF",
+        }
+    }
+}
+
+impl core::fmt::Display for ActivationFault {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ActivationFault::WrongGroup => f.write_str("it is for another scheme, group or mode"),
+            ActivationFault::WrongKey => f.write_str("it binds another scheme key"),
+            ActivationFault::WrongGeneration { expected, got } => {
+                write!(f, "it is for generation {got}, expected {expected}")
+            }
+            ActivationFault::WrongTranscript => f.write_str("it is for another dealing"),
+            ActivationFault::TooFewMembers { needed, got } => {
+                write!(f, "it names {got} members, the threshold is {needed}")
+            }
+            ActivationFault::NotAMember { party } => write!(f, "it names {party}, not a member"),
+            ActivationFault::InvalidProof { members } => {
+                write!(
+                    f,
+                    "the proofs of {members:?} do not verify against the generation's commitments"
+                )
+            }
+        }
+    }
+}
+
+/// Proof that at least `t` members of one generation hold working shares of it (see the
+/// module docs).
+#[derive(Clone, PartialEq, Eq)]
 pub struct ActivationCertificate {
-    /// The scheme.
-    pub kind: ActivationKind,
-    /// The dealing's transcript hash.
-    pub transcript_hash: [u8; 32],
-    /// The new generation.
-    pub generation: u64,
-    /// The group key the signature verifies under (scheme-specific encoding).
-    pub group_key: Vec<u8>,
-    /// The signature (scheme-specific encoding).
-    pub signature: Vec<u8>,
+    pub(crate) kind: ActivationKind,
+    pub(crate) curve: u8,
+    pub(crate) mode: Mode,
+    pub(crate) generation: u64,
+    pub(crate) transcript_hash: [u8; 32],
+    pub(crate) key: Vec<u8>,
+    /// The members and their encoded proofs, increasing by member.
+    pub(crate) proofs: Vec<(PartyId, Vec<u8>)>,
+}
+
+impl core::fmt::Debug for ActivationCertificate {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ActivationCertificate")
+            .field("kind", &self.kind)
+            .field("generation", &self.generation)
+            .field("members", &self.members())
+            .finish_non_exhaustive()
+    }
 }
 
 impl ActivationCertificate {
-    /// The message this certificate signs.
-    pub fn message(&self) -> Vec<u8> {
-        activation_message(self.kind, &self.transcript_hash, self.generation)
+    /// The scheme.
+    pub fn kind(&self) -> ActivationKind {
+        self.kind
     }
 
-    /// Verifies the signature with `verifier(message, signature)`, which checks the
-    /// scheme's signature under `self.group_key` (Lens and Pulsar supply it).
+    /// The generation it activates.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// The transcript hash of the dealing that made the generation.
+    pub fn transcript_hash(&self) -> &[u8; 32] {
+        &self.transcript_hash
+    }
+
+    /// The scheme key it binds (empty when the scheme's key is the group commitment).
+    pub fn key(&self) -> &[u8] {
+        &self.key
+    }
+
+    /// The members whose proofs it carries, increasing.
+    pub fn members(&self) -> Vec<PartyId> {
+        self.proofs.iter().map(|(p, _)| *p).collect()
+    }
+
+    /// Checks that the certificate activates the generation `public` with scheme `kind`
+    /// and key `key`: same group, mode, generation and transcript, at least
+    /// `public.threshold()` distinct members of `public`, every proof valid against
+    /// `public`'s commitments (one batched multi-scalar multiplication).
     ///
     /// # Errors
-    /// [`Error::InvalidActivation`].
-    pub fn verify(&self, verifier: impl Fn(&[u8], &[u8]) -> bool) -> Result<(), Error> {
-        if verifier(&self.message(), &self.signature) {
+    /// [`Error::InvalidActivation`] with the [`ActivationFault`].
+    pub fn verify<C: Curve>(
+        &self,
+        public: &GroupPublic<C>,
+        kind: ActivationKind,
+        key: &[u8],
+    ) -> Result<(), Error> {
+        let fault = |f| Err(Error::InvalidActivation(f));
+        if self.kind != kind || self.curve != C::ID || self.mode != public.mode() {
+            return fault(ActivationFault::WrongGroup);
+        }
+        if self.generation != public.generation() {
+            return fault(ActivationFault::WrongGeneration {
+                expected: public.generation(),
+                got: self.generation,
+            });
+        }
+        if self.transcript_hash != *public.transcript_hash() {
+            return fault(ActivationFault::WrongTranscript);
+        }
+        if self.key != key {
+            return fault(ActivationFault::WrongKey);
+        }
+        let needed = usize::from(public.threshold());
+        if self.proofs.len() < needed {
+            return fault(ActivationFault::TooFewMembers {
+                needed,
+                got: self.proofs.len(),
+            });
+        }
+        if let Some((p, _)) = self
+            .proofs
+            .iter()
+            .find(|(p, _)| public.parties().binary_search(p).is_err())
+        {
+            return fault(ActivationFault::NotAMember { party: *p });
+        }
+        let d = statement(public, kind, key);
+        let mut proofs = Vec::with_capacity(self.proofs.len());
+        for (p, bytes) in &self.proofs {
+            let mut r = Reader::new(bytes);
+            let proof = PossessionProof::<C>::read(public.mode(), &mut r)
+                .ok()
+                .filter(|_| r.remaining() == 0);
+            match proof {
+                Some(proof) => proofs.push((*p, proof)),
+                None => {
+                    return fault(ActivationFault::InvalidProof {
+                        members: alloc::vec![*p],
+                    })
+                }
+            }
+        }
+        let bad = PossessionProof::verify_all(public, &d, &proofs);
+        if bad.is_empty() {
             Ok(())
         } else {
-            Err(Error::InvalidActivation)
+            fault(ActivationFault::InvalidProof { members: bad })
         }
     }
 
-    /// Checks that the certificate names the expected dealing and group key, then
-    /// verifies it.
+    /// [`ActivationCertificate::verify`], and `public` must itself be the generation the
+    /// caller expects (its number and its dealing's transcript hash).
     ///
     /// # Errors
-    /// [`Error::ActivationMismatch`], [`Error::InvalidActivation`].
-    pub fn verify_expected(
+    /// As [`ActivationCertificate::verify`].
+    pub fn verify_expected<C: Curve>(
         &self,
+        public: &GroupPublic<C>,
         kind: ActivationKind,
-        transcript_hash: &[u8; 32],
+        key: &[u8],
         generation: u64,
-        group_key: &[u8],
-        verifier: impl Fn(&[u8], &[u8]) -> bool,
+        transcript_hash: &[u8; 32],
     ) -> Result<(), Error> {
-        use subtle::ConstantTimeEq;
-        if self.kind != kind
-            || !bool::from(self.transcript_hash.ct_eq(transcript_hash))
-            || self.generation != generation
-            || self.group_key != group_key
-        {
-            return Err(Error::ActivationMismatch);
+        if public.generation() != generation || self.generation != generation {
+            return Err(Error::InvalidActivation(ActivationFault::WrongGeneration {
+                expected: generation,
+                got: self.generation,
+            }));
         }
-        self.verify(verifier)
+        if public.transcript_hash() != transcript_hash || &self.transcript_hash != transcript_hash {
+            return Err(Error::InvalidActivation(ActivationFault::WrongTranscript));
+        }
+        self.verify(public, kind, key)
     }
 
-    /// Encodes (see the module docs).
+    /// Encodes (`LSA2`, see the module docs).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = Writer::with_header(ACTIVATION_MAGIC, VERSION);
-        w.u8(self.kind as u8)
-            .put(&self.transcript_hash)
-            .u64(self.generation);
-        w.bytes(&self.group_key).bytes(&self.signature);
+        w.u8(self.kind as u8).u8(self.curve).u8(self.mode.to_byte());
+        w.u64(self.generation).put(&self.transcript_hash).bytes(&self.key);
+        w.u16(self.proofs.len() as u16);
+        for (p, proof) in &self.proofs {
+            p.write(&mut w);
+            w.put(proof);
+        }
         w.into_bytes()
     }
 
-    /// Decodes strictly (non-empty key and signature within their caps, no trailing
-    /// bytes).
+    /// Decodes strictly (known scheme, group and mode; proofs of the mode's exact length;
+    /// members strictly increasing; no trailing bytes). The proofs are checked by
+    /// [`ActivationCertificate::verify`].
     ///
     /// # Errors
     /// [`wire::Error`] naming what was wrong.
@@ -152,59 +338,36 @@ impl ActivationCertificate {
         let mut r = Reader::new(bytes);
         r.header(ACTIVATION_MAGIC, VERSION)?;
         let kind = ActivationKind::from_byte(r.u8()?)?;
-        let transcript_hash: [u8; 32] = r.array()?;
+        let curve = crate::vss::CurveId::from_byte(r.u8()?)?;
+        let mode = Mode::from_byte(r.u8()?)?;
         let generation = r.u64()?;
-        let group_key = r.bytes(MAX_GROUP_KEY_LEN)?.to_vec();
-        if group_key.is_empty() {
-            return Err(wire::Error::InvalidValue("empty group key"));
+        let transcript_hash: [u8; 32] = r.array()?;
+        let key = r.bytes(MAX_KEY_LEN)?.to_vec();
+        let n = usize::from(r.u16()?);
+        let proof_len = crate::vss::with_curve!(curve, C => PossessionProof::<C>::encoded_len(mode));
+        if n.saturating_mul(2 + proof_len) > r.remaining() {
+            return Err(wire::Error::TooShort {
+                needed: n.saturating_mul(2 + proof_len),
+                got: r.remaining(),
+            });
         }
-        let signature = r.bytes(MAX_SIGNATURE_LEN)?.to_vec();
-        if signature.is_empty() {
-            return Err(wire::Error::InvalidValue("empty signature"));
+        let mut proofs: Vec<(PartyId, Vec<u8>)> = Vec::with_capacity(n);
+        for _ in 0..n {
+            let p = PartyId::read(&mut r)?;
+            if proofs.last().is_some_and(|(last, _)| *last >= p) {
+                return Err(wire::Error::InvalidValue("members not strictly increasing"));
+            }
+            proofs.push((p, r.take(proof_len)?.to_vec()));
         }
         r.finish()?;
         Ok(ActivationCertificate {
             kind,
-            transcript_hash,
+            curve: curve.to_byte(),
+            mode,
             generation,
-            group_key,
-            signature,
+            transcript_hash,
+            key,
+            proofs,
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn certificate_round_trip_and_verify() {
-        let cert = ActivationCertificate {
-            kind: ActivationKind::Pulsar,
-            transcript_hash: [9; 32],
-            generation: 5,
-            group_key: vec![1, 2, 3],
-            signature: vec![4, 5],
-        };
-        let bytes = cert.to_bytes();
-        assert_eq!(ActivationCertificate::from_bytes(&bytes).unwrap(), cert);
-        let msg = cert.message();
-        assert!(msg.starts_with(b"QUASAR-PULSAR-ACTIVATE-v1"));
-        assert_eq!(&msg[msg.len() - 8..], &5u64.to_be_bytes());
-        let ok = |m: &[u8], s: &[u8]| m == msg.as_slice() && s == [4, 5];
-        cert.verify(ok).unwrap();
-        cert.verify_expected(ActivationKind::Pulsar, &[9; 32], 5, &[1, 2, 3], ok)
-            .unwrap();
-        assert_eq!(
-            cert.verify_expected(ActivationKind::Pulsar, &[9; 32], 6, &[1, 2, 3], ok),
-            Err(Error::ActivationMismatch)
-        );
-        assert_eq!(cert.verify(|_, _| false), Err(Error::InvalidActivation));
-        for cut in 0..bytes.len() {
-            assert!(ActivationCertificate::from_bytes(&bytes[..cut]).is_err());
-        }
-        let mut long = bytes.clone();
-        long.push(0);
-        assert!(ActivationCertificate::from_bytes(&long).is_err());
     }
 }

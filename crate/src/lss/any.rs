@@ -180,6 +180,14 @@ impl AnyCeremony {
         on_any!(AnyGroupPublic, old, g => Ok(Ceremony::reshare(session, g, dealers, receivers, threshold)?.into()))
     }
 
+    /// [`Ceremony::with_key`].
+    ///
+    /// # Errors
+    /// As [`Ceremony::with_key`].
+    pub fn with_key(self, kind: crate::lss::ActivationKind, key: &[u8]) -> Result<AnyCeremony, Error> {
+        on_any!(AnyCeremony, self, c => Ok(c.with_key(kind, key)?.into()))
+    }
+
     /// The dealers, increasing.
     pub fn dealers(&self) -> &[PartyId] {
         on_any!(AnyCeremony, self, c => c.dealers())
@@ -299,6 +307,11 @@ impl AnyOutcome {
     /// The messages this party dropped (see [`Outcome::dropped`]).
     pub fn dropped(&self) -> &[crate::party::Blame] {
         on_any!(AnyOutcome, self, o => &o.dropped)
+    }
+
+    /// The activation certificate (see [`Outcome::activation`]).
+    pub fn activation(&self) -> Option<&crate::lss::ActivationCertificate> {
+        on_any!(AnyOutcome, self, o => o.activation.as_ref())
     }
 }
 

@@ -59,6 +59,8 @@ pub struct Ceremony<C: Curve> {
     pub(crate) old: Option<GroupPublic<C>>,
     /// Reshare only: `λ_i^Q` for each dealer, in dealer order.
     pub(crate) weights: Vec<C::Scalar>,
+    /// The scheme and key the activation certificate binds.
+    pub(crate) activation: (super::ActivationKind, Vec<u8>),
 }
 
 impl<C: Curve> fmt::Debug for Ceremony<C> {
@@ -109,6 +111,39 @@ impl<C: Curve> Ceremony<C> {
     /// The old group's public data (refresh and reshare).
     pub fn old(&self) -> Option<&GroupPublic<C>> {
         self.old.as_ref()
+    }
+
+    /// Binds the dealing to the scheme `kind` and its public `key` (Lens: the group key;
+    /// Pulsar: the ML-DSA key's `PULG` frame): the session becomes
+    /// `cSHAKE256-tuple("QUASAR-LSS-KEYED-SESSION-v1"; session, scheme tag, key)`, so a
+    /// participant told another key than the others' sees all their messages as of
+    /// another session, and the activation certificate's statement names the key.
+    ///
+    /// # Errors
+    /// [`Error::Vss`] for a key longer than [`super::activation::MAX_KEY_LEN`].
+    pub fn with_key(mut self, kind: super::ActivationKind, key: &[u8]) -> Result<Self, Error> {
+        if key.len() > super::activation::MAX_KEY_LEN {
+            return Err(crate::vss::Error::LengthMismatch {
+                expected: super::activation::MAX_KEY_LEN,
+                got: key.len(),
+            }
+            .into());
+        }
+        let mut t = crate::hash::Transcript::new(crate::hash::tags::LSS_KEYED_SESSION);
+        t.append(&self.session).append(kind.tag().as_bytes()).append(key);
+        self.session = t.finalize();
+        self.activation = (kind, key.to_vec());
+        Ok(self)
+    }
+
+    /// The scheme the activation certificate names.
+    pub fn activation_kind(&self) -> super::ActivationKind {
+        self.activation.0
+    }
+
+    /// The scheme key the dealing is bound to (empty unless [`Ceremony::with_key`]).
+    pub fn key(&self) -> &[u8] {
+        &self.activation.1
     }
 
     /// The generation the run produces: 0 for a DKG, old + 1 otherwise.

@@ -107,6 +107,14 @@ impl<C: Curve> Common<C> {
             .collect()
     }
 
+    /// An RNG derived from this party's secret batch seed for `label` (the activation
+    /// proof's nonces: a PRF of a fresh secret, so no extra draw from the caller's RNG).
+    pub(super) fn derived_rng(&self, label: &[u8]) -> rand_chacha::ChaCha20Rng {
+        let mut t = Transcript::new(tags::LSS_BATCH);
+        t.append(&self.batch_seed[..]).append(b"derived").append(label);
+        rand_chacha::ChaCha20Rng::from_seed(t.finalize::<32>())
+    }
+
     /// The share this dealer sends (and, on complaint, opens) for another receiver: its
     /// true share, or a wrong one under the `BadShares` misbehaviour (`hazmat`).
     pub(super) fn sent_share_for(&self, receiver: PartyId) -> Share<C> {
@@ -424,6 +432,13 @@ pub(crate) struct Round3State<C: Curve> {
     inner: Round2State<C>,
     complaints: BTreeMap<PartyId, ComplaintMessage<C>>,
     my_response: Option<ResponseMessage<C>>,
+}
+
+impl<C: Curve> Round3State<C> {
+    /// The RNG of this party's activation proof.
+    pub(crate) fn activation_rng(&self) -> rand_chacha::ChaCha20Rng {
+        self.inner.common.derived_rng(b"activation")
+    }
 }
 
 impl<C: Curve> fmt::Debug for Round3State<C> {

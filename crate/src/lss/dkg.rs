@@ -11,7 +11,7 @@ use group::ff::Field;
 use group::Group;
 
 use super::ceremony::{check_threshold, checked_set};
-use super::{Ceremony, Error, Kind};
+use super::{ActivationKind, Ceremony, Error, Kind};
 use crate::hash::{tags, Transcript};
 use crate::vss::group::{point_to_bytes, read_point, read_scalar, write_point, write_scalar};
 use crate::vss::{Curve, Mode};
@@ -35,6 +35,7 @@ impl<C: Curve> Ceremony<C> {
             threshold,
             old: None,
             weights: Vec::new(),
+            activation: (ActivationKind::Lss, Vec::new()),
         })
     }
 }

@@ -6,7 +6,8 @@
 //! | [`DealingParty::start`] | — | dealers: `LSD1` broadcast, one `LSP1` per other receiver |
 //! | round 1 "check shares" | the `LSD1`s and this party's `LSP1`s | receivers: `LSC1` broadcast |
 //! | round 2 "answer complaints" | the `LSC1`s | dealers: `LSR1` broadcast |
-//! | round 3 "finalize" | the `LSR1`s | — ([`Outcome`]) |
+//! | round 3 "finalize" | the `LSR1`s | DKG: — ([`Outcome`]); refresh, reshare: new members: `LSV1` broadcast |
+//! | round 4 "activate" (refresh, reshare) | the `LSV1`s | — ([`Outcome`] with its [`ActivationCertificate`]) |
 //!
 //! Every inbox entry is checked before the kernel sees it: it must decode, be of a kind
 //! the round takes, come from a party whose role sends it (a dealer's deal, share and
@@ -16,6 +17,11 @@
 //! [`Outcome::dropped`]. A dropped deal is a missing deal (the dealer is disqualified,
 //! [`BlameReason::MissingDeal`]); a dropped share is a missing share (this party
 //! complains, and the dealer must open it publicly); a dropped complaint counts as none.
+//!
+//! A refresh or reshare ends with the activation round ([`super::ActivationParty`]): every
+//! new member proves possession of its new share, and every participant — old dealers
+//! included — finishes with an [`ActivationCertificate`] of at least `t_new` members. Only
+//! then may an old party erase its old share.
 
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
@@ -25,10 +31,12 @@ use rand_core::CryptoRngCore;
 use subtle::ConstantTimeEq;
 
 use super::complaint::{COMPLAINT_MAGIC, RESPONSE_MAGIC};
+use super::dealing::Finalized;
 use super::dealing::{self, Round1Output, Round1State, Round2State, Round3State};
 use super::message::{DEAL_MAGIC, SHARE_MAGIC};
 use super::{
-    Ceremony, ComplaintMessage, DealMessage, Error, GroupPublic, KeyShare, ResponseMessage, ShareMessage,
+    ActivationCertificate, ActivationParty, Ceremony, ComplaintMessage, DealMessage, Error, GroupPublic,
+    KeyShare, Kind, ResponseMessage, ShareMessage,
 };
 use crate::party::inbox::{tidy, unique};
 use crate::party::{
@@ -53,6 +61,10 @@ pub struct Outcome<C: Curve> {
     /// Messages this party dropped, with their senders and why (its own evidence: a
     /// misaddressed share is seen only by the party it reached), sorted by party.
     pub dropped: Vec<Blame>,
+    /// The certificate that activates the new generation (refresh and reshare): at least
+    /// `t_new` members proved possession of their new shares. An old party may erase its
+    /// old share once it holds this. `None` for a DKG.
+    pub activation: Option<ActivationCertificate>,
 }
 
 impl<C: Curve> Outcome<C> {
@@ -71,6 +83,7 @@ enum Stage<C: Curve> {
     Dealt(Round1State<C>),
     Checked(Round2State<C>),
     Answered(Round3State<C>),
+    Activating(ActivationParty<C>, Finalized<C>),
     Finished,
 }
 
@@ -314,6 +327,22 @@ impl<C: Curve> DealingParty<C> {
     }
 }
 
+impl<C: Curve> DealingParty<C> {
+    /// The outcome of a finished dealing.
+    fn outcome(&mut self, done: Finalized<C>, activation: Option<ActivationCertificate>) -> Outcome<C> {
+        let mut dropped = core::mem::take(&mut self.dropped);
+        tidy(&mut dropped);
+        Outcome {
+            key_share: done.key_share,
+            public: done.public,
+            qualified: done.qualified,
+            blame: done.blame,
+            dropped,
+            activation,
+        }
+    }
+}
+
 struct Filtered1<C: Curve> {
     deals: BTreeMap<PartyId, DealMessage<C>>,
     shares: BTreeMap<PartyId, ShareMessage<C>>,
@@ -357,6 +386,10 @@ impl<C: Curve> Party for DealingParty<C> {
                 number: 3,
                 name: "finalize",
             }),
+            Stage::Activating(..) => Some(Round {
+                number: 4,
+                name: "activate",
+            }),
             Stage::Finished => None,
         }
     }
@@ -380,29 +413,57 @@ impl<C: Curve> Party for DealingParty<C> {
             Stage::Answered(state) => {
                 let before = self.dropped.len();
                 let responses = self.filter_round3(inbox);
-                match state.finalize(responses) {
-                    Ok(done) => {
-                        let mut dropped = core::mem::take(&mut self.dropped);
-                        tidy(&mut dropped);
-                        Ok(Step::Done(
-                            Outgoing::none(),
-                            Outcome {
-                                key_share: done.key_share,
-                                public: done.public,
-                                qualified: done.qualified,
-                                blame: done.blame,
-                                dropped,
-                            },
-                        ))
-                    }
+                let done = match state.finalize(responses) {
+                    Ok(done) => done,
                     Err(e) => {
                         // The party stays where it was, round-3 drops forgotten.
+                        self.dropped.truncate(before);
+                        self.stage = Stage::Answered(state);
+                        return Err(e.into());
+                    }
+                };
+                if self.ceremony.kind == Kind::Dkg {
+                    return Ok(Step::Done(Outgoing::none(), self.outcome(done, None)));
+                }
+                let (kind, key) = (self.ceremony.activation_kind(), self.ceremony.key().to_vec());
+                let mut rng = state.activation_rng();
+                let started = ActivationParty::start(
+                    self.me,
+                    done.key_share.as_ref(),
+                    &done.public,
+                    kind,
+                    &key,
+                    &mut rng,
+                );
+                match started {
+                    Ok((activation, out)) => {
+                        self.stage = Stage::Activating(activation, done);
+                        Ok(Step::Continue(self.send(out, None)))
+                    }
+                    Err(e) => {
                         self.dropped.truncate(before);
                         self.stage = Stage::Answered(state);
                         Err(e.into())
                     }
                 }
             }
+            Stage::Activating(mut activation, done) => match activation.step(inbox) {
+                Ok(Step::Done(_, certificate)) => {
+                    self.dropped.append(&mut activation.take_dropped());
+                    Ok(Step::Done(
+                        Outgoing::none(),
+                        self.outcome(done, Some(certificate)),
+                    ))
+                }
+                Ok(Step::Continue(out)) => {
+                    self.stage = Stage::Activating(activation, done);
+                    Ok(Step::Continue(out))
+                }
+                Err(e) => {
+                    self.stage = Stage::Activating(activation, done);
+                    Err(e)
+                }
+            },
             Stage::Finished => Err(crate::party::Error::Finished.into()),
         }
     }

@@ -12,7 +12,7 @@
 use alloc::vec::Vec;
 
 use super::ceremony::{check_dealers, check_threshold, checked_set};
-use super::{Ceremony, Error, GroupPublic, Kind};
+use super::{ActivationKind, Ceremony, Error, GroupPublic, Kind};
 use crate::vss::{lagrange_coefficients, Curve};
 use crate::PartyId;
 
@@ -44,6 +44,7 @@ impl<C: Curve> Ceremony<C> {
             threshold,
             old: Some(old.clone()),
             weights,
+            activation: (ActivationKind::Lss, Vec::new()),
         })
     }
 }

@@ -8,7 +8,7 @@
 use alloc::vec::Vec;
 
 use super::ceremony::{check_dealers, checked_set};
-use super::{Ceremony, Error, GroupPublic, Kind};
+use super::{ActivationKind, Ceremony, Error, GroupPublic, Kind};
 use crate::vss::Curve;
 use crate::PartyId;
 
@@ -31,6 +31,7 @@ impl<C: Curve> Ceremony<C> {
             threshold: old.threshold(),
             old: Some(old.clone()),
             weights: Vec::new(),
+            activation: (ActivationKind::Lss, Vec::new()),
         })
     }
 }

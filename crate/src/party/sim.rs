@@ -179,7 +179,8 @@ impl<O: 'static> Network<O> {
     }
 
     /// Runs one round: delivers what was sent and steps every unfinished party. Returns
-    /// whether any party is still running.
+    /// whether another round can make progress (a party is still running and messages
+    /// are in flight).
     pub fn step(&mut self) -> bool {
         let mut delivered = self.envelopes();
         if let Some(f) = self.tamper.as_mut() {
@@ -204,13 +205,20 @@ impl<O: 'static> Network<O> {
                     self.parties.remove(&id);
                     self.outputs.insert(id, Ok(output));
                 }
+                // A party waiting for a message that has not arrived yet steps again next
+                // round; any other error ends it.
+                Err(crate::Error::Party(super::Error::Waiting { .. })) => {}
                 Err(e) => {
                     self.parties.remove(&id);
                     self.outputs.insert(id, Err(e));
                 }
             }
         }
-        !self.parties.is_empty()
+        let in_flight = self
+            .sent
+            .iter()
+            .any(|s| s.round == self.round && !s.outgoing.is_empty());
+        !self.parties.is_empty() && in_flight
     }
 
     /// Runs until every party has finished (or failed), at most [`MAX_ROUNDS`] rounds; a

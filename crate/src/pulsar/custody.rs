@@ -114,26 +114,23 @@
 //! # }
 //! ```
 
+mod activation;
 mod ceremony;
 mod combine;
 pub mod envelope;
 mod keys;
-mod reshare;
 mod round1;
 mod round2;
 pub mod session;
 mod signer;
 
+pub use activation::{certification_party, refresh, reshare, verify_activation, ACTIVATION_CONTEXT};
 pub use ceremony::{GroupKeyAnnouncement, ANNOUNCEMENT_MAGIC, CEREMONY_CONTEXT};
 #[cfg(feature = "hazmat")]
 pub use combine::hazmat;
 pub use combine::{Combined, CombinerParty, Signed};
 pub use envelope::{CombinerKey, CombinerPublicKey};
-pub use keys::{GroupKey, KeyShare, GROUP_KEY_MAGIC, KEY_SHARE_MAGIC};
-pub use reshare::{
-    activation_certificate, activation_session, verify_activation, verify_activation_expected,
-    ACTIVATION_CONTEXT,
-};
+pub use keys::{AnnouncedKey, GroupKey, KeyShare, GROUP_KEY_MAGIC, KEY_SHARE_MAGIC};
 pub use round1::{Round1Message, ROUND1_LEN, ROUND1_MAGIC};
 pub use round2::{Round2Message, PLAINTEXT_LEN, ROUND2_LEN, ROUND2_MAGIC};
 pub use session::{Purpose, Session};

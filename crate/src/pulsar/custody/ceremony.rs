@@ -37,7 +37,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use super::combine::Rebuilt;
-use super::keys::{framed, GroupKey, MAX_FRAME_LEN};
+use super::keys::{framed, AnnouncedKey, MAX_FRAME_LEN};
 use super::session::{Purpose, Session};
 use crate::hash::{tags, Transcript};
 use crate::lss::GroupPublic;
@@ -89,7 +89,7 @@ pub struct GroupKeyAnnouncement {
     session: [u8; 32],
     combiner: PartyId,
     signers: Vec<PartyId>,
-    group_key: GroupKey,
+    key: AnnouncedKey,
     proof: Vec<u8>,
     blame: Vec<Blame>,
 }
@@ -99,7 +99,7 @@ impl fmt::Debug for GroupKeyAnnouncement {
         f.debug_struct("GroupKeyAnnouncement")
             .field("combiner", &self.combiner)
             .field("signers", &self.signers)
-            .field("group_key", &self.group_key)
+            .field("key", &self.key)
             .finish_non_exhaustive()
     }
 }
@@ -113,9 +113,9 @@ impl PartialEq for GroupKeyAnnouncement {
 impl Eq for GroupKeyAnnouncement {}
 
 impl GroupKeyAnnouncement {
-    /// The group key announced (not yet checked: use [`GroupKeyAnnouncement::verify`]).
-    pub fn group_key(&self) -> &GroupKey {
-        &self.group_key
+    /// The key announced (not yet checked: use [`GroupKeyAnnouncement::verify`]).
+    pub fn key(&self) -> &AnnouncedKey {
+        &self.key
     }
 
     /// The session id of the key-derivation session.
@@ -145,9 +145,9 @@ impl GroupKeyAnnouncement {
     /// # Errors
     /// [`Error::NotPedersen`], [`Error::GroupMismatch`] (another sharing),
     /// [`Error::InvalidAnnouncement`] (transcript or proof).
-    pub fn verify(&self, public: &GroupPublic<Ristretto255>) -> Result<GroupKey, Error> {
-        let k = &self.group_key;
-        k.check_sharing(public)?;
+    pub fn verify(&self, public: &GroupPublic<Ristretto255>) -> Result<AnnouncedKey, Error> {
+        let k = &self.key;
+        k.check_commitment(public)?;
         let expected = ceremony_hash(
             &self.session,
             k.mode,
@@ -179,8 +179,8 @@ impl GroupKeyAnnouncement {
         for p in &self.signers {
             p.write(&mut w);
         }
-        self.group_key.write_body(&mut w);
-        w.bytes(&framed(&SIGNATURE_MAGIC, self.group_key.mode, &self.proof));
+        self.key.write_body(&mut w);
+        w.bytes(&framed(&SIGNATURE_MAGIC, self.key.mode, &self.proof));
         w.into_bytes()
     }
 
@@ -218,9 +218,9 @@ impl GroupKeyAnnouncement {
             }
             signers.push(p);
         }
-        let group_key = GroupKey::read_body(&mut r)?;
+        let key = AnnouncedKey::read_body(&mut r)?;
         let proof = SignatureFrame::decode(r.bytes(MAX_FRAME_LEN)?)?;
-        if proof.mode != group_key.mode {
+        if proof.mode != key.mode {
             return Err(wire::Error::InvalidValue("proof mode differs from the key's"));
         }
         let proof = proof.signature.to_vec();
@@ -229,7 +229,7 @@ impl GroupKeyAnnouncement {
             session,
             combiner,
             signers,
-            group_key,
+            key,
             proof,
             blame: Vec::new(),
         })
@@ -263,7 +263,7 @@ pub(crate) fn announce(
         session: id,
         combiner,
         signers: rebuilt.used,
-        group_key: GroupKey {
+        key: AnnouncedKey {
             mode,
             public_key,
             commitment,

@@ -336,7 +336,7 @@ impl CombinerParty {
         let mode = self.session.mode();
         let (pk, sk) = mldsa::keygen(mode, &rebuilt.seed);
         drop(rebuilt.seed);
-        if pk != group_key.public_key {
+        if pk != group_key.public_key() {
             return Err(Error::GroupKeyMismatch);
         }
         let (msg, ctx) = (self.session.message(), self.session.context());

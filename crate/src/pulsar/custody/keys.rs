@@ -1,19 +1,28 @@
-//! The group key ([`GroupKey`]: the ML-DSA public key and what binds it to the sharing)
-//! and a party's custody key share ([`KeyShare`]).
+//! The group key ([`GroupKey`]: the ML-DSA public key and the certificate that binds it to
+//! the sharing) and a party's custody key share ([`KeyShare`]).
+//!
+//! Nothing in the ML-DSA key itself ties it to the Pedersen commitments, so a key is
+//! accepted only with an [`ActivationCertificate`] whose statement names it: at least `t`
+//! members of the sharing's generation proved possession of their shares for that key
+//! (after the key ceremony, and again after every refresh or reshare). A party below the
+//! threshold cannot forge one, and nothing lets a caller-supplied key replace a certified
+//! one: [`KeyShare::new`], [`KeyShare::from_bytes`] and every session check the
+//! certificate against the sharing.
 //!
 //! Wire forms (big-endian):
 //!
 //! | object | layout |
 //! |---|---|
-//! | [`GroupKey`] | `PCGK` ‖ u16 version 1 ‖ group commitment `C_0` (32) ‖ ceremony transcript hash (32) ‖ u32 length ‖ `PULG` frame |
-//! | [`KeyShare`] (secret) | `PCKS` ‖ u16 version 1 ‖ u32 length ‖ `LSK1` key share ‖ the `GroupKey` body (from `C_0` on) |
+//! | [`AnnouncedKey`] body | group commitment `C_0` (32) ‖ ceremony transcript hash (32) ‖ u32 length ‖ `PULG` frame |
+//! | [`GroupKey`] | `PCGK` ‖ u16 version 2 ‖ the announced-key body ‖ u32 length ‖ `LSA2` certificate |
+//! | [`KeyShare`] (secret) | `PCKS` ‖ u16 version 2 ‖ u32 length ‖ `LSK1` key share ‖ the `GroupKey` body (after its header) |
 
 use alloc::vec::Vec;
 use core::fmt;
 
 use zeroize::Zeroizing;
 
-use crate::lss::{self, GroupPublic};
+use crate::lss::{self, ActivationCertificate, ActivationKind, GroupPublic};
 use crate::mldsa::{self, Mode};
 use crate::pulsar::frame::{GroupKeyFrame, SignatureFrame};
 use crate::pulsar::Error;
@@ -26,82 +35,48 @@ use crate::PartyId;
 pub const GROUP_KEY_MAGIC: &[u8; 4] = b"PCGK";
 /// Magic of an encoded [`KeyShare`].
 pub const KEY_SHARE_MAGIC: &[u8; 4] = b"PCKS";
-/// Version of both encodings.
-pub const VERSION: u16 = 1;
+/// Version of both encodings (2: the group key carries its certificate).
+pub const VERSION: u16 = 2;
 /// Longest `PULG`/`PULS` frame accepted inside another message.
 pub(crate) const MAX_FRAME_LEN: usize = 8192;
 /// Longest `LSK1` key share accepted inside a [`KeyShare`].
 const MAX_LSS_SHARE_LEN: usize = 1 << 20;
+/// Longest certificate accepted inside a [`GroupKey`].
+const MAX_CERTIFICATE_LEN: usize = 1 << 20;
 
-/// The Pulsar group key: the ML-DSA public key (which never changes, whatever the
-/// resharing), bound to the sharing's group commitment `C_0 = x·G + r·H` and to the key
-/// ceremony's transcript hash.
-///
-/// Signatures under it are plain FIPS 204: anyone verifies them with
-/// [`mldsa::verify`] and [`GroupKey::public_key`], or with [`GroupKey::verify`].
+/// The ML-DSA key a key ceremony's combiner announced: proven possessed by the combiner
+/// and bound to the ceremony transcript, but not yet certified by the members.
 #[derive(Clone, PartialEq, Eq)]
-pub struct GroupKey {
+pub struct AnnouncedKey {
     pub(crate) mode: Mode,
     pub(crate) public_key: Vec<u8>,
     pub(crate) commitment: [u8; 32],
     pub(crate) ceremony_hash: [u8; 32],
 }
 
-impl fmt::Debug for GroupKey {
+impl fmt::Debug for AnnouncedKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("GroupKey")
+        f.debug_struct("AnnouncedKey")
             .field("mode", &self.mode)
             .field("public_key_len", &self.public_key.len())
             .finish_non_exhaustive()
     }
 }
 
-impl GroupKey {
+impl AnnouncedKey {
     /// The ML-DSA parameter set.
     pub fn mode(&self) -> Mode {
         self.mode
     }
 
-    /// The FIPS 204 public key (pkEncode), as any ML-DSA verifier takes it.
+    /// The FIPS 204 public key.
     pub fn public_key(&self) -> &[u8] {
         &self.public_key
     }
 
-    /// The encoded group commitment `C_0` of the sharing (unchanged by resharing).
-    pub fn commitment(&self) -> &[u8; 32] {
-        &self.commitment
-    }
-
-    /// The key ceremony's transcript hash (see [`super::GroupKeyAnnouncement`]).
-    pub fn ceremony_hash(&self) -> &[u8; 32] {
-        &self.ceremony_hash
-    }
-
-    /// The public key in the reference's `PULG` frame.
+    /// The public key in the reference's `PULG` frame (what certificates bind).
     pub fn frame(&self) -> Vec<u8> {
         frame_bytes(self.mode, &self.public_key)
-    }
-
-    /// Verifies a raw FIPS 204 signature on `msg` with context `ctx` (ML-DSA.Verify,
-    /// FIPS 204 Algorithm 3).
-    ///
-    /// # Errors
-    /// [`Error::MlDsa`] with `InvalidSignature`, `InvalidLength` or `ContextTooLong`.
-    pub fn verify(&self, msg: &[u8], ctx: &[u8], signature: &[u8]) -> Result<(), Error> {
-        Ok(mldsa::verify(self.mode, &self.public_key, msg, ctx, signature)?)
-    }
-
-    /// Verifies a signature in a `PULS` frame; the frame's mode must be the key's.
-    ///
-    /// # Errors
-    /// [`Error::Decode`] for a malformed frame, [`Error::MlDsa`] otherwise (a mode
-    /// mismatch is `InvalidSignature`).
-    pub fn verify_frame(&self, msg: &[u8], ctx: &[u8], frame: &[u8]) -> Result<(), Error> {
-        let sig = SignatureFrame::decode(frame)?;
-        if sig.mode != self.mode {
-            return Err(mldsa::Error::InvalidSignature.into());
-        }
-        self.verify(msg, ctx, sig.signature)
     }
 
     pub(crate) fn write_body(&self, w: &mut Writer) {
@@ -117,11 +92,166 @@ impl GroupKey {
         }
         let ceremony_hash: [u8; 32] = r.array()?;
         let frame = GroupKeyFrame::decode(r.bytes(MAX_FRAME_LEN)?)?;
-        Ok(GroupKey {
+        Ok(AnnouncedKey {
             mode: frame.mode,
             public_key: frame.public_key.to_vec(),
             commitment,
             ceremony_hash,
+        })
+    }
+
+    /// Checks that `public` is a Pedersen sharing whose group commitment is this key's.
+    pub(crate) fn check_commitment(&self, public: &GroupPublic<Ristretto255>) -> Result<(), Error> {
+        if public.mode() != CommitmentMode::Pedersen {
+            return Err(Error::NotPedersen);
+        }
+        if public.group_commitment_bytes() != self.commitment {
+            return Err(Error::GroupMismatch);
+        }
+        Ok(())
+    }
+}
+
+/// The Pulsar group key: the ML-DSA public key (which never changes, whatever the
+/// resharing), with the [`ActivationCertificate`] of the current generation binding it to
+/// the sharing (see the module docs).
+///
+/// Signatures under it are plain FIPS 204: anyone verifies them with
+/// [`mldsa::verify`] and [`GroupKey::public_key`], or with [`GroupKey::verify`].
+#[derive(Clone, PartialEq, Eq)]
+pub struct GroupKey {
+    pub(crate) announced: AnnouncedKey,
+    pub(crate) certificate: ActivationCertificate,
+}
+
+impl fmt::Debug for GroupKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GroupKey")
+            .field("mode", &self.announced.mode)
+            .field("generation", &self.certificate.generation())
+            .finish_non_exhaustive()
+    }
+}
+
+impl GroupKey {
+    /// The group key `announced` at the key ceremony, certified for the sharing `public`
+    /// by `certificate` (the key-certification round after the ceremony).
+    ///
+    /// # Errors
+    /// [`Error::NotPedersen`], [`Error::GroupMismatch`] (another sharing), [`Error::Lss`]
+    /// with `InvalidActivation` (a certificate that does not bind this key to `public`).
+    pub fn new(
+        announced: AnnouncedKey,
+        public: &GroupPublic<Ristretto255>,
+        certificate: ActivationCertificate,
+    ) -> Result<GroupKey, Error> {
+        let key = GroupKey {
+            announced,
+            certificate,
+        };
+        key.check_sharing(public)?;
+        Ok(key)
+    }
+
+    /// The same key, certified for the new generation `public` of the sharing by the
+    /// activation certificate of the refresh or reshare that made it.
+    ///
+    /// # Errors
+    /// As [`GroupKey::new`].
+    pub fn reactivated(
+        &self,
+        public: &GroupPublic<Ristretto255>,
+        certificate: ActivationCertificate,
+    ) -> Result<GroupKey, Error> {
+        GroupKey::new(self.announced.clone(), public, certificate)
+    }
+
+    /// The ML-DSA parameter set.
+    pub fn mode(&self) -> Mode {
+        self.announced.mode
+    }
+
+    /// The FIPS 204 public key (pkEncode), as any ML-DSA verifier takes it.
+    pub fn public_key(&self) -> &[u8] {
+        &self.announced.public_key
+    }
+
+    /// The encoded group commitment `C_0` of the sharing (unchanged by resharing).
+    pub fn commitment(&self) -> &[u8; 32] {
+        &self.announced.commitment
+    }
+
+    /// The key ceremony's transcript hash (see [`super::GroupKeyAnnouncement`]).
+    pub fn ceremony_hash(&self) -> &[u8; 32] {
+        &self.announced.ceremony_hash
+    }
+
+    /// The certificate of the generation this record is for.
+    pub fn certificate(&self) -> &ActivationCertificate {
+        &self.certificate
+    }
+
+    /// The generation this record is certified for.
+    pub fn generation(&self) -> u64 {
+        self.certificate.generation()
+    }
+
+    /// The public key in the reference's `PULG` frame.
+    pub fn frame(&self) -> Vec<u8> {
+        self.announced.frame()
+    }
+
+    /// Verifies a raw FIPS 204 signature on `msg` with context `ctx` (ML-DSA.Verify,
+    /// FIPS 204 Algorithm 3).
+    ///
+    /// # Errors
+    /// [`Error::MlDsa`] with `InvalidSignature` (or a length error).
+    pub fn verify(&self, msg: &[u8], ctx: &[u8], signature: &[u8]) -> Result<(), Error> {
+        Ok(mldsa::verify(
+            self.mode(),
+            self.public_key(),
+            msg,
+            ctx,
+            signature,
+        )?)
+    }
+
+    /// Verifies a `PULS`-framed signature (its mode must be the key's).
+    ///
+    /// # Errors
+    /// As [`GroupKey::verify`]; [`Error::Decode`] for a malformed frame.
+    pub fn verify_frame(&self, msg: &[u8], ctx: &[u8], frame: &[u8]) -> Result<(), Error> {
+        let sig = SignatureFrame::decode(frame)?;
+        if sig.mode != self.mode() {
+            return Err(mldsa::Error::InvalidSignature.into());
+        }
+        self.verify(msg, ctx, sig.signature)
+    }
+
+    /// Checks that this record is for the sharing `public`: Pedersen, the same `C_0`, and
+    /// a certificate that binds the key to `public`'s generation.
+    ///
+    /// # Errors
+    /// [`Error::NotPedersen`], [`Error::GroupMismatch`], [`Error::Lss`] with
+    /// `InvalidActivation` and the reason.
+    pub fn check_sharing(&self, public: &GroupPublic<Ristretto255>) -> Result<(), Error> {
+        self.announced.check_commitment(public)?;
+        self.certificate
+            .verify(public, ActivationKind::Pulsar, &self.frame())?;
+        Ok(())
+    }
+
+    pub(crate) fn write_body(&self, w: &mut Writer) {
+        self.announced.write_body(w);
+        w.bytes(&self.certificate.to_bytes());
+    }
+
+    fn read_body(r: &mut Reader<'_>) -> Result<Self, wire::Error> {
+        let announced = AnnouncedKey::read_body(r)?;
+        let certificate = ActivationCertificate::from_bytes(r.bytes(MAX_CERTIFICATE_LEN)?)?;
+        Ok(GroupKey {
+            announced,
+            certificate,
         })
     }
 
@@ -133,7 +263,8 @@ impl GroupKey {
     }
 
     /// Decodes strictly: header, a canonical non-identity Ristretto255 commitment, a
-    /// strict `PULG` frame, no trailing bytes.
+    /// strict `PULG` frame, a strict certificate, no trailing bytes. Whether the key
+    /// belongs to a sharing is [`GroupKey::check_sharing`]'s question.
     ///
     /// # Errors
     /// [`wire::Error`] naming what was wrong.
@@ -144,44 +275,24 @@ impl GroupKey {
         r.finish()?;
         Ok(k)
     }
-
-    /// Checks that `public` is a Pedersen sharing of this key's secret (same `C_0`).
-    pub(crate) fn check_sharing(&self, public: &GroupPublic<Ristretto255>) -> Result<(), Error> {
-        if public.mode() != CommitmentMode::Pedersen {
-            return Err(Error::NotPedersen);
-        }
-        if public.group_commitment_bytes() != self.commitment {
-            return Err(Error::GroupMismatch);
-        }
-        Ok(())
-    }
 }
 
-/// A `PULG` frame for a key whose length is right by construction.
 pub(crate) fn frame_bytes(mode: Mode, public_key: &[u8]) -> Vec<u8> {
     framed(&crate::pulsar::frame::GROUP_KEY_MAGIC, mode, public_key)
 }
 
-/// A `PULS`/`PULG` frame (research/pulsar.md §3) around a body whose length is right
-/// for `mode` by construction.
 pub(crate) fn framed(magic: &[u8; 4], mode: Mode, body: &[u8]) -> Vec<u8> {
     let mut w = Writer::with_header(magic, crate::pulsar::frame::VERSION);
     w.u8(mode.to_byte()).u32(body.len() as u32).put(body);
     w.into_bytes()
 }
 
-/// One party's custody share: its LSS key share of the group secret `x` (value and
-/// Pedersen blind, at one generation) and the group key.
-///
-/// Built after the key ceremony ([`KeyShare::new`] with the verified
-/// [`super::GroupKeyAnnouncement`]'s key) and again after every refresh or reshare
-/// (with the new LSS share and the same group key).
+/// A party's custody share: its LSS share of the group secret and the certified group
+/// key.
 ///
 /// # Security
-/// Holds a secret share: zeroized on drop (by [`lss::KeyShare`]), no `Clone`, `Debug`
-/// redacted. Fewer than `t` shares reveal nothing about the key (Pedersen sharing is
-/// perfectly hiding). [`KeyShare::to_bytes`] returns the secret in the clear: seal it
-/// (`lss::snapshot`) before it leaves memory.
+/// Holds the secret share: wiped on drop, `Debug` redacted; [`KeyShare::to_bytes`] is
+/// secret (seal it with `lss::snapshot`).
 pub struct KeyShare {
     pub(crate) share: lss::KeyShare<Ristretto255>,
     pub(crate) group_key: GroupKey,
@@ -199,11 +310,11 @@ impl fmt::Debug for KeyShare {
 }
 
 impl KeyShare {
-    /// A custody share from an LSS key share and the group key; checks that the share is
-    /// a Pedersen sharing of the group key's secret (same group commitment `C_0`).
+    /// A custody share from an LSS share and the group key, after checking that the key
+    /// is certified for the share's generation of the sharing.
     ///
     /// # Errors
-    /// [`Error::NotPedersen`], [`Error::GroupMismatch`].
+    /// As [`GroupKey::check_sharing`].
     pub fn new(share: lss::KeyShare<Ristretto255>, group_key: GroupKey) -> Result<Self, Error> {
         group_key.check_sharing(share.public())?;
         Ok(KeyShare { share, group_key })
@@ -214,12 +325,12 @@ impl KeyShare {
         self.share.id()
     }
 
-    /// The generation of the sharing this share belongs to.
+    /// The sharing's generation.
     pub fn generation(&self) -> u64 {
         self.share.generation()
     }
 
-    /// The sharing's public data at this generation.
+    /// The sharing's public data.
     pub fn public(&self) -> &GroupPublic<Ristretto255> {
         self.share.public()
     }
@@ -229,7 +340,7 @@ impl KeyShare {
         &self.group_key
     }
 
-    /// The LSS key share (to run a refresh or reshare, or to sign with [`super::round1`]).
+    /// The LSS key share (for signing sessions and resharing).
     ///
     /// # Security
     /// Secret.
@@ -240,27 +351,22 @@ impl KeyShare {
     /// Encodes (`PCKS`, see the module docs).
     ///
     /// # Security
-    /// The output holds the secret share in the clear; it is zeroized when dropped.
+    /// The output holds the secret share in the clear; it is wiped when dropped, and the
+    /// writer wipes every buffer it outgrows.
     pub fn to_bytes(&self) -> Zeroizing<Vec<u8>> {
         let inner = self.share.to_bytes();
-        let mut body = Writer::new();
-        self.group_key.write_body(&mut body);
-        let body = body.into_bytes();
-        // Sized up front so the secret is never left behind by a reallocation.
-        let mut out = Zeroizing::new(Vec::with_capacity(10 + inner.len() + body.len()));
-        out.extend_from_slice(KEY_SHARE_MAGIC);
-        out.extend_from_slice(&VERSION.to_be_bytes());
-        out.extend_from_slice(&(inner.len() as u32).to_be_bytes());
-        out.extend_from_slice(&inner);
-        out.extend_from_slice(&body);
-        out
+        let mut w = Writer::with_capacity(4096 + inner.len());
+        w.put(KEY_SHARE_MAGIC).u16(VERSION);
+        w.bytes(&inner);
+        self.group_key.write_body(&mut w);
+        w.into_secret()
     }
 
-    /// Decodes strictly and checks the share against its commitments and the group key.
+    /// Decodes strictly and re-checks that the group key is certified for the share's
+    /// sharing and generation.
     ///
     /// # Errors
-    /// [`Error::Decode`] for malformed input, [`Error::NotPedersen`],
-    /// [`Error::GroupMismatch`].
+    /// [`Error::Decode`] for malformed bytes; as [`KeyShare::new`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
         let mut r = Reader::new(bytes);
         r.header(KEY_SHARE_MAGIC, VERSION)?;

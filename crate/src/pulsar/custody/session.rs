@@ -101,6 +101,19 @@ impl fmt::Debug for Session {
     }
 }
 
+/// Whether `context` is reserved: the activation and key-ceremony contexts, or any
+/// activation tag (ordinary signing refuses them, so no signing session can pose as one).
+fn is_reserved_context(context: &[u8]) -> bool {
+    [
+        tags::PULSAR_ACTIVATE,
+        tags::LENS_ACTIVATE,
+        tags::LSS_ACTIVATE,
+        tags::PULSAR_CEREMONY,
+    ]
+    .iter()
+    .any(|t| context.starts_with(t.as_bytes()))
+}
+
 /// Checks the signing set: no duplicates, every signer a member, at least `t`.
 fn checked_signers(public: &GroupPublic<Ristretto255>, signers: &[PartyId]) -> Result<Vec<PartyId>, Error> {
     let mut sorted = signers.to_vec();
@@ -145,6 +158,9 @@ impl Session {
         context: &[u8],
     ) -> Result<Self, Error> {
         group_key.check_sharing(public)?;
+        if is_reserved_context(context) {
+            return Err(Error::ReservedContext);
+        }
         if context.len() > 255 {
             return Err(mldsa::Error::ContextTooLong { len: context.len() }.into());
         }
@@ -158,14 +174,14 @@ impl Session {
         let signers = checked_signers(public, signers)?;
         let mut t = Transcript::new(tags::PULSAR_MESSAGE);
         t.append(b"sign")
-            .append(&[group_key.mode.to_byte()])
-            .append(&group_key.public_key)
+            .append(&[group_key.mode().to_byte()])
+            .append(group_key.public_key())
             .append(context)
             .append(message);
         Ok(Session {
             id,
             purpose: Purpose::Sign,
-            mode: group_key.mode,
+            mode: group_key.mode(),
             group_key: Some(group_key.clone()),
             public: public.clone(),
             signers,
@@ -333,7 +349,7 @@ impl Session {
                 let message = r.bytes(MAX_MESSAGE_LEN)?;
                 let ctx_len = usize::from(r.u8()?);
                 let context = r.take(ctx_len)?;
-                if group_key.mode != mode {
+                if group_key.mode() != mode {
                     return Err(
                         wire::Error::InvalidValue("group key mode differs from the session's").into(),
                     );

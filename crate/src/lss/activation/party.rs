@@ -1,0 +1,245 @@
+//! The activation round as a party: members broadcast proofs of possession; every
+//! participant (members, old dealers, observers) collects them into a certificate.
+//!
+//! | step | inbox | sends |
+//! |---|---|---|
+//! | [`ActivationParty::start`] | — | members: `LSV1` broadcast |
+//! | round 1 "activate" | the `LSV1`s | — ([`ActivationCertificate`]) |
+//!
+//! The dealing party runs this round after finalize in every refresh and reshare; Pulsar
+//! runs it on its own after the key ceremony, binding the ML-DSA key.
+
+use alloc::collections::BTreeMap;
+use alloc::vec::Vec;
+use core::fmt;
+
+use rand_core::CryptoRngCore;
+
+use super::proof::{statement, PossessionProof};
+use super::{ActivationCertificate, ActivationKind, MAX_KEY_LEN, POSSESSION_MAGIC, VERSION};
+use crate::lss::{Error, GroupPublic, KeyShare};
+use crate::party::inbox::{tidy, unique};
+use crate::party::{Blame, BlameReason, Incoming, Outgoing, Party, Round, Step};
+use crate::vss::Curve;
+use crate::wire::{self, Reader, Writer};
+use crate::PartyId;
+
+/// One participant of an activation round (see the module docs).
+pub struct ActivationParty<C: Curve> {
+    me: PartyId,
+    public: GroupPublic<C>,
+    kind: ActivationKind,
+    key: Vec<u8>,
+    statement: [u8; 32],
+    /// This party's own proof, when it is a member.
+    mine: Option<PossessionProof<C>>,
+    dropped: Vec<Blame>,
+    finished: bool,
+}
+
+impl<C: Curve> fmt::Debug for ActivationParty<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ActivationParty")
+            .field("me", &self.me)
+            .field("generation", &self.public.generation())
+            .field("kind", &self.kind)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<C: Curve> ActivationParty<C> {
+    /// Starts `me`'s part in activating the generation `public` for scheme `kind` and key
+    /// `key`. A member passes its share of that generation and broadcasts its proof; any
+    /// other party (an old dealer, an observer) passes `None` and only collects.
+    ///
+    /// # Errors
+    /// [`Error::OldShareMismatch`] when `share` is not `me`'s share of `public`;
+    /// [`Error::Vss`] for a key over [`MAX_KEY_LEN`].
+    pub fn start(
+        me: PartyId,
+        share: Option<&KeyShare<C>>,
+        public: &GroupPublic<C>,
+        kind: ActivationKind,
+        key: &[u8],
+        rng: &mut impl CryptoRngCore,
+    ) -> Result<(Self, Outgoing), Error> {
+        if key.len() > MAX_KEY_LEN {
+            return Err(crate::vss::Error::LengthMismatch {
+                expected: MAX_KEY_LEN,
+                got: key.len(),
+            }
+            .into());
+        }
+        let d = statement(public, kind, key);
+        let mine = match share {
+            Some(s) if s.id() != me || s.public() != public => {
+                return Err(Error::OldShareMismatch { party: me })
+            }
+            Some(s) => Some(PossessionProof::prove(s, &d, rng)),
+            None => None,
+        };
+        let out = match &mine {
+            Some(proof) => Outgoing::broadcast(possession_message(public, me, proof)),
+            None => Outgoing::none(),
+        };
+        let party = ActivationParty {
+            me,
+            public: public.clone(),
+            kind,
+            key: key.to_vec(),
+            statement: d,
+            mine,
+            dropped: Vec::new(),
+            finished: false,
+        };
+        Ok((party, out))
+    }
+
+    /// The generation being activated.
+    pub fn public(&self) -> &GroupPublic<C> {
+        &self.public
+    }
+
+    /// The messages dropped so far, with their senders.
+    pub fn dropped(&self) -> &[Blame] {
+        &self.dropped
+    }
+
+    /// Takes the dropped list (the dealing party merges it into its own).
+    pub(crate) fn take_dropped(&mut self) -> Vec<Blame> {
+        core::mem::take(&mut self.dropped)
+    }
+
+    /// The valid proofs in `inbox`, by member (the rest dropped and named).
+    fn proofs(&mut self, inbox: &[Incoming<'_>]) -> BTreeMap<PartyId, PossessionProof<C>> {
+        let mut out = BTreeMap::new();
+        for (from, magic, bytes) in unique(self.me, inbox, &mut self.dropped).messages {
+            let fault = if &magic != POSSESSION_MAGIC {
+                Some(BlameReason::WrongKind)
+            } else if self.public.parties().binary_search(&from).is_err() {
+                Some(BlameReason::UnknownParty)
+            } else {
+                match read_possession(&self.public, bytes) {
+                    Err(e) => Some(BlameReason::Malformed(e)),
+                    Ok(m) if m.from != from => Some(BlameReason::SenderMismatch { claimed: m.from }),
+                    Ok(m) if m.generation != self.public.generation() => Some(BlameReason::WrongGeneration {
+                        expected: self.public.generation(),
+                        got: m.generation,
+                    }),
+                    Ok(m) if m.transcript != *self.public.transcript_hash() => {
+                        Some(BlameReason::WrongSession)
+                    }
+                    Ok(m) if !m.proof.verify(&self.public, &self.statement, from) => {
+                        Some(BlameReason::InvalidPossessionProof)
+                    }
+                    Ok(m) => {
+                        out.insert(from, m.proof);
+                        None
+                    }
+                }
+            };
+            if let Some(reason) = fault {
+                self.dropped.push(Blame::new(from, reason));
+            }
+        }
+        if let Some(mine) = &self.mine {
+            out.insert(self.me, mine.clone());
+        }
+        out
+    }
+}
+
+impl<C: Curve> Party for ActivationParty<C> {
+    type Output = ActivationCertificate;
+
+    fn id(&self) -> PartyId {
+        self.me
+    }
+
+    fn round(&self) -> Option<Round> {
+        (!self.finished).then_some(Round {
+            number: 1,
+            name: "activate",
+        })
+    }
+
+    /// # Errors
+    /// [`Error::NotEnoughPossessionProofs`] below the generation's threshold (the party
+    /// keeps its state and can be stepped again with more proofs).
+    fn step(&mut self, inbox: &[Incoming<'_>]) -> Result<Step<ActivationCertificate>, crate::Error> {
+        if self.finished {
+            return Err(crate::party::Error::Finished.into());
+        }
+        let before = self.dropped.len();
+        let proofs = self.proofs(inbox);
+        let needed = usize::from(self.public.threshold());
+        if proofs.len() < needed {
+            let culprits = crate::party::culprits([&self.dropped[before..]]);
+            self.dropped.truncate(before);
+            return Err(Error::NotEnoughPossessionProofs {
+                needed,
+                got: proofs.len(),
+                culprits,
+            }
+            .into());
+        }
+        let mode = self.public.mode();
+        let certificate = ActivationCertificate {
+            kind: self.kind,
+            curve: C::ID,
+            mode,
+            generation: self.public.generation(),
+            transcript_hash: *self.public.transcript_hash(),
+            key: self.key.clone(),
+            proofs: proofs
+                .iter()
+                .map(|(p, proof)| (*p, proof.to_bytes(mode)))
+                .collect(),
+        };
+        tidy(&mut self.dropped);
+        self.finished = true;
+        Ok(Step::Done(Outgoing::none(), certificate))
+    }
+}
+
+/// A decoded possession message.
+struct Possession<C: Curve> {
+    generation: u64,
+    transcript: [u8; 32],
+    from: PartyId,
+    proof: PossessionProof<C>,
+}
+
+/// `LSV1` ‖ u16 1 ‖ u8 curve ‖ u8 mode ‖ u64 generation ‖ transcript hash ‖ u16 from ‖ proof.
+fn possession_message<C: Curve>(public: &GroupPublic<C>, me: PartyId, proof: &PossessionProof<C>) -> Vec<u8> {
+    let mut w = Writer::with_header(POSSESSION_MAGIC, VERSION);
+    w.u8(C::ID).u8(public.mode().to_byte());
+    w.u64(public.generation()).put(public.transcript_hash());
+    me.write(&mut w);
+    proof.write(public.mode(), &mut w);
+    w.into_bytes()
+}
+
+fn read_possession<C: Curve>(public: &GroupPublic<C>, bytes: &[u8]) -> Result<Possession<C>, wire::Error> {
+    let mut r = Reader::new(bytes);
+    r.header(POSSESSION_MAGIC, VERSION)?;
+    let curve = r.u8()?;
+    if curve != C::ID {
+        return Err(wire::Error::UnknownMode(curve));
+    }
+    let mode = r.u8()?;
+    if mode != public.mode().to_byte() {
+        return Err(wire::Error::UnknownMode(mode));
+    }
+    let generation = r.u64()?;
+    let transcript: [u8; 32] = r.array()?;
+    let from = PartyId::read(&mut r)?;
+    let proof = PossessionProof::read(public.mode(), &mut r)?;
+    r.finish()?;
+    Ok(Possession {
+        generation,
+        transcript,
+        from,
+        proof,
+    })
+}

@@ -1,0 +1,199 @@
+//! The proof that a member holds its share of a generation, and the statement it is bound
+//! to (formulas in the parent module's docs).
+
+use alloc::vec::Vec;
+
+use group::ff::Field;
+use group::Group;
+use rand_core::{CryptoRng, RngCore, SeedableRng};
+use subtle::ConstantTimeEq;
+
+use super::ActivationKind;
+use crate::hash::{tags, Transcript};
+use crate::lss::{GroupPublic, KeyShare};
+use crate::vss::group::{point_to_bytes, read_point, read_scalar, write_point, write_scalar};
+use crate::vss::{Curve, Mode};
+use crate::wire::{self, Reader, Writer};
+use crate::PartyId;
+
+/// The statement `D` every proof of the generation `public` is bound to.
+pub(crate) fn statement<C: Curve>(public: &GroupPublic<C>, kind: ActivationKind, key: &[u8]) -> [u8; 32] {
+    let mut ids = Vec::with_capacity(2 * public.parties().len());
+    for p in public.parties() {
+        ids.extend_from_slice(&p.get().to_be_bytes());
+    }
+    let mut commitments = Writer::new();
+    public.commitments().write(&mut commitments);
+    let mut t = Transcript::new(tags::LSS_ACTIVATE);
+    t.append(b"statement")
+        .append(kind.tag().as_bytes())
+        .append(C::NAME.as_bytes())
+        .append(&[public.mode().to_byte()])
+        .append(&public.generation().to_be_bytes())
+        .append(public.transcript_hash())
+        .append(&public.threshold().to_be_bytes())
+        .append(&ids)
+        .append(&commitments.into_bytes())
+        .append(key);
+    t.finalize()
+}
+
+/// `e = H(D, j, C_j, R)`.
+fn challenge<C: Curve>(d: &[u8; 32], member: PartyId, commitment: &C::Point, r: &C::Point) -> C::Scalar {
+    let mut t = Transcript::new(tags::LSS_ACTIVATE);
+    t.append(b"challenge")
+        .append(d)
+        .append(&member.get().to_be_bytes())
+        .append(&point_to_bytes::<C>(commitment))
+        .append(&point_to_bytes::<C>(r));
+    C::scalar_from_wide(&t.finalize::<64>())
+}
+
+/// A member's proof of possession of its share (Schnorr in Feldman mode, Okamoto in
+/// Pedersen mode).
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) struct PossessionProof<C: Curve> {
+    r: C::Point,
+    z1: C::Scalar,
+    z2: C::Scalar,
+}
+
+impl<C: Curve> core::fmt::Debug for PossessionProof<C> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PossessionProof").finish_non_exhaustive()
+    }
+}
+
+impl<C: Curve> PossessionProof<C> {
+    /// Proves that `share`'s owner holds it, for statement `d`.
+    ///
+    /// # Security
+    /// The nonces come from `rng` and are wiped; the share is only read.
+    pub(crate) fn prove(share: &KeyShare<C>, d: &[u8; 32], rng: &mut (impl RngCore + CryptoRng)) -> Self {
+        let mode = share.public().mode();
+        let mut a = C::Scalar::random(&mut *rng);
+        let mut b = match mode {
+            Mode::Pedersen => C::Scalar::random(&mut *rng),
+            Mode::Feldman => C::Scalar::ZERO,
+        };
+        let r = match mode {
+            Mode::Pedersen => C::mul_base_h(&a, &b),
+            Mode::Feldman => C::mul_base(&a),
+        };
+        let e = challenge::<C>(d, share.id(), &share.share_commitment(), &r);
+        let z1 = a + e * share.secret_share();
+        let z2 = b + e * share.blind_share();
+        zeroize::Zeroize::zeroize(&mut a);
+        zeroize::Zeroize::zeroize(&mut b);
+        PossessionProof {
+            r,
+            z1,
+            z2: if mode == Mode::Pedersen {
+                z2
+            } else {
+                C::Scalar::ZERO
+            },
+        }
+    }
+
+    /// Bytes of an encoded proof in `mode`.
+    pub(crate) fn encoded_len(mode: Mode) -> usize {
+        C::POINT_LEN
+            + C::SCALAR_LEN
+            + match mode {
+                Mode::Pedersen => C::SCALAR_LEN,
+                Mode::Feldman => 0,
+            }
+    }
+
+    /// Encodes `R ‖ z₁ [‖ z₂]`.
+    pub(crate) fn write(&self, mode: Mode, w: &mut Writer) {
+        write_point::<C>(&self.r, w);
+        write_scalar::<C>(&self.z1, w);
+        if mode == Mode::Pedersen {
+            write_scalar::<C>(&self.z2, w);
+        }
+    }
+
+    /// The encoding.
+    pub(crate) fn to_bytes(&self, mode: Mode) -> Vec<u8> {
+        let mut w = Writer::with_capacity(Self::encoded_len(mode));
+        self.write(mode, &mut w);
+        w.into_bytes()
+    }
+
+    /// Decodes (canonical, prime-order `R`; canonical scalars).
+    pub(crate) fn read(mode: Mode, r: &mut Reader<'_>) -> Result<Self, wire::Error> {
+        let point = read_point::<C>(r)?;
+        let z1 = read_scalar::<C>(r)?;
+        let z2 = match mode {
+            Mode::Pedersen => read_scalar::<C>(r)?,
+            Mode::Feldman => C::Scalar::ZERO,
+        };
+        Ok(PossessionProof { r: point, z1, z2 })
+    }
+
+    /// Whether this proof, by `member`, verifies for statement `d` against `public`.
+    pub(crate) fn verify(&self, public: &GroupPublic<C>, d: &[u8; 32], member: PartyId) -> bool {
+        let c = public.share_commitment(member);
+        let e = challenge::<C>(d, member, &c, &self.r);
+        let lhs = match public.mode() {
+            Mode::Pedersen => C::msm_vartime(
+                &[self.z1, self.z2, -e],
+                &[C::Point::generator(), C::generator_h(), c],
+            ),
+            Mode::Feldman => C::msm_vartime(&[self.z1, -e], &[C::Point::generator(), c]),
+        };
+        bool::from(lhs.ct_eq(&self.r))
+    }
+
+    /// The members whose proofs fail, increasing; one random-weight batch (weights from a
+    /// hash of every proof, so they are fixed only after the proofs), per-proof checks
+    /// only if the batch fails.
+    pub(crate) fn verify_all(
+        public: &GroupPublic<C>,
+        d: &[u8; 32],
+        proofs: &[(PartyId, Self)],
+    ) -> Vec<PartyId> {
+        if proofs.is_empty() {
+            return Vec::new();
+        }
+        let mode = public.mode();
+        let mut seed = Transcript::new(tags::LSS_BATCH);
+        seed.append(b"activation").append(d);
+        for (p, proof) in proofs {
+            seed.append(&p.get().to_be_bytes()).append(&proof.to_bytes(mode));
+        }
+        let mut rng = rand_chacha::ChaCha20Rng::from_seed(seed.finalize::<32>());
+        let shift = C::Scalar::from(1u64 << 32) * C::Scalar::from(1u64 << 32);
+        let mut z1 = C::Scalar::ZERO;
+        let mut z2 = C::Scalar::ZERO;
+        let mut scalars = Vec::with_capacity(2 * proofs.len() + 2);
+        let mut points = Vec::with_capacity(2 * proofs.len() + 2);
+        for (p, proof) in proofs {
+            let rho = C::Scalar::from(rng.next_u64()) * shift + C::Scalar::from(rng.next_u64());
+            let c = public.share_commitment(*p);
+            let e = challenge::<C>(d, *p, &c, &proof.r);
+            z1 += rho * proof.z1;
+            z2 += rho * proof.z2;
+            scalars.push(-(rho * e));
+            points.push(c);
+            scalars.push(-rho);
+            points.push(proof.r);
+        }
+        scalars.push(z1);
+        points.push(C::Point::generator());
+        if mode == Mode::Pedersen {
+            scalars.push(z2);
+            points.push(C::generator_h());
+        }
+        if bool::from(C::msm_vartime(&scalars, &points).is_identity()) {
+            return Vec::new();
+        }
+        proofs
+            .iter()
+            .filter(|(p, proof)| !proof.verify(public, d, *p))
+            .map(|(p, _)| *p)
+            .collect()
+    }
+}
