@@ -1,5 +1,5 @@
 //! The committed known-answer vectors are exactly what the code produces
-//! (`cargo run --bin genkat` regenerates them), generation is deterministic, and the
+//! (`cargo run --features sim --bin genkat` regenerates them), generation is deterministic, and the
 //! protocol vectors' outputs verify under independent verifiers.
 
 mod common;
@@ -12,49 +12,27 @@ fn kats_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("kats")
 }
 
-fn manifest_line(name: &str, contents: &str) -> String {
-    format!(
-        "{}  {name}\n",
-        quasar_pq::kat::hex(&Sha256::digest(contents.as_bytes()))
-    )
-}
-
+/// `genkat --check` regenerates every file in memory and compares it with the committed
+/// one (and the manifest); run twice, it also shows that generation is deterministic
+/// across processes.
 #[test]
 fn committed_vectors_match_a_fresh_regeneration() {
-    let dir = kats_dir();
-    let files = quasar_pq::kat::all();
-    assert!(!files.is_empty());
-    let mut manifest = String::new();
-    for (name, contents) in &files {
-        let committed = std::fs::read_to_string(dir.join(name))
-            .unwrap_or_else(|e| panic!("kats/{name}: {e} (run `cargo run --bin genkat`)"));
+    for run in 0..2 {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_genkat"))
+            .arg("--check")
+            .output()
+            .expect("run genkat");
         assert!(
-            committed == *contents,
-            "kats/{name} differs from a fresh regeneration (run `cargo run --bin genkat`)"
+            out.status.success(),
+            "run {run}: kats/ differs from a fresh regeneration (run `cargo run --features sim --bin genkat`):\n{}",
+            String::from_utf8_lossy(&out.stderr)
         );
-        manifest.push_str(&manifest_line(name, contents));
     }
-    let committed = std::fs::read_to_string(dir.join("manifest.sha256")).expect("kats/manifest.sha256");
-    if cfg!(feature = "threshold") {
-        assert_eq!(committed, manifest);
-    } else {
-        // Without the threshold feature only some files are made: each must be listed.
-        for line in manifest.lines() {
-            assert!(
-                committed.lines().any(|l| l == line),
-                "kats/manifest.sha256 lacks {line:?}"
-            );
-        }
-    }
-}
-
-#[test]
-fn generation_is_deterministic() {
-    let a = quasar_pq::kat::all();
-    let b = quasar_pq::kat::all();
-    assert_eq!(a.len(), b.len());
-    for ((name, x), (_, y)) in a.iter().zip(&b) {
-        assert!(x == y, "kats/{name} differs between two runs in one process");
+    let manifest = std::fs::read_to_string(kats_dir().join("manifest.sha256")).expect("kats/manifest.sha256");
+    for name in ["mldsa.json", "pulsar.json", "lens.json"] {
+        let contents = std::fs::read(kats_dir().join(name)).unwrap();
+        let line = format!("{}  {name}", hex::encode(Sha256::digest(&contents)));
+        assert!(manifest.lines().any(|l| l == line), "manifest lacks {line}");
     }
 }
 
@@ -78,23 +56,43 @@ mod protocols {
         unhex(key, c[key].as_str().unwrap_or_else(|| panic!("no field {key}")))
     }
 
-    /// The parts of an `LSA1` certificate, read independently of the library's decoder:
-    /// (kind, activation message without the tag, group key, signature).
-    fn split_certificate(bytes: &[u8]) -> (u8, Vec<u8>, Vec<u8>, Vec<u8>) {
-        assert_eq!(&bytes[..6], b"LSA1\x00\x01");
-        let kind = bytes[6];
-        let body = bytes[7..7 + 40].to_vec(); // transcript hash ‖ u64 generation
-        let mut at = 47;
-        let mut take = || {
-            let n = u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
-            let v = bytes[at + 4..at + 4 + n].to_vec();
-            at += 4 + n;
-            v
-        };
-        let key = take();
-        let sig = take();
+    /// The parts of an `LSA2` certificate, read independently of the library's decoder:
+    /// (scheme, generation, transcript hash, key, members).
+    fn split_certificate(bytes: &[u8]) -> (u8, u64, Vec<u8>, Vec<u8>, Vec<u64>) {
+        assert_eq!(&bytes[..6], b"LSA2\x00\x01");
+        let (scheme, curve, mode) = (bytes[6], bytes[7], bytes[8]);
+        assert!(
+            (1..=3).contains(&curve) && (1..=2).contains(&mode),
+            "curve {curve}, mode {mode}"
+        );
+        let generation = u64::from_be_bytes(bytes[9..17].try_into().unwrap());
+        let transcript = bytes[17..49].to_vec();
+        let n = u32::from_be_bytes(bytes[49..53].try_into().unwrap()) as usize;
+        let key = bytes[53..53 + n].to_vec();
+        let mut at = 53 + n;
+        let count = u16::from_be_bytes(bytes[at..at + 2].try_into().unwrap()) as usize;
+        at += 2;
+        // Point and one or two scalars per proof: 64 (Feldman, 32-byte points), 65
+        // (secp256k1), 96 (Pedersen).
+        let proof = (bytes.len() - at) / count - 2;
+        let mut members = Vec::new();
+        for _ in 0..count {
+            members.push(u64::from(u16::from_be_bytes(
+                bytes[at..at + 2].try_into().unwrap(),
+            )));
+            at += 2 + proof;
+        }
         assert_eq!(at, bytes.len(), "trailing bytes");
-        (kind, body, key, sig)
+        (scheme, generation, transcript, key, members)
+    }
+
+    fn ints(c: &Value, key: &str) -> Vec<u64> {
+        c[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect()
     }
 
     #[test]
@@ -113,21 +111,29 @@ mod protocols {
             let pk = &frame[11..];
             let (msg, ctx) = (field(c, "message"), field(c, "context"));
             let cert_bytes = field(c, "activation_certificate");
-            let (kind, body, key, sig) = split_certificate(&cert_bytes);
-            assert_eq!(kind, 2, "a Pulsar certificate");
+            let (scheme, generation, transcript, key, members) = split_certificate(&cert_bytes);
+            assert_eq!(scheme, 2, "a Pulsar certificate");
             assert_eq!(key, frame, "the certificate names the unchanged group key");
-            assert_eq!(body[..32], field(c, "reshare_transcript_hash")[..]);
+            assert_eq!(transcript, field(c, "reshare_transcript_hash"));
+            assert_eq!(generation, c["generation"].as_u64().unwrap());
+            assert_eq!(members, ints(c, "activation_members"));
+            assert!(members.len() as u64 >= c["reshare_threshold"].as_u64().unwrap());
+            assert!(members.iter().all(|m| ints(c, "reshare_receivers").contains(m)));
             assert_eq!(
-                u64::from_be_bytes(body[32..].try_into().unwrap()),
-                c["generation"].as_u64().unwrap()
+                ActivationCertificate::from_bytes(&cert_bytes).unwrap().to_bytes(),
+                cert_bytes
             );
-            let tag = field(c, "activation_context");
-            assert_eq!(tag, b"QUASAR-PULSAR-ACTIVATE-v1");
-            let activation = [&tag[..], &body[..]].concat();
-            let decoded = ActivationCertificate::from_bytes(&cert_bytes).unwrap();
-            assert_eq!(decoded.message(), activation);
-            assert_eq!(decoded.to_bytes(), cert_bytes);
             assert!(c["activation_valid"].as_bool().unwrap());
+            let (scheme, generation, transcript, key, members) =
+                split_certificate(&field(c, "key_certificate"));
+            assert_eq!(
+                (scheme, generation),
+                (2, 0),
+                "the key certificate of generation 0"
+            );
+            assert_eq!(key, frame);
+            assert_eq!(transcript, field(c, "dkg_transcript_hash"));
+            assert_eq!(members, ints(c, "parties"));
             for peer in common::peers::peers(mode) {
                 for name in ["signature_deterministic", "signature_hedged"] {
                     assert!(
@@ -137,12 +143,7 @@ mod protocols {
                     );
                 }
                 assert!(
-                    (peer.verify)(pk, &activation, &tag, &sig),
-                    "{}: activation",
-                    peer.name
-                );
-                assert!(
-                    !(peer.verify)(pk, &msg, &ctx, &sig),
+                    !(peer.verify)(pk, b"another message", &ctx, &field(c, "signature_hedged")),
                     "{}: wrong message",
                     peer.name
                 );
@@ -205,23 +206,30 @@ mod protocols {
                 standard_verify(curve, &key, &field(c, "message"), &field(c, "signature")),
                 "{curve}"
             );
-            let cert_bytes = field(c, "activation_certificate");
-            let (kind, body, cert_key, sig) = split_certificate(&cert_bytes);
-            assert_eq!(kind, 1, "a Lens certificate");
-            assert_eq!(cert_key, key);
-            assert_eq!(body[..32], field(c, "reshare_transcript_hash")[..]);
-            let activation = [&b"QUASAR-LENS-ACTIVATE-v1"[..], &body[..]].concat();
-            assert_eq!(
-                ActivationCertificate::from_bytes(&cert_bytes).unwrap().message(),
-                activation
+            assert!(
+                standard_verify(
+                    curve,
+                    &key,
+                    &field(c, "message_after"),
+                    &field(c, "signature_after")
+                ),
+                "{curve}: after the reshare"
             );
             assert!(
-                standard_verify(curve, &key, &activation, &sig),
-                "{curve}: activation"
-            );
-            assert!(
-                !standard_verify(curve, &key, &field(c, "message"), &sig),
+                !standard_verify(curve, &key, &field(c, "message"), &field(c, "signature_after")),
                 "{curve}: wrong message"
+            );
+            let cert_bytes = field(c, "activation_certificate");
+            let (scheme, generation, transcript, cert_key, members) = split_certificate(&cert_bytes);
+            assert_eq!(scheme, 1, "a Lens certificate");
+            assert_eq!(cert_key, key);
+            assert_eq!(transcript, field(c, "reshare_transcript_hash"));
+            assert_eq!(generation, 1);
+            assert_eq!(members, ints(c, "activation_members"));
+            assert!(members.len() as u64 >= c["reshare_threshold"].as_u64().unwrap());
+            assert_eq!(
+                ActivationCertificate::from_bytes(&cert_bytes).unwrap().to_bytes(),
+                cert_bytes
             );
             assert!(c["activation_valid"].as_bool().unwrap());
             curves.push(format!("{}/{curve}", c["keygen"].as_str().unwrap()));

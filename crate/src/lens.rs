@@ -75,11 +75,12 @@
 //!     signers.push(signer);
 //! }
 //! let inbox: Vec<Incoming> = commitments.iter().map(|(p, b)| Incoming::new(*p, b)).collect();
-//! let Step::Continue(packages) = coordinator.step(&inbox).unwrap() else { unreachable!() };
-//! // Each signer signs the package it was sent.
+//! let Step::Continue(out) = coordinator.step(&inbox).unwrap() else { unreachable!() };
+//! let package = out.broadcast.unwrap();
+//! // Each signer signs the package.
 //! let mut sig_shares = Vec::new();
-//! for (signer, package) in signers.iter_mut().zip(&packages.direct) {
-//!     let Step::Done(out, _) = signer.step(&[Incoming::new(hub, &package.bytes)]).unwrap() else { unreachable!() };
+//! for signer in &mut signers {
+//!     let Step::Done(out, _) = signer.step(&[Incoming::new(hub, &package)]).unwrap() else { unreachable!() };
 //!     sig_shares.push((signer.id(), out.direct[0].bytes.to_vec()));
 //! }
 //! let inbox: Vec<Incoming> = sig_shares.iter().map(|(p, b)| Incoming::new(*p, b)).collect();

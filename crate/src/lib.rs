@@ -25,8 +25,6 @@ extern crate alloc;
 
 mod error;
 pub mod hash;
-#[cfg(all(feature = "std", feature = "TEMP"))]
-pub mod kat;
 #[cfg(feature = "threshold")]
 pub mod lens;
 #[cfg(feature = "threshold")]

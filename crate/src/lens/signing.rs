@@ -4,7 +4,7 @@
 //! | step | signer | coordinator |
 //! |---|---|---|
 //! | start | commits: `LNC1` to the coordinator | — |
-//! | round 1 | — | reads the `LNC1`s; sends the `LNSP` signing package to each signer in it |
+//! | round 1 | — | reads the `LNC1`s; broadcasts the `LNSP` signing package to the signers |
 //! | round 1 (signer) / 2 (coordinator) | reads the `LNSP`, signs: `LNZ2` to the coordinator ([`Step::Done`]) | reads the `LNZ2`s, aggregates ([`Step::Done`]) |
 //!
 //! Messages go over authenticated channels; nothing in them is secret. The coordinator is
@@ -429,20 +429,10 @@ impl Party for CoordinatorParty {
                 let commitments = self.commitments(inbox);
                 match SigningPackage::new(&self.public, &commitments, &self.message) {
                     Ok(package) => {
-                        let bytes = package.to_bytes();
-                        let direct = package
-                            .signers()
-                            .iter()
-                            .map(|&to| crate::party::Direct {
-                                to,
-                                bytes: bytes.clone().into(),
-                            })
-                            .collect();
+                        // To every signer at once: those not in the package drop it.
+                        let out = Outgoing::broadcast(package.to_bytes());
                         self.stage = CoordinatorStage::Signing(package, BTreeMap::new());
-                        Ok(Step::Continue(Outgoing {
-                            broadcast: None,
-                            direct,
-                        }))
+                        Ok(Step::Continue(out))
                     }
                     Err(e) => {
                         self.dropped.truncate(before);
