@@ -245,10 +245,9 @@ impl<C: Curve> DealingParty<C> {
                 SHARE_MAGIC => match ShareMessage::<C>::from_bytes(bytes) {
                     Err(e) => self.drop_message(from, BlameReason::Malformed(e)),
                     Ok(m) => {
-                        let role = dealer && self.ceremony.is_receiver(me);
                         let c = &self.ceremony;
-                        let fault = self.envelope(from, role, m.from, &m.session).or_else(|| {
-                            if m.to != me {
+                        let fault = self.envelope(from, dealer, m.from, &m.session).or_else(|| {
+                            if m.to != me || !c.is_receiver(me) {
                                 Some(BlameReason::WrongRecipient { to: m.to })
                             } else if m.kind != c.kind || m.mode != c.mode {
                                 Some(BlameReason::ParameterMismatch)
