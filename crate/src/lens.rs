@@ -98,18 +98,22 @@ mod activation;
 mod aggregate;
 mod ciphersuite;
 mod convert;
+mod dealer;
 mod dealing;
 mod keys;
 mod round1;
 mod round2;
+mod share;
 mod signing;
 
 pub use activation::verify_activation;
 pub use aggregate::{verify, Signature, SIGNATURE_LEN};
+pub use dealer::{deal, DealerShare};
 pub use dealing::{Ceremony, DealingParty, Outcome};
-pub use keys::{deal, DealerShare, KeyShare, PublicKeyPackage};
+pub use keys::PublicKeyPackage;
 pub use round1::{SigningCommitments, SigningNonces};
 pub use round2::{SignatureShare, SigningPackage, MAX_MESSAGE_LEN};
+pub use share::KeyShare;
 pub use signing::{CoordinatorOutcome, CoordinatorParty, SignerOutcome, SignerParty};
 
 /// The curves Lens signs over, by value (the LSS group of the same name); its wire byte

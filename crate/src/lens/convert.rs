@@ -17,7 +17,8 @@ use zeroize::Zeroizing;
 use super::ciphersuite::{
     element_bytes, element_from_bytes, frost_err, ident, scalar_bytes, scalar_from_bytes, with_suite, Suite,
 };
-use super::keys::{KeyShare, PublicKeyPackage};
+use super::keys::PublicKeyPackage;
+use super::share::KeyShare;
 use super::{Error, KeyEpoch};
 use crate::lss::{self, AnyGroupPublic, AnyKeyShare};
 use crate::vss::{self, Commitments, Mode, Share};

@@ -30,7 +30,8 @@ use rand_core::CryptoRngCore;
 
 use super::ciphersuite::{with_suite, Suite};
 use super::convert::{keygen_share_g, public_from_lss_g, share_from_lss_g};
-use super::keys::{check_keygen_params, KeyShare, PublicKeyPackage};
+use super::keys::{check_keygen_params, PublicKeyPackage};
+use super::share::KeyShare;
 use super::{Curve, Error, KeyEpoch};
 use crate::lss::{
     self, ActivationCertificate, ActivationKind, AnyCeremony, AnyKeyShare, AnyOutcome, Dealing,

@@ -9,7 +9,8 @@ use rand_core::CryptoRngCore;
 use zeroize::ZeroizeOnDrop;
 
 use super::ciphersuite::{frame, open, put_component, read_component, with_suite, ByCurve, Family, Suite};
-use super::keys::{Hex, KeyShare};
+use super::keys::Hex;
+use super::share::KeyShare;
 use super::{Curve, Error, KeyEpoch};
 use crate::PartyId;
 

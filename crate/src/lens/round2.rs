@@ -11,8 +11,9 @@ use frost_core::round2 as fr2;
 use super::ciphersuite::{
     frame, frost_err, ident, open, put_component, read_component, with_suite, ByCurve, Family, Suite,
 };
-use super::keys::{Hex, KeyShare, PublicKeyPackage};
+use super::keys::{Hex, PublicKeyPackage};
 use super::round1::{SigningCommitments, SigningNonces};
+use super::share::KeyShare;
 use super::{Curve, Error, KeyEpoch};
 use crate::wire;
 use crate::PartyId;

@@ -30,9 +30,10 @@ use core::fmt;
 use rand_core::CryptoRngCore;
 
 use super::aggregate::{aggregate, Signature};
-use super::keys::{KeyShare, PublicKeyPackage};
+use super::keys::PublicKeyPackage;
 use super::round1::{commit, SigningCommitments, SigningNonces, MAGIC_SIGNING_COMMITMENTS};
 use super::round2::{sign, SignatureShare, SigningPackage, MAGIC_SIGNATURE_SHARE, MAGIC_SIGNING_PACKAGE};
+use super::share::KeyShare;
 use super::{Curve, Error, KeyEpoch};
 use crate::party::inbox::{tidy, unique};
 use crate::party::{misbehave, Blame, BlameReason, Incoming, Misbehaviour, Outgoing, Party, Round, Step};

@@ -1,7 +1,7 @@
 //! Encrypted share snapshots: a party's secret key share sealed at rest with
 //! XChaCha20-Poly1305, under a key supplied by the caller or derived from a passphrase
-//! with Argon2id, plus (with the `std` feature) a file store with generations, a
-//! retention window, rollback and crash-safe atomic writes.
+//! with Argon2id, plus (with the `std` feature) a file store with generations, rollback
+//! before activation, erasure of superseded generations, and crash-safe atomic writes.
 //!
 //! The LSS trust model (DESIGN §3) assumes a party's share stays secret between
 //! reshares; this module is how it stays secret on disk. A snapshot's payload is opaque
@@ -70,8 +70,9 @@
 //! # The file store
 //!
 //! See [`SnapshotStore`] (feature `std`): files `gen-<20-digit generation>.qsnp` and a
-//! MAC-protected state file `state.qsst` (current generation, high-water mark, rollback
-//! history), all written atomically.
+//! MAC-protected state file `state.qsst` (current generation, high-water mark, activated
+//! generation, rollback history), all written atomically. Old generations are kept only
+//! until their successor is activated, then erased.
 //!
 //! # Security
 //!
@@ -102,7 +103,7 @@ pub use format::{
 };
 pub use key::{Kdf, KdfParams, SnapshotKey, SALT_LEN};
 #[cfg(feature = "std")]
-pub use store::{Rollback, SnapshotStore, DEFAULT_RETENTION, MAX_HISTORY, STATE_FILE};
+pub use store::{Rollback, SnapshotStore, MAX_HISTORY, STATE_FILE};
 
 /// Domain-separation tags of this module (cSHAKE256 customization strings, DESIGN §5).
 pub mod tags {
@@ -228,9 +229,25 @@ pub enum Error {
         /// The current generation.
         current: u64,
     },
-    /// A retention window of zero generations.
-    #[error("retention must keep at least one generation")]
-    InvalidRetention,
+    /// A rollback below the activated generation (whose predecessors are erased).
+    #[error("rollback target {to} is below the activated generation {activated}")]
+    RollbackBeforeActivation {
+        /// The requested target.
+        to: u64,
+        /// The activated generation.
+        activated: u64,
+    },
+    /// An activation of a generation older than the one already activated.
+    #[error("generation {generation} is older than the activated generation {activated}")]
+    StaleActivation {
+        /// The generation.
+        generation: u64,
+        /// The activated generation.
+        activated: u64,
+    },
+    /// The current or the activated generation cannot be retired.
+    #[error("generation {0} is current or activated and cannot be retired")]
+    CannotRetire(u64),
     /// A file is larger than any valid snapshot or state file.
     #[error("{path}: {len} bytes exceeds the limit {max}")]
     FileTooLarge {
@@ -279,7 +296,9 @@ impl Error {
             Error::StaleGeneration { .. } => "STALE_GENERATION",
             Error::GenerationMismatch { .. } => "GENERATION_MISMATCH",
             Error::RollbackNotEarlier { .. } => "ROLLBACK_NOT_EARLIER",
-            Error::InvalidRetention => "INVALID_RETENTION",
+            Error::RollbackBeforeActivation { .. } => "ROLLBACK_BEFORE_ACTIVATION",
+            Error::StaleActivation { .. } => "STALE_ACTIVATION",
+            Error::CannotRetire(_) => "CANNOT_RETIRE",
             Error::FileTooLarge { .. } => "FILE_TOO_LARGE",
             Error::StateMalformed(_) => "STATE_MALFORMED",
             Error::StateCorrupt(_) => "STATE_CORRUPT",

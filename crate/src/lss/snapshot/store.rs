@@ -1,29 +1,32 @@
-//! A directory of snapshot generations with a retention window, rollback, and atomic,
-//! crash-safe writes.
+//! A directory of snapshot generations: atomic, crash-safe writes; rollback before
+//! activation; secure erasure of every superseded generation once its successor is
+//! activated.
 
-use alloc::string::{String, ToString};
+mod files;
+mod state;
+
 use alloc::vec::Vec;
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use rand_core::CryptoRngCore;
 use subtle::ConstantTimeEq;
 
-use super::format::{digest, digest_matches, DIGEST_LEN, MAX_PAYLOAD_LEN};
+use self::files::{
+    clean_temp_files, create_dir, erase, generation_file_name, list_generations, read_capped, write_atomic,
+};
+use self::state::{decode_state, recorded_passphrase_kdf, StateFile};
+use super::format::{digest, MAX_PAYLOAD_LEN};
 use super::key::{Kdf, KdfParams, SnapshotKey};
-use super::{Corruption, Error, OpenedSnapshot, Snapshot, KEY_CHECK_LEN};
-use crate::wire::{self, Reader, Writer};
+use super::{Corruption, Error, OpenedSnapshot, Snapshot};
+use crate::wire::Writer;
 
-/// Generations kept by default.
-pub const DEFAULT_RETENTION: usize = 8;
 /// Rollbacks kept in the state file's history (the oldest are dropped beyond this).
 pub const MAX_HISTORY: usize = 1024;
 /// Name of the state file inside the store directory.
 pub const STATE_FILE: &str = "state.qsst";
 
 const STATE_MAGIC: [u8; 4] = *b"QSST";
-const STATE_VERSION: u16 = 1;
+const STATE_VERSION: u16 = 2;
 const STATE_CHECK_CONTEXT: &[u8] = b"QSST";
 const TMP_SUFFIX: &str = ".tmp";
 const MAX_SNAPSHOT_FILE: u64 = MAX_PAYLOAD_LEN as u64 + 4096;
@@ -56,9 +59,12 @@ pub struct Rollback {
 ///     let sealed = store.seal(&meta, b"share of this generation", &mut OsRng)?;
 ///     store.save(generation, &sealed)?;
 /// }
+/// // Before activation the older generations stay, for rollback.
 /// store.rollback(2)?;
 /// assert_eq!(store.latest()?.metadata().generation(), 2);
-/// assert_eq!(store.generations()?, vec![1, 2, 3]);
+/// // Generation 2's activation certificate verified: everything older is erased.
+/// store.activate(2)?;
+/// assert_eq!(store.generations()?, vec![2, 3]);
 /// # Ok(())
 /// # }
 /// ```
@@ -66,10 +72,11 @@ pub struct Rollback {
 /// # Layout
 ///
 /// - `gen-<generation as 20 decimal digits>.qsnp`: one [`Snapshot`] per generation.
-/// - `state.qsst` ([`STATE_FILE`]): `QSST`, u16 version 1, the KDF descriptor (as in
+/// - `state.qsst` ([`STATE_FILE`]): `QSST`, u16 version 2, the KDF descriptor (as in
 ///   snapshot headers, so [`SnapshotStore::open_with_passphrase`] finds the salt), u64
-///   current generation, u64 high-water mark, u32 count (≤ [`MAX_HISTORY`]) of rollback
-///   records (u64 from, u64 to), a 16-byte key check, a 32-byte MAC
+///   current generation, u64 high-water mark, u8 flag ‖ (u64 activated generation, if
+///   the flag is 1), u32 count (≤ [`MAX_HISTORY`]) of rollback records (u64 from, u64
+///   to), a 16-byte key check, a 32-byte MAC
 ///   `TupleHash(QUASAR-LSS-SNAPSHOT-STATE-v1; K, all bytes before)`, and the 32-byte
 ///   unkeyed digest. Decoded strictly, like snapshots; tampering is
 ///   [`Error::StateCorrupt`], another store's key is [`Error::WrongKey`].
@@ -85,12 +92,18 @@ pub struct Rollback {
 /// from 10 to 7, the next save must be 11 or above (the next reshare starts from the
 /// restored share but gets a fresh generation number, as in the reference's rollback).
 ///
-/// # Retention
+/// # Activation and erasure (the default, and the only, policy)
 ///
-/// After each save the store keeps the [`DEFAULT_RETENTION`] (8, configurable with
-/// [`SnapshotStore::set_retention`]) highest-numbered generation files and deletes older
-/// ones — only after the new snapshot and the state file are durable, and never the
-/// current generation.
+/// A reshare's new share is saved as a new generation while the old one stays: until the
+/// new generation is **activated** the old share is the one that still works, and
+/// [`SnapshotStore::rollback`] can return to it. Once the party has verified the
+/// activation certificate of a generation (at least `t_new` members proved their new
+/// shares), [`SnapshotStore::activate`] records it in the state file and then **erases
+/// every older generation** — each file overwritten with zeros, synced, unlinked, the
+/// directory synced — so stealing the store later yields no pre-reshare share. After
+/// that no rollback goes below the activated generation. [`SnapshotStore::retire`]
+/// erases one superseded, never-activated generation (a failed reshare's, after a
+/// rollback). Nothing else ever deletes a generation.
 ///
 /// # Crash safety
 ///
@@ -102,7 +115,8 @@ pub struct Rollback {
 /// - a crash after it but before the state file is rewritten leaves a valid snapshot
 ///   above the state's high-water mark; [`SnapshotStore::open`] adopts it as current
 ///   (the save had committed);
-/// - a crash before pruning leaves extra old files, pruned by the next save.
+/// - a crash during [`SnapshotStore::activate`]'s erasure, after the state file recorded
+///   the activation, leaves older files that [`SnapshotStore::open`] erases.
 ///
 /// A single process must own a store directory at a time; there is no lock.
 ///
@@ -117,29 +131,19 @@ pub struct Rollback {
 pub struct SnapshotStore {
     dir: PathBuf,
     key: SnapshotKey,
-    retention: usize,
     current: Option<u64>,
     high_water: Option<u64>,
+    activated: Option<u64>,
     history: Vec<Rollback>,
     recorded_kdf: Kdf,
-}
-
-/// The decoded (not yet authenticated) state file.
-struct StateFile {
-    kdf: Kdf,
-    current: u64,
-    high_water: u64,
-    history: Vec<Rollback>,
-    key_check: [u8; KEY_CHECK_LEN],
-    mac: [u8; 32],
-    mac_offset: usize,
 }
 
 impl SnapshotStore {
     /// Opens (creating if needed) the store in `dir`, whose snapshots are sealed under
     /// `key`: removes leftover temp files, reads the state file, and adopts any snapshot
     /// committed after the state file was last written. Without a state file the current
-    /// generation is the highest one that opens under `key`.
+    /// generation is the highest one that opens under `key`. Finishes an erasure that a
+    /// crash interrupted (generations older than the activated one).
     ///
     /// # Errors
     /// [`Error::Io`]; [`Error::StateMalformed`], [`Error::StateCorrupt`] (delete the
@@ -155,9 +159,9 @@ impl SnapshotStore {
             recorded_kdf: *key.kdf(),
             dir,
             key,
-            retention: DEFAULT_RETENTION,
             current: None,
             high_water: generations.last().copied(),
+            activated: None,
             history: Vec::new(),
         };
         match store.read_state()? {
@@ -168,7 +172,11 @@ impl SnapshotStore {
                 }
                 store.current = Some(state.current);
                 store.high_water = store.high_water.max(Some(state.high_water));
+                store.activated = state.activated;
                 store.history = state.history;
+                if let Some(a) = state.activated {
+                    store.erase_below(a)?;
+                }
                 // Saves that committed (renamed) but crashed before the state update.
                 for &g in generations.iter().rev().take_while(|&&g| g > state.high_water) {
                     if store.load(g).is_ok() {
@@ -227,24 +235,6 @@ impl SnapshotStore {
         SnapshotStore::open(dir, key)
     }
 
-    /// Sets how many generations are kept (default [`DEFAULT_RETENTION`]); applied at
-    /// the next save.
-    ///
-    /// # Errors
-    /// [`Error::InvalidRetention`] for zero.
-    pub fn set_retention(&mut self, retention: usize) -> Result<(), Error> {
-        if retention == 0 {
-            return Err(Error::InvalidRetention);
-        }
-        self.retention = retention;
-        Ok(())
-    }
-
-    /// How many generations are kept.
-    pub fn retention(&self) -> usize {
-        self.retention
-    }
-
     /// The store directory.
     pub fn dir(&self) -> &Path {
         &self.dir
@@ -263,6 +253,11 @@ impl SnapshotStore {
     /// The highest generation ever stored; the next save must be above it.
     pub fn high_water(&self) -> Option<u64> {
         self.high_water
+    }
+
+    /// The highest activated generation, if any (nothing older is stored).
+    pub fn activated(&self) -> Option<u64> {
+        self.activated
     }
 
     /// The recorded rollbacks, oldest first (at most [`MAX_HISTORY`]).
@@ -284,8 +279,8 @@ impl SnapshotStore {
         Snapshot::seal(&self.key, metadata, payload, rng)
     }
 
-    /// Durably stores `snapshot` as generation `generation`, makes it current, then
-    /// prunes generations beyond the retention window.
+    /// Durably stores `snapshot` as generation `generation` and makes it current. Older
+    /// generations stay until one is activated ([`SnapshotStore::activate`]).
     ///
     /// # Errors
     /// [`Error::GenerationMismatch`] if the snapshot's header says another generation;
@@ -314,8 +309,8 @@ impl SnapshotStore {
         write_atomic(&self.dir, &generation_file_name(generation), snapshot.as_bytes())?;
         self.current = Some(generation);
         self.high_water = Some(generation);
-        self.write_state(generation, generation, &self.history)?;
-        self.prune()
+        self.write_state(generation, generation, self.activated, &self.history)?;
+        Ok(())
     }
 
     /// Reads, authenticates and decrypts generation `generation`.
@@ -371,12 +366,16 @@ impl SnapshotStore {
     ///
     /// # Errors
     /// [`Error::EmptyStore`]; [`Error::RollbackNotEarlier`] unless `to` is below the
-    /// current generation; [`Error::UnknownGeneration`] if it is not retained; its load
-    /// errors if it does not open; [`Error::Io`]. On error nothing changes.
+    /// current generation; [`Error::RollbackBeforeActivation`] below the activated
+    /// generation; [`Error::UnknownGeneration`] if it is not stored; its load errors if
+    /// it does not open; [`Error::Io`]. On error nothing changes.
     pub fn rollback(&mut self, to: u64) -> Result<(), Error> {
         let current = self.current.ok_or(Error::EmptyStore)?;
         if to >= current {
             return Err(Error::RollbackNotEarlier { to, current });
+        }
+        if let Some(activated) = self.activated.filter(|&a| to < a) {
+            return Err(Error::RollbackBeforeActivation { to, activated });
         }
         drop(self.load(to)?);
         let mut history = self.history.clone();
@@ -385,30 +384,60 @@ impl SnapshotStore {
             history.drain(..history.len() - MAX_HISTORY);
         }
         let high_water = self.high_water.unwrap_or(current);
-        self.write_state(to, high_water, &history)?;
+        self.write_state(to, high_water, self.activated, &history)?;
         self.current = Some(to);
         self.history = history;
         Ok(())
     }
 
-    /// Deletes the oldest generations beyond the retention window, never the current one.
-    fn prune(&self) -> Result<(), Error> {
-        let generations = list_generations(&self.dir)?;
-        let excess = generations.len().saturating_sub(self.retention);
-        let mut removed = false;
-        for &g in &generations[..excess] {
-            if Some(g) == self.current {
-                continue;
-            }
-            let path = self.dir.join(generation_file_name(g));
-            match fs::remove_file(&path) {
-                Ok(()) => removed = true,
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                Err(e) => return Err(io_error("remove", &path, &e)),
-            }
+    /// Records that generation `generation` is activated — call it only after verifying
+    /// its activation certificate — and erases every older generation (see the type
+    /// docs). The state file is written first, so a crash mid-erasure is finished by the
+    /// next [`SnapshotStore::open`].
+    ///
+    /// # Errors
+    /// [`Error::UnknownGeneration`] or its load errors if the generation is not stored
+    /// intact; [`Error::StaleActivation`] below an already activated generation;
+    /// [`Error::Io`].
+    pub fn activate(&mut self, generation: u64) -> Result<(), Error> {
+        if let Some(activated) = self.activated.filter(|&a| generation < a) {
+            return Err(Error::StaleActivation {
+                generation,
+                activated,
+            });
         }
-        if removed {
-            sync_dir(&self.dir)?;
+        drop(self.load(generation)?);
+        let current = self.current.ok_or(Error::EmptyStore)?.max(generation);
+        let high_water = self.high_water.unwrap_or(generation).max(generation);
+        self.write_state(current, high_water, Some(generation), &self.history)?;
+        self.current = Some(current);
+        self.activated = Some(generation);
+        self.erase_below(generation)
+    }
+
+    /// Erases the superseded generation `generation`: one that is neither current nor
+    /// activated (a failed reshare's, after a rollback).
+    ///
+    /// # Errors
+    /// [`Error::CannotRetire`] for the current or the activated generation;
+    /// [`Error::UnknownGeneration`] if it is not stored; [`Error::Io`].
+    pub fn retire(&mut self, generation: u64) -> Result<(), Error> {
+        if Some(generation) == self.current || Some(generation) == self.activated {
+            return Err(Error::CannotRetire(generation));
+        }
+        if !list_generations(&self.dir)?.contains(&generation) {
+            return Err(Error::UnknownGeneration(generation));
+        }
+        erase(&self.dir, &self.dir.join(generation_file_name(generation)))
+    }
+
+    /// Erases every stored generation below `generation`.
+    fn erase_below(&self, generation: u64) -> Result<(), Error> {
+        for g in list_generations(&self.dir)?
+            .into_iter()
+            .filter(|&g| g < generation)
+        {
+            erase(&self.dir, &self.dir.join(generation_file_name(g)))?;
         }
         Ok(())
     }
@@ -441,7 +470,13 @@ impl SnapshotStore {
         }
     }
 
-    fn write_state(&self, current: u64, high_water: u64, history: &[Rollback]) -> Result<(), Error> {
+    fn write_state(
+        &self,
+        current: u64,
+        high_water: u64,
+        activated: Option<u64>,
+        history: &[Rollback],
+    ) -> Result<(), Error> {
         let kdf = match self.key.kdf() {
             k @ Kdf::Argon2id { .. } => *k,
             _ => self.recorded_kdf,
@@ -449,7 +484,12 @@ impl SnapshotStore {
         let mut w = Writer::with_header(&STATE_MAGIC, STATE_VERSION);
         kdf.write(&mut w);
         // At most MAX_HISTORY entries, far below 2^32.
-        w.u64(current).u64(high_water).u32(history.len() as u32);
+        w.u64(current).u64(high_water);
+        match activated {
+            Some(a) => w.u8(1).u64(a),
+            None => w.u8(0),
+        };
+        w.u32(history.len() as u32);
         for r in history {
             w.u64(r.from).u64(r.to);
         }
@@ -461,220 +501,4 @@ impl SnapshotStore {
         bytes.extend_from_slice(&d);
         write_atomic(&self.dir, STATE_FILE, &bytes)
     }
-}
-
-/// Strictly decodes a state file and checks its digest (no key needed).
-fn decode_state(bytes: &[u8]) -> Result<StateFile, Error> {
-    let state = decode_state_fields(bytes).map_err(Error::StateMalformed)?;
-    if !digest_matches(bytes) {
-        return Err(Error::StateCorrupt(Corruption::Digest));
-    }
-    Ok(state)
-}
-
-fn decode_state_fields(bytes: &[u8]) -> Result<StateFile, wire::Error> {
-    let mut r = Reader::new(bytes);
-    r.header(&STATE_MAGIC, STATE_VERSION)?;
-    let kdf = Kdf::read(&mut r)?;
-    let current = r.u64()?;
-    let high_water = r.u64()?;
-    if high_water < current {
-        return Err(wire::Error::InvalidValue(
-            "high-water mark below the current generation",
-        ));
-    }
-    let count = r.count(MAX_HISTORY, 16)?;
-    let mut history = Vec::with_capacity(count);
-    for _ in 0..count {
-        let (from, to) = (r.u64()?, r.u64()?);
-        if to >= from || from > high_water {
-            return Err(wire::Error::InvalidValue("rollback record"));
-        }
-        history.push(Rollback { from, to });
-    }
-    let key_check = r.array()?;
-    let mac_offset = bytes.len() - r.remaining();
-    let mac = r.array()?;
-    r.take(DIGEST_LEN)?;
-    r.finish()?;
-    Ok(StateFile {
-        kdf,
-        current,
-        high_water,
-        history,
-        key_check,
-        mac,
-        mac_offset,
-    })
-}
-
-/// The passphrase KDF recorded in the store at `dir`: the state file's, else the newest
-/// readable snapshot's. `Some(Kdf::Raw)` if snapshots exist but none used a passphrase.
-fn recorded_passphrase_kdf(dir: &Path) -> Result<Option<Kdf>, Error> {
-    if !dir.exists() {
-        return Ok(None);
-    }
-    if let Ok(Some(bytes)) = read_capped(&dir.join(STATE_FILE), MAX_STATE_FILE) {
-        if let Ok(state) = decode_state(&bytes) {
-            if matches!(state.kdf, Kdf::Argon2id { .. }) {
-                return Ok(Some(state.kdf));
-            }
-        }
-    }
-    let mut any = false;
-    for g in list_generations(dir)?.into_iter().rev() {
-        let path = dir.join(generation_file_name(g));
-        if let Ok(Some(bytes)) = read_capped(&path, MAX_SNAPSHOT_FILE) {
-            if let Ok(snapshot) = Snapshot::from_bytes(&bytes) {
-                any = true;
-                if matches!(snapshot.kdf(), Kdf::Argon2id { .. }) {
-                    return Ok(Some(*snapshot.kdf()));
-                }
-            }
-        }
-    }
-    Ok(any.then_some(Kdf::Raw))
-}
-
-fn generation_file_name(generation: u64) -> String {
-    alloc::format!("gen-{generation:020}.qsnp")
-}
-
-/// The generation named by `gen-<20 digits>.qsnp`, exactly.
-fn parse_generation_file_name(name: &str) -> Option<u64> {
-    let digits = name.strip_prefix("gen-")?.strip_suffix(".qsnp")?;
-    if digits.len() != 20 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    digits.parse().ok()
-}
-
-fn io_error(op: &'static str, path: &Path, e: &io::Error) -> Error {
-    Error::Io {
-        op,
-        kind: alloc::format!("{:?}", e.kind()),
-        path: path.display().to_string(),
-    }
-}
-
-fn create_dir(dir: &Path) -> Result<(), Error> {
-    let mut builder = fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder
-        .create(dir)
-        .map_err(|e| io_error("create directory", dir, &e))
-}
-
-/// File names in `dir` (entries that are not valid UTF-8 are skipped).
-fn file_names(dir: &Path) -> Result<Vec<String>, Error> {
-    let mut names = Vec::new();
-    for entry in fs::read_dir(dir).map_err(|e| io_error("list", dir, &e))? {
-        let entry = entry.map_err(|e| io_error("list", dir, &e))?;
-        if let Ok(name) = entry.file_name().into_string() {
-            names.push(name);
-        }
-    }
-    Ok(names)
-}
-
-fn list_generations(dir: &Path) -> Result<Vec<u64>, Error> {
-    let mut generations: Vec<u64> = file_names(dir)?
-        .iter()
-        .filter_map(|n| parse_generation_file_name(n))
-        .collect();
-    generations.sort_unstable();
-    Ok(generations)
-}
-
-/// Deletes temp files left by a crash before their rename.
-fn clean_temp_files(dir: &Path) -> Result<(), Error> {
-    let mut removed = false;
-    for name in file_names(dir)? {
-        let Some(stem) = name.strip_suffix(TMP_SUFFIX) else {
-            continue;
-        };
-        if stem != STATE_FILE && parse_generation_file_name(stem).is_none() {
-            continue;
-        }
-        let path = dir.join(&name);
-        match fs::remove_file(&path) {
-            Ok(()) => removed = true,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) => return Err(io_error("remove", &path, &e)),
-        }
-    }
-    if removed {
-        sync_dir(dir)?;
-    }
-    Ok(())
-}
-
-/// Reads a whole file of at most `cap` bytes; `None` if it does not exist.
-fn read_capped(path: &Path, cap: u64) -> Result<Option<Vec<u8>>, Error> {
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(io_error("open", path, &e)),
-    };
-    let too_large = |len: u64| Error::FileTooLarge {
-        path: path.display().to_string(),
-        len,
-        max: cap,
-    };
-    let len = file.metadata().map_err(|e| io_error("stat", path, &e))?.len();
-    if len > cap {
-        return Err(too_large(len));
-    }
-    let mut bytes = Vec::new();
-    file.take(cap + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| io_error("read", path, &e))?;
-    if bytes.len() as u64 > cap {
-        return Err(too_large(bytes.len() as u64));
-    }
-    Ok(Some(bytes))
-}
-
-/// Writes `bytes` to `dir/name` atomically: `name.tmp`, write, fsync, rename, fsync dir.
-fn write_atomic(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), Error> {
-    let tmp = dir.join(alloc::format!("{name}{TMP_SUFFIX}"));
-    let path = dir.join(name);
-    match fs::remove_file(&tmp) {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(e) => return Err(io_error("remove", &tmp, &e)),
-    }
-    let mut options = OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let result = options
-        .open(&tmp)
-        .and_then(|mut f| {
-            f.write_all(bytes)?;
-            f.sync_all()
-        })
-        .map_err(|e| io_error("write", &tmp, &e));
-    if let Err(e) = result {
-        let _ = fs::remove_file(&tmp);
-        return Err(e);
-    }
-    if let Err(e) = fs::rename(&tmp, &path) {
-        let _ = fs::remove_file(&tmp);
-        return Err(io_error("rename", &path, &e));
-    }
-    sync_dir(dir)
-}
-
-/// Makes directory entries (renames, deletions) durable.
-fn sync_dir(dir: &Path) -> Result<(), Error> {
-    #[cfg(unix)]
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(|e| io_error("sync directory", dir, &e))?;
-    #[cfg(not(unix))]
-    let _ = dir;
-    Ok(())
 }
