@@ -299,3 +299,19 @@ mod flows {
         }
     }
 }
+
+#[test]
+fn lens_share_round_trip() {
+    use quasar_pq::lens::{self, Curve, KeyShare};
+    use quasar_pq::party::sim::party_rng;
+    for curve in Curve::ALL {
+        let ids: std::collections::BTreeSet<PartyId> = (1..=3).map(id).collect();
+        let (dealt, public) = lens::deal(curve, 2, &ids, &mut party_rng(b"d", id(1))).unwrap();
+        for (_, d) in dealt {
+            let s = KeyShare::from_dealer(d, &public).unwrap();
+            let b = s.to_bytes();
+            let back = KeyShare::from_bytes(curve, &b).unwrap();
+            assert_eq!(back.to_bytes(), b);
+        }
+    }
+}

@@ -23,8 +23,10 @@ use frost_core::{Element, Field, Group};
 
 /// Magic of an encoded [`PublicKeyPackage`].
 pub const MAGIC_PUBLIC_KEY_PACKAGE: &[u8; 4] = b"LNPK";
-/// Magic of an encoded [`KeyShare`].
+/// Magic of an encoded [`super::KeyShare`].
 pub const MAGIC_KEY_SHARE: &[u8; 4] = b"LNKS";
+/// Version of the [`super::KeyShare`] encoding (2: the signing share as a bare scalar).
+pub const KEY_SHARE_VERSION: u16 = 2;
 /// Magic of an encoded [`DealerShare`].
 pub const MAGIC_DEALER_SHARE: &[u8; 4] = b"LNDS";
 

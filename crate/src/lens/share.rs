@@ -8,11 +8,11 @@ use frost_core::keys as fk;
 use zeroize::{ZeroizeOnDrop, Zeroizing};
 
 use super::ciphersuite::{
-    element_bytes, frame, ident, open, put_component, read_component, with_suite, ByCurve, Family, Suite,
+    element_bytes, ident, with_suite, ByCurve, Family, Suite,
     MAX_COMPONENT,
 };
 use super::dealer::DealerShare;
-use super::keys::{PublicKeyPackage, MAGIC_KEY_SHARE};
+use super::keys::{PublicKeyPackage, KEY_SHARE_VERSION, MAGIC_KEY_SHARE};
 use super::{Curve, Error, KeyEpoch};
 use crate::wire;
 use crate::PartyId;
@@ -172,42 +172,59 @@ impl KeyShare {
         self.public.group_key_bytes()
     }
 
-    /// Encodes for storage: `LNKS` ‖ u16 1 ‖ curve ‖ u16 party ‖ u32 len ‖ frost
-    /// `KeyPackage` ‖ u32 len ‖ [`PublicKeyPackage`] bytes.
+    /// Encodes for storage: `LNKS` ‖ u16 version 2 ‖ curve ‖ u16 party ‖ signing share
+    /// (32-byte scalar) ‖ u32 length ‖ [`PublicKeyPackage`] bytes. (Version 2 writes the
+    /// scalar itself instead of frost's serialization of the key package, whose growing
+    /// buffer left copies of the share in freed memory; the verifying share, group key
+    /// and threshold come from the package.)
     ///
     /// # Security
     /// The output contains the secret signing share: encrypt it at rest (the LSS
-    /// snapshot store does) and never send it.
+    /// snapshot store does) and never send it. It is written into one buffer of the
+    /// right size, wiped when dropped.
     pub fn to_bytes(&self) -> Zeroizing<Vec<u8>> {
-        let mut w = frame(MAGIC_KEY_SHARE, self.curve());
+        let public = self.public.to_bytes();
+        let mut w = wire::Writer::with_capacity(6 + 1 + 2 + 32 + 4 + public.len());
+        w.put(MAGIC_KEY_SHARE).u16(KEY_SHARE_VERSION).u8(self.curve().to_byte());
         self.party.write(&mut w);
         with_suite!(self.curve(), C => {
             if let Ok(kp) = self.key_package::<C>() {
-                let bytes = Zeroizing::new(kp.serialize().unwrap_or_default());
-                put_component(&mut w, &bytes);
+                let share = Zeroizing::new(kp.signing_share().serialize());
+                w.put(&share);
             }
         });
-        w.bytes(&self.public.to_bytes());
-        Zeroizing::new(w.into_bytes())
+        w.bytes(&public);
+        w.into_secret()
     }
 
     /// Decodes a stored share of the expected curve and checks it (see
-    /// [`PublicKeyPackage::from_bytes`] for the public part).
+    /// [`PublicKeyPackage::from_bytes`] for the public part; the signing share must match
+    /// this party's verifying share in it).
     ///
     /// # Errors
     /// [`Error::Decode`], [`Error::WrongCurve`], [`Error::UnknownParty`], and the errors of
     /// [`PublicKeyPackage::from_bytes`].
     pub fn from_bytes(curve: Curve, bytes: &[u8]) -> Result<KeyShare, Error> {
         with_suite!(curve, C => {
-            let mut r = open(MAGIC_KEY_SHARE, C::CURVE, bytes)?;
+            let mut r = wire::Reader::new(bytes);
+            r.header(MAGIC_KEY_SHARE, KEY_SHARE_VERSION)?;
+            let found = Curve::from_byte(r.u8()?)?;
+            if found != C::CURVE {
+                return Err(Error::WrongCurve { expected: C::CURVE, found });
+            }
             let party = PartyId::read(&mut r)?;
-            let kp = read_component(
-                &mut r,
-                |b| fk::KeyPackage::<C>::deserialize(b).ok(),
-                |v| v.serialize().ok(),
-            )?;
+            let share = fk::SigningShare::<C>::deserialize(r.take(32)?)
+                .map_err(|_| wire::Error::InvalidValue("signing share"))?;
             let public = PublicKeyPackage::from_bytes(C::CURVE, r.bytes(MAX_COMPONENT)?)?;
             r.finish()?;
+            let id = ident::<C>(party)?;
+            let st = public.state::<C>()?;
+            let verifying_share = *st
+                .frost
+                .verifying_shares()
+                .get(&id)
+                .ok_or(Error::UnknownParty { party })?;
+            let kp = fk::KeyPackage::new(id, share, verifying_share, *st.frost.verifying_key(), public.threshold());
             KeyShare::from_parts::<C>(party, kp, public)
         })
     }
