@@ -10,11 +10,10 @@ use frost_core::Element;
 use rand_core::CryptoRngCore;
 use zeroize::{ZeroizeOnDrop, Zeroizing};
 
-use super::ciphersuite::{
-    element_from_bytes, frame, frost_err, ident, open, put_component, read_component, with_suite, ByCurve,
-    Family, Suite,
+use super::ciphersuite::{element_from_bytes, frost_err, ident, with_suite, ByCurve, Family, Suite};
+use super::keys::{
+    check_keygen_params, keygen_epoch, PublicKeyPackage, DEALER_SHARE_VERSION, MAGIC_DEALER_SHARE,
 };
-use super::keys::{check_keygen_params, keygen_epoch, PublicKeyPackage, MAGIC_DEALER_SHARE};
 use super::{Curve, Error, KeyEpoch};
 use crate::wire;
 use crate::PartyId;
@@ -67,42 +66,66 @@ impl DealerShare {
         self.epoch
     }
 
-    /// Encodes: `LNDS` ‖ u16 1 ‖ curve ‖ epoch ‖ u16 to ‖ u32 len ‖ frost `SecretShare`.
+    /// Encodes: `LNDS` ‖ u16 version 2 ‖ curve ‖ epoch ‖ u16 to ‖ signing share
+    /// (32-byte scalar) ‖ u16 t ‖ t × commitment point. (Version 2 writes the fields itself
+    /// instead of frost's serialization, whose growing buffer left copies of the share in
+    /// freed memory.)
     ///
     /// # Security
-    /// The output is secret: send it only encrypted to its recipient.
+    /// The output is secret: send it only encrypted to its recipient. It is written into
+    /// one buffer of the right size, wiped when dropped.
     pub fn to_bytes(&self) -> Zeroizing<Vec<u8>> {
-        let mut w = frame(MAGIC_DEALER_SHARE, self.curve());
-        self.epoch.write(&mut w);
-        self.to.write(&mut w);
         with_suite!(self.curve(), C => {
-            if let Ok(ss) = self.inner.get::<C>() {
-                let bytes = Zeroizing::new(ss.serialize().unwrap_or_default());
-                put_component(&mut w, &bytes);
+            let Ok(ss) = self.inner.get::<C>() else { return Zeroizing::new(Vec::new()) };
+            let points = ss.commitment().serialize().unwrap_or_default();
+            let len: usize = 6 + 1 + KeyEpoch::LEN + 2 + 32 + 2 + points.iter().map(Vec::len).sum::<usize>();
+            let mut w = wire::Writer::with_capacity(len);
+            w.put(MAGIC_DEALER_SHARE).u16(DEALER_SHARE_VERSION).u8(self.curve().to_byte());
+            self.epoch.write(&mut w);
+            self.to.write(&mut w);
+            let share = Zeroizing::new(ss.signing_share().serialize());
+            w.put(&share);
+            w.u16(points.len() as u16);
+            for p in &points {
+                w.put(p);
             }
-        });
-        Zeroizing::new(w.into_bytes())
+            w.into_secret()
+        })
     }
 
-    /// Decodes a dealer share of the expected curve; the share's frost identifier must be
-    /// the recipient's.
+    /// Decodes a dealer share of the expected curve.
     ///
     /// # Errors
     /// [`Error::Decode`], [`Error::WrongCurve`].
     pub fn from_bytes(curve: Curve, bytes: &[u8]) -> Result<DealerShare, Error> {
         with_suite!(curve, C => {
-            let mut r = open(MAGIC_DEALER_SHARE, C::CURVE, bytes)?;
+            let mut r = wire::Reader::new(bytes);
+            r.header(MAGIC_DEALER_SHARE, DEALER_SHARE_VERSION)?;
+            let found = Curve::from_byte(r.u8()?)?;
+            if found != C::CURVE {
+                return Err(Error::WrongCurve { expected: C::CURVE, found });
+            }
             let epoch = KeyEpoch::read(&mut r)?;
             let to = PartyId::read(&mut r)?;
-            let ss = read_component(
-                &mut r,
-                |b| fk::SecretShare::<C>::deserialize(b).ok(),
-                |v| v.serialize().ok(),
-            )?;
-            r.finish()?;
-            if *ss.identifier() != ident::<C>(to)? {
-                return Err(wire::Error::InvalidValue("share identifier differs from the recipient").into());
+            let share = fk::SigningShare::<C>::deserialize(r.take(32)?)
+                .map_err(|_| wire::Error::InvalidValue("signing share"))?;
+            let t = usize::from(r.u16()?);
+            let point_len = C::CURVE.element_len();
+            if t == 0 || t.saturating_mul(point_len) != r.remaining() {
+                return Err(wire::Error::LengthMismatch {
+                    expected: t.saturating_mul(point_len),
+                    got: r.remaining(),
+                }
+                .into());
             }
+            let mut points = Vec::with_capacity(t);
+            for _ in 0..t {
+                points.push(r.take(point_len)?);
+            }
+            r.finish()?;
+            let commitment = fk::VerifiableSecretSharingCommitment::<C>::deserialize(points)
+                .map_err(|_| wire::Error::InvalidValue("commitment"))?;
+            let ss = fk::SecretShare::new(ident::<C>(to)?, share, commitment);
             Ok(DealerShare { to, epoch, inner: C::wrap(ss) })
         })
     }

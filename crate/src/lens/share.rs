@@ -7,10 +7,7 @@ use core::fmt;
 use frost_core::keys as fk;
 use zeroize::{ZeroizeOnDrop, Zeroizing};
 
-use super::ciphersuite::{
-    element_bytes, ident, with_suite, ByCurve, Family, Suite,
-    MAX_COMPONENT,
-};
+use super::ciphersuite::{element_bytes, ident, with_suite, ByCurve, Family, Suite, MAX_COMPONENT};
 use super::dealer::DealerShare;
 use super::keys::{PublicKeyPackage, KEY_SHARE_VERSION, MAGIC_KEY_SHARE};
 use super::{Curve, Error, KeyEpoch};
@@ -185,7 +182,9 @@ impl KeyShare {
     pub fn to_bytes(&self) -> Zeroizing<Vec<u8>> {
         let public = self.public.to_bytes();
         let mut w = wire::Writer::with_capacity(6 + 1 + 2 + 32 + 4 + public.len());
-        w.put(MAGIC_KEY_SHARE).u16(KEY_SHARE_VERSION).u8(self.curve().to_byte());
+        w.put(MAGIC_KEY_SHARE)
+            .u16(KEY_SHARE_VERSION)
+            .u8(self.curve().to_byte());
         self.party.write(&mut w);
         with_suite!(self.curve(), C => {
             if let Ok(kp) = self.key_package::<C>() {
