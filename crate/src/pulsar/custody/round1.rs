@@ -14,7 +14,6 @@
 use alloc::vec::Vec;
 use core::fmt;
 
-use super::round2::Round2Message;
 use super::session::Header;
 use crate::hash::{tags, Transcript};
 use crate::wire::{self, Reader, Writer};
@@ -22,8 +21,7 @@ use crate::PartyId;
 
 /// Magic of a [`Round1Message`].
 pub const ROUND1_MAGIC: &[u8; 4] = b"PCR1";
-/// Version of the round messages.
-pub const VERSION: u16 = 1;
+use super::session::VERSION;
 /// Bytes of an encoded [`Round1Message`].
 pub const ROUND1_LEN: usize = 6 + super::session::HEADER_LEN + 32;
 
@@ -75,15 +73,6 @@ impl Round1Message {
     /// The commitment to the envelope.
     pub fn commitment(&self) -> &[u8; 32] {
         &self.commitment
-    }
-
-    /// The round-1 message that commits to `envelope` (its header copied from the
-    /// envelope).
-    pub(crate) fn committing_to(sharing_transcript: &[u8; 32], envelope: &Round2Message) -> Self {
-        Round1Message {
-            header: envelope.header,
-            commitment: commit(sharing_transcript, &envelope.to_bytes()),
-        }
     }
 
     /// Encodes (see the module docs).

@@ -16,7 +16,8 @@ use rand_core::CryptoRngCore;
 use zeroize::{Zeroize, Zeroizing};
 
 use super::envelope::{self, KEM_CIPHERTEXT_LEN, TAG_LEN};
-use super::round1::VERSION;
+use super::round1::{commit, Round1Message};
+use super::session::VERSION;
 use super::session::{Header, Session};
 use crate::lss;
 use crate::pulsar::Error;
@@ -87,6 +88,14 @@ impl Round2Message {
         header.write(&mut w);
         w.put(sharing_transcript);
         w.into_bytes()
+    }
+
+    /// The round-1 message that commits to this envelope (its header copied).
+    pub(crate) fn commitment(&self, sharing_transcript: &[u8; 32]) -> Round1Message {
+        Round1Message {
+            header: self.header,
+            commitment: commit(sharing_transcript, &self.to_bytes()),
+        }
     }
 
     /// Encodes (see the module docs).

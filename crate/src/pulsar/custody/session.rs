@@ -27,6 +27,8 @@ use crate::PartyId;
 
 /// Bytes of the common message header.
 pub const HEADER_LEN: usize = 78;
+/// Version of the round messages (`PCR1`, `PCR2`).
+pub const VERSION: u16 = 1;
 /// Magic of an encoded [`Session`].
 pub const SESSION_MAGIC: &[u8; 4] = b"PCSS";
 /// Version of the session encoding.

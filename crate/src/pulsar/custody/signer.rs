@@ -167,7 +167,7 @@ impl SignerParty {
         #[cfg(not(feature = "hazmat"))]
         let corrupt = false;
         let envelope = seal(share, session, corrupt, rng)?;
-        let commitment = Round1Message::committing_to(session.public().transcript_hash(), &envelope);
+        let commitment = envelope.commitment(session.public().transcript_hash());
         let mut out = Outgoing::broadcast(commitment.to_bytes());
         misbehave(cheat, &mut out);
         let party = SignerParty {
