@@ -14,8 +14,10 @@
 //! The `light` feature builds the verify-only module: the key generation and signing
 //! functions are left out.
 
+use alloc::vec::Vec;
 #[cfg(not(feature = "light"))]
 use js_sys::{Array, Uint8Array};
+
 use wasm_bindgen::prelude::*;
 #[cfg(not(feature = "light"))]
 use zeroize::Zeroizing;

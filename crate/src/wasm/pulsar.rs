@@ -24,6 +24,8 @@ use alloc::vec::Vec;
 
 use wasm_bindgen::prelude::*;
 
+mod keys;
+
 use super::js::{
     self, activation, array32, generation, party_id, party_ids, range_error, rng_from_seed, verdict, Obj,
 };
@@ -37,37 +39,12 @@ use crate::pulsar::custody::{
 };
 use crate::vss::{self, Ristretto255 as R};
 use crate::PartyId;
+use keys::{dup, key_fields, sharing_info};
+pub use keys::{LssShareWasm, PulsarKeyShareWasm};
 
 /// The largest dealing message of a ceremony with `n` participants and threshold `t`.
 fn dealing_bound(n: usize, t: usize) -> usize {
     inbox_bound(n, 512 + 96 * (n + t))
-}
-
-/// A copy of an LSS share (the type has no `Clone`: it is secret).
-fn dup(s: &lss::KeyShare<R>) -> lss::KeyShare<R> {
-    lss::KeyShare {
-        id: s.id,
-        share: s.share.duplicate(),
-        public: s.public.clone(),
-    }
-}
-
-/// `{ sharing, threshold, parties, generation, transcriptHash }` of a sharing.
-fn sharing_info(public: &GroupPublic<R>) -> Obj {
-    let o = Obj::new();
-    o.bytes("sharing", &public.to_bytes())
-        .set("threshold", public.threshold())
-        .ids("parties", public.parties())
-        .set("generation", public.generation() as f64)
-        .bytes("transcriptHash", public.transcript_hash());
-    o
-}
-
-/// Adds `level`, `groupKey` (the raw FIPS 204 key) and `keyRecord` (`PCGK`).
-fn key_fields(o: &Obj, key: &GroupKey) {
-    o.set("level", key.mode().level())
-        .bytes("groupKey", key.public_key())
-        .bytes("keyRecord", &key.to_bytes());
 }
 
 fn mode(level: u16) -> Result<Mode, JsValue> {
@@ -77,89 +54,6 @@ fn mode(level: u16) -> Result<Mode, JsValue> {
 /// A sharing (`LSG1` over Ristretto255).
 fn sharing(bytes: &[u8]) -> Result<GroupPublic<R>, JsValue> {
     GroupPublic::<R>::from_bytes(bytes).map_err(to_js_error)
-}
-
-/// An LSS key share of the Pulsar DKG, before the key ceremony certified a group key.
-///
-/// # Security
-/// Holds the secret share: wiped when freed.
-#[wasm_bindgen(js_name = "LssShareWasm")]
-pub struct LssShareWasm {
-    share: lss::KeyShare<R>,
-}
-
-#[wasm_bindgen(js_class = "LssShareWasm")]
-impl LssShareWasm {
-    /// The owner's id.
-    pub fn id(&self) -> u16 {
-        self.share.id().get()
-    }
-
-    /// `{ id, sharing, threshold, parties, generation, transcriptHash }`.
-    #[wasm_bindgen(js_name = "publicInfo")]
-    pub fn public_info(&self) -> JsValue {
-        let o = sharing_info(self.share.public());
-        o.set("id", self.share.id().get());
-        o.into_js()
-    }
-}
-
-/// A Pulsar custody key share (`PCKS`): the LSS share and the certified group key.
-///
-/// # Security
-/// Holds the secret share: wiped when freed. Only [`PulsarKeyShareWasm::seal`] lets it
-/// out, encrypted; restoring re-checks the group key's certificate.
-#[wasm_bindgen(js_name = "PulsarKeyShareWasm")]
-pub struct PulsarKeyShareWasm {
-    share: KeyShare,
-}
-
-#[wasm_bindgen(js_class = "PulsarKeyShareWasm")]
-impl PulsarKeyShareWasm {
-    /// The owner's id.
-    pub fn id(&self) -> u16 {
-        self.share.id().get()
-    }
-
-    /// `{ id, sharing, threshold, parties, generation, transcriptHash, level, groupKey,
-    /// keyRecord }`.
-    #[wasm_bindgen(js_name = "publicInfo")]
-    pub fn public_info(&self) -> JsValue {
-        let o = sharing_info(self.share.public());
-        o.set("id", self.share.id().get());
-        key_fields(&o, self.share.group_key());
-        o.into_js()
-    }
-
-    /// Seals the share (`PCKS`) under the 32-byte snapshot `key` (`seed`: 32 bytes).
-    ///
-    /// # Errors
-    /// `RangeError` for a key or seed that is not 32 bytes; snapshot errors.
-    pub fn seal(&self, key: Vec<u8>, seed: Vec<u8>) -> Result<Vec<u8>, JsValue> {
-        let s = &self.share;
-        let payload = s.to_bytes();
-        js::seal(
-            key,
-            seed,
-            "pulsar-custody",
-            s.group_key().commitment(),
-            s.generation(),
-            s.public().threshold(),
-            s.id(),
-            &payload,
-        )
-    }
-
-    /// Restores a share sealed by [`PulsarKeyShareWasm::seal`], re-checking that its group
-    /// key is certified for its sharing.
-    ///
-    /// # Errors
-    /// Snapshot errors, decoding errors, `ACTIVATION_*`/`GROUP_MISMATCH` for a forged key.
-    pub fn restore(snapshot: &[u8], key: Vec<u8>) -> Result<PulsarKeyShareWasm, JsValue> {
-        let payload = js::open(snapshot, key)?;
-        let share = KeyShare::from_bytes(&payload).map_err(to_js_error)?;
-        Ok(PulsarKeyShareWasm { share })
-    }
 }
 
 /// The cheat of `name`, started with `honest` or `cheating`.
