@@ -59,13 +59,14 @@ const isSharedBuffer = (b) => sabProto !== null && getPrototypeOf(b) === sabProt
 
 /**
  * A `QuasarError` made on the JS side: the same shape as the ones the WASM module throws
- * (`name`, `code`, `module`, `culprits`), plus `argument` when an argument was at fault.
+ * (`name`, `code`, `module`, `culprits`), plus `argument` when an argument was at fault. A
+ * check that mirrors a Rust one (a context over 255 bytes) uses that code and module.
  */
-export function quasarError(code, message, argument) {
+export function quasarError(code, message, argument, module = 'js') {
   const e = new Error(message);
   e.name = 'QuasarError';
   e.code = code;
-  e.module = 'js';
+  e.module = module;
   e.culprits = [];
   if (argument !== undefined) e.argument = argument;
   return e;
@@ -170,7 +171,7 @@ export function contextOf(opts) {
   if (opts.context === undefined) return EMPTY;
   const c = bytes(opts.context, 'opts.context', { max: MAX_MESSAGE_BYTES });
   if (taLength(c) > MAX_CONTEXT_BYTES) {
-    throw quasarError('CONTEXT_TOO_LONG', `opts.context is ${taLength(c)} bytes; a context is at most ${MAX_CONTEXT_BYTES}`, 'opts.context');
+    throw quasarError('CONTEXT_TOO_LONG', `opts.context is ${taLength(c)} bytes; a context is at most ${MAX_CONTEXT_BYTES}`, 'opts.context', 'mldsa');
   }
   return c;
 }

@@ -410,7 +410,7 @@ function pulsarLevel(groupKey) {
 function contextOf(ctx) {
   if (ctx === undefined) return EMPTY;
   const c = bytes(ctx, 'context', { max: MAX_MESSAGE_BYTES });
-  if (byteLength(c) > 255) throw quasarError('CONTEXT_TOO_LONG', `context is ${byteLength(c)} bytes; at most 255`, 'context');
+  if (byteLength(c) > 255) throw quasarError('CONTEXT_TOO_LONG', `context is ${byteLength(c)} bytes; at most 255`, 'context', 'mldsa');
   return c;
 }
 
