@@ -242,21 +242,30 @@ function party(w) {
   return new Party(INTERNAL, w);
 }
 
-/** A Lens key share, held in WASM memory. */
-export class LensKeyShare extends Owned {
+/** What every key-share holder offers: its owner's id, its public data, sealing. */
+class KeyShareHolder extends Owned {
   /** The owner's id. */
   get id() {
     return loader.call(() => this._w.id());
   }
-  /** `{ id, curve, groupKey, publicPackage, threshold, parties, generation, transcriptHash }`. */
+  /** The public data of the share's generation (see protocols.d.ts). */
   publicInfo() {
     return loader.call(() => this._w.publicInfo());
   }
+}
+
+/** A sealable key share: `seal()` under a 32-byte snapshot key (a `QSNP` snapshot). */
+class SealableShare extends KeyShareHolder {
   /** Seal the share under a 32-byte snapshot key (a `QSNP` snapshot). */
   seal(snapshotKey) {
     const key = secretBytes(snapshotKey, 'snapshotKey', { length: 32 });
     return withSeed(undefined, (s) => loader.call(() => this._w.seal(key, s)));
   }
+}
+
+/** A Lens key share, held in WASM memory. `publicInfo()`: `{ id, curve, groupKey,
+ *  publicPackage, threshold, parties, generation, transcriptHash }`. */
+export class LensKeyShare extends SealableShare {
   /** Restore a sealed share (curve: `ed25519`, `secp256k1`, `ristretto255`). */
   static restore(curve, snapshot, snapshotKey) {
     const c = curveByte(curve);
@@ -266,21 +275,10 @@ export class LensKeyShare extends Owned {
   }
 }
 
-/** A Pulsar custody key share (its LSS share and the certified group key), in WASM memory. */
-export class PulsarKeyShare extends Owned {
-  /** The owner's id. */
-  get id() {
-    return loader.call(() => this._w.id());
-  }
-  /** `{ id, sharing, threshold, parties, generation, transcriptHash, level, groupKey, keyRecord }`. */
-  publicInfo() {
-    return loader.call(() => this._w.publicInfo());
-  }
-  /** Seal the share under a 32-byte snapshot key (a `QSNP` snapshot). */
-  seal(snapshotKey) {
-    const key = secretBytes(snapshotKey, 'snapshotKey', { length: 32 });
-    return withSeed(undefined, (s) => loader.call(() => this._w.seal(key, s)));
-  }
+/** A Pulsar custody key share (its LSS share and the certified group key), in WASM memory.
+ *  `publicInfo()`: `{ id, sharing, threshold, parties, generation, transcriptHash, level,
+ *  groupKey, keyRecord }`. */
+export class PulsarKeyShare extends SealableShare {
   /** Restore a sealed share; its group key's certificate is checked again. */
   static restore(snapshot, snapshotKey) {
     const snap = record(snapshot, 'snapshot');
@@ -289,17 +287,9 @@ export class PulsarKeyShare extends Owned {
   }
 }
 
-/** A Pulsar DKG share before the key ceremony certified the group key, in WASM memory. */
-export class PulsarDkgShare extends Owned {
-  /** The owner's id. */
-  get id() {
-    return loader.call(() => this._w.id());
-  }
-  /** `{ id, sharing, threshold, parties, generation, transcriptHash }`. */
-  publicInfo() {
-    return loader.call(() => this._w.publicInfo());
-  }
-}
+/** A Pulsar DKG share before the key ceremony certified the group key, in WASM memory.
+ *  `publicInfo()`: `{ id, sharing, threshold, parties, generation, transcriptHash }`. */
+export class PulsarDkgShare extends KeyShareHolder {}
 
 // ---------------------------------------------------------------------------------------
 // Lens

@@ -206,24 +206,42 @@ pub fn lens_reshare(
     seed: Vec<u8>,
     cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
-    let public = share.share.public();
-    let c = Ceremony::reshare(
-        array32("session", session)?,
-        public,
-        &party_ids(&dealers)?,
-        &party_ids(&receivers)?,
+    let s = &share.share;
+    reshare_party(
+        s.public(),
+        s.party(),
+        Some(s),
+        session,
+        &dealers,
+        &receivers,
         threshold,
-    )
-    .map_err(to_js_error)?;
-    let next = public.epoch().generation + 1;
-    dealing_party(
-        &c,
-        share.share.party(),
-        Some(&share.share),
-        Some(next),
         seed,
         cheat,
     )
+}
+
+/// Starts `me` (with its share, if any) in a reshare of the key of `public`.
+#[allow(clippy::too_many_arguments)]
+fn reshare_party(
+    public: &PublicKeyPackage,
+    me: PartyId,
+    share: Option<&KeyShare>,
+    session: &[u8],
+    dealers: &[u16],
+    receivers: &[u16],
+    threshold: u16,
+    seed: Vec<u8>,
+    cheat: Option<String>,
+) -> Result<PartyWasm, JsValue> {
+    let c = Ceremony::reshare(
+        array32("session", session)?,
+        public,
+        &party_ids(dealers)?,
+        &party_ids(receivers)?,
+        threshold,
+    )
+    .map_err(to_js_error)?;
+    dealing_party(&c, me, share, Some(public.epoch().generation + 1), seed, cheat)
 }
 
 /// Starts new receiver `me` (no share yet) in a reshare of the key whose current public
@@ -242,16 +260,17 @@ pub fn lens_reshare_join(
     seed: Vec<u8>,
 ) -> Result<PartyWasm, JsValue> {
     let public = package(public_package)?;
-    let c = Ceremony::reshare(
-        array32("session", session)?,
+    reshare_party(
         &public,
-        &party_ids(&dealers)?,
-        &party_ids(&receivers)?,
+        party_id(me)?,
+        None,
+        session,
+        &dealers,
+        &receivers,
         threshold,
+        seed,
+        None,
     )
-    .map_err(to_js_error)?;
-    let next = public.epoch().generation + 1;
-    dealing_party(&c, party_id(me)?, None, Some(next), seed, None)
 }
 
 /// Starts the holder of `share` in a refresh (same set and threshold, fresh shares) dealt
@@ -267,18 +286,11 @@ pub fn lens_refresh(
     seed: Vec<u8>,
     cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
-    let public = share.share.public();
-    let c = Ceremony::refresh(array32("session", session)?, public, &party_ids(&dealers)?)
+    let s = &share.share;
+    let c = Ceremony::refresh(array32("session", session)?, s.public(), &party_ids(&dealers)?)
         .map_err(to_js_error)?;
-    let next = public.epoch().generation + 1;
-    dealing_party(
-        &c,
-        share.share.party(),
-        Some(&share.share),
-        Some(next),
-        seed,
-        cheat,
-    )
+    let next = s.public().epoch().generation + 1;
+    dealing_party(&c, s.party(), Some(s), Some(next), seed, cheat)
 }
 
 /// Starts a FROST signer: signs `message` with `share`, sending to `coordinator`.

@@ -439,16 +439,44 @@ pub fn pulsar_reshare(
 ) -> Result<PartyWasm, JsValue> {
     let s = &share.share;
     let gk = s.group_key().clone();
+    reshare_party(
+        gk,
+        s.public(),
+        s.id(),
+        Some(s),
+        session,
+        &dealers,
+        &receivers,
+        threshold,
+        seed,
+        cheat,
+    )
+}
+
+/// Starts `me` (with its custody share, if any) in a reshare of `public` bound to `gk`.
+#[allow(clippy::too_many_arguments)]
+fn reshare_party(
+    gk: GroupKey,
+    public: &GroupPublic<R>,
+    me: PartyId,
+    share: Option<&KeyShare>,
+    session: &[u8],
+    dealers: &[u16],
+    receivers: &[u16],
+    threshold: u16,
+    seed: Vec<u8>,
+    cheat: Option<String>,
+) -> Result<PartyWasm, JsValue> {
     let c = custody::reshare(
         array32("session", session)?,
         &gk,
-        s.public(),
-        &party_ids(&dealers)?,
-        &party_ids(&receivers)?,
+        public,
+        &party_ids(dealers)?,
+        &party_ids(receivers)?,
         threshold,
     )
     .map_err(to_js_error)?;
-    pulsar_dealing(c, s.id(), Some(s), gk, seed, cheat)
+    pulsar_dealing(c, me, share, gk, seed, cheat)
 }
 
 /// Starts new member `me` (no share yet) in a reshare of the sharing `sharing` (`LSG1`,
@@ -471,16 +499,18 @@ pub fn pulsar_reshare_join(
 ) -> Result<PartyWasm, JsValue> {
     let gk = GroupKey::from_bytes(key_record).map_err(to_js_error)?;
     let public = sharing(sharing_bytes)?;
-    let c = custody::reshare(
-        array32("session", session)?,
-        &gk,
+    reshare_party(
+        gk,
         &public,
-        &party_ids(&dealers)?,
-        &party_ids(&receivers)?,
+        party_id(me)?,
+        None,
+        session,
+        &dealers,
+        &receivers,
         threshold,
+        seed,
+        None,
     )
-    .map_err(to_js_error)?;
-    pulsar_dealing(c, party_id(me)?, None, gk, seed, None)
 }
 
 /// Starts the holder of `share` in a refresh of its sharing dealt by `dealers`.
