@@ -43,6 +43,29 @@ pub(super) fn array32(what: &str, bytes: &[u8]) -> Result<[u8; 32], JsValue> {
         .map_err(|_| range_error(&alloc::format!("{what} must be 32 bytes")))
 }
 
+/// The public parameters of a reshare, from JS.
+pub(super) struct Reshare {
+    pub(super) session: [u8; 32],
+    pub(super) dealers: Vec<PartyId>,
+    pub(super) receivers: Vec<PartyId>,
+    pub(super) threshold: u16,
+}
+
+/// Reads the public parameters of a reshare.
+pub(super) fn reshare(
+    session: &[u8],
+    dealers: &[u16],
+    receivers: &[u16],
+    threshold: u16,
+) -> Result<Reshare, JsValue> {
+    Ok(Reshare {
+        session: array32("session", session)?,
+        dealers: party_ids(dealers)?,
+        receivers: party_ids(receivers)?,
+        threshold,
+    })
+}
+
 /// A generation number from JS: a non-negative safe integer.
 pub(super) fn generation(g: f64) -> Result<u64, JsValue> {
     // 2^53 - 1, the largest integer a JS number holds exactly.

@@ -233,14 +233,9 @@ fn reshare_party(
     seed: Vec<u8>,
     cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
-    let c = Ceremony::reshare(
-        array32("session", session)?,
-        public,
-        &party_ids(dealers)?,
-        &party_ids(receivers)?,
-        threshold,
-    )
-    .map_err(to_js_error)?;
+    let r = js::reshare(session, dealers, receivers, threshold)?;
+    let c =
+        Ceremony::reshare(r.session, public, &r.dealers, &r.receivers, r.threshold).map_err(to_js_error)?;
     dealing_party(&c, me, share, Some(public.epoch().generation + 1), seed, cheat)
 }
 

@@ -467,15 +467,9 @@ fn reshare_party(
     seed: Vec<u8>,
     cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
-    let c = custody::reshare(
-        array32("session", session)?,
-        &gk,
-        public,
-        &party_ids(dealers)?,
-        &party_ids(receivers)?,
-        threshold,
-    )
-    .map_err(to_js_error)?;
+    let r = js::reshare(session, dealers, receivers, threshold)?;
+    let c = custody::reshare(r.session, &gk, public, &r.dealers, &r.receivers, r.threshold)
+        .map_err(to_js_error)?;
     pulsar_dealing(c, me, share, gk, seed, cheat)
 }
 
