@@ -19,28 +19,140 @@ export const INTERNAL_VERIFY_OPTS = Object.freeze(['externalMu']);
 
 const EMPTY = new Uint8Array(0);
 
-function isBytes(a) {
-  return a instanceof Uint8Array || (ArrayBuffer.isView(a) && a.constructor.name === 'Uint8Array');
+/** The longest message the package signs or verifies (16 MiB; the protocols' own maximum). */
+export const MAX_MESSAGE_BYTES = 1 << 24;
+/** The longest ML-DSA context string (FIPS 204). */
+export const MAX_CONTEXT_BYTES = 255;
+
+// ---------------------------------------------------------------------------------------
+// The one boundary every byte argument of the package crosses.
+//
+// The generated glue copies an argument into WASM memory by allocating `arg.length` bytes and
+// then copying the array's true contents; an overridable `.length` is therefore a write out of
+// bounds. Nothing here reads a property of the argument through its own prototype chain: the
+// %TypedArray%.prototype getters (taken once, when this module loads) read the internal slots.
+// Defended: subclasses and instances with overridden accessors, proxies (they have no typed-
+// array slots), detached buffers, shared and resizable buffers (copied), huge claimed lengths
+// (only the true length counts, and it is bounded). Not defended: a realm whose built-ins were
+// modified before this module loaded.
+
+const uncurry = (f) => Function.prototype.call.bind(f);
+const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
+const getterOf = (o, k) => {
+  const d = Object.getOwnPropertyDescriptor(o, k);
+  return d && typeof d.get === 'function' ? uncurry(d.get) : undefined;
+};
+const taLength = getterOf(TypedArrayPrototype, 'length');
+const taBuffer = getterOf(TypedArrayPrototype, 'buffer');
+const taTag = getterOf(TypedArrayPrototype, Symbol.toStringTag);
+const taSet = uncurry(TypedArrayPrototype.set);
+const abResizable = getterOf(ArrayBuffer.prototype, 'resizable');
+const abDetached = getterOf(ArrayBuffer.prototype, 'detached');
+const sabProto = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer.prototype : null;
+const sabGrowable = sabProto ? getterOf(sabProto, 'growable') : undefined;
+const getPrototypeOf = Reflect.getPrototypeOf;
+const hasOwn = uncurry(Object.prototype.hasOwnProperty);
+const U8 = Uint8Array;
+const U8Proto = Uint8Array.prototype;
+const ACCESSORS = Object.freeze(['length', 'byteLength', 'byteOffset', 'buffer']);
+const isSharedBuffer = (b) => sabProto !== null && getPrototypeOf(b) === sabProto;
+
+/**
+ * A `QuasarError` made on the JS side: the same shape as the ones the WASM module throws
+ * (`name`, `code`, `module`, `culprits`), plus `argument` when an argument was at fault. A
+ * check that mirrors a Rust one (a context over 255 bytes) uses that code and module.
+ */
+export function quasarError(code, message, argument, module = 'js') {
+  const e = new Error(message);
+  e.name = 'QuasarError';
+  e.code = code;
+  e.module = module;
+  e.culprits = [];
+  if (argument !== undefined) e.argument = argument;
+  return e;
+}
+
+function describe(v) {
+  if (v === null) return 'null';
+  if (typeof v !== 'object') return typeof v;
+  return taTag(v) ?? (ArrayBuffer.isView(v) ? 'a view' : 'an object');
+}
+
+function detached(buffer, length) {
+  if (abDetached !== undefined && !isSharedBuffer(buffer)) return abDetached(buffer);
+  // Node 20 has no `detached` getter: a detached buffer is the only one no view can be made of.
+  if (length !== 0 || isSharedBuffer(buffer)) return false;
+  try {
+    new U8(buffer, 0, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** The true byte length of an array `bytes()` returned (read from its internal slot). */
+export function byteLength(u8) {
+  return taLength(u8);
 }
 
 /**
- * Return `value` if it is a Uint8Array (of `length` bytes, when given).
- * Throws TypeError for anything else, RangeError for a wrong length.
+ * The boundary check of every byte argument: returns a `Uint8Array` that is safe to hand to
+ * the WASM glue (the argument itself, or a fresh plain copy), or throws naming `name`:
+ * - `TypeError` unless `value` is a genuine `Uint8Array` (a proxy, another typed array, an
+ *   object whose prototype chain redefines `length`/`byteLength`/`byteOffset`/`buffer`);
+ * - `QuasarError` `DETACHED_BUFFER` for a view of a detached (transferred) buffer;
+ * - `RangeError` for a length other than `length`, or over `max`.
+ * A subclass that leaves the accessors alone (Node's `Buffer`) and a view of a shared or
+ * resizable buffer are copied into a fresh plain array of the true length.
+ */
+export function bytes(value, name, { length, max } = {}) {
+  const tag = value !== null && (typeof value === 'object' || typeof value === 'function') ? taTag(value) : undefined;
+  if (tag !== 'Uint8Array') throw new TypeError(`${name} must be a Uint8Array, got ${describe(value)}`);
+  let copy = false;
+  let p = value;
+  for (let hops = 0; p !== U8Proto; hops++) {
+    if (p === null || hops > 8) throw new TypeError(`${name} must be a Uint8Array (its prototype chain does not reach Uint8Array.prototype)`);
+    for (const k of ACCESSORS) {
+      if (hasOwn(p, k)) throw new TypeError(`${name} redefines "${k}": a Uint8Array with overridden accessors is refused`);
+    }
+    if (p !== value) copy = true; // a subclass: copy, whatever it does
+    p = getPrototypeOf(p);
+  }
+  const buffer = taBuffer(value);
+  const n = taLength(value);
+  if (detached(buffer, n)) {
+    throw quasarError('DETACHED_BUFFER', `${name} is a view of a detached ArrayBuffer (was it transferred to a worker?)`, name);
+  }
+  if (length !== undefined && n !== length) throw new RangeError(`${name} must be ${length} bytes, got ${n}`);
+  if (max !== undefined && n > max) throw new RangeError(`${name} is ${n} bytes, at most ${max} are accepted`);
+  if (isSharedBuffer(buffer) || (abResizable !== undefined && !isSharedBuffer(buffer) && abResizable(buffer))) copy = true;
+  if (sabGrowable !== undefined && isSharedBuffer(buffer) && sabGrowable(buffer)) copy = true;
+  if (!copy) return value;
+  const out = new U8(n);
+  taSet(out, value);
+  return out;
+}
+
+/** Secret bytes: as `bytes()`, always a fresh copy (so the caller's array can be wiped apart). */
+export function secretBytes(value, name, opts) {
+  const v = bytes(value, name, opts);
+  const out = new U8(taLength(v));
+  taSet(out, v);
+  return out;
+}
+
+/**
+ * Return `value` if it is a Uint8Array (of `length` bytes, when given), checked by
+ * `bytes()`. Kept for the ML-DSA surface: TypeError, RangeError as noble's `abytes`.
  */
 export function abytes(value, length, title) {
-  if (!isBytes(value)) {
-    throw new TypeError(`${title} must be a Uint8Array, got ${value === null ? 'null' : typeof value}`);
-  }
-  if (length !== undefined && value.length !== length) {
-    throw new RangeError(`${title} must be ${length} bytes, got ${value.length}`);
-  }
-  return value;
+  return bytes(value, title, { length, max: length === undefined ? MAX_MESSAGE_BYTES : undefined });
 }
 
 /** Validate an options bag: undefined or a plain object whose defined keys are all allowed. */
 export function checkOpts(opts, allowed) {
   if (opts === undefined) return {};
-  if (opts === null || typeof opts !== 'object' || Array.isArray(opts) || isBytes(opts)) {
+  if (opts === null || typeof opts !== 'object' || Array.isArray(opts) || ArrayBuffer.isView(opts)) {
     throw new TypeError(`options must be an object, got ${opts === null ? 'null' : typeof opts}`);
   }
   const out = Object.create(null);
@@ -56,7 +168,12 @@ export function checkOpts(opts, allowed) {
 
 /** The context option: absent means empty. */
 export function contextOf(opts) {
-  return opts.context === undefined ? EMPTY : abytes(opts.context, undefined, 'opts.context');
+  if (opts.context === undefined) return EMPTY;
+  const c = bytes(opts.context, 'opts.context', { max: MAX_MESSAGE_BYTES });
+  if (taLength(c) > MAX_CONTEXT_BYTES) {
+    throw quasarError('CONTEXT_TOO_LONG', `opts.context is ${taLength(c)} bytes; a context is at most ${MAX_CONTEXT_BYTES}`, 'opts.context', 'mldsa');
+  }
+  return c;
 }
 
 /** A boolean option (false when absent). */
@@ -85,7 +202,7 @@ export function signRandomness(extraEntropy, deterministicAsZeros = false) {
   if (extraEntropy === false) return deterministicAsZeros ? new Uint8Array(32) : undefined;
   if (extraEntropy === undefined) return randomBytes(32);
   if (extraEntropy === true) throw new TypeError('opts.extraEntropy must be a Uint8Array(32) or false, got true');
-  return abytes(extraEntropy, 32, 'opts.extraEntropy');
+  return secretBytes(extraEntropy, 'opts.extraEntropy', { length: 32 });
 }
 
 /**
@@ -94,10 +211,15 @@ export function signRandomness(extraEntropy, deterministicAsZeros = false) {
  * `wasmUrl` is the URL of its .wasm. In Node (file: URLs) the bytes are read with fs,
  * in browsers they are fetched (streaming compile). `init(input)` passes any explicit
  * input (URL, Response, BufferSource, WebAssembly.Module) through unchanged.
+ *
+ * `call(fn)` runs one call into the instance: it throws until `init()` has run, and if the
+ * instance ever traps (a `WebAssembly.RuntimeError`: its memory can no longer be trusted) it
+ * marks the instance dead, and this and every later call throw `QuasarError`
+ * `INSTANCE_POISONED`.
  */
 export function makeInit(glue, wasmUrl) {
   let ready = null;
-  const state = { ok: false };
+  const state = { ok: false, exports: null, poisoned: null };
   async function init(input) {
     if (ready) return ready;
     ready = (async () => {
@@ -111,7 +233,7 @@ export function makeInit(glue, wasmUrl) {
           source = url;
         }
       }
-      await glue.default({ module_or_path: source });
+      state.exports = await glue.default({ module_or_path: source });
       state.ok = true;
     })();
     try {
@@ -124,71 +246,96 @@ export function makeInit(glue, wasmUrl) {
   }
   function initSync(moduleOrBytes) {
     if (state.ok) return;
-    glue.initSync({ module: moduleOrBytes });
+    state.exports = glue.initSync({ module: moduleOrBytes });
     state.ok = true;
     ready = Promise.resolve();
   }
+  function poisonedError(cause) {
+    const e = quasarError(
+      'INSTANCE_POISONED',
+      'quasar-pq: the WebAssembly instance trapped earlier and was marked dead; reload the module (a new realm or worker)',
+    );
+    if (cause) e.cause = cause;
+    return e;
+  }
   function assertReady() {
+    if (state.poisoned) throw poisonedError(state.poisoned);
     if (!state.ok) throw new Error('quasar-pq: call `await init()` before using the library');
   }
-  return { init, initSync, assertReady };
+  function call(fn) {
+    assertReady();
+    try {
+      return fn();
+    } catch (e) {
+      if (e instanceof WebAssembly.RuntimeError) {
+        state.poisoned = e;
+        throw poisonedError(e);
+      }
+      throw e;
+    }
+  }
+  /** The instance's memory size in bytes (tests check that bad input does not grow it). */
+  function memoryBytes() {
+    return state.exports?.memory?.buffer.byteLength ?? 0;
+  }
+  return { init, initSync, assertReady, call, memoryBytes, get poisoned() { return state.poisoned !== null; } };
 }
 
 /**
  * The verify half of an ML-DSA parameter set (shared by the full and light builds).
- * `w` is the generated module; `assertReady` throws until init() has run.
+ * `w` is the generated module; `loader` the instance's loader (`call`).
  */
-export function mlDsaVerifySurface(level, w, assertReady) {
+export function mlDsaVerifySurface(level, w, loader) {
   const lengths = ML_DSA_LENGTHS[level];
+  const msgOf = (m, name = 'message') => bytes(m, name, { max: MAX_MESSAGE_BYTES });
   /** Verify `sig` on `msg` under `publicKey`; false for any bad signature. */
   function verify(sig, msg, publicKey, opts) {
     const o = checkOpts(opts, VERIFY_OPTS);
     const ctx = contextOf(o);
-    abytes(sig, undefined, 'signature');
-    abytes(msg, undefined, 'message');
-    abytes(publicKey, lengths.publicKey, 'publicKey');
-    assertReady();
-    return w.mlDsaVerify(level, publicKey, msg, ctx, sig);
+    const s = bytes(sig, 'signature');
+    const m = msgOf(msg);
+    const pk = bytes(publicKey, 'publicKey', { length: lengths.publicKey });
+    if (byteLength(s) !== lengths.signature) return (loader.assertReady(), false);
+    return loader.call(() => w.mlDsaVerify(level, pk, m, ctx, s));
   }
   /** Verify on M′ (or on μ with `externalMu: true`); false for any bad signature. */
   function internalVerify(sig, msg, publicKey, opts) {
     const o = checkOpts(opts, INTERNAL_VERIFY_OPTS);
     const externalMu = boolOpt(o, 'externalMu');
-    abytes(sig, undefined, 'signature');
-    abytes(msg, externalMu ? 64 : undefined, externalMu ? 'mu' : 'message');
-    abytes(publicKey, lengths.publicKey, 'publicKey');
-    assertReady();
-    return externalMu
-      ? w.mlDsaVerifyMu(level, publicKey, msg, sig)
-      : w.mlDsaVerifyInternal(level, publicKey, msg, sig);
+    const s = bytes(sig, 'signature');
+    const m = externalMu ? bytes(msg, 'mu', { length: 64 }) : msgOf(msg);
+    const pk = bytes(publicKey, 'publicKey', { length: lengths.publicKey });
+    if (byteLength(s) !== lengths.signature) return (loader.assertReady(), false);
+    return loader.call(() => (externalMu ? w.mlDsaVerifyMu(level, pk, m, s) : w.mlDsaVerifyInternal(level, pk, m, s)));
   }
   /** μ = H(H(pk) ‖ 0 ‖ |ctx| ‖ ctx ‖ msg, 64), the input of external-μ signing. */
   function computeMu(msg, publicKey, opts) {
     const o = checkOpts(opts, VERIFY_OPTS);
     const ctx = contextOf(o);
-    abytes(msg, undefined, 'message');
-    abytes(publicKey, lengths.publicKey, 'publicKey');
-    assertReady();
-    return w.mlDsaComputeMu(level, publicKey, msg, ctx);
+    const m = msgOf(msg);
+    const pk = bytes(publicKey, 'publicKey', { length: lengths.publicKey });
+    return loader.call(() => w.mlDsaComputeMu(level, pk, m, ctx));
   }
   /**
    * Expand `publicKey` once for verifying many signatures under it (about 3x faster per
    * verification). Returns `{ verify(sig, msg, opts), free() }`.
    */
   function prepare(publicKey) {
-    abytes(publicKey, lengths.publicKey, 'publicKey');
-    assertReady();
-    const key = new w.MlDsaPreparedKey(level, publicKey);
+    const pk = bytes(publicKey, 'publicKey', { length: lengths.publicKey });
+    let key = loader.call(() => new w.MlDsaPreparedKey(level, pk));
     return Object.freeze({
       verify(sig, msg, opts) {
         const o = checkOpts(opts, VERIFY_OPTS);
         const ctx = contextOf(o);
-        abytes(sig, undefined, 'signature');
-        abytes(msg, undefined, 'message');
-        return key.verify(msg, ctx, sig);
+        const s = bytes(sig, 'signature');
+        const m = msgOf(msg);
+        if (key === null) throw new Error('MlDsaPreparedKey: used after free()');
+        if (byteLength(s) !== lengths.signature) return (loader.assertReady(), false);
+        return loader.call(() => key.verify(m, ctx, s));
       },
       free() {
-        key.free();
+        if (key !== null && !loader.poisoned) key.free();
+        key = null;
       },
     });
   }

@@ -12,14 +12,16 @@
 import { glue, loader } from './full.js';
 import {
   INTERNAL_SIGN_OPTS,
+  MAX_MESSAGE_BYTES,
   SECURITY_LEVEL,
   SIGN_OPTS,
-  abytes,
   boolOpt,
+  bytes,
   checkOpts,
   contextOf,
   mlDsaVerifySurface,
   randomBytes,
+  secretBytes,
   signRandomness,
 } from './common.js';
 
@@ -35,46 +37,45 @@ export const initSync = loader.initSync;
 
 function mlDsa(level) {
   const w = glue;
-  const v = mlDsaVerifySurface(level, w, loader.assertReady);
+  const v = mlDsaVerifySurface(level, w, loader);
   const { lengths } = v;
 
   function keygen(seed) {
     const ownSeed = seed === undefined;
-    const s = ownSeed ? randomBytes(32) : abytes(seed, 32, 'seed');
-    loader.assertReady();
+    const s = ownSeed ? randomBytes(32) : secretBytes(seed, 'seed', { length: 32 });
     try {
-      const [publicKey, secretKey] = w.mlDsaKeygen(level, s);
+      const [publicKey, secretKey] = loader.call(() => w.mlDsaKeygen(level, s));
       return { publicKey, secretKey };
     } finally {
-      if (ownSeed) s.fill(0);
+      s.fill(0);
     }
   }
 
   function sign(msg, secretKey, opts) {
     const o = checkOpts(opts, SIGN_OPTS);
     const ctx = contextOf(o);
-    abytes(msg, undefined, 'message');
-    abytes(secretKey, lengths.secretKey, 'secretKey');
+    const m = bytes(msg, 'message', { max: MAX_MESSAGE_BYTES });
+    const sk = secretBytes(secretKey, 'secretKey', { length: lengths.secretKey });
     const rnd = signRandomness(o.extraEntropy);
-    loader.assertReady();
     try {
-      return w.mlDsaSign(level, secretKey, msg, ctx, rnd);
+      return loader.call(() => w.mlDsaSign(level, sk, m, ctx, rnd));
     } finally {
-      if (o.extraEntropy === undefined && rnd) rnd.fill(0);
+      sk.fill(0);
+      if (rnd) rnd.fill(0);
     }
   }
 
   function internalSign(msg, secretKey, opts) {
     const o = checkOpts(opts, INTERNAL_SIGN_OPTS);
     const externalMu = boolOpt(o, 'externalMu');
-    abytes(msg, externalMu ? 64 : undefined, externalMu ? 'mu' : 'message');
-    abytes(secretKey, lengths.secretKey, 'secretKey');
+    const m = externalMu ? bytes(msg, 'mu', { length: 64 }) : bytes(msg, 'message', { max: MAX_MESSAGE_BYTES });
+    const sk = secretBytes(secretKey, 'secretKey', { length: lengths.secretKey });
     const rnd = signRandomness(o.extraEntropy, true);
-    loader.assertReady();
     try {
-      return externalMu ? w.mlDsaSignMu(level, secretKey, msg, rnd) : w.mlDsaSignInternal(level, secretKey, msg, rnd);
+      return loader.call(() => (externalMu ? w.mlDsaSignMu(level, sk, m, rnd) : w.mlDsaSignInternal(level, sk, m, rnd)));
     } finally {
-      if (o.extraEntropy === undefined) rnd.fill(0);
+      sk.fill(0);
+      rnd.fill(0);
     }
   }
 
@@ -102,17 +103,20 @@ export const mlDsa65 = mlDsa(65);
 /** ML-DSA-87 (FIPS 204, NIST security category 5). */
 export const mlDsa87 = mlDsa(87);
 
-// Threshold protocols: Lens (FROST), Pulsar custody, LSS resharing. See protocols.d.ts.
+// Threshold protocols: one Party class for every protocol, the key-share holders, the
+// factories and verifiers of Lens and Pulsar. See protocols.d.ts.
 export {
-  LensParty,
-  LensCoordinator,
-  PulsarParty,
-  PulsarCombiner,
+  Party,
+  LensKeyShare,
+  PulsarKeyShare,
+  PulsarDkgShare,
   lens,
   pulsar,
-  verifyPulsar,
-  decodeActivationCertificate,
+  constants,
   trustModels,
 } from './protocols.js';
+
+/** FIPS 204, Table 2 sizes of each level, and the package's input bounds. */
+export { ML_DSA_LENGTHS, MAX_MESSAGE_BYTES, MAX_CONTEXT_BYTES } from './common.js';
 
 export default init;

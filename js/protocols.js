@@ -1,20 +1,25 @@
-// quasar-pq threshold protocols (full build): Lens (FROST) and Pulsar custody parties,
-// their coordinator roles, LSS resharing with activation certificates, and verifiers.
+// quasar-pq threshold protocols (full build): Lens (FROST) and Pulsar custody.
 //
-// Every party is an independent instance whose secret state lives in WebAssembly memory;
-// parties exchange only Uint8Array messages, so each can run in its own Web Worker or
-// worker_thread with its own WASM instance. protocols.d.ts documents the API and has one
-// example flow per scheme.
+// Every protocol party is the Rust library's own state machine, held in WebAssembly memory
+// and wrapped here in ONE class, `Party`: factories start it (`lens.keygen(...)`,
+// `pulsar.sign.signer(...)`, …), `party.start` holds its first messages, and
+// `party.step(inbox)` runs one round on the messages received for it, until `done`. Parties
+// exchange only Uint8Array messages, so each can run in its own Web Worker or worker_thread
+// with its own WASM instance. Key shares stay in WASM memory in holder objects
+// (`LensKeyShare`, `PulsarKeyShare`, `PulsarDkgShare`) that factories take by reference.
+// Nothing here implements a round. protocols.d.ts documents the API with one flow per scheme.
 
-import { ML_DSA_LENGTHS, abytes, checkOpts, randomBytes } from './common.js';
+import { ML_DSA_LENGTHS, MAX_MESSAGE_BYTES, bytes, byteLength, checkOpts, quasarError, randomBytes, secretBytes } from './common.js';
 import { glue, loader } from './full.js';
 
 const CURVES = Object.freeze({ ed25519: 1, secp256k1: 2, ristretto255: 3 });
 const LEVELS = Object.freeze([44, 65, 87]);
 const EMPTY = new Uint8Array(0);
 const DISPOSE = Symbol.dispose ?? Symbol.for('Symbol.dispose');
+const INTERNAL = Symbol('quasar-pq internal');
+const utf8 = (s) => new TextEncoder().encode(s);
 
-/** One sentence per trust model (DESIGN §3). */
+/** One sentence per trust model (DESIGN §3), and what an activation certificate proves. */
 export const trustModels = Object.freeze({
   pulsar:
     'Pulsar custody: the ML-DSA key is derived from a Pedersen-shared group secret that no coalition below t knows at rest; ' +
@@ -24,8 +29,27 @@ export const trustModels = Object.freeze({
     'Lens: FROST threshold Schnorr against a dishonest majority — fewer than t parties cannot sign, the coordinator is trusted ' +
     'only for liveness, and signatures verify under standard Ed25519/BIP-340.',
   lss:
-    'LSS resharing: a dealer who sends an inconsistent share is detected and named; the group public key never changes, and an ' +
-    'activation certificate signed by the new set under the unchanged key proves the new set can sign.',
+    'LSS resharing: a dealer who sends an inconsistent share is detected and named; a misaddressed, replayed or non-member ' +
+    'message is dropped and its sender named, never an abort; the group public key never changes.',
+  activation:
+    'Activation certificate: at least t_new distinct members of the new set each proved possession of their new share, bound to ' +
+    'the key, the generation and the dealing transcript; the old set cannot make it. An old party erases its old share only ' +
+    'after it has verified this certificate.',
+});
+
+/**
+ * Protocol constants, from the package (never copied into an application). The Pulsar
+ * activation context and the Lens activation tag are reserved: ordinary signing refuses them.
+ * `cheats` are the misbehaviour names of the demo's cheating-party toggle (`hazmat` build).
+ */
+export const constants = Object.freeze({
+  pulsarActivationContext: utf8('QUASAR-PULSAR-ACTIVATE-v1'),
+  lensActivationTag: 'QUASAR-LENS-ACTIVATE-v1',
+  lssActivationTag: 'QUASAR-LSS-ACTIVATE-v1',
+  maxMessageBytes: MAX_MESSAGE_BYTES,
+  curves: Object.freeze(Object.keys(CURVES)),
+  levels: LEVELS,
+  cheats: Object.freeze({ dealing: 'bad-shares', signing: 'bad-contribution', misaddress: 'misaddress', garbage: 'garbage' }),
 });
 
 // ---------------------------------------------------------------------------------------
@@ -41,15 +65,10 @@ function partyId(v, title) {
 
 function idList(v, title) {
   if (!Array.isArray(v)) throw new TypeError(`${title} must be an array of party ids`);
-  return Uint16Array.from(v, (x, i) => partyId(x, `${title}[${i}]`));
-}
-
-function threshold(v) {
-  return partyId(v, 'threshold');
-}
-
-function session(v) {
-  return abytes(v, 32, 'session');
+  if (v.length > 4096) throw new RangeError(`${title} lists ${v.length} parties, at most 4096`);
+  const out = new Uint16Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = partyId(v[i], `${title}[${i}]`);
+  return out;
 }
 
 function required(o, key, what) {
@@ -57,9 +76,11 @@ function required(o, key, what) {
   return o[key];
 }
 
-function seedOf(seed) {
-  return seed === undefined ? randomBytes(32) : abytes(seed, 32, 'seed').slice();
-}
+const session = (v) => bytes(v, 'session', { length: 32 });
+const seedOf = (seed) => (seed === undefined ? randomBytes(32) : secretBytes(seed, 'seed', { length: 32 }));
+const message = (v, name = 'message') => bytes(v, name, { max: MAX_MESSAGE_BYTES });
+/** Public protocol objects (packages, sharings, key records, certificates, sessions). */
+const record = (v, name) => bytes(v, name, { max: 1 << 22 });
 
 function curveByte(curve) {
   if (typeof curve !== 'string' || !(curve in CURVES)) {
@@ -73,459 +94,439 @@ function levelOf(level) {
   return level;
 }
 
-/** `[senders: Uint16Array, messages: Uint8Array[]]` from a list of `{ from, bytes }`. */
-function incoming(list, title) {
-  if (list === undefined) return [new Uint16Array(0), []];
-  if (!Array.isArray(list)) throw new TypeError(`${title} must be an array of { from, bytes }`);
-  const from = new Uint16Array(list.length);
-  const msgs = new Array(list.length);
-  list.forEach((m, i) => {
-    if (m === null || typeof m !== 'object') throw new TypeError(`${title}[${i}] must be { from, bytes }`);
-    from[i] = partyId(m.from, `${title}[${i}].from`);
-    msgs[i] = abytes(m.bytes, undefined, `${title}[${i}].bytes`);
-  });
-  return [from, msgs];
+function cheatOf(cheat) {
+  if (cheat === undefined || cheat === null) return undefined;
+  if (typeof cheat !== 'string') throw new TypeError(`cheat must be a misbehaviour name, got ${typeof cheat}`);
+  return cheat;
 }
 
-function inboxOf(inbox) {
-  const o = checkOpts(inbox, ['broadcasts', 'direct']);
-  return { broadcasts: incoming(o.broadcasts, 'inbox.broadcasts'), direct: incoming(o.direct, 'inbox.direct') };
-}
-
-function misbehaviour(m) {
-  const o = checkOpts(m, ['dealing', 'signing']);
-  for (const k of ['dealing', 'signing']) {
-    if (o[k] !== undefined && typeof o[k] !== 'boolean') throw new TypeError(`misbehaviour.${k} must be a boolean`);
+function generationOf(g) {
+  if (typeof g !== 'number' || !Number.isSafeInteger(g) || g < 0) {
+    throw new RangeError(`generation must be a non-negative safe integer, got ${String(g)}`);
   }
-  return [o.dealing === true, o.signing === true];
+  return g;
 }
 
-/** Base of the classes: owns one wasm object; `free()` releases it. */
+function holder(v, Class, name) {
+  if (!(v instanceof Class)) throw new TypeError(`${name} must be a ${Class.name}`);
+  return v._w;
+}
+
+/** Runs `fn` with a fresh 32-byte seed (wiped afterwards). */
+function withSeed(seed, fn) {
+  const s = seedOf(seed);
+  try {
+    return fn(s);
+  } finally {
+    s.fill(0);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Owned WASM objects
+
+/** Base of the classes that own one WASM object; `free()` releases it (secrets are wiped). */
 class Owned {
   #w;
-  constructor(w) {
+  constructor(token, w) {
+    if (token !== INTERNAL) throw new TypeError(`${new.target.name} objects are made by the package's factories`);
     this.#w = w;
   }
   get _w() {
-    if (this.#w === null) throw new Error(`${this.constructor.name}: used after free()`);
+    if (this.#w === null) throw quasarError('USE_AFTER_FREE', `${this.constructor.name}: used after free()`);
     return this.#w;
   }
-  /** Release the WASM memory held by this instance (secrets are wiped). */
+  /** Release the WASM memory held by this object (its secrets are wiped). Idempotent. */
   free() {
-    if (this.#w !== null) {
-      this.#w.free();
-      this.#w = null;
-    }
+    const w = this.#w;
+    this.#w = null;
+    if (w !== null && !loader.poisoned) w.free();
   }
   [DISPOSE]() {
     this.free();
   }
 }
 
-function phaseName(w) {
-  const p = w.phase();
-  return p === 'idle' && w.hasShare() ? 'ready' : p;
+function wrapShare(w) {
+  if (w instanceof glue.LensKeyShareWasm) return new LensKeyShare(INTERNAL, w);
+  if (w instanceof glue.PulsarKeyShareWasm) return new PulsarKeyShare(INTERNAL, w);
+  if (w instanceof glue.LssShareWasm) return new PulsarDkgShare(INTERNAL, w);
+  return w;
 }
+
+/**
+ * One protocol party (any protocol): its state lives in WASM memory. `start` holds the
+ * messages its start sends; `step(inbox)` runs one round. See protocols.d.ts.
+ */
+export class Party extends Owned {
+  #id;
+  #protocol;
+  #max;
+  #start;
+  #info;
+  constructor(token, w) {
+    super(token, w);
+    this.#id = w.id();
+    this.#protocol = w.protocol();
+    this.#max = w.maxInboxBytes();
+    this.#info = Object.freeze(w.info());
+    this.#start = Object.freeze(w.takeStart());
+  }
+  /** This party's id. */
+  get id() {
+    return this.#id;
+  }
+  /** The protocol (`lens-dealing`, `lens-signer`, `lens-coordinator`, `pulsar-dkg`, …). */
+  get protocol() {
+    return this.#protocol;
+  }
+  /** The step result of the start: `{ done: false, round, outgoing, dropped: [] }`. */
+  get start() {
+    return this.#start;
+  }
+  /** Public data of the start (`{ session }` for a Pulsar combiner). */
+  get info() {
+    return this.#info;
+  }
+  /** The round the next step runs (`{ number, name }`), or null once done. */
+  get round() {
+    return loader.call(() => this._w.round());
+  }
+  /** Whether the party has finished. */
+  get done() {
+    return loader.call(() => this._w.done());
+  }
+  /** The largest inbox a step accepts, in bytes (parties × the protocol's largest message). */
+  get maxInboxBytes() {
+    return this.#max;
+  }
+  /**
+   * Run one round on `inbox`, the messages received for it: `[{ from, bytes }]`, `from` being
+   * the sender the transport authenticated. Returns `{ done, round, outgoing, outcome?,
+   * dropped }`. Every entry is checked and copied before the party is touched: a bad one throws
+   * (TypeError, RangeError, QuasarError) and the party keeps its whole state.
+   */
+  step(inbox) {
+    const w = this._w;
+    if (!Array.isArray(inbox)) throw new TypeError('inbox must be an array of { from, bytes }');
+    const entries = [];
+    let total = 0;
+    for (let i = 0; i < inbox.length; i++) {
+      const m = inbox[i];
+      if (m === null || typeof m !== 'object') throw new TypeError(`inbox[${i}] must be { from, bytes }`);
+      const from = partyId(m.from, `inbox[${i}].from`);
+      const b = bytes(m.bytes, `inbox[${i}].bytes`, { max: this.#max });
+      total += 6 + byteLength(b);
+      if (total > this.#max) {
+        throw new RangeError(`inbox is over ${this.#max} bytes, the most this ${this.#protocol} party accepts in a round`);
+      }
+      entries.push([from, b]);
+    }
+    const frame = new Uint8Array(total);
+    const view = new DataView(frame.buffer);
+    let at = 0;
+    for (const [from, b] of entries) {
+      view.setUint16(at, from);
+      view.setUint32(at + 2, byteLength(b));
+      frame.set(b, at + 6);
+      at += 6 + byteLength(b);
+    }
+    const r = loader.call(() => w.step(frame));
+    frame.fill(0);
+    if (r.outcome?.keyShare !== undefined) r.outcome.keyShare = wrapShare(r.outcome.keyShare);
+    return r;
+  }
+}
+
+function party(w) {
+  return new Party(INTERNAL, w);
+}
+
+/** What every key-share holder offers: its owner's id, its public data, sealing. */
+class KeyShareHolder extends Owned {
+  /** The owner's id. */
+  get id() {
+    return loader.call(() => this._w.id());
+  }
+  /** The public data of the share's generation (see protocols.d.ts). */
+  publicInfo() {
+    return loader.call(() => this._w.publicInfo());
+  }
+}
+
+/** A sealable key share: `seal()` under a 32-byte snapshot key (a `QSNP` snapshot). */
+class SealableShare extends KeyShareHolder {
+  /** Seal the share under a 32-byte snapshot key (a `QSNP` snapshot). */
+  seal(snapshotKey) {
+    const key = secretBytes(snapshotKey, 'snapshotKey', { length: 32 });
+    return withSeed(undefined, (s) => loader.call(() => this._w.seal(key, s)));
+  }
+}
+
+/** A Lens key share, held in WASM memory. `publicInfo()`: `{ id, curve, groupKey,
+ *  publicPackage, threshold, parties, generation, transcriptHash }`. */
+export class LensKeyShare extends SealableShare {
+  /** Restore a sealed share (curve: `ed25519`, `secp256k1`, `ristretto255`). */
+  static restore(curve, snapshot, snapshotKey) {
+    const c = curveByte(curve);
+    const snap = record(snapshot, 'snapshot');
+    const key = secretBytes(snapshotKey, 'snapshotKey', { length: 32 });
+    return new LensKeyShare(INTERNAL, loader.call(() => glue.LensKeyShareWasm.restore(c, snap, key)));
+  }
+}
+
+/** A Pulsar custody key share (its LSS share and the certified group key), in WASM memory.
+ *  `publicInfo()`: `{ id, sharing, threshold, parties, generation, transcriptHash, level,
+ *  groupKey, keyRecord }`. */
+export class PulsarKeyShare extends SealableShare {
+  /** Restore a sealed share; its group key's certificate is checked again. */
+  static restore(snapshot, snapshotKey) {
+    const snap = record(snapshot, 'snapshot');
+    const key = secretBytes(snapshotKey, 'snapshotKey', { length: 32 });
+    return new PulsarKeyShare(INTERNAL, loader.call(() => glue.PulsarKeyShareWasm.restore(snap, key)));
+  }
+}
+
+/** A Pulsar DKG share before the key ceremony certified the group key, in WASM memory.
+ *  `publicInfo()`: `{ id, sharing, threshold, parties, generation, transcriptHash }`. */
+export class PulsarDkgShare extends KeyShareHolder {}
 
 // ---------------------------------------------------------------------------------------
 // Lens
 
-/** One Lens (FROST) party. See protocols.d.ts. */
-export class LensParty extends Owned {
-  #id;
-  #curve;
-  constructor(opts) {
-    const o = checkOpts(opts, ['id', 'seed', 'curve']);
-    const id = partyId(required(o, 'id', 'LensParty'), 'id');
-    const c = curveByte(required(o, 'curve', 'LensParty'));
-    const seed = seedOf(o.seed);
-    loader.assertReady();
-    try {
-      super(new glue.LensPartyWasm(id, c, seed));
-    } finally {
-      seed.fill(0);
-    }
-    this.#id = id;
-    this.#curve = o.curve;
-  }
-  get id() {
-    return this.#id;
-  }
-  get curve() {
-    return this.#curve;
-  }
-  get phase() {
-    return phaseName(this._w);
-  }
-  get hasShare() {
-    return this._w.hasShare();
-  }
-  dkgRound1(params) {
-    const p = checkOpts(params, ['session', 'threshold', 'parties']);
-    return this._w.dkgRound1(
-      session(required(p, 'session', 'dkgRound1')),
-      threshold(required(p, 'threshold', 'dkgRound1')),
-      idList(required(p, 'parties', 'dkgRound1'), 'parties'),
-    );
-  }
-  dkgRound2(inbox) {
-    const { broadcasts, direct } = inboxOf(inbox);
-    return this._w.dkgRound2(...broadcasts, ...direct);
-  }
-  dkgRound3(inbox) {
-    const { broadcasts } = inboxOf(inbox);
-    return this._w.dkgRound3(...broadcasts);
-  }
-  dkgFinish(inbox) {
-    const { broadcasts } = inboxOf(inbox);
-    return this._w.dkgFinish(...broadcasts);
-  }
-  signRound1() {
-    return this._w.signRound1();
-  }
-  signRound2(signingPackage) {
-    return this._w.signRound2(abytes(signingPackage, undefined, 'signingPackage'));
-  }
-  static packageMessage(curve, signingPackage) {
-    const c = curveByte(curve);
-    abytes(signingPackage, undefined, 'signingPackage');
-    loader.assertReady();
-    return glue.LensPartyWasm.packageMessage(c, signingPackage);
-  }
-  reshareRound1(params) {
-    const p = checkOpts(params, ['session', 'dealers', 'receivers', 'threshold', 'publicPackage']);
-    return this._w.reshareRound1(
-      session(required(p, 'session', 'reshareRound1')),
-      idList(required(p, 'dealers', 'reshareRound1'), 'dealers'),
-      idList(required(p, 'receivers', 'reshareRound1'), 'receivers'),
-      threshold(required(p, 'threshold', 'reshareRound1')),
-      p.publicPackage === undefined ? undefined : abytes(p.publicPackage, undefined, 'publicPackage'),
-    );
-  }
-  reshareRound2(inbox) {
-    const { broadcasts, direct } = inboxOf(inbox);
-    return this._w.reshareRound2(...broadcasts, ...direct);
-  }
-  reshareRound3(inbox) {
-    const { broadcasts } = inboxOf(inbox);
-    return this._w.reshareRound3(...broadcasts);
-  }
-  reshareFinish(inbox) {
-    const { broadcasts } = inboxOf(inbox);
-    return this._w.reshareFinish(...broadcasts);
-  }
-  publicInfo() {
-    const { hasShare: _, ...info } = this._w.publicInfo();
-    return info;
-  }
-  setMisbehaviour(m) {
-    this._w.setMisbehaviour(...misbehaviour(m));
-  }
-  sealShare(snapshotKey) {
-    return this._w.sealShare(abytes(snapshotKey, 32, 'snapshotKey').slice());
-  }
-  restoreShare(snapshot, snapshotKey) {
-    const { hasShare: _, ...info } = this._w.restoreShare(
-      abytes(snapshot, undefined, 'snapshot'),
-      abytes(snapshotKey, 32, 'snapshotKey').slice(),
-    );
-    return info;
-  }
+function lensGroupKey(c, groupKey) {
+  const k = bytes(groupKey, 'groupKey');
+  const n = byteLength(k);
+  const ok = c === CURVES.secp256k1 ? n === 33 || n === 32 : n === 32;
+  if (!ok) throw new RangeError(`groupKey has the wrong length for this curve: ${n}`);
+  return k;
 }
 
-/** The FROST coordinator of one Lens group (public data only). See protocols.d.ts. */
-export class LensCoordinator extends Owned {
-  #curve;
-  constructor(opts) {
-    const o = checkOpts(opts, ['curve', 'publicPackage']);
-    const c = curveByte(required(o, 'curve', 'LensCoordinator'));
-    const pkg = abytes(required(o, 'publicPackage', 'LensCoordinator'), undefined, 'publicPackage');
-    loader.assertReady();
-    super(new glue.LensCoordinatorWasm(c, pkg));
-    this.#curve = o.curve;
-  }
-  get curve() {
-    return this.#curve;
-  }
-  get groupKey() {
-    return this._w.groupKey();
-  }
-  get generation() {
-    return this._w.generation();
-  }
-  signingPackage(args) {
-    const a = checkOpts(args, ['commitments', 'message']);
-    const [from, msgs] = incoming(required(a, 'commitments', 'signingPackage'), 'commitments');
-    return this._w.signingPackage(from, msgs, abytes(required(a, 'message', 'signingPackage'), undefined, 'message'));
-  }
-  aggregate(args) {
-    const a = checkOpts(args, ['shares']);
-    const [from, msgs] = incoming(required(a, 'shares', 'aggregate'), 'shares');
-    return this._w.aggregate(from, msgs);
-  }
-  activationMessage() {
-    return this._w.activationMessage();
-  }
-  activationCertificate(signature) {
-    return this._w.activationCertificate(abytes(signature, 64, 'signature'));
-  }
-}
-
-/** Stateless Lens functions. */
+/** Lens factories and verifiers. */
 export const lens = Object.freeze({
-  curves: Object.freeze(Object.keys(CURVES)),
-  /** Standard Ed25519 / BIP-340 / RFC 9591 verification; false for any bad signature or key. */
-  verify(curve, groupKey, message, signature) {
-    const c = curveByte(curve);
-    lensKey(c, groupKey);
-    abytes(message, undefined, 'message');
-    abytes(signature, undefined, 'signature');
-    loader.assertReady();
-    return glue.lensVerify(c, groupKey, message, signature);
+  curves: constants.curves,
+  /** Party `id` of a key generation among `parties` with threshold `threshold`. */
+  keygen(opts) {
+    const o = checkOpts(opts, ['curve', 'session', 'parties', 'threshold', 'id', 'seed', 'cheat']);
+    const c = curveByte(required(o, 'curve', 'lens.keygen'));
+    const s = session(required(o, 'session', 'lens.keygen'));
+    const parties = idList(required(o, 'parties', 'lens.keygen'), 'parties');
+    const t = partyId(required(o, 'threshold', 'lens.keygen'), 'threshold');
+    const id = partyId(required(o, 'id', 'lens.keygen'), 'id');
+    const cheat = cheatOf(o.cheat);
+    return withSeed(o.seed, (seed) => party(loader.call(() => glue.lensKeygen(c, s, parties, t, id, seed, cheat))));
   },
-  /** Verify an activation certificate under `groupKey`; false for anything wrong. */
-  verifyActivation(curve, groupKey, certificate) {
+  /** The holder of `share` in a reshare to `receivers` with threshold `threshold`. */
+  reshare(opts) {
+    const o = checkOpts(opts, ['share', 'session', 'dealers', 'receivers', 'threshold', 'seed', 'cheat']);
+    const sh = holder(required(o, 'share', 'lens.reshare'), LensKeyShare, 'share');
+    const s = session(required(o, 'session', 'lens.reshare'));
+    const dealers = idList(required(o, 'dealers', 'lens.reshare'), 'dealers');
+    const receivers = idList(required(o, 'receivers', 'lens.reshare'), 'receivers');
+    const t = partyId(required(o, 'threshold', 'lens.reshare'), 'threshold');
+    const cheat = cheatOf(o.cheat);
+    return withSeed(o.seed, (seed) => party(loader.call(() => glue.lensReshare(sh, s, dealers, receivers, t, seed, cheat))));
+  },
+  /** A new receiver `id` (no share yet) of a reshare of the key of `publicPackage`. */
+  reshareJoin(opts) {
+    const o = checkOpts(opts, ['publicPackage', 'session', 'dealers', 'receivers', 'threshold', 'id', 'seed']);
+    const pkg = record(required(o, 'publicPackage', 'lens.reshareJoin'), 'publicPackage');
+    const s = session(required(o, 'session', 'lens.reshareJoin'));
+    const dealers = idList(required(o, 'dealers', 'lens.reshareJoin'), 'dealers');
+    const receivers = idList(required(o, 'receivers', 'lens.reshareJoin'), 'receivers');
+    const t = partyId(required(o, 'threshold', 'lens.reshareJoin'), 'threshold');
+    const id = partyId(required(o, 'id', 'lens.reshareJoin'), 'id');
+    return withSeed(o.seed, (seed) => party(loader.call(() => glue.lensReshareJoin(pkg, s, dealers, receivers, t, id, seed))));
+  },
+  /** The holder of `share` in a refresh dealt by `dealers`. */
+  refresh(opts) {
+    const o = checkOpts(opts, ['share', 'session', 'dealers', 'seed', 'cheat']);
+    const sh = holder(required(o, 'share', 'lens.refresh'), LensKeyShare, 'share');
+    const s = session(required(o, 'session', 'lens.refresh'));
+    const dealers = idList(required(o, 'dealers', 'lens.refresh'), 'dealers');
+    const cheat = cheatOf(o.cheat);
+    return withSeed(o.seed, (seed) => party(loader.call(() => glue.lensRefresh(sh, s, dealers, seed, cheat))));
+  },
+  /** A FROST signer of `message` with `share`, sending to `coordinator`. */
+  sign(opts) {
+    const o = checkOpts(opts, ['share', 'coordinator', 'message', 'seed', 'cheat']);
+    const sh = holder(required(o, 'share', 'lens.sign'), LensKeyShare, 'share');
+    const coord = partyId(required(o, 'coordinator', 'lens.sign'), 'coordinator');
+    const m = message(required(o, 'message', 'lens.sign'));
+    const cheat = cheatOf(o.cheat);
+    return withSeed(o.seed, (seed) => party(loader.call(() => glue.lensSign(sh, coord, m, seed, cheat))));
+  },
+  /** The coordinator `id` of a session signing `message` under the key of `publicPackage`. */
+  coordinate(opts) {
+    const o = checkOpts(opts, ['publicPackage', 'id', 'message']);
+    const pkg = record(required(o, 'publicPackage', 'lens.coordinate'), 'publicPackage');
+    const id = partyId(required(o, 'id', 'lens.coordinate'), 'id');
+    const m = message(required(o, 'message', 'lens.coordinate'));
+    return party(loader.call(() => glue.lensCoordinate(pkg, id, m)));
+  },
+  /** Standard Ed25519 / BIP-340 / RFC 9591 verification; false for any bad signature or key. */
+  verify(curve, groupKey, msg, signature) {
     const c = curveByte(curve);
-    lensKey(c, groupKey);
-    abytes(certificate, undefined, 'certificate');
-    loader.assertReady();
-    return glue.lensVerifyActivation(c, groupKey, certificate);
+    const k = lensGroupKey(c, groupKey);
+    const m = message(msg);
+    const s = bytes(signature, 'signature');
+    if (byteLength(s) !== 64) return (loader.assertReady(), false);
+    return loader.call(() => glue.lensVerify(c, k, m, s));
+  },
+  /**
+   * Whether `certificate` activates generation `generation` of the dealing with transcript
+   * hash `transcriptHash` for the key of `publicPackage` (the new generation's package):
+   * `{ ok: true }` or `{ ok: false, code, reason }`.
+   */
+  verifyActivation(publicPackage, generation, transcriptHash, certificate) {
+    const pkg = record(publicPackage, 'publicPackage');
+    const g = generationOf(generation);
+    const th = bytes(transcriptHash, 'transcriptHash', { length: 32 });
+    const cert = record(certificate, 'certificate');
+    return loader.call(() => glue.lensVerifyActivation(pkg, g, th, cert));
   },
 });
-
-function lensKey(c, groupKey) {
-  abytes(groupKey, undefined, 'groupKey');
-  const ok = c === CURVES.secp256k1 ? groupKey.length === 33 || groupKey.length === 32 : groupKey.length === 32;
-  if (!ok) throw new RangeError(`groupKey has the wrong length for this curve: ${groupKey.length}`);
-}
 
 // ---------------------------------------------------------------------------------------
 // Pulsar
 
-/** One Pulsar custody party. See protocols.d.ts. */
-export class PulsarParty extends Owned {
-  #id;
-  constructor(opts) {
-    const o = checkOpts(opts, ['id', 'seed']);
-    const id = partyId(required(o, 'id', 'PulsarParty'), 'id');
-    const seed = seedOf(o.seed);
-    loader.assertReady();
-    try {
-      super(new glue.PulsarPartyWasm(id, seed));
-    } finally {
-      seed.fill(0);
-    }
-    this.#id = id;
-  }
-  get id() {
-    return this.#id;
-  }
-  get phase() {
-    return phaseName(this._w);
-  }
-  get hasShare() {
-    return this._w.hasShare();
-  }
-  dkgRound1(params) {
-    const p = checkOpts(params, ['session', 'threshold', 'parties']);
-    return this._w.dkgRound1(
-      session(required(p, 'session', 'dkgRound1')),
-      threshold(required(p, 'threshold', 'dkgRound1')),
-      idList(required(p, 'parties', 'dkgRound1'), 'parties'),
-    );
-  }
-  dkgRound2(inbox) {
-    const { broadcasts, direct } = inboxOf(inbox);
-    return this._w.dealRound2(...broadcasts, ...direct);
-  }
-  dkgRound3(inbox) {
-    const { broadcasts } = inboxOf(inbox);
-    return this._w.dealRound3(...broadcasts);
-  }
-  dkgFinish(inbox) {
-    const { broadcasts } = inboxOf(inbox);
-    return this._w.dealFinish(...broadcasts);
-  }
-  keyCeremonyRound1(params) {
-    const p = checkOpts(params, ['session', 'level', 'signers', 'combinerKey']);
-    return this._w.keyCeremonyRound1(
-      session(required(p, 'session', 'keyCeremonyRound1')),
-      levelOf(required(p, 'level', 'keyCeremonyRound1')),
-      idList(required(p, 'signers', 'keyCeremonyRound1'), 'signers'),
-      abytes(required(p, 'combinerKey', 'keyCeremonyRound1'), undefined, 'combinerKey'),
-    );
-  }
-  keyCeremonyFinish(args) {
-    const a = checkOpts(args, ['announcement']);
-    return this._w.keyCeremonyFinish(abytes(required(a, 'announcement', 'keyCeremonyFinish'), undefined, 'announcement'));
-  }
-  signRound1(params) {
-    const p = checkOpts(params, ['session', 'signers', 'combinerKey', 'message', 'context']);
-    return this._w.signRound1(
-      session(required(p, 'session', 'signRound1')),
-      idList(required(p, 'signers', 'signRound1'), 'signers'),
-      abytes(required(p, 'combinerKey', 'signRound1'), undefined, 'combinerKey'),
-      abytes(required(p, 'message', 'signRound1'), undefined, 'message'),
-      p.context === undefined ? EMPTY : abytes(p.context, undefined, 'context'),
-    );
-  }
-  activationRound1(params) {
-    const p = checkOpts(params, ['session', 'signers', 'combinerKey']);
-    return this._w.activationRound1(
-      session(required(p, 'session', 'activationRound1')),
-      idList(required(p, 'signers', 'activationRound1'), 'signers'),
-      abytes(required(p, 'combinerKey', 'activationRound1'), undefined, 'combinerKey'),
-    );
-  }
-  signRound2(round1) {
-    const [from, msgs] = incoming(round1, 'round1');
-    return this._w.signRound2(from, msgs);
-  }
-  reshareRound1(params) {
-    const p = checkOpts(params, ['session', 'dealers', 'receivers', 'threshold', 'sharing', 'keyRecord']);
-    return this._w.reshareRound1(
-      session(required(p, 'session', 'reshareRound1')),
-      idList(required(p, 'dealers', 'reshareRound1'), 'dealers'),
-      idList(required(p, 'receivers', 'reshareRound1'), 'receivers'),
-      threshold(required(p, 'threshold', 'reshareRound1')),
-      p.sharing === undefined ? undefined : abytes(p.sharing, undefined, 'sharing'),
-      p.keyRecord === undefined ? undefined : abytes(p.keyRecord, undefined, 'keyRecord'),
-    );
-  }
-  reshareRound2(inbox) {
-    return this.dkgRound2(inbox);
-  }
-  reshareRound3(inbox) {
-    return this.dkgRound3(inbox);
-  }
-  reshareFinish(inbox) {
-    return this.dkgFinish(inbox);
-  }
-  publicInfo() {
-    return this._w.publicInfo();
-  }
-  setMisbehaviour(m) {
-    this._w.setMisbehaviour(...misbehaviour(m));
-  }
-  sealShare(snapshotKey) {
-    return this._w.sealShare(abytes(snapshotKey, 32, 'snapshotKey').slice());
-  }
-  restoreShare(snapshot, snapshotKey) {
-    return this._w.restoreShare(abytes(snapshot, undefined, 'snapshot'), abytes(snapshotKey, 32, 'snapshotKey').slice());
-  }
-}
-
-/** The Pulsar combiner (trusted with the key while it signs). See protocols.d.ts. */
-export class PulsarCombiner extends Owned {
-  #id;
-  #pending = null;
-  constructor(opts) {
-    const o = checkOpts(opts, ['id', 'seed']);
-    const id = partyId(required(o, 'id', 'PulsarCombiner'), 'id');
-    const seed = seedOf(o.seed);
-    loader.assertReady();
-    try {
-      super(new glue.PulsarCombinerWasm(id, seed));
-    } finally {
-      seed.fill(0);
-    }
-    this.#id = id;
-  }
-  get id() {
-    return this.#id;
-  }
-  newSessionKey() {
-    this.#pending = this._w.newSessionKey();
-    return this.#pending.slice();
-  }
-  #checkKey(a, method) {
-    const k = abytes(required(a, 'combinerKey', method), undefined, 'combinerKey');
-    const p = this.#pending;
-    if (p === null || p.length !== k.length || !p.every((b, i) => b === k[i])) {
-      throw new Error(`PulsarCombiner.${method}: combinerKey is not this combiner's pending session key (call newSessionKey())`);
-    }
-    this.#pending = null;
-  }
-  finishKeyCeremony(args) {
-    const m = 'finishKeyCeremony';
-    const a = checkOpts(args, ['session', 'level', 'signers', 'combinerKey', 'sharing', 'round1', 'round2']);
-    const s = session(required(a, 'session', m));
-    const level = levelOf(required(a, 'level', m));
-    const signers = idList(required(a, 'signers', m), 'signers');
-    const sharing = abytes(required(a, 'sharing', m), undefined, 'sharing');
-    const r1 = incoming(required(a, 'round1', m), 'round1');
-    const r2 = incoming(required(a, 'round2', m), 'round2');
-    this.#checkKey(a, m);
-    return this._w.finishKeyCeremony(s, level, sharing, signers, ...r1, ...r2);
-  }
-  sign(args) {
-    const m = 'sign';
-    const a = checkOpts(args, [
-      'session', 'signers', 'combinerKey', 'message', 'context', 'keyRecord', 'sharing', 'round1', 'round2', 'deterministic',
-    ]);
-    const s = session(required(a, 'session', m));
-    const signers = idList(required(a, 'signers', m), 'signers');
-    const message = abytes(required(a, 'message', m), undefined, 'message');
-    const context = a.context === undefined ? EMPTY : abytes(a.context, undefined, 'context');
-    const keyRecord = abytes(required(a, 'keyRecord', m), undefined, 'keyRecord');
-    const sharing = abytes(required(a, 'sharing', m), undefined, 'sharing');
-    if (a.deterministic !== undefined && typeof a.deterministic !== 'boolean') {
-      throw new TypeError('deterministic must be a boolean');
-    }
-    const r1 = incoming(required(a, 'round1', m), 'round1');
-    const r2 = incoming(required(a, 'round2', m), 'round2');
-    this.#checkKey(a, m);
-    return this._w.sign(s, keyRecord, sharing, signers, message, context, a.deterministic === true, ...r1, ...r2);
-  }
-  activate(args) {
-    const m = 'activate';
-    const a = checkOpts(args, ['session', 'signers', 'combinerKey', 'keyRecord', 'sharing', 'round1', 'round2']);
-    const s = session(required(a, 'session', m));
-    const signers = idList(required(a, 'signers', m), 'signers');
-    const keyRecord = abytes(required(a, 'keyRecord', m), undefined, 'keyRecord');
-    const sharing = abytes(required(a, 'sharing', m), undefined, 'sharing');
-    const r1 = incoming(required(a, 'round1', m), 'round1');
-    const r2 = incoming(required(a, 'round2', m), 'round2');
-    this.#checkKey(a, m);
-    return this._w.activate(s, keyRecord, sharing, signers, ...r1, ...r2);
-  }
-}
-
 function pulsarLevel(groupKey) {
-  abytes(groupKey, undefined, 'groupKey');
-  const level = LEVELS.find((l) => ML_DSA_LENGTHS[l].publicKey === groupKey.length);
-  if (level === undefined) throw new RangeError(`groupKey is not an ML-DSA public key (${groupKey.length} bytes)`);
-  return level;
+  const k = bytes(groupKey, 'groupKey');
+  const level = LEVELS.find((l) => ML_DSA_LENGTHS[l].publicKey === byteLength(k));
+  if (level === undefined) throw new RangeError(`groupKey is not an ML-DSA public key (${byteLength(k)} bytes)`);
+  return [level, k];
 }
 
-/** Plain FIPS 204 verification under a Pulsar group key; false for any bad signature. */
-export function verifyPulsar(groupKey, message, signature, opts) {
-  const o = checkOpts(opts, ['context']);
-  const level = pulsarLevel(groupKey);
-  abytes(message, undefined, 'message');
-  abytes(signature, undefined, 'signature');
-  const ctx = o.context === undefined ? EMPTY : abytes(o.context, undefined, 'opts.context');
-  loader.assertReady();
-  if (signature.length !== ML_DSA_LENGTHS[level].signature) return false;
-  return glue.mlDsaVerify(level, groupKey, message, ctx, signature);
+function contextOf(ctx) {
+  if (ctx === undefined) return EMPTY;
+  const c = bytes(ctx, 'context', { max: MAX_MESSAGE_BYTES });
+  if (byteLength(c) > 255) throw quasarError('CONTEXT_TOO_LONG', `context is ${byteLength(c)} bytes; at most 255`, 'context', 'mldsa');
+  return c;
 }
 
-/** Stateless Pulsar functions. */
+/** Pulsar custody factories and verifiers. */
 export const pulsar = Object.freeze({
   levels: LEVELS,
-  verify: verifyPulsar,
-  /** Verify an activation certificate under the unchanged group key (raw key or keyRecord). */
-  verifyActivation(groupKey, certificate) {
-    abytes(groupKey, undefined, 'groupKey');
-    abytes(certificate, undefined, 'certificate');
-    loader.assertReady();
-    return glue.pulsarVerifyActivation(groupKey, certificate);
+  /** Party `id` of the Pulsar DKG (LSS Pedersen over Ristretto255). */
+  dkg(opts) {
+    const o = checkOpts(opts, ['session', 'parties', 'threshold', 'id', 'seed', 'cheat']);
+    const s = session(required(o, 'session', 'pulsar.dkg'));
+    const parties = idList(required(o, 'parties', 'pulsar.dkg'), 'parties');
+    const t = partyId(required(o, 'threshold', 'pulsar.dkg'), 'threshold');
+    const id = partyId(required(o, 'id', 'pulsar.dkg'), 'id');
+    const cheat = cheatOf(o.cheat);
+    return withSeed(o.seed, (seed) => party(loader.call(() => glue.pulsarDkg(s, parties, t, id, seed, cheat))));
+  },
+  keyCeremony: Object.freeze({
+    /** The combiner `id` of the key ceremony of `sharing`; `party.info.session` goes to the signers. */
+    combiner(opts) {
+      const o = checkOpts(opts, ['id', 'level', 'sharing', 'signers', 'session', 'seed']);
+      const id = partyId(required(o, 'id', 'pulsar.keyCeremony.combiner'), 'id');
+      const level = levelOf(required(o, 'level', 'pulsar.keyCeremony.combiner'));
+      const sharing = record(required(o, 'sharing', 'pulsar.keyCeremony.combiner'), 'sharing');
+      const signers = idList(required(o, 'signers', 'pulsar.keyCeremony.combiner'), 'signers');
+      const s = session(required(o, 'session', 'pulsar.keyCeremony.combiner'));
+      return withSeed(o.seed, (seed) => party(loader.call(() => glue.pulsarCeremonyCombiner(id, level, sharing, signers, s, seed))));
+    },
+    /** The holder of a DKG `share` as a signer of the key-ceremony `session` (from the combiner). */
+    signer(opts) {
+      const o = checkOpts(opts, ['share', 'session', 'seed', 'cheat']);
+      const sh = holder(required(o, 'share', 'pulsar.keyCeremony.signer'), PulsarDkgShare, 'share');
+      const s = record(required(o, 'session', 'pulsar.keyCeremony.signer'), 'session');
+      const cheat = cheatOf(o.cheat);
+      return withSeed(o.seed, (seed) => party(loader.call(() => glue.pulsarCeremonySigner(sh, s, seed, cheat))));
+    },
+  }),
+  /**
+   * The key certification after the key ceremony (every party): checks the combiner's
+   * `announcement` against the holder's own sharing, proves possession of its share for the
+   * key; the outcome's `keyShare` is a `PulsarKeyShare` with the certified group key.
+   */
+  certify(opts) {
+    const o = checkOpts(opts, ['share', 'announcement', 'seed']);
+    const sh = holder(required(o, 'share', 'pulsar.certify'), PulsarDkgShare, 'share');
+    const a = record(required(o, 'announcement', 'pulsar.certify'), 'announcement');
+    return withSeed(o.seed, (seed) => party(loader.call(() => glue.pulsarCertify(sh, a, seed))));
+  },
+  sign: Object.freeze({
+    /** The combiner `id` of a session signing `message` (with `context`) under `keyRecord`. */
+    combiner(opts) {
+      const o = checkOpts(opts, ['id', 'keyRecord', 'sharing', 'signers', 'message', 'context', 'session', 'seed', 'deterministic']);
+      const id = partyId(required(o, 'id', 'pulsar.sign.combiner'), 'id');
+      const kr = record(required(o, 'keyRecord', 'pulsar.sign.combiner'), 'keyRecord');
+      const sharing = record(required(o, 'sharing', 'pulsar.sign.combiner'), 'sharing');
+      const signers = idList(required(o, 'signers', 'pulsar.sign.combiner'), 'signers');
+      const m = message(required(o, 'message', 'pulsar.sign.combiner'));
+      const ctx = contextOf(o.context);
+      const s = session(required(o, 'session', 'pulsar.sign.combiner'));
+      if (o.deterministic !== undefined && typeof o.deterministic !== 'boolean') throw new TypeError('deterministic must be a boolean');
+      const det = o.deterministic === true;
+      return withSeed(o.seed, (seed) => party(loader.call(() => glue.pulsarSignCombiner(id, kr, sharing, signers, m, ctx, s, seed, det))));
+    },
+    /** The holder of `share` as a signer of `session`, which must sign exactly `message`/`context`. */
+    signer(opts) {
+      const o = checkOpts(opts, ['share', 'session', 'message', 'context', 'seed', 'cheat']);
+      const sh = holder(required(o, 'share', 'pulsar.sign.signer'), PulsarKeyShare, 'share');
+      const s = record(required(o, 'session', 'pulsar.sign.signer'), 'session');
+      const m = message(required(o, 'message', 'pulsar.sign.signer'));
+      const ctx = contextOf(o.context);
+      const cheat = cheatOf(o.cheat);
+      return withSeed(o.seed, (seed) => party(loader.call(() => glue.pulsarSignSigner(sh, s, m, ctx, seed, cheat))));
+    },
+  }),
+  /** The holder of `share` in a reshare to `receivers` (threshold `threshold`) dealt by `dealers`. */
+  reshare(opts) {
+    const o = checkOpts(opts, ['share', 'session', 'dealers', 'receivers', 'threshold', 'seed', 'cheat']);
+    const sh = holder(required(o, 'share', 'pulsar.reshare'), PulsarKeyShare, 'share');
+    const s = session(required(o, 'session', 'pulsar.reshare'));
+    const dealers = idList(required(o, 'dealers', 'pulsar.reshare'), 'dealers');
+    const receivers = idList(required(o, 'receivers', 'pulsar.reshare'), 'receivers');
+    const t = partyId(required(o, 'threshold', 'pulsar.reshare'), 'threshold');
+    const cheat = cheatOf(o.cheat);
+    return withSeed(o.seed, (seed) => party(loader.call(() => glue.pulsarReshare(sh, s, dealers, receivers, t, seed, cheat))));
+  },
+  /** A new member `id` of a reshare: `keyRecord` is checked against the old `sharing` first. */
+  reshareJoin(opts) {
+    const o = checkOpts(opts, ['keyRecord', 'sharing', 'session', 'dealers', 'receivers', 'threshold', 'id', 'seed']);
+    const kr = record(required(o, 'keyRecord', 'pulsar.reshareJoin'), 'keyRecord');
+    const sharing = record(required(o, 'sharing', 'pulsar.reshareJoin'), 'sharing');
+    const s = session(required(o, 'session', 'pulsar.reshareJoin'));
+    const dealers = idList(required(o, 'dealers', 'pulsar.reshareJoin'), 'dealers');
+    const receivers = idList(required(o, 'receivers', 'pulsar.reshareJoin'), 'receivers');
+    const t = partyId(required(o, 'threshold', 'pulsar.reshareJoin'), 'threshold');
+    const id = partyId(required(o, 'id', 'pulsar.reshareJoin'), 'id');
+    return withSeed(o.seed, (seed) => party(loader.call(() => glue.pulsarReshareJoin(kr, sharing, s, dealers, receivers, t, id, seed))));
+  },
+  /** The holder of `share` in a refresh dealt by `dealers`. */
+  refresh(opts) {
+    const o = checkOpts(opts, ['share', 'session', 'dealers', 'seed', 'cheat']);
+    const sh = holder(required(o, 'share', 'pulsar.refresh'), PulsarKeyShare, 'share');
+    const s = session(required(o, 'session', 'pulsar.refresh'));
+    const dealers = idList(required(o, 'dealers', 'pulsar.refresh'), 'dealers');
+    const cheat = cheatOf(o.cheat);
+    return withSeed(o.seed, (seed) => party(loader.call(() => glue.pulsarRefresh(sh, s, dealers, seed, cheat))));
+  },
+  /** Plain FIPS 204 verification under a Pulsar group key (raw); false for any bad signature. */
+  verify(groupKey, msg, signature, opts) {
+    const o = checkOpts(opts, ['context']);
+    const [level, k] = pulsarLevel(groupKey);
+    const m = message(msg);
+    const s = bytes(signature, 'signature');
+    const ctx = contextOf(o.context);
+    if (byteLength(s) !== ML_DSA_LENGTHS[level].signature) return (loader.assertReady(), false);
+    return loader.call(() => glue.mlDsaVerify(level, k, m, ctx, s));
+  },
+  /**
+   * Whether `certificate` activates generation `generation` of the dealing with transcript
+   * hash `transcriptHash` of `sharing` (the new generation's `LSG1`) for the group key record
+   * `groupKey` (`PCGK`): `{ ok: true }` or `{ ok: false, code, reason }`.
+   */
+  verifyActivation(sharing, groupKey, generation, transcriptHash, certificate) {
+    const sh = record(sharing, 'sharing');
+    const kr = record(groupKey, 'groupKey');
+    const g = generationOf(generation);
+    const th = bytes(transcriptHash, 'transcriptHash', { length: 32 });
+    const cert = record(certificate, 'certificate');
+    return loader.call(() => glue.pulsarVerifyActivation(sh, kr, g, th, cert));
   },
 });
-
-/** Decode an activation certificate (`LSA1`) strictly. */
-export function decodeActivationCertificate(certificate) {
-  abytes(certificate, undefined, 'certificate');
-  loader.assertReady();
-  return glue.decodeActivationCertificate(certificate);
-}

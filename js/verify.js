@@ -9,6 +9,8 @@
 import * as glue from '../pkg/light/quasar_pq.js';
 import { SECURITY_LEVEL, makeInit, mlDsaVerifySurface } from './common.js';
 
+export { ML_DSA_LENGTHS, MAX_MESSAGE_BYTES, MAX_CONTEXT_BYTES } from './common.js';
+
 const loader = makeInit(glue, new URL('../pkg/light/quasar_pq_bg.wasm', import.meta.url).href);
 
 /**
@@ -22,7 +24,7 @@ export const init = loader.init;
 export const initSync = loader.initSync;
 
 function mlDsa(level) {
-  const v = mlDsaVerifySurface(level, glue, loader.assertReady);
+  const v = mlDsaVerifySurface(level, glue, loader);
   return Object.freeze({
     lengths: v.lengths,
     securityLevel: SECURITY_LEVEL[level],

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Builds the two WASM modules and their JS bindings:
-//   pkg/full/   release profile,     --features full                    (everything)
+//   pkg/full/   release profile,     --features full,hazmat             (everything; hazmat = the
+//               demo's cheating-party hooks, which only make *that* party misbehave)
 //   pkg/light/  wasm-light profile,  --no-default-features --features light  (verify only)
 // with `cargo build --lib --target wasm32-unknown-unknown` then `wasm-bindgen --target web`.
 // Prints raw and gzip sizes of both .wasm files. No wasm-opt: measured with npm binaryen 132,
@@ -21,7 +22,7 @@ const TARGET = 'wasm32-unknown-unknown';
 /** The two builds. `profileDir` is cargo's output folder for the profile. */
 export const BUILDS = {
   full: {
-    cargoArgs: ['--release', '--features', 'full'],
+    cargoArgs: ['--release', '--features', 'full,hazmat'],
     profileDir: 'release',
   },
   light: {

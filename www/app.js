@@ -4,8 +4,8 @@
 // sequence of rounds of each scheme is in www/flows.js.
 
 import { WorkerPool, defaultPoolSize } from './pool.js';
-import { Run, SCHEMES, defaultThreshold } from './flows.js';
-import { COMBINER, COORDINATOR } from './party-logic.js';
+import { COMBINER, COORDINATOR, Run, SCHEMES, defaultThreshold } from './flows.js';
+import { describeError as describe, fmtBytes, fmtMs, hex, median, plural, ranges } from './util.js';
 import { setupMlDsa } from './mldsa.js';
 
 const $ = (id) => document.getElementById(id);
@@ -76,55 +76,8 @@ const app = {
 
 // ------------------------------------------------------------------------------ formatting
 
-function hex(bytes, n = 32) {
-  let s = '';
-  for (let i = 0; i < Math.min(n, bytes.length); i++) s += bytes[i].toString(16).padStart(2, '0');
-  return bytes.length > n ? `${s}…` : s;
-}
-
-function fmtMs(ms) {
-  if (ms === undefined || ms === null || Number.isNaN(ms)) return '—';
-  if (ms < 1) return `${(ms * 1000).toFixed(0)} µs`;
-  if (ms < 100) return `${ms.toFixed(1)} ms`;
-  if (ms < 10_000) return `${ms.toFixed(0)} ms`;
-  return `${(ms / 1000).toFixed(1)} s`;
-}
-
-function fmtBytes(n) {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / (1024 * 1024)).toFixed(2)} MB`;
-}
-
-/** [1,2,3,5,7,8] → "P1–P3, P5, P7–P8" */
-function ranges(ids) {
-  const s = [...ids].sort((a, b) => a - b);
-  const out = [];
-  for (let i = 0; i < s.length; i++) {
-    let j = i;
-    while (j + 1 < s.length && s[j + 1] === s[j] + 1) j++;
-    out.push(j - i >= 2 ? `P${s[i]}–P${s[j]}` : j === i ? `P${s[i]}` : `P${s[i]}, P${s[j]}`);
-    i = j;
-  }
-  return out.join(', ');
-}
-
-function median(xs) {
-  if (!xs.length) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
 function describeError(err) {
-  if (err && typeof err === 'object') {
-    const name = err.name && err.name !== 'Error' ? err.name : '';
-    const code = err.code ? ` [${err.code}]` : '';
-    const msg = err.message || String(err);
-    const culprits = err.culprits?.length ? ` (named: ${err.culprits.map(partyName).join(', ')})` : '';
-    return `${name}${code}${name || code ? ': ' : ''}${msg}${culprits}`;
-  }
-  return String(err);
+  return describe(err, partyName);
 }
 
 function isParty(key) {
@@ -691,10 +644,6 @@ function reportMainThread(name, ms) {
       : `Page thread during "${name}" (${fmtMs(ms)}): ${plural(longTasks.count, 'task')} over 50 ms, the longest ${fmtMs(longTasks.max)}.`;
 }
 
-function plural(n, one, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
 /** Run an action with the controls locked; status ends as data-state done or error. */
 async function action(name, fn) {
   if (app.busy) return;
@@ -787,7 +736,7 @@ async function doCeremony() {
   if (app.run) await app.run.net.drop([...app.run.net.placement.keys()]).catch(() => {});
   clearRun();
   await ensurePool();
-  const run = new Run({ pool: app.pool, params: p, ui });
+  const run = new Run({ pool: app.pool, params: p, ui, lib: app.lib });
   app.run = run;
   renderBlame();
   el.grid.textContent = '';
@@ -843,12 +792,12 @@ async function doReshare() {
   setVerdict(el.activationResult, v.ok && same ? 'verified' : 'failed', v.ok && same ? 'verified' : 'not verified');
   el.activationDetail.textContent =
     `${cert.bytes.length.toLocaleString('en-US')}-byte certificate for generation ${run.group.generation}, ` +
-    `signed by ${ranges(cert.signers)}; ${v.verifier} under the ` +
+    `with the proofs of possession of ${ranges(cert.signers)}; checked by every old party (${ranges(cert.verifiedBy)}) before it erased its old share, and by ${v.verifier} under the ` +
     `${same ? 'unchanged' : 'CHANGED'} group key (${fmtMs(v.ms)}).`;
   if (!same) throw new Error('the group public key changed during resharing');
   if (!v.ok) throw new Error(`the activation certificate did not verify (${v.verifier})`);
   resetPipeline('sign-again');
-  return `Reshared to ${t} of ${n}; the new set signed its activation certificate under the same key`;
+  return `Reshared to ${t} of ${n}; the new set proved its new shares in the activation certificate; old shares erased after it was verified`;
 }
 
 async function doAll() {
@@ -957,6 +906,7 @@ async function boot() {
   }
   // The single-signer tab runs on the page (about a millisecond per operation).
   await lib.init();
+  app.lib = lib;
   setupMlDsa(lib);
   await ensurePool();
   setStatus(

@@ -1,14 +1,16 @@
 // The network between the parties: a router that moves bytes, and counts them.
 //
 // Parties live in workers (www/party-worker.js); this module lives on the page. It never
-// looks inside a message: a party's step returns envelopes `{ to, tag, bytes }` where `to` is
-// a party key, a list of keys, or '*' (broadcast to the round's audience). The router puts
-// each payload in the recipients' inboxes and hands an inbox over, as one postMessage per
-// worker with the buffers transferred, when its owner next acts. Nothing else crosses: no
-// shared memory, no shortcuts, so the same parties could sit in other processes or hosts.
+// looks inside a message: a party's step returns `outgoing = { broadcast?, direct: [{ to,
+// bytes }] }`; the router puts a broadcast in the inbox of every other party of the run and a
+// direct message in its recipient's, and hands an inbox over, as one postMessage per worker
+// with the buffers transferred, when its owner next steps. Nothing else crosses: no shared
+// memory, no shortcuts, so the same parties could sit in other processes or hosts.
 //
-// Rounds are synchronous (every actor of a round runs, then the next round starts), which is
-// how the Rust step functions are shaped: each step takes the previous round's messages.
+// `run()` is the one generic driver (the semantics of the Rust simulator, `party::sim`):
+// every round, each unfinished party of the run steps on what was sent to it in the previous
+// round; a party that answers MISSING_MESSAGE waits for the next round; the run ends when
+// every party is done (or failed) or nothing is in flight.
 
 /** Wire accounting of one round. */
 export class RoundStats {
@@ -16,11 +18,11 @@ export class RoundStats {
     this.phase = phase;
     this.name = name;
     this.actors = actors; // number of entities that ran this step
-    this.messages = 0; // envelopes sent (a broadcast counts once)
+    this.messages = 0; // messages sent (a broadcast counts once)
     this.broadcasts = 0;
     this.direct = 0;
-    this.bytesSent = 0; // payload bytes, each envelope once
-    this.bytesDelivered = 0; // payload bytes times recipients (self-delivery excluded)
+    this.bytesSent = 0; // payload bytes, each message once
+    this.bytesDelivered = 0; // payload bytes times recipients
     this.wallMs = 0; // page-side wall clock of the round (dispatch → last reply)
     this.partyMs = new Map(); // key -> ms measured inside the worker, per party
     this.errors = new Map(); // key -> error info, for steps that failed
@@ -33,6 +35,8 @@ function ownBuffer(bytes) {
   return bytes.slice();
 }
 
+const isWaiting = (e) => e?.code === 'MISSING_MESSAGE' && e.module === 'party';
+
 export class Network {
   /**
    * @param {import('./pool.js').WorkerPool} pool
@@ -41,8 +45,9 @@ export class Network {
    *   onProgress?: (p: {phase: string, round: string, done: number, total: number, token: string, key: any, ms: number}) => void,
    * }} [opts]
    */
-  constructor(pool, { onRoundStart, onStepStart, onProgress } = {}) {
+  constructor(pool, { onRoundStart, onStepStart, onProgress, onRoundEnd } = {}) {
     this.pool = pool;
+    this.onRoundEnd = onRoundEnd ?? (() => {});
     this.onStepStart = onStepStart ?? (() => {});
     this.onRoundStart = onRoundStart ?? (() => {});
     this.onProgress = onProgress ?? (() => {});
@@ -69,22 +74,18 @@ export class Network {
   }
 
   /**
-   * Create entities (parties, a combiner, a coordinator) in the workers.
-   * Parties are placed round-robin; `worker` in a spec pins one.
-   * @param {{ key: any, role: string, config: object, worker?: number }[]} specs
+   * Place entities (parties, a combiner, a coordinator) in the workers, round-robin
+   * (`worker` in a spec pins one). An entity keeps its key share between runs.
+   * @param {{ key: any, role: string, worker?: number }[]} specs
    */
-  async spawn(specs) {
-    const byWorker = new Map();
+  spawn(specs) {
     for (const s of specs) {
       if (this.placement.has(s.key)) throw new Error(`entity ${String(s.key)} exists already`);
       const w = s.worker ?? this.nextWorker++ % this.pool.size;
       this.placement.set(s.key, w);
       this.roles.set(s.key, s.role);
       this.inbox.set(s.key, []);
-      if (!byWorker.has(w)) byWorker.set(w, []);
-      byWorker.get(w).push({ key: s.key, role: s.role, config: s.config });
     }
-    await Promise.all([...byWorker].map(([w, list]) => this.pool.call(w, { op: 'spawn', entities: list })));
   }
 
   /** Remove entities from their workers (their secrets go with them). */
@@ -116,26 +117,99 @@ export class Network {
   }
 
   /**
-   * Run one round: every actor's step runs in its worker, with the messages waiting for it.
-   * @param {object} spec
-   * @param {string} spec.phase      e.g. 'Key ceremony'
-   * @param {string} spec.round      e.g. 'DKG round 1'
-   * @param {any[]} spec.actors      keys of the entities that act
-   * @param {string} spec.step       the step name the entities understand
-   * @param {any[]} [spec.audience]  who a '*' broadcast reaches (default: the actors)
-   * @param {(key: any) => object} [spec.input] per-actor input (small, public)
-   * @returns {Promise<{ results: Map<any, any>, errors: Map<any, any>, stats: RoundStats }>}
+   * Run parties to the end. `parties`: `[{ key, factory, params }]` (a package factory and its
+   * public parameters; `share: true` = the entity's own key share). Broadcasts reach every
+   * other party of the run plus `observers`. Resolves with `{ outcomes: Map, errors: Map,
+   * starts: Map }` (errors: the failed starts and steps, with codes and culprits).
    */
-  async round({ phase, round, actors, step, audience, input }) {
-    const stats = new RoundStats(phase, round, actors.length);
-    const token = `${this.rounds.length}:${phase}/${round}`;
-    this.current = { phase, round, done: 0, total: actors.length, token };
+  async run({ phase, parties, observers = [] }) {
+    const outcomes = new Map();
+    const errors = new Map();
+    const starts = new Map();
+    const keys = parties.map((p) => p.key);
+    for (const p of parties) if (!this.placement.has(p.key)) throw new Error(`no entity ${String(p.key)}`);
+    // Parties whose params are a function start second, with the first ones' public start
+    // data (a Pulsar combiner's session for its signers).
+    const startBatch = async (list) => {
+      const groups = new Map();
+      for (const p of list) {
+        const w = this.placement.get(p.key);
+        if (!groups.has(w)) groups.set(w, []);
+        groups.get(w).push({ key: p.key, factory: p.factory, params: typeof p.params === 'function' ? p.params(starts) : p.params });
+      }
+      const rs = await Promise.all([...groups].map(([w, specs]) => this.pool.call(w, { op: 'start', specs })));
+      for (const r of rs) for (const s of r.results) if (s.ok) starts.set(s.key, s);
+      return rs;
+    };
+    const replies = [
+      ...(await startBatch(parties.filter((p) => typeof p.params !== 'function'))),
+      ...(await startBatch(parties.filter((p) => typeof p.params === 'function'))),
+    ];
+    let sent = [];
+    const live = new Set();
+    let roundName = 'start';
+    for (const r of replies) {
+      for (const s of r.results) {
+        if (!s.ok) {
+          errors.set(s.key, s.error);
+          continue;
+        }
+        live.add(s.key);
+        sent.push({ from: s.key, outgoing: s.outgoing });
+        if (s.round) roundName = `round ${s.round.number}: ${s.round.name}`;
+      }
+    }
+    if (errors.size) return { outcomes, errors, starts };
+    const audience = [...keys, ...observers];
+    for (let tick = 0; live.size && tick < 16; tick++) {
+      const stats = new RoundStats(phase, roundName, live.size);
+      for (const { from, outgoing } of sent) this.#post(from, outgoing, audience, stats);
+      if (tick > 0 && stats.messages === 0) break;
+      const r = await this.#round(phase, roundName, [...live], stats);
+      sent = [];
+      for (const s of r) {
+        if (!s.ok) {
+          if (isWaiting(s.error)) continue;
+          errors.set(s.key, s.error);
+          stats.errors.set(s.key, s.error);
+          live.delete(s.key);
+          continue;
+        }
+        sent.push({ from: s.key, outgoing: s.outgoing });
+        if (s.done) {
+          outcomes.set(s.key, s.outcome);
+          live.delete(s.key);
+        } else if (s.round) {
+          roundName = `round ${s.round.number}: ${s.round.name}`;
+        }
+      }
+      this.rounds.push(stats);
+      this.onRoundEnd(stats);
+    }
+    // The last messages (a signer's envelope, a combiner's announcement) reach observers.
+    for (const { from, outgoing } of sent) this.#post(from, outgoing, audience, new RoundStats(phase, 'last', 0));
+    if (live.size) {
+      await Promise.all([...new Set([...live].map((k) => this.placement.get(k)))].map((w) => this.pool.call(w, { op: 'stop', keys: [...live].filter((k) => this.placement.get(k) === w) })));
+      for (const k of live) errors.set(k, { name: 'Error', code: 'MISSING_MESSAGE', message: `party ${k} still waits for a message`, culprits: [] });
+    }
+    return { outcomes, errors, starts };
+  }
+
+  /** Take the messages waiting for `key` (e.g. an announcement an observer received). */
+  takeInbox(key) {
+    const list = this.inbox.get(key) ?? [];
+    this.inbox.set(key, []);
+    return list;
+  }
+
+  async #round(phase, name, actors, stats) {
+    const token = `${this.rounds.length}:${phase}/${name}`;
     stats.token = token;
+    this.current = { phase, round: name, done: 0, total: actors.length, token };
     this.onRoundStart({ ...this.current, actors });
     const byWorker = new Map();
     for (const key of actors) {
       const w = this.placement.get(key);
-      if (w === undefined) throw new Error(`no entity ${String(key)} to run ${round}`);
       if (!byWorker.has(w)) byWorker.set(w, []);
       byWorker.get(w).push(key);
     }
@@ -145,46 +219,31 @@ export class Network {
       const steps = [];
       const buffers = new Set();
       for (const key of keys) {
-        const inbox = this.inbox.get(key) ?? [];
-        this.inbox.set(key, []);
+        const inbox = this.takeInbox(key);
+        const pp = this.#party(key);
         for (const m of inbox) {
           this.#release(m.bytes.buffer);
           buffers.add(m.bytes.buffer);
-          const pp = this.#party(key);
-          if (m.from !== key) {
-            pp.recvMsgs += 1;
-            pp.recvBytes += m.bytes.length;
-          }
+          pp.recvMsgs += 1;
+          pp.recvBytes += m.bytes.length;
         }
-        steps.push({ key, input: input ? input(key) : undefined, inbox });
+        steps.push({ key, inbox: inbox.map((m) => ({ from: m.from, bytes: m.bytes })) });
       }
-      // A buffer some other party on this worker still waits for is copied, not moved.
+      // A buffer another party on this worker still waits for is copied, not moved.
       for (const b of buffers) if (this.refs.has(b)) buffers.delete(b);
-      calls.push(
-        this.pool.call(w, { op: 'step', step, phase, round, token, steps }, [...buffers]).then((r) => ({ w, r })),
-      );
+      calls.push(this.pool.call(w, { op: 'step', token, steps }, [...buffers]));
     }
-    const replies = await Promise.all(calls);
+    const replies = (await Promise.all(calls)).flatMap((r) => r.steps);
     stats.wallMs = performance.now() - t0;
     this.current = null;
+    for (const s of replies) stats.partyMs.set(s.key, s.ms);
+    return replies;
+  }
 
-    const results = new Map();
-    const errors = new Map();
-    const who = audience ?? actors;
-    for (const { w, r } of replies) {
-      for (const s of r.steps) {
-        stats.partyMs.set(s.key, s.ms);
-        if (!s.ok) {
-          errors.set(s.key, s.error);
-          stats.errors.set(s.key, s.error);
-          continue;
-        }
-        results.set(s.key, s.result);
-        for (const env of s.out ?? []) this.#route(s.key, env, who, stats, w);
-      }
-    }
-    this.rounds.push(stats);
-    return { results, errors, stats };
+  #post(from, outgoing, audience, stats) {
+    if (!outgoing) return;
+    if (outgoing.broadcast) this.#route(from, outgoing.broadcast, audience.filter((k) => k !== from), stats, true);
+    for (const d of outgoing.direct) this.#route(from, d.bytes, [d.to], stats, false);
   }
 
   #party(key) {
@@ -207,16 +266,10 @@ export class Network {
     return Math.max(n, 0);
   }
 
-  #route(from, env, audience, stats, fromWorker) {
-    const bytes = ownBuffer(env.bytes);
-    let recipients;
-    if (env.to === '*') {
-      recipients = audience;
-      stats.broadcasts += 1;
-    } else {
-      recipients = Array.isArray(env.to) ? env.to : [env.to];
-      stats.direct += 1;
-    }
+  #route(from, payload, recipients, stats, broadcast) {
+    const bytes = ownBuffer(payload);
+    if (broadcast) stats.broadcasts += 1;
+    else stats.direct += 1;
     stats.messages += 1;
     stats.bytesSent += bytes.length;
     const pp = this.#party(from);
@@ -226,8 +279,8 @@ export class Network {
     const copies = new Map();
     let originalUsed = false;
     for (const to of recipients) {
-      if (!this.placement.has(to)) throw new Error(`${String(from)} sent ${env.tag ?? 'a message'} to unknown party ${String(to)}`);
       const w = this.placement.get(to);
+      if (w === undefined) continue; // not (or no longer) in the pool: the network drops it
       let copy = copies.get(w);
       if (!copy) {
         copy = originalUsed ? bytes.slice() : bytes;
@@ -235,10 +288,9 @@ export class Network {
         copies.set(w, copy);
       }
       this.#hold(copy.buffer);
-      this.inbox.get(to).push({ from, channel: env.to === '*' ? 'broadcast' : 'direct', tag: env.tag, bytes: copy });
-      if (to !== from) stats.bytesDelivered += bytes.length;
+      this.inbox.get(to).push({ from, bytes: copy });
+      stats.bytesDelivered += bytes.length;
     }
-    void fromWorker;
   }
 
   /** Totals over the rounds of one phase (or all rounds). */

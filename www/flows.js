@@ -1,10 +1,15 @@
-// The sequence of rounds of each scheme, on the page side. A `Run` is one group of parties
-// (plus the combiner or the FROST coordinator) living in the worker pool: it says who acts in
-// each round and who a broadcast reaches, and reads back only public results (group key,
-// signatures, certificates, blame). Parties exchange bytes through www/coordinator.js only.
+// The flows of each scheme, on the page side. A `Run` is one group of parties (plus the
+// combiner or the FROST coordinator) living in the worker pool. A flow only says which
+// package factory each party starts with which public parameters, and routes the bytes
+// (www/coordinator.js: step until done); it reads back public outcomes (group key, signatures,
+// certificates, blame with the library's own codes). No round is implemented here.
 
 import { Network } from './coordinator.js';
-import { COMBINER, COORDINATOR } from './party-logic.js';
+import { equalBytes, plural, randomSession } from './util.js';
+
+/** Keys of the two service roles (parties are 1..64). */
+export const COMBINER = 1000;
+export const COORDINATOR = 1001;
 
 /** ⌈2K/3⌉, the default threshold. */
 export function defaultThreshold(k) {
@@ -12,29 +17,6 @@ export function defaultThreshold(k) {
 }
 
 const EMPTY = new Uint8Array(0);
-
-function session() {
-  return crypto.getRandomValues(new Uint8Array(32));
-}
-
-function equalBytes(a, b) {
-  if (!a || !b || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-function plural(n, one, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
-/** A library message without its context prefix and Rust debug forms. */
-function tidy(message) {
-  return message
-    .replace(/^.*?\(party \d+\): /, '')
-    .replace(/^[^:]*: /, '')
-    .replace(/;?\s*culprits:? \[[^\]]*\]/g, '')
-    .replace(/PartyId\((\d+)\)/g, 'party $1');
-}
 
 function names(list) {
   return list.map((p) => `party ${p}`).join(', ');
@@ -47,6 +29,7 @@ export class ProtocolError extends Error {
     this.name = info.name && info.name !== 'Error' ? info.name : 'ProtocolError';
     this.code = info.code;
     this.culprits = info.culprits ?? [];
+    this.blameList = info.blame ?? [];
     this.party = info.party;
   }
 }
@@ -78,13 +61,14 @@ export const SCHEMES = {
 
 export class Run {
   /**
-   * @param {{ pool: import('./pool.js').WorkerPool, params: object, ui: object }} opts
+   * @param {{ pool: import('./pool.js').WorkerPool, params: object, ui: object, lib: object }} opts
    *   params: { scheme, level, curve, k, t, cheater, cheatMode }
    */
-  constructor({ pool, params, ui }) {
+  constructor({ pool, params, ui, lib }) {
     this.pool = pool;
     this.p = params;
     this.ui = ui;
+    this.lib = lib;
     this.scheme = params.scheme;
     this.cheater = params.cheater ?? null;
     this.cheatMode = params.cheatMode ?? 'signing';
@@ -92,17 +76,18 @@ export class Run {
       onRoundStart: (r) => ui.roundStart(r),
       onStepStart: (r) => ui.stepStart(r),
       onProgress: (p) => ui.roundProgress(p),
+      onRoundEnd: (stats) => {
+        stats.seq = this.phaseSeq;
+        ui.roundEnd(stats, stats.token);
+      },
     });
     this.blamed = new Set();
-    this.group = null; // { generation, t, parties, publicKey, sharing?, keyRecord?, publicPackage?, transcriptHash }
+    this.group = null; // { generation, t, parties, publicKey, transcriptHash, sharing?, keyRecord?, publicPackage? }
     this.hasKey = false;
     this.phaseSeq = 0;
     this.signCount = 0;
     this.service = this.scheme === 'pulsar' ? COMBINER : COORDINATOR;
-  }
-
-  get partyRole() {
-    return this.scheme === 'pulsar' ? 'pulsar-party' : 'lens-party';
+    this.lastReshare = null;
   }
 
   describeKey() {
@@ -110,39 +95,32 @@ export class Run {
     return `${this.p.curve} group key of ${this.group.publicKey.length} bytes`;
   }
 
-  partyConfig(id) {
-    return { curve: this.p.curve, cheat: id === this.cheater ? this.cheatMode : null };
+  /** The misbehaviour a party runs in a `kind` ('dealing' | 'signing') step: the one Cheat model. */
+  cheat(id, kind) {
+    return id === this.cheater && this.cheatMode === kind ? this.lib.constants.cheats[kind] : undefined;
   }
 
   // -------------------------------------------------------------------------- plumbing
 
-  async start() {
-    const specs = [];
-    for (let id = 1; id <= this.p.k; id++) specs.push({ key: id, role: this.partyRole, config: this.partyConfig(id) });
-    specs.push(
-      this.scheme === 'pulsar'
-        ? { key: COMBINER, role: 'pulsar-combiner', config: {} }
-        : { key: COORDINATOR, role: 'lens-coordinator', config: { curve: this.p.curve } },
-    );
-    await this.net.spawn(specs);
-    for (const s of specs) {
-      const service = s.key === this.service;
-      this.ui.addParty(s.key, {
-        role: service ? 'service' : 'party',
-        worker: this.net.workerOf(s.key),
-        title: service ? (this.scheme === 'pulsar' ? 'Combiner' : 'Coordinator') : undefined,
-        label: service ? (this.scheme === 'pulsar' ? 'holds no key' : 'public data only') : 'waiting',
-        cheater: s.key === this.cheater,
-      });
-      if (s.key === this.cheater) this.ui.party(s.key, { cheater: true });
+  addParties(ids, label) {
+    const fresh = ids.filter((p) => !this.net.placement.has(p));
+    this.net.spawn(fresh.map((key) => ({ key, role: 'party' })));
+    for (const p of fresh) {
+      this.ui.addParty(p, { role: 'party', worker: this.net.workerOf(p), label, cheater: p === this.cheater });
+      if (p === this.cheater) this.ui.party(p, { cheater: true });
     }
+    return fresh;
   }
 
-  async round(phase, name, step, actors, opts = {}) {
-    const r = await this.net.round({ phase, round: name, step, actors, audience: opts.audience, input: opts.input });
-    r.stats.seq = this.phaseSeq;
-    this.ui.roundEnd(r.stats, r.stats.token);
-    return r;
+  async start() {
+    this.addParties(Array.from({ length: this.p.k }, (_, i) => i + 1), 'waiting');
+    this.net.spawn([{ key: this.service, role: 'service' }]);
+    this.ui.addParty(this.service, {
+      role: 'service',
+      worker: this.net.workerOf(this.service),
+      title: this.scheme === 'pulsar' ? 'Combiner' : 'Coordinator',
+      label: this.scheme === 'pulsar' ? 'holds no key' : 'public data only',
+    });
   }
 
   newPhase() {
@@ -150,21 +128,39 @@ export class Run {
     this.net.clearInboxes();
   }
 
-  /**
-   * Errors of a round: those of parties named by others are expected (a cheater's own
-   * outcome is unspecified); any other error aborts with its code and culprits.
-   */
-  check(r, context, tolerate = new Set()) {
+  /** Run parties to the end; a failure of a party not expected to fail aborts with its code. */
+  async run(phase, parties, { tolerate = [] } = {}) {
+    const r = await this.net.run({ phase, parties });
     for (const [key, info] of r.errors) {
-      if (tolerate.has(key) || this.blamed.has(key)) continue;
-      throw new ProtocolError(info, `${context} (party ${key})`);
+      if (tolerate.includes(key) || this.blamed.has(key) || key === this.cheater) continue;
+      throw new ProtocolError(info, `${phase} (${key === this.service ? 'the service' : `party ${key}`})`);
     }
+    return r;
   }
 
   blame(phase, parties, text, short) {
-    const fresh = parties.filter((p) => !this.blamed.has(p));
     for (const p of parties) this.blamed.add(p);
-    if (fresh.length || parties.length) this.ui.blame({ phase, parties, text, short });
+    if (parties.length) this.ui.blame({ phase, parties, text, short });
+  }
+
+  /** Blame every party an honest outcome names (the library's codes and reasons). */
+  blameFrom(phase, list, how) {
+    for (const b of list ?? []) {
+      this.blame(phase, [b.party], how(b), `${b.code}`);
+    }
+  }
+
+  /** The outcome every honest party agrees on (the cheater's own may differ). */
+  honest(r, keys, context) {
+    let ref = null;
+    for (const k of keys) {
+      if (k === this.cheater || !r.outcomes.has(k)) continue;
+      const o = r.outcomes.get(k);
+      if (!ref) ref = o;
+      else if (!equalBytes(ref.transcriptHash, o.transcriptHash)) throw new Error(`${context}: party ${k} disagrees on the transcript`);
+    }
+    if (!ref) throw new Error(`${context}: no honest party finished`);
+    return ref;
   }
 
   /** t signers of the current group: the cheater (if not caught yet) and the lowest ids. */
@@ -177,51 +173,34 @@ export class Run {
         'signing',
       );
     }
-    let set;
-    if (this.cheater !== null && avail.includes(this.cheater)) {
-      set = [this.cheater, ...avail.filter((p) => p !== this.cheater).slice(0, g.t - 1)];
-    } else {
-      set = avail.slice(0, g.t);
-    }
+    const set =
+      this.cheater !== null && avail.includes(this.cheater)
+        ? [this.cheater, ...avail.filter((p) => p !== this.cheater).slice(0, g.t - 1)]
+        : avail.slice(0, g.t);
     return set.sort((a, b) => a - b);
   }
 
   /**
-   * Run a signing-type session with t signers; if it fails naming culprits, name them,
-   * leave them out and run it again with another set (while t honest parties remain).
+   * Run a session with t signers; if it fails naming culprits, name them, leave them out and
+   * run it again with another set (while t unblamed parties remain).
    */
   async withExclusion(phase, fn) {
     let lastErr = null;
     for (let attempt = 1; attempt <= 4; attempt++) {
       const signers = this.pickSigners();
-      const label = attempt > 1 ? `attempt ${attempt} · ` : '';
       try {
-        const res = await fn(signers, label);
-        if (res.blame?.length) {
-          for (const b of res.blame) {
-            this.blame(phase, [b.party], `the combiner excluded party ${b.party} (${b.code}: ${b.reason}) and still had ${res.signers.length} valid shares.`, `excluded: ${b.code}`);
-          }
-        }
-        return { ...res, attempts: attempt, signers: res.signers ?? signers, note: lastErr ? `First attempt failed with ${lastErr.code}; signed on attempt ${attempt} without ${names(lastErr.culprits)}` : '' };
+        const res = await fn(signers, attempt > 1 ? `attempt ${attempt} · ` : '');
+        this.blameFrom(phase, res.blame, (b) => `party ${b.party} was excluded (${b.code}: ${b.reason}); the session still had ${res.signers.length} valid contributions.`);
+        return { ...res, note: lastErr ? `First attempt failed with ${lastErr.code}; signed on attempt ${attempt} without ${names(lastErr.culprits)}` : '' };
       } catch (err) {
         const culprits = (err.culprits ?? []).filter((c) => signers.includes(c));
         if (!culprits.length) throw err;
         lastErr = err;
-        const left = this.group.parties.filter((p) => !this.blamed.has(p) && !culprits.includes(p)).length;
-        if (left < this.group.t) {
-          this.blame(phase, culprits, `the session failed cleanly with ${err.code ?? err.name} naming ${names(culprits)} (${tidy(err.message)}). Only ${left} unblamed parties remain, fewer than t = ${this.group.t}: no retry is possible.`, `blamed: ${err.code ?? 'error'}`);
-          throw new ProtocolError(
-            { name: err.name, code: err.code, culprits, message: `${tidy(err.message)}; only ${left} honest parties remain for t = ${this.group.t}, so the session cannot be retried` },
-            phase,
-          );
+        const why = new Map((err.blameList ?? []).map((b) => [b.party, b]));
+        for (const c of culprits) {
+          const b = why.get(c);
+          this.blame(phase, [c], `the session failed cleanly with ${err.code} naming party ${c}${b ? ` (${b.code}: ${b.reason})` : ''}. It is excluded and the session retried.`, err.code);
         }
-        this.blame(
-          phase,
-          culprits,
-          `the session failed cleanly with ${err.code ?? err.name} naming ${names(culprits)}` +
-            ` (${tidy(err.message)}). It is excluded; the session is retried with another ${plural(this.group.t, 'signer')}.`,
-          `blamed: ${err.code ?? 'error'}`,
-        );
       }
     }
     throw lastErr;
@@ -237,144 +216,61 @@ export class Run {
   // -------------------------------------------------------------------------- key ceremony
 
   async keyCeremony() {
-    if (this.scheme === 'pulsar') await this.pulsarCeremony();
-    else await this.lensCeremony();
+    const { k, t } = this.p;
+    const members = Array.from({ length: k }, (_, i) => i + 1);
+    this.newPhase();
+    const factory = this.scheme === 'pulsar' ? 'pulsar.dkg' : 'lens.keygen';
+    const session = randomSession();
+    const dkg = await this.run(
+      'DKG',
+      members.map((id) => ({
+        key: id,
+        factory,
+        params: { session, parties: members, threshold: t, id, cheat: this.cheat(id, 'dealing'), ...(this.scheme === 'lens' ? { curve: this.p.curve } : {}) },
+      })),
+    );
+    const out = this.honest(dkg, members, 'DKG');
+    this.blameFrom('Key ceremony (DKG)', out.blame, (b) =>
+      `party ${b.party} was disqualified as a dealer (${b.code}: ${b.reason})${b.related ? `, after a complaint by party ${b.related}` : ''}. ` +
+      `It was excluded and the ceremony continued: the key comes from the ${plural(out.qualified.length, 'qualified dealer')}.`,
+    );
+    this.group = { generation: out.generation, t: out.threshold, parties: out.parties, transcriptHash: out.transcriptHash };
+    if (this.scheme === 'lens') {
+      Object.assign(this.group, { publicKey: out.groupKey, publicPackage: out.publicPackage });
+    } else {
+      this.group.sharing = out.sharing;
+      for (const p of members) if (!this.blamed.has(p)) this.ui.party(p, { state: 'share', label: 'Pedersen share' });
+      await this.pulsarKey();
+    }
+    for (const p of this.group.parties) if (!this.blamed.has(p)) this.ui.party(p, { state: 'share', label: 'share · gen 0' });
     this.hasKey = true;
   }
 
-  /**
-   * The LSS DKG (Pulsar: Pedersen mode; Lens: Feldman mode with proofs of knowledge): deal,
-   * complain, respond, finish. A cheating dealer is disqualified and named, and the others
-   * finish without its contribution. Returns the honest parties' common result.
-   */
-  async lssDkg(members, t, dealLabel) {
-    const phase = 'DKG';
-    const params = { session: session(), threshold: t, parties: members };
-    const all = { audience: members };
-    let r = await this.round(phase, dealLabel, 'dkg1', members, { ...all, input: () => ({ params }) });
-    this.check(r, 'DKG round 1', new Set([this.cheater]));
-    r = await this.round(phase, 'round 2: check shares, complain', 'dkg2', members, all);
-    this.check(r, 'DKG round 2', new Set([this.cheater]));
-    r = await this.round(phase, 'round 3: answer complaints', 'dkg3', members, all);
-    this.check(r, 'DKG round 3', new Set([this.cheater]));
-    r = await this.round(phase, 'finish: qualify dealers, store share', 'dkgFinish', members, all);
-    const out = this.honestResult(r, 'DKG finish');
-    for (const b of out.blame) {
-      this.blame(
-        'Key ceremony (DKG)',
-        [b.party],
-        `party ${b.party} was disqualified as a dealer (${b.code}: ${b.reason})` +
-          `${b.related ? `, after a complaint by party ${b.related}` : ''}. It was excluded and the ceremony continued: ` +
-          `the key comes from the ${plural(out.qualified.length, 'qualified dealer')}.`,
-        `disqualified: ${b.code}`,
-      );
-    }
-    if (out.groupKey) {
-      for (const [p, res] of r.results) {
-        if (p !== this.cheater && !equalBytes(res.groupKey, out.groupKey)) throw new Error(`party ${p} computed a different group key`);
-      }
-    }
-    return out;
-  }
-
-  async pulsarCeremony() {
-    const { k, t } = this.p;
-    const members = Array.from({ length: k }, (_, i) => i + 1);
-    // 1. Pedersen DKG (LSS dealing): deal, complain, respond, finish.
+  /** Pulsar: t parties release their shares to the combiner, which derives the key once and
+   *  announces it; then every party certifies the announced key for its sharing. */
+  async pulsarKey() {
     this.newPhase();
-    const out = await this.lssDkg(members, t, 'round 1: deal');
-    this.group = {
-      generation: out.generation,
-      t: out.threshold,
-      parties: out.parties,
-      sharing: out.sharing,
-      transcriptHash: out.transcriptHash,
-      level: this.p.level,
-    };
-    for (const p of members) if (!this.blamed.has(p)) this.ui.party(p, { state: 'share', label: 'Pedersen share' });
-
-    // 2. Key derivation: t parties seal their shares to the combiner, which derives the
-    //    ML-DSA key once, announces it with a proof, and erases it.
-    this.newPhase();
-    const kphase = 'Key derivation';
-    const res = await this.withExclusion('Key ceremony (derivation)', async (signers, label) => {
+    const res = await this.withExclusion('Key derivation', async (signers) => {
       this.net.clearInboxes();
-      const kc = { session: session(), level: this.p.level, signers };
-      return this.custody(kphase, label, signers, 'ceremony', { params: kc }, 'finishCeremony', {
-        params: kc,
-        sharing: this.group.sharing,
-      }, this.group.parties);
+      const session = randomSession();
+      const r = await this.run('Key derivation', [
+        { key: COMBINER, factory: 'pulsar.keyCeremony.combiner', params: { id: COMBINER, level: this.p.level, sharing: this.group.sharing, signers, session } },
+        ...signers.map((id) => ({
+          key: id,
+          factory: 'pulsar.keyCeremony.signer',
+          params: (starts) => ({ share: true, session: starts.get(COMBINER).info.session, cheat: this.cheat(id, 'signing') }),
+        })),
+      ], { tolerate: signers });
+      if (r.errors.has(COMBINER)) throw new ProtocolError(r.errors.get(COMBINER), 'the combiner (key derivation)');
+      return r.outcomes.get(COMBINER);
     });
-    // 3. Every party checks the announcement against its sharing and stores the key.
-    const r = await this.round(kphase, 'store: check announcement', 'storeKey', this.group.parties);
-    this.check(r, 'storing the group key', new Set([this.cheater]));
-    for (const [p, info] of r.results) {
-      if (!equalBytes(info.groupKey, res.groupKey)) throw new Error(`party ${p} stored a different group key`);
-    }
-    this.group.publicKey = res.groupKey;
-    this.group.keyRecord = res.keyRecord;
-    this.group.level = res.level;
     this.ui.party(COMBINER, { state: 'idle', label: 'derived, announced, erased' });
-    for (const p of this.group.parties) if (!this.blamed.has(p)) this.ui.party(p, { state: 'share', label: 'share · gen 0' });
-  }
-
-  /** The result every honest party agrees on (the cheater's own may differ). */
-  honestResult(r, context) {
-    this.check(r, context, new Set([this.cheater]));
-    let ref = null;
-    for (const [p, res] of r.results) {
-      if (p === this.cheater) continue;
-      if (!ref) ref = res;
-      else if (!equalBytes(ref.transcriptHash, res.transcriptHash)) throw new Error(`${context}: party ${p} disagrees on the transcript`);
-    }
-    if (!ref) throw new Error(`${context}: no honest party finished`);
-    return ref;
-  }
-
-  /**
-   * One Pulsar custody session: session key, round 1 (broadcast), round 2 (envelopes to the
-   * combiner), combine. Returns the combiner's result; throws its typed error.
-   */
-  async custody(phase, label, signers, kind, signerInput, finishStep, finishInput, announceTo) {
-    let r = await this.round(phase, `${label}combiner session key`, 'sessionKey', [COMBINER], { audience: signers });
-    this.check(r, 'combiner');
-    r = await this.round(phase, `${label}round 1: commit, seal share`, 'round1', signers, {
-      audience: [...signers, COMBINER],
-      input: () => ({ kind, ...signerInput }),
-    });
-    this.check(r, `${phase} round 1`);
-    r = await this.round(phase, `${label}round 2: envelope to combiner`, 'round2', signers);
-    this.check(r, `${phase} round 2`);
-    const finishName = finishStep === 'finishCeremony' ? 'derive key, announce' : finishStep === 'activate' ? 'rebuild, sign certificate, erase' : 'rebuild key, sign, erase';
-    r = await this.round(phase, `${label}combiner: ${finishName}`, finishStep, [COMBINER], {
-      audience: announceTo ?? [],
-      input: () => finishInput,
-    });
-    const err = r.errors.get(COMBINER);
-    if (err) throw new ProtocolError(err, `the combiner (${phase})`);
-    return r.results.get(COMBINER);
-  }
-
-  async lensCeremony() {
-    const { k, t } = this.p;
-    const members = Array.from({ length: k }, (_, i) => i + 1);
-    // The LSS DKG in Feldman mode (with proofs of knowledge): a cheating dealer is
-    // excluded and named, and the ceremony continues without its contribution.
     this.newPhase();
-    const out = await this.lssDkg(members, t, 'round 1: deal (commitments + proof of knowledge)');
-    this.group = {
-      generation: out.generation,
-      t: out.threshold,
-      parties: out.parties,
-      publicKey: out.groupKey,
-      publicPackage: out.publicPackage,
-      transcriptHash: out.transcriptHash,
-    };
-    for (const p of this.group.parties) if (!this.blamed.has(p)) this.ui.party(p, { state: 'share', label: 'share · gen 0' });
-    const r = await this.round('DKG', 'coordinator: load public key package', 'setup', [COORDINATOR], {
-      input: () => ({ publicPackage: this.group.publicPackage }),
-    });
-    this.check(r, 'coordinator');
+    const holders = this.group.parties.filter((p) => !this.blamed.has(p));
+    const r = await this.run('Key certification', holders.map((id) => ({ key: id, factory: 'pulsar.certify', params: { share: true, announcement: res.announcement } })));
+    const cert = r.outcomes.get(holders[0]);
+    for (const [p, o] of r.outcomes) if (!equalBytes(o.groupKey, res.groupKey)) throw new Error(`party ${p} certified a different group key`);
+    Object.assign(this.group, { publicKey: cert.groupKey, keyRecord: cert.keyRecord, level: cert.level });
   }
 
   // -------------------------------------------------------------------------- signing
@@ -384,47 +280,31 @@ export class Run {
     const g = this.group;
     const phase = `Sign ${this.signCount}${g.generation ? ` (gen ${g.generation})` : ''}`;
     this.newPhase();
-    const res = await this.signSession(phase, { message });
+    const res = await this.withExclusion(phase, async (signers) => {
+      this.net.clearInboxes();
+      if (this.scheme === 'pulsar') {
+        const session = randomSession();
+        const r = await this.run(phase, [
+          { key: COMBINER, factory: 'pulsar.sign.combiner', params: { id: COMBINER, keyRecord: g.keyRecord, sharing: g.sharing, signers, message, context: EMPTY, session } },
+          ...signers.map((id) => ({
+            key: id,
+            factory: 'pulsar.sign.signer',
+            params: (starts) => ({ share: true, session: starts.get(COMBINER).info.session, message, context: EMPTY, cheat: this.cheat(id, 'signing') }),
+          })),
+        ], { tolerate: signers });
+        if (r.errors.has(COMBINER)) throw new ProtocolError(r.errors.get(COMBINER), 'the combiner');
+        this.ui.party(COMBINER, { state: 'idle', label: 'rebuilt, signed, erased' });
+        return r.outcomes.get(COMBINER);
+      }
+      const r = await this.run(phase, [
+        { key: COORDINATOR, factory: 'lens.coordinate', params: { publicPackage: g.publicPackage, id: COORDINATOR, message } },
+        ...signers.map((id) => ({ key: id, factory: 'lens.sign', params: { share: true, coordinator: COORDINATOR, message, cheat: this.cheat(id, 'signing') } })),
+      ], { tolerate: signers });
+      if (r.errors.has(COORDINATOR)) throw new ProtocolError(r.errors.get(COORDINATOR), 'the coordinator');
+      return { ...r.outcomes.get(COORDINATOR), blame: [] };
+    });
     this.markSigners(res.signers, `signed #${this.signCount}`);
     return res;
-  }
-
-  /** A signing session of the current group (a message, or the activation certificate). */
-  async signSession(phase, { message, activation = false }) {
-    const g = this.group;
-    if (this.scheme === 'pulsar') {
-      return this.withExclusion(phase, async (signers, label) => {
-        this.net.clearInboxes();
-        const base = { session: session(), signers };
-        const params = activation ? base : { ...base, message, context: EMPTY };
-        const res = await this.custody(
-          phase,
-          label,
-          signers,
-          activation ? 'activation' : 'sign',
-          { params },
-          activation ? 'activate' : 'sign',
-          { params, keyRecord: g.keyRecord, sharing: g.sharing },
-        );
-        this.ui.party(COMBINER, { state: 'idle', label: 'rebuilt, signed, erased' });
-        return res;
-      });
-    }
-    return this.withExclusion(phase, async (signers, label) => {
-      this.net.clearInboxes();
-      let r = await this.round(phase, `${label}round 1: nonce commitments`, 'sign1', signers);
-      this.check(r, `${phase} round 1`);
-      r = await this.round(phase, `${label}coordinator: signing package`, 'package', [COORDINATOR], {
-        audience: signers,
-        input: () => ({ message, activation }),
-      });
-      if (r.errors.has(COORDINATOR)) throw new ProtocolError(r.errors.get(COORDINATOR), 'the coordinator');
-      r = await this.round(phase, `${label}round 2: signature shares`, 'sign2', signers);
-      this.check(r, `${phase} round 2`);
-      r = await this.round(phase, `${label}coordinator: aggregate`, 'aggregate', [COORDINATOR], { input: () => ({ activation }) });
-      if (r.errors.has(COORDINATOR)) throw new ProtocolError(r.errors.get(COORDINATOR), 'the coordinator');
-      return { ...r.results.get(COORDINATOR), signers, blame: [] };
-    });
   }
 
   async verify(message, signature) {
@@ -438,6 +318,10 @@ export class Run {
 
   // -------------------------------------------------------------------------- resharing
 
+  /**
+   * Reshare to (t, n): the dealing ends with the activation round, and every party checks the
+   * certificate against the new generation before its worker erases an old share.
+   */
   async reshare(n, t) {
     const g = this.group;
     const phase = `Reshare → ${t} of ${n}`;
@@ -447,39 +331,30 @@ export class Run {
     // The new set: ids 1, 2, … skipping blamed parties (so a cheater is not invited back).
     const receivers = [];
     for (let id = 1; receivers.length < n; id++) if (!this.blamed.has(id)) receivers.push(id);
-    const fresh = receivers.filter((p) => !this.net.placement.has(p));
-    if (fresh.length) {
-      await this.net.spawn(fresh.map((key) => ({ key, role: this.partyRole, config: this.partyConfig(key) })));
-      for (const p of fresh) this.ui.addParty(p, { worker: this.net.workerOf(p), label: 'new, no share yet', cheater: p === this.cheater });
-    }
+    const fresh = this.addParties(receivers, 'new, no share yet');
     const participants = [...new Set([...dealers, ...receivers])].sort((a, b) => a - b);
-    const params =
+    const common = { session: randomSession(), dealers, receivers, threshold: t };
+    const join =
       this.scheme === 'pulsar'
-        ? { session: session(), dealers, receivers, threshold: t, sharing: g.sharing, keyRecord: g.keyRecord }
-        : { session: session(), dealers, receivers, threshold: t, publicPackage: g.publicPackage };
-    const all = { audience: participants };
-    let r = await this.round(phase, `round 1: ${dealers.length} dealers deal to ${n}`, 'reshare1', participants, { ...all, input: () => ({ params }) });
-    this.check(r, 'reshare round 1', new Set([this.cheater]));
-    r = await this.round(phase, 'round 2: check shares, complain', 'reshare2', participants, all);
-    this.check(r, 'reshare round 2', new Set([this.cheater]));
-    r = await this.round(phase, 'round 3: answer complaints', 'reshare3', participants, all);
-    this.check(r, 'reshare round 3', new Set([this.cheater]));
-    r = await this.round(phase, 'finish: store new share', 'reshareFinish', participants, all);
-    this.check(r, 'reshare finish', new Set([this.cheater]));
-    let out = null;
+        ? { factory: 'pulsar.reshareJoin', extra: { keyRecord: g.keyRecord, sharing: g.sharing } }
+        : { factory: 'lens.reshareJoin', extra: { publicPackage: g.publicPackage } };
+    const r = await this.run(
+      phase,
+      participants.map((id) =>
+        dealers.includes(id)
+          ? { key: id, factory: `${this.scheme}.reshare`, params: { share: true, ...common, cheat: this.cheat(id, 'dealing') } }
+          : { key: id, factory: join.factory, params: { ...join.extra, ...common, id } },
+      ),
+    );
+    const out = this.honest(r, receivers, 'reshare');
     for (const p of receivers) {
-      const res = r.results.get(p);
-      if (!res || p === this.cheater) continue;
-      if (!res.hasShare) throw new Error(`new party ${p} did not get a share`);
-      out ??= res;
-      if (!equalBytes(out.transcriptHash, res.transcriptHash)) throw new Error(`party ${p} disagrees on the reshare transcript`);
-      if (res.groupKey && !equalBytes(res.groupKey, g.publicKey)) throw new Error(`party ${p} ended with a different group key`);
+      const o = r.outcomes.get(p);
+      if (!o || p === this.cheater) continue;
+      if (!o.hasShare) throw new Error(`new party ${p} did not get a share`);
+      if (!equalBytes(o.groupKey, g.publicKey)) throw new Error(`party ${p} ended with a different group key`);
     }
-    if (!out) throw new Error('no receiver finished the reshare');
-    for (const b of out.blame) {
-      this.blame(phase, [b.party], `dealer ${b.party} was disqualified (${b.code}: ${b.reason}); the new shares come from the ${out.qualified.length} qualified dealers.`, `disqualified: ${b.code}`);
-    }
-    const old = g.parties;
+    this.blameFrom(phase, out.blame, (b) => `dealer ${b.party} was disqualified (${b.code}: ${b.reason}); the new shares come from the ${out.qualified.length} qualified dealers.`);
+    this.lastReshare = { old: g, outcomes: r.outcomes, dealers, receivers, fresh, out };
     this.group = {
       ...g,
       generation: out.generation,
@@ -487,44 +362,46 @@ export class Run {
       parties: out.parties,
       transcriptHash: out.transcriptHash,
       sharing: out.sharing ?? g.sharing,
+      keyRecord: out.keyRecord ?? g.keyRecord,
       publicPackage: out.publicPackage ?? g.publicPackage,
       publicKey: g.publicKey,
     };
-    for (const p of old) {
-      if (!out.parties.includes(p) && !this.blamed.has(p)) this.ui.party(p, { state: 'retired', label: 'left the group', detail: `not in the new set; its generation-${g.generation} share is useless now` });
-    }
     for (const p of out.parties) {
       if (this.blamed.has(p)) continue;
       this.ui.party(p, { state: 'share', label: `share · gen ${out.generation}${fresh.includes(p) ? ' (new)' : ''}` });
     }
-    if (this.scheme === 'lens') {
-      const c = await this.round(phase, 'coordinator: load new key package', 'setup', [COORDINATOR], {
-        input: () => ({ publicPackage: this.group.publicPackage }),
-      });
-      this.check(c, 'coordinator');
-    }
     return { dealers, receivers };
   }
 
-  /** The new set signs the activation certificate of its generation, under the same key. */
+  /** The activation certificate of the last reshare, and every old party's own check of it. */
   async activate() {
-    const phase = `Activation (gen ${this.group.generation})`;
-    this.newPhase();
-    const res = await this.signSession(phase, { activation: true });
-    this.markSigners(res.signers, 'signed certificate');
-    return { bytes: res.certificate, signature: res.signature, signers: res.signers };
+    const { outcomes, old, out } = this.lastReshare;
+    const oldParties = old.parties.filter((p) => !this.blamed.has(p));
+    const unverified = oldParties.filter((p) => !outcomes.get(p)?.activation?.verified);
+    if (unverified.length) throw new Error(`the activation certificate was not verified by ${names(unverified)}`);
+    return { bytes: out.activation.certificate, signers: out.activation.members, verifiedBy: oldParties };
   }
 
+  /** A third party's check, with only the new generation's public data; then the old shares
+   *  (erased by their workers after their own check) are shown as erased. */
   async verifyActivation(cert) {
     const g = this.group;
+    const common = { generation: g.generation, transcriptHash: g.transcriptHash, certificate: cert.bytes };
     const request =
       this.scheme === 'pulsar'
-        ? { kind: 'pulsar-activation', groupKey: g.publicKey, certificate: cert.bytes }
-        : { kind: 'lens-activation', curve: this.p.curve, groupKey: g.publicKey, certificate: cert.bytes };
+        ? { kind: 'pulsar-activation', sharing: g.sharing, keyRecord: g.keyRecord, ...common }
+        : { kind: 'lens-activation', publicPackage: g.publicPackage, ...common };
     const v = await this.pool.call(0, { op: 'verify', request });
-    if (v.ok && v.generation !== g.generation) {
-      return { ...v, ok: false, verifier: `${v.verifier}; but it names generation ${v.generation}, not ${g.generation}` };
+    if (v.ok) {
+      const { outcomes, old } = this.lastReshare;
+      for (const p of old.parties) {
+        if (this.blamed.has(p) || !outcomes.get(p)?.erasedOld) continue;
+        const stays = g.parties.includes(p);
+        this.ui.party(p, stays
+          ? { detail: `old share erased (after verifying the activation certificate); holds its generation-${g.generation} share` }
+          : { state: 'retired', label: 'old share erased', detail: `left the group; erased its generation-${old.generation} share after verifying the activation certificate` });
+      }
     }
-    return v;
+    return { ...v, verifier: v.ok ? v.verifier : `${v.verifier}: ${v.code} (${v.reason})` };
   }
 }

@@ -34,8 +34,9 @@ const el = {
   tamper: $('ml-tamper'),
 };
 
+import { describeError, equalBytes, fmtMs, hex as hexPrefix } from './util.js';
+
 const utf8 = new TextEncoder();
-const HEX_PREFIX_BYTES = 32;
 
 /** Demo state. `signed` remembers what was signed so the page can explain an `invalid`. */
 const state = {
@@ -46,26 +47,8 @@ const state = {
   flips: [], // [{ index, before, after }]
 };
 
-function hexPrefix(bytes, n = HEX_PREFIX_BYTES) {
-  let s = '';
-  for (let i = 0; i < Math.min(n, bytes.length); i++) s += bytes[i].toString(16).padStart(2, '0');
-  return bytes.length > n ? `${s}…` : s;
-}
-
 function fmtBytes(n) {
   return `${n.toLocaleString('en-US')} bytes`;
-}
-
-function fmtMs(ms) {
-  if (ms < 1) return `${(ms * 1000).toFixed(0)} µs`;
-  if (ms < 100) return `${ms.toFixed(2)} ms`;
-  return `${ms.toFixed(0)} ms`;
-}
-
-function equalBytes(a, b) {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 function scheme() {
@@ -73,16 +56,6 @@ function scheme() {
   const s = state.lib[name];
   if (!s) throw new Error(`the wrapper does not export ${name}`);
   return s;
-}
-
-function describeError(err) {
-  if (err && typeof err === 'object') {
-    const name = err.name && err.name !== 'Error' ? err.name : '';
-    const code = err.code ? ` [${err.code}]` : '';
-    const msg = err.message || String(err);
-    return `${name}${code}${name || code ? ': ' : ''}${msg}`;
-  }
-  return String(err);
 }
 
 function showError(err) {

@@ -1,54 +1,113 @@
-// A worker of the pool: its own WebAssembly instance, hosting one or more entities (parties,
-// a combiner, a signing coordinator). Each entity is an independent protocol instance with its
-// own state; its secrets never leave this worker. In and out go only bytes (the envelopes
-// routed by www/coordinator.js) and small public results for the page to display.
+// A worker of the pool: its own WebAssembly instance, hosting entities (parties, a combiner,
+// a signing coordinator). An entity holds at most one running `Party` (js/protocols.js) and
+// its key share (a WASM-held holder object); its secrets never leave this worker. In and out
+// go only bytes (a party's `outgoing`, routed by www/coordinator.js) and public outcomes.
+//
+// There is no protocol logic here: `start` calls a package factory by name (`lens.keygen`,
+// `pulsar.sign.signer`, …) with the page's public parameters (`share: true` stands for the
+// entity's own key share), and `step` calls `party.step(inbox)`. When a party finishes, its
+// outcome's new key share replaces the entity's old one — except that an old share is erased
+// only when the outcome's activation certificate was verified (then it is erased even if the
+// entity got no new share); an unverified activation keeps the old share.
 //
 // Requests: { id, op, ... } → { id, ok, result } | { id, ok: false, error }.
-// Events:   { event: 'step-start', token, key } and { event: 'step-done', token, key, ms, ok }
-//           around each entity's step (progress; the entities of one worker run one at a time).
+// Events:   { event: 'step-start', token, key } and { event: 'step-done', token, key, ms, ok }.
 
 import * as lib from '/js/index.js';
-import { createEntity, errorInfo, standardVerify } from './party-logic.js';
+import { errorInfo } from './util.js';
+import { standardVerify } from './verify.js';
 
-const entities = new Map(); // key -> entity
+const entities = new Map(); // key -> { party, share }
 let ready = null;
 
-function outBuffers(out) {
-  const set = new Set();
-  for (const env of out ?? []) {
-    let b = env.bytes;
-    if (!(b instanceof Uint8Array)) throw new TypeError(`message ${env.tag ?? ''} is not a Uint8Array`);
-    if (b.byteOffset !== 0 || b.byteLength !== b.buffer.byteLength) {
-      b = b.slice();
-      env.bytes = b;
-    }
-    set.add(b.buffer);
+function entity(key) {
+  let e = entities.get(key);
+  if (!e) {
+    e = { party: null, share: null };
+    entities.set(key, e);
   }
-  return set;
+  return e;
 }
 
-async function step({ step: name, phase, round, token, steps }) {
+function factory(name) {
+  const f = name.split('.').reduce((o, k) => (o && Object.hasOwn(o, k) ? o[k] : undefined), { lens: lib.lens, pulsar: lib.pulsar });
+  if (typeof f !== 'function') throw new Error(`no factory ${name}`);
+  return f;
+}
+
+/** Installs a finished party's key share by the rule in the header; returns what happened. */
+function settle(ent, outcome) {
+  const act = outcome.activation;
+  const next = outcome.keyShare;
+  delete outcome.keyShare;
+  if (act && !act.verified) {
+    next?.free();
+    return { ...outcome, hasShare: ent.share !== null, erasedOld: false };
+  }
+  let erasedOld = false;
+  if (ent.share && (next || act)) {
+    ent.share.free();
+    erasedOld = true;
+  }
+  if (next) ent.share = next;
+  else if (act) ent.share = null;
+  return { ...outcome, hasShare: ent.share !== null, erasedOld, shareInfo: ent.share?.publicInfo() };
+}
+
+function transferables(list) {
+  const set = new Set();
+  for (const o of list) {
+    if (!o) continue;
+    if (o.broadcast) set.add(o.broadcast.buffer);
+    for (const d of o.direct) set.add(d.bytes.buffer);
+  }
+  return [...set];
+}
+
+function start({ specs }) {
+  const results = [];
+  for (const s of specs) {
+    const ent = entity(s.key);
+    ent.party?.free();
+    ent.party = null;
+    try {
+      const params = { ...s.params };
+      if (params.share === true) {
+        if (!ent.share) throw new Error(`entity ${s.key} holds no key share`);
+        params.share = ent.share;
+      }
+      ent.party = factory(s.factory)(params);
+      results.push({ key: s.key, ok: true, outgoing: ent.party.start.outgoing, round: ent.party.round, info: ent.party.info });
+    } catch (err) {
+      results.push({ key: s.key, ok: false, error: errorInfo(err, s.key) });
+    }
+  }
+  return { result: { results }, transfer: transferables(results.map((r) => r.outgoing)) };
+}
+
+function step({ token, steps }) {
   const replies = [];
-  const transfer = new Set();
   for (const s of steps) {
-    const ent = entities.get(s.key);
     postMessage({ event: 'step-start', token, key: s.key });
+    const ent = entities.get(s.key);
     const t0 = performance.now();
     let reply;
     try {
-      if (!ent) throw new Error(`no entity ${String(s.key)} in this worker`);
-      const r = (await ent.step(name, s.input ?? {}, s.inbox ?? [], { phase, round })) ?? {};
-      const ms = performance.now() - t0;
-      for (const b of outBuffers(r.out)) transfer.add(b);
-      reply = { key: s.key, ok: true, ms, out: r.out ?? [], result: r.result ?? null };
+      if (!ent?.party) throw new Error(`entity ${String(s.key)} runs no party`);
+      const r = ent.party.step(s.inbox);
+      if (r.done) {
+        r.outcome = settle(ent, r.outcome);
+        ent.party.free();
+        ent.party = null;
+      }
+      reply = { key: s.key, ok: true, ms: performance.now() - t0, ...r };
     } catch (err) {
-      const ms = performance.now() - t0;
-      reply = { key: s.key, ok: false, ms, error: errorInfo(err, s.key) };
+      reply = { key: s.key, ok: false, ms: performance.now() - t0, error: errorInfo(err, s.key) };
     }
     replies.push(reply);
     postMessage({ event: 'step-done', token, key: s.key, ms: reply.ms, ok: reply.ok });
   }
-  return { result: { steps: replies }, transfer: [...transfer] };
+  return { result: { steps: replies }, transfer: transferables(replies.map((r) => r.outgoing)) };
 }
 
 async function handle(msg) {
@@ -59,24 +118,29 @@ async function handle(msg) {
       await ready;
       return { result: { ms: performance.now() - t0 } };
     }
-    case 'spawn': {
+    case 'start':
       await ready;
-      for (const e of msg.entities) {
-        entities.get(e.key)?.free?.();
-        entities.set(e.key, createEntity(lib, e.role, e.key, e.config));
+      return start(msg);
+    case 'step':
+      await ready;
+      return step(msg);
+    case 'stop': {
+      for (const k of msg.keys) {
+        const e = entities.get(k);
+        e?.party?.free();
+        if (e) e.party = null;
       }
-      return { result: { count: entities.size } };
+      return { result: {} };
     }
     case 'drop': {
       for (const k of msg.keys) {
-        entities.get(k)?.free?.();
+        const e = entities.get(k);
+        e?.party?.free();
+        e?.share?.free();
         entities.delete(k);
       }
       return { result: { count: entities.size } };
     }
-    case 'step':
-      await ready;
-      return step(msg);
     case 'verify': {
       await ready;
       const t0 = performance.now();

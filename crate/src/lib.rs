@@ -37,7 +37,7 @@ pub mod pulsar;
 pub mod vss;
 pub mod wire;
 
-#[cfg(all(target_arch = "wasm32", feature = "TEMP"))]
+#[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
 pub use error::Error;

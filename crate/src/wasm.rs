@@ -1,74 +1,58 @@
-//! The generated JavaScript layer: flat `wasm-bindgen` functions over byte slices.
+//! The generated JavaScript layer: flat `wasm-bindgen` functions over byte slices, and one
+//! generic protocol-party class.
 //!
 //! This module is compiled only for `wasm32`. It is not the public JS API: the hand-written
-//! wrappers in `js/` (`mlDsa65.keygen`, `.sign`, `.verify`, …) validate arguments, pick the
-//! randomness and call these functions. Every function takes `&[u8]` and returns fresh bytes
-//! (`Vec<u8>` becomes a new `Uint8Array`, never a view into WASM memory).
+//! wrappers in `js/` validate every argument at one boundary (`js/common.js`, `bytes()`),
+//! pick the randomness and call these functions. Every function takes bytes and returns
+//! fresh bytes (`Vec<u8>` becomes a new `Uint8Array`, never a view into WASM memory).
 //!
-//! Parameter sets are named by their level (`44`, `65` or `87`); any other level throws a
-//! `RangeError`, since only the wrappers call this layer. Errors from the library reach JS as
-//! real `Error`s with `name = 'QuasarError'`, a stable `code` (from [`crate::Error::code`]),
-//! the `module` that raised it and `culprits` (always empty for ML-DSA).
+//! Errors from the library reach JS as real `Error`s with `name = 'QuasarError'`, a stable
+//! `code` (from [`crate::Error::code`]), the `module` that raised it and `culprits` (the
+//! parties [`crate::Error::culprits`] blames; always empty for ML-DSA).
 //!
-//! Verification never throws for a bad *signature* (wrong length, malformed encoding, or
-//! simply not valid): it returns `false`. It throws only for arguments the caller controls,
-//! a public key of the wrong length or a context longer than 255 bytes.
+//! - [`mldsa`]: ML-DSA keygen, sign, verify (both builds; the `light` build, for light
+//!   clients, keeps only verification).
+//! - The full build binds the threshold protocols. Every protocol party is the library's
+//!   own [`crate::party::Party`], held by one class, `PartyWasm` ([`party`]); factory
+//!   functions per protocol start one ([`lens`], [`pulsar`]); key shares stay in WASM
+//!   memory in holder classes (`LensKeyShareWasm`, `PulsarKeyShareWasm`, `LssShareWasm`)
+//!   and are passed to factories by reference, never as raw secret bytes. Nothing here
+//!   implements a round.
 //!
-//! Secret inputs (seeds, secret keys, signing randomness) are taken as owned `Vec<u8>` rather
-//! than `&[u8]`, so that the copy the bindings place in WASM memory is wiped on return.
+//! # No call back into JS while an object is borrowed
 //!
-//! The `light` feature builds the verify-only module: the key generation and signing
-//! functions are left out.
+//! A party's `step` takes its whole inbox as **one** framed byte string (see
+//! [`party`]), built by the JS boundary from checked `Uint8Array`s, so the generated glue
+//! copies it into WASM memory before the method borrows the party, and the Rust side
+//! decodes it completely before touching the party. A bad inbox fails the call with a
+//! typed error and leaves the party exactly as it was (and freeable).
 //!
-//! The full build also binds the threshold protocols as classes (submodules `lens`,
-//! `pulsar`, with shared plumbing in `lss`): `LensPartyWasm`, `LensCoordinatorWasm`,
-//! `PulsarPartyWasm` and `PulsarCombinerWasm` keep each party's secret state in WASM memory
-//! and take and return only bytes, so every party can live in its own worker. Their errors
-//! carry `culprits`, the party ids [`crate::Error::culprits`] blames. `js/protocols.js`
-//! wraps them; `js/protocols.d.ts` documents the public API.
+//! # Misbehaviour (feature `hazmat`)
+//!
+//! The full WASM build enables `hazmat` for the demo's cheating-party toggle: a factory's
+//! `cheat` argument (`"bad-shares"`, `"misaddress"`, `"bad-contribution"`, `"garbage"`,
+//! [`crate::party::hazmat::Cheat`]) makes **that one party** send wrong messages. It never
+//! weakens an honest party: every other party checks and blames exactly as it would facing
+//! a real attacker. The light build has no protocols and no hooks.
 
 use alloc::vec::Vec;
 
-#[cfg(not(feature = "light"))]
-use js_sys::Uint8Array;
 use js_sys::{Array, Reflect};
 use wasm_bindgen::prelude::*;
-#[cfg(not(feature = "light"))]
-use zeroize::Zeroizing;
 
-use crate::mldsa::{self, Mode};
+mod mldsa;
 
-// Threshold protocols (full build only): parties and coordinators as classes over bytes.
+// Threshold protocols (full build only).
+#[cfg(all(feature = "threshold", not(feature = "light")))]
+mod js;
 #[cfg(all(feature = "threshold", not(feature = "light")))]
 mod lens;
 #[cfg(all(feature = "threshold", not(feature = "light")))]
-mod lss;
+mod party;
 #[cfg(all(feature = "threshold", not(feature = "light")))]
 mod pulsar;
 
-/// Turn a library error into a JS `Error` with `name`, `code`, `module` and `culprits`.
-///
-/// The light build has no protocols, so nobody is ever blamed: `culprits` is always empty
-/// (and this stays the smallest code).
-#[cfg(not(all(feature = "threshold", not(feature = "light"))))]
-fn to_js_error(err: impl Into<crate::Error>) -> JsValue {
-    let err: crate::Error = err.into();
-    let js = js_sys::Error::new(&alloc::format!("{err}"));
-    js.set_name("QuasarError");
-    let obj: &JsValue = js.as_ref();
-    // `Reflect::set` on a fresh, extensible `Error` cannot fail.
-    let _ = Reflect::set(obj, &JsValue::from_str("code"), &JsValue::from_str(err.code()));
-    let _ = Reflect::set(
-        obj,
-        &JsValue::from_str("module"),
-        &JsValue::from_str(err.module()),
-    );
-    let _ = Reflect::set(obj, &JsValue::from_str("culprits"), &Array::new());
-    js.into()
-}
-
 /// A JS `Error` with `name = 'QuasarError'`, `code`, `module` and `culprits` (party ids).
-#[cfg(all(feature = "threshold", not(feature = "light")))]
 pub(crate) fn js_error(message: &str, code: &str, module: &str, culprits: &[u16]) -> JsValue {
     let js = js_sys::Error::new(message);
     js.set_name("QuasarError");
@@ -85,281 +69,14 @@ pub(crate) fn js_error(message: &str, code: &str, module: &str, culprits: &[u16]
 }
 
 /// Turn a library error into a JS `Error` with `name`, `code`, `module` and `culprits`
-/// (the parties [`crate::Error::culprits`] blames, as numbers).
-#[cfg(all(feature = "threshold", not(feature = "light")))]
+/// (the parties [`crate::Error::culprits`] blames, increasing).
 pub(crate) fn to_js_error(err: impl Into<crate::Error>) -> JsValue {
-    to_js_error_blaming(err, &[])
-}
-
-/// As [`to_js_error`], also blaming `extra` (the transport's sender of bytes that failed to
-/// decode: the layer that knows who sent them attaches the id). Culprits are increasing.
-#[cfg(all(feature = "threshold", not(feature = "light")))]
-pub(crate) fn to_js_error_blaming(err: impl Into<crate::Error>, extra: &[crate::PartyId]) -> JsValue {
     let err: crate::Error = err.into();
-    let mut culprits: Vec<u16> = Vec::new();
-    for p in err.culprits().iter().chain(extra) {
-        if let Err(at) = culprits.binary_search(&p.get()) {
-            culprits.insert(at, p.get());
-        }
-    }
-    js_error(&alloc::format!("{err}"), err.code(), err.module(), &culprits)
-}
-
-/// The parameter set for `level`, or a `RangeError` (a wrapper bug, not user input).
-fn mode(level: u16) -> Result<Mode, JsValue> {
-    Mode::from_level(level).ok_or_else(|| {
-        js_sys::RangeError::new(&alloc::format!(
-            "unknown ML-DSA level {level}; expected 44, 65 or 87"
-        ))
-        .into()
-    })
-}
-
-/// Copy `bytes` into a fixed-size array, or an `INVALID_LENGTH` error naming `what`.
-fn fixed<const N: usize>(what: &'static str, bytes: &[u8]) -> Result<[u8; N], JsValue> {
-    bytes.try_into().map_err(|_| {
-        to_js_error(mldsa::Error::InvalidLength {
-            what,
-            expected: N,
-            got: bytes.len(),
-        })
-    })
-}
-
-/// Check a public key's length: a wrong-size key is the caller's mistake, so it throws.
-fn check_public_key(mode: Mode, pk: &[u8]) -> Result<(), JsValue> {
-    if pk.len() == mode.public_key_len() {
-        Ok(())
-    } else {
-        Err(to_js_error(mldsa::Error::InvalidLength {
-            what: "public key",
-            expected: mode.public_key_len(),
-            got: pk.len(),
-        }))
-    }
-}
-
-/// Map a verification result to a verdict: a bad signature is `false`; other errors throw.
-fn verdict(result: Result<(), mldsa::Error>) -> Result<bool, JsValue> {
-    match result {
-        Ok(()) => Ok(true),
-        Err(mldsa::Error::InvalidSignature) => Ok(false),
-        Err(e) => Err(to_js_error(e)),
-    }
-}
-
-/// Generate an ML-DSA key pair from a 32-byte seed ξ; returns `[publicKey, secretKey]`.
-///
-/// FIPS 204, Algorithm 6 (ML-DSA.KeyGen_internal).
-///
-/// # Errors
-/// `INVALID_LENGTH` when `seed` is not 32 bytes; a `RangeError` for an unknown level.
-///
-/// # Security
-/// The seed determines the secret key: it must be uniformly random and kept secret.
-#[cfg(not(feature = "light"))]
-#[wasm_bindgen(js_name = "mlDsaKeygen")]
-pub fn ml_dsa_keygen(level: u16, seed: Vec<u8>) -> Result<Array, JsValue> {
-    let mode = mode(level)?;
-    let seed = Zeroizing::new(seed);
-    let seed = Zeroizing::new(fixed::<32>("seed", &seed)?);
-    let (pk, sk) = mldsa::keygen(mode, &seed);
-    let out = Array::new();
-    out.push(&Uint8Array::from(&pk[..]));
-    out.push(&Uint8Array::from(&sk[..]));
-    Ok(out)
-}
-
-/// Sign `msg` with context `ctx` (pure ML-DSA); `rnd` is 32 bytes, or `undefined` for the
-/// deterministic variant (rnd = 0³²).
-///
-/// FIPS 204, Algorithm 2 (ML-DSA.Sign).
-///
-/// # Errors
-/// `INVALID_LENGTH` for a secret key or `rnd` of the wrong size, `CONTEXT_TOO_LONG` for a
-/// context over 255 bytes, `MALFORMED_SECRET_KEY` for a secret key that does not decode.
-///
-/// # Security
-/// Hedged signing (a fresh random `rnd`) is the default in the JS wrapper; never reuse `rnd`
-/// values chosen by an adversary.
-#[cfg(not(feature = "light"))]
-#[wasm_bindgen(js_name = "mlDsaSign")]
-pub fn ml_dsa_sign(
-    level: u16,
-    sk: Vec<u8>,
-    msg: &[u8],
-    ctx: &[u8],
-    rnd: Option<Vec<u8>>,
-) -> Result<Vec<u8>, JsValue> {
-    let mode = mode(level)?;
-    let sk = Zeroizing::new(sk);
-    let rnd = match rnd {
-        Some(r) => {
-            let r = Zeroizing::new(r);
-            Some(Zeroizing::new(fixed::<32>("rnd", &r)?))
-        }
-        None => None,
-    };
-    mldsa::sign(mode, &sk, msg, ctx, rnd.as_deref()).map_err(to_js_error)
-}
-
-/// Verify signature `sig` on `msg` with context `ctx` (pure ML-DSA) under public key `pk`.
-///
-/// FIPS 204, Algorithm 3 (ML-DSA.Verify).
-///
-/// Returns `false` for any signature problem (wrong length, malformed, invalid).
-///
-/// # Errors
-/// `INVALID_LENGTH` for a public key of the wrong size, `CONTEXT_TOO_LONG` for a context over
-/// 255 bytes.
-#[wasm_bindgen(js_name = "mlDsaVerify")]
-pub fn ml_dsa_verify(level: u16, pk: &[u8], msg: &[u8], ctx: &[u8], sig: &[u8]) -> Result<bool, JsValue> {
-    let mode = mode(level)?;
-    check_public_key(mode, pk)?;
-    if sig.len() != mode.signature_len() {
-        return Ok(false);
-    }
-    verdict(mldsa::verify(mode, pk, msg, ctx, sig))
-}
-
-/// Sign the already formatted message M′ (expert use: test vectors, custom framings).
-///
-/// FIPS 204, Algorithm 7 (ML-DSA.Sign_internal). `rnd` must be 32 bytes (all zero for the
-/// deterministic variant).
-///
-/// # Errors
-/// `INVALID_LENGTH` for a secret key or `rnd` of the wrong size, `MALFORMED_SECRET_KEY` for a
-/// secret key that does not decode.
-///
-/// # Security
-/// Skips the domain separation of the pure interface: M′ must be framed by the caller.
-#[cfg(not(feature = "light"))]
-#[wasm_bindgen(js_name = "mlDsaSignInternal")]
-pub fn ml_dsa_sign_internal(
-    level: u16,
-    sk: Vec<u8>,
-    m_prime: &[u8],
-    rnd: Vec<u8>,
-) -> Result<Vec<u8>, JsValue> {
-    let mode = mode(level)?;
-    let (sk, rnd) = (Zeroizing::new(sk), Zeroizing::new(rnd));
-    let rnd = Zeroizing::new(fixed::<32>("rnd", &rnd)?);
-    mldsa::hazmat::sign_internal(mode, &sk, m_prime, &rnd).map_err(to_js_error)
-}
-
-/// Verify a signature on the already formatted message M′ (expert use).
-///
-/// FIPS 204, Algorithm 8 (ML-DSA.Verify_internal). Returns `false` for any signature problem.
-///
-/// # Errors
-/// `INVALID_LENGTH` for a public key of the wrong size.
-#[wasm_bindgen(js_name = "mlDsaVerifyInternal")]
-pub fn ml_dsa_verify_internal(level: u16, pk: &[u8], m_prime: &[u8], sig: &[u8]) -> Result<bool, JsValue> {
-    let mode = mode(level)?;
-    check_public_key(mode, pk)?;
-    if sig.len() != mode.signature_len() {
-        return Ok(false);
-    }
-    verdict(mldsa::hazmat::verify_internal(mode, pk, m_prime, sig))
-}
-
-/// Sign an externally computed 64-byte message representative μ (expert use).
-///
-/// FIPS 204, Algorithm 7 (ML-DSA.Sign_internal) from step 7, with μ supplied (§6.2, external μ).
-///
-/// # Errors
-/// `INVALID_LENGTH` for μ, `rnd` or a secret key of the wrong size, `MALFORMED_SECRET_KEY`
-/// for a secret key that does not decode.
-///
-/// # Security
-/// μ must be H(tr ‖ M′) for the signer's own public key; signing an attacker-chosen μ signs
-/// whatever message it stands for.
-#[cfg(not(feature = "light"))]
-#[wasm_bindgen(js_name = "mlDsaSignMu")]
-pub fn ml_dsa_sign_mu(level: u16, sk: Vec<u8>, mu: &[u8], rnd: Vec<u8>) -> Result<Vec<u8>, JsValue> {
-    let mode = mode(level)?;
-    let (sk, rnd) = (Zeroizing::new(sk), Zeroizing::new(rnd));
-    let mu = fixed::<64>("mu", mu)?;
-    let rnd = Zeroizing::new(fixed::<32>("rnd", &rnd)?);
-    mldsa::hazmat::sign_mu(mode, &sk, &mu, &rnd).map_err(to_js_error)
-}
-
-/// Verify a signature on an externally computed 64-byte μ (expert use).
-///
-/// FIPS 204, Algorithm 8 (ML-DSA.Verify_internal) from step 7, with μ supplied.
-/// Returns `false` for any signature problem.
-///
-/// # Errors
-/// `INVALID_LENGTH` for a public key or μ of the wrong size.
-#[wasm_bindgen(js_name = "mlDsaVerifyMu")]
-pub fn ml_dsa_verify_mu(level: u16, pk: &[u8], mu: &[u8], sig: &[u8]) -> Result<bool, JsValue> {
-    let mode = mode(level)?;
-    check_public_key(mode, pk)?;
-    let mu = fixed::<64>("mu", mu)?;
-    if sig.len() != mode.signature_len() {
-        return Ok(false);
-    }
-    verdict(mldsa::hazmat::verify_mu(mode, pk, &mu, sig))
-}
-
-/// Compute the message representative μ = H(H(pk) ‖ 0 ‖ |ctx| ‖ ctx ‖ msg, 64) for pure ML-DSA.
-///
-/// FIPS 204, Algorithm 2 (ML-DSA.Sign) step 10 with Algorithm 7 step 6.
-///
-/// # Errors
-/// `INVALID_LENGTH` for a public key of the wrong size, `CONTEXT_TOO_LONG` for a context over
-/// 255 bytes.
-#[wasm_bindgen(js_name = "mlDsaComputeMu")]
-pub fn ml_dsa_compute_mu(level: u16, pk: &[u8], msg: &[u8], ctx: &[u8]) -> Result<Vec<u8>, JsValue> {
-    let mode = mode(level)?;
-    check_public_key(mode, pk)?;
-    mldsa::hazmat::compute_mu(mode, pk, msg, ctx)
-        .map(|mu| mu.to_vec())
-        .map_err(to_js_error)
-}
-
-/// The byte lengths of a parameter set: `[publicKey, secretKey, signature]`.
-///
-/// FIPS 204, Table 2.
-#[wasm_bindgen(js_name = "mlDsaLengths")]
-pub fn ml_dsa_lengths(level: u16) -> Result<Vec<u32>, JsValue> {
-    let mode = mode(level)?;
-    // The lengths are at most a few kilobytes, so they fit in u32.
-    Ok(alloc::vec![
-        mode.public_key_len() as u32,
-        mode.secret_key_len() as u32,
-        mode.signature_len() as u32,
-    ])
-}
-
-/// A public key expanded once for verifying many signatures (a light client checking
-/// certificates under one group key). Holds only public data; call `free()` when done.
-#[wasm_bindgen(js_name = "MlDsaPreparedKey")]
-pub struct MlDsaPreparedKey(mldsa::PreparedPublicKey);
-
-#[wasm_bindgen(js_class = "MlDsaPreparedKey")]
-impl MlDsaPreparedKey {
-    /// Expand public key `pk` of parameter set `level`.
-    ///
-    /// # Errors
-    /// `INVALID_LENGTH` for a public key of the wrong size.
-    #[wasm_bindgen(constructor)]
-    pub fn new(level: u16, pk: &[u8]) -> Result<MlDsaPreparedKey, JsValue> {
-        let mode = mode(level)?;
-        check_public_key(mode, pk)?;
-        mldsa::PreparedPublicKey::new(mode, pk)
-            .map(MlDsaPreparedKey)
-            .map_err(to_js_error)
-    }
-
-    /// Verify `sig` on `msg` with context `ctx`: the same verdict as `mlDsaVerify`.
-    ///
-    /// # Errors
-    /// `CONTEXT_TOO_LONG` for a context over 255 bytes.
-    pub fn verify(&self, msg: &[u8], ctx: &[u8], sig: &[u8]) -> Result<bool, JsValue> {
-        if sig.len() != self.0.mode().signature_len() {
-            return Ok(false);
-        }
-        verdict(self.0.verify(msg, ctx, sig))
-    }
+    let mut culprits: Vec<u16> = err.culprits().iter().map(|p| p.get()).collect();
+    culprits.sort_unstable();
+    culprits.dedup();
+    let js = js_error(&alloc::format!("{err}"), err.code(), err.module(), &culprits);
+    #[cfg(all(feature = "threshold", not(feature = "light")))]
+    js::attach_blame(&js, &err);
+    js
 }

@@ -1,0 +1,268 @@
+//! Plumbing shared by the protocol bindings: arguments from JS (party ids, session ids,
+//! seeds, generations, the misbehaviour name), result objects (outgoing messages, blame
+//! lists, activation certificates) and the snapshot helpers of the key-share holders.
+//!
+//! Nothing here is exported to JS directly. Blame reaches JS as `{ party, code, reason,
+//! related? }` with the code and text of [`BlameReason`] itself: the one table is the
+//! Rust one.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use js_sys::{Array, Object, Reflect, Uint8Array};
+use rand_chacha::ChaCha20Rng;
+use rand_core::SeedableRng;
+use wasm_bindgen::prelude::*;
+use zeroize::Zeroizing;
+
+use super::js_error;
+use crate::lss::snapshot::{Metadata, Snapshot, SnapshotKey};
+use crate::lss::ActivationCertificate;
+use crate::party::{Blame, Outgoing};
+use crate::PartyId;
+
+/// A `RangeError` (an argument the JS wrapper should have rejected).
+pub(super) fn range_error(msg: &str) -> JsValue {
+    js_sys::RangeError::new(msg).into()
+}
+
+/// The party id `id`, or a `RangeError` for zero.
+pub(super) fn party_id(id: u16) -> Result<PartyId, JsValue> {
+    PartyId::new(id).ok_or_else(|| range_error("party id must be in 1..65535"))
+}
+
+/// Party ids from JS (each non-zero).
+pub(super) fn party_ids(ids: &[u16]) -> Result<Vec<PartyId>, JsValue> {
+    ids.iter().map(|&i| party_id(i)).collect()
+}
+
+/// A 32-byte session id or transcript hash.
+pub(super) fn array32(what: &str, bytes: &[u8]) -> Result<[u8; 32], JsValue> {
+    bytes
+        .try_into()
+        .map_err(|_| range_error(&alloc::format!("{what} must be 32 bytes")))
+}
+
+/// The public parameters of a reshare, from JS.
+pub(super) struct Reshare {
+    pub(super) session: [u8; 32],
+    pub(super) dealers: Vec<PartyId>,
+    pub(super) receivers: Vec<PartyId>,
+    pub(super) threshold: u16,
+}
+
+/// Reads the public parameters of a reshare.
+pub(super) fn reshare(
+    session: &[u8],
+    dealers: &[u16],
+    receivers: &[u16],
+    threshold: u16,
+) -> Result<Reshare, JsValue> {
+    Ok(Reshare {
+        session: array32("session", session)?,
+        dealers: party_ids(dealers)?,
+        receivers: party_ids(receivers)?,
+        threshold,
+    })
+}
+
+/// A generation number from JS: a non-negative safe integer.
+pub(super) fn generation(g: f64) -> Result<u64, JsValue> {
+    // 2^53 - 1, the largest integer a JS number holds exactly.
+    const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
+    if g.is_finite() && g >= 0.0 && g <= MAX_SAFE && g.fract() == 0.0 {
+        // In range and integral: the conversion is exact.
+        Ok(g as u64)
+    } else {
+        Err(range_error("generation must be a non-negative safe integer"))
+    }
+}
+
+/// This party's RNG: ChaCha20 seeded with the 32 bytes from JS (wiped after use).
+pub(super) fn rng_from_seed(seed: Vec<u8>) -> Result<ChaCha20Rng, JsValue> {
+    let seed = Zeroizing::new(seed);
+    let array: Zeroizing<[u8; 32]> = Zeroizing::new(
+        seed.as_slice()
+            .try_into()
+            .map_err(|_| range_error("seed must be 32 bytes"))?,
+    );
+    Ok(ChaCha20Rng::from_seed(*array))
+}
+
+/// The misbehaviour named `name` (`None`: an honest party).
+#[cfg(feature = "hazmat")]
+pub(super) fn cheat(name: Option<String>) -> Result<Option<crate::party::hazmat::Cheat>, JsValue> {
+    match name {
+        None => Ok(None),
+        Some(n) => crate::party::hazmat::Cheat::from_name(&n)
+            .map(Some)
+            .ok_or_else(|| range_error("cheat must be bad-shares, misaddress, bad-contribution or garbage")),
+    }
+}
+
+/// Without the `hazmat` feature no party can be told to misbehave.
+#[cfg(not(feature = "hazmat"))]
+pub(super) fn cheat(name: Option<String>) -> Result<Option<core::convert::Infallible>, JsValue> {
+    match name {
+        None => Ok(None),
+        Some(_) => Err(range_error(
+            "this build has no misbehaviour hooks (feature hazmat)",
+        )),
+    }
+}
+
+/// A plain JS object under construction.
+pub(super) struct Obj(Object);
+
+impl Obj {
+    /// An empty object.
+    pub(super) fn new() -> Obj {
+        Obj(Object::new())
+    }
+
+    /// Sets `key` to `value`.
+    pub(super) fn set(&self, key: &str, value: impl Into<JsValue>) -> &Obj {
+        // Setting a property of a fresh plain object cannot fail.
+        let _ = Reflect::set(&self.0, &JsValue::from_str(key), &value.into());
+        self
+    }
+
+    /// Sets `key` to a fresh `Uint8Array` copy of `bytes`.
+    pub(super) fn bytes(&self, key: &str, bytes: &[u8]) -> &Obj {
+        self.set(key, Uint8Array::from(bytes))
+    }
+
+    /// Sets `key` to an array of party ids (numbers).
+    pub(super) fn ids(&self, key: &str, ids: &[PartyId]) -> &Obj {
+        self.set(key, id_array(ids))
+    }
+
+    /// Sets `key` to a blame list.
+    pub(super) fn blame(&self, key: &str, blame: &[Blame]) -> &Obj {
+        self.set(key, blame_list(blame))
+    }
+
+    /// The object.
+    pub(super) fn into_js(self) -> JsValue {
+        self.0.into()
+    }
+}
+
+/// An array of party ids as numbers.
+pub(super) fn id_array(ids: &[PartyId]) -> Array {
+    ids.iter().map(|p| JsValue::from(p.get())).collect()
+}
+
+/// A blame list: `[{ party, code, reason, related? }]`, from [`crate::party::BlameReason`]'s
+/// own code and text.
+pub(super) fn blame_list(blame: &[Blame]) -> Array {
+    blame
+        .iter()
+        .map(|b| {
+            let o = Obj::new();
+            o.set("party", b.party.get())
+                .set("code", b.reason.code())
+                .set("reason", alloc::format!("{}", b.reason));
+            if let Some(r) = b.reason.related() {
+                o.set("related", r.get());
+            }
+            o.into_js()
+        })
+        .collect()
+}
+
+/// `{ broadcast?, direct: [{ to, bytes }] }` of what a party sends.
+pub(super) fn outgoing(out: &Outgoing) -> JsValue {
+    let o = Obj::new();
+    if let Some(b) = &out.broadcast {
+        o.bytes("broadcast", b);
+    }
+    let list = Array::new();
+    for d in &out.direct {
+        let e = Obj::new();
+        e.set("to", d.to.get()).bytes("bytes", &d.bytes);
+        list.push(&e.into_js());
+    }
+    o.set("direct", list);
+    o.into_js()
+}
+
+/// `{ certificate, generation, transcriptHash, members, verified }` of an activation
+/// certificate this party checked (`verified` says it passed
+/// `verify_activation` against the new generation, for the expected generation and
+/// transcript).
+pub(super) fn activation(cert: &ActivationCertificate, verified: bool) -> JsValue {
+    let o = Obj::new();
+    o.bytes("certificate", &cert.to_bytes())
+        .set("generation", cert.generation() as f64)
+        .bytes("transcriptHash", cert.transcript_hash())
+        .ids("members", &cert.members())
+        .set("verified", verified);
+    o.into_js()
+}
+
+/// A verdict `{ ok: true }` or `{ ok: false, code, reason }`.
+pub(super) fn verdict(result: Result<(), crate::Error>) -> JsValue {
+    let o = Obj::new();
+    match result {
+        Ok(()) => {
+            o.set("ok", true);
+        }
+        Err(e) => {
+            o.set("ok", false)
+                .set("code", e.code())
+                .set("reason", alloc::format!("{e}"));
+        }
+    }
+    o.into_js()
+}
+
+/// Adds `blame` to a JS error whose library error carries a blame list (a Pulsar session
+/// that ran out of valid shares).
+pub(super) fn attach_blame(js: &JsValue, err: &crate::Error) {
+    if let crate::Error::Pulsar(crate::pulsar::Error::NotEnoughValidShares { blame, .. }) = err {
+        let _ = Reflect::set(js, &JsValue::from_str("blame"), &blame_list(blame));
+    }
+}
+
+/// A snapshot key from JS bytes.
+fn snapshot_key(key: Vec<u8>) -> Result<SnapshotKey, JsValue> {
+    let key = Zeroizing::new(key);
+    let array: Zeroizing<[u8; 32]> = Zeroizing::new(
+        key.as_slice()
+            .try_into()
+            .map_err(|_| range_error("snapshot key must be 32 bytes"))?,
+    );
+    Ok(SnapshotKey::from_bytes(&array))
+}
+
+/// A snapshot error as a `QuasarError` (module `snapshot`).
+fn snapshot_error(e: crate::lss::snapshot::Error) -> JsValue {
+    js_error(&alloc::format!("{e}"), e.code(), "snapshot", &[])
+}
+
+/// Seals a serialized key share (`payload`) under `key` as a `QSNP` snapshot.
+pub(super) fn seal(
+    key: Vec<u8>,
+    seed: Vec<u8>,
+    label: &str,
+    group_id: &[u8],
+    generation: u64,
+    threshold: u16,
+    party: PartyId,
+    payload: &[u8],
+) -> Result<Vec<u8>, JsValue> {
+    let key = snapshot_key(key)?;
+    let mut rng = rng_from_seed(seed)?;
+    let meta = Metadata::new(label, group_id, generation, threshold, party, 0).map_err(snapshot_error)?;
+    let sealed = Snapshot::seal(&key, &meta, payload, &mut rng).map_err(snapshot_error)?;
+    Ok(sealed.to_bytes())
+}
+
+/// Opens a `QSNP` snapshot with the 32-byte `key`: the serialized key share.
+pub(super) fn open(snapshot: &[u8], key: Vec<u8>) -> Result<Zeroizing<Vec<u8>>, JsValue> {
+    let key = snapshot_key(key)?;
+    Snapshot::from_bytes(snapshot)
+        .and_then(|s| s.open(&key))
+        .map_err(snapshot_error)
+}

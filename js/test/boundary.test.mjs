@@ -1,0 +1,269 @@
+// The JS boundary (issue 10): every byte argument of the package crosses `bytes()` in
+// js/common.js. Each of the four hostile-caller reproductions, for every exported function they
+// reach, must give a typed error; afterwards the instance keeps working (a keygen/sign/verify
+// round trip) and its WebAssembly.Memory does not grow. A party given a detached buffer in an
+// inbox throws a typed error, then completes its round with a good inbox, and free() works.
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+
+import * as full from '../index.js';
+import * as light from '../verify.js';
+import { loader } from '../full.js';
+import { makeInit } from '../common.js';
+import { label32, run } from '../support/run.mjs';
+
+const { lens, pulsar, LensKeyShare, PulsarKeyShare, mlDsa44 } = full;
+
+// ------------------------------------------------------------------ the hostile arguments
+
+class Liar extends Uint8Array {
+  get length() {
+    return 1;
+  }
+}
+class Negative extends Uint8Array {
+  get length() {
+    return -1;
+  }
+}
+class Huge extends Uint8Array {
+  get length() {
+    return 0x7fffffff;
+  }
+}
+function ownLength(n, value) {
+  const a = new Uint8Array(n);
+  Object.defineProperty(a, 'length', { get: () => value });
+  return a;
+}
+function throwingLength(n) {
+  const a = new Uint8Array(n);
+  Object.defineProperty(a, 'length', {
+    get() {
+      throw new Error('boom');
+    },
+  });
+  return a;
+}
+function proxyOf(n, length) {
+  return new Proxy(new Uint8Array(n), { get: (t, k) => (k === 'length' ? length : Reflect.get(t, k)) });
+}
+function detached(n) {
+  const a = new Uint8Array(n);
+  structuredClone(a.buffer, { transfer: [a.buffer] });
+  return a;
+}
+
+/** The four reproductions of issue 10 (and their variants), each a fresh value per use. */
+const HOSTILE = {
+  '1. lying subclass (length 1, true 4096)': () => new Liar(4096),
+  '1. own lying length property': () => ownLength(4096, 1),
+  '2. subclass with length -1': () => new Negative(64),
+  '2. proxy with length -1': () => proxyOf(64, -1),
+  '3. claimed length 0x7fffffff (subclass)': () => new Huge(16),
+  '3. claimed length 0x7fffffff (proxy)': () => proxyOf(16, 0x7fffffff),
+  '4. detached buffer': () => detached(64),
+  '4. length getter that throws': () => throwingLength(64),
+};
+
+function assertTyped(fn, what) {
+  assert.throws(fn, (e) => {
+    const typed = e instanceof TypeError || e instanceof RangeError || e.name === 'QuasarError';
+    assert.ok(typed, `${what}: ${e?.name}: ${e?.message}`);
+    assert.ok(!(e instanceof WebAssembly.RuntimeError), `${what}: a trap`);
+    if (e.name === 'QuasarError') assert.notEqual(e.code, 'INSTANCE_POISONED', what);
+    return true;
+  }, what);
+}
+
+// ------------------------------------------------------------------ fixtures
+
+let kp;
+let sig;
+let lensShare;
+let lensOutcome;
+let pulsarShare;
+let pulsarInfo;
+let lensCert;
+const msg = new Uint8Array([1, 2, 3]);
+
+function lensKey() {
+  const ps = [1, 2, 3].map((id) => lens.keygen({ curve: 'ed25519', session: label32('b'), parties: [1, 2, 3], threshold: 2, id }));
+  const r = run(ps);
+  ps.forEach((p) => p.free());
+  return r.outcomes;
+}
+
+function pulsarKey() {
+  const ids = [1, 2];
+  const dkg = ids.map((id) => pulsar.dkg({ session: label32('pd'), parties: ids, threshold: 2, id }));
+  const r = run(dkg);
+  dkg.forEach((p) => p.free());
+  const shares = ids.map((id) => r.outcomes.get(id).keyShare);
+  const c = pulsar.keyCeremony.combiner({ id: 9, level: 44, sharing: r.outcomes.get(1).sharing, signers: ids, session: label32('kc') });
+  const signers = shares.map((s) => pulsar.keyCeremony.signer({ share: s, session: c.info.session }));
+  const a = run([c, ...signers]).outcomes.get(9);
+  const certs = shares.map((s) => pulsar.certify({ share: s, announcement: a.announcement }));
+  const rc = run(certs);
+  [c, ...signers, ...certs, ...shares].forEach((p) => p.free());
+  return rc.outcomes.get(1).keyShare;
+}
+
+before(async () => {
+  await full.init();
+  await light.init();
+  kp = mlDsa44.keygen(new Uint8Array(32).fill(7));
+  sig = mlDsa44.sign(msg, kp.secretKey);
+  lensOutcome = lensKey();
+  lensShare = lensOutcome.get(1).keyShare;
+  pulsarShare = pulsarKey();
+  pulsarInfo = pulsarShare.publicInfo();
+  // A Lens activation certificate (refresh of the 2-of-3 key).
+  const shares = [1, 2, 3].map((id) => lensOutcome.get(id).keyShare);
+  const ps = shares.map((s) => lens.refresh({ share: s, session: label32('rf'), dealers: [1, 2, 3] }));
+  const rr = run(ps);
+  ps.forEach((p) => p.free());
+  lensCert = rr.outcomes.get(1);
+});
+
+/** Every exported function with a byte argument, as `(bad) => call` per argument slot. */
+function calls() {
+  const ctx = (c) => ({ context: c });
+  const pub = lensOutcome.get(1).publicPackage;
+  const session = label32('s');
+  return {
+    'mlDsa44.keygen(seed)': (b) => mlDsa44.keygen(b),
+    'mlDsa44.sign(message)': (b) => mlDsa44.sign(b, kp.secretKey),
+    'mlDsa44.sign(secretKey)': (b) => mlDsa44.sign(msg, b),
+    'mlDsa44.sign(context)': (b) => mlDsa44.sign(msg, kp.secretKey, ctx(b)),
+    'mlDsa44.sign(extraEntropy)': (b) => mlDsa44.sign(msg, kp.secretKey, { extraEntropy: b }),
+    'mlDsa44.verify(signature)': (b) => mlDsa44.verify(b, msg, kp.publicKey),
+    'mlDsa44.verify(message)': (b) => mlDsa44.verify(sig, b, kp.publicKey),
+    'mlDsa44.verify(publicKey)': (b) => mlDsa44.verify(sig, msg, b),
+    'mlDsa44.verify(context)': (b) => mlDsa44.verify(sig, msg, kp.publicKey, ctx(b)),
+    'light mlDsa44.verify(message)': (b) => light.mlDsa44.verify(sig, b, kp.publicKey),
+    'light mlDsa44.verify(signature)': (b) => light.mlDsa44.verify(b, msg, kp.publicKey),
+    'mlDsa44.internal.sign(message)': (b) => mlDsa44.internal.sign(b, kp.secretKey),
+    'mlDsa44.internal.verify(message)': (b) => mlDsa44.internal.verify(sig, b, kp.publicKey),
+    'mlDsa44.internal.computeMu(message)': (b) => mlDsa44.internal.computeMu(b, kp.publicKey),
+    'mlDsa44.prepare(publicKey)': (b) => mlDsa44.prepare(b),
+    'prepared.verify(message)': (b) => {
+      const p = mlDsa44.prepare(kp.publicKey);
+      try {
+        return p.verify(sig, b);
+      } finally {
+        p.free();
+      }
+    },
+    'lens.verify(groupKey)': (b) => lens.verify('ed25519', b, msg, new Uint8Array(64)),
+    'lens.verify(message)': (b) => lens.verify('ed25519', lensOutcome.get(1).groupKey, b, new Uint8Array(64)),
+    'lens.verify(signature)': (b) => lens.verify('ed25519', lensOutcome.get(1).groupKey, msg, b),
+    'lens.verifyActivation(publicPackage)': (b) => lens.verifyActivation(b, 1, lensCert.transcriptHash, lensCert.activation.certificate),
+    'lens.verifyActivation(transcriptHash)': (b) => lens.verifyActivation(lensCert.publicPackage, 1, b, lensCert.activation.certificate),
+    'lens.verifyActivation(certificate)': (b) => lens.verifyActivation(lensCert.publicPackage, 1, lensCert.transcriptHash, b),
+    'lens.keygen(session)': (b) => lens.keygen({ curve: 'ed25519', session: b, parties: [1, 2], threshold: 2, id: 1 }),
+    'lens.sign(message)': (b) => lens.sign({ share: lensShare, coordinator: 9, message: b }),
+    'lens.coordinate(publicPackage)': (b) => lens.coordinate({ publicPackage: b, id: 9, message: msg }),
+    'lens.coordinate(message)': (b) => lens.coordinate({ publicPackage: pub, id: 9, message: b }),
+    'lens.reshareJoin(publicPackage)': (b) => lens.reshareJoin({ publicPackage: b, session, dealers: [1, 2], receivers: [4, 5], threshold: 2, id: 4 }),
+    'LensKeyShare.restore(snapshot)': (b) => LensKeyShare.restore('ed25519', b, new Uint8Array(32)),
+    'LensKeyShare.seal(snapshotKey)': (b) => lensShare.seal(b),
+    'pulsar.verify(groupKey)': (b) => pulsar.verify(b, msg, sig),
+    'pulsar.verify(message)': (b) => pulsar.verify(kp.publicKey, b, sig),
+    'pulsar.verify(context)': (b) => pulsar.verify(kp.publicKey, msg, sig, { context: b }),
+    'pulsar.verifyActivation(sharing)': (b) => pulsar.verifyActivation(b, pulsarInfo.keyRecord, 0, pulsarInfo.transcriptHash, new Uint8Array(8)),
+    'pulsar.verifyActivation(groupKey)': (b) => pulsar.verifyActivation(pulsarInfo.sharing, b, 0, pulsarInfo.transcriptHash, new Uint8Array(8)),
+    'pulsar.verifyActivation(certificate)': (b) => pulsar.verifyActivation(pulsarInfo.sharing, pulsarInfo.keyRecord, 0, pulsarInfo.transcriptHash, b),
+    'pulsar.sign.combiner(keyRecord)': (b) => pulsar.sign.combiner({ id: 9, keyRecord: b, sharing: pulsarInfo.sharing, signers: [1, 2], message: msg, session }),
+    'pulsar.sign.combiner(message)': (b) => pulsar.sign.combiner({ id: 9, keyRecord: pulsarInfo.keyRecord, sharing: pulsarInfo.sharing, signers: [1, 2], message: b, session }),
+    'pulsar.sign.combiner(context)': (b) => pulsar.sign.combiner({ id: 9, keyRecord: pulsarInfo.keyRecord, sharing: pulsarInfo.sharing, signers: [1, 2], message: msg, context: b, session }),
+    'pulsar.sign.signer(session)': (b) => pulsar.sign.signer({ share: pulsarShare, session: b, message: msg }),
+    'pulsar.keyCeremony.combiner(sharing)': (b) => pulsar.keyCeremony.combiner({ id: 9, level: 44, sharing: b, signers: [1, 2], session }),
+    'pulsar.reshareJoin(keyRecord)': (b) => pulsar.reshareJoin({ keyRecord: b, sharing: pulsarInfo.sharing, session, dealers: [1, 2], receivers: [3], threshold: 1, id: 3 }),
+    'PulsarKeyShare.restore(snapshot)': (b) => PulsarKeyShare.restore(b, new Uint8Array(32)),
+    'PulsarKeyShare.seal(snapshotKey)': (b) => pulsarShare.seal(b),
+  };
+}
+
+function roundTrip() {
+  const k = mlDsa44.keygen(new Uint8Array(32).fill(3));
+  const s = mlDsa44.sign(msg, k.secretKey);
+  assert.equal(mlDsa44.verify(s, msg, k.publicKey), true, 'keygen/sign/verify after the bad calls');
+  const pk = lensOutcome.get(1).publicPackage;
+  const c = lens.coordinate({ publicPackage: pk, id: 9, message: msg });
+  c.free();
+}
+
+describe('the four reproductions of issue 10, for every exported function they reach', () => {
+  for (const [kind, make] of Object.entries(HOSTILE)) {
+    test(kind, () => {
+      const before = loader.memoryBytes();
+      assert.ok(before > 0);
+      let n = 0;
+      for (const [name, call] of Object.entries(calls())) {
+        assertTyped(() => call(make()), `${kind} → ${name}`);
+        n += 1;
+      }
+      assert.ok(n >= 40, `${n} call sites`);
+      roundTrip();
+      assert.equal(loader.memoryBytes(), before, 'WebAssembly.Memory did not grow');
+    });
+  }
+
+  test('detached buffers give QuasarError DETACHED_BUFFER naming the argument', () => {
+    assert.throws(() => mlDsa44.verify(sig, detached(3), kp.publicKey), (e) => e.name === 'QuasarError' && e.code === 'DETACHED_BUFFER' && e.argument === 'message');
+  });
+
+  test('a Node Buffer (a subclass that keeps the accessors) is accepted, copied', () => {
+    assert.equal(mlDsa44.verify(Buffer.from(sig), Buffer.from(msg), Buffer.from(kp.publicKey)), true);
+  });
+
+  test('variable lengths are bounded: a message over 16 MiB is a RangeError naming it', () => {
+    assert.throws(() => mlDsa44.verify(sig, new Uint8Array((1 << 24) + 1), kp.publicKey), (e) => e instanceof RangeError && /message/.test(e.message));
+  });
+});
+
+describe('a party and its inbox', () => {
+  for (const [kind, make] of Object.entries(HOSTILE)) {
+    test(`${kind} in an inbox: typed error, then the round completes with a good inbox, free() works`, () => {
+      const ps = [1, 2].map((id) => lens.keygen({ curve: 'ed25519', session: label32(kind), parties: [1, 2], threshold: 2, id }));
+      const [p1, p2] = ps;
+      const good = [{ from: 2, bytes: p2.start.outgoing.broadcast }, { from: 2, bytes: p2.start.outgoing.direct[0].bytes }];
+      const before = loader.memoryBytes();
+      assertTyped(() => p1.step([good[0], { from: 2, bytes: make() }]), kind);
+      assert.deepEqual(p1.round, { number: 1, name: 'check shares' }, 'the party did not move');
+      assert.equal(loader.memoryBytes(), before);
+      const r = p1.step(good);
+      assert.equal(r.done, false);
+      assert.deepEqual(r.dropped, []);
+      assert.deepEqual(p1.round, { number: 2, name: 'answer complaints' });
+      p1.free();
+      p2.free();
+      assert.throws(() => p1.step(good), (e) => e.code === 'USE_AFTER_FREE');
+      roundTrip();
+    });
+  }
+
+  test('an inbox over the party bound is a RangeError naming the inbox; bad entries are TypeErrors', () => {
+    const p = lens.keygen({ curve: 'ed25519', session: label32('big'), parties: [1, 2], threshold: 2, id: 1 });
+    assert.throws(() => p.step([{ from: 2, bytes: new Uint8Array(p.maxInboxBytes) }]), (e) => e instanceof RangeError && /inbox/.test(e.message));
+    assert.throws(() => p.step([{ from: 0, bytes: new Uint8Array(1) }]), RangeError);
+    assert.throws(() => p.step([{ from: 2 }]), TypeError);
+    assert.throws(() => p.step('x'), TypeError);
+    // Garbage from a peer is no error: it is dropped and its sender named.
+    const r = p.step([{ from: 2, bytes: new Uint8Array([1, 2, 3]) }]);
+    assert.equal(r.done, false);
+    p.free();
+  });
+});
+
+test('a trap poisons the instance: every later call throws INSTANCE_POISONED', async () => {
+  const fake = { default: async () => ({ memory: new WebAssembly.Memory({ initial: 1 }) }) };
+  const l = makeInit(fake, 'file:///nonexistent.wasm');
+  await l.init(new Uint8Array(0));
+  assert.equal(l.call(() => 7), 7);
+  assert.throws(() => l.call(() => { throw new WebAssembly.RuntimeError('unreachable'); }), (e) => e.code === 'INSTANCE_POISONED');
+  assert.throws(() => l.call(() => 7), (e) => e.name === 'QuasarError' && e.code === 'INSTANCE_POISONED');
+  assert.equal(l.poisoned, true);
+  assert.equal(loader.poisoned, false, 'the real instance is untouched');
+});
