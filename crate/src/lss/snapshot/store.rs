@@ -112,9 +112,9 @@ pub struct Rollback {
 /// is the platform's). The rename of the snapshot file is the commit point of a save:
 /// - a crash before it leaves a temp file, which [`SnapshotStore::open`] deletes; the
 ///   store is as before the save;
-/// - a crash after it but before the state file is rewritten leaves a valid snapshot
-///   above the state's high-water mark; [`SnapshotStore::open`] adopts it as current
-///   (the save had committed);
+/// - a save does not rewrite the state file: a valid snapshot above the state's
+///   high-water mark is the newest save, and [`SnapshotStore::open`] adopts it as
+///   current (a rollback or an activation rewrites the state file);
 /// - a crash during [`SnapshotStore::activate`]'s erasure, after the state file recorded
 ///   the activation, leaves older files that [`SnapshotStore::open`] erases.
 ///
@@ -306,10 +306,12 @@ impl SnapshotStore {
             }
         }
         drop(snapshot.open(&self.key)?);
+        // The rename inside is the commit point; the state file is not rewritten (open
+        // adopts the newest snapshot above the recorded high-water mark), so a durable
+        // save costs one file and one directory sync.
         write_atomic(&self.dir, &generation_file_name(generation), snapshot.as_bytes())?;
         self.current = Some(generation);
         self.high_water = Some(generation);
-        self.write_state(generation, generation, self.activated, &self.history)?;
         Ok(())
     }
 
