@@ -43,7 +43,9 @@ fn bench(c: &mut Criterion) {
         g.bench_function("save", |b| {
             b.iter(|| {
                 generation += 1;
-                let sealed = store.seal(&meta.next(generation, generation), &bytes, &mut rng).unwrap();
+                let sealed = store
+                    .seal(&meta.next(generation, generation), &bytes, &mut rng)
+                    .unwrap();
                 store.save(generation, &sealed).unwrap();
             })
         });
@@ -64,7 +66,9 @@ fn bench(c: &mut Criterion) {
                     // Two pending generations; activating the newer erases the older.
                     for _ in 0..2 {
                         generation += 1;
-                        let sealed = store.seal(&meta.next(generation, generation), &bytes, &mut rng).unwrap();
+                        let sealed = store
+                            .seal(&meta.next(generation, generation), &bytes, &mut rng)
+                            .unwrap();
                         store.save(generation, &sealed).unwrap();
                     }
                     let start = std::time::Instant::now();

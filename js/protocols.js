@@ -297,7 +297,7 @@ export class PulsarDkgShare extends KeyShareHolder {}
 function lensGroupKey(c, groupKey) {
   const k = bytes(groupKey, 'groupKey');
   const n = byteLength(k);
-  const ok = c === CURVES.secp256k1 ? n === 33 || n === 32 : n === 32;
+  const ok = c === CURVES.secp256k1 ? n === 33 : n === 32;
   if (!ok) throw new RangeError(`groupKey has the wrong length for this curve: ${n}`);
   return k;
 }

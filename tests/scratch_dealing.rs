@@ -315,3 +315,35 @@ fn lens_share_round_trip() {
         }
     }
 }
+
+#[test]
+fn secp256k1_key_has_one_encoding() {
+    use quasar_pq::lens::{self, CoordinatorParty, Curve, SignerParty};
+    use quasar_pq::party::sim::{map_output, party_rng};
+    let ids: std::collections::BTreeSet<PartyId> = (1..=3).map(id).collect();
+    let (dealt, public) = lens::deal(Curve::Secp256k1, 2, &ids, &mut party_rng(b"d", id(1))).unwrap();
+    let shares: Vec<_> = dealt
+        .into_values()
+        .map(|d| lens::KeyShare::from_dealer(d, &public).unwrap())
+        .collect();
+    let mut net = Network::new();
+    let (c, o) = CoordinatorParty::start(id(100), &public, b"m").unwrap();
+    net.add(map_output(c, |o| Some(o.signature)), o);
+    for s in &shares[..2] {
+        let (p, o) = SignerParty::start(s, id(100), b"m", &mut party_rng(b"s", s.party())).unwrap();
+        net.add(map_output(p, |_| None), o);
+    }
+    let sig = net
+        .run()
+        .into_values()
+        .find_map(|o| o.unwrap())
+        .unwrap()
+        .to_bytes();
+    let key = public.group_key_bytes();
+    assert_eq!(key[0], 0x02);
+    lens::verify(Curve::Secp256k1, &key, b"m", &sig).unwrap();
+    let mut odd = key.clone();
+    odd[0] = 0x03;
+    assert!(lens::verify(Curve::Secp256k1, &odd, b"m", &sig).is_err());
+    assert!(lens::verify(Curve::Secp256k1, &key[1..], b"m", &sig).is_err());
+}

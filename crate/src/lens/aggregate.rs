@@ -2,7 +2,6 @@
 //! [`Signature`], and verification.
 
 use alloc::collections::BTreeMap;
-use alloc::vec::Vec;
 use core::fmt;
 
 use frost_core::CheaterDetection;
@@ -183,8 +182,10 @@ fn aggregate_g<C: Suite>(
 /// Verifies a Lens signature: `z·G = R + c·PK` with the ciphersuite's challenge `c`
 /// (RFC 9591 §6; BIP-340 for secp256k1).
 ///
-/// `group_key` is the group key as [`PublicKeyPackage::group_key_bytes`] gives it; on
-/// secp256k1 the 32-byte BIP-340 x-only key is accepted too. Group elements must be
+/// `group_key` is the group key as [`PublicKeyPackage::group_key_bytes`] gives it — its
+/// only accepted encoding: on secp256k1 the 33-byte SEC 1 key with prefix `02` (even
+/// `y`, as BIP-340 requires); `03‖X` and the bare 32-byte x-only form are refused, so one
+/// key has exactly one accepted encoding. Group elements must be
 /// canonical, non-identity and (Ed25519) torsion-free, the scalar canonical.
 ///
 /// # Errors
@@ -195,18 +196,17 @@ pub fn verify(curve: Curve, group_key: &[u8], message: &[u8], signature: &[u8]) 
 }
 
 fn verify_g<C: Suite>(group_key: &[u8], message: &[u8], signature: &[u8]) -> Result<(), Error> {
-    let mut key: Vec<u8> = Vec::with_capacity(33);
-    if C::CURVE == Curve::Secp256k1 && group_key.len() == 32 {
-        // BIP-340 x-only key: the point with that x and an even y.
-        key.push(0x02);
-    }
-    key.extend_from_slice(group_key);
-    if key.len() != C::CURVE.element_len() {
+    if group_key.len() != C::CURVE.element_len() {
         return Err(wire::Error::LengthMismatch {
             expected: C::CURVE.element_len(),
             got: group_key.len(),
         }
         .into());
+    }
+    // BIP-340 keys are x-only: 02‖X and 03‖X would name one key twice. A Lens secp256k1
+    // group key always has an even y (its DKG normalises it), so 02‖X is its one encoding.
+    if C::CURVE == Curve::Secp256k1 && group_key[0] != 0x02 {
+        return Err(wire::Error::InvalidValue("secp256k1 group key not 02-prefixed (even y)").into());
     }
     if signature.len() != SIGNATURE_LEN {
         return Err(wire::Error::LengthMismatch {
@@ -215,7 +215,7 @@ fn verify_g<C: Suite>(group_key: &[u8], message: &[u8], signature: &[u8]) -> Res
         }
         .into());
     }
-    let vk = frost_core::VerifyingKey::<C>::deserialize(&key)
+    let vk = frost_core::VerifyingKey::<C>::deserialize(group_key)
         .map_err(|_| wire::Error::InvalidValue("group key"))?;
     let sig = frost_core::Signature::<C>::deserialize(signature)
         .map_err(|_| wire::Error::InvalidValue("signature"))?;

@@ -211,10 +211,18 @@ impl PublicKeyPackage {
     }
 
     /// The group (verifying) key: 32 bytes (Ed25519 compressed point, Ristretto255
-    /// encoding) or 33 bytes (secp256k1 SEC 1 compressed; BIP-340's x-only key is bytes
-    /// `1..33`). It never changes under refresh or reshare.
+    /// encoding) or, on secp256k1, the BIP-340 key in its one accepted encoding: 33 bytes
+    /// `02 ‖ x`, the even-`y` point with the group key's `x` (BIP-340 keys are x-only, and
+    /// a group key with an odd `y` signs as its negation, as BIP-340 prescribes; bytes
+    /// `1..33` are the x-only key). It never changes under refresh or reshare.
     pub fn group_key_bytes(&self) -> Vec<u8> {
-        self.group_key.clone()
+        let mut key = self.group_key.clone();
+        if self.curve() == Curve::Secp256k1 {
+            if let Some(prefix) = key.first_mut() {
+                *prefix = 0x02;
+            }
+        }
+        key
     }
 
     /// The verifying share `Y_i = s_i·G` of `party`, encoded like the group key.
