@@ -53,8 +53,11 @@ after(() => {
 test('`files` ships the entry points, types and WASM, and nothing else', () => {
   const paths = packed.files.map((f) => f.path).sort();
   // Exactly the entry points, their types, the shared modules and the two WASM builds (the
-  // generated glue and the .wasm), plus what npm always adds (package.json, README.md).
+  // generated glue and the .wasm), the license texts the declared `Apache-2.0 OR MIT`
+  // needs, plus what npm always adds (package.json, README.md).
   assert.deepEqual(paths, [
+    'LICENSE-APACHE',
+    'LICENSE-MIT',
     'README.md',
     'js/common.js',
     'js/full.js',
@@ -75,6 +78,11 @@ test('`files` ships the entry points, types and WASM, and nothing else', () => {
     assert.deepEqual(pkg.exports[entry], { types: `./js/${file}.d.ts`, default: `./js/${file}.js` }, `exports["${entry}"]`);
   }
   assert.equal(pkg.type, 'module');
+  assert.equal(pkg.license, '(Apache-2.0 OR MIT)');
+  for (const f of ['LICENSE-APACHE', 'LICENSE-MIT']) {
+    const text = readFileSync(join(ROOT, f), 'utf8');
+    assert.ok(text.includes(f === 'LICENSE-MIT' ? 'Permission is hereby granted' : 'Apache License'), f);
+  }
   assert.deepEqual(pkg.dependencies ?? {}, {}, 'no runtime dependencies');
 });
 
