@@ -195,7 +195,7 @@ impl CombinerKey {
     }
 
     /// Decodes strictly, with the FIPS 203 checks on the embedded encapsulation key and
-    /// its hash.
+    /// its hash, and the secret part's coefficients in range (one encoding per key).
     ///
     /// # Errors
     /// [`wire::Error`]: `TooShort`, `BadMagic`, `BadVersion`, `InvalidValue`,
@@ -218,6 +218,14 @@ impl CombinerKey {
             .map_err(|_| wire::Error::InvalidValue("ML-KEM-768 decapsulation key"))?;
         let dk = DecapsulationKey::from_bytes(&enc);
         enc.as_mut_slice().zeroize();
+        // One encoding per key: coefficients of dk_pke must already be reduced (the
+        // decoder reduces them), so the key must re-encode to the bytes read.
+        let mut again = dk.as_bytes();
+        let canonical = bool::from(again.as_slice().ct_eq(raw));
+        again.as_mut_slice().zeroize();
+        if !canonical {
+            return Err(wire::Error::InvalidValue("non-canonical ML-KEM-768 decapsulation key"));
+        }
         Ok(CombinerKey { dk, public })
     }
 }
