@@ -133,7 +133,7 @@ pub use envelope::{CombinerKey, CombinerPublicKey};
 pub use keys::{AnnouncedKey, GroupKey, KeyShare, GROUP_KEY_MAGIC, KEY_SHARE_MAGIC};
 pub use round1::{Round1Message, ROUND1_LEN, ROUND1_MAGIC};
 pub use round2::{Round2Message, PLAINTEXT_LEN, ROUND2_LEN, ROUND2_MAGIC};
-pub use session::{Purpose, Session};
+pub use session::{Header, Purpose, Session};
 pub use signer::{SignerOutcome, SignerParty};
 
 pub use crate::pulsar::Error;

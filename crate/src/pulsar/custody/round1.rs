@@ -17,7 +17,6 @@ use core::fmt;
 use super::session::Header;
 use crate::hash::{tags, Transcript};
 use crate::wire::{self, Reader, Writer};
-use crate::PartyId;
 
 /// Magic of a [`Round1Message`].
 pub const ROUND1_MAGIC: &[u8; 4] = b"PCR1";
@@ -36,38 +35,15 @@ pub struct Round1Message {
 impl fmt::Debug for Round1Message {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Round1Message")
-            .field("purpose", &self.header.purpose)
-            .field("generation", &self.header.generation)
-            .field("from", &self.header.from)
-            .field("to", &self.header.to)
+            .field("header", &self.header)
             .finish_non_exhaustive()
     }
 }
 
 impl Round1Message {
-    /// The signer.
-    pub fn from(&self) -> PartyId {
-        self.header.from
-    }
-
-    /// The combiner it commits to send to.
-    pub fn to(&self) -> PartyId {
-        self.header.to
-    }
-
-    /// The session id.
-    pub fn session(&self) -> &[u8; 32] {
-        &self.header.session
-    }
-
-    /// The message digest.
-    pub fn digest(&self) -> &[u8; 32] {
-        &self.header.digest
-    }
-
-    /// The sharing generation of the committed share.
-    pub fn generation(&self) -> u64 {
-        self.header.generation
+    /// The header: session, message digest, generation, sender, combiner.
+    pub fn header(&self) -> &Header {
+        &self.header
     }
 
     /// The commitment to the envelope.

@@ -23,7 +23,6 @@ use crate::lss;
 use crate::pulsar::Error;
 use crate::vss::Ristretto255;
 use crate::wire::{self, Reader, Writer};
-use crate::PartyId;
 
 /// Magic of a [`Round2Message`].
 pub const ROUND2_MAGIC: &[u8; 4] = b"PCR2";
@@ -47,38 +46,15 @@ pub struct Round2Message {
 impl fmt::Debug for Round2Message {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Round2Message")
-            .field("purpose", &self.header.purpose)
-            .field("generation", &self.header.generation)
-            .field("from", &self.header.from)
-            .field("to", &self.header.to)
+            .field("header", &self.header)
             .finish_non_exhaustive()
     }
 }
 
 impl Round2Message {
-    /// The signer.
-    pub fn from(&self) -> PartyId {
-        self.header.from
-    }
-
-    /// The combiner.
-    pub fn to(&self) -> PartyId {
-        self.header.to
-    }
-
-    /// The session id.
-    pub fn session(&self) -> &[u8; 32] {
-        &self.header.session
-    }
-
-    /// The message digest.
-    pub fn digest(&self) -> &[u8; 32] {
-        &self.header.digest
-    }
-
-    /// The sharing generation of the sealed share.
-    pub fn generation(&self) -> u64 {
-        self.header.generation
+    /// The header: session, message digest, generation, sender, combiner.
+    pub fn header(&self) -> &Header {
+        &self.header
     }
 
     /// The associated data of the envelope: magic ‖ version ‖ header ‖ sharing

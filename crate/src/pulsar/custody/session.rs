@@ -381,9 +381,10 @@ impl Session {
     }
 }
 
-/// The common header of the custody round messages (see the module docs).
+/// The common header of the custody round messages (see the module docs): what binds a
+/// message to its session, message, generation, sender and combiner.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Header {
+pub struct Header {
     pub(crate) purpose: Purpose,
     pub(crate) mode: Mode,
     pub(crate) session: [u8; 32],
@@ -394,6 +395,41 @@ pub(crate) struct Header {
 }
 
 impl Header {
+    /// Key ceremony or signing.
+    pub fn purpose(&self) -> Purpose {
+        self.purpose
+    }
+
+    /// The ML-DSA parameter set.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The session id.
+    pub fn session(&self) -> &[u8; 32] {
+        &self.session
+    }
+
+    /// The message digest the share is released for.
+    pub fn digest(&self) -> &[u8; 32] {
+        &self.digest
+    }
+
+    /// The sharing generation of the share.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// The signer.
+    pub fn from(&self) -> PartyId {
+        self.from
+    }
+
+    /// The combiner.
+    pub fn to(&self) -> PartyId {
+        self.to
+    }
+
     pub(crate) fn write(&self, w: &mut Writer) {
         w.u8(self.purpose.to_byte()).u8(self.mode.to_byte());
         w.put(&self.session).put(&self.digest).u64(self.generation);
