@@ -559,35 +559,7 @@ fn issue_8_misaddressed_shares_in_a_reshare() {
     let (shares, public, secret) = dkg::<Ristretto255>(Mode::Pedersen, 3, 2, "issue 8 dkg");
     let new_set = ids(4..=7);
     let c = Ceremony::reshare(sid("issue 8"), &public, &ids([1, 2]), &new_set, 3).unwrap();
-    let mut for6: Option<zeroize::Zeroizing<Vec<u8>>> = None;
-    let mut held: Vec<Envelope> = Vec::new();
-    let tamper: Tamper = Box::new(move |mut e: Envelope| {
-        if e.round != 0 || e.from != pid(1) || e.channel != Channel::Direct {
-            return vec![e];
-        }
-        if e.to == pid(6) {
-            for6 = Some(e.bytes.clone());
-            let mut out: Vec<Envelope> = held
-                .drain(..)
-                .map(|mut h| {
-                    h.bytes = e.bytes.clone();
-                    h
-                })
-                .collect();
-            out.push(e);
-            return out;
-        }
-        if e.to == pid(4) || e.to == pid(5) {
-            match &for6 {
-                Some(b) => e.bytes = b.clone(),
-                None => {
-                    held.push(e);
-                    return vec![];
-                }
-            }
-        }
-        vec![e]
-    });
+    let tamper = issue_8_tamper();
     let (out, _) = lss_deal(&c, &shares, &[], Some(tamper), "issue 8");
     let mut holders = BTreeMap::new();
     let mut cert = None;

@@ -1164,3 +1164,37 @@ pub fn lockstep<P: Party>(
     }
     (next, done)
 }
+
+/// Issue 8's attack on a reshare to {4, 5, 6, 7}: dealer 1 hands receivers 4 and 5 the
+/// well-formed share message it made for 6 (6 gets its own).
+pub fn issue_8_tamper() -> Tamper {
+    let mut for6: Option<zeroize::Zeroizing<Vec<u8>>> = None;
+    let mut held: Vec<Envelope> = Vec::new();
+    Box::new(move |mut e: Envelope| {
+        if e.round != 0 || e.from != pid(1) || e.channel != Channel::Direct {
+            return vec![e];
+        }
+        if e.to == pid(6) {
+            for6 = Some(e.bytes.clone());
+            let mut out: Vec<Envelope> = held
+                .drain(..)
+                .map(|mut h| {
+                    h.bytes = e.bytes.clone();
+                    h
+                })
+                .collect();
+            out.push(e);
+            return out;
+        }
+        if e.to == pid(4) || e.to == pid(5) {
+            match &for6 {
+                Some(b) => e.bytes = b.clone(),
+                None => {
+                    held.push(e);
+                    return vec![];
+                }
+            }
+        }
+        vec![e]
+    })
+}
