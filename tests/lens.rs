@@ -18,12 +18,12 @@ use quasar_pq::lens::{
 };
 use quasar_pq::lss::{
     self, ActivationCertificate, ActivationFault, ActivationKind, ActivationParty, AnyGroupPublic,
-    DealMessage, GroupPublic,
+    DealMessage,
 };
 use quasar_pq::party::hazmat::Cheat;
 use quasar_pq::party::sim::{party_rng, Channel, Envelope, Sent};
 use quasar_pq::party::{Party, Step};
-use quasar_pq::vss::{self, Commitments};
+use quasar_pq::vss;
 use quasar_pq::{wire, PartyId};
 
 // ---------------------------------------------------------------------------------------
@@ -1328,25 +1328,9 @@ fn refused(r: Result<(), Error>) -> ActivationFault {
     }
 }
 
-/// The new group as an observer rebuilds it from the broadcasts (see `tests/lss.rs`).
+/// The new group as an observer rebuilds it from the broadcasts.
 fn observed<C: vss::Curve>(c: &lens::Ceremony, t: u16, log: &[Sent], member: PartyId) -> PublicKeyPackage {
-    use group::Group as _;
-    let deals = broadcasts_with(log, 0, b"LSD1");
-    let mut sum = vec![C::Point::identity(); usize::from(t)];
-    for d in c.dealers() {
-        let m = DealMessage::<C>::from_bytes(&deals[d]).unwrap();
-        for (s, p) in sum.iter_mut().zip(m.commitments().points()) {
-            *s += p;
-        }
-    }
-    let (generation, transcript, _, _) = possession_parts(&broadcasts_with(log, 3, b"LSV1")[&member]);
-    let g = GroupPublic::<C>::new(
-        Commitments::from_points(vss::Mode::Feldman, sum).unwrap(),
-        c.receivers().to_vec(),
-        generation,
-        transcript,
-    )
-    .unwrap();
+    let g = observed_group::<C>(c.dealers(), c.receivers(), t, vss::Mode::Feldman, log, member);
     PublicKeyPackage::from_lss(&AnyGroupPublic::from(g)).unwrap()
 }
 

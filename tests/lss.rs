@@ -1675,30 +1675,6 @@ fn wrong_certificates_are_refused_with_their_reason() {
     go::<Secp256k1>(Mode::Feldman);
 }
 
-/// The new public data as any observer rebuilds it from the broadcasts: the sum of the
-/// deals' commitments (nobody disqualified), the receivers, generation + 1, and the
-/// transcript hash the new members' possession messages name.
-fn observed_public<C: Curve>(c: &Ceremony<C>, log: &[Sent], member: PartyId) -> GroupPublic<C> {
-    let deals = broadcasts_with(log, 0, b"LSD1");
-    let mut sum = vec![C::Point::identity(); usize::from(c.threshold())];
-    for d in c.dealers() {
-        let m = DealMessage::<C>::from_bytes(&deals[d]).unwrap();
-        for (s, p) in sum.iter_mut().zip(m.commitments().points()) {
-            *s += p;
-        }
-    }
-    let proofs = broadcasts_with(log, 3, b"LSV1");
-    let (generation, transcript, from, _) = possession_parts(&proofs[&member]);
-    assert_eq!(from, member.get());
-    GroupPublic::new(
-        Commitments::from_points(c.mode(), sum).unwrap(),
-        c.receivers().to_vec(),
-        generation,
-        transcript,
-    )
-    .unwrap()
-}
-
 /// Issue 9's chained attack: a reshare leaves only 2 of 4 new holders (threshold 3) —
 /// receivers 6 and 7 get nothing at all — so nobody activates the new generation; the
 /// old set, which still holds working shares, builds every certificate it can: none
@@ -1730,7 +1706,7 @@ fn the_old_set_cannot_activate_the_new_generation() {
     // The old shares still work.
     assert_eq!(secret_of(&old, &public), secret);
 
-    let new_public = observed_public(&c, &log, pid(4));
+    let new_public = observed_group::<C>(c.dealers(), c.receivers(), 3, Mode::Pedersen, &log, pid(4));
     let (g, t) = (new_public.generation(), *new_public.transcript_hash());
     let verify =
         |cert: &ActivationCertificate| cert.verify_expected(&new_public, ActivationKind::Lss, &[], g, &t);

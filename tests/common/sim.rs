@@ -1198,3 +1198,35 @@ pub fn issue_8_tamper() -> Tamper {
         vec![e]
     })
 }
+
+/// The new public data of a dealing as any observer rebuilds it from the broadcasts in
+/// `log`: the sum of the deals' commitments (valid when nobody was disqualified), the
+/// receivers, and the generation and transcript hash that `member`'s possession message
+/// names.
+pub fn observed_group<C: Group>(
+    dealers: &[PartyId],
+    receivers: &[PartyId],
+    threshold: u16,
+    mode: vss::Mode,
+    log: &[Sent],
+    member: PartyId,
+) -> lss::GroupPublic<C> {
+    use group::Group as _;
+    let deals = broadcasts_with(log, 0, b"LSD1");
+    let mut sum = vec![C::Point::identity(); usize::from(threshold)];
+    for d in dealers {
+        let m = lss::DealMessage::<C>::from_bytes(&deals[d]).unwrap();
+        for (s, p) in sum.iter_mut().zip(m.commitments().points()) {
+            *s += p;
+        }
+    }
+    let (generation, transcript, from, _) = possession_parts(&broadcasts_with(log, 3, b"LSV1")[&member]);
+    assert_eq!(from, member.get());
+    lss::GroupPublic::new(
+        vss::Commitments::from_points(mode, sum).unwrap(),
+        receivers.to_vec(),
+        generation,
+        transcript,
+    )
+    .unwrap()
+}
