@@ -27,19 +27,26 @@ use quasar_pq::{wire, PartyId};
 // ---------------------------------------------------------------------------------------
 // Helpers
 
-/// A successful run without faults: every participant agrees (public data, transcript,
-/// blame, certificate); returns the new shares by receiver, the public data, the
-/// certificate (refresh, reshare) and the log.
-fn clean<C: Curve>(
-    c: &Ceremony<C>,
-    old: &BTreeMap<PartyId, KeyShare<C>>,
-    label: &str,
-) -> (
+/// A dealing's new shares, public data, certificate and log.
+type Dealt<C> = (
     BTreeMap<PartyId, KeyShare<C>>,
     GroupPublic<C>,
     Option<ActivationCertificate>,
     Vec<Sent>,
-) {
+);
+
+/// A group's shares, public data, secret and the log of the dealing that made it.
+type Base<C> = (
+    BTreeMap<PartyId, KeyShare<C>>,
+    GroupPublic<C>,
+    <C as Curve>::Scalar,
+    Vec<Sent>,
+);
+
+/// A successful run without faults: every participant agrees (public data, transcript,
+/// blame, certificate); returns the new shares by receiver, the public data, the
+/// certificate (refresh, reshare) and the log.
+fn clean<C: Curve>(c: &Ceremony<C>, old: &BTreeMap<PartyId, KeyShare<C>>, label: &str) -> Dealt<C> {
     let (out, log) = lss_deal(c, old, &[], None, label);
     let roles = Roles::of(c);
     let honest = check_plan(&Plan::clean(), &out, &roles, label);
@@ -440,17 +447,7 @@ fn dkg_row<C: Curve>(mode: Mode, t: u16) -> Row<C> {
 }
 
 /// A group at generation 1 (DKG then refresh), with the refresh's log.
-fn generation_one<C: Curve>(
-    mode: Mode,
-    n: u16,
-    t: u16,
-    name: &str,
-) -> (
-    BTreeMap<PartyId, KeyShare<C>>,
-    GroupPublic<C>,
-    C::Scalar,
-    Vec<Sent>,
-) {
+fn generation_one<C: Curve>(mode: Mode, n: u16, t: u16, name: &str) -> Base<C> {
     let (s0, p0, x) = dkg::<C>(mode, n, t, &format!("{name} dkg"));
     let c = Ceremony::<C>::refresh(sid(&format!("{name} gen 1")), &p0, &ids(1..=n)).unwrap();
     let (s1, p1, _, log) = clean(&c, &s0, &format!("{name} gen 1"));
@@ -459,12 +456,7 @@ fn generation_one<C: Curve>(
 
 fn renewal_row<C: Curve>(
     name: &str,
-    base: (
-        BTreeMap<PartyId, KeyShare<C>>,
-        GroupPublic<C>,
-        C::Scalar,
-        Vec<Sent>,
-    ),
+    base: Base<C>,
     make: impl Fn(&str, &GroupPublic<C>) -> Ceremony<C>,
     (f, a, b): (u16, u16, u16),
 ) -> Row<C> {
@@ -494,6 +486,11 @@ fn peer_faults_in_a_pedersen_dkg_ristretto255() {
 #[test]
 fn peer_faults_in_a_pedersen_dkg_secp256k1() {
     run_row(dkg_row::<Secp256k1>(Mode::Pedersen, 3));
+}
+
+#[test]
+fn peer_faults_in_a_pedersen_dkg_ed25519() {
+    run_row(dkg_row::<Ed25519>(Mode::Pedersen, 2));
 }
 
 #[test]

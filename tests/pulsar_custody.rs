@@ -368,10 +368,21 @@ fn peer_faults_in_signing() {
     .unwrap();
     let old_gen = Session::sign(id, &g0.key, &g0.public, &signers, key.public_key(), &msg, b"").unwrap();
     let ceremony = Session::key_ceremony(id, Mode::MlDsa44, &g1.public, &signers, key.public_key()).unwrap();
+    let other_message = Session::sign(
+        id,
+        &g1.key,
+        &g1.public,
+        &signers,
+        key.public_key(),
+        b"another message",
+        b"",
+    )
+    .unwrap();
     let misaddressed = round1_of(g1.shares[&f].lss(), &to_other);
     let wrong_session = round1_of(g1.shares[&f].lss(), &other_id);
     let old_generation = round1_of(g0.shares[&f].lss(), &old_gen);
     let key_ceremony = round1_of(g1.shares[&f].lss(), &ceremony);
+    let another_message = round1_of(g1.shares[&f].lss(), &other_message);
     // F's envelope of another run of this session (a PCR2: a message of another kind).
     let (_, log) = pulsar_session(
         &g1.lss(&signers),

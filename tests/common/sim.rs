@@ -98,7 +98,7 @@ pub fn chain(mut tampers: Vec<Tamper>) -> Tamper {
     Box::new(move |e| {
         let mut batch = vec![e];
         for t in tampers.iter_mut() {
-            batch = batch.into_iter().flat_map(|e| t(e)).collect();
+            batch = batch.into_iter().flat_map(t).collect();
         }
         batch
     })
@@ -1115,6 +1115,9 @@ pub fn refusal(e: impl Into<quasar_pq::Error>) -> &'static str {
 // ---------------------------------------------------------------------------------------
 // Stepping parties by hand
 
+/// What every party sent in one round.
+pub type Mail = Vec<(PartyId, Outgoing)>;
+
 /// What `to` receives of `mail` (each sender's outgoing): every other sender's broadcast
 /// and the direct messages addressed to it.
 pub fn inbox_for(mail: &[(PartyId, Outgoing)], to: PartyId) -> Vec<(PartyId, Vec<u8>)> {
@@ -1145,7 +1148,7 @@ pub fn incoming(v: &[(PartyId, Vec<u8>)]) -> Vec<quasar_pq::party::Incoming<'_>>
 pub fn lockstep<P: Party>(
     parties: &mut BTreeMap<PartyId, P>,
     mail: &[(PartyId, Outgoing)],
-) -> (Vec<(PartyId, Outgoing)>, BTreeMap<PartyId, P::Output>) {
+) -> (Mail, BTreeMap<PartyId, P::Output>) {
     let mut next = Vec::new();
     let mut done = BTreeMap::new();
     for (p, party) in parties.iter_mut() {
