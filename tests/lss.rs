@@ -317,10 +317,8 @@ fn expansion_21_to_64_and_contraction_64_to_21() {
     expansion_and_contraction::<Ristretto255>(Mode::Pedersen);
 }
 
-/// The same sizes in Feldman mode on Ed25519 (about as long again; the Pedersen run above
-/// covers the logic). `cargo test --features sim,hazmat --test lss -- --ignored`.
+/// The same sizes in Feldman mode on Ed25519.
 #[test]
-#[ignore]
 fn expansion_21_to_64_and_contraction_64_to_21_ed25519() {
     expansion_and_contraction::<Ed25519>(Mode::Feldman);
 }

@@ -1446,7 +1446,8 @@ fn committee_of_64() {
     large_committee(64, 43);
 }
 
-/// About 10 s natively (the in-process 128-party DKG and certification); run with
+/// About 15–20 s natively on 2 cores (the in-process 128-party DKG, 128 possession
+/// proofs checked by every party, ML-DSA-65 signing with 86 shares); run with
 /// `cargo test --features sim,hazmat --test pulsar_custody -- --ignored`.
 #[test]
 #[ignore]
