@@ -28,8 +28,8 @@ use quasar_pq::lss::{self, Ceremony, DealingParty};
 use quasar_pq::mldsa::{self, Mode as MlDsaMode};
 use quasar_pq::party::sim::{map_output, party_rng, Envelope, Network};
 use quasar_pq::pulsar::custody::{
-    self, certification_party, CombinerKey, CombinerParty, Combined, GroupKey, KeyShare as PulsarShare, Session,
-    SignerParty,
+    self, certification_party, Combined, CombinerKey, CombinerParty, GroupKey, KeyShare as PulsarShare,
+    Session, SignerParty,
 };
 use quasar_pq::pulsar::frame::{GroupKeyFrame, SignatureFrame};
 use quasar_pq::vss::{Ed25519, Mode, Ristretto255};
@@ -70,32 +70,96 @@ fn decoders() -> Vec<(&'static [u8; 4], &'static str, Decoder)> {
         r.map(enc).map_err(|_| ())
     }
     vec![
-        (b"LSD1", "lss DealMessage<ristretto255>", |b| ok(lss::DealMessage::<R>::from_bytes(b), |m| m.to_bytes())),
-        (b"LSD1", "lss DealMessage<ed25519>", |b| ok(lss::DealMessage::<E>::from_bytes(b), |m| m.to_bytes())),
-        (b"LSP1", "lss ShareMessage<ristretto255>", |b| ok(lss::ShareMessage::<R>::from_bytes(b), |m| m.to_bytes().to_vec())),
-        (b"LSP1", "lss ShareMessage<ed25519>", |b| ok(lss::ShareMessage::<E>::from_bytes(b), |m| m.to_bytes().to_vec())),
-        (b"LSC1", "lss ComplaintMessage", |b| ok(lss::ComplaintMessage::<R>::from_bytes(b), |m| m.to_bytes())),
-        (b"LSR1", "lss ResponseMessage", |b| ok(lss::ResponseMessage::<R>::from_bytes(b), |m| m.to_bytes())),
-        (b"LSG1", "lss GroupPublic (any curve)", |b| ok(lss::AnyGroupPublic::from_bytes(b), |m| m.to_bytes())),
-        (b"LSK1", "lss KeyShare (any curve)", |b| ok(lss::AnyKeyShare::from_bytes(b), |m| m.to_bytes().to_vec())),
-        (b"LSA2", "lss ActivationCertificate", |b| ok(lss::ActivationCertificate::from_bytes(b), |m| m.to_bytes())),
-        (b"LNPK", "lens PublicKeyPackage", |b| ok(lens::PublicKeyPackage::from_bytes(Curve::Ed25519, b), |m| m.to_bytes())),
-        (b"LNKS", "lens KeyShare", |b| ok(lens::KeyShare::from_bytes(Curve::Ed25519, b), |m| m.to_bytes().to_vec())),
-        (b"LNDS", "lens DealerShare", |b| ok(lens::DealerShare::from_bytes(Curve::Ed25519, b), |m| m.to_bytes().to_vec())),
-        (b"LNC1", "lens SigningCommitments", |b| ok(lens::SigningCommitments::from_bytes(Curve::Ed25519, b), |m| m.to_bytes())),
-        (b"LNSP", "lens SigningPackage", |b| ok(lens::SigningPackage::from_bytes(Curve::Ed25519, b), |m| m.to_bytes())),
-        (b"LNZ2", "lens SignatureShare", |b| ok(lens::SignatureShare::from_bytes(Curve::Ed25519, b), |m| m.to_bytes())),
-        (b"PCR1", "pulsar Round1Message", |b| ok(custody::Round1Message::from_bytes(b), |m| m.to_bytes())),
-        (b"PCR2", "pulsar Round2Message", |b| ok(custody::Round2Message::from_bytes(b), |m| m.to_bytes())),
-        (b"PCEK", "pulsar CombinerPublicKey", |b| ok(custody::CombinerPublicKey::from_bytes(b), |m| m.to_bytes())),
-        (b"PCDK", "pulsar CombinerKey", |b| ok(custody::CombinerKey::from_bytes(b), |m| m.to_bytes().to_vec())),
-        (b"PCSS", "pulsar Session", |b| ok(custody::Session::from_bytes(b), |m| m.to_bytes())),
-        (b"PCKA", "pulsar GroupKeyAnnouncement", |b| ok(custody::GroupKeyAnnouncement::from_bytes(b), |m| m.to_bytes())),
-        (b"PCGK", "pulsar GroupKey", |b| ok(custody::GroupKey::from_bytes(b), |m| m.to_bytes())),
-        (b"PCKS", "pulsar KeyShare", |b| ok(PulsarShare::from_bytes(b), |m| m.to_bytes().to_vec())),
-        (b"PULS", "pulsar PULS frame", |b| ok(SignatureFrame::decode(b), |_| b.to_vec())),
-        (b"PULG", "pulsar PULG frame", |b| ok(GroupKeyFrame::decode(b), |_| b.to_vec())),
-        (b"QSNP", "snapshot", |b| ok(lss::snapshot::Snapshot::from_bytes(b), |m| m.to_bytes())),
+        (b"LSD1", "lss DealMessage<ristretto255>", |b| {
+            ok(lss::DealMessage::<R>::from_bytes(b), |m| m.to_bytes())
+        }),
+        (b"LSD1", "lss DealMessage<ed25519>", |b| {
+            ok(lss::DealMessage::<E>::from_bytes(b), |m| m.to_bytes())
+        }),
+        (b"LSP1", "lss ShareMessage<ristretto255>", |b| {
+            ok(lss::ShareMessage::<R>::from_bytes(b), |m| m.to_bytes().to_vec())
+        }),
+        (b"LSP1", "lss ShareMessage<ed25519>", |b| {
+            ok(lss::ShareMessage::<E>::from_bytes(b), |m| m.to_bytes().to_vec())
+        }),
+        (b"LSC1", "lss ComplaintMessage", |b| {
+            ok(lss::ComplaintMessage::<R>::from_bytes(b), |m| m.to_bytes())
+        }),
+        (b"LSR1", "lss ResponseMessage", |b| {
+            ok(lss::ResponseMessage::<R>::from_bytes(b), |m| m.to_bytes())
+        }),
+        (b"LSG1", "lss GroupPublic (any curve)", |b| {
+            ok(lss::AnyGroupPublic::from_bytes(b), |m| m.to_bytes())
+        }),
+        (b"LSK1", "lss KeyShare (any curve)", |b| {
+            ok(lss::AnyKeyShare::from_bytes(b), |m| m.to_bytes().to_vec())
+        }),
+        (b"LSA2", "lss ActivationCertificate", |b| {
+            ok(lss::ActivationCertificate::from_bytes(b), |m| m.to_bytes())
+        }),
+        (b"LNPK", "lens PublicKeyPackage", |b| {
+            ok(lens::PublicKeyPackage::from_bytes(Curve::Ed25519, b), |m| {
+                m.to_bytes()
+            })
+        }),
+        (b"LNKS", "lens KeyShare", |b| {
+            ok(lens::KeyShare::from_bytes(Curve::Ed25519, b), |m| {
+                m.to_bytes().to_vec()
+            })
+        }),
+        (b"LNDS", "lens DealerShare", |b| {
+            ok(lens::DealerShare::from_bytes(Curve::Ed25519, b), |m| {
+                m.to_bytes().to_vec()
+            })
+        }),
+        (b"LNC1", "lens SigningCommitments", |b| {
+            ok(lens::SigningCommitments::from_bytes(Curve::Ed25519, b), |m| {
+                m.to_bytes()
+            })
+        }),
+        (b"LNSP", "lens SigningPackage", |b| {
+            ok(lens::SigningPackage::from_bytes(Curve::Ed25519, b), |m| {
+                m.to_bytes()
+            })
+        }),
+        (b"LNZ2", "lens SignatureShare", |b| {
+            ok(lens::SignatureShare::from_bytes(Curve::Ed25519, b), |m| {
+                m.to_bytes()
+            })
+        }),
+        (b"PCR1", "pulsar Round1Message", |b| {
+            ok(custody::Round1Message::from_bytes(b), |m| m.to_bytes())
+        }),
+        (b"PCR2", "pulsar Round2Message", |b| {
+            ok(custody::Round2Message::from_bytes(b), |m| m.to_bytes())
+        }),
+        (b"PCEK", "pulsar CombinerPublicKey", |b| {
+            ok(custody::CombinerPublicKey::from_bytes(b), |m| m.to_bytes())
+        }),
+        (b"PCDK", "pulsar CombinerKey", |b| {
+            ok(custody::CombinerKey::from_bytes(b), |m| m.to_bytes().to_vec())
+        }),
+        (b"PCSS", "pulsar Session", |b| {
+            ok(custody::Session::from_bytes(b), |m| m.to_bytes())
+        }),
+        (b"PCKA", "pulsar GroupKeyAnnouncement", |b| {
+            ok(custody::GroupKeyAnnouncement::from_bytes(b), |m| m.to_bytes())
+        }),
+        (b"PCGK", "pulsar GroupKey", |b| {
+            ok(custody::GroupKey::from_bytes(b), |m| m.to_bytes())
+        }),
+        (b"PCKS", "pulsar KeyShare", |b| {
+            ok(PulsarShare::from_bytes(b), |m| m.to_bytes().to_vec())
+        }),
+        (b"PULS", "pulsar PULS frame", |b| {
+            ok(SignatureFrame::decode(b), |_| b.to_vec())
+        }),
+        (b"PULG", "pulsar PULG frame", |b| {
+            ok(GroupKeyFrame::decode(b), |_| b.to_vec())
+        }),
+        (b"QSNP", "snapshot", |b| {
+            ok(lss::snapshot::Snapshot::from_bytes(b), |m| m.to_bytes())
+        }),
     ]
 }
 
@@ -106,7 +170,10 @@ fn mutants(sample: &[u8], foreign: &[Vec<u8>], iters: usize, rng: &mut impl RngC
     let cuts: Vec<usize> = if n <= 256 {
         (0..n).collect()
     } else {
-        (0..64).map(|_| (rng.next_u32() as usize) % n).chain([0, 1, 4, 6, n - 1]).collect()
+        (0..64)
+            .map(|_| (rng.next_u32() as usize) % n)
+            .chain([0, 1, 4, 6, n - 1])
+            .collect()
     };
     for cut in cuts {
         out.push(sample[..cut].to_vec());
@@ -143,7 +210,10 @@ fn mutants(sample: &[u8], foreign: &[Vec<u8>], iters: usize, rng: &mut impl RngC
             }
             // Two bytes swapped.
             3 => {
-                let (i, j) = ((rng.next_u32() as usize) % n.max(1), (rng.next_u32() as usize) % n.max(1));
+                let (i, j) = (
+                    (rng.next_u32() as usize) % n.max(1),
+                    (rng.next_u32() as usize) % n.max(1),
+                );
                 if i < n && j < n {
                     v.swap(i, j);
                 }
@@ -225,7 +295,10 @@ fn build_corpus() -> (Corpus, Material) {
     }
     let (out, sent) = net.run_logged();
     corpus.add_sent(&sent);
-    let shares: BTreeMap<_, _> = out.into_iter().map(|(p, o)| (p, o.unwrap().key_share.unwrap())).collect();
+    let shares: BTreeMap<_, _> = out
+        .into_iter()
+        .map(|(p, o)| (p, o.unwrap().key_share.unwrap()))
+        .collect();
     let public = shares[&id(1)].public().clone();
     corpus.add(&public.to_bytes());
     corpus.add(&shares[&id(1)].to_bytes());
@@ -233,14 +306,22 @@ fn build_corpus() -> (Corpus, Material) {
     corpus.add(&key.public_key().to_bytes());
     corpus.add(&key.to_bytes());
     let s = Session::key_ceremony([2; 32], MlDsaMode::MlDsa44, &public, &ids[..3], key.public_key()).unwrap();
-    let (combined, sent) = pulsar_session(&s, key, &[&shares[&id(1)], &shares[&id(2)], &shares[&id(3)]], None);
+    let (combined, sent) = pulsar_session(
+        &s,
+        key,
+        &[&shares[&id(1)], &shares[&id(2)], &shares[&id(3)]],
+        None,
+    );
     corpus.add_sent(&sent);
-    let Combined::Announcement(a) = combined.unwrap() else { panic!("ceremony") };
+    let Combined::Announcement(a) = combined.unwrap() else {
+        panic!("ceremony")
+    };
     corpus.add(&a.to_bytes());
     let announced = a.verify(&public).unwrap();
     let mut net = Network::new();
     for &p in &ids {
-        let (party, first) = certification_party(p, Some(&shares[&p]), &public, &announced, &mut party_rng(b"c", p)).unwrap();
+        let (party, first) =
+            certification_party(p, Some(&shares[&p]), &public, &announced, &mut party_rng(b"c", p)).unwrap();
         net.add(party, first);
     }
     let (certs, sent) = net.run_logged();
@@ -250,10 +331,23 @@ fn build_corpus() -> (Corpus, Material) {
     let group_key = GroupKey::new(announced, &public, cert).unwrap();
     corpus.add(&group_key.to_bytes());
     corpus.add(&group_key.frame());
-    let stored = PulsarShare::new(lss::KeyShare::from_bytes(&shares[&id(1)].to_bytes()).unwrap(), group_key.clone()).unwrap();
+    let stored = PulsarShare::new(
+        lss::KeyShare::from_bytes(&shares[&id(1)].to_bytes()).unwrap(),
+        group_key.clone(),
+    )
+    .unwrap();
     corpus.add(&stored.to_bytes());
     let key = CombinerKey::generate(id(99), &mut party_rng(b"k2", id(99)));
-    let session = Session::sign([3; 32], &group_key, &public, &ids[1..], key.public_key(), b"block", b"ctx").unwrap();
+    let session = Session::sign(
+        [3; 32],
+        &group_key,
+        &public,
+        &ids[1..],
+        key.public_key(),
+        b"block",
+        b"ctx",
+    )
+    .unwrap();
     corpus.add(&session.to_bytes());
     // Lens: dealer keygen and a signing session.
     let set = ids.iter().copied().collect();
@@ -278,12 +372,16 @@ fn build_corpus() -> (Corpus, Material) {
     }
     let (out, sent) = net.run_logged();
     corpus.add_sent(&sent);
-    let ed_shares: BTreeMap<_, _> = out.into_iter().map(|(p, o)| (p, o.unwrap().key_share.unwrap())).collect();
+    let ed_shares: BTreeMap<_, _> = out
+        .into_iter()
+        .map(|(p, o)| (p, o.unwrap().key_share.unwrap()))
+        .collect();
     corpus.add(&ed_shares[&id(1)].to_bytes());
     // Snapshots.
     let skey = lss::snapshot::SnapshotKey::generate(&mut party_rng(b"sk", id(1)));
     let meta = lss::snapshot::Metadata::new("pulsar", &[1; 32], 1, 3, id(1), 0).unwrap();
-    let snap = lss::snapshot::Snapshot::seal(&skey, &meta, &stored.to_bytes(), &mut party_rng(b"sn", id(1))).unwrap();
+    let snap = lss::snapshot::Snapshot::seal(&skey, &meta, &stored.to_bytes(), &mut party_rng(b"sn", id(1)))
+        .unwrap();
     corpus.add(&snap.to_bytes());
     // ML-DSA signatures for the verifier.
     for mode in MlDsaMode::ALL {
@@ -318,7 +416,10 @@ fn pulsar_session(
     key: CombinerKey,
     shares: &[&lss::KeyShare<Ristretto255>],
     tamper: Option<Tamper>,
-) -> (Result<Combined, quasar_pq::Error>, Vec<quasar_pq::party::sim::Sent>) {
+) -> (
+    Result<Combined, quasar_pq::Error>,
+    Vec<quasar_pq::party::sim::Sent>,
+) {
     let mut net = Network::new();
     let (c, first) = CombinerParty::start(key, session, &mut party_rng(b"cb", id(99))).unwrap();
     net.add(map_output(c, Some), first);
@@ -330,7 +431,11 @@ fn pulsar_session(
         net.tamper(t);
     }
     let (out, sent) = net.run_logged();
-    let combiner = out.into_iter().find(|(p, _)| *p == id(99)).map(|(_, o)| o).unwrap();
+    let combiner = out
+        .into_iter()
+        .find(|(p, _)| *p == id(99))
+        .map(|(_, o)| o)
+        .unwrap();
     (combiner.map(|o| o.unwrap()), sent)
 }
 
@@ -339,7 +444,10 @@ fn lens_session(
     shares: &BTreeMap<PartyId, lens::KeyShare>,
     signers: &[PartyId],
     tamper: Option<Tamper>,
-) -> (Result<lens::Signature, quasar_pq::Error>, Vec<quasar_pq::party::sim::Sent>) {
+) -> (
+    Result<lens::Signature, quasar_pq::Error>,
+    Vec<quasar_pq::party::sim::Sent>,
+) {
     let hub = id(100);
     let mut net = Network::new();
     let (c, first) = CoordinatorParty::start(hub, public, b"block").unwrap();
@@ -410,7 +518,9 @@ fn fuzz_decoders(corpus: &Corpus, iters: usize, rng: &mut impl RngCore, counts: 
             }
             for m in mutants(sample, &all, iters, rng) {
                 probe(counts, name, || match decode(&m) {
-                    Ok(again) if again != m => Err(format!("accepts a non-canonical encoding ({} bytes)", m.len())),
+                    Ok(again) if again != m => {
+                        Err(format!("accepts a non-canonical encoding ({} bytes)", m.len()))
+                    }
                     Ok(_) => Ok(true),
                     Err(()) => Ok(false),
                 });
@@ -448,8 +558,16 @@ fn fuzz_protocols(material: &Material, runs: usize, rng: &mut impl RngCore, coun
         // Pulsar signing.
         let key = CombinerKey::generate(id(99), &mut party_rng(b"fk", id(99)));
         let signers: Vec<PartyId> = (1..=4).map(id).collect();
-        let session =
-            Session::sign([run as u8; 32], &material.group_key, &material.public, &signers, key.public_key(), b"m", b"").unwrap();
+        let session = Session::sign(
+            [run as u8; 32],
+            &material.group_key,
+            &material.public,
+            &signers,
+            key.public_key(),
+            b"m",
+            b"",
+        )
+        .unwrap();
         let shares: Vec<&lss::KeyShare<Ristretto255>> = material.shares.values().collect();
         let gk = material.group_key.clone();
         let tamper = one_fault(target, kind, seed, foreign.clone());
@@ -468,27 +586,40 @@ fn fuzz_protocols(material: &Material, runs: usize, rng: &mut impl RngCore, coun
         let lp = material.lens_public.clone();
         probe(counts, "lens signing session", || {
             match lens_session(&lp, &material.lens_shares, &signers[..3], Some(tamper)).0 {
-                Ok(sig) => match lens::verify(Curve::Ed25519, &lp.group_key_bytes(), b"block", &sig.to_bytes()) {
-                    Ok(()) => Ok(true),
-                    Err(e) => Err(format!("a signature that does not verify: {e}")),
-                },
+                Ok(sig) => {
+                    match lens::verify(Curve::Ed25519, &lp.group_key_bytes(), b"block", &sig.to_bytes()) {
+                        Ok(()) => Ok(true),
+                        Err(e) => Err(format!("a signature that does not verify: {e}")),
+                    }
+                }
                 Err(_) => Ok(false),
             }
         });
         // A reshare 3-of-4 -> 2-of-3 of the Pulsar sharing (LSS kernel).
         let tamper = one_fault(target * 3, kind, seed, foreign.clone());
         probe(counts, "lss reshare", || {
-            let c = Ceremony::reshare([run as u8 ^ 0x55; 32], &material.public, &signers, &[id(2), id(5), id(6)], 2)
-                .map_err(|e| e.to_string())?;
+            let c = Ceremony::reshare(
+                [run as u8 ^ 0x55; 32],
+                &material.public,
+                &signers,
+                &[id(2), id(5), id(6)],
+                2,
+            )
+            .map_err(|e| e.to_string())?;
             let mut net = Network::new();
             for p in (1..=6).map(id) {
-                let (party, first) = DealingParty::start(c.clone(), p, material.shares.get(&p), &mut party_rng(b"rs", p))
-                    .map_err(|e| e.to_string())?;
+                let (party, first) =
+                    DealingParty::start(c.clone(), p, material.shares.get(&p), &mut party_rng(b"rs", p))
+                        .map_err(|e| e.to_string())?;
                 net.add(party, first);
             }
             net.tamper(tamper);
             let out = net.run();
-            let publics: Vec<Vec<u8>> = out.values().filter_map(|o| o.as_ref().ok()).map(|o| o.public.to_bytes()).collect();
+            let publics: Vec<Vec<u8>> = out
+                .values()
+                .filter_map(|o| o.as_ref().ok())
+                .map(|o| o.public.to_bytes())
+                .collect();
             if publics.windows(2).any(|w| w[0] != w[1]) {
                 return Err("honest parties disagree on the new generation".into());
             }
@@ -503,8 +634,14 @@ fn fuzz_protocols(material: &Material, runs: usize, rng: &mut impl RngCore, coun
 }
 
 fn main() {
-    let iters: usize = std::env::var("FUZZ_ITERS").ok().and_then(|v| v.parse().ok()).unwrap_or(60);
-    let seed: u64 = std::env::var("FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x51A5A5);
+    let iters: usize = std::env::var("FUZZ_ITERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(60);
+    let seed: u64 = std::env::var("FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0x51A5A5);
     // Only this binary's arguments matter; libtest flags (`--nocapture`, filters) are ignored.
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
     let started = Instant::now();

@@ -1,194 +1,75 @@
-//! Lens (FROST, RFC 9591): key generation, signing, blame, independent standard
-//! verification, strict decoding, and LSS resharing with the group key unchanged.
+//! Lens (FROST, RFC 9591) through the library's parties on the simulator: key generation
+//! (trusted dealer and the LSS Feldman DKG), signing with standard Ed25519 / BIP-340 /
+//! Ristretto255 output checked by independent verifiers, every peer fault of issue 8 in
+//! signing and in dealing, the `hazmat` cheats, parties keeping their state on error,
+//! strict decoders, LSS resharing with the group key unchanged and epochs never mixed,
+//! and the activation certificate of issue 9.
+//!
+//! Run: `cargo test --features sim,hazmat --test lens`.
+
+mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use common::sim::*;
 use quasar_pq::lens::{
-    self, dkg, Curve, DealerShare, Error, KeyShare, PublicKeyPackage, SignatureShare, SigningCommitments,
-    SigningPackage,
+    self, CoordinatorParty, Curve, DealerShare, Error, KeyShare, PublicKeyPackage, SignatureShare,
+    SignerParty, SigningCommitments, SigningPackage,
 };
+use quasar_pq::lss::{
+    self, ActivationCertificate, ActivationFault, ActivationKind, ActivationParty, AnyGroupPublic,
+    DealMessage,
+};
+use quasar_pq::party::hazmat::Cheat;
+use quasar_pq::party::sim::{party_rng, Channel, Envelope, Sent};
+use quasar_pq::party::{Party, Step};
+use quasar_pq::vss;
 use quasar_pq::{wire, PartyId};
-use rand_chacha::rand_core::SeedableRng;
-use rand_chacha::ChaCha20Rng;
 
 // ---------------------------------------------------------------------------------------
 // Helpers
 
-fn rng(label: &str) -> ChaCha20Rng {
-    let mut seed = [0u8; 32];
-    for (i, b) in label.bytes().enumerate() {
-        seed[i % 32] ^= b.rotate_left(i as u32 % 8);
-    }
-    ChaCha20Rng::from_seed(seed)
+fn party_set(range: impl IntoIterator<Item = u16>) -> BTreeSet<PartyId> {
+    range.into_iter().map(pid).collect()
 }
 
-fn pid(i: u16) -> PartyId {
-    PartyId::new(i).unwrap()
-}
-
-fn party_set(ids: impl IntoIterator<Item = u16>) -> BTreeSet<PartyId> {
-    ids.into_iter().map(pid).collect()
-}
-
-/// Dealer key generation; every party accepts its share.
-fn dealer(curve: Curve, t: u16, n: u16, r: &mut ChaCha20Rng) -> (Vec<KeyShare>, PublicKeyPackage) {
-    let (dealt, public) = lens::deal(curve, t, &party_set(1..=n), r).unwrap();
+/// Trusted-dealer key generation; every share crosses as bytes.
+fn dealer(curve: Curve, t: u16, n: u16, label: &str) -> (BTreeMap<PartyId, KeyShare>, PublicKeyPackage) {
+    let mut rng = party_rng(label.as_bytes(), pid(1));
+    let (dealt, public) = lens::deal(curve, t, &party_set(1..=n), &mut rng).unwrap();
     assert_eq!(dealt.len(), usize::from(n));
     let shares = dealt
         .into_iter()
         .map(|(p, d)| {
             assert_eq!(d.to(), p);
-            // Through bytes, as over the network.
             let d = DealerShare::from_bytes(curve, &d.to_bytes()).unwrap();
-            KeyShare::from_dealer(d, &public).unwrap()
+            (p, KeyShare::from_dealer(d, &public).unwrap())
         })
         .collect();
     (shares, public)
 }
 
-type R1 = BTreeMap<PartyId, dkg::Round1Message>;
-type R2 = BTreeMap<PartyId, BTreeMap<PartyId, dkg::Round2Message>>;
-
-/// Runs DKG round 1 and 2 for everyone; returns states, round-1 messages and the
-/// round-2 messages per recipient (all through bytes).
-fn dkg_rounds(
-    curve: Curve,
-    t: u16,
-    n: u16,
-    session: [u8; 32],
-    r: &mut ChaCha20Rng,
-) -> (BTreeMap<PartyId, dkg::Round2State>, R1, R2) {
-    let parties = party_set(1..=n);
-    let mut states1 = BTreeMap::new();
-    let mut r1 = BTreeMap::new();
-    for p in &parties {
-        let (s, m) = dkg::round1(curve, session, *p, t, &parties, r).unwrap();
-        states1.insert(*p, s);
-        r1.insert(*p, dkg::Round1Message::from_bytes(curve, &m.to_bytes()).unwrap());
-    }
-    let mut states2 = BTreeMap::new();
-    let mut inbox: R2 = BTreeMap::new();
-    for (p, s) in states1 {
-        let (s2, out) = dkg::round2(s, &r1).unwrap();
-        assert_eq!(out.len(), usize::from(n) - 1);
-        for (to, m) in out {
-            let m = dkg::Round2Message::from_bytes(curve, &m.to_bytes()).unwrap();
-            inbox.entry(to).or_default().insert(p, m);
-        }
-        states2.insert(p, s2);
-    }
-    (states2, r1, inbox)
+fn refs<'a>(shares: &'a BTreeMap<PartyId, KeyShare>, set: &[PartyId]) -> Vec<&'a KeyShare> {
+    set.iter().map(|p| &shares[p]).collect()
 }
 
-fn dkg_keygen(curve: Curve, t: u16, n: u16, r: &mut ChaCha20Rng) -> (Vec<KeyShare>, PublicKeyPackage) {
-    let (states, _, mut inbox) = dkg_rounds(curve, t, n, [7u8; 32], r);
-    let shares: Vec<KeyShare> = states
-        .into_iter()
-        .map(|(p, s)| dkg::finish(s, &inbox.remove(&p).unwrap()).unwrap())
-        .collect();
-    let public = shares[0].public().clone();
-    for s in &shares {
-        assert_eq!(s.public().to_bytes(), public.to_bytes(), "all parties agree");
-    }
-    (shares, public)
-}
-
-/// One signing session among `signers` (indices into `shares`), through bytes.
-fn sign(
-    shares: &[&KeyShare],
-    public: &PublicKeyPackage,
-    msg: &[u8],
-    r: &mut ChaCha20Rng,
-) -> Result<lens::Signature, Error> {
-    let curve = public.curve();
-    let mut nonces = BTreeMap::new();
-    let mut commitments = BTreeMap::new();
-    for s in shares {
-        let (n, c) = lens::commit(s, r);
-        nonces.insert(s.party(), n);
-        commitments.insert(s.party(), SigningCommitments::from_bytes(curve, &c.to_bytes())?);
-    }
-    let package = SigningPackage::new(public, &commitments, msg)?;
-    let package = SigningPackage::from_bytes(curve, &package.to_bytes())?;
-    let mut sig_shares = BTreeMap::new();
-    for s in shares {
-        let z = lens::sign(s, nonces.remove(&s.party()).unwrap(), &package)?;
-        sig_shares.insert(s.party(), SignatureShare::from_bytes(curve, &z.to_bytes())?);
-    }
-    lens::aggregate(public, &package, &sig_shares)
-}
-
-/// Verifies with a verifier that shares no code with frost.
-fn standard_verify(curve: Curve, group_key: &[u8], msg: &[u8], sig: &[u8; 64]) -> bool {
-    match curve {
-        Curve::Ed25519 => {
-            let vk = ed25519_dalek::VerifyingKey::from_bytes(group_key.try_into().unwrap()).unwrap();
-            vk.verify_strict(msg, &ed25519_dalek::Signature::from_bytes(sig))
-                .is_ok()
-        }
-        Curve::Secp256k1 => {
-            assert_eq!(group_key.len(), 33);
-            let vk = k256::schnorr::VerifyingKey::from_bytes(&group_key[1..]).unwrap();
-            let s = k256::schnorr::Signature::try_from(&sig[..]).unwrap();
-            vk.verify_raw(msg, &s).is_ok()
-        }
-        Curve::Ristretto255 => ristretto_verify(group_key, msg, sig),
-    }
-}
-
-/// RFC 9591 §6.2 FROST(ristretto255, SHA-512) verification, written independently on
-/// curve25519-dalek: c = H2(R ‖ PK ‖ msg) with H2(m) = SHA-512(contextString ‖ "chal" ‖ m)
-/// reduced wide; accept iff z·G == R + c·PK.
-fn ristretto_verify(group_key: &[u8], msg: &[u8], sig: &[u8; 64]) -> bool {
-    use curve25519_dalek::ristretto::CompressedRistretto;
-    use curve25519_dalek::{RistrettoPoint, Scalar};
-    use sha2::{Digest, Sha512};
-    let pk = match CompressedRistretto::from_slice(group_key)
-        .ok()
-        .and_then(|c| c.decompress())
-    {
-        Some(p) => p,
-        None => return false,
-    };
-    let r = match CompressedRistretto::from_slice(&sig[..32])
-        .ok()
-        .and_then(|c| c.decompress())
-    {
-        Some(p) => p,
-        None => return false,
-    };
-    let z: Option<Scalar> = Scalar::from_canonical_bytes(sig[32..].try_into().unwrap()).into();
-    let Some(z) = z else { return false };
-    let mut h = Sha512::new();
-    h.update(b"FROST-RISTRETTO255-SHA512-v1");
-    h.update(b"chal");
-    h.update(&sig[..32]);
-    h.update(group_key);
-    h.update(msg);
-    let c = Scalar::from_bytes_mod_order_wide(&h.finalize().into());
-    RistrettoPoint::mul_base(&z) == r + c * pk
-}
-
-/// Signs with the given parties and checks both verifiers.
-fn sign_and_check(shares: &[&KeyShare], public: &PublicKeyPackage, msg: &[u8], r: &mut ChaCha20Rng) {
-    let curve = public.curve();
-    let sig = sign(shares, public, msg, r).unwrap();
-    let gk = public.group_key_bytes();
-    assert_eq!(gk.len(), curve.element_len());
-    assert!(
-        standard_verify(curve, &gk, msg, sig.as_bytes()),
-        "{curve}: standard verifier"
+/// The first and the last `t` sign, under the independent verifiers.
+fn signs(shares: &BTreeMap<PartyId, KeyShare>, public: &PublicKeyPackage, label: &str) {
+    let t = usize::from(public.threshold());
+    let all: Vec<PartyId> = shares.keys().copied().collect();
+    assert!(all.len() >= t);
+    lens_sign(
+        &refs(shares, &all[..t]),
+        public,
+        format!("{label}: first t").as_bytes(),
+        label,
     );
-    lens::verify(curve, &gk, msg, sig.as_bytes()).unwrap();
-    sig.verify(&gk, msg).unwrap();
-    assert_eq!(
-        lens::verify(curve, &gk, b"another message", sig.as_bytes()),
-        Err(Error::InvalidSignature)
+    lens_sign(
+        &refs(shares, &all[all.len() - t..]),
+        public,
+        format!("{label}: last t").as_bytes(),
+        label,
     );
-    assert!(!standard_verify(curve, &gk, b"another message", sig.as_bytes()));
-    if curve == Curve::Secp256k1 {
-        lens::verify(curve, &gk[1..], msg, sig.as_bytes()).unwrap();
-    }
 }
 
 macro_rules! per_curve {
@@ -211,409 +92,229 @@ macro_rules! per_curve {
     };
 }
 
+/// The coordinator's outcome of a session.
+fn coordinator(out: &Outcomes<LensOut>) -> &Result<LensOut, quasar_pq::Error> {
+    &out[&pid(COORDINATOR)]
+}
+
 // ---------------------------------------------------------------------------------------
 // Key generation and signing
 
 per_curve!(dealer_signing, |curve: Curve| {
-    let mut r = rng(&format!("dealer {curve}"));
     for (t, n) in [(2u16, 3u16), (5, 7)] {
-        let (shares, public) = dealer(curve, t, n, &mut r);
+        let (shares, public) = dealer(curve, t, n, &format!("dealer {curve} {t} {n}"));
         assert_eq!(public.threshold(), t);
         assert_eq!(public.parties().len(), usize::from(n));
         assert_eq!(public.epoch().generation, 0);
-        let all: Vec<&KeyShare> = shares.iter().collect();
-        let t = usize::from(t);
-        sign_and_check(&all[..t], &public, b"first t", &mut r);
-        sign_and_check(&all[all.len() - t..], &public, b"last t", &mut r);
-        sign_and_check(&all, &public, b"everyone", &mut r);
-        // Below the threshold the coordinator refuses.
-        assert_eq!(
-            sign(&all[..t - 1], &public, b"too few", &mut r).unwrap_err(),
-            Error::NotEnoughSigners {
-                needed: t as u16,
-                got: t - 1
-            }
+        signs(&shares, &public, "dealer");
+        let all: Vec<&KeyShare> = shares.values().collect();
+        lens_sign(&all, &public, b"everyone", "everyone");
+        // Below the threshold the coordinator refuses, and no signer signs.
+        let (out, _) = lens_session(
+            &all[..usize::from(t) - 1],
+            &public,
+            b"too few",
+            &[],
+            None,
+            "too few",
         );
+        assert_eq!(
+            coordinator(&out).as_ref().unwrap_err(),
+            &quasar_pq::Error::Lens(Error::NotEnoughSigners {
+                needed: t,
+                got: usize::from(t) - 1
+            })
+        );
+        for s in &all[..usize::from(t) - 1] {
+            assert_eq!(out[&s.party()].as_ref().unwrap_err().code(), "MISSING_MESSAGE");
+        }
     }
 });
 
 per_curve!(dkg_signing, |curve: Curve| {
-    let mut r = rng(&format!("dkg {curve}"));
     for (t, n) in [(2u16, 3u16), (5, 7)] {
-        let (shares, public) = dkg_keygen(curve, t, n, &mut r);
-        let all: Vec<&KeyShare> = shares.iter().collect();
-        let t = usize::from(t);
-        sign_and_check(&all[..t], &public, b"dkg first t", &mut r);
-        sign_and_check(&all[all.len() - t..], &public, b"dkg last t", &mut r);
-        sign_and_check(&all, &public, b"dkg everyone", &mut r);
+        let (shares, public) = lens_keygen(curve, n, t, &format!("dkg {curve} {t} {n}"));
+        assert_eq!(public.epoch().generation, 0);
+        // The group key is C_0; on secp256k1 in its BIP-340 form 02‖x(C_0).
+        let c0 = public.commitment_bytes()[0].clone();
+        let key = public.group_key_bytes();
+        if curve == Curve::Secp256k1 {
+            assert_eq!((key[0], &key[1..]), (0x02, &c0[1..]));
+        } else {
+            assert_eq!(c0, key);
+        }
+        assert_eq!(
+            PublicKeyPackage::from_bytes(curve, &public.to_bytes()).unwrap(),
+            public
+        );
+        signs(&shares, &public, "dkg");
+        let all: Vec<&KeyShare> = shares.values().collect();
+        lens_sign(&all, &public, b"dkg everyone", "dkg everyone");
+        for s in shares.values() {
+            assert_eq!(
+                KeyShare::from_bytes(curve, &s.to_bytes()).unwrap().to_bytes(),
+                s.to_bytes()
+            );
+        }
     }
 });
 
 #[test]
 fn keygen_parameters_are_checked() {
-    let mut r = rng("params");
+    let mut rng = party_rng(b"params", pid(1));
     for (t, n) in [(1u16, 3u16), (0, 3), (4, 3), (2, 1)] {
         assert_eq!(
-            lens::deal(Curve::Ed25519, t, &party_set(1..=n), &mut r).unwrap_err(),
+            lens::deal(Curve::Ed25519, t, &party_set(1..=n), &mut rng).unwrap_err(),
             Error::InvalidThreshold {
                 threshold: t,
                 parties: usize::from(n)
             }
         );
+        assert_eq!(
+            lens::Ceremony::keygen(Curve::Ed25519, [0; 32], &ids(1..=n), t).unwrap_err(),
+            Error::InvalidThreshold {
+                threshold: t,
+                parties: usize::from(n)
+            },
+            "t = {t}, n = {n}"
+        );
     }
-    let err = dkg::round1(Curve::Ed25519, [0; 32], pid(9), 2, &party_set(1..=3), &mut r).unwrap_err();
-    assert_eq!(err, Error::UnknownParty { party: pid(9) });
-}
-
-/// The BIP-340 post-processing of a secp256k1 DKG key negates the summed sharing when the
-/// summed key has an odd y; the derived Feldman commitment must follow (every run checks
-/// it against the verifying shares). Enough runs to meet both parities.
-#[test]
-fn secp256k1_dkg_commitment_follows_key_normalisation() {
-    let mut r = rng("secp parity");
-    for _ in 0..10 {
-        let (shares, public) = dkg_keygen(Curve::Secp256k1, 2, 2, &mut r);
-        assert_eq!(public.commitment_bytes()[0], public.group_key_bytes());
-        let all: Vec<&KeyShare> = shares.iter().collect();
-        assert!(sign(&all, &public, b"parity", &mut r).is_ok());
-    }
+    assert_eq!(
+        lens::Ceremony::keygen(Curve::Ed25519, [0; 32], &ids([1, 2, 2]), 2).unwrap_err(),
+        Error::Lss(lss::Error::DuplicateParty { party: pid(2) })
+    );
+    let c = lens::Ceremony::keygen(Curve::Ristretto255, [0; 32], &ids([3, 1, 2]), 2).unwrap();
+    assert_eq!(c.participants(), ids(1..=3));
+    assert_eq!(c.curve(), Curve::Ristretto255);
+    assert_eq!(
+        c.start(pid(9), None, &mut rng).unwrap_err(),
+        Error::Lss(lss::Error::NotAParticipant { party: pid(9) })
+    );
 }
 
 #[test]
 fn sparse_party_ids_work() {
-    let mut r = rng("sparse");
-    let parties = party_set([3, 17, 200, 65535]);
-    let (dealt, public) = lens::deal(Curve::Secp256k1, 3, &parties, &mut r).unwrap();
+    let mut rng = party_rng(b"sparse", pid(1));
+    let (dealt, public) = lens::deal(Curve::Secp256k1, 3, &party_set([3, 17, 200, 65535]), &mut rng).unwrap();
     let shares: Vec<KeyShare> = dealt
         .into_values()
         .map(|d| KeyShare::from_dealer(d, &public).unwrap())
         .collect();
     let all: Vec<&KeyShare> = shares.iter().collect();
-    sign_and_check(&all[1..], &public, b"sparse", &mut r);
+    lens_sign(&all[1..], &public, b"sparse", "sparse");
+    // The DKG with sparse ids too.
+    let c = lens::Ceremony::keygen(Curve::Ed25519, sid("sparse dkg"), &ids([5, 1000, 40000]), 2).unwrap();
+    let (out, _) = lens_deal(&c, &BTreeMap::new(), &[], None, "sparse dkg");
+    let shares = lens_shares(out);
+    let public = shares[&pid(5)].public().clone();
+    lens_sign(
+        &refs(&shares, &ids([1000, 40000])),
+        &public,
+        b"sparse dkg",
+        "sparse dkg",
+    );
 }
 
-// ---------------------------------------------------------------------------------------
-// Blame
-
-per_curve!(misbehaving_signers_are_named, |curve: Curve| {
-    let mut r = rng(&format!("blame {curve}"));
-    let (shares, public) = dealer(curve, 3, 5, &mut r);
-    let signers: Vec<&KeyShare> = shares.iter().take(4).collect();
-
-    let session = |r: &mut ChaCha20Rng| {
-        let mut nonces = BTreeMap::new();
-        let mut commitments = BTreeMap::new();
-        for s in &signers {
-            let (n, c) = lens::commit(s, r);
-            nonces.insert(s.party(), n);
-            commitments.insert(s.party(), c);
-        }
-        (nonces, commitments)
-    };
-
-    // (a) Corrupted share bytes that still decode (a canonical scalar, just wrong).
-    let (mut nonces, commitments) = session(&mut r);
-    let package = SigningPackage::new(&public, &commitments, b"blame").unwrap();
-    let mut z = BTreeMap::new();
-    for s in &signers {
-        let share = lens::sign(s, nonces.remove(&s.party()).unwrap(), &package).unwrap();
-        let mut bytes = share.to_bytes();
-        if s.party() == pid(2) || s.party() == pid(4) {
-            // The scalar is the last 32 bytes; change its least significant byte (byte 0
-            // little-endian on the 25519 curves, byte 31 big-endian on secp) by ±1 for one
-            // cheater and ±2 for the other, so the errors cannot cancel in the sum.
-            let len = bytes.len();
-            let idx = if curve == Curve::Secp256k1 {
-                len - 1
-            } else {
-                len - 32
-            };
-            bytes[idx] ^= if s.party() == pid(2) { 1 } else { 2 };
-        }
-        z.insert(s.party(), SignatureShare::from_bytes(curve, &bytes).unwrap());
-    }
-    let err = lens::aggregate(&public, &package, &z).unwrap_err();
-    assert_eq!(
-        err,
-        Error::InvalidSignatureShare {
-            culprits: vec![pid(2), pid(4)]
-        }
-    );
-    assert_eq!(err.culprits(), &[pid(2), pid(4)]);
-    assert_eq!(err.code(), "INVALID_SIGNATURE_SHARE");
-    assert_eq!(quasar_pq::Error::from(err.clone()).culprits(), &[pid(2), pid(4)]);
-
-    // (b) A share computed over a different message (same commitments).
-    let (mut nonces, commitments) = session(&mut r);
-    let package = SigningPackage::new(&public, &commitments, b"the real message").unwrap();
-    let other = SigningPackage::new(&public, &commitments, b"something else").unwrap();
-    let mut z = BTreeMap::new();
-    for s in &signers {
-        let pkg = if s.party() == pid(3) { &other } else { &package };
-        z.insert(
-            s.party(),
-            lens::sign(s, nonces.remove(&s.party()).unwrap(), pkg).unwrap(),
-        );
-    }
-    let err = lens::aggregate(&public, &package, &z).unwrap_err();
-    assert_eq!(err.culprits(), &[pid(3)]);
-
-    // (c) A share relabelled as another signer's: the transport sender is named.
-    let (mut nonces, commitments) = session(&mut r);
-    let package = SigningPackage::new(&public, &commitments, b"relabel").unwrap();
-    let mut z = BTreeMap::new();
-    for s in &signers {
-        z.insert(
-            s.party(),
-            lens::sign(s, nonces.remove(&s.party()).unwrap(), &package).unwrap(),
-        );
-    }
-    let stolen = z[&pid(1)].clone();
-    z.insert(pid(2), stolen);
-    assert_eq!(
-        lens::aggregate(&public, &package, &z).unwrap_err(),
-        Error::SenderMismatch {
-            party: pid(2),
-            claimed: pid(1)
-        }
-    );
-    z.remove(&pid(2));
-    assert_eq!(
-        lens::aggregate(&public, &package, &z).unwrap_err(),
-        Error::MissingMessage { party: pid(2) }
-    );
-});
-
-per_curve!(coordinator_and_signer_checks, |curve: Curve| {
-    let mut r = rng(&format!("checks {curve}"));
-    let (shares, public) = dealer(curve, 2, 3, &mut r);
-    let (n1, c1) = lens::commit(&shares[0], &mut r);
-    let (n2, c2) = lens::commit(&shares[1], &mut r);
-
-    // A commitment filed under the wrong transport sender.
-    let mut m = BTreeMap::new();
-    m.insert(pid(1), c1.clone());
-    m.insert(pid(3), c2.clone());
-    assert_eq!(
-        SigningPackage::new(&public, &m, b"x").unwrap_err(),
-        Error::SenderMismatch {
-            party: pid(3),
-            claimed: pid(2)
-        }
-    );
-    // A party without a share.
-    let (other_shares, _) = dealer(curve, 2, 4, &mut r);
-    let (_, c4) = lens::commit(&other_shares[3], &mut r);
-    let mut m = BTreeMap::new();
-    m.insert(pid(1), c1.clone());
-    m.insert(pid(4), c4);
-    assert_eq!(
-        SigningPackage::new(&public, &m, b"x").unwrap_err(),
-        Error::UnknownParty { party: pid(4) }
-    );
-
-    let mut m = BTreeMap::new();
-    m.insert(pid(1), c1.clone());
-    m.insert(pid(2), c2.clone());
-    let package = SigningPackage::new(&public, &m, b"x").unwrap();
-    // The third party is not in the package.
-    let (n3, _) = lens::commit(&shares[2], &mut r);
-    assert_eq!(
-        lens::sign(&shares[2], n3, &package).unwrap_err(),
-        Error::CommitmentMismatch { party: pid(3) }
-    );
-    // Nonces of another party.
-    assert_eq!(
-        lens::sign(&shares[0], n2, &package).unwrap_err(),
-        Error::CommitmentMismatch { party: pid(1) }
-    );
-    // Nonces that are not the ones committed in the package.
-    let (fresh, _) = lens::commit(&shares[0], &mut r);
-    assert_eq!(
-        lens::sign(&shares[0], fresh, &package).unwrap_err(),
-        Error::CommitmentMismatch { party: pid(1) }
-    );
-    drop(n1);
-
-    // Duplicate signers in an encoded package are a typed error naming the party.
-    let bytes = package.to_bytes();
-    let (dup, _) = duplicate_first_signer(&bytes);
-    assert_eq!(
-        SigningPackage::from_bytes(curve, &dup).unwrap_err(),
-        Error::DuplicateSigner { party: pid(1) }
-    );
-
-    // Objects of another curve are refused.
-    let other_curve = if curve == Curve::Ed25519 {
-        Curve::Ristretto255
-    } else {
-        Curve::Ed25519
-    };
-    let (other, other_public) = dealer(other_curve, 2, 3, &mut r);
-    let (_, oc) = lens::commit(&other[0], &mut r);
-    let mut m = BTreeMap::new();
-    m.insert(pid(1), oc);
-    m.insert(pid(2), c2);
-    assert_eq!(
-        SigningPackage::new(&public, &m, b"x").unwrap_err(),
-        Error::WrongCurve {
-            expected: curve,
-            found: other_curve
-        }
-    );
-    assert!(matches!(
-        lens::aggregate(&other_public, &package, &BTreeMap::new()),
-        Err(Error::WrongCurve { .. })
-    ));
-});
-
-/// Rewrites an encoded signing package so that its first signer entry appears twice.
-fn duplicate_first_signer(bytes: &[u8]) -> (Vec<u8>, usize) {
-    // header 7 ‖ epoch 40 ‖ u32 count ‖ (u16 party ‖ u32 len ‖ commitments)…
-    let count_at = 7 + 40;
-    let first = count_at + 4;
-    let len = u32::from_be_bytes(bytes[first + 2..first + 6].try_into().unwrap()) as usize;
-    let entry = bytes[first..first + 6 + len].to_vec();
-    let count = u32::from_be_bytes(bytes[count_at..first].try_into().unwrap());
-    let mut out = bytes[..count_at].to_vec();
-    out.extend_from_slice(&(count + 1).to_be_bytes());
-    out.extend_from_slice(&entry);
-    out.extend_from_slice(&bytes[first..]);
-    (out, entry.len())
+/// BIP-341 `H_TapTweak(x)` as a scalar, written independently of frost on sha2 and k256.
+fn tap_tweak(x: &[u8]) -> k256::Scalar {
+    use k256::elliptic_curve::ops::Reduce;
+    use sha2::{Digest, Sha256};
+    let tag = Sha256::digest(b"TapTweak");
+    let h = Sha256::new()
+        .chain_update(tag)
+        .chain_update(tag)
+        .chain_update(x)
+        .finalize();
+    <k256::Scalar as Reduce<k256::U256>>::reduce_bytes(&h)
 }
 
-per_curve!(dkg_blame, |curve: Curve| {
-    let mut r = rng(&format!("dkg blame {curve}"));
-    let parties = party_set(1..=4);
-    let session = [9u8; 32];
-
-    // Round 1: party 2 broadcasts party 3's commitment and proof relabelled as its own:
-    // the proof of knowledge (bound to the identifier) fails and names party 2.
-    let mut states = BTreeMap::new();
-    let mut r1 = BTreeMap::new();
-    for p in &parties {
-        let (s, m) = dkg::round1(curve, session, *p, 3, &parties, &mut r).unwrap();
-        states.insert(*p, s);
-        r1.insert(*p, m);
+/// secp256k1: the DKG's summed key `P = Σ A_i0` (read from the deals on the wire) may
+/// have an odd `y`; the Lens group key is frost-secp256k1-tr's: `P` made even plus the
+/// unspendable BIP-341 tweak — recomputed here with k256 — and signatures verify under
+/// k256's BIP-340 `verify_raw` with the x-only key. Runs until both parities were seen.
+#[test]
+fn secp256k1_keygen_normalises_like_frost() {
+    use k256::elliptic_curve::point::AffineCoordinates;
+    use k256::elliptic_curve::sec1::ToEncodedPoint;
+    use k256::ProjectivePoint;
+    let mut seen = BTreeSet::new();
+    for run_no in 0u8..40 {
+        let label = format!("parity {run_no}");
+        let c = lens::Ceremony::keygen(Curve::Secp256k1, sid(&label), &ids(1..=3), 2).unwrap();
+        let (out, log) = lens_deal(&c, &BTreeMap::new(), &[], None, &label);
+        let shares = lens_shares(out);
+        let public = shares[&pid(1)].public().clone();
+        let p_raw: ProjectivePoint = broadcasts_with(&log, 0, b"LSD1")
+            .values()
+            .map(|b| {
+                *DealMessage::<vss::Secp256k1>::from_bytes(b)
+                    .unwrap()
+                    .commitments()
+                    .constant()
+            })
+            .fold(ProjectivePoint::IDENTITY, |a, b| a + b);
+        let odd: bool = p_raw.to_affine().y_is_odd().into();
+        seen.insert(odd);
+        let p_even = if odd { -p_raw } else { p_raw };
+        let x = p_raw.to_affine().x();
+        let expected = p_even + ProjectivePoint::GENERATOR * tap_tweak(&x);
+        // The output key Q = P_even + τ·G may itself have an odd y; BIP-340 keys are
+        // x-only, and the group key's one accepted encoding is 02‖x(Q).
+        let q = expected.to_affine().to_encoded_point(true);
+        assert_eq!(
+            (public.group_key_bytes()[0], &public.group_key_bytes()[1..]),
+            (0x02, &q.as_bytes()[1..]),
+            "run {run_no}: even-y normalisation and the BIP-341 tweak (P odd: {odd})"
+        );
+        let msg = [b"parity run ".as_slice(), &[run_no]].concat();
+        let sig = lens_sign(&refs(&shares, &ids([1, 3])), &public, &msg, &label);
+        let vk = k256::schnorr::VerifyingKey::from_bytes(&public.group_key_bytes()[1..]).unwrap();
+        let s = k256::schnorr::Signature::try_from(&sig.to_bytes()[..]).unwrap();
+        vk.verify_raw(&msg, &s).unwrap();
+        if seen.len() == 2 && run_no >= 3 {
+            break;
+        }
     }
-    let mut forged = r1[&pid(3)].to_bytes();
-    forged[39..41].copy_from_slice(&2u16.to_be_bytes()); // the `from` field
-    let mut bad = r1.clone();
-    bad.insert(pid(2), dkg::Round1Message::from_bytes(curve, &forged).unwrap());
-    let s1 = states.remove(&pid(1)).unwrap();
-    let err = dkg::round2(s1, &bad).unwrap_err();
-    assert_eq!(err, Error::InvalidProofOfKnowledge { culprit: pid(2) });
-    assert_eq!(err.culprits(), &[pid(2)]);
-
-    // A message filed under another sender, a missing one, another session.
-    let mut bad = r1.clone();
-    bad.insert(pid(2), r1[&pid(3)].clone());
-    let s4 = states.remove(&pid(4)).unwrap();
-    assert_eq!(
-        dkg::round2(s4, &bad).unwrap_err(),
-        Error::SenderMismatch {
-            party: pid(2),
-            claimed: pid(3)
-        }
-    );
-    let mut bad = r1.clone();
-    bad.remove(&pid(1));
-    let s3 = states.remove(&pid(3)).unwrap();
-    assert_eq!(
-        dkg::round2(s3, &bad).unwrap_err(),
-        Error::MissingMessage { party: pid(1) }
-    );
-
-    // A commitment of the wrong degree (from a threshold-2 run) names its sender.
-    let (_, m2) = dkg::round1(curve, session, pid(1), 2, &parties, &mut r).unwrap();
-    let (s, _) = dkg::round1(curve, session, pid(2), 3, &parties, &mut r).unwrap();
-    let mut bad = r1.clone();
-    bad.insert(pid(1), m2);
-    assert_eq!(
-        dkg::round2(s, &bad).unwrap_err(),
-        Error::InvalidCommitment { culprit: pid(1) }
-    );
-
-    let (_, m_other_session) = dkg::round1(curve, [1u8; 32], pid(1), 3, &parties, &mut r).unwrap();
-    let (s, _) = dkg::round1(curve, session, pid(2), 3, &parties, &mut r).unwrap();
-    let mut bad = r1.clone();
-    bad.insert(pid(1), m_other_session);
-    assert_eq!(
-        dkg::round2(s, &bad).unwrap_err(),
-        Error::SessionMismatch { party: pid(1) }
-    );
-
-    // Round 2: party 2 sends party 1 the share meant for party 3 (relabelled): the share
-    // does not match party 2's commitment at x = 1, and party 2 is named.
-    let (mut states2, _, mut inbox) = dkg_rounds(curve, 3, 4, session, &mut r);
-    let mut to1 = inbox.remove(&pid(1)).unwrap();
-    let meant_for_3 = inbox.get_mut(&pid(3)).unwrap().remove(&pid(2)).unwrap();
-    let mut forged = meant_for_3.to_bytes().to_vec();
-    forged[41..43].copy_from_slice(&1u16.to_be_bytes()); // the `to` field
-    to1.insert(pid(2), dkg::Round2Message::from_bytes(curve, &forged).unwrap());
-    let err = dkg::finish(states2.remove(&pid(1)).unwrap(), &to1).unwrap_err();
-    assert_eq!(
-        err,
-        Error::InvalidSecretShare {
-            culprit: Some(pid(2))
-        }
-    );
-    assert_eq!(err.culprits(), &[pid(2)]);
-    // A share addressed to someone else names its sender.
-    let to4 = inbox.remove(&pid(4)).unwrap();
-    let mut wrong = to4;
-    let misaddressed = dkg::Round2Message::from_bytes(curve, &meant_for_3.to_bytes()).unwrap();
-    wrong.insert(pid(2), misaddressed);
-    assert_eq!(
-        dkg::finish(states2.remove(&pid(4)).unwrap(), &wrong).unwrap_err(),
-        Error::WrongRecipient {
-            party: pid(2),
-            to: pid(3)
-        }
-    );
-});
+    assert_eq!(seen.len(), 2, "both parities of the summed key were exercised");
+}
 
 #[test]
 fn tampered_dealer_share_is_rejected() {
-    let mut r = rng("dealer tamper");
-    let (mut dealt, public) = lens::deal(Curve::Ed25519, 2, &party_set(1..=3), &mut r).unwrap();
-    // Party 1 is handed party 2's share: it does not belong to party 1.
-    let two = dealt.remove(&pid(2)).unwrap();
-    let mut bytes = two.to_bytes().to_vec();
-    bytes[47..49].copy_from_slice(&1u16.to_be_bytes()); // the `to` field
+    let mut rng = party_rng(b"dealer tamper", pid(1));
+    let (mut dealt, public) = lens::deal(Curve::Ed25519, 2, &party_set(1..=3), &mut rng).unwrap();
+    // Party 1 is handed party 2's share relabelled as its own: it decodes (the recipient
+    // is the share's x-coordinate), but it does not open the commitment at party 1.
+    let mut bytes = dealt.remove(&pid(2)).unwrap().to_bytes().to_vec();
+    bytes[47..49].copy_from_slice(&1u16.to_be_bytes());
+    let relabelled = DealerShare::from_bytes(Curve::Ed25519, &bytes).unwrap();
     assert_eq!(
-        DealerShare::from_bytes(Curve::Ed25519, &bytes).unwrap_err(),
-        Error::Decode(wire::Error::InvalidValue(
-            "share identifier differs from the recipient"
-        ))
+        KeyShare::from_dealer(relabelled, &public).unwrap_err(),
+        Error::InvalidSecretShare { culprit: None }
     );
-    // A share that opens another dealing's commitment: the dealer equivocated.
-    let (mut other, _) = lens::deal(Curve::Ed25519, 2, &party_set(1..=3), &mut r).unwrap();
+    // A share of another dealing relabelled with this epoch: it does not open the
+    // commitment (the dealer equivocated).
+    let (mut other, _) = lens::deal(Curve::Ed25519, 2, &party_set(1..=3), &mut rng).unwrap();
     let mut foreign = other.remove(&pid(1)).unwrap().to_bytes().to_vec();
-    foreign[7..47].copy_from_slice(&epoch_bytes(public.epoch()));
+    foreign[7..15].copy_from_slice(&public.epoch().generation.to_be_bytes());
+    foreign[15..47].copy_from_slice(&public.epoch().transcript);
     let foreign = DealerShare::from_bytes(Curve::Ed25519, &foreign).unwrap();
     assert_eq!(
         KeyShare::from_dealer(foreign, &public).unwrap_err(),
         Error::InvalidSecretShare { culprit: None }
     );
-    // A share from another dealing.
-    let (mut other, _) = lens::deal(Curve::Ed25519, 2, &party_set(1..=3), &mut r).unwrap();
+    // A share of another dealing, as it is.
+    let (mut other, _) = lens::deal(Curve::Ed25519, 2, &party_set(1..=3), &mut rng).unwrap();
     assert!(matches!(
         KeyShare::from_dealer(other.remove(&pid(1)).unwrap(), &public),
         Err(Error::EpochMismatch { party: None, .. })
     ));
 }
 
-// ---------------------------------------------------------------------------------------
-// Verification
-
 #[test]
 fn verify_rejects_malformed_input() {
-    let mut r = rng("verify");
     for curve in Curve::ALL {
-        let (shares, public) = dealer(curve, 2, 3, &mut r);
-        let all: Vec<&KeyShare> = shares.iter().collect();
-        let sig = sign(&all[..2], &public, b"m", &mut r).unwrap();
+        let (shares, public) = dealer(curve, 2, 3, &format!("verify {curve}"));
+        let sig = lens_sign(&refs(&shares, &ids([1, 2])), &public, b"m", "verify");
         let gk = public.group_key_bytes();
         let s = sig.to_bytes();
         assert!(matches!(
@@ -627,21 +328,443 @@ fn verify_rejects_malformed_input() {
             lens::verify(curve, &gk[..31], b"m", &s),
             Err(Error::Decode(_))
         ));
-        // A non-canonical scalar.
         let mut bad = s;
         bad[32..].copy_from_slice(&[0xff; 32]);
         assert!(matches!(
             lens::verify(curve, &gk, b"m", &bad),
             Err(Error::Decode(_))
         ));
-        // Another key.
-        let (_, other) = dealer(curve, 2, 3, &mut r);
+        let (_, other) = dealer(curve, 2, 3, &format!("verify other {curve}"));
         assert_eq!(
             lens::verify(curve, &other.group_key_bytes(), b"m", &s),
             Err(Error::InvalidSignature)
         );
         assert_eq!(lens::Signature::from_bytes(curve, &s).unwrap(), sig);
+        sig.verify(&gk, b"m").unwrap();
+        if curve == Curve::Secp256k1 {
+            // One accepted encoding: neither the bare x-only key nor 03‖x.
+            assert!(lens::verify(curve, &gk[1..], b"m", &s).is_err());
+            let mut odd = gk.clone();
+            odd[0] = 0x03;
+            assert!(lens::verify(curve, &odd, b"m", &s).is_err());
+        }
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Every peer fault in a signing session (issue 8)
+
+/// One fault on signer F's commitment, or an injected message, in a session of four
+/// signers (t = 3): the message is dropped and F named by the coordinator, which signs
+/// with the other three; F (whose commitment the package lacks) waits. `NonMember` and
+/// the duplicates leave everyone, F included, done.
+fn signing_fault(
+    fault: Fault,
+    shares: &BTreeMap<PartyId, KeyShare>,
+    public: &PublicKeyPackage,
+    other_dealing: &BTreeMap<PartyId, KeyShare>,
+    old: &BTreeMap<PartyId, KeyShare>,
+) {
+    let curve = public.curve();
+    let f = pid(2);
+    let signers = ids(1..=4);
+    let msg = format!("fault {fault:?}").into_bytes();
+    // What F could send instead of its commitment.
+    let commitment_of = |share: &KeyShare, label: &str| {
+        let (_, o) =
+            SignerParty::start(share, pid(COORDINATOR), &msg, &mut party_rng(label.as_bytes(), f)).unwrap();
+        o.direct[0].bytes.to_vec()
+    };
+    let other_session = commitment_of(&other_dealing[&f], "other dealing");
+    let old_generation = commitment_of(&old[&f], "old generation");
+    let second = commitment_of(&shares[&f], "second commitment");
+    let (_, first_log) = lens_session(
+        &refs(shares, &ids(1..=3)),
+        public,
+        b"earlier",
+        &[],
+        None,
+        "earlier",
+    );
+    let a_share = direct_of(&first_log, pid(1), 2, pid(COORDINATOR)).unwrap();
+    assert_eq!(&a_share[..4], b"LNZ2");
+    let from_f_round0 = move |e: &Envelope| e.from == f && e.round == 0;
+    let replace = move |bytes: Vec<u8>| -> Tamper {
+        Box::new(move |mut e: Envelope| {
+            if from_f_round0(&e) {
+                e.bytes = bytes.clone().into();
+            }
+            vec![e]
+        })
+    };
+    // (tamper, code at the receiver, the receiver, whether F's commitment still counts)
+    let (tamper, code, at, counted): (Tamper, &str, PartyId, bool) = match fault {
+        // Sent to signer 3 instead of the coordinator.
+        Fault::Misaddressed => (
+            Box::new(move |mut e: Envelope| {
+                if from_f_round0(&e) {
+                    e.to = pid(3);
+                }
+                vec![e]
+            }),
+            "UNKNOWN_PARTY",
+            pid(3),
+            false,
+        ),
+        // A commitment made with F's share of another dealing of the same generation.
+        Fault::WrongSession => (replace(other_session), "WRONG_SESSION", pid(COORDINATOR), false),
+        Fault::WrongKind => (replace(a_share), "WRONG_KIND", pid(COORDINATOR), false),
+        Fault::NonMember => (
+            Box::new(move |e: Envelope| {
+                if from_f_round0(&e) {
+                    let mut copy = e.clone();
+                    copy.from = pid(OUTSIDER);
+                    vec![e, copy]
+                } else {
+                    vec![e]
+                }
+            }),
+            "UNKNOWN_PARTY",
+            pid(COORDINATOR),
+            true,
+        ),
+        // A commitment made with F's share of the previous generation.
+        Fault::OtherGeneration => (
+            replace(old_generation),
+            "WRONG_GENERATION",
+            pid(COORDINATOR),
+            false,
+        ),
+        Fault::DuplicateIdentical => (
+            Box::new(move |e: Envelope| {
+                if from_f_round0(&e) {
+                    vec![e.clone(), e]
+                } else {
+                    vec![e]
+                }
+            }),
+            "DUPLICATE_MESSAGE",
+            pid(COORDINATOR),
+            true,
+        ),
+        Fault::DuplicateConflicting => (
+            Box::new(move |e: Envelope| {
+                if from_f_round0(&e) {
+                    let mut other = e.clone();
+                    other.bytes = second.clone().into();
+                    vec![e, other]
+                } else {
+                    vec![e]
+                }
+            }),
+            "CONFLICTING_MESSAGE",
+            pid(COORDINATOR),
+            false,
+        ),
+        Fault::Truncated => (
+            Box::new(move |mut e: Envelope| {
+                if from_f_round0(&e) {
+                    e.bytes.pop();
+                }
+                vec![e]
+            }),
+            "MALFORMED_MESSAGE",
+            pid(COORDINATOR),
+            false,
+        ),
+        Fault::Garbage => (
+            replace(junk(80, "lens garbage")),
+            "MALFORMED_MESSAGE",
+            pid(COORDINATOR),
+            false,
+        ),
+    };
+    let (out, _) = lens_session(&refs(shares, &signers), public, &msg, &[], Some(tamper), "fault");
+    let c = coordinator(&out)
+        .as_ref()
+        .unwrap_or_else(|e| panic!("{curve} {fault:?}: {e}"))
+        .coordinator();
+    let named = if fault == Fault::NonMember {
+        pid(OUTSIDER)
+    } else {
+        f
+    };
+    let want_signers = if counted { signers.clone() } else { ids([1, 3, 4]) };
+    assert_eq!(c.signers, want_signers, "{curve} {fault:?}");
+    check_lens_signature(public, &msg, &c.signature);
+    let mut want_at_coordinator = Vec::new();
+    if at == pid(COORDINATOR) {
+        want_at_coordinator.push((named, code));
+    }
+    assert_eq!(
+        codes(&c.dropped),
+        want_at_coordinator,
+        "{curve} {fault:?}: coordinator"
+    );
+    for p in &signers {
+        if *p == f && !counted {
+            // F's commitment is not in the package: F sees a package of another session.
+            let e = out[p].as_ref().unwrap_err();
+            assert_eq!(e.code(), "MISSING_MESSAGE", "{curve} {fault:?}: F waits");
+            continue;
+        }
+        let s = out[p]
+            .as_ref()
+            .unwrap_or_else(|e| panic!("{curve} {fault:?}: {p}: {e}"))
+            .signer();
+        let want = if *p == at { vec![(named, code)] } else { vec![] };
+        assert_eq!(codes(&s.dropped), want, "{curve} {fault:?}: signer {p}");
+        assert_eq!(s.signers, want_signers);
+    }
+}
+
+per_curve!(peer_faults_in_signing, |curve: Curve| {
+    let label = format!("signing faults {curve}");
+    let (g0, p0) = lens_keygen(curve, 5, 3, &label);
+    let c = lens::Ceremony::refresh(sid(&format!("{label} refresh")), &p0, &ids(1..=5)).unwrap();
+    let (out, _) = lens_deal(&c, &g0, &[], None, &format!("{label} refresh"));
+    let shares = lens_shares(out);
+    let public = shares[&pid(1)].public().clone();
+    let c = lens::Ceremony::refresh(sid(&format!("{label} other refresh")), &p0, &ids(1..=5)).unwrap();
+    let (out, _) = lens_deal(&c, &g0, &[], None, &format!("{label} other refresh"));
+    let other_dealing = lens_shares(out);
+    for fault in Fault::ALL {
+        signing_fault(fault, &shares, &public, &other_dealing, &g0);
+    }
+    // A member outside the package sending a signature share: dropped, named.
+    let (_, log) = lens_session(
+        &refs(&shares, &ids(1..=3)),
+        &public,
+        b"outsider share",
+        &[],
+        None,
+        "ref",
+    );
+    let stray = direct_of(&log, pid(1), 2, pid(COORDINATOR)).unwrap();
+    let inject: Tamper = Box::new(move |e: Envelope| {
+        if e.round == 2 && e.from == pid(1) {
+            let mut copy = e.clone();
+            copy.from = pid(5);
+            copy.bytes = stray.clone().into();
+            vec![e, copy]
+        } else {
+            vec![e]
+        }
+    });
+    let (out, _) = lens_session(
+        &refs(&shares, &ids(1..=3)),
+        &public,
+        b"outsider share",
+        &[],
+        Some(inject),
+        "ref",
+    );
+    let c = coordinator(&out).as_ref().unwrap().coordinator();
+    assert_eq!(codes(&c.dropped), vec![(pid(5), "UNKNOWN_PARTY")]);
+    check_lens_signature(&public, b"outsider share", &c.signature);
+});
+
+// `bad-contribution`: a signature share off by one: the coordinator's last round fails
+// with `INVALID_SIGNATURE_SHARE` naming the cheater (FROST is not robust there), and a
+// session without it signs. `garbage`: the commitment cut short: `MALFORMED_MESSAGE`,
+// and the others sign without it.
+per_curve!(cheats_in_signing, |curve: Curve| {
+    let (shares, public) = lens_keygen(curve, 5, 3, &format!("cheats {curve}"));
+    let all = ids(1..=5);
+    let cheats = [(pid(4), Cheat::BadContribution)];
+    let (out, _) = lens_session(&refs(&shares, &all), &public, b"cheat", &cheats, None, "cheat");
+    let e = coordinator(&out).as_ref().unwrap_err();
+    assert_eq!(
+        e,
+        &quasar_pq::Error::Lens(Error::InvalidSignatureShare { culprits: ids([4]) })
+    );
+    assert_eq!(e.code(), "INVALID_SIGNATURE_SHARE");
+    assert_eq!(e.culprits(), &ids([4])[..]);
+    lens_sign(&refs(&shares, &ids([1, 3, 5])), &public, b"cheat", "retry");
+
+    let (out, _) = lens_session(
+        &refs(&shares, &all),
+        &public,
+        b"garbage",
+        &[(pid(3), Cheat::Garbage)],
+        None,
+        "garbage",
+    );
+    let c = coordinator(&out).as_ref().unwrap().coordinator();
+    assert_eq!(codes(&c.dropped), vec![(pid(3), "MALFORMED_MESSAGE")]);
+    assert_eq!(c.signers, ids([1, 2, 4, 5]));
+    check_lens_signature(&public, b"garbage", &c.signature);
+});
+
+/// A signer given a bad package (not from its coordinator, for another message, of
+/// another generation) drops it, names the sender and keeps waiting with its nonces; the
+/// good package then signs. The coordinator below the threshold keeps collecting; a
+/// relabelled share is dropped and the share still awaited; an invalid share fails the
+/// aggregation with its culprit and the coordinator keeps its state. Steps after the end:
+/// `PARTY_FINISHED`.
+#[test]
+fn lens_parties_keep_their_state_on_error() {
+    let curve = Curve::Ed25519;
+    let (shares, public) = lens_keygen(curve, 4, 3, "state");
+    let (old_shares, old_public) = lens_keygen(curve, 4, 3, "state other key");
+    let hub = pid(COORDINATOR);
+    let msg = b"state".to_vec();
+    let mut signers = BTreeMap::new();
+    let mut commitments = Vec::new();
+    for p in ids(1..=3) {
+        let (s, o) = SignerParty::start(&shares[&p], hub, &msg, &mut party_rng(b"state", p)).unwrap();
+        commitments.push((p, o.direct[0].bytes.to_vec()));
+        signers.insert(p, s);
+    }
+    let (mut coord, first) = CoordinatorParty::start(hub, &public, &msg).unwrap();
+    assert!(first.is_empty());
+    // Two commitments: below the threshold.
+    let e = coord.step(&incoming(&commitments[..2])).unwrap_err();
+    assert_eq!(
+        e,
+        quasar_pq::Error::Lens(Error::NotEnoughSigners { needed: 3, got: 2 })
+    );
+    assert_eq!(coord.round().unwrap().number, 1);
+    let Step::Continue(out) = coord.step(&incoming(&commitments)).unwrap() else {
+        panic!("the package")
+    };
+    let package = out.broadcast.unwrap();
+    assert_eq!(&package[..4], b"LNSP");
+
+    // Bad packages for signer 1.
+    let (mut other_coord, _) = CoordinatorParty::start(hub, &public, b"another message").unwrap();
+    let mut other = Vec::new();
+    for p in ids(1..=3) {
+        let (_, o) =
+            SignerParty::start(&shares[&p], hub, b"another message", &mut party_rng(b"x", p)).unwrap();
+        other.push((p, o.direct[0].bytes.to_vec()));
+    }
+    let Step::Continue(o) = other_coord.step(&incoming(&other)).unwrap() else {
+        panic!()
+    };
+    let wrong_message = o.broadcast.unwrap();
+    let (mut old_coord, _) = CoordinatorParty::start(hub, &old_public, &msg).unwrap();
+    let mut stale = Vec::new();
+    for p in ids(1..=3) {
+        let (_, o) = SignerParty::start(&old_shares[&p], hub, &msg, &mut party_rng(b"y", p)).unwrap();
+        stale.push((p, o.direct[0].bytes.to_vec()));
+    }
+    let Step::Continue(o) = old_coord.step(&incoming(&stale)).unwrap() else {
+        panic!()
+    };
+    let other_key_package = o.broadcast.unwrap();
+    let s1 = signers.get_mut(&pid(1)).unwrap();
+    for (from, bytes, code) in [
+        (pid(2), package.clone(), "UNKNOWN_PARTY"),
+        (hub, wrong_message, "WRONG_MESSAGE"),
+        (hub, other_key_package, "WRONG_SESSION"),
+        (hub, package[..package.len() - 1].to_vec(), "MALFORMED_MESSAGE"),
+        (hub, commitments[1].1.clone(), "WRONG_KIND"),
+    ] {
+        let e = s1.step(&incoming(&[(from, bytes)])).unwrap_err();
+        assert_eq!(
+            e,
+            quasar_pq::Error::Party(quasar_pq::party::Error::Waiting { party: hub }),
+            "{code}"
+        );
+        assert_eq!(e.code(), "MISSING_MESSAGE");
+        assert_eq!(codes(&s1.dropped()[s1.dropped().len() - 1..]), vec![(from, code)]);
+        assert_eq!(s1.round().unwrap().name, "sign");
+    }
+    let mut shares_sent = Vec::new();
+    for (p, s) in signers.iter_mut() {
+        let Step::Done(o, outcome) = s.step(&incoming(&[(hub, package.clone())])).unwrap() else {
+            panic!("a signer signs once")
+        };
+        assert_eq!(outcome.signers, ids(1..=3));
+        if *p == pid(1) {
+            assert_eq!(outcome.dropped.len(), 5, "its drops are reported");
+        }
+        shares_sent.push((*p, o.direct[0].bytes.to_vec()));
+        assert_eq!(s.step(&[]).unwrap_err().code(), "PARTY_FINISHED");
+    }
+    // Signer 2's share relabelled as signer 3's: dropped; 3's still awaited.
+    let relabelled = vec![
+        shares_sent[0].clone(),
+        shares_sent[1].clone(),
+        (pid(3), shares_sent[1].1.clone()),
+    ];
+    let e = coord.step(&incoming(&relabelled)).unwrap_err();
+    assert_eq!(
+        e,
+        quasar_pq::Error::Party(quasar_pq::party::Error::Waiting { party: pid(3) })
+    );
+    assert_eq!(codes(coord.dropped()), vec![(pid(3), "SENDER_MISMATCH")]);
+    assert_eq!(coord.round().unwrap().name, "aggregate");
+    let Step::Done(_, outcome) = coord.step(&incoming(&shares_sent[2..])).unwrap() else {
+        panic!("aggregated")
+    };
+    check_lens_signature(&public, &msg, &outcome.signature);
+    assert_eq!(codes(&outcome.dropped), vec![(pid(3), "SENDER_MISMATCH")]);
+    assert_eq!(coord.step(&[]).unwrap_err().code(), "PARTY_FINISHED");
+
+    // An invalid share: the aggregation fails naming it, the state is kept.
+    let (mut coord, _) = CoordinatorParty::start(hub, &public, &msg).unwrap();
+    let mut commitments = Vec::new();
+    let mut signers = Vec::new();
+    for p in ids(1..=3) {
+        let mut rng = party_rng(b"invalid", p);
+        let (s, o) = if p == pid(2) {
+            SignerParty::start_cheating(&shares[&p], hub, &msg, Cheat::BadContribution, &mut rng).unwrap()
+        } else {
+            SignerParty::start(&shares[&p], hub, &msg, &mut rng).unwrap()
+        };
+        commitments.push((p, o.direct[0].bytes.to_vec()));
+        signers.push((p, s));
+    }
+    let Step::Continue(out) = coord.step(&incoming(&commitments)).unwrap() else {
+        panic!()
+    };
+    let package = out.broadcast.unwrap();
+    let mut zs = Vec::new();
+    for (p, s) in signers.iter_mut() {
+        let Step::Done(o, _) = s.step(&incoming(&[(hub, package.clone())])).unwrap() else {
+            panic!()
+        };
+        zs.push((*p, o.direct[0].bytes.to_vec()));
+    }
+    for _ in 0..2 {
+        let e = coord.step(&incoming(&zs)).unwrap_err();
+        assert_eq!(
+            e,
+            quasar_pq::Error::Lens(Error::InvalidSignatureShare {
+                culprits: vec![pid(2)]
+            })
+        );
+        assert_eq!(coord.round().unwrap().name, "aggregate");
+    }
+}
+
+/// Ordinary signing refuses messages that start with an activation tag.
+#[test]
+fn signing_an_activation_statement_is_refused() {
+    let (shares, public) = lens_keygen(Curve::Ristretto255, 3, 2, "reserved");
+    for tag in [
+        "QUASAR-LENS-ACTIVATE-v1",
+        "QUASAR-PULSAR-ACTIVATE-v1",
+        "QUASAR-LSS-ACTIVATE-v1",
+    ] {
+        let mut msg = tag.as_bytes().to_vec();
+        msg.extend_from_slice(&public.epoch().transcript);
+        let e = SignerParty::start(
+            &shares[&pid(1)],
+            pid(COORDINATOR),
+            &msg,
+            &mut party_rng(b"r", pid(1)),
+        )
+        .unwrap_err();
+        assert_eq!(e, Error::ReservedMessage);
+        assert_eq!(e.code(), "RESERVED_MESSAGE");
+        assert_eq!(quasar_pq::Error::from(e).module(), "lens");
+    }
+    // A message that merely contains the tag later is ordinary.
+    let msg = b"note: QUASAR-LENS-ACTIVATE-v1";
+    lens_sign(&refs(&shares, &ids([1, 2])), &public, msg, "not reserved");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -649,10 +772,12 @@ fn verify_rejects_malformed_input() {
 
 /// Every truncation, a one-byte extension, every header bit flip and a wrong curve byte
 /// give typed errors; body bit flips never panic.
-fn check_decoder<T, F>(what: &str, curve: Curve, bytes: &[u8], decode: F)
-where
-    F: Fn(Curve, &[u8]) -> Result<T, Error>,
-{
+fn check_decoder<T>(
+    what: &str,
+    curve: Curve,
+    bytes: &[u8],
+    decode: impl Fn(Curve, &[u8]) -> Result<T, Error>,
+) {
     assert!(decode(curve, bytes).is_ok(), "{what}: round trip");
     for cut in 0..bytes.len() {
         match decode(curve, &bytes[..cut]) {
@@ -705,8 +830,6 @@ where
         decode(curve, &b).err(),
         Some(Error::Decode(wire::Error::UnknownMode(0x7f)))
     );
-    // Body bit flips: any outcome but a panic (some flips, e.g. in the message being
-    // signed, still decode).
     for i in 7..bytes.len() {
         let mut b = bytes.to_vec();
         b[i] ^= 0x80;
@@ -715,232 +838,89 @@ where
 }
 
 per_curve!(decoders_are_strict, |curve: Curve| {
-    let mut r = rng(&format!("decoders {curve}"));
-    let (dealt, public) = lens::deal(curve, 2, &party_set(1..=3), &mut r).unwrap();
+    let mut rng = party_rng(format!("decoders {curve}").as_bytes(), pid(1));
+    let (dealt, public) = lens::deal(curve, 2, &party_set(1..=3), &mut rng).unwrap();
     let d = dealt.values().next().unwrap();
-    check_decoder("dealer share", curve, &d.to_bytes(), |c, b| {
-        DealerShare::from_bytes(c, b)
-    });
-    check_decoder("public key package", curve, &public.to_bytes(), |c, b| {
-        PublicKeyPackage::from_bytes(c, b)
-    });
-    assert_eq!(
-        PublicKeyPackage::from_bytes(curve, &public.to_bytes()).unwrap(),
-        public
+    check_decoder("dealer share", curve, &d.to_bytes(), DealerShare::from_bytes);
+    check_decoder(
+        "public key package",
+        curve,
+        &public.to_bytes(),
+        PublicKeyPackage::from_bytes,
     );
-    let shares: Vec<KeyShare> = dealt
-        .into_values()
-        .map(|d| KeyShare::from_dealer(d, &public).unwrap())
+    let shares: BTreeMap<PartyId, KeyShare> = dealt
+        .into_iter()
+        .map(|(p, d)| (p, KeyShare::from_dealer(d, &public).unwrap()))
         .collect();
-    check_decoder("key share", curve, &shares[0].to_bytes(), |c, b| {
-        KeyShare::from_bytes(c, b)
-    });
-    let back = KeyShare::from_bytes(curve, &shares[0].to_bytes()).unwrap();
-    assert_eq!(back.to_bytes(), shares[0].to_bytes());
-
-    let (n1, c1) = lens::commit(&shares[0], &mut r);
-    let (n2, c2) = lens::commit(&shares[1], &mut r);
-    check_decoder("signing commitments", curve, &c1.to_bytes(), |c, b| {
-        SigningCommitments::from_bytes(c, b)
-    });
-    assert_eq!(SigningCommitments::from_bytes(curve, &c1.to_bytes()).unwrap(), c1);
-    let m: BTreeMap<_, _> = [(pid(1), c1), (pid(2), c2)].into_iter().collect();
-    let package = SigningPackage::new(&public, &m, b"decode me").unwrap();
-    check_decoder("signing package", curve, &package.to_bytes(), |c, b| {
-        SigningPackage::from_bytes(c, b)
-    });
-    assert_eq!(
-        SigningPackage::from_bytes(curve, &package.to_bytes()).unwrap(),
-        package
+    check_decoder(
+        "key share",
+        curve,
+        &shares[&pid(1)].to_bytes(),
+        KeyShare::from_bytes,
     );
-    let z1 = lens::sign(&shares[0], n1, &package).unwrap();
-    let z2 = lens::sign(&shares[1], n2, &package).unwrap();
-    check_decoder("signature share", curve, &z1.to_bytes(), |c, b| {
-        SignatureShare::from_bytes(c, b)
-    });
-    assert_eq!(SignatureShare::from_bytes(curve, &z1.to_bytes()).unwrap(), z1);
-    let z: BTreeMap<_, _> = [(pid(1), z1), (pid(2), z2)].into_iter().collect();
-    lens::aggregate(&public, &package, &z).unwrap();
-
-    let (states, r1, mut inbox) = dkg_rounds(curve, 2, 3, [3u8; 32], &mut r);
-    drop(states);
-    check_decoder("dkg round 1", curve, &r1[&pid(1)].to_bytes(), |c, b| {
-        dkg::Round1Message::from_bytes(c, b)
-    });
-    let m = inbox.get_mut(&pid(1)).unwrap().remove(&pid(2)).unwrap();
-    check_decoder("dkg round 2", curve, &m.to_bytes(), |c, b| {
-        dkg::Round2Message::from_bytes(c, b)
-    });
+    let (_, log) = lens_session(
+        &refs(&shares, &ids([1, 2])),
+        &public,
+        b"decode me",
+        &[],
+        None,
+        "decoders",
+    );
+    let c1 = direct_of(&log, pid(1), 0, pid(COORDINATOR)).unwrap();
+    check_decoder("signing commitments", curve, &c1, SigningCommitments::from_bytes);
+    let package = broadcast_of(&log, pid(COORDINATOR), 1).unwrap();
+    check_decoder("signing package", curve, &package, SigningPackage::from_bytes);
+    let z1 = direct_of(&log, pid(1), 2, pid(COORDINATOR)).unwrap();
+    check_decoder("signature share", curve, &z1, SignatureShare::from_bytes);
+    assert_eq!(
+        SigningPackage::from_bytes(curve, &package).unwrap().message(),
+        b"decode me"
+    );
+    assert_eq!(SignatureShare::from_bytes(curve, &z1).unwrap().from(), pid(1));
+    // A package that names a signer twice.
+    let count_at = 7 + 40;
+    let first = count_at + 4;
+    let len = u32::from_be_bytes(package[first + 2..first + 6].try_into().unwrap()) as usize;
+    let entry = package[first..first + 6 + len].to_vec();
+    let count = u32::from_be_bytes(package[count_at..first].try_into().unwrap());
+    let mut dup = package[..count_at].to_vec();
+    dup.extend_from_slice(&(count + 1).to_be_bytes());
+    dup.extend_from_slice(&entry);
+    dup.extend_from_slice(&package[first..]);
+    assert_eq!(
+        SigningPackage::from_bytes(curve, &dup).unwrap_err(),
+        Error::DuplicateSigner { party: pid(1) }
+    );
 });
 
 #[test]
 fn secrets_are_redacted() {
-    let mut r = rng("redact");
-    let (dealt, public) = lens::deal(Curve::Ed25519, 2, &party_set(1..=3), &mut r).unwrap();
+    let mut rng = party_rng(b"redact", pid(1));
+    let (dealt, public) = lens::deal(Curve::Ed25519, 2, &party_set(1..=3), &mut rng).unwrap();
     let d = dealt.into_values().next().unwrap();
     assert!(format!("{d:?}").contains("redacted"));
     let share = KeyShare::from_dealer(d, &public).unwrap();
-    let dbg = format!("{share:?}");
-    assert!(dbg.contains("redacted"), "{dbg}");
-    let (nonces, _) = lens::commit(&share, &mut r);
-    assert!(format!("{nonces:?}").contains("redacted"));
-}
-
-#[test]
-fn error_codes_are_distinct() {
-    let p = pid(1);
-    let e = lens::KeyEpoch {
-        generation: 0,
-        transcript: [0; 32],
-    };
-    let errors = [
-        Error::WrongCurve {
-            expected: Curve::Ed25519,
-            found: Curve::Secp256k1,
-        },
-        Error::InvalidThreshold {
-            threshold: 0,
-            parties: 0,
-        },
-        Error::UnknownParty { party: p },
-        Error::DuplicateSigner { party: p },
-        Error::SenderMismatch { party: p, claimed: p },
-        Error::WrongRecipient { party: p, to: p },
-        Error::SessionMismatch { party: p },
-        Error::MissingMessage { party: p },
-        Error::NotEnoughSigners { needed: 2, got: 1 },
-        Error::EpochMismatch {
-            party: Some(p),
-            expected: e,
-            found: e,
-        },
-        Error::CommitmentMismatch { party: p },
-        Error::InvalidSignatureShare { culprits: vec![p] },
-        Error::InvalidProofOfKnowledge { culprit: p },
-        Error::InvalidSecretShare { culprit: Some(p) },
-        Error::InvalidCommitment { culprit: p },
-        Error::InvalidSignature,
-        Error::Internal("x"),
-    ];
-    let codes: BTreeSet<&str> = errors.iter().map(Error::code).collect();
-    assert_eq!(codes.len(), errors.len());
-    for e in &errors {
-        let top = quasar_pq::Error::from(e.clone());
-        assert_eq!(top.module(), "lens");
-        assert_eq!(top.code(), e.code());
-    }
+    assert!(format!("{share:?}").contains("redacted"));
 }
 
 // ---------------------------------------------------------------------------------------
-// LSS resharing
+// Resharing: the group key unchanged, epochs never mixed
 
-use lens::reshare;
-use quasar_pq::lss;
-
-/// Misbehaviour injected into a resharing run.
-#[derive(Default)]
-struct Faults {
-    /// (dealer, receiver): the dealer's share to that receiver is corrupted in a way that
-    /// still decodes, and the dealer then withholds its response.
-    corrupt: Vec<(u16, u16)>,
-    /// Dealers whose deal broadcast is truncated (does not decode).
-    garbled_deal: Vec<u16>,
-    /// Dealers whose deal still decodes but carries a wrong proof of knowledge (key
-    /// generation only: the last byte-order-lowest bit of the proof's `z` is flipped).
-    bad_proof: Vec<u16>,
-}
-
-/// Runs one refresh or reshare among every participant, all messages through bytes.
-fn run(
-    ceremony: &reshare::Ceremony,
-    old: &BTreeMap<PartyId, KeyShare>,
-    faults: &Faults,
-    r: &mut ChaCha20Rng,
-) -> BTreeMap<PartyId, Result<reshare::Outcome, Error>> {
-    let participants: BTreeSet<PartyId> = ceremony
-        .dealers()
-        .iter()
-        .chain(ceremony.receivers())
-        .copied()
-        .collect();
-    let curve = ceremony.curve();
-    let cheaters: BTreeSet<PartyId> = faults.corrupt.iter().map(|(d, _)| pid(*d)).collect();
-
-    let mut states = BTreeMap::new();
-    let mut deals: BTreeMap<PartyId, Vec<u8>> = BTreeMap::new();
-    let mut inbox: BTreeMap<PartyId, BTreeMap<PartyId, Vec<u8>>> = BTreeMap::new();
-    for p in &participants {
-        let (state, out) = reshare::round1(ceremony, *p, old.get(p), r).unwrap();
-        if let Some(mut deal) = out.deal {
-            if faults.garbled_deal.contains(&p.get()) {
-                deal.truncate(deal.len() - 1);
-            }
-            deals.insert(*p, deal);
-        }
-        for (to, bytes) in out.shares {
-            let mut bytes = bytes.to_vec();
-            if faults.corrupt.contains(&(p.get(), to.get())) {
-                // The share value sits at bytes 45..77 (LSP1 layout); change its least
-                // significant byte (little-endian on the 25519 curves, big-endian on secp).
-                let i = if curve == Curve::Secp256k1 { 76 } else { 45 };
-                bytes[i] ^= 1;
-            }
-            inbox.entry(to).or_default().insert(*p, bytes);
-        }
-        states.insert(*p, state);
-    }
-    let mut complaints = BTreeMap::new();
-    let mut states2 = BTreeMap::new();
-    for (p, s) in states {
-        let empty = BTreeMap::new();
-        let (s2, c) = s.round2(&deals, inbox.get(&p).unwrap_or(&empty)).unwrap();
-        if let Some(c) = c {
-            complaints.insert(p, c);
-        }
-        states2.insert(p, s2);
-    }
-    let mut responses = BTreeMap::new();
-    let mut states3 = BTreeMap::new();
-    for (p, s) in states2 {
-        let (s3, resp) = s.round3(&complaints).unwrap();
-        if let Some(resp) = resp {
-            if !cheaters.contains(&p) {
-                responses.insert(p, resp);
-            }
-        }
-        states3.insert(p, s3);
-    }
-    states3
-        .into_iter()
-        .map(|(p, s)| (p, s.finalize(&responses)))
-        .collect()
-}
-
-/// Checks a successful run: every participant agrees on the new public package, the
-/// group key bytes are unchanged, the generation advanced; returns the new shares.
+/// A refresh or reshare that ran without faults: every participant agrees (package,
+/// transcript, blame, certificate), the group key is byte-identical, the epoch advanced,
+/// every object survives its decoder, the certificate verifies for the new generation
+/// (and not for the old one), and the first and last `t_new` of the new set sign.
 fn new_generation(
-    outcomes: BTreeMap<PartyId, Result<reshare::Outcome, Error>>,
+    out: Outcomes<lens::Outcome>,
     old_public: &PublicKeyPackage,
-    ceremony: &reshare::Ceremony,
-) -> (BTreeMap<PartyId, KeyShare>, PublicKeyPackage, Vec<lss::Blame>) {
-    let mut shares = BTreeMap::new();
-    let mut public: Option<PublicKeyPackage> = None;
-    let mut blame = None;
-    for (p, o) in outcomes {
-        let o = o.unwrap_or_else(|e| panic!("{p}: {e}"));
-        match &public {
-            None => public = Some(o.public.clone()),
-            Some(pk) => assert_eq!(pk.to_bytes(), o.public.to_bytes(), "{p} agrees"),
-        }
-        if blame.is_none() {
-            blame = Some(o.blame.clone());
-        }
-        assert_eq!(o.key_share.is_some(), ceremony.receivers().contains(&p));
-        if let Some(s) = o.key_share {
-            shares.insert(p, s);
-        }
-    }
-    let public = public.unwrap();
+    c: &lens::Ceremony,
+) -> (BTreeMap<PartyId, KeyShare>, PublicKeyPackage) {
+    let roles = Roles::of_lens(c, true);
+    let honest = check_plan(&Plan::clean(), &out, &roles, "new generation");
+    let first = honest.values().next().unwrap();
+    let public = first.public.clone();
+    let cert = first.activation.clone().unwrap();
+    drop(honest);
     assert_eq!(
         public.group_key_bytes(),
         old_public.group_key_bytes(),
@@ -948,209 +928,70 @@ fn new_generation(
     );
     assert_eq!(public.epoch().generation, old_public.epoch().generation + 1);
     assert_ne!(public.epoch().transcript, old_public.epoch().transcript);
-    assert_eq!(public.threshold(), ceremony.threshold());
-    assert_eq!(public.parties(), ceremony.receivers());
-    // The new package survives its own decoder, and so does every share.
+    assert_eq!(public.parties(), c.receivers());
     assert_eq!(
         PublicKeyPackage::from_bytes(public.curve(), &public.to_bytes()).unwrap(),
         public
     );
+    let epoch = public.epoch();
+    lens::verify_activation(&public, epoch.generation, &epoch.transcript, &cert).unwrap();
+    let cert2 = ActivationCertificate::from_bytes(&cert.to_bytes()).unwrap();
+    lens::verify_activation(&public, epoch.generation, &epoch.transcript, &cert2).unwrap();
+    assert_eq!(cert.kind(), ActivationKind::Lens);
+    assert_eq!(cert.key(), public.group_key_bytes());
+    assert!(cert.members().len() >= usize::from(public.threshold()));
+    assert!(lens::verify_activation(old_public, epoch.generation, &epoch.transcript, &cert).is_err());
+    let shares = lens_shares(out);
     for s in shares.values() {
-        assert_eq!(s.epoch(), public.epoch());
-        KeyShare::from_bytes(public.curve(), &s.to_bytes()).unwrap();
+        assert_eq!(s.epoch(), epoch);
+        assert_eq!(
+            KeyShare::from_bytes(public.curve(), &s.to_bytes())
+                .unwrap()
+                .to_bytes(),
+            s.to_bytes()
+        );
     }
-    (shares, public, blame.unwrap())
+    assert_eq!(shares.len(), c.receivers().len());
+    signs(&shares, &public, "new generation");
+    (shares, public)
 }
 
-/// `t` of the new set sign (first and last `t`), under the standard verifier; the new set
-/// signs the activation certificate, which verifies.
-fn check_new_generation(
-    shares: &BTreeMap<PartyId, KeyShare>,
-    public: &PublicKeyPackage,
-    r: &mut ChaCha20Rng,
-) {
-    let all: Vec<&KeyShare> = shares.values().collect();
-    let t = usize::from(public.threshold());
-    sign_and_check(&all[..t], public, b"after resharing", r);
-    sign_and_check(&all[all.len() - t..], public, b"after resharing, others", r);
-
-    let message = reshare::activation_message(public);
-    assert_eq!(
-        message,
-        lss::activation_message(
-            lss::ActivationKind::Lens,
-            &public.epoch().transcript,
-            public.epoch().generation
-        )
-    );
-    let sig = sign(&all[..t], public, &message, r).unwrap();
-    let cert = reshare::activation_certificate(public, &sig).unwrap();
-    reshare::verify_activation(public, &cert).unwrap();
-    let cert = lss::ActivationCertificate::from_bytes(&cert.to_bytes()).unwrap();
-    reshare::verify_activation(public, &cert).unwrap();
-    let gk = public.group_key_bytes();
-    let sig_bytes: [u8; 64] = cert.signature.as_slice().try_into().unwrap();
-    assert!(
-        standard_verify(public.curve(), &gk, &cert.message(), &sig_bytes),
-        "standard verifier"
-    );
-    // A certificate for another generation, or with another signature, fails.
-    let mut wrong = cert.clone();
-    wrong.generation += 1;
-    assert_eq!(
-        reshare::verify_activation(public, &wrong),
-        Err(Error::Lss(lss::Error::ActivationMismatch))
-    );
-    let other = sign(&all[..t], public, b"not the activation message", r).unwrap();
-    let mut wrong = cert.clone();
-    wrong.signature = other.to_bytes().to_vec();
-    assert_eq!(
-        reshare::verify_activation(public, &wrong),
-        Err(Error::Lss(lss::Error::InvalidActivation))
-    );
-    assert_eq!(
-        reshare::activation_certificate(public, &other).unwrap_err(),
-        Error::InvalidSignature
-    );
-}
-
-fn by_party(shares: Vec<KeyShare>) -> BTreeMap<PartyId, KeyShare> {
-    shares.into_iter().map(|s| (s.party(), s)).collect()
-}
-
-fn ids(range: impl IntoIterator<Item = u16>) -> Vec<PartyId> {
-    range.into_iter().map(pid).collect()
-}
-
-/// Old-generation shares cannot be mixed with new ones: stale commitments, a stale
-/// signer, a stale share, and a forged epoch tag are all refused, naming the party.
-fn check_no_mixing(
-    old: &KeyShare,
-    new: &BTreeMap<PartyId, KeyShare>,
-    public: &PublicKeyPackage,
-    r: &mut ChaCha20Rng,
-) {
-    let curve = public.curve();
+/// An old-generation share never mixes with the new ones: its commitment is dropped by a
+/// new-generation coordinator (`WRONG_GENERATION`), which signs with the new shares, and
+/// the old share refuses the new package (it waits).
+fn check_no_mixing(old: &KeyShare, new: &BTreeMap<PartyId, KeyShare>, public: &PublicKeyPackage) {
     let p = old.party();
-    assert!(new.contains_key(&p), "the test needs a party in both generations");
     let t = usize::from(public.threshold());
-    let others: Vec<&KeyShare> = new.values().filter(|s| s.party() != p).take(t - 1).collect();
-
-    // (a) The coordinator refuses commitments made with the old share.
-    let mut commitments = BTreeMap::new();
-    let mut nonces = BTreeMap::new();
-    for s in &others {
-        let (n, c) = lens::commit(s, r);
-        nonces.insert(s.party(), n);
-        commitments.insert(s.party(), c);
-    }
-    let (old_nonces, old_c) = lens::commit(old, r);
-    commitments.insert(p, old_c.clone());
+    let mut signers: Vec<&KeyShare> = new.values().filter(|s| s.party() != p).take(t).collect();
+    assert_eq!(signers.len(), t);
+    signers.push(old);
+    let (out, _) = lens_session(&signers, public, b"mix", &[], None, "mix");
+    let c = coordinator(&out).as_ref().unwrap().coordinator();
+    assert_eq!(codes(&c.dropped), vec![(p, "WRONG_GENERATION")]);
+    assert!(!c.signers.contains(&p));
+    check_lens_signature(public, b"mix", &c.signature);
     assert_eq!(
-        SigningPackage::new(public, &commitments, b"mix").unwrap_err(),
-        Error::EpochMismatch {
-            party: Some(p),
-            expected: public.epoch(),
-            found: old.epoch()
-        }
+        out[&p].as_ref().unwrap_err().code(),
+        "MISSING_MESSAGE",
+        "the old share waits"
     );
-
-    // (b) An old share refuses to sign a new-generation package.
-    let (new_nonces, new_c) = lens::commit(&new[&p], r);
-    commitments.insert(p, new_c);
-    let package = SigningPackage::new(public, &commitments, b"mix").unwrap();
+    // Below the threshold without it.
+    signers.remove(0);
+    let (out, _) = lens_session(&signers, public, b"mix", &[], None, "mix");
     assert_eq!(
-        lens::sign(old, old_nonces, &package).unwrap_err(),
-        Error::EpochMismatch {
-            party: None,
-            expected: old.epoch(),
-            found: public.epoch()
-        }
+        coordinator(&out).as_ref().unwrap_err(),
+        &quasar_pq::Error::Lens(Error::NotEnoughSigners {
+            needed: t as u16,
+            got: t - 1
+        })
     );
-
-    // (c) A share tagged with the old epoch is refused by the coordinator, naming it.
-    let mut z = BTreeMap::new();
-    for s in &others {
-        z.insert(
-            s.party(),
-            lens::sign(s, nonces.remove(&s.party()).unwrap(), &package).unwrap(),
-        );
-    }
-    let honest = lens::sign(&new[&p], new_nonces, &package).unwrap();
-    let mut stale = honest.to_bytes();
-    stale[7..15].copy_from_slice(&old.epoch().generation.to_be_bytes());
-    stale[15..47].copy_from_slice(&old.epoch().transcript);
-    z.insert(p, SignatureShare::from_bytes(curve, &stale).unwrap());
-    assert_eq!(
-        lens::aggregate(public, &package, &z).unwrap_err(),
-        Error::EpochMismatch {
-            party: Some(p),
-            expected: public.epoch(),
-            found: old.epoch()
-        }
-    );
-
-    // (d) A party that forges the epoch tags signs with its old share anyway: share
-    // verification against the new verifying share names it.
-    let mut commitments = BTreeMap::new();
-    let mut nonces = BTreeMap::new();
-    for s in &others {
-        let (n, c) = lens::commit(s, r);
-        nonces.insert(s.party(), n);
-        commitments.insert(s.party(), c);
-    }
-    let (old_nonces, old_c) = lens::commit(old, r);
-    let mut forged_c = old_c.to_bytes();
-    forged_c[7..47].copy_from_slice(&epoch_bytes(public.epoch()));
-    commitments.insert(p, SigningCommitments::from_bytes(curve, &forged_c).unwrap());
-    let package = SigningPackage::new(public, &commitments, b"forged").unwrap();
-    let mut as_old = package.to_bytes();
-    as_old[7..47].copy_from_slice(&epoch_bytes(old.epoch()));
-    let old_view = SigningPackage::from_bytes(curve, &as_old).unwrap();
-    let stale = match lens::sign(old, old_nonces, &old_view) {
-        Ok(stale) => stale,
-        // The new signers are not all old parties, or too few for the old threshold: the
-        // old share's own checks refuse before any arithmetic.
-        Err(e @ (Error::UnknownParty { .. } | Error::NotEnoughSigners { .. })) => {
-            assert!(
-                old.public().threshold() != public.threshold() || old.public().parties() != public.parties(),
-                "{e}"
-            );
-            return;
-        }
-        Err(e) => panic!("{e}"),
-    };
-    let mut forged = stale.to_bytes();
-    forged[7..47].copy_from_slice(&epoch_bytes(public.epoch()));
-    let mut z = BTreeMap::new();
-    for s in &others {
-        z.insert(
-            s.party(),
-            lens::sign(s, nonces.remove(&s.party()).unwrap(), &package).unwrap(),
-        );
-    }
-    z.insert(p, SignatureShare::from_bytes(curve, &forged).unwrap());
-    let err = lens::aggregate(public, &package, &z).unwrap_err();
-    assert_eq!(err, Error::InvalidSignatureShare { culprits: vec![p] });
-}
-
-fn epoch_bytes(e: lens::KeyEpoch) -> [u8; 40] {
-    let mut out = [0u8; 40];
-    out[..8].copy_from_slice(&e.generation.to_be_bytes());
-    out[8..].copy_from_slice(&e.transcript);
-    out
 }
 
 per_curve!(refresh, |curve: Curve| {
-    let mut r = rng(&format!("refresh {curve}"));
-    let (shares, public) = dealer(curve, 3, 5, &mut r);
-    let old = by_party(shares);
-    let ceremony = reshare::Ceremony::refresh([1; 32], &public, &ids(1..=5)).unwrap();
-    assert_eq!(ceremony.kind(), lss::Kind::Refresh);
-    assert_eq!(ceremony.new_generation(), 1);
-    let outcomes = run(&ceremony, &old, &Faults::default(), &mut r);
-    let (new, new_public, blame) = new_generation(outcomes, &public, &ceremony);
-    assert!(blame.is_empty());
+    let (old, public) = dealer(curve, 3, 5, &format!("refresh {curve}"));
+    let c = lens::Ceremony::refresh(sid("refresh"), &public, &ids(1..=5)).unwrap();
+    let (out, _) = lens_deal(&c, &old, &[], None, "refresh");
+    let (new, new_public) = new_generation(out, &public, &c);
     for (p, s) in &new {
         assert_ne!(
             s.public().verifying_share_bytes(*p),
@@ -1158,590 +999,571 @@ per_curve!(refresh, |curve: Curve| {
             "fresh shares"
         );
     }
-    check_new_generation(&new, &new_public, &mut r);
-    check_no_mixing(&old[&pid(2)], &new, &new_public, &mut r);
+    check_no_mixing(&old[&pid(2)], &new, &new_public);
     // The old generation still signs on its own (nothing was mutated).
-    let old_all: Vec<&KeyShare> = old.values().collect();
-    sign_and_check(&old_all[..3], &public, b"old generation", &mut r);
+    signs(&old, &public, "old generation");
 });
 
 per_curve!(reshare_same_set_after_dkg, |curve: Curve| {
-    let mut r = rng(&format!("reshare same {curve}"));
-    let (shares, public) = dkg_keygen(curve, 3, 5, &mut r);
-    let old = by_party(shares);
-    let ceremony = reshare::Ceremony::reshare([2; 32], &public, &ids([1, 2, 4, 5]), &ids(1..=5), 3).unwrap();
-    let outcomes = run(&ceremony, &old, &Faults::default(), &mut r);
-    let (new, new_public, _) = new_generation(outcomes, &public, &ceremony);
-    check_new_generation(&new, &new_public, &mut r);
-    check_no_mixing(&old[&pid(4)], &new, &new_public, &mut r);
+    let (old, public) = lens_keygen(curve, 5, 3, &format!("same set {curve}"));
+    let c = lens::Ceremony::reshare(sid("same set"), &public, &ids([1, 2, 4, 5]), &ids(1..=5), 3).unwrap();
+    let (out, _) = lens_deal(&c, &old, &[], None, "same set");
+    let (new, new_public) = new_generation(out, &public, &c);
+    check_no_mixing(&old[&pid(4)], &new, &new_public);
 });
 
 per_curve!(reshare_new_set_threshold_up, |curve: Curve| {
-    let mut r = rng(&format!("reshare up {curve}"));
-    let (shares, public) = dealer(curve, 2, 3, &mut r);
-    let old = by_party(shares);
+    let (old, public) = dealer(curve, 2, 3, &format!("up {curve}"));
     // (2, 3) on {1, 2, 3} → (4, 6) on {4, …, 9}: a disjoint set, threshold up.
-    let ceremony = reshare::Ceremony::reshare([3; 32], &public, &ids([1, 3]), &ids(4..=9), 4).unwrap();
-    let outcomes = run(&ceremony, &old, &Faults::default(), &mut r);
-    let (new, new_public, _) = new_generation(outcomes, &public, &ceremony);
-    check_new_generation(&new, &new_public, &mut r);
-    // Three of the new set are below the new threshold.
-    let three: Vec<&KeyShare> = new.values().take(3).collect();
+    let c = lens::Ceremony::reshare(sid("up"), &public, &ids([1, 3]), &ids(4..=9), 4).unwrap();
+    let (out, _) = lens_deal(&c, &old, &[], None, "up");
+    let (new, new_public) = new_generation(out, &public, &c);
+    let (out, _) = lens_session(&refs(&new, &ids(4..=6)), &new_public, b"x", &[], None, "three");
     assert_eq!(
-        sign(&three, &new_public, b"x", &mut r).unwrap_err(),
-        Error::NotEnoughSigners { needed: 4, got: 3 }
+        coordinator(&out).as_ref().unwrap_err(),
+        &quasar_pq::Error::Lens(Error::NotEnoughSigners { needed: 4, got: 3 })
     );
-    // An old share is of no use with the new package.
-    assert!(matches!(
-        sign(&[&old[&pid(1)], &old[&pid(2)]], &new_public, b"x", &mut r),
-        Err(Error::UnknownParty { .. } | Error::EpochMismatch { .. })
-    ));
+    // Old shares are of no use with the new package: not members any more.
+    let (out, _) = lens_session(&refs(&old, &ids(1..=3)), &new_public, b"x", &[], None, "old");
+    let e = coordinator(&out).as_ref().unwrap_err();
+    assert_eq!(e.code(), "NOT_ENOUGH_SIGNERS");
 });
 
 per_curve!(reshare_threshold_down_overlapping_set, |curve: Curve| {
-    let mut r = rng(&format!("reshare down {curve}"));
-    let (shares, public) = dealer(curve, 5, 7, &mut r);
-    let old = by_party(shares);
-    // (5, 7) on {1..7} → (2, 4) on {3, 4, 5, 6}, dealt by six of the old parties.
-    let ceremony = reshare::Ceremony::reshare([4; 32], &public, &ids(1..=6), &ids(3..=6), 2).unwrap();
-    let outcomes = run(&ceremony, &old, &Faults::default(), &mut r);
-    let (new, new_public, _) = new_generation(outcomes, &public, &ceremony);
-    check_new_generation(&new, &new_public, &mut r);
-    check_no_mixing(&old[&pid(3)], &new, &new_public, &mut r);
+    let (old, public) = dealer(curve, 5, 7, &format!("down {curve}"));
+    let c = lens::Ceremony::reshare(sid("down"), &public, &ids(1..=6), &ids(3..=6), 2).unwrap();
+    let (out, _) = lens_deal(&c, &old, &[], None, "down");
+    let (new, new_public) = new_generation(out, &public, &c);
+    check_no_mixing(&old[&pid(3)], &new, &new_public);
 });
 
 #[test]
 fn expansion_21_to_64_and_contraction_64_to_21() {
     let curve = Curve::Ed25519;
-    let mut r = rng("expansion");
-    let (shares, public) = dealer(curve, 14, 21, &mut r);
-    let old = by_party(shares);
-    // 21 → 64 (t = ⌈2n/3⌉ = 43), the old parties keep their ids among the new ones.
-    let ceremony = reshare::Ceremony::reshare([5; 32], &public, &ids(1..=15), &ids(1..=64), 43).unwrap();
-    let outcomes = run(&ceremony, &old, &Faults::default(), &mut r);
-    let (big, big_public, _) = new_generation(outcomes, &public, &ceremony);
-    let all: Vec<&KeyShare> = big.values().collect();
-    sign_and_check(&all[..43], &big_public, b"64 parties", &mut r);
-    sign_and_check(&all[21..], &big_public, b"64 parties, the last 43", &mut r);
-    check_no_mixing(&old[&pid(7)], &big, &big_public, &mut r);
-
-    // 64 → 21 (t = 14) on a disjoint set, dealt by 45 of the 64.
-    let ceremony =
-        reshare::Ceremony::reshare([6; 32], &big_public, &ids(10..=54), &ids(101..=121), 14).unwrap();
-    let outcomes = run(&ceremony, &big, &Faults::default(), &mut r);
-    let (small, small_public, _) = new_generation(outcomes, &big_public, &ceremony);
+    let (old, public) = dealer(curve, 14, 21, "expansion");
+    let c = lens::Ceremony::reshare(sid("21 to 64"), &public, &ids(1..=15), &ids(1..=64), 43).unwrap();
+    let (out, _) = lens_deal(&c, &old, &[], None, "21 to 64");
+    let (big, big_public) = new_generation(out, &public, &c);
+    check_no_mixing(&old[&pid(7)], &big, &big_public);
+    let c =
+        lens::Ceremony::reshare(sid("64 to 21"), &big_public, &ids(10..=54), &ids(101..=121), 14).unwrap();
+    let (out, _) = lens_deal(&c, &big, &[], None, "64 to 21");
+    let (_, small_public) = new_generation(out, &big_public, &c);
     assert_eq!(small_public.group_key_bytes(), public.group_key_bytes());
     assert_eq!(small_public.epoch().generation, 2);
-    check_new_generation(&small, &small_public, &mut r);
 }
-
-per_curve!(cheating_dealer_is_excluded, |curve: Curve| {
-    let mut r = rng(&format!("cheating dealer {curve}"));
-    let (shares, public) = dealer(curve, 3, 5, &mut r);
-    let old = by_party(shares);
-    // A quorum larger than t_old: dealer 2 sends a bad share to party 4 and does not
-    // answer the complaint; it is disqualified and named, and the reshare succeeds.
-    let ceremony = reshare::Ceremony::reshare([7; 32], &public, &ids(1..=5), &ids(1..=5), 3).unwrap();
-    let faults = Faults {
-        corrupt: vec![(2, 4)],
-        ..Faults::default()
-    };
-    let mut outcomes = run(&ceremony, &old, &faults, &mut r);
-    // The cheater's own view (where its withheld opening exists) is not an honest one.
-    outcomes.remove(&pid(2));
-    for o in outcomes.values() {
-        let o = o.as_ref().unwrap();
-        assert_eq!(o.qualified, ids([1, 3, 4, 5]));
-    }
-    let (new, new_public, blame) = new_generation(outcomes, &public, &ceremony);
-    assert_eq!(
-        blame,
-        vec![lss::Blame {
-            party: pid(2),
-            reason: lss::BlameReason::UnansweredComplaint { complainer: pid(4) }
-        }]
-    );
-    check_new_generation(&new, &new_public, &mut r);
-
-    // A deal that does not decode counts as missing: the dealer is named, the run goes on.
-    let ceremony = reshare::Ceremony::reshare([8; 32], &public, &ids(1..=5), &ids(1..=5), 3).unwrap();
-    let faults = Faults {
-        garbled_deal: vec![5],
-        ..Faults::default()
-    };
-    let mut outcomes = run(&ceremony, &old, &faults, &mut r);
-    // Dealer 5's own view still holds its deal; everyone else dropped it.
-    outcomes.remove(&pid(5));
-    for o in outcomes.values() {
-        let o = o.as_ref().unwrap();
-        assert_eq!(o.qualified, ids(1..=4));
-        assert_eq!(o.dropped, vec![pid(5)]);
-    }
-    let (new, new_public, blame) = new_generation(outcomes, &public, &ceremony);
-    assert_eq!(
-        blame,
-        vec![lss::Blame {
-            party: pid(5),
-            reason: lss::BlameReason::MissingDeal
-        }]
-    );
-    check_new_generation(&new, &new_public, &mut r);
-});
 
 #[test]
 fn too_few_honest_dealers_keeps_the_old_generation() {
     for curve in Curve::ALL {
-        let mut r = rng(&format!("too few {curve}"));
-        let (shares, public) = dealer(curve, 3, 5, &mut r);
-        let old = by_party(shares);
+        let (old, public) = dealer(curve, 3, 5, &format!("too few {curve}"));
         // Exactly t_old dealers, one of them cheats: not enough qualify.
-        let ceremony = reshare::Ceremony::reshare([9; 32], &public, &ids(1..=3), &ids(1..=5), 3).unwrap();
-        let faults = Faults {
-            corrupt: vec![(2, 5)],
-            ..Faults::default()
-        };
-        for (p, o) in run(&ceremony, &old, &faults, &mut r) {
-            if p == pid(2) {
-                continue; // the cheater's own view
-            }
-            let err = o.unwrap_err();
-            assert_eq!(
-                err,
-                Error::Lss(lss::Error::NotEnoughQualified {
-                    needed: 3,
-                    qualified: 2,
-                    culprits: vec![pid(2)]
-                }),
-                "{p}"
-            );
-            assert_eq!(err.culprits(), &[pid(2)]);
-            assert_eq!(err.code(), "NOT_ENOUGH_QUALIFIED");
+        let c = lens::Ceremony::reshare(sid("too few"), &public, &ids(1..=3), &ids(1..=5), 3).unwrap();
+        let (out, _) = lens_deal(&c, &old, &[(pid(2), Cheat::BadShares)], None, "too few");
+        // The dealing's error is the LSS party's, whatever the scheme on top.
+        let want = quasar_pq::Error::Lss(lss::Error::NotEnoughQualified {
+            needed: 3,
+            qualified: 2,
+            culprits: vec![pid(2)],
+        });
+        for p in ids([1, 3, 4, 5]) {
+            let e = out[&p].as_ref().unwrap_err();
+            assert_eq!(e, &want, "{curve}: {p}");
+            assert_eq!(e.culprits(), &[pid(2)]);
+            assert_eq!(e.code(), "NOT_ENOUGH_QUALIFIED");
         }
-        // The old generation still signs.
-        let all: Vec<&KeyShare> = old.values().collect();
-        sign_and_check(&all[..3], &public, b"still the old generation", &mut r);
+        signs(&old, &public, "still the old generation");
     }
 }
 
 #[test]
 fn reshare_inputs_are_checked() {
-    let mut r = rng("reshare inputs");
-    let (shares, public) = dealer(Curve::Secp256k1, 3, 5, &mut r);
+    let (shares, public) = dealer(Curve::Secp256k1, 3, 5, "inputs");
+    let mut rng = party_rng(b"inputs", pid(1));
     assert_eq!(
-        reshare::Ceremony::reshare([0; 32], &public, &ids(1..=2), &ids(1..=5), 3).unwrap_err(),
+        lens::Ceremony::reshare([0; 32], &public, &ids(1..=2), &ids(1..=5), 3).unwrap_err(),
         Error::Lss(lss::Error::NotEnoughDealers { needed: 3, got: 2 })
     );
     assert_eq!(
-        reshare::Ceremony::reshare([0; 32], &public, &ids([1, 2, 9]), &ids(1..=5), 3).unwrap_err(),
+        lens::Ceremony::reshare([0; 32], &public, &ids([1, 2, 9]), &ids(1..=5), 3).unwrap_err(),
         Error::Lss(lss::Error::DealerNotInOldSet { party: pid(9) })
     );
-    // A share of another generation cannot deal.
-    let ceremony = reshare::Ceremony::refresh([0; 32], &public, &ids(1..=5)).unwrap();
-    let (other, _) = dealer(Curve::Secp256k1, 3, 5, &mut r);
+    let c = lens::Ceremony::refresh([0; 32], &public, &ids(1..=5)).unwrap();
+    let (other, _) = dealer(Curve::Secp256k1, 3, 5, "inputs other");
     assert!(matches!(
-        reshare::round1(&ceremony, pid(1), Some(&other[0]), &mut r),
+        c.start(pid(1), Some(&other[&pid(1)]), &mut rng),
         Err(Error::EpochMismatch { party: None, .. })
     ));
     assert!(matches!(
-        reshare::round1(&ceremony, pid(2), Some(&shares[0]), &mut r),
+        c.start(pid(2), Some(&shares[&pid(1)]), &mut rng),
         Err(Error::Lss(lss::Error::OldShareMismatch { .. }))
     ));
     assert!(matches!(
-        reshare::round1(&ceremony, pid(1), None, &mut r),
+        c.start(pid(1), None, &mut rng),
         Err(Error::Lss(lss::Error::MissingOldShare { .. }))
     ));
-
-    // Conversions to and from the LSS types keep everything.
-    let lss_share = reshare::to_lss_key_share::<quasar_pq::vss::Secp256k1>(&shares[0]).unwrap();
-    let back = reshare::from_lss_key_share(&lss_share).unwrap();
-    assert_eq!(back.to_bytes(), shares[0].to_bytes());
-    let group = reshare::to_lss_public::<quasar_pq::vss::Secp256k1>(&public).unwrap();
-    assert_eq!(group.group_commitment_bytes(), public.group_key_bytes());
-    assert_eq!(reshare::from_lss_public(&group).unwrap(), public);
+    let (ed, _) = dealer(Curve::Ed25519, 3, 5, "inputs ed");
     assert_eq!(
-        reshare::to_lss_public::<quasar_pq::vss::Ed25519>(&public).unwrap_err(),
+        c.start(pid(1), Some(&ed[&pid(1)]), &mut rng).unwrap_err(),
         Error::WrongCurve {
             expected: Curve::Secp256k1,
             found: Curve::Ed25519
         }
     );
-}
-
-// ---------------------------------------------------------------------------------------
-// Key generation over the LSS kernel (lens::keygen): Feldman DKG with proofs of knowledge
-
-use lens::keygen;
-
-/// Runs a Lens key generation among `parties` with the LSS kernel, every message through
-/// bytes, with the faults injected as in [`run`] (`bad_proof` too).
-fn keygen_run(
-    curve: Curve,
-    t: u16,
-    parties: &[PartyId],
-    session: [u8; 32],
-    faults: &Faults,
-    r: &mut ChaCha20Rng,
-) -> BTreeMap<PartyId, Result<keygen::Outcome, Error>> {
-    let ceremony = keygen::Ceremony::new(curve, session, parties, t).unwrap();
-    assert_eq!(ceremony.parties(), parties);
-    assert_eq!(ceremony.threshold(), t);
-    let cheaters: BTreeSet<PartyId> = faults.corrupt.iter().map(|(d, _)| pid(*d)).collect();
-    let mut states = BTreeMap::new();
-    let mut deals: BTreeMap<PartyId, Vec<u8>> = BTreeMap::new();
-    let mut inbox: BTreeMap<PartyId, BTreeMap<PartyId, Vec<u8>>> = BTreeMap::new();
-    // A dealer sees its own deal as it made it (the faults are on the network).
-    let mut own_deals = BTreeMap::new();
-    for p in parties {
-        let (state, out) = keygen::round1(&ceremony, *p, r).unwrap();
-        assert_eq!(out.shares.len(), parties.len() - 1);
-        own_deals.insert(*p, out.deal.clone());
-        let mut deal = out.deal;
-        if faults.garbled_deal.contains(&p.get()) {
-            deal.truncate(deal.len() - 1);
-        }
-        if faults.bad_proof.contains(&p.get()) {
-            // The deal ends with the proof's scalar z: flip its least significant bit.
-            let i = if curve == Curve::Secp256k1 {
-                deal.len() - 1
-            } else {
-                deal.len() - 32
-            };
-            deal[i] ^= 1;
-        }
-        deals.insert(*p, deal);
-        for (to, bytes) in out.shares {
-            let mut bytes = bytes.to_vec();
-            if faults.corrupt.contains(&(p.get(), to.get())) {
-                // The share value sits at bytes 45..77 (LSP1 layout, Feldman mode).
-                let i = if curve == Curve::Secp256k1 { 76 } else { 45 };
-                bytes[i] ^= 1;
-            }
-            inbox.entry(to).or_default().insert(*p, bytes);
-        }
-        states.insert(*p, state);
-    }
-    let mut complaints = BTreeMap::new();
-    let mut states2 = BTreeMap::new();
-    for (p, s) in states {
-        let mut seen = deals.clone();
-        seen.insert(p, own_deals[&p].clone());
-        let (s2, c) = s.round2(&seen, &inbox[&p]).unwrap();
-        complaints.insert(p, c.expect("every DKG party complains (possibly empty)"));
-        states2.insert(p, s2);
-    }
-    let mut responses = BTreeMap::new();
-    let mut states3 = BTreeMap::new();
-    for (p, s) in states2 {
-        let (s3, resp) = s.round3(&complaints).unwrap();
-        let resp = resp.expect("every DKG party responds (possibly empty)");
-        if !cheaters.contains(&p) {
-            responses.insert(p, resp);
-        }
-        states3.insert(p, s3);
-    }
-    states3
-        .into_iter()
-        .map(|(p, s)| (p, s.finalize(&responses)))
-        .collect()
-}
-
-/// The honest parties' common result: every outcome succeeded and agrees on the public
-/// package, blame, qualified set and dropped list; the package is generation 0 under the
-/// LSS transcript hash and survives its decoder. Returns the shares by party.
-fn keygen_result(
-    outcomes: BTreeMap<PartyId, Result<keygen::Outcome, Error>>,
-    t: u16,
-) -> (BTreeMap<PartyId, KeyShare>, PublicKeyPackage, keygen::Outcome) {
-    let mut shares = BTreeMap::new();
-    let mut first: Option<keygen::Outcome> = None;
-    for (p, o) in outcomes {
-        let o = o.unwrap_or_else(|e| panic!("{p}: {e}"));
-        assert_eq!(o.key_share.party(), p);
-        assert_eq!(o.key_share.public(), &o.public);
-        shares.insert(
-            p,
-            KeyShare::from_bytes(o.public.curve(), &o.key_share.to_bytes()).unwrap(),
-        );
-        match &first {
-            None => first = Some(o),
-            Some(f) => {
-                assert_eq!(
-                    f.public.to_bytes(),
-                    o.public.to_bytes(),
-                    "{p} agrees on the package"
-                );
-                assert_eq!(f.blame, o.blame, "{p} agrees on the blame");
-                assert_eq!(f.qualified, o.qualified, "{p} agrees on the qualified dealers");
-                assert_eq!(f.dropped, o.dropped, "{p} agrees on the dropped messages");
-            }
-        }
-    }
-    let first = first.unwrap();
-    let public = first.public.clone();
-    assert_eq!(public.threshold(), t);
-    assert_eq!(public.epoch().generation, 0);
-    assert_eq!(public.commitment_bytes()[0], public.group_key_bytes());
+    // Conversions to and from the LSS types keep everything.
+    let lss_share = shares[&pid(1)].to_lss().unwrap();
     assert_eq!(
-        PublicKeyPackage::from_bytes(public.curve(), &public.to_bytes()).unwrap(),
-        public
+        KeyShare::from_lss(&lss_share).unwrap().to_bytes(),
+        shares[&pid(1)].to_bytes()
     );
-    (shares, public, first)
+    let group = public.to_lss().unwrap();
+    assert_eq!(group.to_bytes(), lss_share.public().to_bytes());
+    assert_eq!(PublicKeyPackage::from_lss(&group).unwrap(), public);
+    // A Pedersen sharing is no Lens key.
+    let dkg = lss::Ceremony::<vss::Secp256k1>::dkg([1; 32], vss::Mode::Pedersen, &ids(1..=3), 2).unwrap();
+    let (out, _) = lss_deal(&dkg, &BTreeMap::new(), &[], None, "pedersen");
+    let pedersen = lss_shares(out).remove(&pid(1)).unwrap();
+    assert!(KeyShare::from_lss(&pedersen.into()).is_err());
 }
 
-per_curve!(lss_keygen_signing_and_reshare, |curve: Curve| {
-    let mut r = rng(&format!("lss keygen {curve}"));
-    for (t, n) in [(3u16, 5u16), (5, 7)] {
-        let parties = ids(1..=n);
-        let outcomes = keygen_run(curve, t, &parties, [t as u8; 32], &Faults::default(), &mut r);
-        let (shares, public, outcome) = keygen_result(outcomes, t);
-        assert!(outcome.blame.is_empty() && outcome.dropped.is_empty());
-        assert_eq!(outcome.qualified, parties);
-        assert_eq!(public.parties(), &parties[..]);
-        let all: Vec<&KeyShare> = shares.values().collect();
-        let tu = usize::from(t);
-        sign_and_check(&all[..tu], &public, b"lss keygen, first t", &mut r);
-        sign_and_check(&all[all.len() - tu..], &public, b"lss keygen, last t", &mut r);
-        sign_and_check(&all, &public, b"lss keygen, everyone", &mut r);
-        assert_eq!(
-            sign(&all[..tu - 1], &public, b"too few", &mut r).unwrap_err(),
-            Error::NotEnoughSigners {
-                needed: t,
-                got: tu - 1
-            }
-        );
-
-        // Resharing continues from the generated key: (t, n) -> (t + 1, n + 2).
-        let ceremony =
-            reshare::Ceremony::reshare([9; 32], &public, &parties, &ids(1..=n + 2), t + 1).unwrap();
-        let outcomes = run(&ceremony, &shares, &Faults::default(), &mut r);
-        let (new, new_public, blame) = new_generation(outcomes, &public, &ceremony);
-        assert!(blame.is_empty());
-        check_new_generation(&new, &new_public, &mut r);
-        check_no_mixing(&shares[&pid(1)], &new, &new_public, &mut r);
+per_curve!(cheating_dealers_are_excluded, |curve: Curve| {
+    let (old, public) = dealer(curve, 3, 5, &format!("cheating dealer {curve}"));
+    let c = lens::Ceremony::reshare(sid("cheating dealer"), &public, &ids(1..=5), &ids(1..=5), 3).unwrap();
+    // `bad-shares`: disqualified, named INVALID_OPENING, the reshare completes.
+    let (out, _) = lens_deal(&c, &old, &[(pid(2), Cheat::BadShares)], None, "bad shares");
+    let mut holders = BTreeMap::new();
+    for p in ids([1, 3, 4, 5]) {
+        let o = out[&p].as_ref().unwrap();
+        assert_eq!(codes(&o.blame), vec![(pid(2), "INVALID_OPENING")]);
+        // The cheater judges its own wrong openings as everyone does, so it reaches the
+        // same transcript and its proof of possession counts.
+        assert!(o.dropped.is_empty());
+        assert_eq!(o.qualified, ids([1, 3, 4, 5]));
+        holders.insert(p, copy_lens(o.key_share.as_ref().unwrap()));
     }
+    let new_public = holders[&pid(1)].public().clone();
+    signs(&holders, &new_public, "without the cheater");
+    // `garbage`: every broadcast cut short.
+    let (out, _) = lens_deal(&c, &old, &[(pid(5), Cheat::Garbage)], None, "garbage");
+    let mut holders = BTreeMap::new();
+    for p in ids(1..=4) {
+        let o = out[&p].as_ref().unwrap();
+        assert_eq!(codes(&o.blame), vec![(pid(5), "MISSING_DEAL")]);
+        assert_eq!(codes(&o.dropped), vec![(pid(5), "MALFORMED_MESSAGE")]);
+        assert_eq!(o.qualified, ids(1..=4));
+        holders.insert(p, copy_lens(o.key_share.as_ref().unwrap()));
+    }
+    let new_public = holders[&pid(1)].public().clone();
+    signs(&holders, &new_public, "without the garbage");
 });
 
-per_curve!(lss_keygen_excludes_cheating_dealers, |curve: Curve| {
-    let mut r = rng(&format!("lss keygen cheater {curve}"));
+per_curve!(keygen_excludes_cheating_dealers, |curve: Curve| {
     let parties = ids(1..=5);
-    // Dealer 2 sends party 4 a bad share and does not answer the complaint: it is
-    // disqualified and named; everyone else (party 2's view excepted) gets a working key.
-    let faults = Faults {
-        corrupt: vec![(2, 4)],
-        ..Faults::default()
-    };
-    let mut outcomes = keygen_run(curve, 3, &parties, [1; 32], &faults, &mut r);
-    outcomes.remove(&pid(2));
-    let (shares, public, outcome) = keygen_result(outcomes, 3);
-    assert_eq!(
-        outcome.blame,
-        vec![lss::Blame {
-            party: pid(2),
-            reason: lss::BlameReason::UnansweredComplaint { complainer: pid(4) }
-        }]
-    );
-    assert_eq!(outcome.qualified, ids([1, 3, 4, 5]));
-    let honest: Vec<&KeyShare> = shares.values().collect();
-    sign_and_check(&honest[..3], &public, b"without the cheater", &mut r);
-    sign_and_check(&honest[1..], &public, b"without the cheater, others", &mut r);
-    // The key still reshares, dealt by the honest parties.
-    let ceremony = reshare::Ceremony::reshare([2; 32], &public, &ids([1, 3, 4, 5]), &ids(1..=6), 4).unwrap();
-    let (new, new_public, _) = new_generation(
-        run(&ceremony, &shares, &Faults::default(), &mut r),
-        &public,
-        &ceremony,
-    );
-    check_new_generation(&new, &new_public, &mut r);
-
-    // A bad proof of knowledge and a deal that does not decode: both dealers are named, the
-    // other three still make a 3-of-5 key.
-    let faults = Faults {
-        bad_proof: vec![1],
-        garbled_deal: vec![5],
-        ..Faults::default()
-    };
-    let mut outcomes = keygen_run(curve, 3, &parties, [3; 32], &faults, &mut r);
-    outcomes.remove(&pid(1));
-    outcomes.remove(&pid(5));
-    let (shares, public, outcome) = keygen_result(outcomes, 3);
-    let mut blame = outcome.blame.clone();
-    blame.sort_by_key(|b| b.party);
-    assert_eq!(
-        blame,
-        vec![
-            lss::Blame {
-                party: pid(1),
-                reason: lss::BlameReason::InvalidProof
-            },
-            lss::Blame {
-                party: pid(5),
-                reason: lss::BlameReason::MissingDeal
-            },
-        ]
-    );
-    assert_eq!(outcome.qualified, ids(2..=4));
-    assert_eq!(outcome.dropped, vec![pid(5)]);
-    let honest: Vec<&KeyShare> = shares.values().collect();
-    sign_and_check(&honest, &public, b"three qualified dealers", &mut r);
-
-    // Too many cheaters: fewer than t dealers qualify, the DKG fails naming them.
-    let faults = Faults {
-        corrupt: vec![(1, 3), (2, 3), (5, 4)],
-        ..Faults::default()
-    };
-    for (p, o) in keygen_run(curve, 3, &parties, [4; 32], &faults, &mut r) {
-        if [1, 2, 5].contains(&p.get()) {
-            continue;
-        }
-        let err = o.unwrap_err();
+    let c = lens::Ceremony::keygen(curve, sid("keygen cheaters"), &parties, 3).unwrap();
+    // `bad-shares` by dealer 2: named, the others get a working key.
+    let (out, _) = lens_deal(&c, &BTreeMap::new(), &[(pid(2), Cheat::BadShares)], None, "kc");
+    let mut holders = BTreeMap::new();
+    for p in ids([1, 3, 4, 5]) {
+        let o = out[&p].as_ref().unwrap();
         assert_eq!(
-            err,
-            Error::Lss(lss::Error::NotEnoughQualified {
+            o.blame,
+            vec![quasar_pq::party::Blame::new(
+                pid(2),
+                quasar_pq::party::BlameReason::InvalidOpening { complainer: pid(1) }
+            )]
+        );
+        assert_eq!(o.qualified, ids([1, 3, 4, 5]));
+        assert!(o.dropped.is_empty());
+        holders.insert(p, copy_lens(o.key_share.as_ref().unwrap()));
+    }
+    let public = holders[&pid(1)].public().clone();
+    signs(&holders, &public, "without the cheater");
+    // A forged proof of knowledge (dealer 1) and a deal that does not decode (dealer 5).
+    let tamper: Tamper = Box::new(move |mut e: Envelope| {
+        if e.round == 0 && e.channel == Channel::Broadcast {
+            if e.from == pid(1) {
+                let i = if curve == Curve::Secp256k1 {
+                    e.bytes.len() - 1
+                } else {
+                    e.bytes.len() - 32
+                };
+                e.bytes[i] ^= 1;
+            } else if e.from == pid(5) {
+                e.bytes.pop();
+            }
+        }
+        vec![e]
+    });
+    let (out, _) = lens_deal(&c, &BTreeMap::new(), &[], Some(tamper), "kc2");
+    let mut holders = BTreeMap::new();
+    for p in ids(2..=4) {
+        let o = out[&p].as_ref().unwrap();
+        assert_eq!(
+            codes(&o.blame),
+            vec![(pid(1), "INVALID_PROOF"), (pid(5), "MISSING_DEAL")]
+        );
+        assert_eq!(codes(&o.dropped), vec![(pid(5), "MALFORMED_MESSAGE")]);
+        assert_eq!(o.qualified, ids(2..=4));
+        holders.insert(p, copy_lens(o.key_share.as_ref().unwrap()));
+    }
+    let public = holders[&pid(2)].public().clone();
+    let all: Vec<&KeyShare> = holders.values().collect();
+    lens_sign(&all, &public, b"three qualified dealers", "three");
+    // Too many cheaters: fewer than t qualify, the DKG fails naming them.
+    let cheats = [
+        (pid(1), Cheat::BadShares),
+        (pid(2), Cheat::BadShares),
+        (pid(5), Cheat::Garbage),
+    ];
+    let (out, _) = lens_deal(&c, &BTreeMap::new(), &cheats, None, "kc3");
+    for p in ids([3, 4]) {
+        let e = out[&p].as_ref().unwrap_err();
+        assert_eq!(
+            e,
+            &quasar_pq::Error::Lss(lss::Error::NotEnoughQualified {
                 needed: 3,
                 qualified: 2,
                 culprits: ids([1, 2, 5])
             }),
             "{p}"
         );
-        assert_eq!(err.culprits(), &ids([1, 2, 5])[..]);
     }
 });
 
-#[test]
-fn lss_keygen_parameters_are_checked() {
-    let mut r = rng("lss keygen params");
-    for (t, n) in [(1u16, 3u16), (4, 3), (2, 1)] {
-        assert_eq!(
-            keygen::Ceremony::new(Curve::Ed25519, [0; 32], &ids(1..=n), t).unwrap_err(),
-            Error::InvalidThreshold {
-                threshold: t,
-                parties: usize::from(n)
-            },
-            "t = {t}, n = {n}"
-        );
-    }
-    assert_eq!(
-        keygen::Ceremony::new(Curve::Ed25519, [0; 32], &ids([1, 2, 2]), 2).unwrap_err(),
-        Error::Lss(lss::Error::DuplicateParty { party: pid(2) })
-    );
-    let ceremony = keygen::Ceremony::new(Curve::Ristretto255, [0; 32], &ids([3, 1, 2]), 2).unwrap();
-    assert_eq!(ceremony.parties(), &ids(1..=3)[..]);
-    assert_eq!(ceremony.curve(), Curve::Ristretto255);
-    assert_eq!(
-        keygen::round1(&ceremony, pid(9), &mut r).unwrap_err(),
-        Error::UnknownParty { party: pid(9) }
-    );
-    // A share of a later generation is not a fresh DKG output.
-    let (shares, public) = dealer(Curve::Ed25519, 2, 3, &mut r);
-    let ceremony = reshare::Ceremony::refresh([1; 32], &public, &ids(1..=3)).unwrap();
-    let (new, _, _) = new_generation(
-        run(&ceremony, &by_party(shares), &Faults::default(), &mut r),
-        &public,
-        &ceremony,
-    );
-    let lss_share = reshare::to_lss_key_share::<quasar_pq::vss::Ed25519>(&new[&pid(1)]).unwrap();
-    assert!(matches!(
-        keygen::key_share_from_lss(&lss_share),
-        Err(Error::EpochMismatch { party: None, .. })
-    ));
-}
+// ---------------------------------------------------------------------------------------
+// Every peer fault in Lens dealings (issue 8), proven by FROST signatures
 
-/// BIP-341 `H_TapTweak(x)` as a scalar, written independently of frost on sha2 and k256.
-fn tap_tweak(x: &[u8]) -> k256::Scalar {
-    use k256::elliptic_curve::ops::Reduce;
-    use sha2::{Digest, Sha256};
-    let tag = Sha256::digest(b"TapTweak");
-    let h = Sha256::new()
-        .chain_update(tag)
-        .chain_update(tag)
-        .chain_update(x)
-        .finalize();
-    <k256::Scalar as Reduce<k256::U256>>::reduce_bytes(&h)
-}
-
-/// secp256k1: the LSS DKG's summed key `P = Σ A_i0` may have an odd `y`. Driving the LSS
-/// kernel directly (`Ceremony::dkg(.., Mode::Feldman, ..)`, `lss::round1` … `finalize`) and
-/// converting with `keygen::key_share_from_lss`, the group key is frost-secp256k1-tr's DKG
-/// key: `P` made even, plus the unspendable BIP-341 tweak — recomputed here with k256 —
-/// and signatures verify under k256's BIP-340 `verify_raw` with the x-only key. Runs until
-/// both parities of `P` have been seen.
-#[test]
-fn secp256k1_lss_keygen_normalises_like_frost() {
-    use k256::elliptic_curve::point::AffineCoordinates;
-    use k256::elliptic_curve::sec1::ToEncodedPoint;
-    use k256::ProjectivePoint;
-    use quasar_pq::vss::{Mode, Secp256k1};
-
-    let mut r = rng("secp lss parity");
-    let parties = ids(1..=3);
-    let mut seen = BTreeSet::new();
-    for run_no in 0u8..40 {
-        let c = lss::Ceremony::<Secp256k1>::dkg([run_no; 32], Mode::Feldman, &parties, 2).unwrap();
-        let mut states = Vec::new();
-        let mut deals = BTreeMap::new();
-        let mut to: BTreeMap<PartyId, BTreeMap<PartyId, lss::ShareMessage<Secp256k1>>> = BTreeMap::new();
-        for &p in &parties {
-            let (s, out) = lss::round1(c.clone(), p, None, &mut r).unwrap();
-            deals.insert(p, out.broadcast.unwrap());
-            for m in out.shares {
-                to.entry(m.to()).or_default().insert(p, m);
-            }
-            states.push((p, s));
+fn run_lens_faults(
+    c: &lens::Ceremony,
+    old: &BTreeMap<PartyId, KeyShare>,
+    activation: bool,
+    replays: Replays,
+    (f, a, b): (u16, u16, u16),
+    t_new: usize,
+    name: &str,
+) {
+    let roles = Roles::of_lens(c, activation);
+    for fault in Fault::ALL {
+        let mut plan = dealing_plan(fault, &roles, pid(f), pid(a), pid(b), &replays);
+        let label = format!("{name} {fault:?}");
+        let (out, _) = lens_deal(c, old, &[], Some(plan.take_tamper()), &label);
+        let honest = check_plan(&plan, &out, &roles, name);
+        let first = honest.values().next().unwrap();
+        let public = first.public.clone();
+        if let Some(cert) = &first.activation {
+            let epoch = public.epoch();
+            lens::verify_activation(&public, epoch.generation, &epoch.transcript, cert).unwrap();
         }
-        let mut complaints = BTreeMap::new();
-        let mut states2 = Vec::new();
-        for (p, s) in states {
-            let (s, cm) = s.round2(deals.clone(), to.remove(&p).unwrap()).unwrap();
-            complaints.insert(p, cm.unwrap());
-            states2.push((p, s));
-        }
-        let mut responses = BTreeMap::new();
-        let mut states3 = Vec::new();
-        for (p, s) in states2 {
-            let (s, resp) = s.round3(complaints.clone()).unwrap();
-            responses.insert(p, resp.unwrap());
-            states3.push(s);
-        }
-        let lens_shares: Vec<KeyShare> = states3
-            .into_iter()
-            .map(|s| {
-                let o = s.finalize(responses.clone()).unwrap();
-                keygen::key_share_from_lss(&o.key_share.unwrap()).unwrap()
-            })
+        let holders: BTreeMap<PartyId, KeyShare> = honest
+            .iter()
+            .filter_map(|(p, o)| o.key_share.as_ref().map(|k| (*p, copy_lens(k))))
             .collect();
-        let public = lens_shares[0].public().clone();
-        for s in &lens_shares {
-            assert_eq!(s.public(), &public);
-        }
+        assert!(holders.len() >= t_new, "{label}");
+        // Exactly t_new of the honest holders sign.
+        let set: Vec<PartyId> = holders.keys().copied().take(t_new).collect();
+        lens_sign(&refs(&holders, &set), &public, label.as_bytes(), &label);
+    }
+}
 
-        // The expected key, from the raw LSS sum P of the deals' constant terms, with k256.
-        let p_raw: ProjectivePoint = deals
-            .values()
-            .map(|d| *d.commitments().constant())
-            .fold(ProjectivePoint::IDENTITY, |a, b| a + b);
-        let odd: bool = p_raw.to_affine().y_is_odd().into();
-        seen.insert(odd);
-        let p_even = if odd { -p_raw } else { p_raw };
-        let x = p_raw.to_affine().x();
-        let expected = p_even + ProjectivePoint::GENERATOR * tap_tweak(&x);
-        assert_eq!(
-            public.group_key_bytes(),
-            expected.to_affine().to_encoded_point(true).as_bytes(),
-            "run {run_no}: even-y normalisation and the BIP-341 tweak (P odd: {odd})"
-        );
-        assert_eq!(public.epoch().generation, 0);
+per_curve!(peer_faults_in_keygen, |curve: Curve| {
+    let name = format!("keygen faults {curve}");
+    let c = lens::Ceremony::keygen(curve, sid(&name), &ids(1..=4), 3).unwrap();
+    let other = lens::Ceremony::keygen(curve, sid(&format!("{name} other")), &ids(1..=4), 3).unwrap();
+    let (_, other_log) = lens_deal(&other, &BTreeMap::new(), &[], None, &format!("{name} other"));
+    let replays = Replays {
+        other_session: &other_log,
+        previous: None,
+    };
+    run_lens_faults(&c, &BTreeMap::new(), false, replays, (1, 2, 3), 3, &name);
+});
 
-        let msg = [b"parity run ".as_slice(), &[run_no]].concat();
-        let all: Vec<&KeyShare> = lens_shares.iter().collect();
-        let sig = sign(&all[..2], &public, &msg, &mut r).unwrap();
-        let gk = public.group_key_bytes();
-        let vk = k256::schnorr::VerifyingKey::from_bytes(&gk[1..]).unwrap();
-        let s = k256::schnorr::Signature::try_from(&sig.to_bytes()[..]).unwrap();
-        vk.verify_raw(&msg, &s).unwrap();
-        assert!(vk.verify_raw(b"another message", &s).is_err());
-        if seen.len() == 2 && run_no >= 3 {
-            break;
+per_curve!(peer_faults_in_reshare, |curve: Curve| {
+    let name = format!("reshare faults {curve}");
+    let (g0, p0) = lens_keygen(curve, 4, 3, &name);
+    let refresh = lens::Ceremony::refresh(sid(&format!("{name} gen 1")), &p0, &ids(1..=4)).unwrap();
+    let (out, previous) = lens_deal(&refresh, &g0, &[], None, &format!("{name} gen 1"));
+    let g1 = lens_shares(out);
+    let p1 = g1[&pid(1)].public().clone();
+    // 3-of-4 {1..4} → 3-of-5 {2..6}; the faulty dealer 2 stays.
+    let make = |label: &str| lens::Ceremony::reshare(sid(label), &p1, &ids(1..=4), &ids(2..=6), 3).unwrap();
+    let c = make(&name);
+    let (_, other_log) = lens_deal(&make(&format!("{name} other")), &g1, &[], None, "other");
+    let replays = Replays {
+        other_session: &other_log,
+        previous: Some(&previous),
+    };
+    run_lens_faults(&c, &g1, true, replays, (2, 3, 4), 3, &name);
+});
+
+// Issue 8's attack, on a Lens key: 2-of-3 key generation; reshare to {4, 5, 6, 7} with
+// t = 3 dealt by 1 and 2; dealer 1 hands 4 and 5 the message it made for 6. 4 and 5
+// drop it and name dealer 1, dealer 1's openings settle it, all four hold shares, and
+// exactly three of them sign (checked by the independent verifiers).
+per_curve!(issue_8_misaddressed_shares_in_a_reshare, |curve: Curve| {
+    let (old, public) = lens_keygen(curve, 3, 2, &format!("issue 8 {curve}"));
+    let c = lens::Ceremony::reshare(sid("issue 8"), &public, &ids([1, 2]), &ids(4..=7), 3).unwrap();
+    let (out, _) = lens_deal(&c, &old, &[], Some(issue_8_tamper()), "issue 8");
+    let mut holders = BTreeMap::new();
+    for p in c.participants() {
+        let o = out[&p].as_ref().unwrap_or_else(|e| panic!("{p}: {e}"));
+        let want: Vec<(PartyId, &str)> = if p == pid(4) || p == pid(5) {
+            vec![(pid(1), "WRONG_RECIPIENT")]
+        } else {
+            vec![]
+        };
+        assert_eq!(codes(&o.dropped), want, "{p}");
+        assert!(o.blame.is_empty());
+        if let Some(k) = &o.key_share {
+            holders.insert(p, copy_lens(k));
         }
     }
-    assert_eq!(seen.len(), 2, "both parities of the summed key were exercised");
+    assert_eq!(holders.keys().copied().collect::<Vec<_>>(), ids(4..=7));
+    let new_public = holders[&pid(4)].public().clone();
+    let epoch = new_public.epoch();
+    let cert = out[&pid(1)].as_ref().unwrap().activation.clone().unwrap();
+    lens::verify_activation(&new_public, epoch.generation, &epoch.transcript, &cert).unwrap();
+    for three in [ids([4, 5, 6]), ids([5, 6, 7])] {
+        lens_sign(
+            &refs(&holders, &three),
+            &new_public,
+            b"after issue 8",
+            "issue 8 sign",
+        );
+    }
+});
+
+// ---------------------------------------------------------------------------------------
+// Activation certificates (issue 9)
+
+fn refused(r: Result<(), Error>) -> ActivationFault {
+    match r {
+        Err(Error::Lss(lss::Error::InvalidActivation(f))) => f,
+        other => panic!("expected a refused certificate, got {other:?}"),
+    }
+}
+
+/// The new group as an observer rebuilds it from the broadcasts.
+fn observed<C: vss::Curve>(c: &lens::Ceremony, t: u16, log: &[Sent], member: PartyId) -> PublicKeyPackage {
+    let g = observed_group::<C>(c.dealers(), c.receivers(), t, vss::Mode::Feldman, log, member);
+    PublicKeyPackage::from_lss(&AnyGroupPublic::from(g)).unwrap()
+}
+
+/// Issue 9's chained attack on a Lens key: the reshare leaves only 2 of 4 new holders
+/// (t = 3), nobody activates, and no certificate the old set can build activates the new
+/// generation.
+fn old_set_cannot_activate<C: vss::Curve>(curve: Curve) {
+    let (old, public) = lens_keygen(curve, 3, 2, &format!("chained {curve}"));
+    let c = lens::Ceremony::reshare(sid("chained"), &public, &ids(1..=3), &ids(4..=7), 3).unwrap();
+    let (out, log) = lens_deal(&c, &old, &[], Some(drop_to(ids([6, 7]))), "chained");
+    let want = quasar_pq::Error::Lss(lss::Error::NotEnoughPossessionProofs {
+        needed: 3,
+        got: 2,
+        culprits: vec![],
+    });
+    for p in ids(1..=5) {
+        assert_eq!(out[&p].as_ref().unwrap_err(), &want, "{p}");
+    }
+    signs(&old, &public, "the old set still signs");
+    let new_public = observed::<C>(&c, 3, &log, pid(4));
+    let epoch = new_public.epoch();
+    let verify =
+        |cert: &ActivationCertificate| lens::verify_activation(&new_public, 1, &epoch.transcript, cert);
+    // An activation round of the old generation, with the old shares.
+    let group = public.to_lss().unwrap();
+    let group = group.as_curve::<C>().unwrap();
+    let key = public.group_key_bytes();
+    let started = ids(1..=3)
+        .into_iter()
+        .map(|p| {
+            let share = old[&p].to_lss().unwrap().into_curve::<C>().unwrap();
+            ActivationParty::start(
+                p,
+                Some(&share),
+                group,
+                ActivationKind::Lens,
+                &key,
+                &mut party_rng(b"old", p),
+            )
+            .unwrap()
+        })
+        .collect();
+    let (certs, _) = run(started, None);
+    let old_cert = certs[&pid(1)].as_ref().unwrap().clone();
+    lens::verify_activation(&public, 0, &public.epoch().transcript, &old_cert).unwrap();
+    assert_eq!(
+        refused(verify(&old_cert)),
+        ActivationFault::WrongGeneration { expected: 1, got: 0 }
+    );
+    // Its proofs patched into a certificate for the new generation.
+    let mut patched = Lsa2::of(&old_cert);
+    patched.generation = 1;
+    patched.transcript = epoch.transcript;
+    assert_eq!(
+        refused(verify(&patched.cert())),
+        ActivationFault::NotAMember { party: pid(1) }
+    );
+    for (m, id) in patched.proofs.iter_mut().zip([4u16, 6, 7]) {
+        m.0 = id;
+    }
+    assert_eq!(
+        refused(verify(&patched.cert())),
+        ActivationFault::InvalidProof {
+            members: ids([4, 6, 7])
+        }
+    );
+    // The two real new proofs and a forged third.
+    let proofs = broadcasts_with(&log, 3, b"LSV1");
+    let real = |p: u16| (p, possession_parts(&proofs[&pid(p)]).3);
+    let mut mixed = patched.clone();
+    mixed.proofs = vec![real(4), real(5), (6, patched.proofs[0].1.clone())];
+    assert_eq!(
+        refused(verify(&mixed.cert())),
+        ActivationFault::InvalidProof {
+            members: vec![pid(6)]
+        }
+    );
+    mixed.proofs.truncate(2);
+    assert_eq!(
+        refused(verify(&mixed.cert())),
+        ActivationFault::TooFewMembers { needed: 3, got: 2 }
+    );
+}
+
+#[test]
+fn the_old_set_cannot_activate_the_new_generation() {
+    old_set_cannot_activate::<vss::Ed25519>(Curve::Ed25519);
+    old_set_cannot_activate::<vss::Secp256k1>(Curve::Secp256k1);
+    old_set_cannot_activate::<vss::Ristretto255>(Curve::Ristretto255);
+}
+
+per_curve!(wrong_certificates_are_refused, |curve: Curve| {
+    let (g0, p0) = lens_keygen(curve, 4, 3, &format!("refusals {curve}"));
+    let c1 = lens::Ceremony::refresh(sid("refusals 1"), &p0, &ids(1..=4)).unwrap();
+    let (out, _) = lens_deal(&c1, &g0, &[], None, "refusals 1");
+    let cert1 = out[&pid(1)].as_ref().unwrap().activation.clone().unwrap();
+    let (g1, p1) = new_generation(out, &p0, &c1);
+    let c2 = lens::Ceremony::refresh(sid("refusals 2"), &p1, &ids(1..=4)).unwrap();
+    let (out, _) = lens_deal(&c2, &g1, &[], None, "refusals 2");
+    let p2 = out[&pid(1)].as_ref().unwrap().public.clone();
+    let c1b = lens::Ceremony::refresh(sid("refusals 1b"), &p0, &ids(1..=4)).unwrap();
+    let (out, _) = lens_deal(&c1b, &g0, &[], None, "refusals 1b");
+    let p1b = out[&pid(1)].as_ref().unwrap().public.clone();
+    let e1 = p1.epoch();
+    let verify = |cert: &ActivationCertificate| lens::verify_activation(&p1, 1, &e1.transcript, cert);
+    verify(&cert1).unwrap();
+    let fields = Lsa2::of(&cert1);
+    // t_new − 1 members.
+    let mut few = fields.clone();
+    few.proofs.truncate(2);
+    let f = refused(verify(&few.cert()));
+    assert_eq!(f, ActivationFault::TooFewMembers { needed: 3, got: 2 });
+    assert_eq!(
+        quasar_pq::Error::from(Error::Lss(lss::Error::InvalidActivation(f))).code(),
+        "ACTIVATION_TOO_FEW_MEMBERS"
+    );
+    // Generation 1 replayed for generation 2.
+    let f = refused(lens::verify_activation(&p2, 2, &p2.epoch().transcript, &cert1));
+    assert_eq!(f, ActivationFault::WrongGeneration { expected: 2, got: 1 });
+    assert_eq!(
+        refused(lens::verify_activation(&p1, 2, &e1.transcript, &cert1)),
+        f
+    );
+    // Another transcript.
+    assert_eq!(
+        refused(lens::verify_activation(&p1b, 1, &p1b.epoch().transcript, &cert1)),
+        ActivationFault::WrongTranscript
+    );
+    assert_eq!(
+        refused(lens::verify_activation(&p1, 1, &p1b.epoch().transcript, &cert1)),
+        ActivationFault::WrongTranscript
+    );
+    // A non-member, a bad proof.
+    let mut stranger = fields.clone();
+    stranger.proofs[3].0 = 99;
+    assert_eq!(
+        refused(verify(&stranger.cert())),
+        ActivationFault::NotAMember { party: pid(99) }
+    );
+    let mut bad = fields.clone();
+    let last = bad.proofs[2].1.len() - 1;
+    bad.proofs[2].1[last] ^= 1;
+    assert_eq!(
+        refused(verify(&bad.cert())),
+        ActivationFault::InvalidProof {
+            members: vec![pid(3)]
+        }
+    );
+    // Another scheme's certificate of the same sharing.
+    let mut pulsar = fields.clone();
+    pulsar.scheme = ActivationKind::Pulsar as u8;
+    assert_eq!(refused(verify(&pulsar.cert())), ActivationFault::WrongGroup);
+    // No bit flip verifies.
+    let bytes = cert1.to_bytes();
+    for bit in 0..bytes.len() * 8 {
+        let mut b = bytes.clone();
+        b[bit / 8] ^= 1 << (bit % 8);
+        if let Ok(c) = ActivationCertificate::from_bytes(&b) {
+            assert!(verify(&c).is_err(), "bit {bit}");
+        }
+    }
+});
+
+// ---------------------------------------------------------------------------------------
+// Encodings: the key share round trip, and secp256k1's one group-key encoding.
+
+mod encodings {
+    use quasar_pq::party::sim::Network;
+    use quasar_pq::PartyId;
+
+    fn id(v: u16) -> PartyId {
+        PartyId::new(v).unwrap()
+    }
+
+    #[test]
+    fn lens_share_round_trip() {
+        use quasar_pq::lens::{self, Curve, KeyShare};
+        use quasar_pq::party::sim::party_rng;
+        for curve in Curve::ALL {
+            let ids: std::collections::BTreeSet<PartyId> = (1..=3).map(id).collect();
+            let (dealt, public) = lens::deal(curve, 2, &ids, &mut party_rng(b"d", id(1))).unwrap();
+            for (_, d) in dealt {
+                let s = KeyShare::from_dealer(d, &public).unwrap();
+                let b = s.to_bytes();
+                let back = KeyShare::from_bytes(curve, &b).unwrap();
+                assert_eq!(back.to_bytes(), b);
+            }
+        }
+    }
+
+    #[test]
+    fn secp256k1_key_has_one_encoding() {
+        use quasar_pq::lens::{self, CoordinatorParty, Curve, SignerParty};
+        use quasar_pq::party::sim::{map_output, party_rng};
+        let ids: std::collections::BTreeSet<PartyId> = (1..=3).map(id).collect();
+        let (dealt, public) = lens::deal(Curve::Secp256k1, 2, &ids, &mut party_rng(b"d", id(1))).unwrap();
+        let shares: Vec<_> = dealt
+            .into_values()
+            .map(|d| lens::KeyShare::from_dealer(d, &public).unwrap())
+            .collect();
+        let mut net = Network::new();
+        let (c, o) = CoordinatorParty::start(id(100), &public, b"m").unwrap();
+        net.add(map_output(c, |o| Some(o.signature)), o);
+        for s in &shares[..2] {
+            let (p, o) = SignerParty::start(s, id(100), b"m", &mut party_rng(b"s", s.party())).unwrap();
+            net.add(map_output(p, |_| None), o);
+        }
+        let sig = net
+            .run()
+            .into_values()
+            .find_map(|o| o.unwrap())
+            .unwrap()
+            .to_bytes();
+        let key = public.group_key_bytes();
+        assert_eq!(key[0], 0x02);
+        lens::verify(Curve::Secp256k1, &key, b"m", &sig).unwrap();
+        let mut odd = key.clone();
+        odd[0] = 0x03;
+        assert!(lens::verify(Curve::Secp256k1, &odd, b"m", &sig).is_err());
+        assert!(lens::verify(Curve::Secp256k1, &key[1..], b"m", &sig).is_err());
+    }
 }

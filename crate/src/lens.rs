@@ -300,7 +300,7 @@ impl Error {
             Error::EpochMismatch { .. } => "WRONG_GENERATION",
             Error::CommitmentMismatch { .. } => "PACKAGE_MISMATCH",
             Error::InvalidSignatureShare { .. } => "INVALID_SIGNATURE_SHARE",
-            Error::InvalidSecretShare { .. } => "INVALID_SECRET_SHARE",
+            Error::InvalidSecretShare { .. } => "INVALID_SHARE",
             Error::InvalidSignature => "INVALID_SIGNATURE",
             Error::ReservedMessage => "RESERVED_MESSAGE",
             Error::Lss(e) => e.code(),

@@ -17,6 +17,8 @@ use serde_json::Value;
 use sha3::digest::{ExtendableOutput, Update, XofReader};
 
 pub mod peers;
+#[cfg(all(feature = "sim", feature = "hazmat"))]
+pub mod sim;
 
 // ---------------------------------------------------------------------------------------------
 // Parameter sets

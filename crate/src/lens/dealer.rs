@@ -110,10 +110,13 @@ impl DealerShare {
             let share = fk::SigningShare::<C>::deserialize(r.take(32)?)
                 .map_err(|_| wire::Error::InvalidValue("signing share"))?;
             let t = usize::from(r.u16()?);
+            if t == 0 {
+                return Err(wire::Error::InvalidValue("empty commitment").into());
+            }
             let point_len = C::CURVE.element_len();
-            if t == 0 || t.saturating_mul(point_len) != r.remaining() {
-                return Err(wire::Error::LengthMismatch {
-                    expected: t.saturating_mul(point_len),
+            if t.saturating_mul(point_len) > r.remaining() {
+                return Err(wire::Error::TooShort {
+                    needed: t.saturating_mul(point_len),
                     got: r.remaining(),
                 }
                 .into());

@@ -229,8 +229,9 @@ impl SigningPackage {
 }
 
 impl SignatureShare {
-    /// The encoded share `bytes` with its scalar changed (its lowest bit flipped, or the
-    /// next bit should that not decode): the `BadContribution` misbehaviour.
+    /// The encoded share `bytes` with its scalar increased by one (or, at the top of the
+    /// range, decreased by one): the `BadContribution` misbehaviour. Every cheater moves
+    /// the sum the same way, so several cheaters never cancel out.
     #[cfg(feature = "hazmat")]
     pub(crate) fn corrupted(curve: Curve, bytes: &[u8]) -> Vec<u8> {
         let mut out = bytes.to_vec();
@@ -238,16 +239,30 @@ impl SignatureShare {
         if n < 32 {
             return out;
         }
-        let low = match curve {
-            Curve::Secp256k1 => n - 1,
-            Curve::Ed25519 | Curve::Ristretto255 => n - 32,
+        let scalar = &mut out[n - 32..];
+        // Little-endian on Ed25519 and Ristretto255, big-endian on secp256k1.
+        let order: Vec<usize> = match curve {
+            Curve::Secp256k1 => (0..32).rev().collect(),
+            Curve::Ed25519 | Curve::Ristretto255 => (0..32).collect(),
         };
-        for bit in 0..8 {
-            out[low] ^= 1 << bit;
-            if SignatureShare::from_bytes(curve, &out).is_ok() {
-                return out;
+        let step = |scalar: &mut [u8], up: bool| {
+            for &i in &order {
+                let (v, carry) = if up {
+                    scalar[i].overflowing_add(1)
+                } else {
+                    scalar[i].overflowing_sub(1)
+                };
+                scalar[i] = v;
+                if !carry {
+                    break;
+                }
             }
-            out[low] ^= 1 << bit;
+        };
+        step(scalar, true);
+        if SignatureShare::from_bytes(curve, &out).is_err() {
+            let scalar = &mut out[n - 32..];
+            step(scalar, false);
+            step(scalar, false);
         }
         out
     }

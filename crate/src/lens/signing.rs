@@ -173,28 +173,31 @@ impl SignerParty {
             } else {
                 match SigningPackage::from_bytes(self.share.curve(), bytes) {
                     Err(e) => Some(decode_fault(e)),
-                    Ok(p) => epoch_fault(self.share.epoch(), p.epoch())
-                        .or_else(|| {
-                            (p.message() != self.message.as_slice()).then_some(BlameReason::WrongMessage)
-                        })
-                        .or_else(|| {
-                            let members = p.signers().iter().all(|s| self.share.public().contains(*s));
-                            let enough = p.signers().len() >= usize::from(self.share.threshold());
-                            (!members || !enough).then_some(BlameReason::ParameterMismatch)
-                        })
-                        .or_else(|| {
-                            // A package without this signer's fresh commitment belongs to
-                            // another session.
-                            let mine = self.nonces.as_ref().is_some_and(|n| p.holds(me, n));
-                            (!mine).then_some(BlameReason::WrongSession)
-                        })
-                        .map_or_else(
-                            || {
-                                found = Some(p);
-                                None
-                            },
-                            Some,
-                        ),
+                    // A package without this signer is a session it is not in: no fault of
+                    // anyone's (the coordinator may never have received its commitment), so
+                    // it is ignored and the signer keeps waiting.
+                    Ok(p) if !p.contains(me) => None,
+                    Ok(p) => {
+                        let fault = epoch_fault(self.share.epoch(), p.epoch())
+                            .or_else(|| {
+                                (p.message() != self.message.as_slice()).then_some(BlameReason::WrongMessage)
+                            })
+                            .or_else(|| {
+                                let members = p.signers().iter().all(|s| self.share.public().contains(*s));
+                                let enough = p.signers().len() >= usize::from(self.share.threshold());
+                                (!members || !enough).then_some(BlameReason::ParameterMismatch)
+                            })
+                            .or_else(|| {
+                                // Other commitments than its fresh ones under its id: a
+                                // package of another session.
+                                let mine = self.nonces.as_ref().is_some_and(|n| p.holds(me, n));
+                                (!mine).then_some(BlameReason::WrongSession)
+                            });
+                        if fault.is_none() {
+                            found = Some(p);
+                        }
+                        fault
+                    }
                 }
             };
             if let Some(reason) = fault {

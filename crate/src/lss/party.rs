@@ -313,7 +313,13 @@ impl<C: Curve> DealingParty<C> {
     /// A message whose magic this round does not take: another round's message is of the
     /// wrong kind; anything else does not decode.
     fn drop_unexpected(&mut self, from: PartyId, magic: &[u8; 4], _bytes: &[u8]) {
-        let known = [DEAL_MAGIC, SHARE_MAGIC, COMPLAINT_MAGIC, RESPONSE_MAGIC];
+        let known = [
+            DEAL_MAGIC,
+            SHARE_MAGIC,
+            COMPLAINT_MAGIC,
+            RESPONSE_MAGIC,
+            super::activation::POSSESSION_MAGIC,
+        ];
         let reason = if known.contains(&magic) {
             BlameReason::WrongKind
         } else {

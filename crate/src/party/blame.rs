@@ -115,10 +115,6 @@ pub enum BlameReason {
         /// The party named.
         dealer: PartyId,
     },
-    /// A signer named in the session sent no (valid) message this round.
-    MissingMessage,
-    /// A signature share that does not verify against its signer's verifying share.
-    InvalidSignatureShare,
     /// A released share that does not open the public commitments at its sender's id (or
     /// an envelope, matching the sender's authenticated commitment, that does not
     /// decrypt to a well-formed share).
@@ -151,8 +147,6 @@ impl BlameReason {
             BlameReason::InvalidOpening { .. } => "INVALID_OPENING",
             BlameReason::FalseComplaint { .. } => "FALSE_COMPLAINT",
             BlameReason::InvalidComplaint { .. } => "INVALID_COMPLAINT",
-            BlameReason::MissingMessage => "MISSING_MESSAGE",
-            BlameReason::InvalidSignatureShare => "INVALID_SIGNATURE_SHARE",
             BlameReason::InvalidShare => "INVALID_SHARE",
             BlameReason::InvalidPossessionProof => "INVALID_POSSESSION_PROOF",
         }
@@ -254,8 +248,6 @@ impl fmt::Display for BlameReason {
                     dealer.get()
                 )
             }
-            BlameReason::MissingMessage => f.write_str("sent no valid message this round"),
-            BlameReason::InvalidSignatureShare => f.write_str("sent a signature share that does not verify"),
             BlameReason::InvalidShare => {
                 f.write_str("released a share that does not match the public commitments")
             }

@@ -30,8 +30,9 @@ pub enum Cheat {
     /// (`INVALID_SIGNATURE_SHARE`); Pulsar: a released share off by one, committed to in
     /// round 1 (`INVALID_SHARE`).
     BadContribution,
-    /// Any round: the broadcast cut short by one byte, so it does not decode
-    /// (`MALFORMED_MESSAGE`; in a dealing, the dealer then also has no deal:
+    /// Any round: the broadcast cut short by one byte (or, in a round where the party
+    /// sends only private messages — a Lens signer —, each of them), so it does not
+    /// decode (`MALFORMED_MESSAGE`; in a dealing, the dealer then also has no deal:
     /// `MISSING_DEAL`).
     Garbage,
 }
@@ -88,11 +89,18 @@ pub(crate) fn apply(cheat: Option<Cheat>, out: &mut Outgoing) {
                 d.bytes = b;
             }
         }
-        Some(Cheat::Garbage) => {
-            if let Some(b) = out.broadcast.as_mut() {
+        Some(Cheat::Garbage) => match out.broadcast.as_mut() {
+            Some(b) => {
                 b.pop();
             }
-        }
+            // A party that sends only privately (a Lens signer, a Pulsar signer's
+            // release): each private message cut short.
+            None => {
+                for d in out.direct.iter_mut() {
+                    d.bytes.pop();
+                }
+            }
+        },
         _ => {}
     }
 }

@@ -115,7 +115,7 @@ impl<C: Curve> ActivationParty<C> {
         let mut out = BTreeMap::new();
         for (from, magic, bytes) in unique(self.me, inbox, &mut self.dropped).messages {
             let fault = if &magic != POSSESSION_MAGIC {
-                Some(BlameReason::WrongKind)
+                Some(kind_fault(&magic))
             } else if self.public.parties().binary_search(&from).is_err() {
                 Some(BlameReason::UnknownParty)
             } else {
@@ -199,6 +199,21 @@ impl<C: Curve> Party for ActivationParty<C> {
         tidy(&mut self.dropped);
         self.finished = true;
         Ok(Step::Done(Outgoing::none(), certificate))
+    }
+}
+
+/// The reason to drop a message that is not a possession message: another message of the
+/// dealing is of the wrong kind; anything else does not decode.
+fn kind_fault(magic: &[u8; 4]) -> BlameReason {
+    use crate::lss::complaint::{COMPLAINT_MAGIC, RESPONSE_MAGIC};
+    use crate::lss::message::{DEAL_MAGIC, SHARE_MAGIC};
+    if [DEAL_MAGIC, SHARE_MAGIC, COMPLAINT_MAGIC, RESPONSE_MAGIC].contains(&magic) {
+        BlameReason::WrongKind
+    } else {
+        BlameReason::Malformed(wire::Error::BadMagic {
+            found: *magic,
+            expected: *POSSESSION_MAGIC,
+        })
     }
 }
 

@@ -224,7 +224,9 @@ impl CombinerKey {
         let canonical = bool::from(again.as_slice().ct_eq(raw));
         again.as_mut_slice().zeroize();
         if !canonical {
-            return Err(wire::Error::InvalidValue("non-canonical ML-KEM-768 decapsulation key"));
+            return Err(wire::Error::InvalidValue(
+                "non-canonical ML-KEM-768 decapsulation key",
+            ));
         }
         Ok(CombinerKey { dk, public })
     }
