@@ -6,6 +6,8 @@
 pub mod blocks;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 pub mod keccak_x2;
+#[allow(unsafe_code)] // the one module with `unsafe`: target-feature calls after detection
+pub mod keccak_x4;
 
 use sha3::digest::{ExtendableOutput, Update, XofReader};
 use sha3::{Shake128, Shake256};

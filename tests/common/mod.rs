@@ -17,6 +17,7 @@ use serde_json::Value;
 use sha3::digest::{ExtendableOutput, Update, XofReader};
 
 pub mod peers;
+pub mod slhdsa;
 
 // ---------------------------------------------------------------------------------------------
 // Parameter sets
