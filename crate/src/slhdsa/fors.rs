@@ -66,7 +66,8 @@ pub(crate) fn sign<P: Params>(
             b.adrs.set_tree_index(base + l as u32);
             b.m1 = sks[l];
         });
-        sks.zeroize();
+        // Wipe in place: `Vec::zeroize` would also truncate the buffer reused per tree.
+        sks.iter_mut().for_each(Zeroize::zeroize);
         let mut width = leaves;
         for z in 1..=P::A {
             let sibling = (leaf >> (z - 1)) ^ 1;
