@@ -2,9 +2,10 @@
 //! one run, with the same inputs (DESIGN §8); plus batch verification of 21 SHAKE-192s
 //! signatures (a validator set's votes) against 21 single verifications.
 //!
-//! Ids read `slhdsa-shake-192s/verify/quasar`, `…/verify/fips205`, `…/verify/rustcrypto`,
-//! and `…/verify/quasar-portable` (our scalar path, forced with
-//! `hash::keccak_x4::force_portable`: what a target without SIMD runs):
+//! Ids read `slh-dsa-shake-192s/verify/quasar` (fastest Keccak backend: AVX-512VL or AVX2),
+//! `…/quasar-avx2` (AVX2 only), `…/quasar-portable` (the scalar path, what a target
+//! without SIMD runs; both forced with `hash::keccak_x4::set_backend`), `…/fips205`,
+//! `…/rustcrypto`:
 //! - `keygen`: slh_keygen_internal from the three n-byte seeds to the pk/sk encodings;
 //! - `sign`: deterministic pure slh_sign of a fixed 64-byte message, empty context, from
 //!   the encoded secret key for us and from a key decoded once for the peers (fips205's
@@ -19,7 +20,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use quasar_pq::hash::keccak_x4;
+use quasar_pq::hash::keccak_x4::{self, Backend};
 use quasar_pq::slhdsa::{self, BatchItem, Mode};
 use sha3::digest::{ExtendableOutput, Update, XofReader};
 
@@ -34,6 +35,13 @@ fn labelled(label: &str, n: usize) -> Vec<u8> {
     h.finalize_xof().read(&mut out);
     out
 }
+
+/// Our three Keccak backends: the fastest available (AVX-512VL here), AVX2 only, scalar.
+const BACKENDS: [(&str, Backend); 3] = [
+    ("quasar", Backend::Auto),
+    ("quasar-avx2", Backend::Avx2),
+    ("quasar-portable", Backend::Portable),
+];
 
 fn group_name(mode: Mode) -> String {
     mode.name().to_lowercase()
@@ -110,9 +118,8 @@ fn bench_set(c: &mut Criterion, mode: Mode) {
         g.sample_size(samples)
             .measurement_time(time)
             .warm_up_time(Duration::from_millis(500));
-        for portable in [false, true] {
-            let id = if portable { "quasar-portable" } else { "quasar" };
-            keccak_x4::force_portable(portable);
+        for (id, backend) in BACKENDS {
+            keccak_x4::set_backend(backend);
             match op {
                 "keygen" => g.bench_function(id, |b| {
                     b.iter(|| {
@@ -130,7 +137,7 @@ fn bench_set(c: &mut Criterion, mode: Mode) {
                     })
                 }),
             };
-            keccak_x4::force_portable(false);
+            keccak_x4::set_backend(Backend::Auto);
         }
         for (i, p) in peers.iter().enumerate() {
             match op {
@@ -171,9 +178,9 @@ fn bench_batch(c: &mut Criterion) {
     g.sample_size(20)
         .measurement_time(Duration::from_secs(5))
         .warm_up_time(Duration::from_millis(500));
-    for portable in [false, true] {
-        keccak_x4::force_portable(portable);
-        let sfx = if portable { "-portable" } else { "" };
+    for (id, backend) in BACKENDS {
+        keccak_x4::set_backend(backend);
+        let sfx = id.strip_prefix("quasar").unwrap_or(id);
         g.bench_function(format!("quasar-batch{sfx}"), |b| {
             b.iter(|| slhdsa::verify_batch(mode, black_box(&items)))
         });
@@ -187,7 +194,7 @@ fn bench_batch(c: &mut Criterion) {
                     .collect::<Vec<_>>()
             })
         });
-        keccak_x4::force_portable(false);
+        keccak_x4::set_backend(Backend::Auto);
     }
     for (p, vs) in peers.iter().zip(&verifiers) {
         g.bench_function(format!("{}-single", p.name), |b| {

@@ -11,7 +11,7 @@
 //! This is the one module of the crate allowed `unsafe`: calling a `#[target_feature]`
 //! function after the feature was detected, and the unaligned 256-bit loads and stores.
 
-use core::sync::atomic::{AtomicBool, Ordering};
+use core::sync::atomic::{AtomicU8, Ordering};
 
 /// Four Keccak states, lane-interleaved (`s[word][state]`).
 pub type StateX4 = [[u64; 4]; 25];
@@ -22,9 +22,13 @@ pub type StateX4 = [[u64; 4]; 25];
 #[inline]
 pub fn f1600x4(s: &mut StateX4, active: usize) {
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
-    if active > 1 && !PORTABLE.load(Ordering::Relaxed) {
+    if active > 1 && CHOICE.load(Ordering::Relaxed) != PORTABLE {
         let avx2 = std::is_x86_feature_detected!("avx2");
-        if avx2 && std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vl") {
+        if avx2
+            && CHOICE.load(Ordering::Relaxed) != AVX2
+            && std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512vl")
+        {
             // SAFETY: the CPU has AVX2, AVX-512F and AVX-512VL, checked on the lines above.
             unsafe { x86::f1600x4_avx512(s) };
             return;
@@ -36,31 +40,53 @@ pub fn f1600x4(s: &mut StateX4, active: usize) {
         }
     }
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    if active > 1 && !PORTABLE.load(Ordering::Relaxed) {
+    if active > 1 && CHOICE.load(Ordering::Relaxed) != PORTABLE {
         wasm::f1600x4(s, active);
         return;
     }
     scalar(s, active);
 }
 
-static PORTABLE: AtomicBool = AtomicBool::new(false);
+/// Which backend [`f1600x4`] may use (for benchmarks and tests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// The fastest the CPU supports (the default).
+    Auto,
+    /// The portable scalar path, as on a target without SIMD.
+    Portable,
+    /// At most AVX2 on x86-64 (AVX-512VL is not used); elsewhere the same as `Auto`.
+    Avx2,
+}
 
-/// Makes [`f1600x4`] use the portable scalar path even where a vector backend exists (or
-/// back, with `false`): for benchmarks of what a target without SIMD runs, and for tests
-/// that compare the backends. Affects the whole process.
-pub fn force_portable(on: bool) {
-    PORTABLE.store(on, Ordering::Relaxed);
+const AUTO: u8 = 0;
+const PORTABLE: u8 = 1;
+const AVX2: u8 = 2;
+static CHOICE: AtomicU8 = AtomicU8::new(AUTO);
+
+/// Restricts the backends [`f1600x4`] may use, for the whole process: benchmarks measure
+/// what a target without SIMD (or without AVX-512) runs, tests compare the backends.
+pub fn set_backend(b: Backend) {
+    let v = match b {
+        Backend::Auto => AUTO,
+        Backend::Portable => PORTABLE,
+        Backend::Avx2 => AVX2,
+    };
+    CHOICE.store(v, Ordering::Relaxed);
 }
 
 /// Whether [`f1600x4`] runs a vector backend on this machine (for reports and benches).
 pub fn backend() -> &'static str {
-    if PORTABLE.load(Ordering::Relaxed) {
+    let choice = CHOICE.load(Ordering::Relaxed);
+    if choice == PORTABLE {
         return "scalar";
     }
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
     {
         if std::is_x86_feature_detected!("avx2") {
-            if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vl") {
+            if choice != AVX2
+                && std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("avx512vl")
+            {
                 return "avx512vl";
             }
             return "avx2";
@@ -319,8 +345,13 @@ mod tests {
         });
         let mut want = s;
         scalar(&mut want, 4);
+        for b in [Backend::Avx2, Backend::Auto] {
+            set_backend(b);
+            let mut t = s;
+            f1600x4(&mut t, 4);
+            assert_eq!(t, want, "{b:?}");
+        }
         f1600x4(&mut s, 4);
-        assert_eq!(s, want);
         let mut t = s;
         scalar(&mut want, 1);
         f1600x4(&mut t, 1);
