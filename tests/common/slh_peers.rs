@@ -21,6 +21,9 @@ pub type Signer = Box<dyn Fn(&[u8], &[u8], Option<&[u8]>) -> Vec<u8>>;
 /// A decoded public key: verifies (M, ctx, σ); false also for undecodable input.
 pub type Verifier = Box<dyn Fn(&[u8], &[u8], &[u8]) -> bool>;
 
+/// slh_keygen_internal(SK.seed, SK.prf, PK.seed) → (pk, sk) encodings.
+pub type KeygenFn = fn(&[u8], &[u8], &[u8]) -> (Vec<u8>, Vec<u8>);
+
 /// One peer implementation of one parameter set.
 pub struct Peer {
     /// `fips205` or `rustcrypto`.
@@ -28,7 +31,7 @@ pub struct Peer {
     /// The parameter set.
     pub mode: Mode,
     /// slh_keygen_internal(SK.seed, SK.prf, PK.seed) → (pk, sk) encodings.
-    pub keygen: fn(&[u8], &[u8], &[u8]) -> (Vec<u8>, Vec<u8>),
+    pub keygen: KeygenFn,
     /// Decodes a secret key (may be slow: fips205 re-derives PK.root).
     pub signer: fn(&[u8]) -> Signer,
     /// Decodes a public key.

@@ -133,7 +133,8 @@ mod wasm {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
+// Run-time detection needs `std`; a `no_std` x86-64 build uses the scalar path.
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
 mod x86 {
     use super::StateX4;
     use core::arch::x86_64::*;

@@ -83,19 +83,13 @@ fn layout<P: Params>(
     mut put: impl FnMut(usize, u64),
 ) {
     let nw = P::N / 8;
-    for i in 0..nw {
-        put(i, seed[i]);
-    }
-    for i in 0..4 {
-        put(nw + i, adrs.0[i]);
-    }
-    for i in 0..nw {
-        put(nw + 4 + i, m1[i]);
+    for (i, &w) in seed[..nw].iter().chain(&adrs.0).chain(&m1[..nw]).enumerate() {
+        put(i, w);
     }
     let mut end = 2 * nw + 4;
     if let Some(m2) = m2 {
-        for i in 0..nw {
-            put(end + i, m2[i]);
+        for (i, &w) in m2[..nw].iter().enumerate() {
+            put(end + i, w);
         }
         end += nw;
     }
@@ -212,8 +206,8 @@ pub(crate) fn chains<P: Params>(jobs: &mut [Chain]) {
             }
             f1600x4(&mut s, active);
             for (j, &i) in g.iter().enumerate().take(active) {
-                for k in 0..nw {
-                    jobs[i].value[k] = s[k][j];
+                for (v, lane) in jobs[i].value[..nw].iter_mut().zip(&s) {
+                    *v = lane[j];
                 }
             }
         }
