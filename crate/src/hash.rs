@@ -1,7 +1,9 @@
 //! Hashing on `sha3`: the SHAKE extendable-output functions used by the FIPS algorithms.
 //!
 //! FIPS 204 names SHAKE256 `H` and SHAKE128 `G`; the helpers here absorb several byte
-//! strings in order (their concatenation) without allocating.
+//! strings in order (their concatenation) without allocating. [`keccak_x4`] runs
+//! Keccak-f\[1600\] on four states at once (AVX-512VL or AVX2 after run-time detection,
+//! two simd128 lanes on wasm32), for SLH-DSA's many independent one-block hashes.
 
 pub mod blocks;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]

@@ -183,9 +183,9 @@ pub(crate) struct Chain {
 /// the tail of each group. Chain lengths are WOTS+ digits of public values (the signed
 /// message or node, revealed by the signature), so the ordering leaks nothing secret.
 pub(crate) fn chains<P: Params>(jobs: &mut [Chain]) {
-    let mut order: alloc::vec::Vec<usize> = (0..jobs.len()).collect();
-    order.sort_by_key(|&i| core::cmp::Reverse(jobs[i].steps));
+    let order = longest_first(jobs);
     let nw = P::N / 8;
+    let mut s: StateX4 = [[0u64; 4]; 25];
     for g in order.chunks(LANES) {
         let longest = jobs[g[0]].steps;
         for step in 0..longest {
@@ -197,7 +197,7 @@ pub(crate) fn chains<P: Params>(jobs: &mut [Chain]) {
                 c.value = f::<P>(&c.seed, &adrs, &c.value);
                 continue;
             }
-            let mut s: StateX4 = [[0u64; 4]; 25];
+            s = [[0u64; 4]; 25];
             for (j, &i) in g.iter().enumerate().take(active) {
                 let c = &jobs[i];
                 let mut adrs = c.adrs;
@@ -212,6 +212,29 @@ pub(crate) fn chains<P: Params>(jobs: &mut [Chain]) {
             }
         }
     }
+    // In signing, the states hold chain values below the revealed ones.
+    s.zeroize();
+}
+
+/// The job indices ordered by `steps`, longest first (a counting sort: steps ≤ w − 1).
+fn longest_first(jobs: &[Chain]) -> alloc::vec::Vec<usize> {
+    const BUCKETS: usize = 16;
+    // Every chain has at most w − 1 = 15 steps (WOTS+ digits are 4 bits).
+    let bucket = |c: &Chain| (BUCKETS - 1).saturating_sub(c.steps as usize);
+    let mut start = [0usize; BUCKETS + 1];
+    for c in jobs.iter() {
+        start[bucket(c) + 1] += 1;
+    }
+    for b in 0..BUCKETS {
+        start[b + 1] += start[b];
+    }
+    let mut order = alloc::vec![0usize; jobs.len()];
+    for (i, c) in jobs.iter().enumerate() {
+        let b = bucket(c);
+        order[start[b]] = i;
+        start[b] += 1;
+    }
+    order
 }
 
 /// A T_ℓ sponge over four lanes fed one 64-bit word per lane at a time.

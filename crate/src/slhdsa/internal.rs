@@ -104,6 +104,13 @@ pub(crate) struct VerifyItem<'a> {
 /// the FORS leaves and levels, then layer by layer of the hypertree — so each batch of
 /// hashes fills the Keccak lanes across signatures. Returns one verdict per item.
 pub(crate) fn verify_many<P: Params>(items: &[VerifyItem<'_>]) -> Vec<bool> {
+    // Chunks bound the scratch memory (about 5 KiB of chain jobs per signature and layer)
+    // while keeping enough signatures together to fill the lanes.
+    const CHUNK: usize = 64;
+    items.chunks(CHUNK).flat_map(verify_chunk::<P>).collect()
+}
+
+fn verify_chunk<P: Params>(items: &[VerifyItem<'_>]) -> Vec<bool> {
     let n = P::N;
     let mut fors_items = Vec::with_capacity(items.len());
     let mut ht_items = Vec::with_capacity(items.len());
