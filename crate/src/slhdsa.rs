@@ -252,8 +252,11 @@ fn keygen_generic<P: Params>(
 // Byte API with a runtime mode
 // ----------------------------------------------------------------------------------
 
-/// FIPS 205 Alg. 18 slh_keygen_internal from the n-byte seeds: returns (public key,
-/// secret key). Alg. 21 slh_keygen is this with three fresh random seeds.
+/// Generates the key pair determined by the n-byte seeds SK.seed, SK.prf and PK.seed:
+/// returns (public key, secret key).
+///
+/// FIPS 205, Algorithm 18 (slh_keygen_internal); Algorithm 21 (slh_keygen) is this with
+/// three fresh random seeds.
 ///
 /// # Errors
 /// [`Error::InvalidLength`] for a seed that is not n bytes.
@@ -266,8 +269,10 @@ pub fn keygen(
     dispatch!(mode, P => keygen_generic::<P>(sk_seed, sk_prf, pk_seed))
 }
 
-/// FIPS 205 Alg. 22 slh_sign (pure interface) with context `ctx`. `addrnd` is the n-byte
+/// Signs `msg` under context `ctx` with the encoded secret key `sk`. `addrnd` is the n-byte
 /// hedging randomness; `None` selects the deterministic variant (opt_rand = PK.seed).
+///
+/// FIPS 205, Algorithm 22 (slh_sign), the pure interface.
 ///
 /// # Errors
 /// [`Error::InvalidLength`] for a secret key or `addrnd` of the wrong length,
@@ -276,7 +281,9 @@ pub fn sign(mode: Mode, sk: &[u8], msg: &[u8], ctx: &[u8], addrnd: Option<&[u8]>
     dispatch!(mode, P => api::sign::<P>(sk, msg, ctx, addrnd))
 }
 
-/// FIPS 205 Alg. 24 slh_verify (pure interface) with context `ctx`.
+/// Verifies signature `sig` on `msg` under context `ctx` and the encoded public key `pk`.
+///
+/// FIPS 205, Algorithm 24 (slh_verify), the pure interface.
 ///
 /// # Errors
 /// [`Error::InvalidLength`] for a key or signature of the wrong length,
@@ -299,7 +306,8 @@ pub struct BatchItem<'a> {
     pub signature: &'a [u8],
 }
 
-/// FIPS 205 Alg. 24 slh_verify on many signatures of set `mode` at once: `result[i]` is
+/// Verifies many signatures of set `mode` at once (FIPS 205, Algorithm 24 (slh_verify) on
+/// each item): `result[i]` is
 /// whether item i verifies (`false` also for a wrong-length key or signature, or a
 /// context over 255 bytes). Same verdicts as calling [`verify`] on each item, faster:
 /// every step runs across the signatures, so the Keccak lanes stay full (lane j takes
@@ -318,8 +326,10 @@ pub fn verify_batch(mode: Mode, items: &[BatchItem<'_>]) -> Vec<bool> {
 pub mod hazmat {
     use super::*;
 
-    /// FIPS 205 Alg. 19 slh_sign_internal on M′; `addrnd` = `None` is the deterministic
-    /// variant (opt_rand = PK.seed).
+    /// Signs the message representative M′ directly; `addrnd` = `None` is the
+    /// deterministic variant (opt_rand = PK.seed).
+    ///
+    /// FIPS 205, Algorithm 19 (slh_sign_internal).
     ///
     /// # Errors
     /// [`Error::InvalidLength`] for a secret key or `addrnd` of the wrong length.
@@ -332,7 +342,9 @@ pub mod hazmat {
         dispatch!(mode, P => api::sign_parts::<P>(sk, &[m_prime], addrnd))
     }
 
-    /// FIPS 205 Alg. 20 slh_verify_internal on M′.
+    /// Verifies a signature on the message representative M′.
+    ///
+    /// FIPS 205, Algorithm 20 (slh_verify_internal).
     ///
     /// # Errors
     /// [`Error::InvalidLength`], [`Error::InvalidSignature`].
@@ -340,8 +352,9 @@ pub mod hazmat {
         dispatch!(mode, P => api::verify_parts::<P>(pk, [m_prime, &[], &[]], sig))
     }
 
-    /// FIPS 205 Alg. 20 slh_verify_internal on many (pk, M′, signature) items at once;
-    /// each item's `message` is M′ and its `context` is ignored.
+    /// Verifies many (pk, M′, signature) items at once (FIPS 205, Algorithm 20
+    /// (slh_verify_internal) on each); each item's `message` is M′ and its `context` is
+    /// ignored.
     pub fn verify_internal_batch(mode: Mode, items: &[BatchItem<'_>]) -> Vec<bool> {
         dispatch!(mode, P => api::verify_batch::<P>(items, true))
     }
@@ -368,7 +381,7 @@ impl<P: Params> core::fmt::Debug for SigningKey<P> {
 }
 
 impl<P: Params> SigningKey<P> {
-    /// FIPS 205 Alg. 18 slh_keygen_internal: the key determined by the n-byte seeds.
+    /// The key determined by the n-byte seeds (FIPS 205, Algorithm 18 (slh_keygen_internal)).
     ///
     /// # Errors
     /// [`Error::InvalidLength`] for a seed that is not n bytes.
@@ -405,7 +418,8 @@ impl<P: Params> SigningKey<P> {
         }
     }
 
-    /// FIPS 205 Alg. 22 slh_sign, hedged with the n random bytes `addrnd`.
+    /// Signs `msg` under context `ctx`, hedged with the n random bytes `addrnd`
+    /// (FIPS 205, Algorithm 22 (slh_sign)).
     ///
     /// # Errors
     /// [`Error::InvalidLength`] if `addrnd` is not n bytes, [`Error::ContextTooLong`].
@@ -413,7 +427,8 @@ impl<P: Params> SigningKey<P> {
         api::sign::<P>(&self.sk, msg, ctx, Some(addrnd))
     }
 
-    /// FIPS 205 Alg. 22 slh_sign, deterministic variant (opt_rand = PK.seed).
+    /// Signs `msg` under context `ctx` deterministically, opt_rand = PK.seed
+    /// (FIPS 205, Algorithm 22 (slh_sign)).
     ///
     /// # Errors
     /// [`Error::ContextTooLong`].
@@ -458,7 +473,7 @@ impl<P: Params> VerifyingKey<P> {
         &self.pk
     }
 
-    /// FIPS 205 Alg. 24 slh_verify with context `ctx`.
+    /// Verifies `sig` on `msg` under context `ctx` (FIPS 205, Algorithm 24 (slh_verify)).
     ///
     /// # Errors
     /// [`Error::InvalidLength`] for a signature of the wrong length,

@@ -14,7 +14,7 @@ pub(crate) fn pure_prefix(ctx: &[u8]) -> [u8; 2] {
     [0, ctx.len() as u8]
 }
 
-/// FIPS 205 Alg. 22 slh_sign (pure interface) with the encoded secret key `sk`. `addrnd`
+/// FIPS 205, Algorithm 22 (slh_sign), the pure interface, with the encoded secret key `sk`. `addrnd`
 /// is the n-byte hedging randomness; `None` signs deterministically (opt_rand = PK.seed).
 pub(crate) fn sign<P: Params>(
     sk: &[u8],
@@ -26,7 +26,7 @@ pub(crate) fn sign<P: Params>(
     sign_parts::<P>(sk, &[&pure_prefix(ctx), ctx, msg], addrnd)
 }
 
-/// FIPS 205 Alg. 19 slh_sign_internal on M′ given as pieces, after the length checks.
+/// FIPS 205, Algorithm 19 (slh_sign_internal) on M′ given as pieces, after the length checks.
 pub(crate) fn sign_parts<P: Params>(
     sk: &[u8],
     msg: &[&[u8]],
@@ -41,13 +41,13 @@ pub(crate) fn sign_parts<P: Params>(
     Ok(sig)
 }
 
-/// FIPS 205 Alg. 24 slh_verify (pure interface).
+/// FIPS 205, Algorithm 24 (slh_verify), the pure interface.
 pub(crate) fn verify<P: Params>(pk: &[u8], msg: &[u8], ctx: &[u8], sig: &[u8]) -> Result<(), Error> {
     check_context(ctx)?;
     verify_parts::<P>(pk, [&pure_prefix(ctx), ctx, msg], sig)
 }
 
-/// FIPS 205 Alg. 20 slh_verify_internal on M′ given as pieces, after the length checks.
+/// FIPS 205, Algorithm 20 (slh_verify_internal) on M′ given as pieces, after the length checks.
 /// A signature of the wrong length is an [`Error::InvalidLength`], as the standard's
 /// "if |SIG| ≠ …, return false" is, here, a decoding failure.
 pub(crate) fn verify_parts<P: Params>(pk: &[u8], msg: [&[u8]; 3], sig: &[u8]) -> Result<(), Error> {

@@ -12,7 +12,7 @@ use super::params::Params;
 /// The most FORS trees any set has (k = 35).
 pub(crate) const MAX_K: usize = 35;
 
-/// FIPS 205 Alg. 4 base_2b(md, a, k): the k leaf indices, a bits each, big-endian bit
+/// FIPS 205, Algorithm 4 (base_2b) applied as base_2b(md, a, k): the k leaf indices, a bits each, big-endian bit
 /// order. `md` holds ceil(k·a/8) bytes.
 pub(crate) fn indices<P: Params>(md: &[u8]) -> [u32; MAX_K] {
     let mut out = [0u32; MAX_K];
@@ -29,7 +29,7 @@ pub(crate) fn indices<P: Params>(md: &[u8]) -> [u32; MAX_K] {
     out
 }
 
-/// FIPS 205 Alg. 16 fors_sign of the leaf indices `idx`, written to `out` (k · (1 + a) · n
+/// FIPS 205, Algorithm 16 (fors_sign) of the leaf indices `idx`, written to `out` (k · (1 + a) · n
 /// bytes), returning the FORS public key: Alg. 17 fors_pkFromSig of that signature,
 /// which is T_k of the tree roots built here.
 ///
@@ -97,7 +97,7 @@ pub(crate) struct PkFromSig<'a> {
     pub(crate) sig: &'a [u8],
 }
 
-/// FIPS 205 Alg. 17 fors_pkFromSig on many signatures: the k leaves of every item in one
+/// FIPS 205, Algorithm 17 (fors_pkFromSig) on many signatures: the k leaves of every item in one
 /// F batch, each of the a levels of every path in one H batch, then T_k four items at a
 /// time.
 pub(crate) fn pk_from_sig_many<P: Params>(items: &[PkFromSig<'_>], out: &mut [Node]) {

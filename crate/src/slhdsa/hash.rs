@@ -164,7 +164,7 @@ pub(crate) fn batch<P: Params>(kind: Kind, out: &mut [Node], mut fill: impl FnMu
 }
 
 /// One WOTS+ chain to run: `steps` applications of F from hash address `start`
-/// (FIPS 205 Alg. 5 chain(value, start, steps)). `adrs` carries layer, tree, key pair and
+/// (FIPS 205, Algorithm 5 (chain) with chain(value, start, steps)). `adrs` carries layer, tree, key pair and
 /// chain address; the hash address is set per step.
 #[derive(Clone, Copy, Default, Zeroize)]
 pub(crate) struct Chain {
@@ -176,7 +176,7 @@ pub(crate) struct Chain {
     pub(crate) steps: u32,
 }
 
-/// FIPS 205 Alg. 5 chain, on many chains at once: each `value` becomes the chain's end.
+/// FIPS 205, Algorithm 5 (chain), on many chains at once: each `value` becomes the chain's end.
 ///
 /// The chains are ordered by length, longest first, and run in groups of four, so a group
 /// costs its longest member and the lanes of chains that finished early fall idle only at

@@ -14,7 +14,7 @@ fn up<P: Params>(idx_tree: u64) -> (u64, u32) {
     (idx_tree >> P::HP, leaf)
 }
 
-/// FIPS 205 Alg. 12 ht_sign of `m` (the FORS public key) with XMSS tree `idx_tree` and
+/// FIPS 205, Algorithm 12 (ht_sign) of `m` (the FORS public key) with XMSS tree `idx_tree` and
 /// leaf `idx_leaf` of layer 0, written to `out` (d XMSS signatures).
 pub(crate) fn sign<P: Params>(
     m: &Node,
@@ -43,7 +43,7 @@ pub(crate) struct Item<'a> {
     pub(crate) idx_leaf: u32,
 }
 
-/// FIPS 205 Alg. 13 ht_verify up to the final comparison, on many signatures in lockstep:
+/// FIPS 205, Algorithm 13 (ht_verify) up to the final comparison, on many signatures in lockstep:
 /// layer j of every item is one call of [`xmss::pk_from_sig_many`], so the lanes fill
 /// across signatures. The caller compares each `node` with its PK.root (Alg. 13 line 13).
 pub(crate) fn roots_many<P: Params>(items: &mut [Item<'_>]) {

@@ -18,7 +18,7 @@ use super::hypertree;
 use super::params::Params;
 use super::xmss;
 
-/// FIPS 205 Alg. 2 toInt on at most 8 bytes, big-endian.
+/// FIPS 205, Algorithm 2 (toInt) on at most 8 bytes, big-endian.
 fn to_int(x: &[u8]) -> u64 {
     x.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b))
 }
@@ -52,7 +52,7 @@ fn fors_adrs(idx_tree: u64, idx_leaf: u32) -> Adrs {
     adrs
 }
 
-/// FIPS 205 Alg. 18 slh_keygen_internal: pk = PK.seed ‖ PK.root and
+/// FIPS 205, Algorithm 18 (slh_keygen_internal): pk = PK.seed ‖ PK.root and
 /// sk = SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root, each seed n bytes.
 pub(crate) fn keygen<P: Params>(sk_seed: &[u8], sk_prf: &[u8], pk_seed: &[u8], pk: &mut [u8], sk: &mut [u8]) {
     let n = P::N;
@@ -67,7 +67,7 @@ pub(crate) fn keygen<P: Params>(sk_seed: &[u8], sk_prf: &[u8], pk_seed: &[u8], p
     sk[2 * n..4 * n].copy_from_slice(&pk[..2 * n]);
 }
 
-/// FIPS 205 Alg. 19 slh_sign_internal of M′ = concat(`msg`) with the encoded secret key
+/// FIPS 205, Algorithm 19 (slh_sign_internal) of M′ = concat(`msg`) with the encoded secret key
 /// `sk`; `addrnd` is the n-byte opt_rand, or `None` for the deterministic variant
 /// (opt_rand = PK.seed). Writes the signature to `sig` (`P::SIG_LEN` bytes).
 pub(crate) fn sign<P: Params>(sk: &[u8], msg: &[&[u8]], addrnd: Option<&[u8]>, sig: &mut [u8]) {
@@ -91,7 +91,7 @@ pub(crate) fn sign<P: Params>(sk: &[u8], msg: &[&[u8]], addrnd: Option<&[u8]>, s
     hypertree::sign::<P>(&pk_fors, &s, &seed, idx_tree, idx_leaf, ht_sig);
 }
 
-/// One signature to check with FIPS 205 Alg. 20 slh_verify_internal: the encoded public
+/// One signature to check with FIPS 205, Algorithm 20 (slh_verify_internal): the encoded public
 /// key, M′ as pieces, and a signature of exactly `P::SIG_LEN` bytes.
 pub(crate) struct VerifyItem<'a> {
     pub(crate) pk: &'a [u8],
@@ -99,7 +99,7 @@ pub(crate) struct VerifyItem<'a> {
     pub(crate) sig: &'a [u8],
 }
 
-/// FIPS 205 Alg. 20 slh_verify_internal on many signatures at once (a single signature
+/// FIPS 205, Algorithm 20 (slh_verify_internal) on many signatures at once (a single signature
 /// is a batch of one). All items are carried through the same steps together — H_msg,
 /// the FORS leaves and levels, then layer by layer of the hypertree — so each batch of
 /// hashes fills the Keccak lanes across signatures. Returns one verdict per item.

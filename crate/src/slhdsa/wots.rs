@@ -76,7 +76,7 @@ fn secret_chains<P: Params>(
     jobs
 }
 
-/// FIPS 205 Alg. 6 wots_pkGen for the key pairs `first..first + out.len()` of the XMSS
+/// FIPS 205, Algorithm 6 (wots_pkGen) for the key pairs `first..first + out.len()` of the XMSS
 /// tree `layer_tree`, in groups of [`LANES`] key pairs: every chain of a group runs in a
 /// lane, then T_len compresses the four public keys together.
 pub(crate) fn pk_gen_many<P: Params>(
@@ -101,7 +101,7 @@ pub(crate) fn pk_gen_many<P: Params>(
     }
 }
 
-/// FIPS 205 Alg. 7 wots_sign: the chain values at the digits of `m` for key pair `idx`
+/// FIPS 205, Algorithm 7 (wots_sign): the chain values at the digits of `m` for key pair `idx`
 /// of tree `layer_tree`, written to `out` (len · n bytes).
 pub(crate) fn sign<P: Params>(
     m: &Node,
@@ -129,7 +129,7 @@ pub(crate) struct PkFromSig<'a> {
     pub(crate) sig: &'a [u8],
 }
 
-/// FIPS 205 Alg. 8 wots_pkFromSig on many signatures: every chain of every item is one job
+/// FIPS 205, Algorithm 8 (wots_pkFromSig) on many signatures: every chain of every item is one job
 /// of [`chains`] (sorted by remaining length, in lanes of four), then T_len runs four
 /// items at a time.
 pub(crate) fn pk_from_sig_many<P: Params>(items: &[PkFromSig<'_>], out: &mut [Node]) {

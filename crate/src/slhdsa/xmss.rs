@@ -40,7 +40,7 @@ pub(crate) fn root<P: Params>(sk_seed: &Node, seed: &Node, layer: u32, tree: u64
     levels::<P>(sk_seed, seed, layer, tree)[P::HP][0]
 }
 
-/// FIPS 205 Alg. 10 xmss_sign of `m` with leaf `idx`, written to `out` (WOTS+ signature,
+/// FIPS 205, Algorithm 10 (xmss_sign) of `m` with leaf `idx`, written to `out` (WOTS+ signature,
 /// then the h′ authentication nodes). Returns the tree's root, which is what Alg. 11
 /// xmss_pkFromSig would recompute from this signature (Alg. 12 line 4 and 11).
 pub(crate) fn sign<P: Params>(
@@ -73,7 +73,7 @@ pub(crate) struct PkFromSig<'a> {
     pub(crate) sig: &'a [u8],
 }
 
-/// FIPS 205 Alg. 11 xmss_pkFromSig on many signatures: the WOTS+ keys of all items
+/// FIPS 205, Algorithm 11 (xmss_pkFromSig) on many signatures: the WOTS+ keys of all items
 /// together, then each of the h′ levels of the authentication paths as one batch.
 pub(crate) fn pk_from_sig_many<P: Params>(items: &[PkFromSig<'_>], out: &mut [Node]) {
     let wots_items: Vec<wots::PkFromSig<'_>> = items
