@@ -4,7 +4,7 @@
 //! Backends, chosen per call:
 //! - x86-64 with `std`: AVX-512VL (one-instruction rotates and three-input logic on 256-bit
 //!   registers) or AVX2, detected at run time with `is_x86_feature_detected!`;
-//! - wasm32 with `simd128`: two calls of the two-lane kernel in [`super::keccak_x2`];
+//! - wasm32 with `simd128`: two calls of the two-lane kernel in `hash::keccak_x2` (compiled only there);
 //! - everywhere else, and for a single active state: the scalar `keccak` crate, one state
 //!   at a time.
 //!
