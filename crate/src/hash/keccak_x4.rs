@@ -74,6 +74,54 @@ pub fn set_backend(b: Backend) {
     CHOICE.store(v, Ordering::Relaxed);
 }
 
+/// Up to four hash chains of one-block hashes, each step re-absorbing the previous output:
+/// lane j starts from the padded single-block input `template` (word `i` of lane j is
+/// `template[i][j]`), whose words `value_at..value_at + nw` hold the chained value and
+/// whose word `hash_word` holds, in its upper 32 bits, a big-endian step counter
+/// (SLH-DSA's ADRS hash address). Step k of lane j sets that counter to `start[j] + k`,
+/// permutes, and takes output words `0..nw` as the next value; lane j stops after
+/// `steps[j]` steps. This is FIPS 205, Algorithm 5 (chain) on four chains at once.
+pub struct ChainsX4 {
+    /// The padded input of each lane's first step.
+    pub template: StateX4,
+    /// The state word holding the step counter.
+    pub hash_word: usize,
+    /// The first state word of the chained value.
+    pub value_at: usize,
+    /// Words per chained value (n / 8).
+    pub nw: usize,
+    /// Each lane's first counter value.
+    pub start: [u32; 4],
+    /// Each lane's number of steps.
+    pub steps: [u32; 4],
+}
+
+/// Runs [`ChainsX4`] with the state kept in vector registers between steps, returning each
+/// lane's final value (`out[j][..nw]`; a lane of zero steps gets zeros), or `None` when no
+/// vector backend is available (the caller then runs the steps through [`f1600x4`]).
+pub fn chains_x4(c: &ChainsX4) -> Option<[[u64; 4]; 4]> {
+    if c.nw > 4 || c.value_at + c.nw > 25 || c.hash_word >= 25 {
+        return None;
+    }
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if CHOICE.load(Ordering::Relaxed) != PORTABLE {
+        let avx2 = std::is_x86_feature_detected!("avx2");
+        if avx2
+            && CHOICE.load(Ordering::Relaxed) != AVX2
+            && std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512vl")
+        {
+            // SAFETY: the CPU has AVX2, AVX-512F and AVX-512VL, checked on the lines above.
+            return Some(unsafe { x86::chains_avx512(c) });
+        }
+        if avx2 {
+            // SAFETY: the CPU has AVX2, checked above.
+            return Some(unsafe { x86::chains_avx2(c) });
+        }
+    }
+    None
+}
+
 /// Whether [`f1600x4`] runs a vector backend on this machine (for reports and benches).
 pub fn backend() -> &'static str {
     let choice = CHOICE.load(Ordering::Relaxed);
@@ -286,17 +334,11 @@ mod x86 {
         };
     }
 
-    /// The whole permutation: load, 12 double rounds (A → E → A), store.
-    macro_rules! permute {
-        ($s:ident, $rol:ident, $xor5:ident, $chi:ident) => {{
-            let mut v = [_mm256_setzero_si256(); 25];
-            for (x, w) in v.iter_mut().zip($s.iter()) {
-                // SAFETY: `w` is a `[u64; 4]`, 32 readable bytes; VMOVDQU has no alignment
-                // requirement.
-                *x = unsafe { _mm256_loadu_si256(w.as_ptr().cast()) };
-            }
+    /// The 24 rounds on the 25 vectors of `$v`, in place: 12 double rounds A → E → A.
+    macro_rules! rounds {
+        ($v:ident, $rol:ident, $xor5:ident, $chi:ident) => {{
             let [mut aba, mut abe, mut abi, mut abo, mut abu, mut aga, mut age, mut agi, mut ago, mut agu, mut aka, mut ake, mut aki, mut ako, mut aku, mut ama, mut ame, mut ami, mut amo, mut amu, mut asa, mut ase, mut asi, mut aso, mut asu] =
-                v;
+                $v;
             let (mut eba, mut ebe, mut ebi, mut ebo, mut ebu, mut ega, mut ege, mut egi, mut ego, mut egu);
             let (mut eka, mut eke, mut eki, mut eko, mut eku, mut ema, mut eme, mut emi, mut emo, mut emu);
             let (mut esa, mut ese, mut esi, mut eso, mut esu);
@@ -310,15 +352,85 @@ mod x86 {
                     => [aba abe abi abo abu aga age agi ago agu aka ake aki ako aku ama ame ami amo amu asa ase asi aso asu],
                     _mm256_set1_epi64x(pair[1] as i64));
             }
-            let v = [
+            $v = [
                 aba, abe, abi, abo, abu, aga, age, agi, ago, agu, aka, ake, aki, ako, aku, ama, ame, ami, amo,
                 amu, asa, ase, asi, aso, asu,
             ];
-            for (w, x) in $s.iter_mut().zip(v.iter()) {
-                // SAFETY: `w` is a `[u64; 4]`, 32 writable bytes; VMOVDQU has no alignment
+        }};
+    }
+
+    /// Loads the 25 interleaved words of `s` into vectors.
+    macro_rules! load {
+        ($s:expr) => {{
+            let mut v = [_mm256_setzero_si256(); 25];
+            for (x, w) in v.iter_mut().zip($s.iter()) {
+                // SAFETY: `w` is a `[u64; 4]`, 32 readable bytes; VMOVDQU has no alignment
                 // requirement.
-                unsafe { _mm256_storeu_si256(w.as_mut_ptr().cast(), *x) };
+                *x = unsafe { _mm256_loadu_si256(w.as_ptr().cast()) };
             }
+            v
+        }};
+    }
+
+    /// Stores a vector into four words.
+    macro_rules! store {
+        ($w:expr, $x:expr) => {
+            // SAFETY: `$w` is a `[u64; 4]`, 32 writable bytes; VMOVDQU has no alignment
+            // requirement.
+            unsafe { _mm256_storeu_si256($w.as_mut_ptr().cast(), $x) }
+        };
+    }
+
+    /// The whole permutation: load, rounds, store.
+    macro_rules! permute {
+        ($s:ident, $rol:ident, $xor5:ident, $chi:ident) => {{
+            let mut v = load!($s);
+            rounds!(v, $rol, $xor5, $chi);
+            for (w, x) in $s.iter_mut().zip(v.iter()) {
+                store!(w, *x);
+            }
+        }};
+    }
+
+    /// Four hash chains with the state kept in registers between steps (see
+    /// [`super::ChainsX4`]); finished lanes are read out at their last step.
+    macro_rules! chains {
+        ($c:ident, $rol:ident, $xor5:ident, $chi:ident) => {{
+            let c = $c;
+            let t = load!(c.template);
+            let mut out = [[0u64; 4]; 4];
+            let mut value = [_mm256_setzero_si256(); 4];
+            for (i, x) in value.iter_mut().enumerate().take(c.nw) {
+                *x = t[c.value_at + i];
+            }
+            let longest = c.steps.iter().copied().max().unwrap_or(0);
+            for step in 0..longest {
+                let hash = |j: usize| {
+                    let low = c.template[c.hash_word][j] & 0xFFFF_FFFF;
+                    (low | (u64::from(c.start[j].wrapping_add(step).swap_bytes()) << 32)) as i64
+                };
+                let mut v = t;
+                v[c.hash_word] = _mm256_set_epi64x(hash(3), hash(2), hash(1), hash(0));
+                for (i, x) in value.iter().enumerate().take(c.nw) {
+                    v[c.value_at + i] = *x;
+                }
+                rounds!(v, $rol, $xor5, $chi);
+                value[..c.nw].copy_from_slice(&v[..c.nw]);
+                if c.steps.contains(&(step + 1)) {
+                    let mut words = [[0u64; 4]; 4];
+                    for (w, x) in words.iter_mut().zip(value.iter()).take(c.nw) {
+                        store!(w, *x);
+                    }
+                    for (j, o) in out.iter_mut().enumerate() {
+                        if c.steps[j] == step + 1 {
+                            for (i, w) in words.iter().enumerate().take(c.nw) {
+                                o[i] = w[j];
+                            }
+                        }
+                    }
+                }
+            }
+            out
         }};
     }
 
@@ -332,6 +444,18 @@ mod x86 {
     #[target_feature(enable = "avx2,avx512f,avx512vl")]
     pub(super) fn f1600x4_avx512(s: &mut StateX4) {
         permute!(s, rol5, xor5_5, chi5)
+    }
+
+    /// Four chains with AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) fn chains_avx2(c: &super::ChainsX4) -> [[u64; 4]; 4] {
+        chains!(c, rol2, xor5_2, chi2)
+    }
+
+    /// Four chains with AVX-512VL.
+    #[target_feature(enable = "avx2,avx512f,avx512vl")]
+    pub(super) fn chains_avx512(c: &super::ChainsX4) -> [[u64; 4]; 4] {
+        chains!(c, rol5, xor5_5, chi5)
     }
 }
 
@@ -357,5 +481,43 @@ mod tests {
         scalar(&mut want, 1);
         f1600x4(&mut t, 1);
         assert_eq!(t[0][0], want[0][0]);
+    }
+
+    #[test]
+    fn chains_match_stepwise() {
+        let nw = 3;
+        let mut c = ChainsX4 {
+            template: core::array::from_fn(|i| {
+                core::array::from_fn(|j| (i * 4 + j) as u64 * 0x0101_0101_0101)
+            }),
+            hash_word: nw + 3,
+            value_at: nw + 4,
+            nw,
+            start: [0, 3, 7, 1],
+            steps: [5, 1, 8, 3],
+        };
+        for j in 0..4 {
+            c.template[c.hash_word][j] &= 0xFFFF_FFFF;
+        }
+        let mut want = [[0u64; 4]; 4];
+        for j in 0..4 {
+            let mut value: [u64; 4] =
+                core::array::from_fn(|i| if i < nw { c.template[c.value_at + i][j] } else { 0 });
+            for step in 0..c.steps[j] {
+                let mut st: [u64; 25] = core::array::from_fn(|i| c.template[i][j]);
+                st[c.hash_word] |= u64::from((c.start[j] + step).swap_bytes()) << 32;
+                st[c.value_at..c.value_at + nw].copy_from_slice(&value[..nw]);
+                keccak::f1600(&mut st);
+                value[..nw].copy_from_slice(&st[..nw]);
+            }
+            want[j] = value;
+        }
+        for b in [Backend::Avx2, Backend::Auto] {
+            set_backend(b);
+            if let Some(got) = chains_x4(&c) {
+                assert_eq!(got, want, "{b:?}");
+            }
+        }
+        set_backend(Backend::Auto);
     }
 }

@@ -16,7 +16,7 @@ use zeroize::Zeroize;
 
 use super::address::Adrs;
 use super::params::Params;
-use crate::hash::keccak_x4::{f1600x4, StateX4};
+use crate::hash::keccak_x4::{chains_x4, f1600x4, ChainsX4, StateX4};
 
 /// An n-byte hash value as little-endian 64-bit words; only the first n/8 are used.
 pub(crate) type Node = [u64; 4];
@@ -188,6 +188,10 @@ pub(crate) fn chains<P: Params>(jobs: &mut [Chain]) {
     let mut s: StateX4 = [[0u64; 4]; 25];
     for g in order.chunks(LANES) {
         let longest = jobs[g[0]].steps;
+        let live = g.iter().take_while(|&&i| jobs[i].steps > 0).count();
+        if live > 1 && chains_in_registers::<P>(jobs, &g[..live]) {
+            continue;
+        }
         for step in 0..longest {
             let active = g.iter().take_while(|&&i| jobs[i].steps > step).count();
             if active == 1 {
@@ -214,6 +218,40 @@ pub(crate) fn chains<P: Params>(jobs: &mut [Chain]) {
     }
     // In signing, the states hold chain values below the revealed ones.
     s.zeroize();
+}
+
+/// Runs the chains `group` (2–4 jobs, none of zero steps) with the vector kernel
+/// [`chains_x4`], which keeps the Keccak states in registers from step to step. Returns
+/// false, having done nothing, when there is no vector backend.
+fn chains_in_registers<P: Params>(jobs: &mut [Chain], group: &[usize]) -> bool {
+    let nw = P::N / 8;
+    let mut c = ChainsX4 {
+        template: [[0u64; 4]; 25],
+        hash_word: nw + 3,
+        value_at: nw + 4,
+        nw,
+        start: [0; 4],
+        steps: [0; 4],
+    };
+    for (j, &i) in group.iter().enumerate() {
+        let job = &jobs[i];
+        layout::<P>(&job.seed, &job.adrs, &job.value, None, |k, w| {
+            c.template[k][j] ^= w
+        });
+        c.start[j] = job.start;
+        c.steps[j] = job.steps;
+    }
+    let Some(mut out) = chains_x4(&c) else {
+        c.template.zeroize();
+        return false;
+    };
+    for (j, &i) in group.iter().enumerate() {
+        jobs[i].value[..nw].copy_from_slice(&out[j][..nw]);
+    }
+    // In signing, the chain starts are secret.
+    c.template.zeroize();
+    out.zeroize();
+    true
 }
 
 /// The job indices ordered by `steps`, longest first (a counting sort: steps ≤ w − 1).
