@@ -500,7 +500,7 @@ mod tests {
             c.template[c.hash_word][j] &= 0xFFFF_FFFF;
         }
         let mut want = [[0u64; 4]; 4];
-        for j in 0..4 {
+        for (j, w) in want.iter_mut().enumerate() {
             let mut value: [u64; 4] =
                 core::array::from_fn(|i| if i < nw { c.template[c.value_at + i][j] } else { 0 });
             for step in 0..c.steps[j] {
@@ -510,7 +510,7 @@ mod tests {
                 keccak::f1600(&mut st);
                 value[..nw].copy_from_slice(&st[..nw]);
             }
-            want[j] = value;
+            *w = value;
         }
         for b in [Backend::Avx2, Backend::Auto] {
             set_backend(b);
