@@ -1,13 +1,12 @@
 //! Encrypted share snapshots: in-memory seal/open, strict decoding, tamper detection,
-//! passphrase keys, and the file store (retention, rollback, crash safety).
+//! passphrase keys, and the file store (activation and erasure, rollback, crash safety).
 #![cfg(all(feature = "std", feature = "threshold"))]
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use quasar_pq::lss::snapshot::{
-    Corruption, Error, Kdf, KdfParams, Metadata, Snapshot, SnapshotKey, SnapshotStore, DEFAULT_RETENTION,
-    STATE_FILE,
+    Corruption, Error, Kdf, KdfParams, Metadata, Snapshot, SnapshotKey, SnapshotStore, STATE_FILE,
 };
 use quasar_pq::PartyId;
 use rand_chacha::rand_core::SeedableRng;
@@ -313,38 +312,71 @@ fn secrets_are_redacted_in_debug() {
 // ---------------------------------------------------------------- file store
 
 #[test]
-fn retention_keeps_the_last_eight() {
+fn every_generation_is_kept_until_one_is_activated() {
     let dir = tempfile::tempdir().unwrap();
     let store = store_with(dir.path(), 1, 1..=10);
-    assert_eq!(DEFAULT_RETENTION, 8);
-    assert_eq!(store.generations().unwrap(), (3..=10).collect::<Vec<_>>());
-    assert_eq!(file_generations(dir.path()), (3..=10).collect::<Vec<_>>());
+    // No window: nothing is pruned by saving.
+    assert_eq!(store.generations().unwrap(), (1..=10).collect::<Vec<_>>());
+    assert_eq!(file_generations(dir.path()), (1..=10).collect::<Vec<_>>());
     assert_eq!(store.current(), Some(10));
-    assert_eq!(store.latest().unwrap().payload(), &payload(10)[..]);
-    for g in 3..=10 {
+    assert_eq!(store.activated(), None);
+    for g in 1..=10 {
         let opened = store.load(g).unwrap();
         assert_eq!(opened.payload(), &payload(g)[..]);
         assert_eq!(opened.metadata(), &metadata(g));
     }
-    for g in [1, 2, 11] {
-        assert_eq!(store.load(g).unwrap_err(), Error::UnknownGeneration(g));
-    }
+    assert_eq!(store.load(11).unwrap_err(), Error::UnknownGeneration(11));
     // Only our files are in the directory.
     let mut names: Vec<String> = fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
     names.sort();
-    assert_eq!(names.len(), 9);
-    assert_eq!(names[8], STATE_FILE);
+    assert_eq!(names.len(), 11);
+    assert_eq!(names[10], STATE_FILE);
+}
 
-    // A smaller window applies at the next save.
+#[test]
+fn activation_erases_every_older_generation() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = store_with(dir.path(), 1, 1..=6);
+    assert_eq!(store.activate(9).unwrap_err(), Error::UnknownGeneration(9));
+    store.activate(4).unwrap();
+    assert_eq!(store.activated(), Some(4));
+    assert_eq!(store.current(), Some(6));
+    assert_eq!(file_generations(dir.path()), vec![4, 5, 6]);
+    for g in 1..=3 {
+        assert_eq!(store.load(g).unwrap_err(), Error::UnknownGeneration(g));
+    }
+    // An older activation is refused and changes nothing.
+    assert_eq!(
+        store.activate(3).unwrap_err(),
+        Error::StaleActivation {
+            generation: 3,
+            activated: 4
+        }
+    );
+    // Rolling back stops at the activated generation.
+    assert_eq!(
+        store.rollback(3).unwrap_err(),
+        Error::RollbackBeforeActivation { to: 3, activated: 4 }
+    );
+    store.rollback(4).unwrap();
+    assert_eq!(store.current(), Some(4));
+    // The superseded generations can be retired; the current and activated ones cannot.
+    assert_eq!(store.retire(4).unwrap_err(), Error::CannotRetire(4));
+    store.retire(6).unwrap();
+    assert_eq!(store.retire(6).unwrap_err(), Error::UnknownGeneration(6));
+    assert_eq!(file_generations(dir.path()), vec![4, 5]);
+
+    // The activation survives reopening, and activating the newest erases the rest.
+    drop(store);
     let mut store = SnapshotStore::open(dir.path(), key(1)).unwrap();
-    store.set_retention(3).unwrap();
-    assert_eq!(store.set_retention(0).unwrap_err(), Error::InvalidRetention);
-    let snap = store.seal(&metadata(11), &payload(11), &mut rng(11)).unwrap();
-    store.save(11, &snap).unwrap();
-    assert_eq!(store.generations().unwrap(), vec![9, 10, 11]);
+    assert_eq!(store.activated(), Some(4));
+    assert_eq!(store.current(), Some(4));
+    store.activate(5).unwrap();
+    assert_eq!(store.current(), Some(5));
+    assert_eq!(file_generations(dir.path()), vec![5]);
 }
 
 #[test]
@@ -384,6 +416,7 @@ fn rollback_then_load_and_continue() {
         store.rollback(10).unwrap_err(),
         Error::RollbackNotEarlier { to: 10, current: 10 }
     );
+    store.retire(2).unwrap();
     assert_eq!(store.rollback(2).unwrap_err(), Error::UnknownGeneration(2));
 
     store.rollback(7).unwrap();
@@ -392,7 +425,7 @@ fn rollback_then_load_and_continue() {
     assert_eq!(store.latest().unwrap().payload(), &payload(7)[..]);
     assert_eq!(store.load(7).unwrap().metadata().generation(), 7);
     // Nothing was deleted; the newer generations stay readable.
-    assert_eq!(store.generations().unwrap(), (3..=10).collect::<Vec<_>>());
+    assert_eq!(store.generations().unwrap(), [1, 3, 4, 5, 6, 7, 8, 9, 10]);
     assert_eq!(store.load(9).unwrap().payload(), &payload(9)[..]);
     // Only earlier generations.
     assert_eq!(
@@ -421,7 +454,7 @@ fn rollback_then_load_and_continue() {
     let snap11 = seal(&key(1), 11);
     store.save(11, &snap11).unwrap();
     assert_eq!(store.current(), Some(11));
-    assert_eq!(store.generations().unwrap(), (4..=11).collect::<Vec<_>>());
+    assert_eq!(store.generations().unwrap(), [1, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
     assert_eq!(store.history().len(), 2);
 }
 

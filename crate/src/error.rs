@@ -1,6 +1,6 @@
 //! The crate-wide error: every module's error, with a stable code for JS.
 
-use crate::{mldsa, wire};
+use crate::{mldsa, slhdsa, wire};
 
 /// Any error this crate returns. Each module's own error converts into it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -9,6 +9,9 @@ pub enum Error {
     /// An ML-DSA error.
     #[error("ML-DSA: {0}")]
     MlDsa(#[from] mldsa::Error),
+    /// An SLH-DSA error.
+    #[error("SLH-DSA: {0}")]
+    SlhDsa(#[from] slhdsa::Error),
     /// A secret-sharing error.
     #[cfg(feature = "threshold")]
     #[error("VSS: {0}")]
@@ -43,6 +46,7 @@ impl Error {
     pub fn code(&self) -> &'static str {
         match self {
             Error::MlDsa(e) => e.code(),
+            Error::SlhDsa(e) => e.code(),
             Error::Wire(e) => e.code(),
             Error::Party(e) => e.code(),
             #[cfg(feature = "threshold")]
@@ -62,6 +66,7 @@ impl Error {
     pub fn module(&self) -> &'static str {
         match self {
             Error::MlDsa(_) => "mldsa",
+            Error::SlhDsa(_) => "slhdsa",
             Error::Wire(_) => "wire",
             Error::Party(_) => "party",
             #[cfg(feature = "threshold")]
@@ -80,7 +85,7 @@ impl Error {
     /// The parties this error blames (empty when nobody is to blame).
     pub fn culprits(&self) -> &[crate::PartyId] {
         match self {
-            Error::MlDsa(_) | Error::Wire(_) => &[],
+            Error::MlDsa(_) | Error::SlhDsa(_) | Error::Wire(_) => &[],
             Error::Party(e) => e.culprits(),
             #[cfg(feature = "threshold")]
             Error::Snapshot(_) => &[],

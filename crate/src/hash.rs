@@ -1,11 +1,15 @@
 //! Hashing on `sha3`: the SHAKE extendable-output functions used by the FIPS algorithms.
 //!
 //! FIPS 204 names SHAKE256 `H` and SHAKE128 `G`; the helpers here absorb several byte
-//! strings in order (their concatenation) without allocating.
+//! strings in order (their concatenation) without allocating. [`keccak_x4`] runs
+//! Keccak-f\[1600\] on four states at once (AVX-512VL or AVX2 after run-time detection,
+//! two simd128 lanes on wasm32), for SLH-DSA's many independent one-block hashes.
 
 pub mod blocks;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 pub mod keccak_x2;
+#[allow(unsafe_code)] // the one module with `unsafe`: target-feature calls after detection
+pub mod keccak_x4;
 
 use sha3::digest::{ExtendableOutput, Update, XofReader};
 use sha3::{Shake128, Shake256};

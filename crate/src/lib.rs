@@ -5,7 +5,10 @@
 //! This release provides **ML-DSA** (FIPS 204), written on the `sha3` crate: key
 //! generation from a 32-byte seed, hedged and deterministic signing through the pure
 //! interface with a context string, the internal and external-μ interfaces (in
-//! [`mldsa::hazmat`]), verification, and the standard byte encodings.
+//! [`mldsa::hazmat`]), verification, and the standard byte encodings; and **SLH-DSA**
+//! (FIPS 205, the six SHAKE sets) in [`slhdsa`]: key generation from seeds, hedged and
+//! deterministic pure signing with a context, verification and batch verification, the
+//! internal interface in [`slhdsa::hazmat`].
 //!
 //! ```
 //! use quasar_pq::mldsa::{MlDsa65, SigningKey};
@@ -17,7 +20,7 @@
 //! assert!(vk.verify(b"block 43", b"example", &sig).is_err());
 //! ```
 #![cfg_attr(not(feature = "std"), no_std)]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)] // allowed in exactly one module: hash::keccak_x4 (AVX2 after detection)
 #![deny(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
@@ -33,6 +36,7 @@ pub mod mldsa;
 pub mod party;
 #[cfg(feature = "threshold")]
 pub mod pulsar;
+pub mod slhdsa;
 #[cfg(feature = "threshold")]
 pub mod vss;
 pub mod wire;

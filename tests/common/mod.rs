@@ -19,6 +19,7 @@ use sha3::digest::{ExtendableOutput, Update, XofReader};
 pub mod peers;
 #[cfg(all(feature = "sim", feature = "hazmat"))]
 pub mod sim;
+pub mod slhdsa;
 
 // ---------------------------------------------------------------------------------------------
 // Parameter sets

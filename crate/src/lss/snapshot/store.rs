@@ -308,10 +308,15 @@ impl SnapshotStore {
         drop(snapshot.open(&self.key)?);
         // The rename inside is the commit point; the state file is not rewritten (open
         // adopts the newest snapshot above the recorded high-water mark), so a durable
-        // save costs one file and one directory sync.
+        // save costs one file and one directory sync after the first.
         write_atomic(&self.dir, &generation_file_name(generation), snapshot.as_bytes())?;
         self.current = Some(generation);
         self.high_water = Some(generation);
+        // A store's first save also writes the state file, so a later open under the
+        // wrong key is refused at once rather than by trying every snapshot.
+        if !self.state_path().exists() {
+            self.write_state(generation, generation, self.activated, &self.history)?;
+        }
         Ok(())
     }
 
