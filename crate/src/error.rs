@@ -1,6 +1,6 @@
 //! The crate-wide error: every module's error, with a stable code for JS.
 
-use crate::{mldsa, wire};
+use crate::{bls, mldsa, wire};
 
 /// Any error this crate returns. Each module's own error converts into it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -25,6 +25,9 @@ pub enum Error {
     #[cfg(feature = "threshold")]
     #[error("Pulsar: {0}")]
     Pulsar(#[from] crate::pulsar::Error),
+    /// A BLS12-381 error.
+    #[error("BLS: {0}")]
+    Bls(#[from] bls::Error),
     /// A decoding error.
     #[error("decoding: {0}")]
     Wire(#[from] wire::Error),
@@ -36,6 +39,7 @@ impl Error {
     pub fn code(&self) -> &'static str {
         match self {
             Error::MlDsa(e) => e.code(),
+            Error::Bls(e) => e.code(),
             Error::Wire(e) => e.code(),
             #[cfg(feature = "threshold")]
             Error::Vss(e) => e.code(),
@@ -52,6 +56,7 @@ impl Error {
     pub fn module(&self) -> &'static str {
         match self {
             Error::MlDsa(_) => "mldsa",
+            Error::Bls(_) => "bls",
             Error::Wire(_) => "wire",
             #[cfg(feature = "threshold")]
             Error::Vss(_) => "vss",
@@ -67,7 +72,7 @@ impl Error {
     /// The parties this error blames (empty when nobody is to blame).
     pub fn culprits(&self) -> &[crate::PartyId] {
         match self {
-            Error::MlDsa(_) | Error::Wire(_) => &[],
+            Error::MlDsa(_) | Error::Bls(_) | Error::Wire(_) => &[],
             #[cfg(feature = "threshold")]
             Error::Vss(_) => &[],
             #[cfg(feature = "threshold")]

@@ -23,6 +23,7 @@
 
 extern crate alloc;
 
+pub mod bls;
 mod error;
 pub mod hash;
 #[cfg(feature = "std")]
