@@ -582,7 +582,7 @@ fn prepared_set_agrees_with_fast_aggregate_verify() {
     let keys: Vec<PublicKey> = members.iter().map(|(pk, _)| *pk).collect();
     let set = PreparedSet::new(&members).unwrap();
     assert_eq!(set.len(), K);
-    assert_eq!(set.public_key(3), Some(keys[3].to_bytes()));
+    assert_eq!(set.public_key(3), Some(keys[3]));
     assert_eq!(set.public_key(K), None);
     let msg = b"finality: block 1234";
     let sigs: Vec<Signature> = sks.iter().map(|sk| sk.sign(msg)).collect();

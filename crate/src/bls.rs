@@ -327,8 +327,9 @@ pub fn pop_prove(secret_key: &[u8]) -> Result<[u8; SIGNATURE_LEN], Error> {
 /// [`Error::InvalidSignature`] when the signature does not verify.
 ///
 /// # Security
-/// In the proof-of-possession scheme a key must come with a verified PoP before its
-/// signatures are aggregated; a lone signature under a lone key is safe without one.
+/// The proof-of-possession scheme (draft §3.3) asks every key it is used with to come with a
+/// verified PoP; that is what makes aggregating the key safe. A single signature under a
+/// single key needs none to be unforgeable.
 pub fn verify(public_key: &[u8], message: &[u8], signature: &[u8]) -> Result<(), Error> {
     let pk = PublicKey::try_from(public_key)?;
     let sig = Signature::try_from(signature)?;

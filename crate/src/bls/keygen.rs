@@ -24,7 +24,9 @@ fn keygen_salt() -> [u8; 32] {
 ///
 /// # Security
 /// Stored as its 32-byte encoding and wiped on drop; `Debug` prints `<redacted>`. Never send
-/// it anywhere. The scalar rebuilt for each signature lives on the stack only for that call.
+/// it anywhere. The OKM and the wide integer of KeyGen are wiped too; the scalar rebuilt for
+/// each signature (`bls12_381::Scalar` has no `Zeroize`) and the HMAC state inside `hkdf`
+/// live on the stack for that call only and are not wiped.
 pub struct SecretKey {
     /// I2OSP(SK, 32), big-endian.
     bytes: Zeroizing<[u8; SECRET_KEY_LEN]>,

@@ -77,8 +77,7 @@ impl PublicKey {
         }
     }
 
-    /// Wraps a point known to be valid (computed from a secret key).
-    #[cfg(not(feature = "light"))]
+    /// Wraps a point known to be valid (computed from a secret key, or decoded before).
     pub(super) fn from_point(point: G1Affine) -> Self {
         PublicKey { point }
     }

@@ -141,8 +141,8 @@ impl PreparedSet {
     }
 
     /// The public key of member `index`, if there is one.
-    pub fn public_key(&self, index: usize) -> Option<[u8; PUBLIC_KEY_LEN]> {
-        self.keys.get(index).map(G1Affine::to_compressed)
+    pub fn public_key(&self, index: usize) -> Option<PublicKey> {
+        self.keys.get(index).map(|k| PublicKey::from_point(*k))
     }
 
     /// Checks `bitmap` against this set (see [`SignerBitmap`] for the convention) and gives
