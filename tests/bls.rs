@@ -1017,3 +1017,58 @@ fn hazmat_limits() {
     ));
     assert_eq!(hazmat::expand_message_xmd(b"", b"d", 0), Ok(vec![]));
 }
+
+#[test]
+fn random_input_never_panics() {
+    let (sks, members) = committee(12);
+    let set = PreparedSet::new(&members).unwrap();
+    let sig = sks[0].sign(b"m").to_bytes();
+    let mut rng = Rng(0xdead_beef_cafe_f00d);
+    for _ in 0..300 {
+        let len = rng.below(200);
+        let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        for r in [
+            PublicKey::try_from(bytes.as_slice()).map(|_| ()),
+            Signature::try_from(bytes.as_slice()).map(|_| ()),
+            ProofOfPossession::try_from(bytes.as_slice()).map(|_| ()),
+            SecretKey::try_from(bytes.as_slice()).map(|_| ()),
+            bls::verify(&bytes, b"m", &sig),
+            bls::verify(&members[0].0.to_bytes(), b"m", &bytes),
+            bls::pop_verify(&bytes, &bytes),
+            bls::aggregate(&[&bytes, &sig]).map(|_| ()),
+            set.verify_aggregate_bytes(b"m", &sig, &bytes),
+            set.verify_aggregate_bytes(b"m", &bytes, &[1, 0]),
+            SignerBitmap::new(&bytes, rng.below(40)).map(|_| ()),
+            PreparedSet::from_bytes(&bytes, &bytes).map(|_| ()),
+        ] {
+            // Any verdict is fine; the point is a typed result, never a panic.
+            let _ = r.map_err(|e| e.code());
+        }
+    }
+    // Random 48- and 96-byte strings with the compression flag set and infinity clear reach
+    // the curve and subgroup checks.
+    let mut reached = [0usize; 3];
+    for _ in 0..100 {
+        let mut pk = [0u8; 48];
+        pk.iter_mut().for_each(|b| *b = rng.next() as u8);
+        pk[0] = 0x80 | (pk[0] & 0x3f) % 0x1a;
+        let mut s = [0u8; 96];
+        s.iter_mut().for_each(|b| *b = rng.next() as u8);
+        s[0] = 0x80 | (s[0] & 0x3f) % 0x1a;
+        s[48] %= 0x1a;
+        for e in [PublicKey::from_bytes(&pk).err(), Signature::from_bytes(&s).err()]
+            .into_iter()
+            .flatten()
+        {
+            match e {
+                Error::NotOnCurve { .. } => reached[0] += 1,
+                Error::NotInSubgroup { .. } => reached[1] += 1,
+                _ => reached[2] += 1,
+            }
+        }
+    }
+    assert!(
+        reached[0] > 50 && reached[1] > 50 && reached[2] == 0,
+        "{reached:?}"
+    );
+}
