@@ -1051,10 +1051,10 @@ fn random_input_never_panics() {
     for _ in 0..100 {
         let mut pk = [0u8; 48];
         pk.iter_mut().for_each(|b| *b = rng.next() as u8);
-        pk[0] = 0x80 | (pk[0] & 0x3f) % 0x1a;
+        pk[0] = 0x80 | ((pk[0] & 0x3f) % 0x1a);
         let mut s = [0u8; 96];
         s.iter_mut().for_each(|b| *b = rng.next() as u8);
-        s[0] = 0x80 | (s[0] & 0x3f) % 0x1a;
+        s[0] = 0x80 | ((s[0] & 0x3f) % 0x1a);
         s[48] %= 0x1a;
         for e in [PublicKey::from_bytes(&pk).err(), Signature::from_bytes(&s).err()]
             .into_iter()
