@@ -488,6 +488,11 @@ fn aggregation_basics() {
     assert_eq!(agg.verify_aggregate(&pairs), Ok(()));
     let swapped: Vec<(&PublicKey, &[u8])> = keys.iter().zip([b"b" as &[u8], b"a", b"a"]).collect();
     assert_eq!(agg.verify_aggregate(&swapped), Err(Error::InvalidSignature));
+    // More pairs than one Miller-loop chunk.
+    let many: Vec<(&PublicKey, &[u8])> = (0..19).map(|i| (&keys[i % 3], msgs[i % 3])).collect();
+    let agg19 = Signature::aggregate(&(0..19).map(|i| sigs[i % 3]).collect::<Vec<_>>()).unwrap();
+    assert_eq!(agg19.verify_aggregate(&many), Ok(()));
+    assert_eq!(agg19.verify_aggregate(&many[..18]), Err(Error::InvalidSignature));
     let kb: Vec<[u8; 48]> = keys.iter().map(PublicKey::to_bytes).collect();
     let kr: Vec<&[u8]> = kb.iter().map(|k| k.as_slice()).collect();
     assert_eq!(
