@@ -10,8 +10,9 @@
 //! `bls/part/hash_to_g2`, `bls/part/decode_signature`, `bls/part/decode_public_key`.
 //!
 //! Run: `cargo bench --bench bls` (filter with e.g. `-- bls/prepared_verify`); after the run a
-//! markdown table of medians is printed. Keys come from KeyGen on fixed IKMs (`[i; 32]`), so
-//! reruns are comparable.
+//! markdown table of medians is printed, then prepared-set verify ÷ plain verify timed in
+//! back-to-back pairs (robust to load from other processes). Keys come from KeyGen on fixed
+//! IKMs (`[i; 32]`), so reruns are comparable.
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
@@ -22,6 +23,26 @@ use criterion::Criterion;
 use quasar_pq::bls::{self, hazmat, PreparedSet, PublicKey, SecretKey, Signature, SignerBitmap};
 
 static MEDIANS: Mutex<BTreeMap<String, Vec<f64>>> = Mutex::new(BTreeMap::new());
+
+/// Paired ratios prepared-set verify ÷ plain verify, each pair timed back to back so that
+/// load from other processes affects both sides alike.
+static PAIRED: Mutex<Vec<(String, f64)>> = Mutex::new(Vec::new());
+
+/// Median over `rounds` of time(`a`) ÷ time(`b`), `a` and `b` run back to back each round.
+fn paired_ratio(rounds: usize, mut a: impl FnMut(), mut b: impl FnMut()) -> f64 {
+    let mut ratios: Vec<f64> = (0..rounds)
+        .map(|_| {
+            let t = Instant::now();
+            a();
+            let ta = t.elapsed().as_secs_f64();
+            let t = Instant::now();
+            b();
+            ta / t.elapsed().as_secs_f64()
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    ratios[rounds / 2]
+}
 
 /// Benchmarks `f` under `id`, recording per-iteration times for the table.
 fn bench(c: &mut Criterion, id: &str, samples: usize, mut f: impl FnMut()) {
@@ -126,6 +147,18 @@ fn main() {
                 set.verify_aggregate_bytes(MSG, black_box(&agg), black_box(&bitmap))
                     .unwrap();
             });
+            let ratio = paired_ratio(
+                101,
+                || {
+                    set.verify_aggregate_bytes(MSG, black_box(&agg), black_box(&bitmap))
+                        .unwrap()
+                },
+                || bls::verify(black_box(&pk), MSG, black_box(&sig)).unwrap(),
+            );
+            PAIRED
+                .lock()
+                .unwrap()
+                .push((format!("bls/prepared_verify/{k}/{label}"), ratio));
         }
     }
 
@@ -155,5 +188,16 @@ fn print_table() {
         let m = median(samples);
         let ratio = verify.map_or(String::from("–"), |v| format!("{:.2}", m / v));
         println!("| `{id}` | {:.3} | {ratio} |", m * 1e3);
+    }
+    let paired = PAIRED.lock().unwrap();
+    if !paired.is_empty() {
+        println!();
+        println!("Paired: prepared-set verify ÷ plain verify from bytes, timed back to back, median of 101.");
+        println!();
+        println!("| case | ratio |");
+        println!("|---|---:|");
+        for (id, r) in paired.iter() {
+            println!("| `{id}` | {r:.2} |");
+        }
     }
 }
