@@ -425,6 +425,13 @@ fn peer_faults_in_signing() {
             "WRONG_SESSION",
             false,
         ),
+        (
+            "another message",
+            replace(another_message),
+            f,
+            "WRONG_MESSAGE",
+            false,
+        ),
         ("wrong kind", replace(envelope), f, "WRONG_KIND", false),
         (
             "non-member",

@@ -1,6 +1,6 @@
 //! The crate-wide error: every module's error, with a stable code for JS.
 
-use crate::{mldsa, slhdsa, wire};
+use crate::{bls, mldsa, slhdsa, wire};
 
 /// Any error this crate returns. Each module's own error converts into it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -28,6 +28,9 @@ pub enum Error {
     #[cfg(feature = "threshold")]
     #[error("Pulsar: {0}")]
     Pulsar(#[from] crate::pulsar::Error),
+    /// A BLS12-381 error.
+    #[error("BLS: {0}")]
+    Bls(#[from] bls::Error),
     /// A decoding error.
     #[error("decoding: {0}")]
     Wire(#[from] wire::Error),
@@ -47,6 +50,7 @@ impl Error {
         match self {
             Error::MlDsa(e) => e.code(),
             Error::SlhDsa(e) => e.code(),
+            Error::Bls(e) => e.code(),
             Error::Wire(e) => e.code(),
             Error::Party(e) => e.code(),
             #[cfg(feature = "threshold")]
@@ -67,6 +71,7 @@ impl Error {
         match self {
             Error::MlDsa(_) => "mldsa",
             Error::SlhDsa(_) => "slhdsa",
+            Error::Bls(_) => "bls",
             Error::Wire(_) => "wire",
             Error::Party(_) => "party",
             #[cfg(feature = "threshold")]
@@ -85,7 +90,7 @@ impl Error {
     /// The parties this error blames (empty when nobody is to blame).
     pub fn culprits(&self) -> &[crate::PartyId] {
         match self {
-            Error::MlDsa(_) | Error::SlhDsa(_) | Error::Wire(_) => &[],
+            Error::MlDsa(_) | Error::SlhDsa(_) | Error::Bls(_) | Error::Wire(_) => &[],
             Error::Party(e) => e.culprits(),
             #[cfg(feature = "threshold")]
             Error::Snapshot(_) => &[],

@@ -26,6 +26,7 @@
 
 extern crate alloc;
 
+pub mod bls;
 mod error;
 pub mod hash;
 #[cfg(feature = "threshold")]
