@@ -274,32 +274,36 @@ pub fn nodes(demo: &Demo) -> u16 {
         .map_or(demo.parties, |(n2, _)| demo.parties.max(n2 + skipped))
 }
 
-/// Signs, then verifies, with a quorum of `set`; `names` are the two phases' names.
+/// Signs `MESSAGES[generation]` with a quorum of `set` (of threshold `t`), then has `set`
+/// verify it: the phases "Sign" and "Verify" (generation 0) or "Sign (gen 1)" and
+/// "Verify (gen 1)".
 fn sign<F: Flow>(
     f: &F,
     c: &mut Conductor<PhaseOf<F>>,
     p: &Pipeline<'_>,
-    names: [&str; 2],
+    generation: usize,
     (set, t): (&[u16], u16),
-    message: &'static [u8],
 ) -> Result<(), Failure> {
-    let generation = usize::from(names[0] != "Sign");
-    let id = p.session(&format!("sign {generation}"));
+    let [sign, verify] = match generation {
+        0 => ["Sign", "Verify"],
+        _ => ["Sign (gen 1)", "Verify (gen 1)"],
+    };
+    let (id, message) = (p.session(&format!("sign {generation}")), MESSAGES[generation]);
     // After the reshare, the last parties sign (new ones among them).
     let signers = quorum(set, t, &c.named, p.signing_cheat, generation > 0);
-    let d = c.session(names[0], t, signers, |s| Phase::Sign {
+    let d = c.session(sign, t, signers, |s| Phase::Sign {
         id,
         signers: s.to_vec(),
         message,
     })?;
     c.phase_line(
-        names[0],
+        sign,
         &format!("signed with the contributions of parties {}", list(&d.signers())),
     );
-    let d = c.phase(names[1], Phase::Verify(set.to_vec(), message))?;
+    let d = c.phase(verify, Phase::Verify(set.to_vec(), message))?;
     let text = String::from_utf8_lossy(message);
     c.phase_line(
-        names[1],
+        verify,
         &format!("\"{text}\" verified by {} with {}", d.parties(), f.verifier()),
     );
     Ok(())
@@ -353,7 +357,7 @@ fn pipeline<F: Flow>(f: &F, c: &mut Conductor<PhaseOf<F>>, p: &Pipeline<'_>) -> 
     c.phase("DKG", Phase::Dkg(f.dkg(p.session("dkg"), &parties, t)?))?;
     c.phase_line("DKG", &f.dkg_line(n, t));
     f.after_dkg(c, p)?;
-    sign(f, c, p, ["Sign", "Verify"], (&parties, t), MESSAGES[0])?;
+    sign(f, c, p, 0, (&parties, t))?;
 
     let Some((n2, t2)) = p.demo.reshare else {
         return Ok(());
@@ -388,12 +392,5 @@ fn pipeline<F: Flow>(f: &F, c: &mut Conductor<PhaseOf<F>>, p: &Pipeline<'_>) -> 
             list(&done.erased())
         ),
     );
-    sign(
-        f,
-        c,
-        p,
-        ["Sign (gen 1)", "Verify (gen 1)"],
-        (&d.receivers, t2),
-        MESSAGES[1],
-    )
+    sign(f, c, p, 1, (&d.receivers, t2))
 }
