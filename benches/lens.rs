@@ -1,42 +1,43 @@
-//! Lens (FROST, RFC 9591) signing on Ed25519, secp256k1 (BIP-340) and Ristretto255 at
+//! Lens (FROST, RFC 9591) signing sessions on the library's parties (`lens::SignerParty`,
+//! `lens::CoordinatorParty`), on Ed25519, secp256k1 (BIP-340) and Ristretto255 at
 //! (t, n) = (2, 3), (14, 21), (43, 64): the sizes, which the Zcash Foundation's
 //! FROST book also reports for its crates.
 //!
 //! Ids read `lens/<curve>/<t>-of-<n>/<step>`:
-//! - `round1`: one signer's `commit` (per party, measured per party);
-//! - `round2`: one signer's `sign` over a package of `t` signers (per party);
-//! - `aggregate`: the coordinator's `aggregate` of `t` shares (with share verification
-//!   only if the aggregate fails, as in frost);
+//! - `round1`: one signer's `start` (draw nonces, commit, encode `LNC1`);
+//! - `package`: the coordinator's round 1 (decode `t` commitments, build and encode the
+//!   signing package);
+//! - `round2`: one signer's step on the package (decode, check, sign, encode `LNZ2`);
+//! - `aggregate`: the coordinator's last step (decode `t` shares, aggregate; shares are
+//!   verified only if the aggregate fails, as in frost);
 //! - `verify`: `lens::verify` of the final signature;
-//! - `total`: one whole session in one process: `t` commits, the signing package, `t`
-//!   signs and the aggregate (the sum of what every party does, not a per-party figure).
+//! - `total`: one whole session through `party::sim`: `t` signers and the coordinator
+//!   (the sum of what every party does, not a per-party figure).
 //!
-//! Keys come from the trusted dealer with a fixed, labelled seed, so reruns are
-//! comparable. Run: `cargo bench --bench lens`.
+//! Per-party figures are one party's own steps on the inbox of a reference run
+//! (`benches/common`). Keys come from the trusted dealer with a fixed, labelled seed, so
+//! reruns are comparable. Run: `cargo bench --bench lens --features sim`.
 
-use std::collections::{BTreeMap, BTreeSet};
+mod common;
+
+use std::collections::BTreeSet;
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use quasar_pq::lens::{self, Curve, KeyShare, PublicKeyPackage, SigningPackage};
+use common::{bench, pid, replay, run, run_logged, timed, wanted};
+use criterion::Criterion;
+use quasar_pq::lens::{self, CoordinatorParty, Curve, KeyShare, PublicKeyPackage, SignerParty};
+use quasar_pq::party::sim::{map_output, Network};
 use quasar_pq::PartyId;
-use rand_chacha::rand_core::SeedableRng;
-use rand_chacha::ChaCha20Rng;
-use sha3::digest::{ExtendableOutput, Update, XofReader};
 
-fn labelled_rng(label: &str) -> ChaCha20Rng {
-    let mut h = sha3::Shake256::default();
-    h.update(b"quasar-pq/bench/");
-    h.update(label.as_bytes());
-    let mut seed = [0u8; 32];
-    h.finalize_xof().read(&mut seed);
-    ChaCha20Rng::from_seed(seed)
-}
+const MESSAGE: &[u8] = b"quasar-pq/bench/lens/message: a 64-byte message to be signed....";
 
-fn keys(curve: Curve, t: u16, n: u16, rng: &mut ChaCha20Rng) -> (Vec<KeyShare>, PublicKeyPackage) {
-    let parties: BTreeSet<PartyId> = (1..=n).filter_map(PartyId::new).collect();
-    let (dealt, public) = lens::deal(curve, t, &parties, rng).expect("deal");
+/// The coordinator's id.
+const HUB: u16 = 4000;
+
+fn keys(curve: Curve, t: u16, n: u16, label: &str) -> (Vec<KeyShare>, PublicKeyPackage) {
+    let parties: BTreeSet<PartyId> = (1..=n).map(pid).collect();
+    let (dealt, public) = lens::deal(curve, t, &parties, &mut common::rng(label)).expect("deal");
     let shares = dealt
         .into_values()
         .map(|d| KeyShare::from_dealer(d, &public).expect("share"))
@@ -44,100 +45,73 @@ fn keys(curve: Curve, t: u16, n: u16, rng: &mut ChaCha20Rng) -> (Vec<KeyShare>, 
     (shares, public)
 }
 
-fn session(
-    signers: &[KeyShare],
-    public: &PublicKeyPackage,
-    msg: &[u8],
-    rng: &mut ChaCha20Rng,
-) -> lens::Signature {
-    let mut nonces = BTreeMap::new();
-    let mut commitments = BTreeMap::new();
+/// One session of `signers`, party `p` with the RNG of `label`; the coordinator's
+/// signature (and the signers' `None`s).
+fn session(signers: &[KeyShare], public: &PublicKeyPackage, label: &str) -> Network<Option<lens::Signature>> {
+    let mut net = Network::new();
+    let (c, first) = CoordinatorParty::start(pid(HUB), public, MESSAGE).expect("coordinator");
+    net.add(map_output(c, |o| Some(o.signature)), first);
     for s in signers {
-        let (n, c) = lens::commit(s, rng);
-        nonces.insert(s.party(), n);
-        commitments.insert(s.party(), c);
+        let rng = &mut common::party_rng(label, s.party());
+        let (p, first) = SignerParty::start(s, pid(HUB), MESSAGE, rng).expect("signer");
+        net.add(map_output(p, |_| None), first);
     }
-    let package = SigningPackage::new(public, &commitments, msg).expect("package");
-    let mut shares = BTreeMap::new();
-    for s in signers {
-        let n = nonces.remove(&s.party()).expect("nonces");
-        shares.insert(s.party(), lens::sign(s, n, &package).expect("sign"));
-    }
-    lens::aggregate(public, &package, &shares).expect("aggregate")
+    net
 }
 
 fn bench_curve(c: &mut Criterion, curve: Curve) {
-    let msg = b"quasar-pq/bench/lens/message: a 64-byte message to be signed....";
     for (t, n) in [(2u16, 3u16), (14, 21), (43, 64)] {
         let label = format!("lens/{curve}/{t}-of-{n}");
-        let mut rng = labelled_rng(&label);
-        let (mut shares, public) = keys(curve, t, n, &mut rng);
+        if !wanted(&format!("{label}/")) {
+            continue;
+        }
+        let (mut shares, public) = keys(curve, t, n, &label);
         shares.truncate(usize::from(t));
         let signers = shares;
-        let me = &signers[0];
-
-        // Fixed commitments of the other signers; party 1 commits afresh per iteration.
-        let mut others = BTreeMap::new();
-        let mut other_nonces = BTreeMap::new();
-        for s in &signers[1..] {
-            let (nn, cc) = lens::commit(s, &mut rng);
-            others.insert(s.party(), cc);
-            other_nonces.insert(s.party(), nn);
-        }
+        let reference = format!("{label}/reference");
+        let (out, sent) = run_logged(session(&signers, &public, &reference));
+        let sig = out.into_values().flatten().next().expect("a signature");
+        let gk = public.group_key_bytes();
+        lens::verify(curve, &gk, MESSAGE, sig.as_bytes()).expect("verify");
 
         let mut g = c.benchmark_group(&label);
         g.sample_size(10)
             .warm_up_time(Duration::from_millis(300))
             .measurement_time(Duration::from_secs(1));
-
-        g.bench_function("round1", |b| b.iter(|| black_box(lens::commit(me, &mut rng))));
-
-        g.bench_function("round2", |b| {
-            b.iter_batched(
-                || {
-                    let (nn, cc) = lens::commit(me, &mut rng);
-                    let mut all = others.clone();
-                    all.insert(me.party(), cc);
-                    (nn, SigningPackage::new(&public, &all, msg).expect("package"))
-                },
-                |(nn, package)| black_box(lens::sign(me, nn, &package).expect("sign")),
-                BatchSize::SmallInput,
-            )
+        let me = &signers[0];
+        let signer = || {
+            let mut rng = common::party_rng(&reference, me.party());
+            move || SignerParty::start(me, pid(HUB), MESSAGE, &mut rng).expect("signer")
+        };
+        let coordinator = || || CoordinatorParty::start(pid(HUB), &public, MESSAGE).expect("coordinator");
+        bench(&mut g, &format!("{label}/round1"), || timed(signer()).1);
+        bench(&mut g, &format!("{label}/package"), || {
+            replay(coordinator(), &sent).times[1]
         });
-
-        // One complete set of shares for the aggregate and verify benches.
-        let (nn, cc) = lens::commit(me, &mut rng);
-        let mut all = others.clone();
-        all.insert(me.party(), cc);
-        let package = SigningPackage::new(&public, &all, msg).expect("package");
-        let mut z = BTreeMap::new();
-        z.insert(me.party(), lens::sign(me, nn, &package).expect("sign"));
-        for s in &signers[1..] {
-            let nn = other_nonces.remove(&s.party()).expect("nonces");
-            z.insert(s.party(), lens::sign(s, nn, &package).expect("sign"));
-        }
-        g.bench_function("aggregate", |b| {
-            b.iter(|| black_box(lens::aggregate(&public, &package, &z).expect("aggregate")))
+        bench(&mut g, &format!("{label}/round2"), || {
+            let r = replay(signer(), &sent);
+            r.times[r.times.len() - 1]
         });
-        let sig = lens::aggregate(&public, &package, &z).expect("aggregate");
-        let gk = public.group_key_bytes();
-        lens::verify(curve, &gk, msg, sig.as_bytes()).expect("verify");
-        g.bench_function("verify", |b| {
-            b.iter(|| black_box(lens::verify(curve, &gk, msg, sig.as_bytes())).expect("verify"))
+        bench(&mut g, &format!("{label}/aggregate"), || {
+            let r = replay(coordinator(), &sent);
+            r.times[r.times.len() - 1]
         });
-
-        g.bench_function("total", |b| {
-            b.iter(|| black_box(session(&signers, &public, msg, &mut rng)))
+        bench(&mut g, &format!("{label}/verify"), || {
+            timed(|| black_box(lens::verify(curve, &gk, MESSAGE, sig.as_bytes())).expect("verify")).1
+        });
+        let mut i = 0;
+        bench(&mut g, &format!("{label}/total"), || {
+            i += 1;
+            timed(|| run(session(&signers, &public, &format!("{label}/total/{i}")))).1
         });
         g.finish();
     }
 }
 
-fn benches(c: &mut Criterion) {
+fn main() {
+    let mut c = Criterion::default().configure_from_args();
     for curve in Curve::ALL {
-        bench_curve(c, curve);
+        bench_curve(&mut c, curve);
     }
+    c.final_summary();
 }
-
-criterion_group!(lens_benches, benches);
-criterion_main!(lens_benches);

@@ -1,4 +1,5 @@
-//! LSS reshare: the whole verified run in one process, and true per-party times.
+//! LSS dealing on the library's party (`lss::DealingParty`): whole verified runs in one
+//! process, true per-party times, and the activation certificate.
 //!
 //! Cases (t = ⌈2n/3⌉, dealers = a minimal quorum of t_old old parties, unless noted):
 //! n → n reshare for n ∈ {3, 7, 21, 64, 128}; the transitions 21→21 refresh (all 21 deal),
@@ -6,377 +7,308 @@
 //! commitments (Pulsar-style: nothing like x·G published) and Ed25519 with Feldman
 //! commitments (Lens-style).
 //!
-//! Ids: `lss/<curve>-<mode>/<case>/total` — every party's round 1 (deal), decoding of every
-//! message it receives from bytes, round 2 (share and constant-term checks, complaints),
-//! round 3, and finalize (combination, torsion check, transcript hash), all parties one
-//! after another; `…/deal` — one dealer's round 1 including encoding its messages;
-//! `…/receive` — one receiver's decoding plus rounds 2, 3 and finalize. Per-party figures
-//! are measured on one party, never a total divided by n.
+//! Ids `lss/<curve>-<mode>/<case>/<step>`:
+//! - `total`: every party's whole dealing through `party::sim` — deal, decoding every
+//!   message, share and constant-term checks, complaints, answers, finalize (combination,
+//!   torsion check, transcript hash, its proof of possession) and the activation round
+//!   (checking the others' proofs, the certificate);
+//! - `deal`: one dealer's `start` (its polynomials, commitments, shares, encodings);
+//! - `receive`: one receiver's rounds 1–3 (check shares, answer complaints, finalize,
+//!   which makes its proof of possession), on the inbox of a reference run;
+//! - `activate`: the same receiver's activation round (decode and check the other new
+//!   members' proofs, assemble the certificate).
 //!
-//! Run: `cargo bench --bench lss` (filter with e.g. `-- lss/ristretto255-pedersen/21`);
-//! after the run a markdown table of medians is printed. Seeds are fixed
-//! (ChaCha20 from 1, 2, …) so reruns are comparable.
+//! Ids `lss/<curve>-<mode>/activation/<n>/<step>` (n ∈ {21, 128}, the generation of a DKG
+//! among n, scheme `Lss`): `prove` (one member's proof of possession and its `LSV1`),
+//! `make` (one participant's activation round on the n − 1 others' proofs: the
+//! certificate), `verify` (decode the `LSA2` certificate and check it against the
+//! generation's public data, as a third party does).
+//!
+//! Per-party figures are one party's own steps (`benches/common`), never a total ÷ n.
+//! Run: `cargo bench --bench lss --features sim` (filter with e.g.
+//! `-- lss/ristretto255-pedersen/21`); after the run a markdown table of medians is
+//! printed. Seeds are fixed and labelled, so reruns are comparable.
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+mod common;
 
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use common::{
+    bench, cases, fmt, ids, median_of, pid, replay, run, run_logged, timed, two_thirds, wanted, Case,
+};
 use criterion::{Criterion, SamplingMode};
 use quasar_pq::lss::{
-    self, Ceremony, ComplaintMessage, DealMessage, GroupPublic, KeyShare, ResponseMessage, ShareMessage,
+    ActivationCertificate, ActivationKind, ActivationParty, Ceremony, DealingParty, GroupPublic, KeyShare,
+    Outcome,
 };
+use quasar_pq::party::sim::{Network, Sent};
+use quasar_pq::party::{Incoming, Party, Step};
 use quasar_pq::vss::{Curve, Ed25519, Mode, Ristretto255};
 use quasar_pq::PartyId;
-use rand_chacha::ChaCha20Rng;
-use rand_core::SeedableRng;
 
-fn ids(range: impl IntoIterator<Item = u16>) -> Vec<PartyId> {
-    range.into_iter().map(|v| PartyId::new(v).unwrap()).collect()
-}
-
-fn two_thirds(n: u16) -> u16 {
-    (2 * n).div_ceil(3)
-}
-
-/// Every message of one run, as bytes.
-#[derive(Default, Clone)]
-struct Wire {
-    deals: BTreeMap<PartyId, Vec<u8>>,
-    shares: BTreeMap<(PartyId, PartyId), Vec<u8>>,
-    complaints: BTreeMap<PartyId, Vec<u8>>,
-    responses: BTreeMap<PartyId, Vec<u8>>,
-}
-
-/// One whole run, every party, through bytes; returns the receivers' shares and the wire.
-fn run<C: Curve>(
-    ceremony: &Ceremony<C>,
+/// Starts every participant of `c` in a simulator, party `p` with the RNG of `label`.
+fn network<C: Curve>(
+    c: &Ceremony<C>,
     old: &BTreeMap<PartyId, KeyShare<C>>,
-    seed: u64,
-) -> (BTreeMap<PartyId, KeyShare<C>>, GroupPublic<C>, Wire) {
-    let mut rng = ChaCha20Rng::seed_from_u64(seed);
-    let parties: BTreeSet<PartyId> = ceremony
-        .dealers()
-        .iter()
-        .chain(ceremony.receivers())
-        .copied()
+    label: &str,
+) -> Network<Outcome<C>> {
+    let mut net = Network::new();
+    let mut all: Vec<PartyId> = c.dealers().iter().chain(c.receivers()).copied().collect();
+    all.sort_unstable();
+    all.dedup();
+    for p in all {
+        let (party, first) =
+            DealingParty::start(c.clone(), p, old.get(&p), &mut common::party_rng(label, p)).expect("start");
+        net.add(party, first);
+    }
+    net
+}
+
+/// A DKG among `n` (outside every timer): the shares and the public data.
+fn dkg<C: Curve>(group: &str, mode: Mode, n: u16) -> Generation<C> {
+    let c = Ceremony::<C>::dkg([7; 32], mode, &ids(1..=n), two_thirds(n)).expect("dkg");
+    let out = run(network(&c, &BTreeMap::new(), &format!("{group}/dkg/{n}")));
+    let public = out[&pid(1)].public.clone();
+    let shares = out
+        .into_iter()
+        .filter_map(|(p, o)| o.key_share.map(|s| (p, s)))
         .collect();
-    let mut wire = Wire::default();
-    let mut s1 = Vec::new();
-    for &p in &parties {
-        let (state, out) = lss::round1(ceremony.clone(), p, old.get(&p), &mut rng).unwrap();
-        if let Some(d) = out.broadcast {
-            wire.deals.insert(p, d.to_bytes());
-        }
-        for m in out.shares {
-            wire.shares.insert((p, m.to()), m.to_bytes().to_vec());
-        }
-        s1.push((p, state));
-    }
-    let mut s2 = Vec::new();
-    for (p, state) in s1 {
-        let (deals, shares) = inbox1::<C>(&wire, p);
-        let (state, complaint) = state.round2(deals, shares).unwrap();
-        if let Some(c) = complaint {
-            wire.complaints.insert(p, c.to_bytes());
-        }
-        s2.push((p, state));
-    }
-    let mut s3 = Vec::new();
-    for (p, state) in s2 {
-        let (state, response) = state.round3(inbox2::<C>(&wire, p)).unwrap();
-        if let Some(r) = response {
-            wire.responses.insert(p, r.to_bytes());
-        }
-        s3.push((p, state));
-    }
-    let mut shares = BTreeMap::new();
-    let mut public = None;
-    for (p, state) in s3 {
-        let out = state.finalize(inbox3::<C>(&wire, p)).unwrap();
-        if let Some(k) = out.key_share {
-            shares.insert(p, k);
-        }
-        public = Some(out.public);
-    }
-    (shares, public.unwrap(), wire)
+    (shares, public)
 }
 
-fn inbox1<C: Curve>(
-    wire: &Wire,
-    p: PartyId,
-) -> (
-    BTreeMap<PartyId, DealMessage<C>>,
-    BTreeMap<PartyId, ShareMessage<C>>,
-) {
-    let deals = wire
-        .deals
-        .iter()
-        .filter(|(&d, _)| d != p)
-        .map(|(&d, b)| (d, DealMessage::from_bytes(b).unwrap()))
-        .collect();
-    let shares = wire
-        .shares
-        .iter()
-        .filter(|((_, to), _)| *to == p)
-        .map(|((from, _), b)| (*from, ShareMessage::from_bytes(b).unwrap()))
-        .collect();
-    (deals, shares)
-}
-
-fn inbox2<C: Curve>(wire: &Wire, p: PartyId) -> BTreeMap<PartyId, ComplaintMessage<C>> {
-    wire.complaints
-        .iter()
-        .filter(|(&j, _)| j != p)
-        .map(|(&j, b)| (j, ComplaintMessage::from_bytes(b).unwrap()))
-        .collect()
-}
-
-fn inbox3<C: Curve>(wire: &Wire, p: PartyId) -> BTreeMap<PartyId, ResponseMessage<C>> {
-    wire.responses
-        .iter()
-        .filter(|(&d, _)| d != p)
-        .map(|(&d, b)| (d, ResponseMessage::from_bytes(b).unwrap()))
-        .collect()
-}
-
-#[derive(Clone, Copy)]
-enum Case {
-    /// n → n, same set, minimal quorum.
-    Same(u16),
-    /// Refresh of n parties, all dealing.
-    Refresh(u16),
-    /// n_old → n_new with a disjoint new set.
-    NewSet(u16, u16),
-}
-
-impl Case {
-    fn name(self) -> String {
-        match self {
-            Case::Same(n) => format!("{n}->{n}"),
-            Case::Refresh(n) => format!("{n}->{n} refresh"),
-            Case::NewSet(a, b) => format!("{a}->{b} new set"),
-        }
+fn ceremony<C: Curve>(case: Case, old: &GroupPublic<C>) -> Ceremony<C> {
+    let (dealers, receivers, t) = case.sets();
+    match t {
+        Some(t) => Ceremony::reshare([8; 32], old, &dealers, &receivers, t),
+        None => Ceremony::refresh([8; 32], old, &dealers),
     }
-
-    fn n_old(self) -> u16 {
-        match self {
-            Case::Same(n) | Case::Refresh(n) | Case::NewSet(n, _) => n,
-        }
-    }
+    .expect("ceremony")
 }
 
-/// Median per-iteration times recorded by `iter_custom`, for the table.
-static RESULTS: Mutex<BTreeMap<(String, String), Vec<Duration>>> = Mutex::new(BTreeMap::new());
-
-fn record(group: &str, id: &str, d: Duration) {
-    RESULTS
-        .lock()
-        .unwrap()
-        .entry((group.to_string(), id.to_string()))
-        .or_default()
-        .push(d);
+fn group_name(curve: &str, mode: Mode) -> String {
+    let mode = match mode {
+        Mode::Pedersen => "pedersen",
+        Mode::Feldman => "feldman",
+    };
+    format!("lss/{curve}-{mode}")
 }
 
-/// The benchmark filter given on the command line, if any (criterion's own filtering
-/// would still run every case's setup).
-fn filter() -> Option<String> {
-    std::env::args().skip(1).find(|a| !a.starts_with('-'))
-}
-
-fn bench_case<C: Curve>(c: &mut Criterion, mode: Mode, case: Case) {
-    let group_name = format!(
-        "lss/{}-{}",
-        C::NAME,
-        match mode {
-            Mode::Pedersen => "pedersen",
-            Mode::Feldman => "feldman",
-        }
-    );
-    if let Some(f) = filter() {
-        if !format!("{group_name}/{}/", case.name()).contains(f.as_str()) {
-            return;
-        }
+fn bench_case<C: Curve>(c: &mut Criterion, mode: Mode, case: Case, dkgs: &mut Dkgs<C>) {
+    let key = format!("{}/{}", group_name(C::NAME, mode), case.name());
+    if !wanted(&format!("{key}/")) {
+        return;
     }
-    let n_old = case.n_old();
-    let t_old = two_thirds(n_old);
-    // The old generation, from a DKG (outside every timer).
-    let dkg = Ceremony::<C>::dkg([7; 32], mode, &ids(1..=n_old), t_old).unwrap();
-    let (old_shares, old_public, _) = run(&dkg, &BTreeMap::new(), 1);
-    let ceremony = match case {
-        Case::Same(n) => Ceremony::reshare([8; 32], &old_public, &ids(1..=t_old), &ids(1..=n), two_thirds(n)),
-        Case::Refresh(n) => Ceremony::refresh([8; 32], &old_public, &ids(1..=n)),
-        Case::NewSet(_, n) => Ceremony::reshare(
-            [8; 32],
-            &old_public,
-            &ids(1..=t_old),
-            &ids(1001..=1000 + n),
-            two_thirds(n),
-        ),
-    }
-    .unwrap();
-    let (_, new_public, wire) = run(&ceremony, &old_shares, 2);
-    assert_eq!(new_public.group_commitment(), old_public.group_commitment());
+    let (old_shares, old_public) = dkgs.get(mode, case.n_old());
+    let ceremony = ceremony(case, &old_public);
+    let reference = format!("{key}/reference");
+    let (outcomes, sent) = run_logged(network(&ceremony, &old_shares, &reference));
+    assert!(outcomes
+        .values()
+        .all(|o| o.activation.is_some() && o.blame.is_empty()));
 
-    let mut g = c.benchmark_group(format!("{group_name}/{}", case.name()));
+    let mut g = c.benchmark_group(&key);
     g.sample_size(10)
         .sampling_mode(SamplingMode::Flat)
         .warm_up_time(Duration::from_millis(300))
         .measurement_time(Duration::from_secs(2));
-    let key = format!("{group_name}/{}", case.name());
-
-    g.bench_function("total", |b| {
-        b.iter_custom(|iters| {
-            let start = Instant::now();
-            for i in 0..iters {
-                let (shares, public, _) = run(&ceremony, &old_shares, 3 + i);
-                assert_eq!(shares.len(), ceremony.receivers().len());
-                assert_eq!(public.group_commitment(), old_public.group_commitment());
-            }
-            let d = start.elapsed();
-            record(&key, "total", d / iters as u32);
-            d
-        })
+    let mut i = 0;
+    bench(&mut g, &format!("{key}/total"), || {
+        i += 1;
+        let (out, d) = timed(|| run(network(&ceremony, &old_shares, &format!("{key}/total/{i}"))));
+        assert_eq!(
+            out.values().filter(|o| o.key_share.is_some()).count(),
+            ceremony.receivers().len()
+        );
+        d
     });
-
     let dealer = ceremony.dealers()[0];
-    g.bench_function("deal", |b| {
-        b.iter_custom(|iters| {
-            let mut rng = ChaCha20Rng::seed_from_u64(4);
-            let start = Instant::now();
-            for _ in 0..iters {
-                let (state, out) =
-                    lss::round1(ceremony.clone(), dealer, old_shares.get(&dealer), &mut rng).unwrap();
-                let bytes: usize = out.broadcast.map_or(0, |d| d.to_bytes().len())
-                    + out.shares.iter().map(|m| m.to_bytes().len()).sum::<usize>();
-                std::hint::black_box((state, bytes));
-            }
-            let d = start.elapsed();
-            record(&key, "deal", d / iters as u32);
-            d
-        })
-    });
-
-    // A receiver that is not a dealer when there is one (its round 1 is then empty).
+    let start = |p: PartyId| {
+        let (c, old, mut rng) = (
+            ceremony.clone(),
+            old_shares.get(&p),
+            common::party_rng(&reference, p),
+        );
+        move || DealingParty::start(c, p, old, &mut rng).expect("start")
+    };
+    bench(&mut g, &format!("{key}/deal"), || timed(start(dealer)).1);
+    // A receiver that is not a dealer when there is one (its start is then empty).
     let receiver = ceremony
         .receivers()
         .iter()
         .copied()
         .rfind(|r| !ceremony.is_dealer(*r))
-        .unwrap_or(*ceremony.receivers().last().unwrap());
-    g.bench_function("receive", |b| {
-        b.iter_custom(|iters| {
-            let mut total = Duration::ZERO;
-            let mut rng = ChaCha20Rng::seed_from_u64(5);
-            for _ in 0..iters {
-                let (state, _) =
-                    lss::round1(ceremony.clone(), receiver, old_shares.get(&receiver), &mut rng).unwrap();
-                let start = Instant::now();
-                let (deals, shares) = inbox1::<C>(&wire, receiver);
-                let (state, _) = state.round2(deals, shares).unwrap();
-                let (state, _) = state.round3(inbox2::<C>(&wire, receiver)).unwrap();
-                let out = state.finalize(inbox3::<C>(&wire, receiver)).unwrap();
-                total += start.elapsed();
-                std::hint::black_box(out);
-            }
-            record(&key, "receive", total / iters as u32);
-            total
-        })
+        .unwrap_or(*ceremony.receivers().last().expect("receivers"));
+    let one = |sent: &[Sent]| replay(start(receiver), sent);
+    bench(&mut g, &format!("{key}/receive"), || one(&sent).span(1, 3));
+    bench(&mut g, &format!("{key}/activate"), || {
+        let r = one(&sent);
+        r.times[r.times.len() - 1]
     });
     g.finish();
 }
 
-fn cases() -> Vec<Case> {
-    let mut v: Vec<Case> = [3, 7, 21, 64, 128].into_iter().map(Case::Same).collect();
-    v.extend([
-        Case::Refresh(21),
-        Case::NewSet(21, 21),
-        Case::NewSet(21, 64),
-        Case::NewSet(64, 21),
-        Case::NewSet(64, 128),
-        Case::NewSet(128, 64),
-    ]);
-    v
+/// The shares and public data of one generation.
+type Generation<C> = (BTreeMap<PartyId, KeyShare<C>>, GroupPublic<C>);
+
+/// DKGs already run, by (mode, n).
+struct Dkgs<C: Curve> {
+    group: String,
+    done: BTreeMap<(u8, u16), Generation<C>>,
 }
 
-fn median(v: &[Duration]) -> Duration {
-    let mut v = v.to_vec();
-    v.sort();
-    v[v.len() / 2]
-}
-
-fn fmt(d: Option<Duration>) -> String {
-    match d {
-        None => "–".into(),
-        Some(d) if d < Duration::from_millis(1) => format!("{:.0} µs", d.as_secs_f64() * 1e6),
-        Some(d) if d < Duration::from_secs(1) => format!("{:.2} ms", d.as_secs_f64() * 1e3),
-        Some(d) => format!("{:.2} s", d.as_secs_f64()),
+impl<C: Curve> Dkgs<C> {
+    fn get(&mut self, mode: Mode, n: u16) -> Generation<C> {
+        let group = self.group.clone();
+        let (shares, public) = self
+            .done
+            .entry((mode.to_byte(), n))
+            .or_insert_with(|| dkg::<C>(&group, mode, n));
+        let shares = shares
+            .iter()
+            .map(|(p, s)| (*p, KeyShare::from_bytes(&s.to_bytes()).expect("share")))
+            .collect();
+        (shares, public.clone())
     }
+}
+
+/// The activation certificate of a DKG's generation: prove, make, verify.
+fn bench_activation<C: Curve>(c: &mut Criterion, mode: Mode, n: u16, dkgs: &mut Dkgs<C>) {
+    let key = format!("{}/activation/{n}", group_name(C::NAME, mode));
+    if !wanted(&format!("{key}/")) {
+        return;
+    }
+    let (shares, public) = dkgs.get(mode, n);
+    let kind = ActivationKind::Lss;
+    let start = |p: PartyId| {
+        let rng = &mut common::party_rng(&key, p);
+        ActivationParty::start(p, shares.get(&p), &public, kind, &[], rng).expect("activation")
+    };
+    // Every member's proof, as the reference inbox.
+    let proofs: Vec<(PartyId, Vec<u8>)> = shares
+        .keys()
+        .map(|&p| (p, start(p).1.broadcast.expect("a member broadcasts its proof")))
+        .collect();
+    let me = pid(1);
+    let inbox: Vec<Incoming<'_>> = proofs
+        .iter()
+        .filter(|(p, _)| *p != me)
+        .map(|(p, b)| Incoming::new(*p, b))
+        .collect();
+    let make = || {
+        let (mut party, _) = start(me);
+        timed(|| match party.step(&inbox) {
+            Ok(Step::Done(_, cert)) => cert,
+            other => panic!("activation: {other:?}"),
+        })
+    };
+    let cert = make().0.to_bytes();
+    assert_eq!(
+        ActivationCertificate::from_bytes(&cert)
+            .expect("cert")
+            .members()
+            .len(),
+        usize::from(n)
+    );
+
+    let mut g = c.benchmark_group(&key);
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(2));
+    bench(&mut g, &format!("{key}/prove"), || timed(|| start(me)).1);
+    bench(&mut g, &format!("{key}/make"), || make().1);
+    bench(&mut g, &format!("{key}/verify"), || {
+        timed(|| {
+            let cert = ActivationCertificate::from_bytes(&cert).expect("cert");
+            cert.verify(&public, kind, &[]).expect("verify")
+        })
+        .1
+    });
+    g.finish();
 }
 
 const PULSAR: &str = "lss/ristretto255-pedersen";
 const LENS: &str = "lss/ed25519-feldman";
 
 fn print_table() {
-    let results = RESULTS.lock().unwrap();
-    if results.is_empty() {
-        return;
-    }
-    let get = |group: &str, case: Case, what: &str| {
-        results
-            .get(&(format!("{group}/{}", case.name()), what.to_string()))
-            .map(|v| median(v))
-    };
-    let row = |case: Case, label: String| {
+    let row = |case: Case| {
         let cells: Vec<String> = [PULSAR, LENS]
             .iter()
-            .flat_map(|g| ["total", "deal", "receive"].map(|w| fmt(get(g, case, w))))
+            .flat_map(|g| {
+                ["total", "deal", "receive", "activate"]
+                    .map(|w| fmt(median_of(&format!("{g}/{}/{w}", case.name()))))
+            })
             .collect();
-        if cells.iter().all(|c| c == "–") {
-            return;
+        if cells.iter().any(|c| c != "–") {
+            println!("| {} | {} |", case.label(), cells.join(" | "));
         }
-        println!("| {label} | {} |", cells.join(" | "));
     };
-    let header =
-        "| Pulsar-style total | deal | receive + finalize | Lens-style total | deal | receive + finalize |";
+    let header = "| Pulsar-style total | deal | receive + finalize | activate | Lens-style total | deal | \
+                  receive + finalize | activate |";
     println!();
     println!(
-        "Reshare n → n (same set, t = ⌈2n/3⌉, quorum of t_old dealers). Pulsar-style = Ristretto255 with"
+        "Reshare n → n (same set, t = ⌈2n/3⌉, quorum of t_old dealers), ending with the activation round."
+    );
+    println!("Pulsar-style = Ristretto255 with Pedersen commitments; Lens-style = Ed25519 with Feldman commitments.");
+    println!(
+        "Total = every party through party::sim, all verification and decoding included; deal, receive +"
     );
     println!(
-        "Pedersen commitments; Lens-style = Ed25519 with Feldman commitments. Total = every party, one after"
+        "finalize (rounds 1–3) and activate (round 4) are one party's own steps. Median time per operation,"
     );
-    println!(
-        "another, all verification and decoding included; deal and receive + finalize are measured on one"
-    );
-    println!("party. Median time per operation, lower is better.");
+    println!("lower is better.");
     println!();
     println!("| n_old = n_new {header}");
-    println!("|---:|---:|---:|---:|---:|---:|---:|");
-    for case in cases() {
-        if let Case::Same(n) = case {
-            row(case, n.to_string());
-        }
-    }
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    cases()
+        .into_iter()
+        .filter(|c| matches!(c, Case::Same(_)))
+        .for_each(row);
     println!();
     println!("| transition {header}");
-    println!("|---|---:|---:|---:|---:|---:|---:|");
-    for case in cases() {
-        let label = match case {
-            Case::Same(_) => continue,
-            Case::Refresh(n) => format!("{n} → {n} (refresh, same set)"),
-            Case::NewSet(a, b) if a == b => format!("{a} → {b} (reshare, new set)"),
-            Case::NewSet(a, b) if a < b => format!("{a} → {b} (expansion, new set)"),
-            Case::NewSet(a, b) => format!("{a} → {b} (contraction, new set)"),
-        };
-        row(case, label);
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    cases()
+        .into_iter()
+        .filter(|c| !matches!(c, Case::Same(_)))
+        .for_each(row);
+    println!();
+    println!("Activation certificate (the generation of a DKG among n; median, lower is better):");
+    println!();
+    println!("| n | group | prove (one member) | make (one participant's round) | verify (third party) |");
+    println!("|---:|---|---:|---:|---:|");
+    for n in [21, 128] {
+        for g in [PULSAR, LENS] {
+            let get = |w: &str| fmt(median_of(&format!("{g}/activation/{n}/{w}")));
+            if get("verify") != "–" {
+                println!(
+                    "| {n} | {} | {} | {} | {} |",
+                    &g[4..],
+                    get("prove"),
+                    get("make"),
+                    get("verify")
+                );
+            }
+        }
     }
 }
 
 fn main() {
     let mut c = Criterion::default().configure_from_args();
+    let mut ristretto = Dkgs::<Ristretto255> {
+        group: group_name("ristretto255", Mode::Pedersen),
+        done: BTreeMap::new(),
+    };
+    let mut ed25519 = Dkgs::<Ed25519> {
+        group: group_name("ed25519", Mode::Feldman),
+        done: BTreeMap::new(),
+    };
     for case in cases() {
-        bench_case::<Ristretto255>(&mut c, Mode::Pedersen, case);
-        bench_case::<Ed25519>(&mut c, Mode::Feldman, case);
+        bench_case(&mut c, Mode::Pedersen, case, &mut ristretto);
+        bench_case(&mut c, Mode::Feldman, case, &mut ed25519);
+    }
+    for n in [21, 128] {
+        bench_activation(&mut c, Mode::Pedersen, n, &mut ristretto);
+        bench_activation(&mut c, Mode::Feldman, n, &mut ed25519);
     }
     c.final_summary();
     print_table();

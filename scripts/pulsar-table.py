@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Markdown tables for `cargo bench --bench pulsar`, in the seed's shapes, with ratios to the seed.
+"""Markdown tables for `cargo bench --bench pulsar --features sim`, in the seed's shapes, with ratios to the seed.
 
 Reads target/pulsar-bench.json, written by benches/pulsar.rs: per id the median and mean of
 individual operations (each timed alone), the harness (criterion or plain) and the load average
@@ -9,11 +9,14 @@ date, commit and the regenerating command, then:
 1. the K = 21 (t = 14) ML-DSA-65 ceremony per phase and per party, next to the seed's
    `LocalRun(5)` figures (M1 Max), with Combine ÷ one plain ML-DSA-65 sign;
 2. what Combine is made of;
-3. reshare n → n (t = ⌈2n/3⌉) with the activation certificate, total and per party, next to the
-   seed's `BenchmarkPulsarReshare` (t = n, per party = total ÷ n);
+3. reshare n → n (t = ⌈2n/3⌉) with the activation round (proofs of possession, the certificate), total
+   and per party, next to the seed's `BenchmarkPulsarReshare` (t = n, per party = total ÷ n);
 4. the six transitions next to the seed's figures.
 
 Ratios are seed ÷ this (how many times faster this is; below 1 means slower).
+
+Per-party figures are one party's own steps (benches/common replays a reference run through the library's
+parties), never a total ÷ n.
 
 Usage: python3 scripts/pulsar-table.py [--results FILE] [--out FILE]
 """
@@ -153,13 +156,14 @@ def header(res, out):
       "(no `target-cpu=native`); harness built with `panic = \"unwind\"` as cargo always builds bench harnesses.")
     w(f"- Date: {', '.join(starts) if starts else 'unknown'}; commit `{commit}`"
       + (" plus uncommitted changes in the tree" if dirty else "") + ".")
-    w("- Command: `cargo bench --bench pulsar && python3 scripts/pulsar-table.py` "
+    w("- Command: `cargo bench --bench pulsar --features sim && python3 scripts/pulsar-table.py` "
       "(n = 128 totals: plain harness, `PULSAR_BENCH_RUNS` runs, default 3). While the tree's `[[bin]]` targets "
       "are built with `panic = \"abort\"` next to the unwinding bench harness, cargo may write two different "
       "`libquasar_pq.rlib` to one path (\"output filename collision\") and fail to link a bin; prefix "
       "`CARGO_PROFILE_RELEASE_PANIC=unwind CARGO_TARGET_DIR=target/pulsar-target` (the measured code is the same: "
       "the harness always links the unwinding build).")
-    w("- Seeds: fixed and labelled, ChaCha20 from SHAKE256(\"quasar-pq/bench/pulsar/\" ‖ label), so reruns are comparable.")
+    w("- Seeds: fixed and labelled: each party's ChaCha20 from `party::sim::party_rng(\"quasar-pq/bench/\" ‖ label, id)`, "
+      "so reruns are comparable.")
     w("- Seed figures: luxfi/pulsar `LocalRun(5)` at K = 21 and `BenchmarkPulsarReshare` (Go, Apple M1 Max, 10 cores), "
       "as published; different machine, so ratios are indicative. Ratio = seed ÷ this (× faster; < 1 is slower).")
     w("")
@@ -177,7 +181,8 @@ def k21(res, out):
     w("|---|---:|---:|---|---:|---:|---:|")
     kc = "Gen"
     rows = [
-        ("Key ceremony, whole, one process (21-party DKG + derivation + 21 stores)", "keyceremony-total", kc),
+        ("Key ceremony, whole, one process (21-party DKG + derivation + certification + 21 stores)",
+         "keyceremony-total", kc),
         ("  DKG deal (per party)", "dkg-deal", None),
         ("  DKG round 2: decode, check shares (per party)", "dkg-round2", None),
         ("  DKG round 3 (per party)", "dkg-round3", None),
@@ -186,7 +191,8 @@ def k21(res, out):
         ("  Derivation round 1 (per signer)", "derive-round1", None),
         ("  Derivation round 2 (per signer)", "derive-round2", None),
         ("  Derivation combine (combiner: rebuild, keygen, proof)", "derive-combine", None),
-        ("  Store: check announcement, keep share (per party)", "derive-store", None),
+        ("  Store: check announcement, certify the key (own proof, 20 proofs, certificate), keep share (per party)",
+         "derive-store", None),
         ("Combiner setup: ML-KEM-768 keygen (per session)", "combiner-setup", None),
         ("Round 1 (per signer)", "sign-round1", "SignRound1"),
         ("Round 2 (per signer)", "sign-round2", "SignRound2Preprocess + SignRound2"),
@@ -276,49 +282,49 @@ def reshare(res, out):
         wall = get(case, "total")
         return fmt_ms(v) if v is not None and wall is not None and wall >= 100 else "–"
 
-    w("### Reshare n → n with the activation certificate (median time per run, lower is better)")
+    w("### Reshare n → n with the activation round (median time per run, lower is better)")
     w("")
-    w("t = ⌈2n/3⌉, same set, a minimal quorum of t_old dealers. **Total** = one process, every party: LSS deal, "
-      "decode, check, complain, respond, finalize (all verification), each new party storing its custody share, "
-      "the new set signing the activation certificate through the custody ceremony (combiner key, t signers, "
-      "combine), and the certificate decoded, matched to the dealing and verified with plain ML-DSA-65. Per-party "
-      "columns are measured on one party: deal = one dealer's round 1; receive = the same party's decoding, "
-      "rounds 2–3, finalize and storage; act. signer = one activation signer's rounds 1–2. Seed: t = n, and its "
-      "per-party figure is total ÷ n.")
+    w("t = ⌈2n/3⌉, same set, a minimal quorum of t_old dealers, the dealing bound to the group key. **Total** = one "
+      "process, every party through `party::sim`: LSS deal, decode, check, complain, respond, finalize (all "
+      "verification), the activation round (every new member's proof of possession of its new share, every "
+      "participant checking the others' proofs into the certificate), and each new member checking the "
+      "certificate and storing its custody share. Per-party columns are one party's own steps on the inbox of a "
+      "reference run: deal = one dealer's start; receive = the same party's rounds 1–3; activate = its activation "
+      "round, the certificate check and storage. Seed: t = n, and its per-party figure is total ÷ n.")
     w("")
-    w("| n | t | Total (wall) | Total (CPU) | Deal | Receive | Act. signer | Party total (deal + receive + act. signer) "
-      "| Act. combine | Seed total | Seed per party (÷ n) | Ratio total | Ratio per party |")
+    w("| n | t | Total (wall) | Total (CPU) | Deal | Receive | Activate | Party total (deal + receive + activate) "
+      "| Cert verify | Seed total | Seed per party (÷ n) | Ratio total | Ratio per party |")
     w("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for n in SAME:
         case = f"{n}->{n}"
         tot = get(case, "total")
-        party = add(get(case, "deal"), get(case, "receive"), get(case, "act-signer"))
+        party = add(get(case, "deal"), get(case, "receive"), get(case, "activate"))
         st, sp = SEED_RESHARE.get(n, (None, None))
         h = harness(case)
         note = f" ({h[1]} runs)" if h and h[0] == "plain" else ""
         w(f"| {n} | {two_thirds(n)} | {fmt_ms(tot)}{note} | {cpu(case)} | {fmt_ms(get(case, 'deal'))} | "
-          f"{fmt_ms(get(case, 'receive'))} | {fmt_ms(get(case, 'act-signer'))} | {fmt_ms(party)} | "
-          f"{fmt_ms(get(case, 'act-combine'))} | {fmt_ms(st)} | {fmt_ms(sp)} | {fmt_ratio(st, tot)} | "
+          f"{fmt_ms(get(case, 'receive'))} | {fmt_ms(get(case, 'activate'))} | {fmt_ms(party)} | "
+          f"{fmt_ms(get(case, 'cert-verify'))} | {fmt_ms(st)} | {fmt_ms(sp)} | {fmt_ratio(st, tot)} | "
           f"{fmt_ratio(sp, party)} |")
     w("")
     tot128 = get("128->128", "total")
     if tot128 is not None:
-        w(f"Goal (issue 4): 128 → 128 reshare with activation certificate under 1.5 s in one process: "
+        w(f"Goal (issue 4): 128 → 128 reshare with activation under 1.5 s in one process: "
           f"**{fmt_ms(tot128)}** wall (median; mean {fmt_ms(get('128->128', 'total', 'mean'))}), "
           f"{'met' if tot128 < 1500 else 'NOT met'}; seed 1212.74 s → {fmt_ratio(1212.74e3, tot128)}.")
         w("")
-    w("### Reshare transitions with the activation certificate (median time per run, lower is better)")
+    w("### Reshare transitions with the activation round (median time per run, lower is better)")
     w("")
     w("t = ⌈2n/3⌉ on both sides; new sets use fresh ids; dealers are the first t_old old parties (refresh: all 21). "
-      "Deal is one old dealer; receive and act. signer are one new party; party total = the larger of an old "
-      "dealer's work (deal) and a new party's (receive + act. signer), or their sum when one party does both.")
+      "Deal is one old dealer; receive and activate are one new party; party total = the larger of an old "
+      "dealer's work (deal) and a new party's (receive + activate), or their sum when one party does both.")
     w("")
-    w("| Transition | Total (wall) | Total (CPU) | Deal | Receive | Act. signer | Party total | Act. combine | "
+    w("| Transition | Total (wall) | Total (CPU) | Deal | Receive | Activate | Party total | Cert verify | "
       "Seed Pulsar | Ratio total |")
     w("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for case, label in TRANSITIONS:
         tot = get(case, "total")
-        d, r, s = get(case, "deal"), get(case, "receive"), get(case, "act-signer")
+        d, r, s = get(case, "deal"), get(case, "receive"), get(case, "activate")
         if "refresh" in case:
             party = add(d, r, s)
         else:
@@ -327,11 +333,7 @@ def reshare(res, out):
         note = f" ({h[1]} runs)" if h and h[0] == "plain" else ""
         seed = SEED_TRANSITIONS.get(case)
         w(f"| {label} | {fmt_ms(tot)}{note} | {cpu(case)} | {fmt_ms(d)} | {fmt_ms(r)} | {fmt_ms(s)} | "
-          f"{fmt_ms(party)} | {fmt_ms(get(case, 'act-combine'))} | {fmt_ms(seed)} | {fmt_ratio(seed, tot)} |")
-    w("")
-    w("Certificate verification (decode + plain ML-DSA-65 verify): "
-      + ", ".join(f"{n} → {n}: {fmt_ms(get(f'{n}->{n}', 'cert-verify'))}" for n in SAME if get(f"{n}->{n}", "cert-verify"))
-      + ".")
+          f"{fmt_ms(party)} | {fmt_ms(get(case, 'cert-verify'))} | {fmt_ms(seed)} | {fmt_ratio(seed, tot)} |")
     w("")
 
 
@@ -341,7 +343,7 @@ def main():
     ap.add_argument("--out")
     args = ap.parse_args()
     if not os.path.exists(args.results):
-        sys.exit(f"{args.results} not found: run `cargo bench --bench pulsar` first")
+        sys.exit(f"{args.results} not found: run `cargo bench --bench pulsar --features sim` first")
     res = Results(args.results)
     out = []
     header(res, out)

@@ -1,6 +1,9 @@
-//! The `quasar` binary: the native demo end to end (one thread per party, bytes through
-//! the router), misbehaving parties named, and one clear line for every bad argument.
-#![cfg(all(feature = "std", feature = "threshold"))]
+//! The `quasar` binary: the native demo end to end (one thread per party holding the
+//! library's party, bytes through the router), misbehaving parties named with the
+//! library's blame codes, and one clear line for every bad argument.
+//!
+//! Run: `cargo test --test cli --features sim,hazmat` (the binary needs `hazmat`).
+#![cfg(all(feature = "std", feature = "threshold", feature = "hazmat"))]
 
 use std::process::{Command, Output};
 
@@ -15,14 +18,14 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
 }
 
-/// Runs a demo that must succeed; returns its stdout.
-fn demo_ok(args: &[&str]) -> String {
-    let mut all = vec!["demo"];
-    all.extend_from_slice(args);
+/// Runs `quasar demo <args>` (split at white space), which must succeed; returns its
+/// stdout.
+fn demo_ok(args: &str) -> String {
+    let all: Vec<&str> = ["demo"].into_iter().chain(args.split_whitespace()).collect();
     let o = quasar(&all);
     let (out, err) = (text(&o.stdout), text(&o.stderr));
-    assert!(o.status.success(), "{args:?} failed:\n{out}\n{err}");
-    assert!(err.is_empty(), "{args:?} wrote to stderr: {err}");
+    assert!(o.status.success(), "{args} failed:\n{out}\n{err}");
+    assert!(err.is_empty(), "{args} wrote to stderr: {err}");
     out
 }
 
@@ -96,134 +99,132 @@ fn fingerprint(out: &str) -> String {
 
 #[test]
 fn pulsar_3_of_5_reshared_to_5_of_7() {
-    let out = demo_ok(&[
-        "--scheme",
-        "pulsar",
-        "--parties",
-        "5",
-        "--threshold",
-        "3",
-        "--reshare",
-        "7:5",
-    ]);
+    let out = demo_ok("--scheme pulsar --parties 5 --threshold 3 --reshare 7:5");
     check_table(
         &out,
         &[
             ("DKG", 5),
-            ("Key ceremony", 5),
-            ("Round 1", 3),
-            ("Round 2", 3),
-            ("Combine", 0),
+            ("Key ceremony", 3),
+            ("Key certification", 5),
+            ("Sign", 3),
             ("Verify", 5),
             ("Reshare", 7),
-            ("Activation", 7),
-            ("Round 1 (gen 1)", 5),
+            ("Erase old shares", 5),
+            ("Sign (gen 1)", 5),
             ("Verify (gen 1)", 7),
         ],
     );
     check_same_key(&out);
-    assert!(out.contains("verified by 5 with plain mldsa::verify"), "{out}");
+    assert!(
+        out.contains("verified by 5 with plain ML-DSA-65 mldsa::verify"),
+        "{out}"
+    );
+    assert!(
+        out.contains("key certified by proofs of possession of parties 1-5"),
+        "{out}"
+    );
+    assert!(
+        out.contains("activation certificate: proofs of possession of parties 1-7"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "parties 1-5 verified the activation certificate, then erased their generation-0 shares"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("verified by 7 with plain ML-DSA-65 mldsa::verify"),
+        "{out}"
+    );
     assert!(out.contains("Trust model: Pulsar custody"), "{out}");
-    assert!(!out.contains("Named and excluded"), "{out}");
+    assert!(!out.contains("Named"), "{out}");
     // The same seed gives the same key; another seed another one.
-    let again = demo_ok(&[
-        "--scheme",
-        "pulsar",
-        "--parties",
-        "5",
-        "--threshold",
-        "3",
-        "--set",
-        "65",
-    ]);
-    let other = demo_ok(&[
-        "--scheme",
-        "pulsar",
-        "--parties",
-        "5",
-        "--threshold",
-        "3",
-        "--seed",
-        "01",
-    ]);
+    let again = demo_ok("--scheme pulsar --parties 5 --threshold 3 --set 65");
+    let other = demo_ok("--scheme pulsar --parties 5 --threshold 3 --seed 01");
     assert_eq!(fingerprint(&again), fingerprint(&out));
     assert_ne!(fingerprint(&again), fingerprint(&other));
 }
 
 #[test]
 fn lens_ed25519_3_of_5_reshared_to_3_of_4() {
-    let out = demo_ok(&[
-        "--scheme",
-        "lens",
-        "--curve",
-        "ed25519",
-        "--parties",
-        "5",
-        "--threshold",
-        "3",
-        "--reshare",
-        "4:3",
-    ]);
+    let out = demo_ok("--scheme lens --curve ed25519 --parties 5 --threshold 3 --reshare 4:3");
     check_table(
         &out,
         &[
             ("DKG", 5),
-            ("Round 1", 3),
-            ("Round 2", 3),
-            ("Aggregate", 0),
+            ("Sign", 3),
             ("Verify", 5),
             ("Reshare", 4),
-            ("Activation", 5),
+            ("Erase old shares", 5),
+            ("Sign (gen 1)", 3),
             ("Verify (gen 1)", 4),
         ],
     );
     check_same_key(&out);
     assert!(out.contains("Ed25519 (RFC 8032) verifier"), "{out}");
     assert!(out.contains("Trust model: Lens"), "{out}");
+    assert!(
+        out.contains("activation certificate: proofs of possession of parties 1-4"),
+        "{out}"
+    );
+}
+
+/// The scenario the browser test runs too: the same choice, the same code.
+#[test]
+fn pulsar_cheating_dealer_is_named_in_the_dkg_by_every_honest_party() {
+    let out = demo_ok("--scheme pulsar --parties 5 --threshold 3 --cheat 2:bad-shares");
+    assert!(
+        out.contains("party 2 named in DKG: INVALID_OPENING — opened a share for party "),
+        "{out}"
+    );
+    assert!(out.contains("by every honest party (1, 3-5)"), "{out}");
+    // The run completes: the key ceremony with honest signers, the signature verifies.
+    assert!(
+        out.contains("ML-DSA-65 key derived from the shares of parties 1, 3, 4, announced"),
+        "{out}"
+    );
+    assert!(
+        out.contains("signed with the contributions of parties 1, 3, 4"),
+        "{out}"
+    );
+    assert!(
+        out.contains("verified by 5 with plain ML-DSA-65 mldsa::verify"),
+        "{out}"
+    );
+    assert!(out.contains("Named (and excluded"), "{out}");
+    check_table(
+        &out,
+        &[("DKG", 5), ("Key ceremony", 3), ("Sign", 3), ("Verify", 5)],
+    );
 }
 
 #[test]
-fn cheating_parties_are_named_and_excluded() {
-    // Pulsar: a bad share in every custody session (the combiner excludes it and signs
-    // with the others) and a bad share in the reshare (complaint, no answer: disqualified).
-    let out = demo_ok(&[
-        "--scheme",
-        "pulsar",
-        "--parties",
-        "5",
-        "--threshold",
-        "3",
-        "--reshare",
-        "7:5",
-        "--cheat",
-        "2",
-    ]);
-    assert!(out.contains("party 2 named in Combine: INVALID_SHARE"), "{out}");
-    assert!(out.contains("signed with the shares of parties 1, 3, 4"), "{out}");
+fn cheating_signers_are_named_and_excluded() {
+    // Lens: a corrupted signature share; the coordinator names it and the session is
+    // retried without it.
+    let out = demo_ok("--scheme lens --parties 5 --threshold 3 --cheat 3:bad-contribution");
     assert!(
-        out.contains("party 2 named in Reshare: UNANSWERED_COMPLAINT"),
-        "{out}"
-    );
-    assert!(out.contains("Named and excluded:"), "{out}");
-    check_same_key(&out);
-
-    // Lens: a corrupted signature share; aggregation names it and the session is retried.
-    let out = demo_ok(&[
-        "--scheme",
-        "lens",
-        "--parties",
-        "5",
-        "--threshold",
-        "3",
-        "--cheat",
-        "3",
-    ]);
-    assert!(
-        out.contains("party 3 named in Aggregate: INVALID_SIGNATURE_SHARE"),
+        out.contains("party 3 named in Sign: INVALID_SIGNATURE_SHARE"),
         "{out}"
     );
     assert!(out.contains("retrying with parties 1, 2, 4"), "{out}");
-    assert!(out.contains("signed by parties 1, 2, 4"), "{out}");
+    assert!(
+        out.contains("signed with the contributions of parties 1, 2, 4"),
+        "{out}"
+    );
+
+    // Pulsar: a released share that does not open the commitments; the combiner names it
+    // and derives the key from the others.
+    let out = demo_ok("--scheme pulsar --parties 5 --threshold 3 --cheat 2:bad-contribution");
+    assert!(
+        out.contains("party 2 named in Key ceremony: INVALID_SHARE — released a share that does not match"),
+        "{out}"
+    );
+    assert!(
+        out.contains("derived from the shares of parties 1, 3, 4"),
+        "{out}"
+    );
 
     // Without enough honest parties the run fails cleanly, naming the culprit.
     let o = quasar(&[
@@ -241,10 +242,45 @@ fn cheating_parties_are_named_and_excluded() {
     let err = text(&o.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
-        err.starts_with("quasar: ") && err.contains("NOT_ENOUGH_VALID_SHARES"),
+        err.starts_with("quasar: DKG failed") && err.contains("NOT_ENOUGH_QUALIFIED"),
         "{err}"
     );
     assert!(err.trim_end().ends_with("culprits: 2"), "{err}");
+}
+
+/// A contraction: old parties that neither deal nor stay learn the activation
+/// certificate from the dealers, verify it, and only then erase their shares.
+#[test]
+fn reshare_with_activation_retires_every_old_share() {
+    let out = demo_ok(
+        "--scheme lens --curve secp256k1 --parties 5 --threshold 3 --reshare 3:2 --cheat 2:misaddress",
+    );
+    assert!(
+        out.contains("party 2 named in DKG: WRONG_RECIPIENT — sent a private message addressed to party"),
+        "{out}"
+    );
+    // Party 2 is left out of the new set; 1, 3, 4 deal and receive; 2 and 5 are told.
+    assert!(
+        out.contains("3-of-5 → 2-of-3 (parties 1, 3, 4), dealt by parties 1, 3, 4"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "parties 1-5 verified the activation certificate, then erased their generation-0 shares"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("BIP-340 verifier"), "{out}");
+    check_table(
+        &out,
+        &[("Reshare", 3), ("Erase old shares", 5), ("Verify (gen 1)", 3)],
+    );
+    let erase = row(&out, "Erase old shares");
+    assert!(
+        erase[6].is_some_and(|m| m > 0.0),
+        "the outsiders were told: {erase:?}"
+    );
+    check_same_key(&out);
 }
 
 #[test]
@@ -306,6 +342,18 @@ fn bad_arguments_get_one_line_and_a_nonzero_exit() {
         (
             &["demo", "--scheme", "pulsar", "--parties", "5", "--cheat", "9"][..],
             "--cheat",
+        ),
+        (
+            &[
+                "demo",
+                "--scheme",
+                "pulsar",
+                "--parties",
+                "5",
+                "--cheat",
+                "2:evil",
+            ][..],
+            "unknown --cheat kind 'evil'",
         ),
     ] {
         let o = quasar(args);

@@ -1,11 +1,17 @@
 //! `quasar`: the native demo of the threshold pipelines, one thread per party.
 //!
 //! `quasar demo --scheme pulsar|lens --parties N --threshold T [--reshare N:T] …` runs
-//! the key ceremony, signs, verifies with the standard verifier, optionally reshares and
-//! activates the new set under the unchanged group key, and prints per-phase timings:
-//! wall-clock, per-party time measured inside each party's thread (min / median / max),
-//! messages and bytes. Parties exchange only the protocol messages' bytes, through an
-//! in-process router (`net`). `quasar --help` prints the usage.
+//! the key ceremony, signs, verifies with the standard verifier, optionally reshares (the
+//! dealing ends with the activation certificate; every old party verifies it before it
+//! erases its share) and signs again under the unchanged group key, and prints per-phase
+//! timings: wall-clock, per-party time measured inside each party's thread (min / median /
+//! max), messages and bytes. `quasar --help` prints the usage.
+//!
+//! Every thread holds the library's protocol party (`quasar_pq::party::Party`) and only
+//! routes its bytes: one generic driver (`driver`) runs every protocol, through an
+//! in-process router (`net`); the schemes (`pulsar`, `lens`) are short phase lists over
+//! one shared pipeline (`flow`). Misbehaviour is the library's (`party::hazmat::Cheat`),
+//! and blame is printed with the library's codes and words.
 //!
 //! The modules live in `quasar/` (a crate root resolves `mod` beside itself, hence the
 //! `#[path]`s).
@@ -37,12 +43,16 @@ macro_rules! say_raw {
 mod args;
 #[path = "quasar/conduct.rs"]
 mod conduct;
-#[path = "quasar/lens_flow.rs"]
-mod lens_flow;
+#[path = "quasar/driver.rs"]
+mod driver;
+#[path = "quasar/flow.rs"]
+mod flow;
+#[path = "quasar/lens.rs"]
+mod lens;
 #[path = "quasar/net.rs"]
 mod net;
-#[path = "quasar/pulsar_flow.rs"]
-mod pulsar_flow;
+#[path = "quasar/pulsar.rs"]
+mod pulsar;
 #[path = "quasar/report.rs"]
 mod report;
 
@@ -53,8 +63,8 @@ use args::{Command, Demo, Scheme};
 
 /// What a finished run hands to the report.
 pub struct Summary {
-    /// Every step, with its phase, wall-clock and per-node times.
-    pub log: Vec<net::StepLog>,
+    /// Every command, with its phase, wall-clock and per-node times.
+    pub log: Vec<driver::StepLog>,
     /// Messages and bytes by step.
     pub traffic: net::Traffic,
     /// Group key digests and lengths, by label ("before reshare", "after reshare").
@@ -74,9 +84,11 @@ const TRUST_PULSAR: &str = "Pulsar custody: the ML-DSA seed comes from a group s
 const TRUST_LENS: &str = "Lens: FROST with a dishonest majority (fewer than t parties cannot sign, the \
      coordinator is trusted only for liveness), and signatures verify under standard \
      Ed25519/BIP-340 (RFC 9591 for ristretto255).";
-const TRUST_LSS: &str = "LSS: a dealer who sends an inconsistent share is detected and named; the group \
-     public key never changes; an activation certificate, signed by the new set under the unchanged \
-     key, proves the new set can sign.";
+const TRUST_LSS: &str = "LSS: a dealer who sends an inconsistent share is detected and named (blame); a \
+     misaddressed, replayed or non-member message is dropped and its sender named, never an abort; the group \
+     public key never changes; an activation certificate, checkable against the new generation's public \
+     data, proves that at least t_new members of the new set took part with their new shares (the old set \
+     cannot produce it); an old share is erased only after such a certificate is verified.";
 
 fn scheme_name(d: &Demo) -> String {
     match d.scheme {
@@ -100,8 +112,8 @@ fn command_line(d: &Demo) -> String {
         s.push_str(&format!(" --reshare {n}:{t}"));
     }
     s.push_str(&format!(" --seed {}", hex(&d.seed)));
-    if let Some(p) = d.cheat {
-        s.push_str(&format!(" --cheat {p}"));
+    if let Some(c) = d.cheat {
+        s.push_str(&format!(" --cheat {}", c.arg()));
     }
     s
 }
@@ -116,10 +128,15 @@ fn header(d: &Demo) {
     if let Some((n, t)) = d.reshare {
         title.push_str(&format!(" · reshare to {t}-of-{n}"));
     }
-    if let Some(p) = d.cheat {
-        title.push_str(&format!(" · party {p} cheats"));
+    if let Some(c) = d.cheat {
+        let how = c
+            .kind
+            .map_or("bad shares in dealings, bad contributions in signing", |k| {
+                k.name()
+            });
+        title.push_str(&format!(" · party {} cheats ({how})", c.party));
     }
-    let nodes = d.reshare.map_or(d.parties, |(n, _)| n.max(d.parties));
+    let nodes = flow::nodes(d);
     let hub = if matches!(d.scheme, Scheme::Pulsar(_)) {
         "combiner"
     } else {
@@ -151,7 +168,7 @@ fn header(d: &Demo) {
         say!("Resharing: {TRUST_LSS}");
     }
     say!();
-    say!("Pipeline (every protocol message crosses the router as bytes):");
+    say!("Pipeline (each thread holds the library's party; every message crosses the router as bytes):");
 }
 
 fn summary(d: &Demo, s: &Summary, total: std::time::Duration) {
@@ -163,7 +180,7 @@ fn summary(d: &Demo, s: &Summary, total: std::time::Duration) {
     );
     say!(
         "per party = {} measured inside each party's thread, min / median / max over the parties",
-        net::clock_kind()
+        net::cpu::kind()
     );
     say!(
         "active in the phase (never total ÷ n); {} = the {}'s own time; msgs = point-to-point",
@@ -199,27 +216,27 @@ fn summary(d: &Demo, s: &Summary, total: std::time::Duration) {
         _ => {}
     }
     if !s.blame.is_empty() {
-        say!("Named and excluded:");
+        say!("Named (and excluded from later sessions and the new set):");
         for line in &s.blame {
             say!("  {line}");
         }
     }
     say!(
-        "Reproduce: cargo run --release --bin quasar -- {}",
+        "Reproduce: cargo run --release --features hazmat --bin quasar -- {}",
         &command_line(d)["quasar ".len()..]
     );
 }
 
 fn demo(d: &Demo) -> ExitCode {
-    let _ = net::HUB_NAME.set(match d.scheme {
+    let _ = conduct::HUB_NAME.set(match d.scheme {
         Scheme::Pulsar(_) => "combiner",
         Scheme::Lens(_) => "coordinator",
     });
     header(d);
     let start = Instant::now();
     let result = match d.scheme {
-        Scheme::Pulsar(mode) => pulsar_flow::run(d, mode),
-        Scheme::Lens(curve) => lens_flow::run(d, curve),
+        Scheme::Pulsar(mode) => pulsar::run(d, mode),
+        Scheme::Lens(curve) => lens::run(d, curve),
     };
     match result {
         Ok(s) => {

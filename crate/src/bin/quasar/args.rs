@@ -2,6 +2,7 @@
 
 use quasar_pq::lens::Curve;
 use quasar_pq::mldsa::Mode;
+use quasar_pq::party::hazmat::Cheat;
 
 /// The most parties a demo runs (one thread each).
 pub const MAX_PARTIES: u16 = 256;
@@ -14,11 +15,14 @@ USAGE:
     quasar demo --scheme pulsar|lens [OPTIONS]
     quasar --help
 
-The demo runs a full pipeline with one thread per party; parties exchange only the
-protocol messages' bytes, through an in-process router that counts messages and bytes:
-key ceremony → sign a message → verify with the standard verifier
-[→ reshare to a new (t, n) → the new set signs the activation certificate → verify it
-under the same group key → sign again and verify], then prints per-phase timings.
+The demo runs a full pipeline with one thread per party; each thread holds the
+library's protocol party and the parties exchange only bytes, through an in-process
+router that counts messages and bytes:
+  pulsar: DKG → key ceremony → key certification → sign → verify with plain ML-DSA
+  lens:   DKG → sign → verify with the standard Ed25519 / BIP-340 / RFC 9591 verifier
+[→ reshare to a new (t, n), ending with the activation certificate (proofs of
+possession of the new shares) → every old party verifies it, then erases its old share
+→ the new set signs again under the unchanged group key], then prints per-phase timings.
 
 OPTIONS:
     --scheme pulsar|lens     Pulsar custody (threshold ML-DSA, FIPS 204 signatures) or
@@ -27,19 +31,25 @@ OPTIONS:
     --threshold T            signers needed, 1 to N (Lens: 2 to N)
                              [default: more than two thirds, floor(2N/3) + 1]
     --reshare N:T            after signing, reshare to N parties with threshold T
-                             (parties 1..N: the old ids are kept, new ones join)
+                             (the first N ids not named for misbehaving: old ids are
+                             kept, new ones join)
     --curve NAME             Lens only: ed25519 (default), secp256k1, ristretto255
     --set 44|65|87           Pulsar only: ML-DSA parameter set [default: 65]
     --seed HEX               seed of every party's randomness, 1 to 32 bytes in hex
                              [default: 00]; the same seed gives the same keys
-    --cheat PARTY            that party misbehaves: a bad share in every signing session
-                             it joins and in the reshare; watch it get named and excluded
+    --cheat PARTY[:KIND]     that party misbehaves (the library's cheating-party model):
+                             bad-shares (dealings: DKG and reshare), misaddress
+                             (dealings), bad-contribution (signing), garbage (any
+                             round); without KIND, bad-shares in dealings and
+                             bad-contribution in signing. Honest parties name it with
+                             the library's blame codes and exclude it
     -h, --help               print this help
 
 EXAMPLES:
     quasar demo --scheme pulsar --parties 21 --threshold 15
     quasar demo --scheme lens --curve secp256k1 --parties 64 --threshold 43
     quasar demo --scheme pulsar --parties 21 --threshold 15 --reshare 64:43 --cheat 3
+    quasar demo --scheme lens --parties 5 --threshold 3 --cheat 2:bad-contribution
 
 EXIT STATUS:
     0 success (misbehaving parties named and excluded included), 1 protocol failure
@@ -69,7 +79,63 @@ pub struct Demo {
     /// Seed bytes of every party's randomness.
     pub seed: Vec<u8>,
     /// The misbehaving party.
-    pub cheat: Option<u16>,
+    pub cheat: Option<Cheating>,
+}
+
+/// A misbehaving party and how it misbehaves (`--cheat PARTY[:KIND]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cheating {
+    /// The party.
+    pub party: u16,
+    /// The misbehaviour; `None`: bad shares in dealings, a bad contribution in signing.
+    pub kind: Option<Cheat>,
+}
+
+/// How one party misbehaves in dealings and in signing sessions (`None`: honestly).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Acts {
+    /// In dealings (DKG, reshare).
+    pub dealing: Option<Cheat>,
+    /// In signing sessions.
+    pub signing: Option<Cheat>,
+}
+
+impl Cheating {
+    /// How it misbehaves in a dealing (DKG, reshare), if at all.
+    pub fn in_dealing(&self) -> Option<Cheat> {
+        match self.kind {
+            None => Some(Cheat::BadShares),
+            Some(k) => Some(k).filter(|k| k.in_dealing()),
+        }
+    }
+
+    /// How it misbehaves in a signing session (the Pulsar key ceremony included), if at
+    /// all.
+    pub fn in_signing(&self) -> Option<Cheat> {
+        match self.kind {
+            None => Some(Cheat::BadContribution),
+            Some(k) => Some(k).filter(|k| k.in_signing()),
+        }
+    }
+
+    /// How party `party` acts, when `cheat` is the run's misbehaving party (honest: none).
+    pub fn acts(cheat: Option<Cheating>, party: u16) -> Acts {
+        match cheat.filter(|c| c.party == party) {
+            None => Acts::default(),
+            Some(c) => Acts {
+                dealing: c.in_dealing(),
+                signing: c.in_signing(),
+            },
+        }
+    }
+
+    /// `PARTY[:KIND]`, as on the command line.
+    pub fn arg(&self) -> String {
+        match self.kind {
+            None => self.party.to_string(),
+            Some(k) => format!("{}:{}", self.party, k.name()),
+        }
+    }
 }
 
 /// What the command line asks for.
@@ -260,14 +326,28 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
     };
     let cheat = match cheat {
         None => None,
-        Some(v) => match v.parse::<u32>() {
-            Ok(p) if (1..=u32::from(n)).contains(&p) => Some(p as u16),
-            _ => {
-                return Err(format!(
-                    "--cheat must be a party id between 1 and --parties ({n}), got '{v}'"
-                ))
-            }
-        },
+        Some(v) => {
+            let (party, kind) = match v.split_once(':') {
+                Some((p, k)) => (p, Some(k)),
+                None => (v.as_str(), None),
+            };
+            let party = match party.parse::<u32>() {
+                Ok(p) if (1..=u32::from(n)).contains(&p) => p as u16,
+                _ => {
+                    return Err(format!(
+                        "--cheat must be a party id between 1 and --parties ({n}), got '{party}'"
+                    ))
+                }
+            };
+            let kind = match kind {
+                None => None,
+                Some(k) => Some(Cheat::from_name(k).ok_or_else(|| {
+                    let names: Vec<&str> = Cheat::ALL.iter().map(|c| c.name()).collect();
+                    format!("unknown --cheat kind '{k}' (expected {})", names.join(", "))
+                })?),
+            };
+            Some(Cheating { party, kind })
+        }
     };
     Ok(Command::Demo(Demo {
         scheme,
@@ -302,9 +382,26 @@ mod tests {
         assert_eq!((d.parties, d.threshold, d.reshare), (21, 15, Some((64, 43))));
         let d = demo("demo --scheme=lens --curve=secp256k1 -n 5 --seed 0a0b --cheat 2");
         assert_eq!(d.scheme, Scheme::Lens(Curve::Secp256k1));
+        let two = Cheating { party: 2, kind: None };
         assert_eq!(
             (d.parties, d.threshold, d.seed, d.cheat),
-            (5, 4, vec![10, 11], Some(2))
+            (5, 4, vec![10, 11], Some(two))
+        );
+        assert_eq!(two.in_dealing(), Some(Cheat::BadShares));
+        assert_eq!(two.in_signing(), Some(Cheat::BadContribution));
+        let d = demo("demo --scheme pulsar -n 5 -t 3 --cheat 2:bad-shares");
+        let c = d.cheat.unwrap();
+        assert_eq!(
+            (c.party, c.kind, c.arg()),
+            (2, Some(Cheat::BadShares), "2:bad-shares".into())
+        );
+        assert_eq!(c.in_signing(), None);
+        let c = demo("demo --scheme lens -n 5 -t 3 --cheat 3:garbage")
+            .cheat
+            .unwrap();
+        assert_eq!(
+            (c.in_dealing(), c.in_signing()),
+            (Some(Cheat::Garbage), Some(Cheat::Garbage))
         );
         assert_eq!(demo("demo --scheme pulsar").threshold, 15);
         assert_eq!(demo("demo --scheme pulsar -n 64").threshold, 43);
@@ -376,6 +473,14 @@ mod tests {
             (
                 "demo --scheme pulsar -n 5 --cheat 6",
                 "--cheat must be a party id between 1 and --parties (5)",
+            ),
+            (
+                "demo --scheme pulsar -n 5 --cheat 2:lies",
+                "unknown --cheat kind 'lies' (expected bad-shares, misaddress, bad-contribution, garbage)",
+            ),
+            (
+                "demo --scheme pulsar -n 5 --cheat :bad-shares",
+                "--cheat must be a party id",
             ),
             ("demo --scheme pulsar --scheme lens", "--scheme given twice"),
             ("demo extra", "unexpected argument 'extra'"),

@@ -1,16 +1,18 @@
-//! The conductor: runs steps on the cluster, prints progress, blame and keys as they
-//! happen, and holds what the final report needs.
+//! The conductor: runs the phases on the cluster, prints blame, keys and progress as they
+//! happen, and keeps what the final report needs. Blame is printed with the library's own
+//! codes and words ([`BlameReason::code`] and its `Display`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::time::Duration;
 
 use quasar_pq::hash::Transcript;
+use quasar_pq::party::Blame;
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use zeroize::Zeroizing;
 
-use crate::net::{Addr, Cluster, Done, Event, Stepped, Traffic};
+use crate::driver::{Cluster, PhaseResult, StepLog};
+use crate::net::{Addr, Traffic, HUB};
 use crate::report::Failure;
 
 /// Domain tags of the demo's own derivations (seeds, session ids).
@@ -44,22 +46,6 @@ pub fn fingerprint(d: &[u8; 32]) -> String {
     d[..8].iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// `t` members of `set` (from the front or the back), plus the cheater if it is a member,
-/// so a session with a cheater still has `t` honest parties whenever the set has them.
-pub fn quorum(set: &[u16], t: u16, cheat: Option<u16>, from_back: bool) -> Vec<u16> {
-    let honest: Vec<u16> = if from_back {
-        set.iter().rev().copied().filter(|p| Some(*p) != cheat).collect()
-    } else {
-        set.iter().copied().filter(|p| Some(*p) != cheat).collect()
-    };
-    let mut q: Vec<u16> = honest.into_iter().take(usize::from(t)).collect();
-    if let Some(c) = cheat.filter(|c| set.contains(c)) {
-        q.push(c);
-    }
-    q.sort_unstable();
-    q
-}
-
 /// `1..=n`.
 pub fn range(n: u16) -> Vec<u16> {
     (1..=n).collect()
@@ -86,21 +72,17 @@ pub fn list(ids: &[u16]) -> String {
     out.join(", ")
 }
 
-/// Of the copies of one public object sent by `from`, the one a majority sent, and the
-/// senders whose copy differs or is missing (to be named). Fails without a majority.
-pub fn agreed(
-    copies: &BTreeMap<Addr, Zeroizing<Vec<u8>>>,
-    from: &[Addr],
-) -> Result<(Vec<u8>, Vec<Addr>), Failure> {
-    let mut groups: BTreeMap<&[u8], Vec<Addr>> = BTreeMap::new();
+/// Of the copies of one public object sent by `from`, the one more than half of them
+/// sent. Fails without such a majority.
+pub fn agreed(copies: &BTreeMap<Addr, &[u8]>, from: &[Addr]) -> Result<Vec<u8>, Failure> {
+    let mut groups: BTreeMap<&[u8], usize> = BTreeMap::new();
     for (a, b) in copies {
-        groups.entry(b.as_slice()).or_default().push(*a);
-    }
-    match groups.into_iter().max_by_key(|(_, h)| h.len()) {
-        Some((bytes, holders)) if 2 * holders.len() > from.len() => {
-            let odd = from.iter().copied().filter(|a| !holders.contains(a)).collect();
-            Ok((bytes.to_vec(), odd))
+        if from.contains(a) {
+            *groups.entry(b).or_default() += 1;
         }
+    }
+    match groups.into_iter().max_by_key(|(_, n)| *n) {
+        Some((bytes, n)) if 2 * n > from.len() => Ok(bytes.to_vec()),
         _ => Err(Failure::local(
             "CONFLICTING_PUBLIC_DATA",
             format!("no majority of parties {} sent the same public data", list(from)),
@@ -108,71 +90,158 @@ pub fn agreed(
     }
 }
 
-/// Blame events for parties whose copy of the public data was not the majority's.
-pub fn deviants(odd: &[Addr]) -> Vec<Event> {
-    odd.iter()
-        .map(|&party| Event::Blame {
-            party,
-            code: "CONFLICTING_PUBLIC_DATA".into(),
-            reason: "sent other public data than the majority (or none) — ignored".into(),
-        })
-        .collect()
+/// Something a node reports at the end of its role in a phase.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// A party named by this node: the library's blame code and its words.
+    Blame {
+        /// The party.
+        party: u16,
+        /// [`BlameReason::code`].
+        code: &'static str,
+        /// [`BlameReason`]'s `Display`.
+        reason: String,
+    },
+    /// The group key this node holds: label, SHA3-256 of its bytes, length.
+    Key {
+        /// Which key ("before reshare" / "after reshare").
+        label: &'static str,
+        /// SHA3-256 of the key bytes.
+        digest: [u8; 32],
+        /// Length of the key in bytes.
+        len: usize,
+    },
+    /// The parties whose contributions made a result.
+    Signers(Vec<u16>),
+    /// The node erased its share of this generation.
+    Erased(u64),
+}
+
+impl Event {
+    /// The events for a list of the library's blame.
+    pub fn blame<'a>(lists: impl IntoIterator<Item = &'a [Blame]>) -> Vec<Event> {
+        lists
+            .into_iter()
+            .flatten()
+            .map(|b| Event::Blame {
+                party: b.party.get(),
+                code: b.reason.code(),
+                reason: b.reason.to_string(),
+            })
+            .collect()
+    }
+
+    /// A key event.
+    pub fn key(label: &'static str, bytes: &[u8]) -> Event {
+        Event::Key {
+            label,
+            digest: digest(bytes),
+            len: bytes.len(),
+        }
+    }
 }
 
 /// Group key digests (SHA3-256) and lengths, by label ("before reshare", "after reshare").
 pub type Keys = BTreeMap<&'static str, ([u8; 32], usize)>;
 
+/// What the flows learn from a finished phase.
+#[derive(Debug, Default)]
+pub struct Done {
+    /// Nodes that finished their role, with their events.
+    pub done: BTreeMap<Addr, Vec<Event>>,
+}
+
+impl Done {
+    /// How many parties (not the hub) finished a role.
+    pub fn parties(&self) -> usize {
+        self.done.keys().filter(|&&a| a != HUB).count()
+    }
+
+    /// The signers the hub reported (empty if none).
+    pub fn signers(&self) -> Vec<u16> {
+        self.done
+            .values()
+            .flatten()
+            .find_map(|e| match e {
+                Event::Signers(s) => Some(s.clone()),
+                _ => None,
+            })
+            .unwrap_or_default()
+    }
+
+    /// The parties that erased an old share.
+    pub fn erased(&self) -> Vec<u16> {
+        let mut out: Vec<u16> = self
+            .done
+            .iter()
+            .filter(|(_, ev)| ev.iter().any(|e| matches!(e, Event::Erased(_))))
+            .map(|(a, _)| *a)
+            .collect();
+        out.sort_unstable();
+        out
+    }
+}
+
+/// Blame of one phase: (party, code) → (the reasons, in order; who reported them).
+type Named<'a> = BTreeMap<(u16, &'static str), (Vec<&'a str>, Vec<u16>)>;
+
 /// The run's bookkeeping on top of the cluster.
-pub struct Conductor<S> {
-    cluster: Cluster<S>,
-    /// The misbehaving party: its own reports of blame are its lies, not printed.
+pub struct Conductor<P> {
+    cluster: Cluster<P>,
+    /// The misbehaving party: its own reports are its lies, not printed.
     cheat: Option<Addr>,
-    blamed: BTreeSet<(String, u16, String)>,
+    /// Parties named so far (excluded from later quorums).
+    pub named: BTreeSet<u16>,
     /// Group key digests (and lengths) by label.
     pub keys: Keys,
-    /// Parties named and excluded, with their reasons, in order.
+    /// Parties named, with their reasons, one line each, in order.
     pub blame: Vec<String>,
 }
 
-impl<S: Send + Sync + 'static> Conductor<S> {
+impl<P: Send + Sync + 'static> Conductor<P> {
     /// Wraps a cluster.
-    pub fn new(cluster: Cluster<S>, cheat: Option<Addr>) -> Self {
+    pub fn new(cluster: Cluster<P>, cheat: Option<Addr>) -> Self {
         Conductor {
             cluster,
             cheat,
-            blamed: BTreeSet::new(),
+            named: BTreeSet::new(),
             keys: BTreeMap::new(),
             blame: Vec::new(),
         }
     }
 
-    /// Runs one step; prints blame as it is reported; checks that every node reporting a
-    /// key reports the same one. Returns the reports.
-    ///
-    /// The misbehaving party's own failures (it acts on its own, divergent view) take it
-    /// out of the run, as a silent party would be; any other failure ends the run.
-    pub fn step(&mut self, phase: &str, step: S) -> Result<BTreeMap<Addr, Done>, Failure> {
-        let Stepped { done, failed } = self.cluster.run(phase, step)?;
+    /// Runs one phase; prints the blame every node reported and checks that every node
+    /// reporting a key reports the same one. The misbehaving party's own failures take it
+    /// out of the phase, as a silent party would be; any other failure is returned.
+    pub fn phase(&mut self, name: &str, phase: P) -> Result<Done, Failure> {
+        let PhaseResult { done, failed } = self.cluster.run(name, phase)?;
+        self.report(name, &done)?;
         for (addr, f) in failed {
             if Some(addr) != self.cheat {
                 return Err(f);
             }
             say!(
-                "    · party {addr} drops out in {phase} ({}: {}); the others stop waiting for it",
+                "    · party {addr} drops out of {name} ({}: {})",
                 f.code,
                 f.message
             );
-            self.cluster.drop_out(addr);
         }
-        for (addr, d) in &done {
-            for e in &d.events {
+        Ok(Done { done })
+    }
+
+    fn report(&mut self, phase: &str, done: &BTreeMap<Addr, Vec<Event>>) -> Result<(), Failure> {
+        let mut named: Named<'_> = BTreeMap::new();
+        let honest: Vec<u16> = done.keys().copied().filter(|&a| Some(a) != self.cheat).collect();
+        for (&addr, events) in done.iter().filter(|(a, _)| Some(**a) != self.cheat) {
+            for e in events {
                 match e {
-                    Event::Blame { .. } if Some(*addr) == self.cheat => {}
                     Event::Blame { party, code, reason } => {
-                        if self.blamed.insert((phase.to_string(), *party, code.clone())) {
-                            let line = format!("party {party} named in {phase}: {code}: {reason}");
-                            say!("    ! {line}");
-                            self.blame.push(line);
+                        let (reasons, by) = named.entry((*party, *code)).or_default();
+                        if !reasons.contains(&reason.as_str()) {
+                            reasons.push(reason);
+                        }
+                        if !by.contains(&addr) {
+                            by.push(addr);
                         }
                     }
                     Event::Key { label, digest, len } => match self.keys.get(label) {
@@ -183,40 +252,109 @@ impl<S: Send + Sync + 'static> Conductor<S> {
                         Some(_) => {
                             let mut f = Failure::local(
                                 "KEY_DISAGREEMENT",
-                                format!("{} holds another group key ({label})", crate::net::who(*addr)),
+                                format!("{} holds another group key ({label})", who(addr)),
                             );
                             f.phase = phase.to_string();
                             return Err(f);
                         }
                     },
-                    Event::Note(s) => say!("    · {s}"),
-                    Event::Signers(_) => {}
+                    Event::Signers(_) | Event::Erased(_) => {}
                 }
             }
         }
-        Ok(done)
+        for ((party, code), (reasons, mut by)) in named {
+            by.sort_unstable();
+            let more = match reasons.len() {
+                1 => String::new(),
+                k => format!(" (and {} alike)", k - 1),
+            };
+            let whom = if by.len() > 1 && by == honest {
+                format!("every honest party ({})", list(&by))
+            } else {
+                by.iter().map(|&a| who(a)).collect::<Vec<_>>().join(", ")
+            };
+            self.name(
+                party,
+                format!(
+                    "party {party} named in {phase}: {code} — {}{more}; by {whom}",
+                    reasons[0]
+                ),
+            );
+        }
+        Ok(())
     }
 
-    /// Prints the progress line of a finished phase.
+    /// Runs a signing session of `signers` (built by `make`), retried without the parties
+    /// a failed attempt names while `t` signers remain (FROST is not robust in its last
+    /// round: the coordinator names the culprits, and a new session goes without them).
+    pub fn session(
+        &mut self,
+        name: &str,
+        t: u16,
+        mut signers: Vec<u16>,
+        make: impl Fn(&[u16]) -> P,
+    ) -> Result<Done, Failure> {
+        loop {
+            match self.phase(name, make(&signers)) {
+                Ok(done) => return Ok(done),
+                Err(f) if !f.culprits.is_empty() => {
+                    self.named_by_failure(&f);
+                    signers.retain(|p| !f.culprits.contains(p));
+                    if signers.len() < usize::from(t) {
+                        return Err(f);
+                    }
+                    say!("    · retrying with parties {}", list(&signers));
+                }
+                Err(f) => return Err(f),
+            }
+        }
+    }
+
+    /// Prints and records a party named on a failure's evidence (a session that failed
+    /// with culprits, to be retried without them).
+    pub fn named_by_failure(&mut self, f: &Failure) {
+        let by = f.node.map_or_else(|| "the run".to_string(), who);
+        for &party in &f.culprits {
+            self.name(
+                party,
+                format!(
+                    "party {party} named in {}: {} — {}; by {by}",
+                    f.phase, f.code, f.message
+                ),
+            );
+        }
+    }
+
+    fn name(&mut self, party: u16, line: String) {
+        say!("    ! {line}");
+        self.named.insert(party);
+        self.blame.push(line);
+    }
+
+    /// Prints the progress line of a finished phase (its wall-clock summed over every time
+    /// it ran).
     pub fn phase_line(&self, phase: &str, detail: &str) {
-        self.phases_line(phase, &[phase], detail);
-    }
-
-    /// Prints one progress line for several finished phases.
-    pub fn phases_line(&self, label: &str, phases: &[&str], detail: &str) {
         let wall: Duration = self
             .cluster
             .log
             .iter()
-            .filter(|s| phases.contains(&s.phase.as_str()))
+            .filter(|s| s.phase == phase)
             .map(|s| s.wall)
             .sum();
-        say!("  ✓ {label:<18} {:>10} ms  {detail}", crate::report::ms(wall));
+        say!("  ✓ {phase:<18} {:>10} ms  {detail}", crate::report::ms(wall));
         let _ = std::io::stdout().flush();
     }
 
-    /// Stops the cluster; returns the step log, the traffic and the group keys seen.
-    pub fn finish(self) -> (Vec<crate::net::StepLog>, Traffic, Keys) {
+    /// The fingerprint of a key seen so far.
+    pub fn fingerprint(&self, label: &str) -> String {
+        self.keys
+            .get(label)
+            .map(|(d, _)| fingerprint(d))
+            .unwrap_or_default()
+    }
+
+    /// Stops the cluster; returns the command log, the traffic and the group keys seen.
+    pub fn finish(self) -> (Vec<StepLog>, Traffic, Keys) {
         let log = self.cluster.log.clone();
         let keys = self.keys.clone();
         let traffic = self.cluster.finish();
@@ -224,30 +362,45 @@ impl<S: Send + Sync + 'static> Conductor<S> {
     }
 }
 
-/// The signers a hub reported for a step (empty if none).
-pub fn signers_of(done: &BTreeMap<Addr, Done>) -> Vec<u16> {
-    done.values()
-        .flat_map(|d| d.events.iter())
-        .find_map(|e| match e {
-            Event::Signers(s) => Some(s.clone()),
-            _ => None,
-        })
-        .unwrap_or_default()
+/// A node's name for messages.
+pub fn who(a: Addr) -> String {
+    if a == HUB {
+        format!("the {}", HUB_NAME.get().copied().unwrap_or("hub"))
+    } else {
+        format!("party {a}")
+    }
 }
 
-/// How many parties (not the hub) worked in a step.
-pub fn active(done: &BTreeMap<Addr, Done>) -> usize {
-    done.iter()
-        .filter(|(a, d)| **a != crate::net::HUB && d.active)
-        .count()
+/// What the hub is in this run ("combiner" or "coordinator"), for messages.
+pub static HUB_NAME: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+
+/// `t` members of `set` not yet named (from the front or the back), plus the cheater when
+/// it is a member, not yet named and misbehaves in this kind of session — so a session
+/// with a cheater still has `t` honest parties whenever the set has them.
+pub fn quorum(set: &[u16], t: u16, named: &BTreeSet<u16>, cheat: Option<u16>, from_back: bool) -> Vec<u16> {
+    let honest = set
+        .iter()
+        .copied()
+        .filter(|p| Some(*p) != cheat && !named.contains(p));
+    let mut q: Vec<u16> = if from_back {
+        honest.rev().take(usize::from(t)).collect()
+    } else {
+        honest.take(usize::from(t)).collect()
+    };
+    if let Some(c) = cheat.filter(|c| set.contains(c) && !named.contains(c)) {
+        q.push(c);
+    }
+    q.sort_unstable();
+    q
 }
 
-/// The parties a hub asked to exclude (a failed session to retry).
-pub fn excluded(done: &BTreeMap<Addr, Done>) -> Vec<u16> {
-    let mut out: Vec<u16> = done.values().flat_map(|d| d.exclude.iter().copied()).collect();
-    out.sort_unstable();
-    out.dedup();
-    out
+/// The first `n` ids not yet named: the new set of a reshare (old ids kept, named parties
+/// left out, new ids joining).
+pub fn new_set(n: u16, named: &BTreeSet<u16>) -> Vec<u16> {
+    (1..=u16::MAX)
+        .filter(|p| !named.contains(p))
+        .take(usize::from(n))
+        .collect()
 }
 
 #[cfg(test)]
@@ -257,12 +410,15 @@ mod tests {
     #[test]
     fn quorums_and_lists() {
         let set = range(7);
-        assert_eq!(quorum(&set, 3, None, false), vec![1, 2, 3]);
-        assert_eq!(quorum(&set, 3, Some(2), false), vec![1, 2, 3, 4]);
-        assert_eq!(quorum(&set, 3, Some(7), false), vec![1, 2, 3, 7]);
-        assert_eq!(quorum(&set, 3, None, true), vec![5, 6, 7]);
-        assert_eq!(quorum(&set, 3, Some(9), true), vec![5, 6, 7]);
-        assert_eq!(quorum(&range(3), 3, Some(2), false), vec![1, 2, 3]);
+        let none = BTreeSet::new();
+        assert_eq!(quorum(&set, 3, &none, None, false), vec![1, 2, 3]);
+        assert_eq!(quorum(&set, 3, &none, Some(2), false), vec![1, 2, 3, 4]);
+        assert_eq!(quorum(&set, 3, &none, Some(7), false), vec![1, 2, 3, 7]);
+        assert_eq!(quorum(&set, 3, &none, None, true), vec![5, 6, 7]);
+        assert_eq!(quorum(&set, 3, &none, Some(9), true), vec![5, 6, 7]);
+        let two: BTreeSet<u16> = [2].into();
+        assert_eq!(quorum(&set, 3, &two, Some(2), false), vec![1, 3, 4]);
+        assert_eq!(new_set(4, &two), vec![1, 3, 4, 5]);
         assert_eq!(list(&[1, 2, 3, 5, 7, 8]), "1-3, 5, 7, 8");
         assert_eq!(list(&[]), "");
     }

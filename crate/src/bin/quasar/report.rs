@@ -4,7 +4,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::time::Duration;
 
-use crate::net::{Addr, StepLog, Traffic, HUB};
+use crate::driver::StepLog;
+use crate::net::{Addr, Traffic, HUB};
 
 /// A protocol failure: the typed error's code, module, message and culprits, and where it
 /// happened.
@@ -35,24 +36,6 @@ impl Failure {
             phase: String::new(),
             node: None,
         }
-    }
-
-    /// The same failure, blaming `culprits`.
-    pub fn blaming(mut self, mut culprits: Vec<u16>) -> Failure {
-        culprits.sort_unstable();
-        culprits.dedup();
-        self.culprits = culprits;
-        self
-    }
-
-    /// A decoding error in a message from `sender`: the sender is to blame.
-    pub fn from_sender(sender: Addr, e: impl Into<quasar_pq::Error>) -> Failure {
-        let mut f = Failure::from(e.into());
-        f.message = format!("message from {}: {}", crate::net::who(sender), f.message);
-        if sender != HUB && f.culprits.is_empty() {
-            f.culprits = vec![sender];
-        }
-        f
     }
 }
 
@@ -98,7 +81,7 @@ impl fmt::Display for Failure {
             }
         )?;
         if let Some(n) = self.node {
-            write!(f, " at {}", crate::net::who(n))?;
+            write!(f, " at {}", crate::conduct::who(n))?;
         }
         write!(f, ": {} ({}): {}", self.code, self.module, self.message)?;
         if self.culprits.is_empty() {

@@ -1,0 +1,534 @@
+//! The one driver of every protocol: one thread per node, each holding the library's
+//! party for the current phase and only routing its bytes.
+//!
+//! A run is a list of phases. For each phase the conductor (the main thread) issues
+//! commands to the node threads and waits for all of them (a barrier per command):
+//!
+//! 1. **publish** — each node hands others the public inputs the phase needs (a sharing,
+//!    a group key, the combiner's session key, a signature to verify): bytes, through the
+//!    router like every other message;
+//! 2. **start** — each node reads what was published to it and starts its role: none, a
+//!    local check, or a library [`Party`] (`start` returns it and its first [`Outgoing`]);
+//! 3. **flush** — the parties send what `start` returned;
+//! 4. **step**, repeated — every unfinished party reads the messages sent to it in the
+//!    previous command and runs [`Party::step`]; it sends what the step returns, until
+//!    every party is done. A party that is still waiting for a message steps again next
+//!    time; one whose step fails drops out of the phase with its typed error.
+//!
+//! A broadcast goes to every other node that runs a party in the phase, a direct message
+//! to its recipient. Nothing here knows any protocol: the flows (`pulsar`, `lens`) only
+//! say, per phase, which party each node starts and what it keeps from the output.
+
+use std::any::Any;
+use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::Arc;
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use quasar_pq::party::{Incoming, Outgoing, Party, Step};
+use quasar_pq::PartyId;
+use zeroize::Zeroizing;
+
+use crate::conduct::Event;
+use crate::net::{self, cpu, Addr, Endpoint, Frame, Traffic, HUB, RECV_TIMEOUT};
+use crate::report::Failure;
+
+/// The hub's party id inside the protocols (parties are 1..=256).
+pub const HUB_ID: u16 = 1000;
+
+/// The most step commands one phase may take (no protocol here needs more than five).
+const MAX_STEPS: usize = 64;
+
+/// The protocol id of node `a`.
+pub fn party_id(a: Addr) -> PartyId {
+    PartyId::new(if a == HUB { HUB_ID } else { a }).unwrap_or_else(|| unreachable!("HUB_ID is not 0"))
+}
+
+/// The node of protocol id `p`.
+pub fn addr(p: PartyId) -> Addr {
+    if p.get() == HUB_ID {
+        HUB
+    } else {
+        p.get()
+    }
+}
+
+/// A party's output, its type erased (the node that started the party knows it: see
+/// [`output`]).
+pub type Output = Box<dyn Any>;
+
+/// A started party of any protocol.
+pub trait Running {
+    /// [`Party::step`], the output boxed.
+    fn advance(&mut self, inbox: &[Incoming<'_>]) -> Result<Step<Output>, quasar_pq::Error>;
+}
+
+impl<P: Party> Running for P
+where
+    P::Output: 'static,
+{
+    fn advance(&mut self, inbox: &[Incoming<'_>]) -> Result<Step<Output>, quasar_pq::Error> {
+        Ok(self.step(inbox)?.map(|o| Box::new(o) as Output))
+    }
+}
+
+/// The output of the party a node started, as the type it has.
+pub fn output<T: 'static>(out: Output) -> Result<T, Failure> {
+    out.downcast::<T>()
+        .map(|b| *b)
+        .map_err(|_| Failure::local("INTERNAL", "a party ended with an unexpected output".into()))
+}
+
+/// What a node does in a phase.
+pub enum Role {
+    /// Nothing.
+    Idle,
+    /// A local computation, already done (a signature checked, a share erased).
+    Local(Vec<Event>),
+    /// A protocol party and the messages its `start` returned.
+    Party(Box<dyn Running>, Outgoing),
+}
+
+impl Role {
+    /// A started library party.
+    pub fn party<P: Party + 'static>((party, first): (P, Outgoing)) -> Role
+    where
+        P::Output: 'static,
+    {
+        Role::Party(Box::new(party), first)
+    }
+}
+
+/// Public bytes a node hands to others before a phase starts.
+pub struct Publication {
+    /// The recipients.
+    pub to: Vec<Addr>,
+    /// The bytes.
+    pub bytes: Vec<u8>,
+}
+
+impl Publication {
+    /// `bytes` for the nodes `to`.
+    pub fn new(to: &[Addr], bytes: Vec<u8>) -> Publication {
+        Publication {
+            to: to.to_vec(),
+            bytes,
+        }
+    }
+
+    /// `bytes` for the hub.
+    pub fn to_hub(bytes: Vec<u8>) -> Publication {
+        Publication::new(&[HUB], bytes)
+    }
+}
+
+/// What was published to a node for this phase.
+pub struct Published(Vec<Frame>);
+
+impl Published {
+    /// The first copy `from` sent.
+    pub fn from(&self, from: Addr) -> Option<&[u8]> {
+        self.0.iter().find(|f| f.from == from).map(|f| f.bytes.as_slice())
+    }
+
+    /// The copies starting with `magic`, by sender.
+    pub fn by_magic(&self, magic: &[u8]) -> BTreeMap<Addr, &[u8]> {
+        self.0
+            .iter()
+            .filter(|f| f.bytes.starts_with(magic))
+            .map(|f| (f.from, f.bytes.as_slice()))
+            .collect()
+    }
+
+    /// The copy starting with `magic` that more than half of `senders` sent (public data
+    /// every sender holds, such as a sharing or a group key).
+    pub fn agreed(&self, magic: &[u8], senders: &[Addr]) -> Result<Vec<u8>, Failure> {
+        crate::conduct::agreed(&self.by_magic(magic), senders)
+    }
+}
+
+/// One node of a flow: see the module docs.
+pub trait Node {
+    /// The phases of the flow.
+    type Phase;
+    /// Step 1: the public inputs this node hands to others.
+    fn publish(&mut self, phase: &Self::Phase) -> Result<Vec<Publication>, Failure>;
+    /// Step 2: this node's role, given what was published to it.
+    fn start(&mut self, phase: &Self::Phase, published: &Published) -> Result<Role, Failure>;
+    /// The output of the party this node started; returns what to report.
+    fn finish(&mut self, phase: &Self::Phase, output: Output) -> Result<Vec<Event>, Failure>;
+}
+
+enum Cmd<P> {
+    Publish(Arc<P>),
+    /// Start, reading the `expect` frames of command `from`.
+    Start {
+        from: u32,
+        expect: u32,
+    },
+    Flush(Arc<Vec<Addr>>),
+    Step {
+        from: u32,
+        expect: u32,
+        members: Arc<Vec<Addr>>,
+    },
+}
+
+enum Status {
+    Idle,
+    Published(bool),
+    Local(Vec<Event>),
+    Running,
+    Waiting,
+    Done(Vec<Event>),
+    Failed(Failure),
+}
+
+struct Report {
+    addr: Addr,
+    cpu: Duration,
+    status: Status,
+    sent: BTreeMap<Addr, u32>,
+}
+
+/// A node's thread: the node, its running party and what that party has yet to send.
+struct Host<N: Node> {
+    node: N,
+    net: Endpoint,
+    phase: Option<Arc<N::Phase>>,
+    party: Option<Box<dyn Running>>,
+    unsent: Option<Outgoing>,
+}
+
+impl<N: Node> Host<N> {
+    fn send(&mut self, no: u32, out: Outgoing, members: &[Addr]) {
+        if let Some(b) = out.broadcast {
+            self.net.send(no, members, Zeroizing::new(b));
+        }
+        for d in out.direct {
+            self.net.send(no, &[addr(d.to)], d.bytes);
+        }
+    }
+
+    fn phase(&self) -> Result<Arc<N::Phase>, Failure> {
+        self.phase
+            .clone()
+            .ok_or_else(|| Failure::local("INTERNAL", "no phase".into()))
+    }
+
+    fn run(&mut self, no: u32, cmd: Cmd<N::Phase>) -> Result<Status, Failure> {
+        match cmd {
+            Cmd::Publish(phase) => {
+                self.party = None;
+                self.unsent = None;
+                let list = self.node.publish(&phase)?;
+                self.phase = Some(phase);
+                let any = list.iter().any(|p| p.to.iter().any(|&a| a != self.net.me()));
+                for p in list {
+                    self.net.send(no, &p.to, Zeroizing::new(p.bytes));
+                }
+                Ok(Status::Published(any))
+            }
+            Cmd::Start { from, expect } => {
+                let published = Published(self.net.receive(from, expect)?);
+                let phase = self.phase()?;
+                match self.node.start(&phase, &published)? {
+                    Role::Idle => Ok(Status::Idle),
+                    Role::Local(events) => Ok(Status::Local(events)),
+                    Role::Party(party, first) => {
+                        self.party = Some(party);
+                        self.unsent = Some(first);
+                        Ok(Status::Running)
+                    }
+                }
+            }
+            Cmd::Flush(members) => {
+                if let Some(out) = self.unsent.take() {
+                    self.send(no, out, &members);
+                }
+                Ok(Status::Running)
+            }
+            Cmd::Step {
+                from,
+                expect,
+                members,
+            } => {
+                let frames = self.net.receive(from, expect)?;
+                let inbox: Vec<Incoming<'_>> = frames
+                    .iter()
+                    .map(|f| Incoming::new(party_id(f.from), &f.bytes))
+                    .collect();
+                let party = self
+                    .party
+                    .as_mut()
+                    .ok_or_else(|| Failure::local("INTERNAL", "no party".into()))?;
+                match party.advance(&inbox) {
+                    Ok(Step::Continue(out)) => {
+                        self.send(no, out, &members);
+                        Ok(Status::Running)
+                    }
+                    Ok(Step::Done(out, output)) => {
+                        self.party = None;
+                        self.send(no, out, &members);
+                        let phase = self.phase()?;
+                        Ok(Status::Done(self.node.finish(&phase, output)?))
+                    }
+                    Err(quasar_pq::Error::Party(quasar_pq::party::Error::Waiting { .. })) => {
+                        Ok(Status::Waiting)
+                    }
+                    Err(e) => {
+                        self.party = None;
+                        Err(Failure::from(e))
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// One command as the conductor saw it.
+#[derive(Debug, Clone)]
+pub struct StepLog {
+    /// Command number (the router's key).
+    pub no: u32,
+    /// The phase it belongs to.
+    pub phase: String,
+    /// Wall-clock from sending the command to the last report.
+    pub wall: Duration,
+    /// Time spent by every node that worked, in its own thread, by address.
+    pub cpu: BTreeMap<Addr, Duration>,
+}
+
+/// What a phase left at each node.
+#[derive(Debug, Default)]
+pub struct PhaseResult {
+    /// Nodes that finished their role, with what they reported.
+    pub done: BTreeMap<Addr, Vec<Event>>,
+    /// Nodes whose role failed (phase and node filled in).
+    pub failed: BTreeMap<Addr, Failure>,
+}
+
+/// The running nodes.
+pub struct Cluster<P> {
+    ctrl: Vec<Sender<(u32, Cmd<P>)>>,
+    reports: Receiver<Report>,
+    threads: Vec<JoinHandle<()>>,
+    router: Option<JoinHandle<Traffic>>,
+    next: u32,
+    /// Every command run so far.
+    pub log: Vec<StepLog>,
+}
+
+impl<P: Send + Sync + 'static> Cluster<P> {
+    /// Starts nodes `0..=max` (0 is the hub), each built in its own thread by `make`.
+    pub fn spawn<N, F>(max: Addr, make: F) -> Cluster<P>
+    where
+        N: Node<Phase = P>,
+        F: Fn(Addr) -> N + Send + Sync + 'static,
+    {
+        let make = Arc::new(make);
+        let (report_tx, reports) = mpsc::channel::<Report>();
+        let (endpoints, router) = net::start(max);
+        let mut ctrl = Vec::new();
+        let mut threads = Vec::new();
+        for net in endpoints {
+            let (tx, rx) = mpsc::channel::<(u32, Cmd<P>)>();
+            ctrl.push(tx);
+            let (make, reports) = (Arc::clone(&make), report_tx.clone());
+            let addr = net.me();
+            let name = if addr == HUB {
+                "hub".to_string()
+            } else {
+                format!("party-{addr}")
+            };
+            let handle = thread::Builder::new()
+                .name(name)
+                .stack_size(8 << 20)
+                .spawn(move || {
+                    let mut host = Host {
+                        node: make(addr),
+                        net,
+                        phase: None,
+                        party: None,
+                        unsent: None,
+                    };
+                    while let Ok((no, cmd)) = rx.recv() {
+                        let (result, cpu) = cpu::timed(|| {
+                            catch_unwind(AssertUnwindSafe(|| host.run(no, cmd)))
+                                .unwrap_or_else(|_| Err(Failure::local("PANIC", "a node panicked".into())))
+                        });
+                        let status = result.unwrap_or_else(Status::Failed);
+                        let sent = host.net.take_sent();
+                        if reports
+                            .send(Report {
+                                addr,
+                                cpu,
+                                status,
+                                sent,
+                            })
+                            .is_err()
+                        {
+                            break;
+                        }
+                    }
+                })
+                .unwrap_or_else(|e| panic!("cannot start a thread: {e}"));
+            threads.push(handle);
+        }
+        Cluster {
+            ctrl,
+            reports,
+            threads,
+            router: Some(router),
+            next: 1,
+            log: Vec::new(),
+        }
+    }
+
+    /// Sends one command to each node of `to` and waits for every report; logs it.
+    fn command(
+        &mut self,
+        phase: &str,
+        to: &[Addr],
+        cmd: impl Fn(Addr) -> Cmd<P>,
+    ) -> Result<(u32, Vec<Report>), Failure> {
+        let no = self.next;
+        self.next += 1;
+        let start = Instant::now();
+        let mut expected = 0;
+        for &a in to {
+            if let Some(tx) = self.ctrl.get(usize::from(a)) {
+                if tx.send((no, cmd(a))).is_ok() {
+                    expected += 1;
+                }
+            }
+        }
+        let mut reports = Vec::with_capacity(expected);
+        for _ in 0..expected {
+            let r = self
+                .reports
+                .recv_timeout(RECV_TIMEOUT * 2)
+                .map_err(|_| Failure::local("TIMEOUT", format!("a node did not finish {phase}")))?;
+            reports.push(r);
+        }
+        let cpu = reports
+            .iter()
+            .filter(|r| !matches!(r.status, Status::Idle | Status::Published(false)))
+            .map(|r| (r.addr, r.cpu))
+            .collect();
+        self.log.push(StepLog {
+            no,
+            phase: phase.to_string(),
+            wall: start.elapsed(),
+            cpu,
+        });
+        Ok((no, reports))
+    }
+
+    /// Runs one phase on every node (see the module docs).
+    pub fn run(&mut self, name: &str, phase: P) -> Result<PhaseResult, Failure> {
+        let phase = Arc::new(phase);
+        let all: Vec<Addr> = (0..self.ctrl.len() as Addr).collect();
+        let mut result = PhaseResult::default();
+        let fail = |result: &mut PhaseResult, a: Addr, mut f: Failure| {
+            f.phase = name.to_string();
+            f.node = Some(a);
+            result.failed.insert(a, f);
+        };
+
+        let (mut from, reports) = self.command(name, &all, |_| Cmd::Publish(Arc::clone(&phase)))?;
+        let mut expect = totals(&reports);
+        for r in reports {
+            if let Status::Failed(f) = r.status {
+                fail(&mut result, r.addr, f);
+            }
+        }
+        let alive: Vec<Addr> = all
+            .into_iter()
+            .filter(|a| !result.failed.contains_key(a))
+            .collect();
+        let (_, reports) = self.command(name, &alive, |a| Cmd::Start {
+            from,
+            expect: expect.get(&a).copied().unwrap_or(0),
+        })?;
+        let mut members = Vec::new();
+        for r in reports {
+            match r.status {
+                Status::Running => members.push(r.addr),
+                Status::Local(events) => {
+                    result.done.insert(r.addr, events);
+                }
+                Status::Failed(f) => fail(&mut result, r.addr, f),
+                _ => {}
+            }
+        }
+        if members.is_empty() {
+            return Ok(result);
+        }
+        let members = Arc::new(members);
+        let (no, reports) = self.command(name, &members, |_| Cmd::Flush(Arc::clone(&members)))?;
+        (from, expect) = (no, totals(&reports));
+        let mut running = (*members).clone();
+        for _ in 0..MAX_STEPS {
+            let (no, reports) = self.command(name, &running, |a| Cmd::Step {
+                from,
+                expect: expect.get(&a).copied().unwrap_or(0),
+                members: Arc::clone(&members),
+            })?;
+            (from, expect) = (no, totals(&reports));
+            let mut progress = !expect.is_empty();
+            running.clear();
+            for r in reports {
+                match r.status {
+                    Status::Running => {
+                        progress = true;
+                        running.push(r.addr);
+                    }
+                    Status::Waiting => running.push(r.addr),
+                    Status::Done(events) => {
+                        progress = true;
+                        result.done.insert(r.addr, events);
+                    }
+                    Status::Failed(f) => fail(&mut result, r.addr, f),
+                    _ => {}
+                }
+            }
+            if running.is_empty() {
+                return Ok(result);
+            }
+            if !progress {
+                break;
+            }
+        }
+        // Still waiting with nothing in flight: the messages they wait for never come.
+        for a in running {
+            let f = Failure::from(quasar_pq::Error::from(quasar_pq::party::Error::Waiting {
+                party: party_id(a),
+            }));
+            fail(&mut result, a, f);
+        }
+        Ok(result)
+    }
+
+    /// Stops every node and the router; returns the traffic counts.
+    pub fn finish(mut self) -> Traffic {
+        self.ctrl.clear();
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+        self.router.take().and_then(|r| r.join().ok()).unwrap_or_default()
+    }
+}
+
+/// Frames sent by recipient, summed over the reports of one command.
+fn totals(reports: &[Report]) -> BTreeMap<Addr, u32> {
+    let mut out = BTreeMap::new();
+    for r in reports {
+        for (&to, &n) in &r.sent {
+            *out.entry(to).or_default() += n;
+        }
+    }
+    out
+}
