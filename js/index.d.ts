@@ -1,4 +1,13 @@
-// Types for `quasar-pq` (the full WebAssembly build). The API follows @noble/post-quantum.
+// Types for `quasar-pq` (the full WebAssembly build): ML-DSA (FIPS 204) with the shape of
+// @noble/post-quantum, and the threshold protocols (protocols.d.ts). `quasar-pq/verify`
+// (verify.d.ts) is the light build under the same names. js/test/declarations.test.mjs keeps
+// these files and the exports equal, and type-checks js/test/types/*.ts against them.
+//
+//   import { init, mlDsa65 } from 'quasar-pq';
+//   await init();
+//   const { publicKey, secretKey } = mlDsa65.keygen();          // or keygen(seed32)
+//   const sig = mlDsa65.sign(msg, secretKey, { context });      // hedged; extraEntropy: false = deterministic
+//   mlDsa65.verify(sig, msg, publicKey, { context });           // true / false, never a throw for bad bytes
 
 /** Where the WebAssembly module comes from, when not the packaged file. */
 export type InitInput =
@@ -120,15 +129,27 @@ export declare const mlDsa65: MlDsa;
 /** ML-DSA-87 (NIST security category 5). */
 export declare const mlDsa87: MlDsa;
 
-/** What the library throws for its own errors (`err.name === 'QuasarError'`). */
+/**
+ * What the package throws for the library's errors and its own checks
+ * (`err.name === 'QuasarError'`). Codes are API, listed in the README; never renamed.
+ */
 export interface QuasarError extends Error {
   name: 'QuasarError';
-  /** Stable code, e.g. 'INVALID_LENGTH', 'CONTEXT_TOO_LONG', 'MALFORMED_SECRET_KEY'. */
+  /**
+   * Stable code: the library's (e.g. 'INVALID_LENGTH', 'CONTEXT_TOO_LONG',
+   * 'MALFORMED_SECRET_KEY', 'NOT_ENOUGH_QUALIFIED', 'MISSING_MESSAGE') or the package's own:
+   * 'DETACHED_BUFFER' (a view of a transferred buffer), 'USE_AFTER_FREE',
+   * 'INSTANCE_POISONED' (the WASM instance trapped earlier: reload it).
+   */
   code: string;
-  /** The module that raised it, e.g. 'mldsa'. */
+  /** The module that raised it: 'mldsa', 'lens', 'lss', 'pulsar', 'party', 'snapshot', 'wire', 'js', … */
   module: string;
-  /** Party ids to blame (empty for ML-DSA). */
+  /** Party ids to blame, increasing (empty for ML-DSA and the caller's own faults). */
   culprits: number[];
+  /** The argument at fault, for a check made on the JS side. */
+  argument?: string;
+  /** 'NOT_ENOUGH_VALID_SHARES': every signer the combiner excluded, and why. */
+  blame?: import('./protocols.js').BlameEntry[];
 }
 
 /** A public key expanded for repeated verification (see `prepare`). */
@@ -139,6 +160,17 @@ export interface PreparedKey {
   free(): void;
 }
 
-// Threshold protocols (Lens, Pulsar custody, LSS resharing): parties, coordinators and
-// verifiers. See protocols.d.ts.
+/** FIPS 204, Table 2: the byte lengths of each parameter set, plus seed and signing randomness. */
+export declare const ML_DSA_LENGTHS: {
+  readonly 44: MlDsaLengths & { readonly publicKey: 1312; readonly secretKey: 2560; readonly signature: 2420 };
+  readonly 65: MlDsaLengths & { readonly publicKey: 1952; readonly secretKey: 4032; readonly signature: 3309 };
+  readonly 87: MlDsaLengths & { readonly publicKey: 2592; readonly secretKey: 4896; readonly signature: 4627 };
+};
+/** The longest message the package signs or verifies (16 MiB). */
+export declare const MAX_MESSAGE_BYTES: 16777216;
+/** The longest ML-DSA context string (FIPS 204). */
+export declare const MAX_CONTEXT_BYTES: 255;
+
+// Threshold protocols (Lens, Pulsar custody, LSS dealing): one `Party` class, the factories,
+// the key-share holders, the verifiers, `constants`, `trustModels`. See protocols.d.ts.
 export * from './protocols.js';

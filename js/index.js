@@ -110,6 +110,7 @@ export {
   LensKeyShare,
   PulsarKeyShare,
   PulsarDkgShare,
+  Rng,
   lens,
   pulsar,
   constants,

@@ -1,107 +1,99 @@
-// Types for the threshold-protocol API of `quasar-pq` (full build only; re-exported by
-// `quasar-pq`, i.e. js/index.js). Await `init()` from 'quasar-pq' before constructing
-// anything here.
+// Types for the threshold protocols of `quasar-pq` (full build only; re-exported by
+// `quasar-pq`, js/index.js). Await `init()` from 'quasar-pq' before calling anything here.
+// js/test/declarations.test.mjs keeps this file and the exports equal.
 //
 // Shape of the API
 // ----------------
-// * A protocol **party** is a class instance (`LensParty`, `PulsarParty`) holding its
-//   secret state in WebAssembly memory; a **coordinator** role (`LensCoordinator` for
-//   FROST signing, `PulsarCombiner` for Pulsar custody) is a separate instance. Every
-//   instance is independent: parties may live in different Web Workers / worker_threads /
-//   processes, each with its own WASM instance, exchanging only the bytes below.
-// * Every message is a `Uint8Array`. Round methods of the dealing protocols (DKG and
-//   reshare) take an `Inbox` (what the network delivered to this party, each message
-//   tagged with its authenticated sender `from`) and return a `RoundOutput`
-//   (`broadcast` goes to every participant of the ceremony — sending it back to its own
-//   sender too is allowed and harmless — and each `direct` message goes to `to` only,
-//   over a confidential, authenticated channel).
-// * Signing methods return bare `Uint8Array`s addressed to the coordinator/combiner
-//   (or, for Pulsar round 1, broadcast to the other signers and the combiner).
-// * Randomness: each instance takes a 32-byte `seed` (default: `crypto.getRandomValues`)
-//   and keeps a ChaCha20 RNG seeded from it. The library never draws OS randomness.
-//   Never give two instances the same seed.
-// * Errors: library errors are thrown as `QuasarError` (`err.name === 'QuasarError'`)
-//   with a stable `code`, the `module` and `culprits` (party ids to blame, maybe empty).
-//   A message that does not decode is blamed on its transport sender (`culprits: [from]`)
-//   where the protocol cannot continue without it; the robust protocols (LSS dealing,
-//   the Pulsar combiner) instead exclude the sender and report it in `blame`/`dropped`.
-//   Wrong argument types throw `TypeError`, wrong fixed lengths `RangeError`.
-// * Calling a method out of order (e.g. `dkgRound2` before `dkgRound1`) throws a plain
-//   `Error` whose message names the expected step; the party's state is unchanged. So does
-//   a message that fails to decode where it throws (the ceremony can continue with the
-//   right bytes). Any other QuasarError from a round aborts the ceremony in progress: the
-//   party keeps the key share it had (`phase` is back to 'ready' or 'idle').
-// * A round-1 method (`dkgRound1`, `reshareRound1`, `signRound1`, `keyCeremonyRound1`,
-//   `activationRound1`) abandons any ceremony in progress and starts a new one.
-// * `phase` is 'idle' (no share), 'ready' (holds a share, nothing running), or the step
-//   just completed: 'dkg-1', 'dkg-2', 'dkg-3', 'reshare-1' … 'reshare-3', 'sign-1'.
-// * Release WASM memory with `free()` (instances also implement `Symbol.dispose`, so
-//   `using party = new LensParty(...)` works where the runtime supports it).
+// * Every protocol party is ONE class, `Party`: the library's own bytes-in/bytes-out state
+//   machine, held in WebAssembly memory. A factory starts it (`lens.keygen(...)`,
+//   `pulsar.sign.signer(...)`, …); `party.start` holds what its start sends; then, round by
+//   round, `party.step(inbox)` takes the messages received for it, `[{ from, bytes }]`, and
+//   returns `{ done, round, outgoing, outcome?, dropped }`, until `done`. Parties exchange
+//   only `Uint8Array`s, so each may live in its own Web Worker, worker_thread or host, with
+//   its own WASM instance. Routing: `outgoing.broadcast` goes to every other party of the
+//   run, each `outgoing.direct[i]` to `direct[i].to` only (a confidential, authenticated
+//   channel: it may carry a share); `from` must be the sender the transport authenticated.
+//   Every unfinished party steps once per round on what the previous round sent to it; a
+//   step that throws QuasarError 'MISSING_MESSAGE' (module 'party') means "not yet: step me
+//   again next round with what arrives". Stop when every party is done.
+// * Robustness: a peer's bad message (undecodable, wrong session, recipient, kind, sender,
+//   generation, set, a duplicate) never throws and never costs the party its state: it is
+//   dropped and named in `dropped` (and, for a proven protocol fault, in the outcome's
+//   `blame`). A step throws only for the caller's own input (a TypeError / RangeError for a
+//   malformed inbox, 'PARTY_FINISHED') or when too few honest parties remain
+//   ('NOT_ENOUGH_QUALIFIED', 'NOT_ENOUGH_VALID_SHARES', …, with `culprits`); a party keeps
+//   its whole state on every error, and an old key share is never touched.
+// * Key shares never cross the boundary as bytes: they stay in WASM memory in holder objects
+//   (`LensKeyShare`, `PulsarDkgShare`, `PulsarKeyShare`) that factories take by reference and
+//   outcomes return as `keyShare`; only `seal()` lets one out, encrypted.
+// * Randomness: every factory takes `seed` (32 bytes: a fresh ChaCha20 generator) or `rng`
+//   (an `Rng` the party continues across its factories); with neither it draws 32 bytes from
+//   `crypto.getRandomValues`. The library never draws OS randomness itself. Never give two
+//   parties the same seed.
+// * Release WASM memory with `free()` (idempotent; secrets are wiped). Party, key-share and
+//   Rng objects also implement `[Symbol.dispose]` where the runtime has it (`using`).
+// * Errors: QuasarError (`name: 'QuasarError'`, stable `code`, `module`, `culprits`);
+//   a non-Uint8Array or an unknown option key is a TypeError, a wrong fixed length or an
+//   id outside 1..65535 a RangeError. Codes are API (README, "Error codes").
 //
-// Example: Pulsar custody, 3-of-5, everything in one thread (see js/test/protocols.test.mjs
-// and js/test/package.test.mjs for the same through worker_threads)
+// Example: Pulsar custody, 3-of-5, every party in this thread. `run(parties)` is the loop
+// above and `.of(party)` a finished party's outcome (js/test/types/run.ts; this flow,
+// type-checked, is js/test/types/pulsar.ts; js/test/package.test.mjs runs one worker_thread
+// per party).
 // ----------------------------------------------------------------------------------------
-//   import { init, PulsarParty, PulsarCombiner, verifyPulsar } from 'quasar-pq';
+//   import { init, pulsar, mlDsa65 } from 'quasar-pq';
 //   await init();
-//   const sid = () => crypto.getRandomValues(new Uint8Array(32));   // one per ceremony
+//   const sid = () => crypto.getRandomValues(new Uint8Array(32));      // one per run
 //   const ids = [1, 2, 3, 4, 5];
-//   const parties = ids.map((id) => new PulsarParty({ id }));
-//   // 1. Pedersen DKG (LSS): 3 message rounds + finish, identical parameters everywhere.
-//   const dkg = { session: sid(), threshold: 3, parties: ids };
-//   let out = parties.map((p) => p.dkgRound1(dkg));             // out[i]: RoundOutput of parties[i]
-//   out = parties.map((p) => p.dkgRound2(route(out, p.id)));    // route(): see below
-//   out = parties.map((p) => p.dkgRound3(route(out, p.id)));
-//   const res = parties.map((p) => p.dkgFinish(route(out, p.id)));   // res[i].sharing, .blame
+//   // 1. DKG (LSS Pedersen over Ristretto255).
+//   const dkg = { session: sid(), parties: ids, threshold: 3 };
+//   const dkgParties = ids.map((id) => pulsar.dkg({ ...dkg, id }));
+//   const d = run(dkgParties);
+//   const dkgShares = dkgParties.map((p) => d.of(p).keyShare!);        // PulsarDkgShare
+//   const { sharing } = d.of(dkgParties[0]);
 //   // 2. Key ceremony: t parties release their shares to a combiner, which derives the key.
-//   const combiner = new PulsarCombiner({ id: 1000 });
-//   const kc = { session: sid(), level: 65, signers: [1, 2, 3], combinerKey: combiner.newSessionKey() };
-//   const r1 = kc.signers.map((id) => ({ from: id, bytes: parties[id - 1].keyCeremonyRound1(kc) }));
-//   const r2 = kc.signers.map((id) => ({ from: id, bytes: parties[id - 1].signRound2(r1).bytes }));
-//   const { announcement, groupKey } = combiner.finishKeyCeremony({ ...kc, sharing: res[0].sharing, round1: r1, round2: r2 });
-//   for (const p of parties) p.keyCeremonyFinish({ announcement });      // every party checks it
-//   // 3. Sign: any 3 signers and a fresh combiner key per session.
-//   const { keyRecord, sharing } = parties[0].publicInfo();
-//   const s = { session: sid(), signers: [2, 4, 5], combinerKey: combiner.newSessionKey(), message: msg };
-//   const q1 = s.signers.map((id) => ({ from: id, bytes: parties[id - 1].signRound1(s) }));
-//   const q2 = s.signers.map((id) => ({ from: id, bytes: parties[id - 1].signRound2(q1).bytes }));
-//   const { signature } = combiner.sign({ ...s, keyRecord, sharing, round1: q1, round2: q2 });
-//   verifyPulsar(groupKey, msg, signature);      // true: a plain FIPS 204 ML-DSA-65 signature
-//   // 4. Reshare to (5, 9): old parties deal (reshareRound1 with their share), new ids
-//   //    1..9 receive (new ones pass the old `sharing` and `keyRecord`), then the new set
-//   //    signs the activation certificate: `activationRound1` + `signRound2` +
-//   //    `combiner.activate(...)` → `certificate`; `pulsar.verifyActivation(groupKey, certificate)`.
+//   const kc = pulsar.keyCeremony.combiner({ id: 100, level: 65, sharing, signers: [1, 2, 3], session: sid() });
+//   const kcSigners = dkgShares.slice(0, 3).map((share) => pulsar.keyCeremony.signer({ share, session: kc.info.session! }));
+//   const { announcement, groupKey } = run([kc, ...kcSigners]).of(kc);
+//   // 3. Every party checks the announcement and proves possession: the certified key share.
+//   const certs = dkgShares.map((share) => pulsar.certify({ share, announcement }));
+//   const c = run(certs);
+//   const shares = certs.map((p) => c.of(p).keyShare);                 // PulsarKeyShare
+//   const { keyRecord } = c.of(certs[0]);
+//   // 4. Sign with any t: a fresh combiner per session; each signer checks what it signs.
+//   const sc = pulsar.sign.combiner({ id: 100, keyRecord, sharing, signers: [2, 4, 5], message, session: sid() });
+//   const ss = [2, 4, 5].map((id) => pulsar.sign.signer({ share: shares[id - 1], session: sc.info.session!, message }));
+//   const { signature } = run([sc, ...ss]).of(sc);
+//   mlDsa65.verify(signature, message, groupKey);                       // true: a plain FIPS 204 signature
+//   // 5. Reshare to {1..6}, t = 4: holders with their share, new member 6 with the public data.
+//   const rs = { session: sid(), dealers: [1, 2, 3], receivers: [1, 2, 3, 4, 5, 6], threshold: 4 };
+//   const rsParties = [...shares.map((share) => pulsar.reshare({ share, ...rs })),
+//                      pulsar.reshareJoin({ keyRecord, sharing, id: 6, ...rs })];
+//   const o6 = run(rsParties).of(rsParties[5]);
+//   o6.activation.verified;   // true: the new set holds the key; only now may old shares be erased
 //
-//   // route(outs, id): the Inbox of party `id`, where outs[i] is what parties[i] sent:
-//   // every broadcast, and the direct messages addressed to `id`, each tagged with its
-//   // sender (a RoundOutput does not carry its sender: the transport knows it).
-//   const route = (outs, id) => ({
-//     broadcasts: outs.flatMap((o, i) => (o.broadcast ? [{ from: parties[i].id, bytes: o.broadcast }] : [])),
-//     direct: outs.flatMap((o, i) =>
-//       o.direct.filter((d) => d.to === id).map((d) => ({ from: parties[i].id, bytes: d.bytes }))),
-//   });
-//
-// Example: Lens (FROST), 3-of-5 on Ed25519
-// ----------------------------------------
-//   import { init, LensParty, LensCoordinator, lens } from 'quasar-pq';
+// Example: Lens (FROST), 3-of-5 on Ed25519 (js/test/types/lens.ts)
+// ----------------------------------------------------------------
+//   import { init, lens, LensKeyShare } from 'quasar-pq';
 //   await init();
-//   const parties = [1, 2, 3, 4, 5].map((id) => new LensParty({ id, curve: 'ed25519' }));
-//   // 1. DKG (LSS, Feldman mode with proofs of knowledge): 3 message rounds + finish, as
-//   //    Pulsar's; a cheating dealer is excluded and named in `blame`, the others finish.
-//   const dkg = { session: sid(), threshold: 3, parties: [1, 2, 3, 4, 5] };
-//   let out = parties.map((p) => p.dkgRound1(dkg));              // deal (broadcast) + shares (direct)
-//   out = parties.map((p) => p.dkgRound2(route(out, p.id)));     // complaint (broadcast)
-//   out = parties.map((p) => p.dkgRound3(route(out, p.id)));     // response (broadcast)
-//   const res = parties.map((p) => p.dkgFinish(route(out, p.id)));   // res[i].groupKey, .publicPackage, .blame
-//   const coord = new LensCoordinator({ curve: 'ed25519', publicPackage: res[0].publicPackage });
-//   const signers = [1, 3, 5];
-//   const commitments = signers.map((id) => ({ from: id, bytes: parties[id - 1].signRound1() }));
-//   const pkg = coord.signingPackage({ commitments, message: msg });     // to every signer
-//   const shares = signers.map((id) => ({ from: id, bytes: parties[id - 1].signRound2(pkg) }));
-//   const signature = coord.aggregate({ shares });   // throws INVALID_SIGNATURE_SHARE, culprits
-//   lens.verify('ed25519', res[0].groupKey, msg, signature);   // true; also any RFC 8032 verifier
-//   // Reshare: reshareRound1..3 + reshareFinish (as the DKG), then the new set
-//   // signs `newCoord.activationMessage()` and `newCoord.activationCertificate(sig)`;
-//   // lens.verifyActivation('ed25519', groupKey, certificate) === true (same group key).
+//   const kg = { curve: 'ed25519', session: sid(), parties: [1, 2, 3, 4, 5], threshold: 3 } as const;
+//   const kgParties = kg.parties.map((id) => lens.keygen({ ...kg, parties: [...kg.parties], id }));
+//   const k = run(kgParties);
+//   const shares = kgParties.map((p) => k.of(p).keyShare!);            // LensKeyShare
+//   const { publicPackage, groupKey } = k.of(kgParties[0]);
+//   //    (or a trusted dealer: lens.deal({ curve, parties, threshold }) and, at each party,
+//   //    LensKeyShare.fromDealer(curve, dealerShare, publicPackage))
+//   const coordinator = lens.coordinate({ publicPackage, id: 100, message });
+//   const signers = [0, 2, 4].map((i) => lens.sign({ share: shares[i], coordinator: 100, message }));
+//   const { signature } = run([coordinator, ...signers]).of(coordinator);
+//   lens.verify('ed25519', groupKey, message, signature);               // true; any RFC 8032 verifier agrees
+//   // Reshare: lens.reshare({ share, ...rs }) for holders, lens.reshareJoin({ publicPackage,
+//   // id, ...rs }) for new members; each outcome's `activation.verified` says the new set
+//   // holds the key, and lens.verifyActivation(newPackage, generation, transcriptHash,
+//   // certificate) checks it anywhere.
+
+// ---------------------------------------------------------------------------------------
+// Messages, rounds, blame
 
 /** The Lens ciphersuites. */
 export type LensCurve = 'ed25519' | 'secp256k1' | 'ristretto255';
@@ -109,495 +101,616 @@ export type LensCurve = 'ed25519' | 'secp256k1' | 'ristretto255';
 /** ML-DSA parameter sets of Pulsar group keys. */
 export type PulsarLevel = 44 | 65 | 87;
 
-/** A message this party sends to one other party. */
-export interface Outgoing {
+/** One private message a party sends: to `to` only, over a confidential, authenticated channel. */
+export interface Direct {
   /** The recipient's party id. */
   to: number;
   bytes: Uint8Array;
 }
 
-/** A message delivered to this party, tagged with its authenticated sender. */
+/** What a party sends after its start or a step. */
+export interface Outgoing {
+  /** To every other party of the run (reliable, authenticated broadcast), if anything. */
+  broadcast?: Uint8Array;
+  /** One private message per recipient, by increasing recipient (possibly none). */
+  direct: Direct[];
+}
+
+/** One message received, with the sender the transport authenticated. */
 export interface Incoming {
-  /** The sender's party id, as the transport authenticated it (not as the bytes claim). */
+  /** The sender's party id as the transport authenticated it (every check and blame rests on it). */
   from: number;
   bytes: Uint8Array;
 }
 
-/** What the network delivered to a party for one round. Missing lists mean empty. */
-export interface Inbox {
-  /** Broadcast messages of the previous round (this party's own may be included). */
-  broadcasts?: Incoming[];
-  /** Private messages of the previous round addressed to this party. */
-  direct?: Incoming[];
+/** A round of a protocol: the number of the inbox the next step expects (1 = after the start) and what it does. */
+export interface Round {
+  number: number;
+  /** e.g. 'check shares', 'answer complaints', 'sign'. */
+  name: string;
 }
 
-/** What a party sends after a round of a dealing protocol. */
-export interface RoundOutput {
-  /** To every participant of the ceremony (absent when this party has nothing to say). */
-  broadcast?: Uint8Array;
-  /** Each to its recipient only (confidential, authenticated channel). Possibly empty. */
-  direct: Outgoing[];
-}
+/** Why a party was named: the stable code of the library's `BlameReason`. */
+export type BlameCode =
+  // A message dropped on the receiver's own evidence:
+  | 'MALFORMED_MESSAGE'
+  | 'WRONG_KIND'
+  | 'UNKNOWN_PARTY'
+  | 'SENDER_MISMATCH'
+  | 'WRONG_SESSION'
+  | 'WRONG_RECIPIENT'
+  | 'WRONG_GENERATION'
+  | 'WRONG_MESSAGE'
+  | 'PARAMETER_MISMATCH'
+  | 'DUPLICATE_MESSAGE'
+  | 'CONFLICTING_MESSAGE'
+  // A protocol fault proven by public evidence (dealing, signing, activation):
+  | 'MISSING_DEAL'
+  | 'MALFORMED_DEAL'
+  | 'INVALID_PROOF'
+  | 'WRONG_CONSTANT'
+  | 'INVALID_COMMITMENT'
+  | 'UNANSWERED_COMPLAINT'
+  | 'INVALID_OPENING'
+  | 'FALSE_COMPLAINT'
+  | 'INVALID_COMPLAINT'
+  | 'MISSING_MESSAGE'
+  | 'INVALID_SIGNATURE_SHARE'
+  | 'INVALID_SHARE'
+  | 'INVALID_POSSESSION_PROOF';
 
 /** One party named for misbehaving, and why. */
 export interface BlameEntry {
   /** The party blamed. */
   party: number;
-  /**
-   * Why, as a stable code. LSS dealing (DKG, reshare): 'MISSING_DEAL', 'MALFORMED_DEAL',
-   * 'INVALID_PROOF', 'WRONG_CONSTANT', 'INVALID_COMMITMENT', 'UNANSWERED_COMPLAINT',
-   * 'INVALID_OPENING', 'FALSE_COMPLAINT', 'INVALID_COMPLAINT'. Pulsar combiner: the
-   * error code ('INVALID_SHARE', 'DECRYPTION_FAILED', 'WRONG_SESSION', …, or a decoding
-   * code such as 'TOO_SHORT' for bytes that did not decode).
-   */
-  code: string;
-  /** Human-readable explanation. */
+  code: BlameCode;
+  /** Human-readable explanation (the library's own text). */
   reason: string;
   /** The other party involved (the complainer or the accused dealer), when there is one. */
   related?: number;
 }
 
-/** Constructor options of every party and coordinator class. */
-export interface PartyOptions {
-  /** This party's id: an integer in 1..65535 (it is also its Shamir x-coordinate). */
-  id: number;
-  /** 32 bytes seeding this instance's ChaCha20 RNG (default: 32 fresh random bytes). */
+/** A step that did not finish the party. */
+export interface Running {
+  done: false;
+  /** The round the next step runs. */
+  round: Round;
+  /** What to send now. */
+  outgoing: Outgoing;
+  outcome?: undefined;
+  /** Always empty until the party is done (the final step reports every drop). */
+  dropped: BlameEntry[];
+}
+
+/** The step that finished the party. */
+export interface Finished<O> {
+  done: true;
+  round: null;
+  /** Its last messages (a Pulsar signer's envelope, a combiner's announcement), possibly none. */
+  outgoing: Outgoing;
+  /** The protocol's result. */
+  outcome: O;
+  /** Every message this party dropped over the run, with its sender and why. */
+  dropped: BlameEntry[];
+}
+
+/** What `party.step(inbox)` returns. */
+export type StepResult<O> = Running | Finished<O>;
+
+/** The protocol a `Party` runs. */
+export type Protocol =
+  | 'lens-dealing'
+  | 'lens-signer'
+  | 'lens-coordinator'
+  | 'pulsar-dkg'
+  | 'pulsar-combiner'
+  | 'pulsar-signer'
+  | 'pulsar-certify'
+  | 'pulsar-dealing';
+
+/** Public data of a party's start: a Pulsar combiner publishes its session and key. */
+export interface PartyInfo {
+  /** A Pulsar combiner's session (`PCSS`): give it to its signers' factories. */
+  session?: Uint8Array;
+  /** A Pulsar combiner's ML-KEM public key (`PCEK`), also inside the session. */
+  combinerKey?: Uint8Array;
+}
+
+/**
+ * One protocol party (any protocol), its state in WASM memory; made by the factories only
+ * (`new Party()` throws a TypeError). `O` is its outcome.
+ */
+export declare class Party<O = unknown> {
+  private constructor();
+  /** This party's id. */
+  readonly id: number;
+  readonly protocol: Protocol;
+  /** What its start sends: route `start.outgoing` before the first step. */
+  readonly start: Running;
+  readonly info: PartyInfo;
+  /** The round the next step runs, or null once done. */
+  readonly round: Round | null;
+  readonly done: boolean;
+  /** The largest inbox a step accepts, in bytes (6 bytes of framing per message included). */
+  readonly maxInboxBytes: number;
+  /**
+   * Runs one round on `inbox`, the messages received for this party since its last step.
+   * Every entry is checked and copied before the party is touched; a peer's bad bytes are
+   * dropped (`dropped`), never thrown.
+   * @throws TypeError for an inbox that is not `[{ from, bytes: Uint8Array }]`; RangeError
+   *   for a `from` outside 1..65535 or an inbox over `maxInboxBytes`; QuasarError
+   *   'MISSING_MESSAGE' (module 'party': step again next round), 'PARTY_FINISHED',
+   *   'NOT_ENOUGH_QUALIFIED', 'NOT_ENOUGH_DEALERS', 'NOT_ENOUGH_POSSESSION_PROOFS',
+   *   'NOT_ENOUGH_VALID_SHARES' (with `blame`), 'NOT_ENOUGH_SIGNERS', 'INVALID_SIGNATURE_SHARE'
+   *   (a Lens coordinator: `culprits`), 'USE_AFTER_FREE', 'INSTANCE_POISONED'. The party
+   *   keeps its whole state on every error.
+   */
+  step(inbox: Incoming[]): StepResult<O>;
+  /** Release the WASM memory (its secrets are wiped). Idempotent. */
+  free(): void;
+}
+
+/**
+ * A party's generator: ChaCha20 seeded with 32 bytes, held in WASM memory. Pass the same one
+ * as `rng` to every factory a party calls and the party draws one stream across its
+ * protocols, in protocol order — as a native party drawing from one
+ * `ChaCha20Rng::from_seed(seed)` does (kats/ are made so). For reproducible runs.
+ */
+export declare class Rng {
+  private constructor();
+  /** @throws TypeError unless a Uint8Array; RangeError unless 32 bytes. */
+  static fromSeed(seed: Uint8Array): Rng;
+  /** Release it (its state is overwritten). */
+  free(): void;
+}
+
+/** The randomness option of every factory (at most one of the two). */
+export interface Randomness {
+  /** 32 bytes seeding a fresh ChaCha20 generator for this call (default: 32 random bytes). */
   seed?: Uint8Array;
+  /** A generator this party continues (see `Rng`). With `seed` too: TypeError. */
+  rng?: Rng;
 }
 
-/** Cheating-party switches for demos and tests. Flags stay set until changed. */
-export interface Misbehaviour {
-  /**
-   * Deal bad shares: in an LSS dealing (Pulsar DKG, any reshare) every private share this
-   * party deals is off by one and, when receivers complain, it "opens" the same wrong
-   * values — honest parties disqualify it ('INVALID_OPENING') and finish without it if
-   * enough dealers remain. This holds for every dealing, the Lens and Pulsar DKGs included:
-   * the cheater is named in `blame` (and, if fewer than t dealers qualify, in the
-   * `culprits` of 'NOT_ENOUGH_QUALIFIED'). The cheater's own outcome is unspecified (it may
-   * fail or diverge).
-   */
-  dealing?: boolean;
-  /**
-   * Send a bad signature share: Pulsar — the share sealed to the combiner is off by one
-   * (the combiner excludes it and blames 'INVALID_SHARE'; signs if t valid shares
-   * remain, else throws 'NOT_ENOUGH_VALID_SHARES' with `culprits`); Lens — the FROST
-   * signature share is wrong (`aggregate` throws 'INVALID_SIGNATURE_SHARE' with
-   * `culprits`; retry without them).
-   */
-  signing?: boolean;
+/**
+ * A misbehaviour name (`constants.cheats`, full build with `hazmat`), for demos and tests: it
+ * makes THAT party send wrong messages; every other party checks and blames as it would an
+ * attacker. 'bad-shares' (a dealer's shares off by one: 'INVALID_OPENING'),
+ * 'bad-contribution' (a bad signature share: Lens 'INVALID_SIGNATURE_SHARE', Pulsar
+ * 'INVALID_SHARE'), 'misaddress' (private messages to the wrong party: 'WRONG_RECIPIENT'),
+ * 'garbage' (undecodable bytes: 'MALFORMED_MESSAGE').
+ */
+export type Cheat = 'bad-shares' | 'bad-contribution' | 'misaddress' | 'garbage';
+
+/** The misbehaviour option of the factories of parties that send protocol messages. */
+export interface Misbehaving {
+  /** @throws RangeError for an unknown name. */
+  cheat?: Cheat;
 }
 
-/** Parameters of a distributed key generation, identical at every participant. */
-export interface DkgParams {
-  /** 32 bytes, unique to this run and the same at every participant. */
-  session: Uint8Array;
-  /** Signing threshold t (Lens: 2 ≤ t ≤ n; Pulsar: 1 ≤ t ≤ n). */
-  threshold: number;
-  /** All n participants' ids (any order; no duplicates). */
-  parties: number[];
-}
+// ---------------------------------------------------------------------------------------
+// Dealings (Lens key generation, Pulsar DKG, refresh, reshare)
 
-/** Outcome common to every LSS dealing (the Lens and Pulsar DKGs and every reshare). */
-export interface DealingOutcome {
-  /** Whether this party now holds a share of the (new) generation. */
-  hasShare: boolean;
-  /** Threshold of the new generation. */
-  threshold: number;
-  /** The new generation's parties, increasing. */
-  parties: number[];
-  /** Generation number: 0 after a DKG, +1 per reshare. */
+/** The activation certificate a refresh or reshare ends with, as this party checked it. */
+export interface Activation {
+  /** The `LSA2` certificate: t_new proofs of possession of the new shares. */
+  certificate: Uint8Array;
   generation: number;
-  /** Transcript hash of the dealing (32 bytes); bound into the activation certificate. */
   transcriptHash: Uint8Array;
+  /** The members whose proofs it holds, increasing. */
+  members: number[];
+  /**
+   * Whether it verified against the new generation, for the generation (old + 1) and the
+   * dealing this party expects. Erase an old share only once this is true.
+   */
+  verified: boolean;
+}
+
+/** What every dealing outcome reports besides its public data. */
+export interface DealingReport {
   /** Dealers whose contributions were used, increasing. */
   qualified: number[];
-  /**
-   * Everyone blamed, identical at every honest party. After a DKG a disqualified dealer
-   * still holds a share of the key (its contribution is not in it): leave it out of signing.
-   */
+  /** Protocol faults proven by public evidence, the same at every honest party. */
   blame: BlameEntry[];
-  /** Senders whose messages did not decode and were treated as missing, increasing. */
-  dropped: number[];
+  /** Messages this party dropped, with their senders and why. */
+  dropped: BlameEntry[];
 }
 
-// ---------------------------------------------------------------------------------------
-// Lens: FROST (RFC 9591) with LSS resharing
-// ---------------------------------------------------------------------------------------
-
-/** A Lens group's public data. */
-export interface LensPublicInfo {
-  curve: LensCurve;
-  /**
-   * The group key: 32 bytes (Ed25519: RFC 8032 public key; Ristretto255) or 33 bytes
-   * (secp256k1 SEC 1 compressed; the BIP-340 x-only key is bytes 1..33). Never changes.
-   */
-  groupKey: Uint8Array;
-  /** The public key package (`LNPK`): what coordinators and new reshare receivers need. */
-  publicPackage: Uint8Array;
-  threshold: number;
-  parties: number[];
-  generation: number;
-  transcriptHash: Uint8Array;
-}
-
-/** What `dkgFinish` / `reshareFinish` return on a Lens party. */
-export interface LensDealingResult extends DealingOutcome, LensPublicInfo {}
-
-/** Parameters of a reshare (LSS redistribution), identical at every participant. */
-export interface LensReshareParams {
+/** The parameters of a reshare, identical at every participant. */
+export interface ReshareParams {
   /** 32 bytes, unique to this run. */
   session: Uint8Array;
-  /** Old parties that deal: at least the old threshold (more lets a cheater be dropped). */
+  /** Old holders that deal: at least the old threshold (more lets a cheater be dropped). */
   dealers: number[];
   /** The new set (may overlap the old one or not). */
   receivers: number[];
   /** The new threshold. */
   threshold: number;
-  /**
-   * The current generation's public key package: required for parties without a share
-   * (new receivers); a party holding a share uses its own (and, if given, it must match).
-   */
-  publicPackage?: Uint8Array;
 }
 
-/**
- * One Lens party. Participates in the DKG, signs (FROST rounds 1 and 2) and reshares.
- * Holds its key share and nonces in WASM memory.
- */
-export declare class LensParty {
-  /** @throws TypeError / RangeError for a bad id, seed or curve. */
-  constructor(opts: PartyOptions & { curve: LensCurve });
+// ---------------------------------------------------------------------------------------
+// Lens: FROST (RFC 9591) with LSS dealing
+
+/** The public data of a Lens key's generation. */
+export interface LensPublicInfo {
+  curve: LensCurve;
+  /**
+   * The group key: 32 bytes (Ed25519 RFC 8032 key; Ristretto255) or 33 (secp256k1 SEC 1
+   * compressed; the BIP-340 x-only key is bytes 1..33). Never changes.
+   */
+  groupKey: Uint8Array;
+  /** The public key package (`LNPK`): what coordinators and new members need. */
+  publicPackage: Uint8Array;
+  threshold: number;
+  parties: number[];
+  /** 0 after key generation, + 1 per refresh or reshare. */
+  generation: number;
+  /** The dealing's transcript hash (32 bytes; a dealer's key has its own). */
+  transcriptHash: Uint8Array;
+}
+
+/** `LensKeyShare.publicInfo()`. */
+export interface LensShareInfo extends LensPublicInfo {
+  /** The owner's id. */
+  id: number;
+}
+
+/** The outcome of a Lens dealing party (`protocol` 'lens-dealing'). */
+export interface LensDealingOutcome extends LensPublicInfo, DealingReport {
+  /** Refresh and reshare only. */
+  activation?: Activation;
+  /** This party's new share, if it is a receiver (an old dealer that leaves gets none). */
+  keyShare?: LensKeyShare;
+}
+
+/** The outcome of a FROST signer (`protocol` 'lens-signer'). */
+export interface LensSignerOutcome {
+  /** The signers of the coordinator's signing package. */
+  signers: number[];
+  dropped: BlameEntry[];
+}
+
+/** The outcome of a FROST coordinator (`protocol` 'lens-coordinator'). */
+export interface LensCoordinatorOutcome {
+  /** 64 bytes: a standard Ed25519 / BIP-340 / RFC 9591 signature, verified before it is returned. */
+  signature: Uint8Array;
+  signers: number[];
+  dropped: BlameEntry[];
+}
+
+/** What `lens.deal` returns. */
+export interface LensDealt {
+  /** The public key package (`LNPK`): publish it to every party. */
+  publicPackage: Uint8Array;
+  /** One `LNDS` share per party, by increasing id. Secret: each to its party only. */
+  shares: { id: number; dealerShare: Uint8Array }[];
+}
+
+/** An activation verdict: never a throw for the certificate's bytes. */
+export type Verdict =
+  | { ok: true }
+  | {
+      ok: false;
+      /**
+       * 'ACTIVATION_WRONG_GROUP', 'ACTIVATION_WRONG_KEY', 'ACTIVATION_WRONG_GENERATION',
+       * 'ACTIVATION_WRONG_TRANSCRIPT', 'ACTIVATION_TOO_FEW_MEMBERS', 'ACTIVATION_NOT_A_MEMBER',
+       * 'ACTIVATION_INVALID_PROOF', or a decoding code ('TOO_SHORT', 'BAD_MAGIC', …).
+       */
+      code: string;
+      reason: string;
+    };
+
+/** A Lens key share, in WASM memory. */
+export declare class LensKeyShare {
+  private constructor();
+  /** The owner's id. */
   readonly id: number;
-  readonly curve: LensCurve;
-  /** 'idle', 'ready', or the step just completed ('dkg-1' … 'dkg-3', 'sign-1', 'reshare-1' …). */
-  readonly phase: string;
-  /** Whether the party holds a key share. */
-  readonly hasShare: boolean;
-
-  /**
-   * DKG round 1 — the LSS kernel's DKG in Feldman mode with proofs of knowledge (the same
-   * rounds as `PulsarParty`'s DKG; on secp256k1 the key is BIP-340 normalised and
-   * BIP-341-tweaked as frost-secp256k1-tr's DKG keys are): returns `{ broadcast, direct }`
-   * (the deal — commitments and proof of knowledge — and one share per other party).
-   * @throws QuasarError 'INVALID_THRESHOLD' (Lens needs 2 ≤ t ≤ n), 'DUPLICATE_PARTY',
-   *   'UNKNOWN_PARTY' (this party is not listed).
-   */
-  dkgRound1(params: DkgParams): RoundOutput;
-  /**
-   * DKG round 2: reads the deals (broadcasts) and the shares sent to this party (direct);
-   * returns `{ broadcast }` (the complaint, empty when every share checked). A message that
-   * does not decode is dropped (reported in `dropped`; a missing deal disqualifies its dealer).
-   */
-  dkgRound2(inbox: Inbox): RoundOutput;
-  /** DKG round 3: reads the complaints; returns `{ broadcast }` (the response: openings, if any). */
-  dkgRound3(inbox: Inbox): RoundOutput;
-  /**
-   * DKG finish: reads the responses; disqualifies cheating dealers (named in `blame`:
-   * 'INVALID_OPENING', 'UNANSWERED_COMPLAINT', 'INVALID_PROOF', 'MISSING_DEAL', …) and stores
-   * the key share (generation 0) made by the qualified ones.
-   * @throws QuasarError 'NOT_ENOUGH_QUALIFIED' (culprits) when fewer than t dealers qualify.
-   */
-  dkgFinish(inbox: Inbox): LensDealingResult;
-
-  /** Signing round 1: fresh nonces; returns the commitments, for the coordinator. */
-  signRound1(): Uint8Array;
-  /**
-   * Signing round 2: signs the coordinator's signing package with the nonces of round 1
-   * (consumed either way); returns the signature share, for the coordinator.
-   * @throws QuasarError 'COMMITMENT_MISMATCH', 'EPOCH_MISMATCH', decoding codes.
-   */
-  signRound2(signingPackage: Uint8Array): Uint8Array;
-  /** The message of a signing package (check what you sign before `signRound2`). */
-  static packageMessage(curve: LensCurve, signingPackage: Uint8Array): Uint8Array;
-
-  /** Reshare round 1 (every dealer and receiver): `{ broadcast?, direct }`. */
-  reshareRound1(params: LensReshareParams): RoundOutput;
-  /** Reshare round 2: reads deals (broadcasts) and shares (direct); returns the complaint broadcast. */
-  reshareRound2(inbox: Inbox): RoundOutput;
-  /** Reshare round 3: reads complaints (broadcasts); dealers return their response broadcast. */
-  reshareRound3(inbox: Inbox): RoundOutput;
-  /**
-   * Reshare finish: reads responses (broadcasts); a receiver stores its new share (the old
-   * one is replaced), a dealer that left keeps none. Same group key, generation + 1.
-   * @throws QuasarError 'NOT_ENOUGH_QUALIFIED' (culprits) — the old share is kept then.
-   */
-  reshareFinish(inbox: Inbox): LensDealingResult;
-
-  /** The current generation's public data. @throws Error without a key share. */
-  publicInfo(): LensPublicInfo;
-  /** Turn cheating on or off (see `Misbehaviour`). */
-  setMisbehaviour(m: Misbehaviour): void;
-  /** Seal the key share under a 32-byte key (`QSNP` snapshot, XChaCha20-Poly1305). */
-  sealShare(snapshotKey: Uint8Array): Uint8Array;
-  /** Restore a sealed key share of this party. @throws QuasarError 'WRONG_KEY', 'SNAPSHOT_CORRUPT', … */
-  restoreShare(snapshot: Uint8Array, snapshotKey: Uint8Array): LensPublicInfo;
-  /** Release the WASM memory (wiping secrets). */
+  publicInfo(): LensShareInfo;
+  /** Seal the share (`LNKS`) under a 32-byte snapshot key: a `QSNP` snapshot (XChaCha20-Poly1305). */
+  seal(snapshotKey: Uint8Array): Uint8Array;
+  /** Release it (the share is wiped). */
   free(): void;
+  /**
+   * Restore a sealed share.
+   * @throws QuasarError 'SNAPSHOT_MALFORMED', 'SNAPSHOT_CORRUPT', 'WRONG_KEY', decoding codes.
+   */
+  static restore(curve: LensCurve, snapshot: Uint8Array, snapshotKey: Uint8Array): LensKeyShare;
+  /**
+   * Accept the share a trusted dealer sent (`LNDS`, from `lens.deal`), checked against the
+   * dealer's public key package (`LNPK`, the same at every party; RFC 9591 Appendix C.2).
+   * The share's `id` is its recipient's: check it is yours.
+   * @throws QuasarError 'WRONG_CURVE', 'WRONG_GENERATION', 'UNKNOWN_PARTY',
+   *   'INVALID_SECRET_SHARE' (the share or the commitment does not match the package), decoding codes.
+   */
+  static fromDealer(curve: LensCurve, dealerShare: Uint8Array, publicPackage: Uint8Array): LensKeyShare;
 }
 
-/**
- * The FROST coordinator of one Lens group: builds signing packages and aggregates
- * signature shares. Holds only public data (trusted for liveness, not for security).
- */
-export declare class LensCoordinator {
-  constructor(opts: { curve: LensCurve; publicPackage: Uint8Array });
-  readonly curve: LensCurve;
-  readonly groupKey: Uint8Array;
-  readonly generation: number;
-  /**
-   * Build the signing package for `message` from the signers' round-1 commitments (at
-   * least t); send it to every signer. Remembered for `aggregate`.
-   * @throws QuasarError 'NOT_ENOUGH_SIGNERS', 'UNKNOWN_PARTY', 'EPOCH_MISMATCH' (culprits),
-   *   'SENDER_MISMATCH' (culprits), decoding codes with `culprits: [from]`.
-   */
-  signingPackage(args: { commitments: Incoming[]; message: Uint8Array }): Uint8Array;
-  /**
-   * Aggregate the signature shares of the last signing package into a 64-byte Schnorr
-   * signature (verified before it is returned).
-   * @throws QuasarError 'INVALID_SIGNATURE_SHARE' with every bad signer in `culprits`.
-   */
-  aggregate(args: { shares: Incoming[] }): Uint8Array;
-  /** The activation message of this package's generation (sign it with the new set). */
-  activationMessage(): Uint8Array;
-  /** The activation certificate (`LSA1`) from a signature on `activationMessage()`. */
-  activationCertificate(signature: Uint8Array): Uint8Array;
-  free(): void;
-}
-
-/** Stateless Lens functions. */
+/** Lens factories and verifiers. Trust model: `trustModels.lens`, `trustModels.lss`. */
 export declare const lens: {
   readonly curves: readonly LensCurve[];
   /**
-   * Standard verification: Ed25519 (RFC 8032), BIP-340 (secp256k1; 33-byte or 32-byte
-   * x-only key), RFC 9591 §6.2 (Ristretto255). False for any bad signature or key.
+   * A trusted dealer's key generation (RFC 9591 Appendix C) for `parties` with threshold
+   * `threshold`, generation 0. **The dealer sees the key**: prefer `lens.keygen`.
+   * @throws QuasarError 'INVALID_THRESHOLD' (2 ≤ t ≤ n), 'DUPLICATE_PARTY'.
+   */
+  deal(opts: { curve: LensCurve; parties: number[]; threshold: number } & Randomness): LensDealt;
+  /**
+   * Party `id` of a key generation (the LSS Feldman DKG with proofs of knowledge; on
+   * secp256k1 the key is BIP-340 normalised) among `parties` with threshold `threshold`.
+   * @throws QuasarError 'INVALID_THRESHOLD', 'DUPLICATE_PARTY', 'NOT_A_PARTICIPANT'.
+   */
+  keygen(
+    opts: { curve: LensCurve; session: Uint8Array; parties: number[]; threshold: number; id: number } & Randomness & Misbehaving,
+  ): Party<LensDealingOutcome>;
+  /**
+   * The holder of `share` in a reshare (same group key, generation + 1, ending with the
+   * activation round).
+   * @throws QuasarError 'INVALID_THRESHOLD', 'DUPLICATE_PARTY', 'NOT_A_PARTICIPANT',
+   *   'DEALER_NOT_IN_OLD_SET', 'NOT_ENOUGH_DEALERS'.
+   */
+  reshare(opts: { share: LensKeyShare } & ReshareParams & Randomness & Misbehaving): Party<LensDealingOutcome>;
+  /**
+   * A new receiver `id` (no share yet) of a reshare of the key whose current package is
+   * `publicPackage`.
+   * @throws as `reshare`; decoding codes of the package.
+   */
+  reshareJoin(opts: { publicPackage: Uint8Array; id: number } & ReshareParams & Randomness): Party<LensDealingOutcome>;
+  /**
+   * The holder of `share` in a refresh (same set and threshold, fresh shares) dealt by `dealers`.
+   * @throws QuasarError 'NOT_ENOUGH_DEALERS', 'DEALER_NOT_IN_OLD_SET'.
+   */
+  refresh(opts: { share: LensKeyShare; session: Uint8Array; dealers: number[] } & Randomness & Misbehaving): Party<LensDealingOutcome>;
+  /**
+   * A FROST signer of `message` with `share`, sending to `coordinator` (a signer checks the
+   * coordinator's package signs exactly this message).
+   * @throws QuasarError 'RESERVED_MESSAGE' (a message starting with an activation tag);
+   *   RangeError for a message over `constants.maxMessageBytes`.
+   */
+  sign(opts: { share: LensKeyShare; coordinator: number; message: Uint8Array } & Randomness & Misbehaving): Party<LensSignerOutcome>;
+  /**
+   * The coordinator `id` of a session signing `message` under the key of `publicPackage`
+   * (public data only; trusted for liveness, not security). Draws nothing.
+   * @throws decoding codes of the package.
+   */
+  coordinate(opts: { publicPackage: Uint8Array; id: number; message: Uint8Array }): Party<LensCoordinatorOutcome>;
+  /**
+   * Standard verification: Ed25519 (RFC 8032), BIP-340 (secp256k1; 33-byte or 32-byte x-only
+   * key), RFC 9591 §6.2 (Ristretto255). False for any bad signature or key.
+   * @throws RangeError for an unknown curve or a key of the wrong length.
    */
   verify(curve: LensCurve, groupKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean;
   /**
-   * Verify an activation certificate: a Lens certificate naming `groupKey`, with a valid
-   * signature on its activation message under that key. False otherwise (never throws
-   * for bad certificate bytes).
+   * Whether `certificate` activates generation `generation` of the dealing with transcript
+   * hash `transcriptHash` for the key of `publicPackage` (the NEW generation's package).
+   * @throws decoding codes of the package (the verifier's own input); RangeError for a bad
+   *   generation or a transcript hash that is not 32 bytes.
    */
-  verifyActivation(curve: LensCurve, groupKey: Uint8Array, certificate: Uint8Array): boolean;
+  verifyActivation(publicPackage: Uint8Array, generation: number, transcriptHash: Uint8Array, certificate: Uint8Array): Verdict;
 };
 
 // ---------------------------------------------------------------------------------------
-// Pulsar custody: threshold ML-DSA, combiner trusted while signing
-// ---------------------------------------------------------------------------------------
+// Pulsar custody: threshold ML-DSA, the combiner trusted while it signs
 
-/** A Pulsar group's public data. */
-export interface PulsarPublicInfo {
+/** The public data of a Pulsar sharing's generation. */
+export interface PulsarSharingInfo {
   /** The LSS sharing (`LSG1`: Pedersen commitments, parties, generation, transcript). */
   sharing: Uint8Array;
   threshold: number;
   parties: number[];
   generation: number;
   transcriptHash: Uint8Array;
-  /** After the key ceremony: the ML-DSA parameter set. */
-  level?: PulsarLevel;
-  /** After the key ceremony: the raw FIPS 204 public key (what verifiers use). */
-  groupKey?: Uint8Array;
-  /** After the key ceremony: the group-key record (`PCGK`) sessions and new parties need. */
-  keyRecord?: Uint8Array;
 }
 
-/** What `dkgFinish` / `reshareFinish` return on a Pulsar party. */
-export interface PulsarDealingResult extends DealingOutcome, PulsarPublicInfo {}
-
-/** The group key, as the key ceremony produced it. */
+/** A certified Pulsar group key. */
 export interface PulsarKeyInfo {
   level: PulsarLevel;
-  /** Raw FIPS 204 public key. */
+  /** The raw FIPS 204 public key: what verifiers use. */
   groupKey: Uint8Array;
-  /** The `PCGK` record. */
+  /** The group key record (`PCGK`, with its generation's `LSA2` certificate): what combiners and new members need. */
   keyRecord: Uint8Array;
 }
 
-/** Parameters of the key ceremony (after the DKG), identical at signers and combiner. */
-export interface PulsarKeyCeremonyParams {
-  session: Uint8Array;
-  level: PulsarLevel;
-  /** At least t members of the sharing. */
-  signers: number[];
-  /** The combiner's session key (`combiner.newSessionKey()`). */
-  combinerKey: Uint8Array;
+/** The outcome of a Pulsar DKG party (`protocol` 'pulsar-dkg'). */
+export interface PulsarDkgOutcome extends PulsarSharingInfo, DealingReport {
+  /** This party's share, before the key ceremony. */
+  keyShare?: PulsarDkgShare;
 }
 
-/** Parameters of a signing session, identical at signers and combiner. */
-export interface PulsarSignParams {
-  session: Uint8Array;
-  /** At least t members of the current sharing. */
+/** A key ceremony combiner's outcome (`protocol` 'pulsar-combiner'). */
+export interface PulsarAnnounced {
+  /** The announcement (`PCKA`), also the combiner's last broadcast: every party certifies it. */
+  announcement: Uint8Array;
+  groupKey: Uint8Array;
+  level: PulsarLevel;
   signers: number[];
-  combinerKey: Uint8Array;
+  blame: BlameEntry[];
+  dropped: BlameEntry[];
+}
+
+/** A signing combiner's outcome (`protocol` 'pulsar-combiner'). */
+export interface PulsarSigned {
+  /** The FIPS 204 signature, verified before it is returned. */
+  signature: Uint8Array;
+  /** The signature's `PULS` frame. */
+  frame: Uint8Array;
+  level: PulsarLevel;
+  /** The t signers whose shares rebuilt the key. */
+  signers: number[];
+  /** Committed signers whose envelope never arrived intact (not blamed: no evidence), increasing. */
+  missing: number[];
+  /** How many received envelopes matched no commitment (discarded). */
+  unattributed: number;
+  blame: BlameEntry[];
+  dropped: BlameEntry[];
+}
+
+/** A custody signer's outcome (`protocol` 'pulsar-signer'). */
+export interface PulsarSignerOutcome {
+  /** The signers whose round-1 commitments this party saw. */
+  committed: number[];
+  dropped: BlameEntry[];
+}
+
+/** A key certification party's outcome (`protocol` 'pulsar-certify'). */
+export interface PulsarCertifyOutcome extends PulsarKeyInfo {
+  /** The `LSA2` certificate binding the key to the sharing (generation 0). */
+  certificate: Uint8Array;
+  members: number[];
+  /** This party's custody share with the certified key. */
+  keyShare: PulsarKeyShare;
+  dropped: BlameEntry[];
+}
+
+/** A Pulsar refresh or reshare party's outcome (`protocol` 'pulsar-dealing'). */
+export interface PulsarDealingOutcome extends PulsarSharingInfo, DealingReport, Partial<PulsarKeyInfo> {
+  activation: Activation;
+  /** A receiver's new share, only when `activation.verified` (with the re-certified key). */
+  keyShare?: PulsarKeyShare;
+}
+
+/** A Pulsar DKG share before the key ceremony certified a group key, in WASM memory. */
+export declare class PulsarDkgShare {
+  private constructor();
+  readonly id: number;
+  publicInfo(): PulsarSharingInfo & { id: number };
+  free(): void;
+}
+
+/** A Pulsar custody key share (its LSS share and the certified group key), in WASM memory. */
+export declare class PulsarKeyShare {
+  private constructor();
+  readonly id: number;
+  publicInfo(): PulsarSharingInfo & PulsarKeyInfo & { id: number };
+  /** Seal the share (`PCKS`) under a 32-byte snapshot key: a `QSNP` snapshot. */
+  seal(snapshotKey: Uint8Array): Uint8Array;
+  free(): void;
+  /**
+   * Restore a sealed share; its group key's certificate is checked again.
+   * @throws QuasarError snapshot codes, decoding codes, 'GROUP_MISMATCH', 'ACTIVATION_*'.
+   */
+  static restore(snapshot: Uint8Array, snapshotKey: Uint8Array): PulsarKeyShare;
+}
+
+/** A signing session's message: the combiner's and every signer's must be the same. */
+export interface PulsarMessage {
   message: Uint8Array;
-  /** FIPS 204 context string, at most 255 bytes (default empty). */
+  /** FIPS 204 context, at most 255 bytes (default empty); `constants.pulsarActivationContext` is reserved. */
   context?: Uint8Array;
 }
 
-/** Parameters of the activation session of the current generation (new set signs). */
-export interface PulsarActivationParams {
-  session: Uint8Array;
-  signers: number[];
-  combinerKey: Uint8Array;
-}
-
-/** Parameters of a Pulsar reshare, identical at every participant. */
-export interface PulsarReshareParams {
-  session: Uint8Array;
-  /** Old parties that deal (at least the old threshold). */
-  dealers: number[];
-  /** The new set. */
-  receivers: number[];
-  /** The new threshold. */
-  threshold: number;
-  /** The current sharing (`LSG1`): required for parties without a share. */
-  sharing?: Uint8Array;
-  /** The group-key record (`PCGK`): required for parties without a share. */
-  keyRecord?: Uint8Array;
-}
-
-/** One Pulsar custody party: holds a Pedersen share of the group secret. */
-export declare class PulsarParty {
-  constructor(opts: PartyOptions);
-  readonly id: number;
-  /** 'idle', 'ready', or the step just completed ('dkg-1' … 'dkg-3', 'reshare-1' … 'reshare-3', 'sign-1'). */
-  readonly phase: string;
-  readonly hasShare: boolean;
-
-  /** Pedersen DKG round 1 (LSS): `{ broadcast, direct }` (deal + one share per party). */
-  dkgRound1(params: DkgParams): RoundOutput;
-  /** DKG round 2: reads deals and shares; returns `{ broadcast }` (complaint, maybe empty). */
-  dkgRound2(inbox: Inbox): RoundOutput;
-  /** DKG round 3: reads complaints; returns `{ broadcast }` (response). */
-  dkgRound3(inbox: Inbox): RoundOutput;
-  /**
-   * DKG finish: reads responses; stores the share. `blame` names disqualified dealers.
-   * @throws QuasarError 'NOT_ENOUGH_QUALIFIED' (culprits).
-   */
-  dkgFinish(inbox: Inbox): PulsarDealingResult;
-
-  /** Key-ceremony round 1 (signers only): returns the commitment to broadcast (`PCR1`). */
-  keyCeremonyRound1(params: PulsarKeyCeremonyParams): Uint8Array;
-  /**
-   * Store the group key from the combiner's announcement (every party, signer or not),
-   * after checking it against this party's sharing and its proof of possession.
-   * @throws QuasarError 'GROUP_MISMATCH', 'INVALID_ANNOUNCEMENT', decoding codes.
-   */
-  keyCeremonyFinish(args: { announcement: Uint8Array }): PulsarKeyInfo;
-
-  /** Signing round 1: seals this party's share to the combiner; returns the `PCR1` broadcast. */
-  signRound1(params: PulsarSignParams): Uint8Array;
-  /** Activation round 1: as `signRound1`, on the activation message of the current generation. */
-  activationRound1(params: PulsarActivationParams): Uint8Array;
-  /**
-   * Round 2 of any custody session (key ceremony, signing, activation): reads the round-1
-   * broadcasts of all signers; returns the envelope (`PCR2`) for the combiner.
-   * @throws QuasarError 'CONFLICTING_MESSAGE', decoding codes with `culprits: [from]`.
-   */
-  signRound2(round1: Incoming[]): Outgoing;
-
-  /** Reshare round 1 (dealers and receivers). */
-  reshareRound1(params: PulsarReshareParams): RoundOutput;
-  reshareRound2(inbox: Inbox): RoundOutput;
-  reshareRound3(inbox: Inbox): RoundOutput;
-  /** Reshare finish: receivers store the new share with the unchanged group key. */
-  reshareFinish(inbox: Inbox): PulsarDealingResult;
-
-  /** The current sharing and (after the key ceremony) the group key. @throws Error without a share. */
-  publicInfo(): PulsarPublicInfo;
-  setMisbehaviour(m: Misbehaviour): void;
-  /** Seal the custody key share (after the key ceremony) under a 32-byte key. */
-  sealShare(snapshotKey: Uint8Array): Uint8Array;
-  /** Restore a sealed custody key share of this party. */
-  restoreShare(snapshot: Uint8Array, snapshotKey: Uint8Array): PulsarPublicInfo;
-  free(): void;
-}
-
-/** A combiner's result for a signing or activation session. */
-export interface PulsarSigned {
-  /** The FIPS 204 signature (verified before it is returned). */
-  signature: Uint8Array;
-  /** The t signers whose shares rebuilt the key. */
-  signers: number[];
-  /** Parties excluded and why. */
-  blame: BlameEntry[];
-}
-
-/**
- * The Pulsar combiner: receives t encrypted shares, rebuilds the key in memory, signs,
- * verifies and zeroizes. **Trusted with the key while it signs.** One fresh ML-KEM-768
- * session key per session (`newSessionKey()`, consumed by the next finish/sign/activate).
- */
-export declare class PulsarCombiner {
-  constructor(opts: PartyOptions);
-  readonly id: number;
-  /** A fresh ML-KEM-768 session key; returns its public half (`PCEK`) for the signers. */
-  newSessionKey(): Uint8Array;
-  /**
-   * Finish the key ceremony: open the envelopes, derive the ML-DSA key, sign the ceremony
-   * transcript. Broadcast `announcement` to every party.
-   * @throws QuasarError 'NOT_ENOUGH_VALID_SHARES' (culprits).
-   */
-  finishKeyCeremony(
-    args: PulsarKeyCeremonyParams & { sharing: Uint8Array; round1: Incoming[]; round2: Incoming[] },
-  ): PulsarKeyInfo & { announcement: Uint8Array; signers: number[]; blame: BlameEntry[] };
-  /**
-   * Combine a signing session (hedged FIPS 204 signing; `deterministic: true` for rnd = 0).
-   * @throws QuasarError 'NOT_ENOUGH_VALID_SHARES' (culprits), 'GROUP_KEY_MISMATCH'.
-   */
-  sign(
-    args: PulsarSignParams & {
-      keyRecord: Uint8Array;
-      sharing: Uint8Array;
-      round1: Incoming[];
-      round2: Incoming[];
-      deterministic?: boolean;
-    },
-  ): PulsarSigned;
-  /** Combine the activation session of `sharing`'s generation: also returns the certificate (`LSA1`). */
-  activate(
-    args: PulsarActivationParams & { keyRecord: Uint8Array; sharing: Uint8Array; round1: Incoming[]; round2: Incoming[] },
-  ): PulsarSigned & { certificate: Uint8Array };
-  free(): void;
-}
-
-/** Stateless Pulsar functions. */
+/** Pulsar custody factories and verifiers. Trust model: `trustModels.pulsar`. */
 export declare const pulsar: {
   readonly levels: readonly PulsarLevel[];
   /**
-   * Plain FIPS 204 ML-DSA verification under the group key (level from the key length).
-   * False for any bad signature. @throws RangeError for a key of no ML-DSA size.
+   * Party `id` of the Pulsar DKG (LSS Pedersen over Ristretto255).
+   * @throws QuasarError 'INVALID_THRESHOLD', 'DUPLICATE_PARTY', 'NOT_A_PARTICIPANT'.
+   */
+  dkg(opts: { session: Uint8Array; parties: number[]; threshold: number; id: number } & Randomness & Misbehaving): Party<PulsarDkgOutcome>;
+  readonly keyCeremony: {
+    /**
+     * The combiner `id` of the key ceremony of `sharing` by `signers` (≥ t) at `level`: a
+     * fresh ML-KEM key (`info.combinerKey`) and the session (`info.session`, for the signers).
+     * Its generator draws the key, then the ceremony's randomness.
+     * @throws QuasarError 'NOT_PEDERSEN', 'DUPLICATE_PARTY', 'UNKNOWN_PARTY', 'NOT_ENOUGH_SIGNERS'; decoding codes.
+     */
+    combiner(
+      opts: { id: number; level: PulsarLevel; sharing: Uint8Array; signers: number[]; session: Uint8Array } & Randomness,
+    ): Party<PulsarAnnounced>;
+    /**
+     * The holder of a DKG `share` as a signer of the key-ceremony `session` (the combiner's `info.session`).
+     * @throws QuasarError 'PURPOSE_MISMATCH', 'NOT_A_SIGNER', 'GROUP_MISMATCH'.
+     */
+    signer(opts: { share: PulsarDkgShare; session: Uint8Array } & Randomness & Misbehaving): Party<PulsarSignerOutcome>;
+  };
+  /**
+   * The key certification (every party): checks the combiner's `announcement` against the
+   * holder's own sharing, proves possession of its share for the key.
+   * @throws QuasarError 'INVALID_ANNOUNCEMENT', 'GROUP_MISMATCH'; decoding codes.
+   */
+  certify(opts: { share: PulsarDkgShare; announcement: Uint8Array } & Randomness): Party<PulsarCertifyOutcome>;
+  readonly sign: {
+    /**
+     * The combiner `id` of a session in which `signers` (≥ t) release their shares to a fresh
+     * ML-KEM key; it signs `message`/`context` under `keyRecord` (whose certificate must bind
+     * it to `sharing`). Hedged FIPS 204 signing; `deterministic: true` for rnd = 0.
+     * **Trusted with the key while it signs.**
+     * @throws QuasarError 'GROUP_MISMATCH', 'ACTIVATION_*', 'RESERVED_CONTEXT',
+     *   'CONTEXT_TOO_LONG', 'NOT_ENOUGH_SIGNERS'; decoding codes.
+     */
+    combiner(
+      opts: { id: number; keyRecord: Uint8Array; sharing: Uint8Array; signers: number[]; session: Uint8Array; deterministic?: boolean } & PulsarMessage &
+        Randomness,
+    ): Party<PulsarSigned>;
+    /**
+     * The holder of `share` as a signer of `session` (the combiner's `info.session`), which
+     * must be for its own key and sign exactly `message`/`context`.
+     * @throws QuasarError 'PURPOSE_MISMATCH', 'GROUP_MISMATCH', 'WRONG_MESSAGE', 'NOT_A_SIGNER', 'WRONG_GENERATION'.
+     */
+    signer(opts: { share: PulsarKeyShare; session: Uint8Array } & PulsarMessage & Randomness & Misbehaving): Party<PulsarSignerOutcome>;
+  };
+  /**
+   * The holder of `share` in a reshare bound to its own certified group key, ending with
+   * the activation round.
+   * @throws QuasarError 'INVALID_THRESHOLD', 'DUPLICATE_PARTY', 'NOT_A_PARTICIPANT',
+   *   'DEALER_NOT_IN_OLD_SET', 'NOT_ENOUGH_DEALERS'.
+   */
+  reshare(opts: { share: PulsarKeyShare } & ReshareParams & Randomness & Misbehaving): Party<PulsarDealingOutcome>;
+  /**
+   * A new member `id` of a reshare: `keyRecord` is checked against the old `sharing` first.
+   * @throws as `reshare`; 'GROUP_MISMATCH', 'ACTIVATION_*' (a key the old set did not certify).
+   */
+  reshareJoin(
+    opts: { keyRecord: Uint8Array; sharing: Uint8Array; id: number } & ReshareParams & Randomness,
+  ): Party<PulsarDealingOutcome>;
+  /**
+   * The holder of `share` in a refresh dealt by `dealers`.
+   * @throws QuasarError 'NOT_ENOUGH_DEALERS', 'DEALER_NOT_IN_OLD_SET'.
+   */
+  refresh(opts: { share: PulsarKeyShare; session: Uint8Array; dealers: number[] } & Randomness & Misbehaving): Party<PulsarDealingOutcome>;
+  /**
+   * Plain FIPS 204 verification under a raw group key (level from its length). False for
+   * any bad signature.
+   * @throws RangeError for a key of no ML-DSA size; QuasarError 'CONTEXT_TOO_LONG'.
    */
   verify(groupKey: Uint8Array, message: Uint8Array, signature: Uint8Array, opts?: { context?: Uint8Array }): boolean;
-  /** Verify an activation certificate under the unchanged group key (raw key or keyRecord). False otherwise. */
-  verifyActivation(groupKey: Uint8Array, certificate: Uint8Array): boolean;
+  /**
+   * Whether `certificate` activates generation `generation` of the dealing with transcript
+   * hash `transcriptHash` of `sharing` (the NEW generation's `LSG1`) for the key record
+   * `groupKey` (`PCGK`).
+   * @throws decoding codes of the sharing or record (the verifier's own inputs); RangeError
+   *   for a bad generation or a transcript hash that is not 32 bytes.
+   */
+  verifyActivation(sharing: Uint8Array, groupKey: Uint8Array, generation: number, transcriptHash: Uint8Array, certificate: Uint8Array): Verdict;
 };
 
-/** `pulsar.verify`. */
-export declare function verifyPulsar(
-  groupKey: Uint8Array,
-  message: Uint8Array,
-  signature: Uint8Array,
-  opts?: { context?: Uint8Array },
-): boolean;
+// ---------------------------------------------------------------------------------------
+// Constants and trust models
 
-/** The fields of an activation certificate (`LSA1`). */
-export interface ActivationCertificateInfo {
-  kind: 'pulsar' | 'lens';
-  transcriptHash: Uint8Array;
-  generation: number;
-  /** Lens: the group key bytes; Pulsar: the `PULG` frame of the ML-DSA key. */
-  groupKey: Uint8Array;
-  signature: Uint8Array;
-  /** The message that was signed. */
-  message: Uint8Array;
-}
-
-/** Decode an activation certificate strictly. @throws QuasarError (decoding codes). */
-export declare function decodeActivationCertificate(certificate: Uint8Array): ActivationCertificateInfo;
+/** Protocol constants, from the package (never copy them into an application). */
+export declare const constants: {
+  /** The FIPS 204 context of Pulsar activation statements; ordinary signing refuses it. */
+  readonly pulsarActivationContext: Uint8Array;
+  /** The Lens activation tag; a Lens message starting with it is refused ('RESERVED_MESSAGE'). */
+  readonly lensActivationTag: 'QUASAR-LENS-ACTIVATE-v1';
+  /** The tag of a bare LSS sharing's activation. */
+  readonly lssActivationTag: 'QUASAR-LSS-ACTIVATE-v1';
+  /** The longest message a protocol signs (16 MiB). */
+  readonly maxMessageBytes: 16777216;
+  readonly curves: readonly LensCurve[];
+  readonly levels: readonly PulsarLevel[];
+  /** The misbehaviour names of the demo's cheating-party toggle (`cheat`). */
+  readonly cheats: {
+    readonly dealing: 'bad-shares';
+    readonly signing: 'bad-contribution';
+    readonly misaddress: 'misaddress';
+    readonly garbage: 'garbage';
+  };
+};
 
 /** One sentence per trust model (DESIGN §3), for UIs. */
 export declare const trustModels: {
-  readonly pulsar: string;
-  readonly lens: string;
-  readonly lss: string;
+  readonly pulsar: 'Pulsar custody: the ML-DSA key is derived from a Pedersen-shared group secret that no coalition below t knows at rest; to sign, t parties release their shares, encrypted, to one combiner, which rebuilds the key in memory, signs, verifies and zeroizes — the combiner is trusted for that moment.';
+  readonly lens: 'Lens: FROST threshold Schnorr against a dishonest majority — fewer than t parties cannot sign, the coordinator is trusted only for liveness, and signatures verify under standard Ed25519/BIP-340.';
+  readonly lss: 'LSS resharing: a dealer who sends an inconsistent share is detected and named; a misaddressed, replayed or non-member message is dropped and its sender named, never an abort; the group public key never changes.';
+  readonly activation: 'Activation certificate: at least t_new distinct members of the new set each proved possession of their new share, bound to the key, the generation and the dealing transcript; the old set cannot make it. An old party erases its old share only after it has verified this certificate.';
 };

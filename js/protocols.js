@@ -82,6 +82,19 @@ const message = (v, name = 'message') => bytes(v, name, { max: MAX_MESSAGE_BYTES
 /** Public protocol objects (packages, sharings, key records, certificates, sessions). */
 const record = (v, name) => bytes(v, name, { max: 1 << 22 });
 
+/**
+ * The parameters of a reshare (`session`, `dealers`, `receivers`, `threshold`), checked: a
+ * function making the module's `ReshareWasm` of them, which the factory consumes (call it
+ * inside the factory's `loader.call`).
+ */
+function reshareOf(o, what) {
+  const s = session(required(o, 'session', what));
+  const dealers = idList(required(o, 'dealers', what), 'dealers');
+  const receivers = idList(required(o, 'receivers', what), 'receivers');
+  const t = partyId(required(o, 'threshold', what), 'threshold');
+  return () => new glue.ReshareWasm(s, dealers, receivers, t);
+}
+
 function curveByte(curve) {
   if (typeof curve !== 'string' || !(curve in CURVES)) {
     throw new RangeError(`curve must be one of ${Object.keys(CURVES).join(', ')}, got ${String(curve)}`);
@@ -122,6 +135,23 @@ function withSeed(seed, fn) {
   }
 }
 
+/**
+ * Runs `fn` with the generator a factory draws from: the caller's `Rng` (`o.rng`, which the
+ * party continues), or a fresh one from `o.seed` (or from 32 random bytes), freed afterwards.
+ */
+function withRng(o, fn) {
+  if (o.rng !== undefined) {
+    if (o.seed !== undefined) throw new TypeError('pass either "seed" or "rng", not both');
+    return fn(holder(o.rng, Rng, 'rng'));
+  }
+  const rng = withSeed(o.seed, (s) => loader.call(() => new glue.RngWasm(s)));
+  try {
+    return fn(rng);
+  } finally {
+    if (!loader.poisoned) rng.free();
+  }
+}
+
 // ---------------------------------------------------------------------------------------
 // Owned WASM objects
 
@@ -144,6 +174,21 @@ class Owned {
   }
   [DISPOSE]() {
     this.free();
+  }
+}
+
+/**
+ * A party's generator: ChaCha20 seeded with 32 bytes, held in WASM memory. Pass the same one
+ * as `rng` to every factory a party calls and the party draws one stream across its protocols,
+ * in protocol order, as a native party drawing from one `ChaCha20Rng::from_seed(seed)` does
+ * (the known-answer vectors are made so). For reproducible runs (tests, vectors): without
+ * `seed` or `rng` a factory draws a fresh seed from `crypto.getRandomValues`.
+ */
+export class Rng extends Owned {
+  /** `ChaCha20Rng::from_seed(seed)`; the caller's seed array is left as it is. */
+  static fromSeed(seed) {
+    if (seed === undefined) throw new TypeError('seed must be a Uint8Array, got undefined');
+    return withSeed(seed, (s) => new Rng(INTERNAL, loader.call(() => new glue.RngWasm(s))));
   }
 }
 
@@ -184,7 +229,7 @@ export class Party extends Owned {
   get start() {
     return this.#start;
   }
-  /** Public data of the start (`{ session }` for a Pulsar combiner). */
+  /** Public data of the start: `{}`, or `{ session, combinerKey }` for a Pulsar combiner. */
   get info() {
     return this.#info;
   }
@@ -273,6 +318,21 @@ export class LensKeyShare extends SealableShare {
     const key = secretBytes(snapshotKey, 'snapshotKey', { length: 32 });
     return new LensKeyShare(INTERNAL, loader.call(() => glue.LensKeyShareWasm.restore(c, snap, key)));
   }
+  /**
+   * Accept the share a trusted dealer sent (`LNDS`, from `lens.deal`), checked against the
+   * dealer's public key package (`LNPK`, the same at every party). The share's `id` is its
+   * recipient's.
+   */
+  static fromDealer(curve, dealerShare, publicPackage) {
+    const c = curveByte(curve);
+    const d = secretBytes(dealerShare, 'dealerShare', { max: 1 << 22 });
+    const pkg = record(publicPackage, 'publicPackage');
+    try {
+      return new LensKeyShare(INTERNAL, loader.call(() => glue.LensKeyShareWasm.fromDealer(c, d, pkg)));
+    } finally {
+      d.fill(0);
+    }
+  }
 }
 
 /** A Pulsar custody key share (its LSS share and the certified group key), in WASM memory.
@@ -305,56 +365,62 @@ function lensGroupKey(c, groupKey) {
 /** Lens factories and verifiers. */
 export const lens = Object.freeze({
   curves: constants.curves,
+  /**
+   * A trusted dealer's key generation (RFC 9591 Appendix C) for `parties` with threshold
+   * `threshold`: `{ publicPackage, shares: [{ id, dealerShare }] }`, each `dealerShare` (secret)
+   * for its party only, which loads it with `LensKeyShare.fromDealer`. The dealer sees the key.
+   */
+  deal(opts) {
+    const o = checkOpts(opts, ['curve', 'parties', 'threshold', 'seed', 'rng']);
+    const c = curveByte(required(o, 'curve', 'lens.deal'));
+    const parties = idList(required(o, 'parties', 'lens.deal'), 'parties');
+    const t = partyId(required(o, 'threshold', 'lens.deal'), 'threshold');
+    return withRng(o, (rng) => loader.call(() => glue.lensDeal(c, parties, t, rng)));
+  },
   /** Party `id` of a key generation among `parties` with threshold `threshold`. */
   keygen(opts) {
-    const o = checkOpts(opts, ['curve', 'session', 'parties', 'threshold', 'id', 'seed', 'cheat']);
+    const o = checkOpts(opts, ['curve', 'session', 'parties', 'threshold', 'id', 'seed', 'rng', 'cheat']);
     const c = curveByte(required(o, 'curve', 'lens.keygen'));
     const s = session(required(o, 'session', 'lens.keygen'));
     const parties = idList(required(o, 'parties', 'lens.keygen'), 'parties');
     const t = partyId(required(o, 'threshold', 'lens.keygen'), 'threshold');
     const id = partyId(required(o, 'id', 'lens.keygen'), 'id');
     const cheat = cheatOf(o.cheat);
-    return withSeed(o.seed, (seed) => party(loader.call(() => glue.lensKeygen(c, s, parties, t, id, seed, cheat))));
+    return withRng(o, (rng) => party(loader.call(() => glue.lensKeygen(c, s, parties, t, id, rng, cheat))));
   },
   /** The holder of `share` in a reshare to `receivers` with threshold `threshold`. */
   reshare(opts) {
-    const o = checkOpts(opts, ['share', 'session', 'dealers', 'receivers', 'threshold', 'seed', 'cheat']);
+    const o = checkOpts(opts, ['share', 'session', 'dealers', 'receivers', 'threshold', 'seed', 'rng', 'cheat']);
     const sh = holder(required(o, 'share', 'lens.reshare'), LensKeyShare, 'share');
-    const s = session(required(o, 'session', 'lens.reshare'));
-    const dealers = idList(required(o, 'dealers', 'lens.reshare'), 'dealers');
-    const receivers = idList(required(o, 'receivers', 'lens.reshare'), 'receivers');
-    const t = partyId(required(o, 'threshold', 'lens.reshare'), 'threshold');
+    const rs = reshareOf(o, 'lens.reshare');
     const cheat = cheatOf(o.cheat);
-    return withSeed(o.seed, (seed) => party(loader.call(() => glue.lensReshare(sh, s, dealers, receivers, t, seed, cheat))));
+    return withRng(o, (rng) => party(loader.call(() => glue.lensReshare(sh, rs(), rng, cheat))));
   },
   /** A new receiver `id` (no share yet) of a reshare of the key of `publicPackage`. */
   reshareJoin(opts) {
-    const o = checkOpts(opts, ['publicPackage', 'session', 'dealers', 'receivers', 'threshold', 'id', 'seed']);
+    const o = checkOpts(opts, ['publicPackage', 'session', 'dealers', 'receivers', 'threshold', 'id', 'seed', 'rng']);
     const pkg = record(required(o, 'publicPackage', 'lens.reshareJoin'), 'publicPackage');
-    const s = session(required(o, 'session', 'lens.reshareJoin'));
-    const dealers = idList(required(o, 'dealers', 'lens.reshareJoin'), 'dealers');
-    const receivers = idList(required(o, 'receivers', 'lens.reshareJoin'), 'receivers');
-    const t = partyId(required(o, 'threshold', 'lens.reshareJoin'), 'threshold');
+    const rs = reshareOf(o, 'lens.reshareJoin');
     const id = partyId(required(o, 'id', 'lens.reshareJoin'), 'id');
-    return withSeed(o.seed, (seed) => party(loader.call(() => glue.lensReshareJoin(pkg, s, dealers, receivers, t, id, seed))));
+    return withRng(o, (rng) => party(loader.call(() => glue.lensReshareJoin(pkg, rs(), id, rng))));
   },
   /** The holder of `share` in a refresh dealt by `dealers`. */
   refresh(opts) {
-    const o = checkOpts(opts, ['share', 'session', 'dealers', 'seed', 'cheat']);
+    const o = checkOpts(opts, ['share', 'session', 'dealers', 'seed', 'rng', 'cheat']);
     const sh = holder(required(o, 'share', 'lens.refresh'), LensKeyShare, 'share');
     const s = session(required(o, 'session', 'lens.refresh'));
     const dealers = idList(required(o, 'dealers', 'lens.refresh'), 'dealers');
     const cheat = cheatOf(o.cheat);
-    return withSeed(o.seed, (seed) => party(loader.call(() => glue.lensRefresh(sh, s, dealers, seed, cheat))));
+    return withRng(o, (rng) => party(loader.call(() => glue.lensRefresh(sh, s, dealers, rng, cheat))));
   },
   /** A FROST signer of `message` with `share`, sending to `coordinator`. */
   sign(opts) {
-    const o = checkOpts(opts, ['share', 'coordinator', 'message', 'seed', 'cheat']);
+    const o = checkOpts(opts, ['share', 'coordinator', 'message', 'seed', 'rng', 'cheat']);
     const sh = holder(required(o, 'share', 'lens.sign'), LensKeyShare, 'share');
     const coord = partyId(required(o, 'coordinator', 'lens.sign'), 'coordinator');
     const m = message(required(o, 'message', 'lens.sign'));
     const cheat = cheatOf(o.cheat);
-    return withSeed(o.seed, (seed) => party(loader.call(() => glue.lensSign(sh, coord, m, seed, cheat))));
+    return withRng(o, (rng) => party(loader.call(() => glue.lensSign(sh, coord, m, rng, cheat))));
   },
   /** The coordinator `id` of a session signing `message` under the key of `publicPackage`. */
   coordinate(opts) {
@@ -409,32 +475,32 @@ export const pulsar = Object.freeze({
   levels: LEVELS,
   /** Party `id` of the Pulsar DKG (LSS Pedersen over Ristretto255). */
   dkg(opts) {
-    const o = checkOpts(opts, ['session', 'parties', 'threshold', 'id', 'seed', 'cheat']);
+    const o = checkOpts(opts, ['session', 'parties', 'threshold', 'id', 'seed', 'rng', 'cheat']);
     const s = session(required(o, 'session', 'pulsar.dkg'));
     const parties = idList(required(o, 'parties', 'pulsar.dkg'), 'parties');
     const t = partyId(required(o, 'threshold', 'pulsar.dkg'), 'threshold');
     const id = partyId(required(o, 'id', 'pulsar.dkg'), 'id');
     const cheat = cheatOf(o.cheat);
-    return withSeed(o.seed, (seed) => party(loader.call(() => glue.pulsarDkg(s, parties, t, id, seed, cheat))));
+    return withRng(o, (rng) => party(loader.call(() => glue.pulsarDkg(s, parties, t, id, rng, cheat))));
   },
   keyCeremony: Object.freeze({
     /** The combiner `id` of the key ceremony of `sharing`; `party.info.session` goes to the signers. */
     combiner(opts) {
-      const o = checkOpts(opts, ['id', 'level', 'sharing', 'signers', 'session', 'seed']);
+      const o = checkOpts(opts, ['id', 'level', 'sharing', 'signers', 'session', 'seed', 'rng']);
       const id = partyId(required(o, 'id', 'pulsar.keyCeremony.combiner'), 'id');
       const level = levelOf(required(o, 'level', 'pulsar.keyCeremony.combiner'));
       const sharing = record(required(o, 'sharing', 'pulsar.keyCeremony.combiner'), 'sharing');
       const signers = idList(required(o, 'signers', 'pulsar.keyCeremony.combiner'), 'signers');
       const s = session(required(o, 'session', 'pulsar.keyCeremony.combiner'));
-      return withSeed(o.seed, (seed) => party(loader.call(() => glue.pulsarCeremonyCombiner(id, level, sharing, signers, s, seed))));
+      return withRng(o, (rng) => party(loader.call(() => glue.pulsarCeremonyCombiner(id, level, sharing, signers, s, rng))));
     },
     /** The holder of a DKG `share` as a signer of the key-ceremony `session` (from the combiner). */
     signer(opts) {
-      const o = checkOpts(opts, ['share', 'session', 'seed', 'cheat']);
+      const o = checkOpts(opts, ['share', 'session', 'seed', 'rng', 'cheat']);
       const sh = holder(required(o, 'share', 'pulsar.keyCeremony.signer'), PulsarDkgShare, 'share');
       const s = record(required(o, 'session', 'pulsar.keyCeremony.signer'), 'session');
       const cheat = cheatOf(o.cheat);
-      return withSeed(o.seed, (seed) => party(loader.call(() => glue.pulsarCeremonySigner(sh, s, seed, cheat))));
+      return withRng(o, (rng) => party(loader.call(() => glue.pulsarCeremonySigner(sh, s, rng, cheat))));
     },
   }),
   /**
@@ -443,15 +509,15 @@ export const pulsar = Object.freeze({
    * key; the outcome's `keyShare` is a `PulsarKeyShare` with the certified group key.
    */
   certify(opts) {
-    const o = checkOpts(opts, ['share', 'announcement', 'seed']);
+    const o = checkOpts(opts, ['share', 'announcement', 'seed', 'rng']);
     const sh = holder(required(o, 'share', 'pulsar.certify'), PulsarDkgShare, 'share');
     const a = record(required(o, 'announcement', 'pulsar.certify'), 'announcement');
-    return withSeed(o.seed, (seed) => party(loader.call(() => glue.pulsarCertify(sh, a, seed))));
+    return withRng(o, (rng) => party(loader.call(() => glue.pulsarCertify(sh, a, rng))));
   },
   sign: Object.freeze({
     /** The combiner `id` of a session signing `message` (with `context`) under `keyRecord`. */
     combiner(opts) {
-      const o = checkOpts(opts, ['id', 'keyRecord', 'sharing', 'signers', 'message', 'context', 'session', 'seed', 'deterministic']);
+      const o = checkOpts(opts, ['id', 'keyRecord', 'sharing', 'signers', 'message', 'context', 'session', 'seed', 'rng', 'deterministic']);
       const id = partyId(required(o, 'id', 'pulsar.sign.combiner'), 'id');
       const kr = record(required(o, 'keyRecord', 'pulsar.sign.combiner'), 'keyRecord');
       const sharing = record(required(o, 'sharing', 'pulsar.sign.combiner'), 'sharing');
@@ -461,50 +527,44 @@ export const pulsar = Object.freeze({
       const s = session(required(o, 'session', 'pulsar.sign.combiner'));
       if (o.deterministic !== undefined && typeof o.deterministic !== 'boolean') throw new TypeError('deterministic must be a boolean');
       const det = o.deterministic === true;
-      return withSeed(o.seed, (seed) => party(loader.call(() => glue.pulsarSignCombiner(id, kr, sharing, signers, m, ctx, s, seed, det))));
+      return withRng(o, (rng) => party(loader.call(() => glue.pulsarSignCombiner(id, kr, sharing, signers, m, ctx, s, rng, det))));
     },
     /** The holder of `share` as a signer of `session`, which must sign exactly `message`/`context`. */
     signer(opts) {
-      const o = checkOpts(opts, ['share', 'session', 'message', 'context', 'seed', 'cheat']);
+      const o = checkOpts(opts, ['share', 'session', 'message', 'context', 'seed', 'rng', 'cheat']);
       const sh = holder(required(o, 'share', 'pulsar.sign.signer'), PulsarKeyShare, 'share');
       const s = record(required(o, 'session', 'pulsar.sign.signer'), 'session');
       const m = message(required(o, 'message', 'pulsar.sign.signer'));
       const ctx = contextOf(o.context);
       const cheat = cheatOf(o.cheat);
-      return withSeed(o.seed, (seed) => party(loader.call(() => glue.pulsarSignSigner(sh, s, m, ctx, seed, cheat))));
+      return withRng(o, (rng) => party(loader.call(() => glue.pulsarSignSigner(sh, s, m, ctx, rng, cheat))));
     },
   }),
   /** The holder of `share` in a reshare to `receivers` (threshold `threshold`) dealt by `dealers`. */
   reshare(opts) {
-    const o = checkOpts(opts, ['share', 'session', 'dealers', 'receivers', 'threshold', 'seed', 'cheat']);
+    const o = checkOpts(opts, ['share', 'session', 'dealers', 'receivers', 'threshold', 'seed', 'rng', 'cheat']);
     const sh = holder(required(o, 'share', 'pulsar.reshare'), PulsarKeyShare, 'share');
-    const s = session(required(o, 'session', 'pulsar.reshare'));
-    const dealers = idList(required(o, 'dealers', 'pulsar.reshare'), 'dealers');
-    const receivers = idList(required(o, 'receivers', 'pulsar.reshare'), 'receivers');
-    const t = partyId(required(o, 'threshold', 'pulsar.reshare'), 'threshold');
+    const rs = reshareOf(o, 'pulsar.reshare');
     const cheat = cheatOf(o.cheat);
-    return withSeed(o.seed, (seed) => party(loader.call(() => glue.pulsarReshare(sh, s, dealers, receivers, t, seed, cheat))));
+    return withRng(o, (rng) => party(loader.call(() => glue.pulsarReshare(sh, rs(), rng, cheat))));
   },
   /** A new member `id` of a reshare: `keyRecord` is checked against the old `sharing` first. */
   reshareJoin(opts) {
-    const o = checkOpts(opts, ['keyRecord', 'sharing', 'session', 'dealers', 'receivers', 'threshold', 'id', 'seed']);
+    const o = checkOpts(opts, ['keyRecord', 'sharing', 'session', 'dealers', 'receivers', 'threshold', 'id', 'seed', 'rng']);
     const kr = record(required(o, 'keyRecord', 'pulsar.reshareJoin'), 'keyRecord');
     const sharing = record(required(o, 'sharing', 'pulsar.reshareJoin'), 'sharing');
-    const s = session(required(o, 'session', 'pulsar.reshareJoin'));
-    const dealers = idList(required(o, 'dealers', 'pulsar.reshareJoin'), 'dealers');
-    const receivers = idList(required(o, 'receivers', 'pulsar.reshareJoin'), 'receivers');
-    const t = partyId(required(o, 'threshold', 'pulsar.reshareJoin'), 'threshold');
+    const rs = reshareOf(o, 'pulsar.reshareJoin');
     const id = partyId(required(o, 'id', 'pulsar.reshareJoin'), 'id');
-    return withSeed(o.seed, (seed) => party(loader.call(() => glue.pulsarReshareJoin(kr, sharing, s, dealers, receivers, t, id, seed))));
+    return withRng(o, (rng) => party(loader.call(() => glue.pulsarReshareJoin(kr, sharing, rs(), id, rng))));
   },
   /** The holder of `share` in a refresh dealt by `dealers`. */
   refresh(opts) {
-    const o = checkOpts(opts, ['share', 'session', 'dealers', 'seed', 'cheat']);
+    const o = checkOpts(opts, ['share', 'session', 'dealers', 'seed', 'rng', 'cheat']);
     const sh = holder(required(o, 'share', 'pulsar.refresh'), PulsarKeyShare, 'share');
     const s = session(required(o, 'session', 'pulsar.refresh'));
     const dealers = idList(required(o, 'dealers', 'pulsar.refresh'), 'dealers');
     const cheat = cheatOf(o.cheat);
-    return withSeed(o.seed, (seed) => party(loader.call(() => glue.pulsarRefresh(sh, s, dealers, seed, cheat))));
+    return withRng(o, (rng) => party(loader.call(() => glue.pulsarRefresh(sh, s, dealers, rng, cheat))));
   },
   /** Plain FIPS 204 verification under a Pulsar group key (raw); false for any bad signature. */
   verify(groupKey, msg, signature, opts) {

@@ -1,7 +1,14 @@
-// Types for `quasar-pq/verify` (the light, verify-only WebAssembly build).
+// Types for `quasar-pq/verify` (the light, verify-only WebAssembly build): the full build's
+// names without keygen, sign and the protocols.
+//
+//   import { init, mlDsa65 } from 'quasar-pq/verify';
+//   await init();
+//   mlDsa65.verify(sig, msg, publicKey, { context });   // true or false
 
 import type { InitInput, InternalVerifyOpts, MlDsaLengths, PreparedKey, VerifyOpts } from './index.js';
 export type { InitInput, InternalVerifyOpts, MlDsaLengths, PreparedKey, QuasarError, VerifyOpts } from './index.js';
+/** As in the full build. */
+export { ML_DSA_LENGTHS, MAX_MESSAGE_BYTES, MAX_CONTEXT_BYTES } from './index.js';
 
 /** Load and instantiate the light WebAssembly module; await once before verifying. */
 export declare function init(input?: InitInput): Promise<void>;

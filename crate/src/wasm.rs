@@ -16,8 +16,9 @@
 //!   own [`crate::party::Party`], held by one class, `PartyWasm` ([`party`]); factory
 //!   functions per protocol start one ([`lens`], [`pulsar`]); key shares stay in WASM
 //!   memory in holder classes (`LensKeyShareWasm`, `PulsarKeyShareWasm`, `LssShareWasm`)
-//!   and are passed to factories by reference, never as raw secret bytes. Nothing here
-//!   implements a round.
+//!   and are passed to factories by reference, never as raw secret bytes. Every factory
+//!   draws from a party's generator, `RngWasm` ([`rng`]), which a party may keep across
+//!   the protocols it starts. Nothing here implements a round.
 //!
 //! # No call back into JS while an object is borrowed
 //!
@@ -51,6 +52,8 @@ mod lens;
 mod party;
 #[cfg(all(feature = "threshold", not(feature = "light")))]
 mod pulsar;
+#[cfg(all(feature = "threshold", not(feature = "light")))]
+mod rng;
 
 /// A JS `Error` with `name = 'QuasarError'`, `code`, `module` and `culprits` (party ids).
 pub(crate) fn js_error(message: &str, code: &str, module: &str, culprits: &[u16]) -> JsValue {

@@ -1,8 +1,10 @@
 // An in-process network of `Party` objects for the JS tests, with the semantics of the
-// Rust simulator (`party::sim`): every round, each unfinished party steps on what was sent to
-// it in the previous round — a broadcast reaches every other party of the run, a direct
-// message its recipient — and a party that answers `MISSING_MESSAGE` waits for the next
-// round. Not part of the package.
+// Rust simulator (`party::sim`): every round, each unfinished party steps, in increasing id
+// order, on what was sent to it in the previous round — a broadcast reaches every other party
+// of the run, a direct message its recipient — and a party that answers `MISSING_MESSAGE`
+// waits for the next round. `sent(from, outgoing)` sees every post in the simulator's order
+// (the starts as given, then round by round by increasing id), which is the order the
+// known-answer vectors hash. Not part of the package.
 
 /** Is `e` the party layer's "still waiting for a message, step again" error? */
 export function isWaiting(e) {
@@ -11,15 +13,17 @@ export function isWaiting(e) {
 
 /**
  * Runs `parties` (an array of Party) to the end. `tamper(envelope)` may return a list of
- * envelopes to deliver instead (`{ from, to, channel, bytes }`). Returns
- * `{ outcomes: Map<id, outcome>, errors: Map<id, Error>, rounds, sent }`.
+ * envelopes to deliver instead (`{ from, to, channel, bytes }`); `onSent(from, outgoing)` is
+ * called for every post, in order. Returns `{ outcomes: Map<id, outcome>, errors: Map<id,
+ * Error>, rounds, sent }`.
  */
-export function run(parties, { tamper, maxRounds = 16 } = {}) {
-  const live = new Map(parties.map((p) => [p.id, p]));
+export function run(parties, { tamper, onSent, maxRounds = 16 } = {}) {
+  const live = new Map([...parties].sort((a, b) => a.id - b.id).map((p) => [p.id, p]));
   const ids = [...live.keys()];
   const outcomes = new Map();
   const errors = new Map();
   let sent = parties.map((p) => ({ from: p.id, outgoing: p.start.outgoing }));
+  if (onSent) for (const s of sent) onSent(s.from, s.outgoing);
   let rounds = 0;
   let total = 0;
   while (live.size && rounds < maxRounds) {
@@ -38,6 +42,7 @@ export function run(parties, { tamper, maxRounds = 16 } = {}) {
       try {
         const r = p.step(inbox);
         sent.push({ from: id, outgoing: r.outgoing });
+        if (onSent) onSent(id, r.outgoing);
         if (r.done) {
           outcomes.set(id, r.outcome);
           live.delete(id);

@@ -12,7 +12,7 @@ import { loader } from '../full.js';
 import { makeInit } from '../common.js';
 import { label32, run } from '../support/run.mjs';
 
-const { lens, pulsar, LensKeyShare, PulsarKeyShare, mlDsa44 } = full;
+const { lens, pulsar, LensKeyShare, PulsarKeyShare, Rng, mlDsa44 } = full;
 
 // ------------------------------------------------------------------ the hostile arguments
 
@@ -167,6 +167,10 @@ function calls() {
     'lens.coordinate(message)': (b) => lens.coordinate({ publicPackage: pub, id: 9, message: b }),
     'lens.reshareJoin(publicPackage)': (b) => lens.reshareJoin({ publicPackage: b, session, dealers: [1, 2], receivers: [4, 5], threshold: 2, id: 4 }),
     'LensKeyShare.restore(snapshot)': (b) => LensKeyShare.restore('ed25519', b, new Uint8Array(32)),
+    'LensKeyShare.fromDealer(dealerShare)': (b) => LensKeyShare.fromDealer('ed25519', b, pub),
+    'LensKeyShare.fromDealer(publicPackage)': (b) => LensKeyShare.fromDealer('ed25519', new Uint8Array(64), b),
+    'lens.deal(seed)': (b) => lens.deal({ curve: 'ed25519', parties: [1, 2], threshold: 2, seed: b }),
+    'Rng.fromSeed(seed)': (b) => Rng.fromSeed(b),
     'LensKeyShare.seal(snapshotKey)': (b) => lensShare.seal(b),
     'pulsar.verify(groupKey)': (b) => pulsar.verify(b, msg, sig),
     'pulsar.verify(message)': (b) => pulsar.verify(kp.publicKey, b, sig),

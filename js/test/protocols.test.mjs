@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
-import { init, lens, pulsar, constants, trustModels, mlDsa65, Party, LensKeyShare, PulsarKeyShare } from '../index.js';
+import { init, lens, pulsar, constants, trustModels, mlDsa65, Party, LensKeyShare, PulsarKeyShare, Rng } from '../index.js';
 import * as glue from '../../pkg/full/quasar_pq.js';
 import { label32, run } from '../support/run.mjs';
 
@@ -137,6 +137,56 @@ describe('Lens', () => {
     share.free();
     assert.throws(() => share.publicInfo(), (e) => e.code === 'USE_AFTER_FREE');
   });
+  test('a trusted dealer: lens.deal, LensKeyShare.fromDealer on every curve, then t shares sign', () => {
+    for (const curve of lens.curves) {
+      const d = lens.deal({ curve, parties: [1, 2, 3], threshold: 2, seed: label32(`deal-${curve}`) });
+      assert.deepEqual(d.shares.map((s) => s.id), [1, 2, 3]);
+      const shares = d.shares.map((s) => LensKeyShare.fromDealer(curve, s.dealerShare, d.publicPackage));
+      const info = shares[2].publicInfo();
+      assert.equal(info.id, 3);
+      assert.equal(info.generation, 0);
+      assert.deepEqual(info.publicPackage, d.publicPackage);
+      const msg = enc(`dealt ${curve}`);
+      const out = lensSign(shares.slice(1), d.publicPackage, msg);
+      assert.equal(lens.verify(curve, info.groupKey, msg, out.signature), true);
+      // Another dealing's package, another curve: refused.
+      const other = lens.deal({ curve, parties: [1, 2, 3], threshold: 2 });
+      assert.throws(() => LensKeyShare.fromDealer(curve, d.shares[0].dealerShare, other.publicPackage), (e) => e.name === 'QuasarError');
+      const wrong = curve === 'ed25519' ? 'ristretto255' : 'ed25519';
+      assert.throws(() => LensKeyShare.fromDealer(wrong, d.shares[0].dealerShare, d.publicPackage), (e) => e.name === 'QuasarError');
+      shares.forEach((s) => s.free());
+    }
+    assertQuasar(() => lens.deal({ curve: 'ed25519', parties: [1, 2, 2], threshold: 2 }), 'DUPLICATE_PARTY');
+    assertQuasar(() => lens.deal({ curve: 'ed25519', parties: [1, 2, 3], threshold: 4 }), 'INVALID_THRESHOLD');
+    assert.throws(() => lens.deal({ curve: 'ed25519', parties: [1, 2], threshold: 2, sed: label32('x') }), TypeError);
+  });
+});
+
+describe('generators', () => {
+  const kg = (opts) => lens.keygen({ curve: 'ed25519', session: label32('rng'), parties: [1, 2], threshold: 2, id: 1, ...opts });
+
+  test('an Rng continues across factories; a seed starts afresh each time', () => {
+    const seed = label32('one seed');
+    const [a, b] = [kg({ seed }), kg({ seed })];
+    assert.deepEqual(a.start.outgoing.broadcast, b.start.outgoing.broadcast, 'the same seed, the same draws');
+    const rng = Rng.fromSeed(seed);
+    const [c, d] = [kg({ rng }), kg({ rng })];
+    assert.deepEqual(c.start.outgoing.broadcast, a.start.outgoing.broadcast, "an Rng's first draws are its seed's");
+    assert.notDeepEqual(d.start.outgoing.broadcast, c.start.outgoing.broadcast, 'the next factory continues the stream');
+    [a, b, c, d].forEach((p) => p.free());
+    rng.free();
+    assert.throws(() => kg({ rng }), (e) => e.code === 'USE_AFTER_FREE');
+  });
+
+  test('bad generators: seed and rng together, a non-Rng, a seed of the wrong length', () => {
+    const rng = Rng.fromSeed(label32('g'));
+    assert.throws(() => kg({ seed: label32('g'), rng }), TypeError);
+    assert.throws(() => kg({ rng: label32('g') }), TypeError);
+    assert.throws(() => Rng.fromSeed(new Uint8Array(31)), RangeError);
+    assert.throws(() => Rng.fromSeed(), TypeError);
+    assert.throws(() => new Rng(), TypeError);
+    rng.free();
+  });
 });
 
 // ------------------------------------------------------------------------------ Pulsar
@@ -146,6 +196,7 @@ const COMBINER = 99;
 function custody(makeCombiner, signerOf, signerIds, cheater) {
   const c = makeCombiner();
   const session = c.info.session;
+  assert.equal(new TextDecoder().decode(c.info.combinerKey.subarray(0, 4)), 'PCEK', "the combiner publishes its key");
   const signers = signerIds.map((id) => signerOf(id, session, id === cheater ? constants.cheats.signing : undefined));
   const r = run([c, ...signers]);
   [c, ...signers].forEach((p) => p.free());

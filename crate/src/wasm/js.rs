@@ -1,10 +1,11 @@
 //! Plumbing shared by the protocol bindings: arguments from JS (party ids, session ids,
-//! seeds, generations, the misbehaviour name), result objects (outgoing messages, blame
-//! lists, activation certificates) and the snapshot helpers of the key-share holders.
+//! seeds, generations, the misbehaviour name, a reshare's parameters and member), result
+//! objects (outgoing messages, blame lists, activation certificates) and the snapshot
+//! helpers of the key-share holders.
 //!
-//! Nothing here is exported to JS directly. Blame reaches JS as `{ party, code, reason,
-//! related? }` with the code and text of [`BlameReason`] itself: the one table is the
-//! Rust one.
+//! Exported to JS: only `ReshareWasm`, a reshare's parameters in one argument. Blame
+//! reaches JS as `{ party, code, reason, related? }` with the code and text of
+//! [`BlameReason`] itself: the one table is the Rust one.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -16,6 +17,7 @@ use wasm_bindgen::prelude::*;
 use zeroize::Zeroizing;
 
 use super::js_error;
+use super::rng::RngWasm;
 use crate::lss::snapshot::{Metadata, Snapshot, SnapshotKey};
 use crate::lss::ActivationCertificate;
 use crate::party::{Blame, Outgoing};
@@ -43,27 +45,68 @@ pub(super) fn array32(what: &str, bytes: &[u8]) -> Result<[u8; 32], JsValue> {
         .map_err(|_| range_error(&alloc::format!("{what} must be 32 bytes")))
 }
 
-/// The public parameters of a reshare, from JS.
-pub(super) struct Reshare {
+/// The public parameters of a reshare, identical at every participant, read once from JS
+/// (`new ReshareWasm(...)`) and consumed by the reshare factory it is passed to.
+#[wasm_bindgen(js_name = "ReshareWasm")]
+pub struct Reshare {
     pub(super) session: [u8; 32],
     pub(super) dealers: Vec<PartyId>,
     pub(super) receivers: Vec<PartyId>,
     pub(super) threshold: u16,
 }
 
-/// Reads the public parameters of a reshare.
-pub(super) fn reshare(
-    session: &[u8],
-    dealers: &[u16],
-    receivers: &[u16],
-    threshold: u16,
-) -> Result<Reshare, JsValue> {
-    Ok(Reshare {
-        session: array32("session", session)?,
-        dealers: party_ids(dealers)?,
-        receivers: party_ids(receivers)?,
-        threshold,
-    })
+#[wasm_bindgen(js_class = "ReshareWasm")]
+impl Reshare {
+    /// The reshare of session `session` by `dealers` to `receivers` with threshold
+    /// `threshold`.
+    ///
+    /// # Errors
+    /// `RangeError` for a session that is not 32 bytes or a zero party id.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        session: &[u8],
+        dealers: &[u16],
+        receivers: &[u16],
+        threshold: u16,
+    ) -> Result<Reshare, JsValue> {
+        Ok(Reshare {
+            session: array32("session", session)?,
+            dealers: party_ids(dealers)?,
+            receivers: party_ids(receivers)?,
+            threshold,
+        })
+    }
+}
+
+/// One party of a reshare, as the factory knows it: its id, its current share (none for a
+/// new member), its generator and its misbehaviour (a new member has none).
+pub(super) struct Member<'a, S> {
+    pub(super) id: PartyId,
+    pub(super) share: Option<&'a S>,
+    pub(super) rng: &'a mut RngWasm,
+    pub(super) cheat: Option<String>,
+}
+
+impl<'a, S> Member<'a, S> {
+    /// The holder `id` of `share`.
+    pub(super) fn holder(id: PartyId, share: &'a S, rng: &'a mut RngWasm, cheat: Option<String>) -> Self {
+        Member {
+            id,
+            share: Some(share),
+            rng,
+            cheat,
+        }
+    }
+
+    /// New member `id` (no share yet).
+    pub(super) fn joining(id: PartyId, rng: &'a mut RngWasm) -> Self {
+        Member {
+            id,
+            share: None,
+            rng,
+            cheat: None,
+        }
+    }
 }
 
 /// A generation number from JS: a non-negative safe integer.
@@ -99,6 +142,23 @@ pub(super) fn cheat(name: Option<String>) -> Result<Option<crate::party::hazmat:
             .ok_or_else(|| range_error("cheat must be bad-shares, misaddress, bad-contribution or garbage")),
     }
 }
+
+/// Starts a party honestly (`$honest`) or, with the misbehaviour named by `$cheat`
+/// (feature `hazmat`), cheating as `$k` (`$cheating`): the started party and its first
+/// messages, or `?` with the JS error (an unknown name, the start's own error).
+macro_rules! start_with_cheat {
+    ($cheat:expr, $honest:expr, $k:ident => $cheating:expr) => {
+        match $crate::wasm::js::cheat($cheat)? {
+            None => $honest,
+            #[cfg(feature = "hazmat")]
+            Some($k) => $cheating,
+            #[cfg(not(feature = "hazmat"))]
+            Some($k) => match $k {},
+        }
+        .map_err($crate::wasm::to_js_error)?
+    };
+}
+pub(super) use start_with_cheat;
 
 /// Without the `hazmat` feature no party can be told to misbehave.
 #[cfg(not(feature = "hazmat"))]

@@ -12,17 +12,23 @@
 //! old share.
 
 use alloc::boxed::Box;
+use alloc::collections::BTreeSet;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use js_sys::Array;
 use wasm_bindgen::prelude::*;
+use zeroize::Zeroizing;
 
 use super::js::{
-    self, activation, array32, generation, party_id, party_ids, range_error, rng_from_seed, verdict, Obj,
+    self, activation, array32, generation, party_id, party_ids, range_error, start_with_cheat, verdict, Obj,
 };
-use super::party::{inbox_bound, Finished, Host, PartyWasm};
+use super::party::{host, inbox_bound, Finished, PartyWasm};
+use super::rng::RngWasm;
 use super::to_js_error;
-use crate::lens::{self, Ceremony, CoordinatorParty, Curve, KeyShare, PublicKeyPackage, SignerParty};
+use crate::lens::{
+    self, Ceremony, CoordinatorParty, Curve, DealerShare, KeyShare, PublicKeyPackage, SignerParty,
+};
 use crate::PartyId;
 
 /// The curve of wire byte `b` (1 Ed25519, 2 secp256k1, 3 Ristretto255), or a `RangeError`.
@@ -114,6 +120,60 @@ impl LensKeyShareWasm {
         let share = KeyShare::from_bytes(c, &payload).map_err(to_js_error)?;
         Ok(LensKeyShareWasm { share })
     }
+
+    /// Accepts the share a trusted dealer sent (`LNDS`, wiped after use) on curve byte
+    /// `curve`, checked against the dealer's public key package `public_package` (`LNPK`,
+    /// the same at every party): [`KeyShare::from_dealer`].
+    ///
+    /// # Errors
+    /// Decoding errors; `WRONG_CURVE`, `WRONG_GENERATION`, `UNKNOWN_PARTY`,
+    /// `INVALID_SECRET_SHARE` (the share or commitment does not match the package).
+    #[wasm_bindgen(js_name = "fromDealer")]
+    pub fn from_dealer(
+        curve_byte: u8,
+        dealer_share: Vec<u8>,
+        public_package: &[u8],
+    ) -> Result<LensKeyShareWasm, JsValue> {
+        let c = curve(curve_byte)?;
+        let bytes = Zeroizing::new(dealer_share);
+        let dealt = DealerShare::from_bytes(c, &bytes).map_err(to_js_error)?;
+        let public = PublicKeyPackage::from_bytes(c, public_package).map_err(to_js_error)?;
+        let share = KeyShare::from_dealer(dealt, &public).map_err(to_js_error)?;
+        Ok(LensKeyShareWasm { share })
+    }
+}
+
+/// A trusted dealer's key generation (RFC 9591 Appendix C, [`lens::deal`]) on curve byte
+/// `curve` for `parties` with threshold `threshold`: `{ publicPackage, shares: [{ id,
+/// dealerShare }] }`, the shares (`LNDS`, secret: each goes to its party only) by
+/// increasing id.
+///
+/// # Errors
+/// `INVALID_THRESHOLD`, `DUPLICATE_PARTY`; `RangeError` for bad ids or curve.
+#[wasm_bindgen(js_name = "lensDeal")]
+pub fn lens_deal(
+    curve_byte: u8,
+    parties: Vec<u16>,
+    threshold: u16,
+    rng: &mut RngWasm,
+) -> Result<JsValue, JsValue> {
+    let c = curve(curve_byte)?;
+    let mut set = BTreeSet::new();
+    for p in party_ids(&parties)? {
+        if !set.insert(p) {
+            return Err(to_js_error(crate::lss::Error::DuplicateParty { party: p }));
+        }
+    }
+    let (dealt, public) = lens::deal(c, threshold, &set, rng.get()).map_err(to_js_error)?;
+    let shares = Array::new();
+    for (p, d) in &dealt {
+        let e = Obj::new();
+        e.set("id", p.get()).bytes("dealerShare", &d.to_bytes());
+        shares.push(&e.into_js());
+    }
+    let o = Obj::new();
+    o.bytes("publicPackage", &public.to_bytes()).set("shares", shares);
+    Ok(o.into_js())
 }
 
 /// The `PartyWasm` of a started Lens dealing.
@@ -122,27 +182,18 @@ fn dealing_party(
     me: PartyId,
     share: Option<&KeyShare>,
     expect: Option<u64>,
-    seed: Vec<u8>,
+    rng: &mut RngWasm,
     cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
-    let mut rng = rng_from_seed(seed)?;
-    let cheat = js::cheat(cheat)?;
-    let started = match cheat {
-        None => c.start(me, share, &mut rng),
-        #[cfg(feature = "hazmat")]
-        Some(k) => c.start_cheating(me, share, k, &mut rng),
-        #[cfg(not(feature = "hazmat"))]
-        Some(k) => match k {},
-    };
-    let (party, out) = started.map_err(to_js_error)?;
+    let rng = rng.get();
+    let (party, out) = start_with_cheat!(cheat, c.start(me, share, rng),
+        k => c.start_cheating(me, share, k, rng));
     let n = c.participants().len();
     let t = usize::from(u16::MAX.min(n as u16));
     let bound = inbox_bound(n, 512 + 96 * (n + t));
     let finish = Box::new(move |o: lens::Outcome| {
         let info = public_info(&o.public);
-        info.ids("qualified", &o.qualified)
-            .blame("blame", &o.blame)
-            .blame("dropped", &o.dropped);
+        info.ids("qualified", &o.qualified).blame("blame", &o.blame);
         if let Some(cert) = &o.activation {
             // The generation this party expects (old + 1) and the dealing it saw.
             let epoch = o.public.epoch();
@@ -153,24 +204,17 @@ fn dealing_party(
         if let Some(share) = o.key_share {
             info.set("keyShare", LensKeyShareWasm { share });
         }
-        Ok(Finished {
-            outcome: info,
-            dropped: o.dropped,
-        })
+        Finished::ok(info, o.dropped)
     });
-    Ok(PartyWasm::new(
-        Box::new(Host::new(party, bound, finish)),
-        "lens-dealing",
-        out,
-    ))
+    Ok(host("lens-dealing", (party, out), bound, finish))
 }
 
 /// Starts party `me` of a Lens key generation (the LSS Feldman DKG) among `parties` with
 /// threshold `threshold` on curve byte `curve` (`cheat`: a misbehaviour name, demo only).
 ///
 /// # Errors
-/// `INVALID_THRESHOLD`, `DUPLICATE_PARTY`, `NOT_A_PARTICIPANT`; `RangeError` for bad ids,
-/// a session or seed that is not 32 bytes.
+/// `INVALID_THRESHOLD`, `DUPLICATE_PARTY`, `NOT_A_PARTICIPANT`; `RangeError` for bad ids
+/// or a session that is not 32 bytes.
 #[wasm_bindgen(js_name = "lensKeygen")]
 pub fn lens_keygen(
     curve_byte: u8,
@@ -178,7 +222,7 @@ pub fn lens_keygen(
     parties: Vec<u16>,
     threshold: u16,
     me: u16,
-    seed: Vec<u8>,
+    rng: &mut RngWasm,
     cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
     let c = Ceremony::keygen(
@@ -188,84 +232,51 @@ pub fn lens_keygen(
         threshold,
     )
     .map_err(to_js_error)?;
-    dealing_party(&c, party_id(me)?, None, None, seed, cheat)
+    dealing_party(&c, party_id(me)?, None, None, rng, cheat)
 }
 
-/// Starts the holder of `share` in a reshare of its key to `receivers` (threshold
-/// `threshold`) dealt by `dealers`; the old package is the share's own.
+/// Starts the holder of `share` in the reshare `reshare` of its key (its session, dealers,
+/// receivers and new threshold); the old package is the share's own.
 ///
 /// # Errors
 /// As `Ceremony::reshare` and `Ceremony::start`.
 #[wasm_bindgen(js_name = "lensReshare")]
 pub fn lens_reshare(
     share: &LensKeyShareWasm,
-    session: &[u8],
-    dealers: Vec<u16>,
-    receivers: Vec<u16>,
-    threshold: u16,
-    seed: Vec<u8>,
+    reshare: js::Reshare,
+    rng: &mut RngWasm,
     cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
     let s = &share.share;
-    reshare_party(
-        s.public(),
-        s.party(),
-        Some(s),
-        session,
-        &dealers,
-        &receivers,
-        threshold,
-        seed,
-        cheat,
-    )
+    reshare_party(s.public(), js::Member::holder(s.party(), s, rng, cheat), reshare)
 }
 
-/// Starts `me` (with its share, if any) in a reshare of the key of `public`.
-#[allow(clippy::too_many_arguments)]
+/// Starts `member` in the reshare `r` of the key of `public`.
 fn reshare_party(
     public: &PublicKeyPackage,
-    me: PartyId,
-    share: Option<&KeyShare>,
-    session: &[u8],
-    dealers: &[u16],
-    receivers: &[u16],
-    threshold: u16,
-    seed: Vec<u8>,
-    cheat: Option<String>,
+    member: js::Member<'_, KeyShare>,
+    r: js::Reshare,
 ) -> Result<PartyWasm, JsValue> {
-    let r = js::reshare(session, dealers, receivers, threshold)?;
     let c =
         Ceremony::reshare(r.session, public, &r.dealers, &r.receivers, r.threshold).map_err(to_js_error)?;
-    dealing_party(&c, me, share, Some(public.epoch().generation + 1), seed, cheat)
+    let next = Some(public.epoch().generation + 1);
+    dealing_party(&c, member.id, member.share, next, member.rng, member.cheat)
 }
 
-/// Starts new receiver `me` (no share yet) in a reshare of the key whose current public
-/// key package (`LNPK`) is `public_package`.
+/// Starts new receiver `me` (no share yet) in the reshare `reshare` of the key whose
+/// current public key package (`LNPK`) is `public_package`.
 ///
 /// # Errors
 /// Decoding errors of the package; as [`lens_reshare`].
 #[wasm_bindgen(js_name = "lensReshareJoin")]
 pub fn lens_reshare_join(
     public_package: &[u8],
-    session: &[u8],
-    dealers: Vec<u16>,
-    receivers: Vec<u16>,
-    threshold: u16,
+    reshare: js::Reshare,
     me: u16,
-    seed: Vec<u8>,
+    rng: &mut RngWasm,
 ) -> Result<PartyWasm, JsValue> {
     let public = package(public_package)?;
-    reshare_party(
-        &public,
-        party_id(me)?,
-        None,
-        session,
-        &dealers,
-        &receivers,
-        threshold,
-        seed,
-        None,
-    )
+    reshare_party(&public, js::Member::joining(party_id(me)?, rng), reshare)
 }
 
 /// Starts the holder of `share` in a refresh (same set and threshold, fresh shares) dealt
@@ -278,14 +289,14 @@ pub fn lens_refresh(
     share: &LensKeyShareWasm,
     session: &[u8],
     dealers: Vec<u16>,
-    seed: Vec<u8>,
+    rng: &mut RngWasm,
     cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
     let s = &share.share;
     let c = Ceremony::refresh(array32("session", session)?, s.public(), &party_ids(&dealers)?)
         .map_err(to_js_error)?;
     let next = s.public().epoch().generation + 1;
-    dealing_party(&c, s.party(), Some(s), Some(next), seed, cheat)
+    dealing_party(&c, s.party(), Some(s), Some(next), rng, cheat)
 }
 
 /// Starts a FROST signer: signs `message` with `share`, sending to `coordinator`.
@@ -297,34 +308,17 @@ pub fn lens_sign(
     share: &LensKeyShareWasm,
     coordinator: u16,
     message: &[u8],
-    seed: Vec<u8>,
+    rng: &mut RngWasm,
     cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
     let coordinator = party_id(coordinator)?;
-    let mut rng = rng_from_seed(seed)?;
-    let started = match js::cheat(cheat)? {
-        None => SignerParty::start(&share.share, coordinator, message, &mut rng),
-        #[cfg(feature = "hazmat")]
-        Some(k) => SignerParty::start_cheating(&share.share, coordinator, message, k, &mut rng),
-        #[cfg(not(feature = "hazmat"))]
-        Some(k) => match k {},
-    };
-    let (party, out) = started.map_err(to_js_error)?;
+    let rng = rng.get();
+    let (party, out) = start_with_cheat!(cheat, SignerParty::start(&share.share, coordinator, message, rng),
+        k => SignerParty::start_cheating(&share.share, coordinator, message, k, rng));
     let n = share.share.public().parties().len();
     let bound = inbox_bound(1, message.len() + 256 + 160 * n);
-    let finish = Box::new(|o: lens::SignerOutcome| {
-        let info = Obj::new();
-        info.ids("signers", &o.signers).blame("dropped", &o.dropped);
-        Ok(Finished {
-            outcome: info,
-            dropped: o.dropped,
-        })
-    });
-    Ok(PartyWasm::new(
-        Box::new(Host::new(party, bound, finish)),
-        "lens-signer",
-        out,
-    ))
+    let finish = Box::new(|o: lens::SignerOutcome| Finished::listing("signers", &o.signers, o.dropped));
+    Ok(host("lens-signer", (party, out), bound, finish))
 }
 
 /// Starts a FROST coordinator `me` for signing `message` under the key of the public key
@@ -340,18 +334,10 @@ pub fn lens_coordinate(public_package: &[u8], me: u16, message: &[u8]) -> Result
     let finish = Box::new(|o: lens::CoordinatorOutcome| {
         let info = Obj::new();
         info.bytes("signature", &o.signature.to_bytes())
-            .ids("signers", &o.signers)
-            .blame("dropped", &o.dropped);
-        Ok(Finished {
-            outcome: info,
-            dropped: o.dropped,
-        })
+            .ids("signers", &o.signers);
+        Finished::ok(info, o.dropped)
     });
-    Ok(PartyWasm::new(
-        Box::new(Host::new(party, bound, finish)),
-        "lens-coordinator",
-        out,
-    ))
+    Ok(host("lens-coordinator", (party, out), bound, finish))
 }
 
 /// Standard verification (Ed25519, BIP-340, RFC 9591 §6.2) of `signature` on `message`

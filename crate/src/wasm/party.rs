@@ -40,12 +40,38 @@ pub(super) struct Finished {
     pub(super) dropped: Vec<Blame>,
 }
 
+impl Finished {
+    /// A finished party's `outcome`, with `dropped` also set as its `dropped` field.
+    pub(super) fn ok(outcome: Obj, dropped: Vec<Blame>) -> Result<Finished, JsValue> {
+        outcome.blame("dropped", &dropped);
+        Ok(Finished { outcome, dropped })
+    }
+
+    /// A finished party whose outcome is the one list of parties `key` (a signer's).
+    pub(super) fn listing(key: &str, parties: &[PartyId], dropped: Vec<Blame>) -> Result<Finished, JsValue> {
+        let outcome = Obj::new();
+        outcome.ids(key, parties);
+        Finished::ok(outcome, dropped)
+    }
+}
+
 /// Turns a party's output into its JS outcome (may check it further: an activation
 /// certificate against the expected generation, a key share against its group key).
 pub(super) type Finish<O> = Box<dyn FnOnce(O) -> Result<Finished, JsValue>>;
 
+/// The `PartyWasm` of `protocol` hosting the started `party` (its start sent `out`), its
+/// inboxes bounded to `max_inbox` bytes, its output turned into JS by `finish`.
+pub(super) fn host<P: Party + 'static>(
+    protocol: &'static str,
+    (party, out): (P, Outgoing),
+    max_inbox: usize,
+    finish: Finish<P::Output>,
+) -> PartyWasm {
+    PartyWasm::new(Box::new(Host::new(party, max_inbox, finish)), protocol, out)
+}
+
 /// A party with what the binding needs to host it.
-pub(super) struct Host<P: Party> {
+struct Host<P: Party> {
     party: P,
     max_inbox: usize,
     finish: Option<Finish<P::Output>>,
@@ -54,7 +80,7 @@ pub(super) struct Host<P: Party> {
 impl<P: Party> Host<P> {
     /// Hosts `party`, bounding its inboxes to `max_inbox` bytes and converting its output
     /// with `finish`.
-    pub(super) fn new(party: P, max_inbox: usize, finish: Finish<P::Output>) -> Host<P> {
+    fn new(party: P, max_inbox: usize, finish: Finish<P::Output>) -> Host<P> {
         Host {
             party,
             max_inbox,
@@ -64,7 +90,7 @@ impl<P: Party> Host<P> {
 }
 
 /// The object-safe face of a hosted party.
-pub(super) trait Hosted {
+trait Hosted {
     fn id(&self) -> PartyId;
     fn round(&self) -> Option<Round>;
     fn max_inbox(&self) -> usize;
@@ -114,25 +140,25 @@ pub struct PartyWasm {
     inner: Box<dyn Hosted>,
     protocol: &'static str,
     start: Option<Outgoing>,
-    session: Option<Vec<u8>>,
+    info: Vec<(&'static str, Vec<u8>)>,
     done: bool,
 }
 
 impl PartyWasm {
     /// A started party of `protocol`, with the messages its start sends.
-    pub(super) fn new(inner: Box<dyn Hosted>, protocol: &'static str, start: Outgoing) -> PartyWasm {
+    fn new(inner: Box<dyn Hosted>, protocol: &'static str, start: Outgoing) -> PartyWasm {
         PartyWasm {
             inner,
             protocol,
             start: Some(start),
-            session: None,
+            info: Vec::new(),
             done: false,
         }
     }
 
-    /// Also publishes the session (`PCSS`) a combiner started.
-    pub(super) fn with_session(mut self, session: Vec<u8>) -> PartyWasm {
-        self.session = Some(session);
+    /// Also publishes `bytes` as `info()[name]` (a combiner's session and key).
+    pub(super) fn with_info(mut self, name: &'static str, bytes: Vec<u8>) -> PartyWasm {
+        self.info.push((name, bytes));
         self
     }
 }
@@ -199,12 +225,12 @@ impl PartyWasm {
         u32::try_from(self.inner.max_inbox()).unwrap_or(u32::MAX)
     }
 
-    /// Public data of the start: `{ session? }` (a combiner's session, `PCSS`, for its
-    /// signers).
+    /// Public data of the start: `{}`, or for a Pulsar combiner `{ session, combinerKey }`
+    /// (the session, `PCSS`, for its signers; its ML-KEM public key, `PCEK`).
     pub fn info(&self) -> JsValue {
         let o = Obj::new();
-        if let Some(s) = &self.session {
-            o.bytes("session", s);
+        for (name, bytes) in &self.info {
+            o.bytes(name, bytes);
         }
         o.into_js()
     }

@@ -27,9 +27,10 @@ use wasm_bindgen::prelude::*;
 mod keys;
 
 use super::js::{
-    self, activation, array32, generation, party_id, party_ids, range_error, rng_from_seed, verdict, Obj,
+    self, activation, array32, generation, party_id, party_ids, range_error, start_with_cheat, verdict, Obj,
 };
-use super::party::{inbox_bound, Finished, Host, PartyWasm};
+use super::party::{host, inbox_bound, Finished, PartyWasm};
+use super::rng::RngWasm;
 use super::{js_error, to_js_error};
 use crate::lss::{self, AnyCeremony, AnyOutcome, Dealing, GroupPublic};
 use crate::mldsa::Mode;
@@ -56,19 +57,6 @@ fn sharing(bytes: &[u8]) -> Result<GroupPublic<R>, JsValue> {
     GroupPublic::<R>::from_bytes(bytes).map_err(to_js_error)
 }
 
-/// The cheat of `name`, started with `honest` or `cheating`.
-macro_rules! start_with_cheat {
-    ($cheat:expr, $honest:expr, $k:ident => $cheating:expr) => {
-        match js::cheat($cheat)? {
-            None => $honest,
-            #[cfg(feature = "hazmat")]
-            Some($k) => $cheating,
-            #[cfg(not(feature = "hazmat"))]
-            Some($k) => match $k {},
-        }
-    };
-}
-
 /// Starts party `me` of the Pulsar DKG: the LSS Pedersen DKG over Ristretto255 among
 /// `parties` with threshold `threshold`.
 ///
@@ -80,7 +68,7 @@ pub fn pulsar_dkg(
     parties: Vec<u16>,
     threshold: u16,
     me: u16,
-    seed: Vec<u8>,
+    rng: &mut RngWasm,
     cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
     let ids = party_ids(&parties)?;
@@ -93,47 +81,35 @@ pub fn pulsar_dkg(
     )
     .map_err(to_js_error)?;
     let me = party_id(me)?;
-    let mut rng = rng_from_seed(seed)?;
+    let rng = rng.get();
     let bound = dealing_bound(ids.len(), usize::from(threshold));
-    let (party, out) = start_with_cheat!(
-        cheat,
-        Dealing::start(c, me, None, &mut rng),
-        k => Dealing::start_cheating(c, me, None, k, &mut rng)
-    )
-    .map_err(to_js_error)?;
+    let (party, out) = start_with_cheat!(cheat, Dealing::start(c, me, None, rng),
+        k => Dealing::start_cheating(c, me, None, k, rng));
     let finish = Box::new(|o: AnyOutcome| {
         let mut o = o.into_curve::<R>().map_err(to_js_error)?;
         let info = sharing_info(&o.public);
-        info.ids("qualified", &o.qualified)
-            .blame("blame", &o.blame)
-            .blame("dropped", &o.dropped);
+        info.ids("qualified", &o.qualified).blame("blame", &o.blame);
         if let Some(share) = o.key_share.take() {
             info.set("keyShare", LssShareWasm { share });
         }
-        Ok(Finished {
-            outcome: info,
-            dropped: o.dropped,
-        })
+        Finished::ok(info, o.dropped)
     });
-    Ok(PartyWasm::new(
-        Box::new(Host::new(party, bound, finish)),
-        "pulsar-dkg",
-        out,
-    ))
+    Ok(host("pulsar-dkg", (party, out), bound, finish))
 }
 
-/// The `PartyWasm` of a combiner of `session` with `key`; publishes the session.
+/// The `PartyWasm` of a combiner of `session` with `key` (drawn from `rng`, which the
+/// party continues); publishes the session and the combiner's public key.
 fn combiner_party(
     key: CombinerKey,
     session: Session,
-    seed: Vec<u8>,
+    rng: &mut RngWasm,
     deterministic: bool,
 ) -> Result<PartyWasm, JsValue> {
-    let mut rng = rng_from_seed(seed)?;
+    let combiner_key = key.public_key().to_bytes();
     let (party, out) = if deterministic {
         CombinerParty::start_deterministic(key, &session)
     } else {
-        CombinerParty::start(key, &session, &mut rng)
+        CombinerParty::start(key, &session, rng.get())
     }
     .map_err(to_js_error)?;
     let bound = inbox_bound(session.signers().len(), custody::ROUND2_LEN + 256);
@@ -157,18 +133,18 @@ fn combiner_party(
                 a.blame().to_vec()
             }
         };
-        info.blame("blame", &blame).blame("dropped", &[]);
-        Ok(Finished {
-            outcome: info,
-            dropped: Vec::new(),
-        })
+        info.blame("blame", &blame);
+        Finished::ok(info, Vec::new())
     });
-    let bytes = session.to_bytes();
-    Ok(PartyWasm::new(Box::new(Host::new(party, bound, finish)), "pulsar-combiner", out).with_session(bytes))
+    Ok(host("pulsar-combiner", (party, out), bound, finish)
+        .with_info("session", session.to_bytes())
+        .with_info("combinerKey", combiner_key))
 }
 
 /// Starts combiner `me` of the key ceremony after the DKG of `sharing` (`LSG1`): a fresh
-/// ML-KEM key, the session of `signers` (its `info().session`, for them) and level `level`.
+/// ML-KEM key (`info().combinerKey`, `PCEK`), the session of `signers` (its
+/// `info().session`, for them) and level `level`. `rng` draws the key, then the party's
+/// randomness.
 ///
 /// # Errors
 /// `NOT_PEDERSEN`, `DUPLICATE_PARTY`, `UNKNOWN_PARTY`, `NOT_ENOUGH_SIGNERS`; decoding errors.
@@ -179,11 +155,10 @@ pub fn pulsar_ceremony_combiner(
     sharing_bytes: &[u8],
     signers: Vec<u16>,
     session: &[u8],
-    seed: Vec<u8>,
+    rng: &mut RngWasm,
 ) -> Result<PartyWasm, JsValue> {
     let public = sharing(sharing_bytes)?;
-    let mut rng = rng_from_seed(seed.clone())?;
-    let key = CombinerKey::generate(party_id(me)?, &mut rng);
+    let key = CombinerKey::generate(party_id(me)?, rng.get());
     let s = Session::key_ceremony(
         array32("session", session)?,
         mode(level)?,
@@ -192,7 +167,7 @@ pub fn pulsar_ceremony_combiner(
         key.public_key(),
     )
     .map_err(to_js_error)?;
-    combiner_party(key, s, seed, false)
+    combiner_party(key, s, rng, false)
 }
 
 /// The session of `bytes`, which must have `purpose`.
@@ -208,30 +183,16 @@ fn session_of(bytes: &[u8], purpose: Purpose) -> Result<Session, JsValue> {
 fn signer_party(
     share: &lss::KeyShare<R>,
     session: &Session,
-    seed: Vec<u8>,
+    rng: &mut RngWasm,
     cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
-    let mut rng = rng_from_seed(seed)?;
-    let (party, out) = start_with_cheat!(
-        cheat,
-        SignerParty::start(share, session, &mut rng),
-        k => SignerParty::start_cheating(share, session, k, &mut rng)
-    )
-    .map_err(to_js_error)?;
+    let rng = rng.get();
+    let (party, out) = start_with_cheat!(cheat, SignerParty::start(share, session, rng),
+        k => SignerParty::start_cheating(share, session, k, rng));
     let bound = inbox_bound(session.signers().len(), custody::ROUND1_LEN + 64);
-    let finish = Box::new(|o: custody::SignerOutcome| {
-        let info = Obj::new();
-        info.ids("committed", &o.committed).blame("dropped", &o.dropped);
-        Ok(Finished {
-            outcome: info,
-            dropped: o.dropped,
-        })
-    });
-    Ok(PartyWasm::new(
-        Box::new(Host::new(party, bound, finish)),
-        "pulsar-signer",
-        out,
-    ))
+    let finish =
+        Box::new(|o: custody::SignerOutcome| Finished::listing("committed", &o.committed, o.dropped));
+    Ok(host("pulsar-signer", (party, out), bound, finish))
 }
 
 /// Starts the holder of `share` as a signer of the key-ceremony `session` (`PCSS`, from
@@ -243,11 +204,11 @@ fn signer_party(
 pub fn pulsar_ceremony_signer(
     share: &LssShareWasm,
     session: &[u8],
-    seed: Vec<u8>,
+    rng: &mut RngWasm,
     cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
     let s = session_of(session, Purpose::KeyCeremony)?;
-    signer_party(&share.share, &s, seed, cheat)
+    signer_party(&share.share, &s, rng, cheat)
 }
 
 /// Starts the key-certification round for the holder of `share`: checks the combiner's
@@ -260,15 +221,14 @@ pub fn pulsar_ceremony_signer(
 pub fn pulsar_certify(
     share: &LssShareWasm,
     announcement: &[u8],
-    seed: Vec<u8>,
+    rng: &mut RngWasm,
 ) -> Result<PartyWasm, JsValue> {
     let a = GroupKeyAnnouncement::from_bytes(announcement).map_err(to_js_error)?;
     let public = share.share.public().clone();
     let announced = a.verify(&public).map_err(to_js_error)?;
-    let mut rng = rng_from_seed(seed)?;
     let me = share.share.id();
     let (party, out) =
-        certification_party(me, Some(&share.share), &public, &announced, &mut rng).map_err(to_js_error)?;
+        certification_party(me, Some(&share.share), &public, &announced, rng.get()).map_err(to_js_error)?;
     let bound = inbox_bound(public.parties().len(), 512);
     let mine = dup(&share.share);
     let finish = Box::new(move |cert: lss::ActivationCertificate| {
@@ -278,24 +238,17 @@ pub fn pulsar_certify(
         key_fields(&info, &key);
         info.bytes("certificate", &cert.to_bytes())
             .ids("members", &cert.members())
-            .set("keyShare", PulsarKeyShareWasm { share })
-            .blame("dropped", &[]);
-        Ok(Finished {
-            outcome: info,
-            dropped: Vec::new(),
-        })
+            .set("keyShare", PulsarKeyShareWasm { share });
+        Finished::ok(info, Vec::new())
     });
-    Ok(PartyWasm::new(
-        Box::new(Host::new(party, bound, finish)),
-        "pulsar-certify",
-        out,
-    ))
+    Ok(host("pulsar-certify", (party, out), bound, finish))
 }
 
 /// Starts combiner `me` of a signing session: `signers` release their shares of the
 /// sharing `sharing` (`LSG1`) to a fresh ML-KEM key; it signs `message` with `context`
 /// under the group key record `key_record` (`PCGK`, whose certificate must bind it to the
-/// sharing). Its `info().session` goes to the signers.
+/// sharing). Its `info().session` goes to the signers. `rng` draws the ML-KEM key, then
+/// (unless `deterministic`) the signing randomness.
 ///
 /// # Errors
 /// `GROUP_MISMATCH`, `ACTIVATION_*` (an uncertified key), `RESERVED_CONTEXT`,
@@ -310,13 +263,12 @@ pub fn pulsar_sign_combiner(
     message: &[u8],
     context: &[u8],
     session: &[u8],
-    seed: Vec<u8>,
+    rng: &mut RngWasm,
     deterministic: bool,
 ) -> Result<PartyWasm, JsValue> {
     let gk = GroupKey::from_bytes(key_record).map_err(to_js_error)?;
     let public = sharing(sharing_bytes)?;
-    let mut rng = rng_from_seed(seed.clone())?;
-    let key = CombinerKey::generate(party_id(me)?, &mut rng);
+    let key = CombinerKey::generate(party_id(me)?, rng.get());
     let s = Session::sign(
         array32("session", session)?,
         &gk,
@@ -327,7 +279,7 @@ pub fn pulsar_sign_combiner(
         context,
     )
     .map_err(to_js_error)?;
-    combiner_party(key, s, seed, deterministic)
+    combiner_party(key, s, rng, deterministic)
 }
 
 /// Starts the holder of `share` as a signer of the signing `session` (`PCSS`). The session
@@ -343,7 +295,7 @@ pub fn pulsar_sign_signer(
     session: &[u8],
     message: &[u8],
     context: &[u8],
-    seed: Vec<u8>,
+    rng: &mut RngWasm,
     cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
     let s = session_of(session, Purpose::Sign)?;
@@ -358,7 +310,7 @@ pub fn pulsar_sign_signer(
             &[],
         ));
     }
-    signer_party(share.share.lss(), &s, seed, cheat)
+    signer_party(share.share.lss(), &s, rng, cheat)
 }
 
 /// The `PartyWasm` of a Pulsar refresh or reshare `c` for `me` (with its custody share,
@@ -368,10 +320,10 @@ fn pulsar_dealing(
     me: PartyId,
     share: Option<&KeyShare>,
     gk: GroupKey,
-    seed: Vec<u8>,
+    rng: &mut RngWasm,
     cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
-    let mut rng = rng_from_seed(seed)?;
+    let rng = rng.get();
     let n = {
         let any = AnyCeremony::from(c.clone());
         any.participants().len()
@@ -380,18 +332,12 @@ fn pulsar_dealing(
     let expect = c.new_generation();
     let old = share.map(|s| lss::AnyKeyShare::from(dup(s.lss())));
     let any = AnyCeremony::from(c);
-    let (party, out) = start_with_cheat!(
-        cheat,
-        Dealing::start(any, me, old.as_ref(), &mut rng),
-        k => Dealing::start_cheating(any, me, old.as_ref(), k, &mut rng)
-    )
-    .map_err(to_js_error)?;
+    let (party, out) = start_with_cheat!(cheat, Dealing::start(any, me, old.as_ref(), rng),
+        k => Dealing::start_cheating(any, me, old.as_ref(), k, rng));
     let finish = Box::new(move |o: AnyOutcome| {
         let mut o = o.into_curve::<R>().map_err(to_js_error)?;
         let info = sharing_info(&o.public);
-        info.ids("qualified", &o.qualified)
-            .blame("blame", &o.blame)
-            .blame("dropped", &o.dropped);
+        info.ids("qualified", &o.qualified).blame("blame", &o.blame);
         let cert = o
             .activation
             .clone()
@@ -410,101 +356,61 @@ fn pulsar_dealing(
                 info.set("keyShare", PulsarKeyShareWasm { share });
             }
         }
-        Ok(Finished {
-            outcome: info,
-            dropped: o.dropped,
-        })
+        Finished::ok(info, o.dropped)
     });
-    Ok(PartyWasm::new(
-        Box::new(Host::new(party, bound, finish)),
-        "pulsar-dealing",
-        out,
-    ))
+    Ok(host("pulsar-dealing", (party, out), bound, finish))
 }
 
-/// Starts the holder of `share` in a reshare of its sharing to `receivers` (threshold
-/// `threshold`) dealt by `dealers`, bound to its own certified group key.
+/// Starts the holder of `share` in the reshare `reshare` of its sharing (its session,
+/// dealers, receivers and new threshold), bound to its own certified group key.
 ///
 /// # Errors
 /// As `custody::reshare` and `lss::Dealing::start`.
 #[wasm_bindgen(js_name = "pulsarReshare")]
 pub fn pulsar_reshare(
     share: &PulsarKeyShareWasm,
-    session: &[u8],
-    dealers: Vec<u16>,
-    receivers: Vec<u16>,
-    threshold: u16,
-    seed: Vec<u8>,
+    reshare: js::Reshare,
+    rng: &mut RngWasm,
     cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
     let s = &share.share;
-    let gk = s.group_key().clone();
     reshare_party(
-        gk,
+        s.group_key().clone(),
         s.public(),
-        s.id(),
-        Some(s),
-        session,
-        &dealers,
-        &receivers,
-        threshold,
-        seed,
-        cheat,
+        js::Member::holder(s.id(), s, rng, cheat),
+        reshare,
     )
 }
 
-/// Starts `me` (with its custody share, if any) in a reshare of `public` bound to `gk`.
-#[allow(clippy::too_many_arguments)]
+/// Starts `member` in the reshare `r` of `public` bound to `gk`.
 fn reshare_party(
     gk: GroupKey,
     public: &GroupPublic<R>,
-    me: PartyId,
-    share: Option<&KeyShare>,
-    session: &[u8],
-    dealers: &[u16],
-    receivers: &[u16],
-    threshold: u16,
-    seed: Vec<u8>,
-    cheat: Option<String>,
+    member: js::Member<'_, KeyShare>,
+    r: js::Reshare,
 ) -> Result<PartyWasm, JsValue> {
-    let r = js::reshare(session, dealers, receivers, threshold)?;
     let c = custody::reshare(r.session, &gk, public, &r.dealers, &r.receivers, r.threshold)
         .map_err(to_js_error)?;
-    pulsar_dealing(c, me, share, gk, seed, cheat)
+    pulsar_dealing(c, member.id, member.share, gk, member.rng, member.cheat)
 }
 
-/// Starts new member `me` (no share yet) in a reshare of the sharing `sharing` (`LSG1`,
-/// the current generation) of the group key record `key_record` (`PCGK`): the record's
-/// certificate is checked against the sharing before the party takes part.
+/// Starts new member `me` (no share yet) in the reshare `reshare` of the sharing `sharing`
+/// (`LSG1`, the current generation) of the group key record `key_record` (`PCGK`): the
+/// record's certificate is checked against the sharing before the party takes part.
 ///
 /// # Errors
 /// `GROUP_MISMATCH`, `ACTIVATION_*` (a key the old set did not certify); decoding errors.
 #[wasm_bindgen(js_name = "pulsarReshareJoin")]
-#[allow(clippy::too_many_arguments)]
 pub fn pulsar_reshare_join(
     key_record: &[u8],
     sharing_bytes: &[u8],
-    session: &[u8],
-    dealers: Vec<u16>,
-    receivers: Vec<u16>,
-    threshold: u16,
+    reshare: js::Reshare,
     me: u16,
-    seed: Vec<u8>,
+    rng: &mut RngWasm,
 ) -> Result<PartyWasm, JsValue> {
     let gk = GroupKey::from_bytes(key_record).map_err(to_js_error)?;
     let public = sharing(sharing_bytes)?;
-    reshare_party(
-        gk,
-        &public,
-        party_id(me)?,
-        None,
-        session,
-        &dealers,
-        &receivers,
-        threshold,
-        seed,
-        None,
-    )
+    reshare_party(gk, &public, js::Member::joining(party_id(me)?, rng), reshare)
 }
 
 /// Starts the holder of `share` in a refresh of its sharing dealt by `dealers`.
@@ -516,7 +422,7 @@ pub fn pulsar_refresh(
     share: &PulsarKeyShareWasm,
     session: &[u8],
     dealers: Vec<u16>,
-    seed: Vec<u8>,
+    rng: &mut RngWasm,
     cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
     let s = &share.share;
@@ -528,7 +434,7 @@ pub fn pulsar_refresh(
         &party_ids(&dealers)?,
     )
     .map_err(to_js_error)?;
-    pulsar_dealing(c, s.id(), Some(s), gk, seed, cheat)
+    pulsar_dealing(c, s.id(), Some(s), gk, rng, cheat)
 }
 
 /// Whether `certificate` activates generation `generation` of the dealing with transcript
