@@ -100,6 +100,8 @@ pub mod tags {
     pub const PULSAR_MESSAGE: &str = "QUASAR-PULSAR-MESSAGE-v1";
     /// Pulsar custody: the key-ceremony transcript published with the group key.
     pub const PULSAR_CEREMONY: &str = "QUASAR-PULSAR-CEREMONY-v1";
+    /// Pulsar custody: the local name of a sharing a group key was verified for (never sent).
+    pub const PULSAR_VERIFIED_SHARING: &str = "QUASAR-PULSAR-VERIFIED-SHARING-v1";
     /// The simulator's per-party RNG seeds (tests, benches, KATs; `party::sim`).
     pub const SIM_RNG: &str = "QUASAR-SIM-RNG-v1";
     /// Message signed by the finality certificate legs.

@@ -67,7 +67,9 @@
 //! use quasar_pq::lss::{Ceremony, DealingParty, KeyShare as LssShare};
 //! use quasar_pq::mldsa::{self, Mode};
 //! use quasar_pq::party::sim::{map_output, party_rng, Network};
-//! use quasar_pq::pulsar::custody::{CombinerKey, CombinerParty, Combined, KeyShare, Session, SignerParty};
+//! use quasar_pq::pulsar::custody::{
+//!     certification_party, CombinerKey, CombinerParty, Combined, GroupKey, KeyShare, Session, SignerParty,
+//! };
 //! use quasar_pq::vss::{self, Ristretto255};
 //! use quasar_pq::PartyId;
 //!
@@ -102,8 +104,17 @@
 //! let session = Session::key_ceremony([2; 32], Mode::MlDsa44, &public, &ids[..2], key.public_key()).unwrap();
 //! let Combined::Announcement(announcement) = run(&[&lss_shares[0], &lss_shares[1]], &session, key) else { panic!() };
 //!
-//! // 3. Every party checks the announcement and stores its custody share.
-//! let group_key = announcement.verify(&public).unwrap();
+//! // 3. Every party checks the announcement, then all three certify the key for the
+//! //    sharing (each proves possession of its share) and store their custody shares.
+//! let announced = announcement.verify(&public).unwrap();
+//! let mut net = Network::new();
+//! for share in &lss_shares {
+//!     let p = share.id();
+//!     let (party, first) = certification_party(p, Some(share), &public, &announced, &mut party_rng(b"a", p)).unwrap();
+//!     net.add(party, first);
+//! }
+//! let certificate = net.run().into_values().next().unwrap().unwrap();
+//! let group_key = GroupKey::new(announced, &public, certificate).unwrap();
 //! let stored: Vec<KeyShare> = lss_shares.into_iter().map(|s| KeyShare::new(s, group_key.clone()).unwrap()).collect();
 //!
 //! // 4. Parties 2 and 3 sign "hello" with a fresh combiner key; anyone verifies with plain ML-DSA.

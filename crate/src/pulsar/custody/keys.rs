@@ -22,6 +22,7 @@ use core::fmt;
 
 use zeroize::Zeroizing;
 
+use crate::hash::{tags, Transcript};
 use crate::lss::{self, ActivationCertificate, ActivationKind, GroupPublic};
 use crate::mldsa::{self, Mode};
 use crate::pulsar::frame::{GroupKeyFrame, SignatureFrame};
@@ -118,11 +119,29 @@ impl AnnouncedKey {
 ///
 /// Signatures under it are plain FIPS 204: anyone verifies them with
 /// [`mldsa::verify`] and [`GroupKey::public_key`], or with [`GroupKey::verify`].
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct GroupKey {
     pub(crate) announced: AnnouncedKey,
     pub(crate) certificate: ActivationCertificate,
+    /// Digest of the sharing the certificate was last verified against, so that
+    /// signing sessions over a share's own key do not re-verify `n` proofs each time.
+    verified_for: Option<[u8; 32]>,
 }
+
+/// Names one sharing's public data exactly (its canonical encoding).
+fn sharing_digest(public: &GroupPublic<Ristretto255>) -> [u8; 32] {
+    let mut t = Transcript::new(tags::PULSAR_VERIFIED_SHARING);
+    t.append(&public.to_bytes());
+    t.finalize()
+}
+
+impl PartialEq for GroupKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.announced == other.announced && self.certificate == other.certificate
+    }
+}
+
+impl Eq for GroupKey {}
 
 impl fmt::Debug for GroupKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -145,11 +164,12 @@ impl GroupKey {
         public: &GroupPublic<Ristretto255>,
         certificate: ActivationCertificate,
     ) -> Result<GroupKey, Error> {
-        let key = GroupKey {
+        let mut key = GroupKey {
             announced,
             certificate,
+            verified_for: None,
         };
-        key.check_sharing(public)?;
+        key.certify_for(public)?;
         Ok(key)
     }
 
@@ -236,8 +256,19 @@ impl GroupKey {
     /// `InvalidActivation` and the reason.
     pub fn check_sharing(&self, public: &GroupPublic<Ristretto255>) -> Result<(), Error> {
         self.announced.check_commitment(public)?;
+        if self.verified_for == Some(sharing_digest(public)) {
+            return Ok(());
+        }
         self.certificate
             .verify(public, ActivationKind::Pulsar, &self.frame())?;
+        Ok(())
+    }
+
+    /// [`GroupKey::check_sharing`], remembering a success so that later checks against
+    /// the same sharing cost one hash of its public data.
+    fn certify_for(&mut self, public: &GroupPublic<Ristretto255>) -> Result<(), Error> {
+        self.check_sharing(public)?;
+        self.verified_for = Some(sharing_digest(public));
         Ok(())
     }
 
@@ -252,6 +283,7 @@ impl GroupKey {
         Ok(GroupKey {
             announced,
             certificate,
+            verified_for: None,
         })
     }
 
@@ -315,8 +347,8 @@ impl KeyShare {
     ///
     /// # Errors
     /// As [`GroupKey::check_sharing`].
-    pub fn new(share: lss::KeyShare<Ristretto255>, group_key: GroupKey) -> Result<Self, Error> {
-        group_key.check_sharing(share.public())?;
+    pub fn new(share: lss::KeyShare<Ristretto255>, mut group_key: GroupKey) -> Result<Self, Error> {
+        group_key.certify_for(share.public())?;
         Ok(KeyShare { share, group_key })
     }
 
