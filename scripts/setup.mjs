@@ -3,11 +3,13 @@
 //   - the Rust target wasm32-unknown-unknown (rustup target add),
 //   - wasm-bindgen-cli at exactly the version of the `wasm-bindgen` crate in Cargo.lock,
 //   - node_modules (npm ci, when missing or older than package-lock.json),
-//   - with --browser: Debian's chromium at /usr/bin/chromium (for Playwright tests).
+//   - with --browser: Debian's chromium at /usr/bin/chromium (for Playwright tests),
+//   - with --cross: the aarch64 cross-test kit (rustup target aarch64-unknown-linux-gnu,
+//     Debian's gcc-aarch64-linux-gnu, libc6-dev-arm64-cross and qemu-user).
 // Idempotent and quick once everything is there. Any failure prints one sentence saying what
 // failed and how to install it, then exits 1.
 //
-// Usage: node scripts/setup.mjs [--browser]
+// Usage: node scripts/setup.mjs [--browser] [--cross]
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -22,6 +24,7 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const CHROMIUM = '/usr/bin/chromium';
 
 const WASM_TARGET = 'wasm32-unknown-unknown';
+const ARM_TARGET = 'aarch64-unknown-linux-gnu';
 
 /** Print one clear sentence and exit 1. */
 export function fail(sentence) {
@@ -77,21 +80,21 @@ export function findWasmBindgen(version) {
   return null;
 }
 
-function ensureWasmTarget() {
+function ensureRustTarget(target) {
   const rustup = capture('rustup', ['target', 'list', '--installed']);
   if (rustup.ok) {
-    if (rustup.stdout.split('\n').map((s) => s.trim()).includes(WASM_TARGET)) return;
-    log(`adding the Rust target ${WASM_TARGET}`);
-    if (!run('rustup', ['target', 'add', WASM_TARGET])) {
-      fail(`could not add the Rust target ${WASM_TARGET}; install it with \`rustup target add ${WASM_TARGET}\`.`);
+    if (rustup.stdout.split('\n').map((s) => s.trim()).includes(target)) return;
+    log(`adding the Rust target ${target}`);
+    if (!run('rustup', ['target', 'add', target])) {
+      fail(`could not add the Rust target ${target}; install it with \`rustup target add ${target}\`.`);
     }
     return;
   }
   // No rustup: accept a toolchain whose sysroot already has the target.
   const sysroot = capture('rustc', ['--print', 'sysroot']);
   if (!sysroot.ok) fail('Rust is not installed; install it from https://rustup.rs (rustup, cargo, rustc).');
-  if (!existsSync(join(sysroot.stdout.trim(), 'lib', 'rustlib', WASM_TARGET))) {
-    fail(`the Rust target ${WASM_TARGET} is missing and rustup is not available; install rustup and run \`rustup target add ${WASM_TARGET}\`.`);
+  if (!existsSync(join(sysroot.stdout.trim(), 'lib', 'rustlib', target))) {
+    fail(`the Rust target ${target} is missing and rustup is not available; install rustup and run \`rustup target add ${target}\`.`);
   }
 }
 
@@ -122,29 +125,43 @@ function ensureNodeModules() {
   }
 }
 
-function ensureChromium() {
-  if (existsSync(CHROMIUM)) return;
+/** Installs the Debian `packages` (as root) unless every path in `present` exists. */
+function ensureDebian(packages, present) {
+  if (present.every((p) => existsSync(p))) return;
+  const hint = `apt-get update && apt-get install -y ${packages.join(' ')}`;
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (!root) {
-    fail(`Debian's chromium is not installed at ${CHROMIUM}; install it as root with \`apt-get update && apt-get install -y chromium\`.`);
-  }
-  log(`installing Debian's chromium (${CHROMIUM})`);
+  if (!root) fail(`${packages.join(', ')} not installed; install as root with \`${hint}\`.`);
+  log(`installing Debian's ${packages.join(', ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  if (!run('apt-get', ['update'], { env }) || !run('apt-get', ['install', '-y', 'chromium'], { env }) || !existsSync(CHROMIUM)) {
-    fail(`could not install chromium at ${CHROMIUM}; install it with \`apt-get update && apt-get install -y chromium\`.`);
+  if (!run('apt-get', ['update'], { env }) || !run('apt-get', ['install', '-y', ...packages], { env }) || !present.every((p) => existsSync(p))) {
+    fail(`could not install ${packages.join(', ')}; install them with \`${hint}\`.`);
   }
+}
+
+function ensureChromium() {
+  ensureDebian(['chromium'], [CHROMIUM]);
+}
+
+/** What `.cargo/config.toml`'s aarch64 linker and runner need. */
+function ensureCrossKit() {
+  ensureRustTarget(ARM_TARGET);
+  ensureDebian(
+    ['gcc-aarch64-linux-gnu', 'libc6-dev-arm64-cross', 'qemu-user'],
+    ['/usr/bin/aarch64-linux-gnu-gcc', '/usr/aarch64-linux-gnu/lib/libc.so.6', '/usr/bin/qemu-aarch64'],
+  );
 }
 
 function main() {
   const args = process.argv.slice(2);
   for (const a of args) {
-    if (a !== '--browser') fail(`unknown argument ${a}; the only option is --browser.`);
+    if (a !== '--browser' && a !== '--cross') fail(`unknown argument ${a}; the options are --browser and --cross.`);
   }
   if (!capture('cargo', ['--version']).ok) fail('cargo is not installed; install Rust from https://rustup.rs.');
-  ensureWasmTarget();
+  ensureRustTarget(WASM_TARGET);
   ensureWasmBindgen();
   ensureNodeModules();
   if (args.includes('--browser')) ensureChromium();
+  if (args.includes('--cross')) ensureCrossKit();
   log('ok');
 }
 

@@ -12,16 +12,29 @@ fn kats_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("kats")
 }
 
+/// The `genkat` binary, through `QUASAR_TEST_RUNNER` when it is set: a cross-built test
+/// under qemu-user cannot exec a binary of its own architecture directly
+/// (`scripts/test-aarch64.mjs` sets it).
+fn genkat() -> std::process::Command {
+    let runner = std::env::var("QUASAR_TEST_RUNNER").unwrap_or_default();
+    let mut words = runner.split_whitespace();
+    match words.next() {
+        Some(program) => {
+            let mut cmd = std::process::Command::new(program);
+            cmd.args(words).arg(env!("CARGO_BIN_EXE_genkat"));
+            cmd
+        }
+        None => std::process::Command::new(env!("CARGO_BIN_EXE_genkat")),
+    }
+}
+
 /// `genkat --check` regenerates every file in memory and compares it with the committed
 /// one (and the manifest); run twice, it also shows that generation is deterministic
 /// across processes.
 #[test]
 fn committed_vectors_match_a_fresh_regeneration() {
     for run in 0..2 {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_genkat"))
-            .arg("--check")
-            .output()
-            .expect("run genkat");
+        let out = genkat().arg("--check").output().expect("run genkat");
         assert!(
             out.status.success(),
             "run {run}: kats/ differs from a fresh regeneration (run `cargo run --features sim --bin genkat`):\n{}",

@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// Cross-tests the crate for aarch64 (the Apple Silicon architecture) on an x86-64 host:
+// builds the test binaries for aarch64-unknown-linux-gnu and runs them under qemu-user
+// (linker and runner in .cargo/config.toml). Covers the FIPS 204 / FIPS 205 vectors, the
+// interop tests against the peer crates (whose SIMD backends are chosen per target in
+// Cargo.toml) and the KAT regeneration — the code paths without x86 SIMD.
+//
+// Usage: node scripts/test-aarch64.mjs   (installs what is missing via setup.mjs --cross)
+
+import { spawnSync } from 'node:child_process';
+import { ROOT } from './setup.mjs';
+
+const TESTS = [
+  'mldsa_keygen',
+  'mldsa_siggen',
+  'mldsa_sigver',
+  'interop',
+  'slhdsa_keygen',
+  'slhdsa_sigver',
+  'slhdsa_interop',
+  'kats',
+];
+
+// tests/kats.rs spawns the genkat binary; under emulation it needs the runner too.
+const RUNNER = 'qemu-aarch64 -L /usr/aarch64-linux-gnu';
+
+function run(cmd, args) {
+  console.log(`$ ${[cmd, ...args].join(' ')}`);
+  const env = { ...process.env, QUASAR_TEST_RUNNER: RUNNER };
+  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: ROOT, env });
+  if (r.error || r.status !== 0) process.exit(r.status || 1);
+}
+
+run(process.execPath, ['scripts/setup.mjs', '--cross']);
+const started = Date.now();
+run('cargo', [
+  'test',
+  '--target',
+  'aarch64-unknown-linux-gnu',
+  '--features',
+  'sim,hazmat',
+  '--no-fail-fast',
+  ...TESTS.flatMap((t) => ['--test', t]),
+]);
+console.log(`test-aarch64: ${TESTS.length} suites passed under qemu-aarch64 in ${((Date.now() - started) / 1000).toFixed(0)} s`);
