@@ -25,8 +25,10 @@
 //! curve name, mode byte, u64 generation, transcript hash, u16 threshold, u16 party ids,
 //! the commitments (`C_0 … C_{t−1}`), the scheme key bytes)` (32 bytes). A proof for
 //! member `j` is `(R, z₁[, z₂])`: `R = a·G (+ b·H)`, challenge
-//! `e = H(D, j, C_j, R)` (same tag, 64 bytes reduced), `z₁ = a + e·s_j`, `z₂ = b + e·r_j`;
-//! it verifies when `z₁·G (+ z₂·H) = R + e·C_j`.
+//! `e = H(D, j, R)` (same tag, 64 bytes reduced), `z₁ = a + e·s_j`, `z₂ = b + e·r_j`;
+//! it verifies when `z₁·G (+ z₂·H) = R + e·C_j`, where `C_j = Σ_k j^k·C_k` is the
+//! member's share commitment (fixed by `D` and `j`, so not hashed again). Certificates and
+//! rounds check all proofs in one random-weight batch.
 //!
 //! # Wire forms
 //!

@@ -110,9 +110,11 @@ impl<C: Curve> ActivationParty<C> {
         core::mem::take(&mut self.dropped)
     }
 
-    /// The valid proofs in `inbox`, by member (the rest dropped and named).
+    /// The valid proofs in `inbox`, by member (the rest dropped and named). The
+    /// well-formed proofs are checked in one batch; only a failing batch costs per-proof
+    /// checks, to name who sent a bad one.
     fn proofs(&mut self, inbox: &[Incoming<'_>]) -> BTreeMap<PartyId, PossessionProof<C>> {
-        let mut out = BTreeMap::new();
+        let mut candidates = Vec::new();
         for (from, magic, bytes) in unique(self.me, inbox, &mut self.dropped).messages {
             let fault = if &magic != POSSESSION_MAGIC {
                 Some(kind_fault(&magic))
@@ -129,17 +131,24 @@ impl<C: Curve> ActivationParty<C> {
                     Ok(m) if m.transcript != *self.public.transcript_hash() => {
                         Some(BlameReason::WrongSession)
                     }
-                    Ok(m) if !m.proof.verify(&self.public, &self.statement, from) => {
-                        Some(BlameReason::InvalidPossessionProof)
-                    }
                     Ok(m) => {
-                        out.insert(from, m.proof);
+                        candidates.push((from, m.proof));
                         None
                     }
                 }
             };
             if let Some(reason) = fault {
                 self.dropped.push(Blame::new(from, reason));
+            }
+        }
+        let bad = PossessionProof::verify_all(&self.public, &self.statement, &candidates);
+        let mut out = BTreeMap::new();
+        for (from, proof) in candidates {
+            if bad.contains(&from) {
+                self.dropped
+                    .push(Blame::new(from, BlameReason::InvalidPossessionProof));
+            } else {
+                out.insert(from, proof);
             }
         }
         if let Some(mine) = &self.mine {
