@@ -198,11 +198,11 @@ fn mutants(sample: &[u8], foreign: &[Vec<u8>], iters: usize, rng: &mut impl RngC
             // A length or count field inflated (any 2- or 4-byte window set high).
             2 => {
                 let i = (rng.next_u32() as usize) % n.max(1);
-                let w = if rng.next_u32() % 2 == 0 { 2 } else { 4 };
+                let w = if rng.next_u32().is_multiple_of(2) { 2 } else { 4 };
                 for b in v.iter_mut().skip(i).take(w) {
                     *b = 0xFF;
                 }
-                if rng.next_u32() % 2 == 0 {
+                if rng.next_u32().is_multiple_of(2) {
                     if let Some(b) = v.get_mut(i) {
                         *b = 0x7F;
                     }
@@ -252,8 +252,11 @@ fn probe(counts: &mut Counts, what: &str, f: impl FnOnce() -> Result<bool, Strin
 /// Genuine messages of every type, from real runs.
 struct Corpus {
     by_magic: BTreeMap<[u8; 4], Vec<Vec<u8>>>,
-    ml_dsa: Vec<(MlDsaMode, Vec<u8>, Vec<u8>, Vec<u8>)>,
+    ml_dsa: Vec<MlDsaCase>,
 }
+
+/// (mode, public key, message, signature).
+type MlDsaCase = (MlDsaMode, Vec<u8>, Vec<u8>, Vec<u8>);
 
 impl Corpus {
     fn add(&mut self, bytes: &[u8]) {

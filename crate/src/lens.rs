@@ -258,13 +258,13 @@ pub enum Error {
         party: PartyId,
     },
     /// Signature shares that do not verify against their signers' verifying shares.
-    #[error("invalid signature shares from {culprits:?}")]
+    #[error("invalid signature shares from {}", crate::party::Parties(culprits))]
     InvalidSignatureShare {
         /// Every signer whose share is invalid.
         culprits: alloc::vec::Vec<PartyId>,
     },
     /// A secret share does not match its dealer's commitment.
-    #[error("invalid secret share (from {culprit:?}; None = the trusted dealer)")]
+    #[error("invalid secret share from {}", match culprit { Some(p) => alloc::format!("{p}"), None => "the trusted dealer".into() })]
     InvalidSecretShare {
         /// The DKG participant who sent it; `None` for the trusted dealer of [`deal`].
         culprit: Option<PartyId>,

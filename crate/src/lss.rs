@@ -234,7 +234,10 @@ pub enum Error {
         party: PartyId,
     },
     /// Too few dealers qualified: the run failed and old shares stay valid.
-    #[error("only {qualified} dealers qualified, {needed} needed; culprits {culprits:?}")]
+    #[error(
+        "only {qualified} dealers qualified, {needed} needed; culprits: {}",
+        crate::party::Parties(culprits)
+    )]
     NotEnoughQualified {
         /// The minimum.
         needed: usize,
@@ -256,7 +259,10 @@ pub enum Error {
     InvalidActivation(ActivationFault),
     /// Too few members proved possession of their new shares: the generation is not
     /// activated (the old shares must be kept).
-    #[error("only {got} members proved their new shares, {needed} needed; culprits {culprits:?}")]
+    #[error(
+        "only {got} members proved their new shares, {needed} needed; culprits: {}",
+        crate::party::Parties(culprits)
+    )]
     NotEnoughPossessionProofs {
         /// The new threshold.
         needed: usize,

@@ -40,6 +40,7 @@ mod blame;
 #[cfg(feature = "hazmat")]
 pub mod hazmat;
 mod id;
+#[cfg(feature = "threshold")]
 pub(crate) mod inbox;
 #[cfg(feature = "sim")]
 pub mod sim;
@@ -50,22 +51,24 @@ use core::fmt;
 use zeroize::Zeroizing;
 
 pub use blame::{culprits, Blame, BlameReason};
-pub use id::PartyId;
+pub use id::{Parties, PartyId};
 
 /// The misbehaviour kinds: [`hazmat::Cheat`] with the `hazmat` feature, none without.
 #[cfg(feature = "hazmat")]
 pub(crate) use hazmat::Cheat as CheatKind;
 
 /// Without the `hazmat` feature there is no misbehaviour (an uninhabited type).
-#[cfg(not(feature = "hazmat"))]
+#[cfg(all(feature = "threshold", not(feature = "hazmat")))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum CheatKind {}
 
 /// How a party misbehaves, if at all (always `None` without the `hazmat` feature).
+#[cfg(feature = "threshold")]
 pub(crate) type Misbehaviour = Option<CheatKind>;
 
 /// Applies the byte-level misbehaviours to what a party is about to send (a no-op
 /// without the `hazmat` feature).
+#[cfg(feature = "threshold")]
 pub(crate) fn misbehave(_cheat: Misbehaviour, _out: &mut Outgoing) {
     #[cfg(feature = "hazmat")]
     hazmat::apply(_cheat, _out);

@@ -64,7 +64,10 @@ pub enum Error {
         party: PartyId,
     },
     /// Too few valid shares (or commitments) to rebuild the key: the session failed.
-    #[error("{got} valid shares, {needed} needed; culprits {culprits:?}")]
+    #[error(
+        "{got} valid shares, {needed} needed; culprits: {}",
+        crate::party::Parties(culprits)
+    )]
     NotEnoughValidShares {
         /// The threshold.
         needed: usize,

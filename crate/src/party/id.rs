@@ -49,3 +49,25 @@ impl fmt::Display for PartyId {
         write!(f, "party {}", self.0)
     }
 }
+
+/// Displays a list of parties for people: `parties 2, 5` (`party 2`, `nobody`).
+pub struct Parties<'a>(pub &'a [PartyId]);
+
+impl fmt::Display for Parties<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            [] => f.write_str("nobody"),
+            [one] => write!(f, "{one}"),
+            many => {
+                f.write_str("parties ")?;
+                for (i, p) in many.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{}", p.0)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}

@@ -184,7 +184,7 @@ impl<O: 'static> Network<O> {
     pub fn step(&mut self) -> bool {
         let mut delivered = self.envelopes();
         if let Some(f) = self.tamper.as_mut() {
-            delivered = delivered.into_iter().flat_map(|e| f(e)).collect();
+            delivered = delivered.into_iter().flat_map(f.as_mut()).collect();
         }
         self.round += 1;
         let ids: Vec<PartyId> = self.parties.keys().copied().collect();

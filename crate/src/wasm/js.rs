@@ -113,7 +113,7 @@ impl<'a, S> Member<'a, S> {
 pub(super) fn generation(g: f64) -> Result<u64, JsValue> {
     // 2^53 - 1, the largest integer a JS number holds exactly.
     const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
-    if g.is_finite() && g >= 0.0 && g <= MAX_SAFE && g.fract() == 0.0 {
+    if (0.0..=MAX_SAFE).contains(&g) && g.fract() == 0.0 {
         // In range and integral: the conversion is exact.
         Ok(g as u64)
     } else {
@@ -301,19 +301,31 @@ fn snapshot_error(e: crate::lss::snapshot::Error) -> JsValue {
     js_error(&alloc::format!("{e}"), e.code(), "snapshot", &[])
 }
 
+/// What a snapshot's metadata says about the share it holds.
+pub(super) struct ShareLabel<'a> {
+    pub label: &'a str,
+    pub group_id: &'a [u8],
+    pub generation: u64,
+    pub threshold: u16,
+    pub party: PartyId,
+}
+
 /// Seals a serialized key share (`payload`) under `key` as a `QSNP` snapshot.
 pub(super) fn seal(
     key: Vec<u8>,
     seed: Vec<u8>,
-    label: &str,
-    group_id: &[u8],
-    generation: u64,
-    threshold: u16,
-    party: PartyId,
+    share: ShareLabel<'_>,
     payload: &[u8],
 ) -> Result<Vec<u8>, JsValue> {
     let key = snapshot_key(key)?;
     let mut rng = rng_from_seed(seed)?;
+    let ShareLabel {
+        label,
+        group_id,
+        generation,
+        threshold,
+        party,
+    } = share;
     let meta = Metadata::new(label, group_id, generation, threshold, party, 0).map_err(snapshot_error)?;
     let sealed = Snapshot::seal(&key, &meta, payload, &mut rng).map_err(snapshot_error)?;
     Ok(sealed.to_bytes())

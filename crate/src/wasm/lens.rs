@@ -97,16 +97,15 @@ impl LensKeyShareWasm {
         let public = self.share.public();
         let label = alloc::format!("lens-{}", public.curve().name());
         let payload = self.share.to_bytes();
-        js::seal(
-            key,
-            seed,
-            &label,
-            &public.group_key_bytes(),
-            public.epoch().generation,
-            public.threshold(),
-            self.share.party(),
-            &payload,
-        )
+        let group_id = public.group_key_bytes();
+        let share = js::ShareLabel {
+            label: &label,
+            group_id: &group_id,
+            generation: public.epoch().generation,
+            threshold: public.threshold(),
+            party: self.share.party(),
+        };
+        js::seal(key, seed, share, &payload)
     }
 
     /// Restores a share sealed by [`LensKeyShareWasm::seal`] on curve byte `curve`.
@@ -189,8 +188,8 @@ fn dealing_party(
     let (party, out) = start_with_cheat!(cheat, c.start(me, share, rng),
         k => c.start_cheating(me, share, k, rng));
     let n = c.participants().len();
-    let t = usize::from(u16::MAX.min(n as u16));
-    let bound = inbox_bound(n, 512 + 96 * (n + t));
+    // A threshold is at most n.
+    let bound = inbox_bound(n, 512 + 96 * (2 * n));
     let finish = Box::new(move |o: lens::Outcome| {
         let info = public_info(&o.public);
         info.ids("qualified", &o.qualified).blame("blame", &o.blame);

@@ -98,16 +98,14 @@ impl PulsarKeyShareWasm {
     pub fn seal(&self, key: Vec<u8>, seed: Vec<u8>) -> Result<Vec<u8>, JsValue> {
         let s = &self.share;
         let payload = s.to_bytes();
-        js::seal(
-            key,
-            seed,
-            "pulsar-custody",
-            s.group_key().commitment(),
-            s.generation(),
-            s.public().threshold(),
-            s.id(),
-            &payload,
-        )
+        let share = js::ShareLabel {
+            label: "pulsar-custody",
+            group_id: s.group_key().commitment(),
+            generation: s.generation(),
+            threshold: s.public().threshold(),
+            party: s.id(),
+        };
+        js::seal(key, seed, share, &payload)
     }
 
     /// Restores a share sealed by [`PulsarKeyShareWasm::seal`], re-checking that its group

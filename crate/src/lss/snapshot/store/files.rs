@@ -157,25 +157,26 @@ pub(super) fn sync_dir(dir: &Path) -> Result<(), Error> {
 /// syncs the directory, so the old ciphertext survives neither in the file system's view
 /// nor (on storage that writes in place) in the file's blocks. A missing file is fine.
 pub(super) fn erase(dir: &Path, path: &Path) -> Result<(), Error> {
-    let file = match OpenOptions::new().write(true).open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(io_error("open for erasure", path, &e)),
-    };
-    let len = file.metadata().map_err(|e| io_error("stat", path, &e))?.len();
-    let zeros = [0u8; 4096];
-    let mut left = len;
-    let mut w = io::BufWriter::new(&file);
-    while left > 0 {
-        let n = left.min(zeros.len() as u64) as usize;
-        w.write_all(&zeros[..n])
-            .map_err(|e| io_error("overwrite", path, &e))?;
-        left -= n as u64;
+    // In a block so the file is closed before it is unlinked (required on Windows).
+    {
+        let file = match OpenOptions::new().write(true).open(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(io_error("open for erasure", path, &e)),
+        };
+        let len = file.metadata().map_err(|e| io_error("stat", path, &e))?.len();
+        let zeros = [0u8; 4096];
+        let mut left = len;
+        let mut w = io::BufWriter::new(&file);
+        while left > 0 {
+            let n = left.min(zeros.len() as u64) as usize;
+            w.write_all(&zeros[..n])
+                .map_err(|e| io_error("overwrite", path, &e))?;
+            left -= n as u64;
+        }
+        w.flush().map_err(|e| io_error("overwrite", path, &e))?;
+        file.sync_all().map_err(|e| io_error("sync", path, &e))?;
     }
-    w.flush().map_err(|e| io_error("overwrite", path, &e))?;
-    drop(w);
-    file.sync_all().map_err(|e| io_error("sync", path, &e))?;
-    drop(file);
     match fs::remove_file(path) {
         Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
