@@ -107,9 +107,13 @@ function levelOf(level) {
   return level;
 }
 
+const CHEATS = Object.freeze(Object.values(constants.cheats));
+
 function cheatOf(cheat) {
   if (cheat === undefined || cheat === null) return undefined;
   if (typeof cheat !== 'string') throw new TypeError(`cheat must be a misbehaviour name, got ${typeof cheat}`);
+  // Checked here, not only in Rust: the glue would first copy a string of any length into WASM memory.
+  if (!CHEATS.includes(cheat)) throw new RangeError(`cheat must be one of ${CHEATS.join(', ')} (got a string of ${cheat.length} characters)`);
   return cheat;
 }
 

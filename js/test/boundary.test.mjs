@@ -317,4 +317,13 @@ describe('defects the fuzz suite found (regressions)', () => {
     assert.throws(() => lens.reshare({ share, session, dealers, receivers: [1, 2, 3], threshold: 2 }), (e) => e.code === 'USE_AFTER_FREE');
     roundTrip();
   });
+
+  test('an unknown misbehaviour name is refused before it is copied into WASM memory', () => {
+    const before = loader.memoryBytes();
+    const opts = { curve: 'ed25519', session, parties: [1, 2], threshold: 2, id: 1 };
+    assert.throws(() => lens.keygen({ ...opts, cheat: 'x'.repeat(8 << 20) }), RangeError);
+    assert.throws(() => lens.keygen({ ...opts, cheat: 'bad-share' }), RangeError);
+    assert.equal(loader.memoryBytes(), before, 'an 8 MiB name did not grow the memory');
+    lens.keygen({ ...opts, cheat: 'garbage' }).free();
+  });
 });
