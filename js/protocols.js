@@ -65,9 +65,11 @@ function partyId(v, title) {
 
 function idList(v, title) {
   if (!Array.isArray(v)) throw new TypeError(`${title} must be an array of party ids`);
-  if (v.length > 4096) throw new RangeError(`${title} lists ${v.length} parties, at most 4096`);
-  const out = new Uint16Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = partyId(v[i], `${title}[${i}]`);
+  // Read once: a Proxy's `length` may answer differently on every read.
+  const n = v.length;
+  if (n > 4096) throw new RangeError(`${title} lists ${n} parties, at most 4096`);
+  const out = new Uint16Array(n);
+  for (let i = 0; i < n; i++) out[i] = partyId(v[i], `${title}[${i}]`);
   return out;
 }
 

@@ -326,4 +326,15 @@ describe('defects the fuzz suite found (regressions)', () => {
     assert.equal(loader.memoryBytes(), before, 'an 8 MiB name did not grow the memory');
     lens.keygen({ ...opts, cheat: 'garbage' }).free();
   });
+
+  test('a party list is read once: a Proxy whose length grows after the check cannot stretch the loop', () => {
+    let reads = 0;
+    const parties = new Proxy([1, 2, 3], {
+      get: (t, k) => (k === 'length' ? (reads++ === 0 ? 3 : 3e7) : typeof k === 'string' && /^\d+$/.test(k) ? (t[k] ?? 1) : Reflect.get(t, k)),
+    });
+    const t0 = performance.now();
+    const d = lens.deal({ curve: 'ed25519', parties, threshold: 2 });
+    assert.ok(performance.now() - t0 < 2000, 'no loop over 3e7 entries');
+    assert.deepEqual(d.shares.map((s) => s.id), [1, 2, 3]);
+  });
 });
