@@ -337,4 +337,25 @@ describe('defects the fuzz suite found (regressions)', () => {
     assert.ok(performance.now() - t0 < 2000, 'no loop over 3e7 entries');
     assert.deepEqual(d.shares.map((s) => s.id), [1, 2, 3]);
   });
+
+  test('options the call would not read are refused, not dropped: a Map, inherited keys, class getters, non-enumerable keys', () => {
+    const context = new Uint8Array([1]);
+    const signed = mlDsa44.sign(msg, kp.secretKey, { extraEntropy: false });
+    class Opts {
+      get context() {
+        return context;
+      }
+    }
+    const hidden = Object.defineProperty({}, 'context', { value: context, enumerable: false });
+    for (const [what, o] of [['a Map', new Map([['context', context]])], ['inherited', Object.create({ context })], ['a class getter', new Opts()], ['non-enumerable', hidden]]) {
+      assert.throws(() => mlDsa44.verify(signed, msg, kp.publicKey, o), TypeError, `verify, ${what}`);
+      assert.throws(() => light.mlDsa44.verify(signed, msg, kp.publicKey, o), TypeError, `light verify, ${what}`);
+      assert.throws(() => mlDsa44.sign(msg, kp.secretKey, o), TypeError, `sign, ${what}`);
+    }
+    assert.throws(() => lens.coordinate(Object.create({ publicPackage: lensOutcome.get(1).publicPackage, id: 9, message: msg })), TypeError);
+    // Plain objects of any origin are still options: null prototype, frozen, a Proxy, a class instance's own fields.
+    assert.equal(mlDsa44.verify(signed, msg, kp.publicKey, Object.freeze(Object.assign(Object.create(null), { context: undefined }))), true);
+    assert.equal(mlDsa44.verify(signed, msg, kp.publicKey, new Proxy({}, {})), true);
+    assert.equal(mlDsa44.verify(signed, msg, kp.publicKey, new (class { context = undefined })()), true);
+  });
 });
