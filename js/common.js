@@ -339,7 +339,7 @@ export function mlDsaVerifySurface(level, w, loader) {
         const ctx = contextOf(o);
         const s = bytes(sig, 'signature');
         const m = msgOf(msg);
-        if (key === null) throw new Error('MlDsaPreparedKey: used after free()');
+        if (key === null) throw quasarError('USE_AFTER_FREE', 'MlDsaPreparedKey: used after free()');
         if (byteLength(s) !== lengths.signature) return (loader.assertReady(), false);
         return loader.call(() => key.verify(m, ctx, s));
       },

@@ -358,4 +358,12 @@ describe('defects the fuzz suite found (regressions)', () => {
     assert.equal(mlDsa44.verify(signed, msg, kp.publicKey, new Proxy({}, {})), true);
     assert.equal(mlDsa44.verify(signed, msg, kp.publicKey, new (class { context = undefined })()), true);
   });
+
+  test('a freed prepared key throws QuasarError USE_AFTER_FREE, as every freed object does', () => {
+    for (const build of [full, light]) {
+      const p = build.mlDsa44.prepare(kp.publicKey);
+      p.free();
+      assert.throws(() => p.verify(sig, msg), (e) => e.name === 'QuasarError' && e.code === 'USE_AFTER_FREE');
+    }
+  });
 });
