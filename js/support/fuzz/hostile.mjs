@@ -381,8 +381,11 @@ export function hostileEntropy(r, base) {
     const [note, value] = r.pick([['true', true], ['0', 0], ['null', null], ['string', 'x'.repeat(32)], ['32 numbers', new Array(32).fill(0)]]);
     return { value, expect: 'reject', note };
   }
+  // Any other value: as a byte argument, except that false (deterministic) and undefined
+  // (fresh randomness) are valid here.
   const b = hostileBytes(r, new Uint8Array(32), { foreign: [new Uint8Array(31)], optional: true });
-  return { ...b, expect: b.expect === 'same' ? 'changed' : b.expect };
+  const valid = b.value === false || b.value === undefined || b.expect === 'same';
+  return { ...b, expect: valid ? (b.value === base ? 'same' : 'changed') : b.expect };
 }
 
 /** What `init(input)` and `initSync(input)` get once the module is loaded: anything at all. */
