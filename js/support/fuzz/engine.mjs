@@ -304,7 +304,7 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
     for (const k of Object.keys(out)) {
       // `member`: the function is taken from the receiver at each call (these are closures over
       // their own object, so `this` does not pick the object).
-      if (typeof out[k] === 'function') returned.push({ build: s.build, path: `${s.path}().${k}`, key: `${s.key}().${k}`, kind: 'returned', member: k, owner: out, make: () => Reflect.apply(s.fn, s.owner, SHAPES[s.key][1](m)), level: m.level, target: s.owner });
+      if (typeof out[k] === 'function') returned.push({ build: s.build, path: `${s.path}().${k}`, key: `${s.key}().${k}`, kind: 'returned', member: k, owner: out, make: () => Reflect.apply(s.fn, s.owner, SHAPES[s.key][1](m)), target: s.owner });
     }
   }
   sites.push(...returned);
@@ -673,12 +673,12 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
   return report;
 }
 
-/** The fixture context of a site: the level's own for `mlDsa*`, else all of them. */
+/** The fixture context of a site: its family's (FAMILIES), else all the fixtures. */
 function contextOf(s, f) {
-  const level = s.level ?? Number(/^mlDsa(\d+)/.exec(s.path)?.[1]);
-  if (!level) return f;
-  const api = s.target ?? (s.build === 'quasar-pq' ? full : light)[`mlDsa${level}`];
-  return { ...f.ml[level], api };
+  const name = s.path.split(/[.#(]/)[0];
+  const family = FAMILIES.find(([re]) => re.test(name));
+  if (!family) return f;
+  return family[2](f, name, s.target ?? (s.build === 'quasar-pq' ? full : light)[name]);
 }
 
 function receiverOf(s, f) {

@@ -133,5 +133,10 @@ export const SHAPES = {
   'SealableShare#seal': [[B32], (f) => [f.lens.snapshotKey], 'bytes'],
 };
 
-/** Names of the ML-DSA levels that share the `mlDsa*` lines. */
-export const FAMILIES = [[/^mlDsa(44|65|87)$/, 'mlDsa*']];
+/**
+ * Exports that share lines: `[name pattern, key prefix, context]`. `context(f, name, api)` is
+ * what the lines' `base` get for the export `name` (its object in the build at hand: `api`): the
+ * fixtures of that parameter set, with `lengths` for the results' checks. A new parameter-set
+ * family (SLH-DSA, say) adds one entry here, its fixtures in fixtures.mjs, and its lines.
+ */
+export const FAMILIES = [[/^mlDsa(44|65|87)$/, 'mlDsa*', (f, name, api) => ({ ...f.ml[name.slice(5)], api })]];
