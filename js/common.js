@@ -52,6 +52,8 @@ const sabProto = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer.pro
 const sabGrowable = sabProto ? getterOf(sabProto, 'growable') : undefined;
 const getPrototypeOf = Reflect.getPrototypeOf;
 const hasOwn = uncurry(Object.prototype.hasOwnProperty);
+const isEnumerable = uncurry(Object.prototype.propertyIsEnumerable);
+const objectTag = uncurry(Object.prototype.toString);
 const U8 = Uint8Array;
 const U8Proto = Uint8Array.prototype;
 const ACCESSORS = Object.freeze(['length', 'byteLength', 'byteOffset', 'buffer']);
@@ -149,11 +151,19 @@ export function abytes(value, length, title) {
   return bytes(value, title, { length, max: length === undefined ? MAX_MESSAGE_BYTES : undefined });
 }
 
-/** Validate an options bag: undefined or a plain object whose defined keys are all allowed. */
+/**
+ * Validate an options bag: undefined or a plain object whose defined keys are all allowed. An
+ * option the bag has but would not be read — in a Map, inherited from a prototype, a getter of a
+ * class, not enumerable — is a TypeError, as an unknown key is: a context must not go missing.
+ */
 export function checkOpts(opts, allowed) {
   if (opts === undefined) return {};
   if (opts === null || typeof opts !== 'object' || Array.isArray(opts) || ArrayBuffer.isView(opts)) {
     throw new TypeError(`options must be an object, got ${opts === null ? 'null' : typeof opts}`);
+  }
+  if (objectTag(opts) !== '[object Object]') throw new TypeError(`options must be a plain object, got ${objectTag(opts)}`);
+  for (const k of allowed) {
+    if (k in opts && !isEnumerable(opts, k)) throw new TypeError(`option "${k}" is inherited or not enumerable, so it would be ignored; pass it as an own property`);
   }
   const out = Object.create(null);
   for (const [k, v] of Object.entries(opts)) {
@@ -329,7 +339,7 @@ export function mlDsaVerifySurface(level, w, loader) {
         const ctx = contextOf(o);
         const s = bytes(sig, 'signature');
         const m = msgOf(msg);
-        if (key === null) throw new Error('MlDsaPreparedKey: used after free()');
+        if (key === null) throw quasarError('USE_AFTER_FREE', 'MlDsaPreparedKey: used after free()');
         if (byteLength(s) !== lengths.signature) return (loader.assertReady(), false);
         return loader.call(() => key.verify(m, ctx, s));
       },

@@ -71,7 +71,11 @@ export interface InternalSignOpts {
 
 /** Options of `internal.verify`. */
 export interface InternalVerifyOpts {
-  /** The message is the 64-byte μ instead of M′. */
+  /**
+   * The message is the 64-byte μ instead of M′. The key then enters only through μ (which
+   * hashes H(pk)): compute μ from this very key (`computeMu`), since nothing ties the two here
+   * and a key differing in low bits of t1 can verify the same (σ, μ) (FIPS 204 external μ).
+   */
   externalMu?: boolean;
 }
 

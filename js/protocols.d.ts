@@ -676,7 +676,10 @@ export declare const pulsar: {
   /**
    * Whether `certificate` activates generation `generation` of the dealing with transcript
    * hash `transcriptHash` of `sharing` (the NEW generation's `LSG1`) for the key record
-   * `groupKey` (`PCGK`).
+   * `groupKey` (`PCGK`). Only the key the record names enters the verdict — its commitment
+   * C₀ and its ML-DSA key, so an older generation's record of the key serves — not its
+   * ceremony hash nor the certificate it carries (each session checks that one against its
+   * sharing).
    * @throws decoding codes of the sharing or record (the verifier's own inputs); RangeError
    *   for a bad generation or a transcript hash that is not 32 bytes.
    */

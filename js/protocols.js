@@ -65,9 +65,11 @@ function partyId(v, title) {
 
 function idList(v, title) {
   if (!Array.isArray(v)) throw new TypeError(`${title} must be an array of party ids`);
-  if (v.length > 4096) throw new RangeError(`${title} lists ${v.length} parties, at most 4096`);
-  const out = new Uint16Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = partyId(v[i], `${title}[${i}]`);
+  // Read once: a Proxy's `length` may answer differently on every read.
+  const n = v.length;
+  if (n > 4096) throw new RangeError(`${title} lists ${n} parties, at most 4096`);
+  const out = new Uint16Array(n);
+  for (let i = 0; i < n; i++) out[i] = partyId(v[i], `${title}[${i}]`);
   return out;
 }
 
@@ -107,9 +109,13 @@ function levelOf(level) {
   return level;
 }
 
+const CHEATS = Object.freeze(Object.values(constants.cheats));
+
 function cheatOf(cheat) {
   if (cheat === undefined || cheat === null) return undefined;
   if (typeof cheat !== 'string') throw new TypeError(`cheat must be a misbehaviour name, got ${typeof cheat}`);
+  // Checked here, not only in Rust: the glue would first copy a string of any length into WASM memory.
+  if (!CHEATS.includes(cheat)) throw new RangeError(`cheat must be one of ${CHEATS.join(', ')} (got a string of ${cheat.length} characters)`);
   return cheat;
 }
 
@@ -120,9 +126,10 @@ function generationOf(g) {
   return g;
 }
 
+/** `v`, checked to be a `Class`; its WASM object is taken (`unwrap`) only inside the call. */
 function holder(v, Class, name) {
   if (!(v instanceof Class)) throw new TypeError(`${name} must be a ${Class.name}`);
-  return v._w;
+  return v;
 }
 
 /** Runs `fn` with a fresh 32-byte seed (wiped afterwards). */
@@ -142,7 +149,7 @@ function withSeed(seed, fn) {
 function withRng(o, fn) {
   if (o.rng !== undefined) {
     if (o.seed !== undefined) throw new TypeError('pass either "seed" or "rng", not both');
-    return fn(holder(o.rng, Rng, 'rng'));
+    return fn(unwrap(holder(o.rng, Rng, 'rng')));
   }
   const rng = withSeed(o.seed, (s) => loader.call(() => new glue.RngWasm(s)));
   try {
@@ -155,16 +162,29 @@ function withRng(o, fn) {
 // ---------------------------------------------------------------------------------------
 // Owned WASM objects
 
+/**
+ * The WASM object `o` (an `Owned`) holds. Module-private: a caller never gets the generated
+ * object, whose methods take arguments the boundary has not checked. Take it at the moment of the
+ * call (inside `loader.call`), after every argument was read: a caller's getter may have freed `o`
+ * meanwhile, which is then a `USE_AFTER_FREE`, not a null pointer handed to Rust.
+ */
+let unwrap;
+
 /** Base of the classes that own one WASM object; `free()` releases it (secrets are wiped). */
 class Owned {
   #w;
+  static {
+    unwrap = (o) => {
+      if (o === null || (typeof o !== 'object' && typeof o !== 'function') || !(#w in o)) {
+        throw new TypeError('not an object made by quasar-pq');
+      }
+      if (o.#w === null) throw quasarError('USE_AFTER_FREE', `${o.constructor.name}: used after free()`);
+      return o.#w;
+    };
+  }
   constructor(token, w) {
     if (token !== INTERNAL) throw new TypeError(`${new.target.name} objects are made by the package's factories`);
     this.#w = w;
-  }
-  get _w() {
-    if (this.#w === null) throw quasarError('USE_AFTER_FREE', `${this.constructor.name}: used after free()`);
-    return this.#w;
   }
   /** Release the WASM memory held by this object (its secrets are wiped). Idempotent. */
   free() {
@@ -235,11 +255,11 @@ export class Party extends Owned {
   }
   /** The round the next step runs (`{ number, name }`), or null once done. */
   get round() {
-    return loader.call(() => this._w.round());
+    return loader.call(() => unwrap(this).round());
   }
   /** Whether the party has finished. */
   get done() {
-    return loader.call(() => this._w.done());
+    return loader.call(() => unwrap(this).done());
   }
   /** The largest inbox a step accepts, in bytes (parties × the protocol's largest message). */
   get maxInboxBytes() {
@@ -252,7 +272,7 @@ export class Party extends Owned {
    * (TypeError, RangeError, QuasarError) and the party keeps its whole state.
    */
   step(inbox) {
-    const w = this._w;
+    unwrap(this);
     if (!Array.isArray(inbox)) throw new TypeError('inbox must be an array of { from, bytes }');
     const entries = [];
     let total = 0;
@@ -276,8 +296,12 @@ export class Party extends Owned {
       frame.set(b, at + 6);
       at += 6 + byteLength(b);
     }
-    const r = loader.call(() => w.step(frame));
-    frame.fill(0);
+    let r;
+    try {
+      r = loader.call(() => unwrap(this).step(frame));
+    } finally {
+      frame.fill(0);
+    }
     if (r.outcome?.keyShare !== undefined) r.outcome.keyShare = wrapShare(r.outcome.keyShare);
     return r;
   }
@@ -291,11 +315,11 @@ function party(w) {
 class KeyShareHolder extends Owned {
   /** The owner's id. */
   get id() {
-    return loader.call(() => this._w.id());
+    return loader.call(() => unwrap(this).id());
   }
   /** The public data of the share's generation (see protocols.d.ts). */
   publicInfo() {
-    return loader.call(() => this._w.publicInfo());
+    return loader.call(() => unwrap(this).publicInfo());
   }
 }
 
@@ -304,7 +328,7 @@ class SealableShare extends KeyShareHolder {
   /** Seal the share under a 32-byte snapshot key (a `QSNP` snapshot). */
   seal(snapshotKey) {
     const key = secretBytes(snapshotKey, 'snapshotKey', { length: 32 });
-    return withSeed(undefined, (s) => loader.call(() => this._w.seal(key, s)));
+    return withSeed(undefined, (s) => loader.call(() => unwrap(this).seal(key, s)));
   }
 }
 
@@ -394,7 +418,7 @@ export const lens = Object.freeze({
     const sh = holder(required(o, 'share', 'lens.reshare'), LensKeyShare, 'share');
     const rs = reshareOf(o, 'lens.reshare');
     const cheat = cheatOf(o.cheat);
-    return withRng(o, (rng) => party(loader.call(() => glue.lensReshare(sh, rs(), rng, cheat))));
+    return withRng(o, (rng) => party(loader.call(() => glue.lensReshare(unwrap(sh), rs(), rng, cheat))));
   },
   /** A new receiver `id` (no share yet) of a reshare of the key of `publicPackage`. */
   reshareJoin(opts) {
@@ -411,7 +435,7 @@ export const lens = Object.freeze({
     const s = session(required(o, 'session', 'lens.refresh'));
     const dealers = idList(required(o, 'dealers', 'lens.refresh'), 'dealers');
     const cheat = cheatOf(o.cheat);
-    return withRng(o, (rng) => party(loader.call(() => glue.lensRefresh(sh, s, dealers, rng, cheat))));
+    return withRng(o, (rng) => party(loader.call(() => glue.lensRefresh(unwrap(sh), s, dealers, rng, cheat))));
   },
   /** A FROST signer of `message` with `share`, sending to `coordinator`. */
   sign(opts) {
@@ -420,7 +444,7 @@ export const lens = Object.freeze({
     const coord = partyId(required(o, 'coordinator', 'lens.sign'), 'coordinator');
     const m = message(required(o, 'message', 'lens.sign'));
     const cheat = cheatOf(o.cheat);
-    return withRng(o, (rng) => party(loader.call(() => glue.lensSign(sh, coord, m, rng, cheat))));
+    return withRng(o, (rng) => party(loader.call(() => glue.lensSign(unwrap(sh), coord, m, rng, cheat))));
   },
   /** The coordinator `id` of a session signing `message` under the key of `publicPackage`. */
   coordinate(opts) {
@@ -500,7 +524,7 @@ export const pulsar = Object.freeze({
       const sh = holder(required(o, 'share', 'pulsar.keyCeremony.signer'), PulsarDkgShare, 'share');
       const s = record(required(o, 'session', 'pulsar.keyCeremony.signer'), 'session');
       const cheat = cheatOf(o.cheat);
-      return withRng(o, (rng) => party(loader.call(() => glue.pulsarCeremonySigner(sh, s, rng, cheat))));
+      return withRng(o, (rng) => party(loader.call(() => glue.pulsarCeremonySigner(unwrap(sh), s, rng, cheat))));
     },
   }),
   /**
@@ -512,7 +536,7 @@ export const pulsar = Object.freeze({
     const o = checkOpts(opts, ['share', 'announcement', 'seed', 'rng']);
     const sh = holder(required(o, 'share', 'pulsar.certify'), PulsarDkgShare, 'share');
     const a = record(required(o, 'announcement', 'pulsar.certify'), 'announcement');
-    return withRng(o, (rng) => party(loader.call(() => glue.pulsarCertify(sh, a, rng))));
+    return withRng(o, (rng) => party(loader.call(() => glue.pulsarCertify(unwrap(sh), a, rng))));
   },
   sign: Object.freeze({
     /** The combiner `id` of a session signing `message` (with `context`) under `keyRecord`. */
@@ -537,7 +561,7 @@ export const pulsar = Object.freeze({
       const m = message(required(o, 'message', 'pulsar.sign.signer'));
       const ctx = contextOf(o.context);
       const cheat = cheatOf(o.cheat);
-      return withRng(o, (rng) => party(loader.call(() => glue.pulsarSignSigner(sh, s, m, ctx, rng, cheat))));
+      return withRng(o, (rng) => party(loader.call(() => glue.pulsarSignSigner(unwrap(sh), s, m, ctx, rng, cheat))));
     },
   }),
   /** The holder of `share` in a reshare to `receivers` (threshold `threshold`) dealt by `dealers`. */
@@ -546,7 +570,7 @@ export const pulsar = Object.freeze({
     const sh = holder(required(o, 'share', 'pulsar.reshare'), PulsarKeyShare, 'share');
     const rs = reshareOf(o, 'pulsar.reshare');
     const cheat = cheatOf(o.cheat);
-    return withRng(o, (rng) => party(loader.call(() => glue.pulsarReshare(sh, rs(), rng, cheat))));
+    return withRng(o, (rng) => party(loader.call(() => glue.pulsarReshare(unwrap(sh), rs(), rng, cheat))));
   },
   /** A new member `id` of a reshare: `keyRecord` is checked against the old `sharing` first. */
   reshareJoin(opts) {
@@ -564,7 +588,7 @@ export const pulsar = Object.freeze({
     const s = session(required(o, 'session', 'pulsar.refresh'));
     const dealers = idList(required(o, 'dealers', 'pulsar.refresh'), 'dealers');
     const cheat = cheatOf(o.cheat);
-    return withRng(o, (rng) => party(loader.call(() => glue.pulsarRefresh(sh, s, dealers, rng, cheat))));
+    return withRng(o, (rng) => party(loader.call(() => glue.pulsarRefresh(unwrap(sh), s, dealers, rng, cheat))));
   },
   /** Plain FIPS 204 verification under a Pulsar group key (raw); false for any bad signature. */
   verify(groupKey, msg, signature, opts) {

@@ -10,6 +10,7 @@ import * as full from '../index.js';
 import * as light from '../verify.js';
 import { loader } from '../full.js';
 import { makeInit } from '../common.js';
+import * as glue from '../../pkg/full/quasar_pq.js';
 import { label32, run } from '../support/run.mjs';
 
 const { lens, pulsar, LensKeyShare, PulsarKeyShare, Rng, mlDsa44 } = full;
@@ -270,4 +271,99 @@ test('a trap poisons the instance: every later call throws INSTANCE_POISONED', a
   assert.throws(() => l.call(() => 7), (e) => e.name === 'QuasarError' && e.code === 'INSTANCE_POISONED');
   assert.equal(l.poisoned, true);
   assert.equal(loader.poisoned, false, 'the real instance is untouched');
+});
+
+// ------------------------------------------------------------------ found by js/test/fuzz.test.mjs
+
+describe('defects the fuzz suite found (regressions)', () => {
+  const session = label32('fz');
+  const isGlueObject = (v) => v !== null && typeof v === 'object' && Object.values(glue).some((C) => typeof C === 'function' && C.prototype && v instanceof C);
+
+  test('no member of the package objects hands out the generated WASM object (whose methods skip the boundary)', () => {
+    const party = lens.coordinate({ publicPackage: lensOutcome.get(1).publicPackage, id: 9, message: msg });
+    const rng = Rng.fromSeed(label32('r'));
+    let n = 0;
+    for (const o of [party, lensShare, pulsarShare, rng]) {
+      assert.equal('_w' in o, false);
+      for (let p = o; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+        for (const k of Reflect.ownKeys(p)) {
+          const d = Object.getOwnPropertyDescriptor(p, k);
+          if (k === 'constructor' || (typeof d.value === 'function' && d.value.length > 0)) continue;
+          let v;
+          try {
+            v = d.get ? d.get.call(o) : typeof d.value === 'function' && !['free', 'step'].includes(k) && typeof k === 'string' ? d.value.call(o) : d.value;
+          } catch {
+            continue;
+          }
+          assert.ok(!isGlueObject(v), `${o.constructor.name}.${String(k)} returned a ${v?.constructor?.name}`);
+          n += 1;
+        }
+      }
+    }
+    assert.ok(n >= 10, `${n} members read`);
+    party.free();
+    rng.free();
+  });
+
+  test("a caller's getter that frees the party or share during a call: USE_AFTER_FREE, never a null pointer in Rust", () => {
+    const [p1, p2] = [1, 2].map((id) => lens.keygen({ curve: 'ed25519', session, parties: [1, 2], threshold: 2, id }));
+    const entry = { from: 2, get bytes() { p1.free(); return p2.start.outgoing.broadcast; } };
+    assert.throws(() => p1.step([entry]), (e) => e.code === 'USE_AFTER_FREE');
+    p2.free();
+    const d = lens.deal({ curve: 'ed25519', parties: [1, 2, 3], threshold: 2 });
+    const share = LensKeyShare.fromDealer('ed25519', d.shares[0].dealerShare, d.publicPackage);
+    const dealers = [1, 2];
+    Object.defineProperty(dealers, 1, { get: () => (share.free(), 2) });
+    assert.throws(() => lens.reshare({ share, session, dealers, receivers: [1, 2, 3], threshold: 2 }), (e) => e.code === 'USE_AFTER_FREE');
+    roundTrip();
+  });
+
+  test('an unknown misbehaviour name is refused before it is copied into WASM memory', () => {
+    const before = loader.memoryBytes();
+    const opts = { curve: 'ed25519', session, parties: [1, 2], threshold: 2, id: 1 };
+    assert.throws(() => lens.keygen({ ...opts, cheat: 'x'.repeat(8 << 20) }), RangeError);
+    assert.throws(() => lens.keygen({ ...opts, cheat: 'bad-share' }), RangeError);
+    assert.equal(loader.memoryBytes(), before, 'an 8 MiB name did not grow the memory');
+    lens.keygen({ ...opts, cheat: 'garbage' }).free();
+  });
+
+  test('a party list is read once: a Proxy whose length grows after the check cannot stretch the loop', () => {
+    let reads = 0;
+    const parties = new Proxy([1, 2, 3], {
+      get: (t, k) => (k === 'length' ? (reads++ === 0 ? 3 : 3e7) : typeof k === 'string' && /^\d+$/.test(k) ? (t[k] ?? 1) : Reflect.get(t, k)),
+    });
+    const t0 = performance.now();
+    const d = lens.deal({ curve: 'ed25519', parties, threshold: 2 });
+    assert.ok(performance.now() - t0 < 2000, 'no loop over 3e7 entries');
+    assert.deepEqual(d.shares.map((s) => s.id), [1, 2, 3]);
+  });
+
+  test('options the call would not read are refused, not dropped: a Map, inherited keys, class getters, non-enumerable keys', () => {
+    const context = new Uint8Array([1]);
+    const signed = mlDsa44.sign(msg, kp.secretKey, { extraEntropy: false });
+    class Opts {
+      get context() {
+        return context;
+      }
+    }
+    const hidden = Object.defineProperty({}, 'context', { value: context, enumerable: false });
+    for (const [what, o] of [['a Map', new Map([['context', context]])], ['inherited', Object.create({ context })], ['a class getter', new Opts()], ['non-enumerable', hidden]]) {
+      assert.throws(() => mlDsa44.verify(signed, msg, kp.publicKey, o), TypeError, `verify, ${what}`);
+      assert.throws(() => light.mlDsa44.verify(signed, msg, kp.publicKey, o), TypeError, `light verify, ${what}`);
+      assert.throws(() => mlDsa44.sign(msg, kp.secretKey, o), TypeError, `sign, ${what}`);
+    }
+    assert.throws(() => lens.coordinate(Object.create({ publicPackage: lensOutcome.get(1).publicPackage, id: 9, message: msg })), TypeError);
+    // Plain objects of any origin are still options: null prototype, frozen, a Proxy, a class instance's own fields.
+    assert.equal(mlDsa44.verify(signed, msg, kp.publicKey, Object.freeze(Object.assign(Object.create(null), { context: undefined }))), true);
+    assert.equal(mlDsa44.verify(signed, msg, kp.publicKey, new Proxy({}, {})), true);
+    assert.equal(mlDsa44.verify(signed, msg, kp.publicKey, new (class { context = undefined })()), true);
+  });
+
+  test('a freed prepared key throws QuasarError USE_AFTER_FREE, as every freed object does', () => {
+    for (const build of [full, light]) {
+      const p = build.mlDsa44.prepare(kp.publicKey);
+      p.free();
+      assert.throws(() => p.verify(sig, msg), (e) => e.name === 'QuasarError' && e.code === 'USE_AFTER_FREE');
+    }
+  });
 });

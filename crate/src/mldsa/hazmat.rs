@@ -56,6 +56,11 @@ pub fn sign_mu(mode: Mode, sk: &[u8], mu: &[u8; 64], rnd: &[u8; 32]) -> Result<V
 
 /// Verifies a signature on a precomputed μ (external μ).
 ///
+/// # Security
+/// The public key enters only through μ (which hashes tr = H(pk), FIPS 204 Alg. 8 step 7):
+/// nothing here ties `mu` to `pk`, and a key differing in low bits of t1 can verify the same
+/// (σ, μ). Compute μ from this very key ([`compute_mu`]).
+///
 /// # Errors
 /// [`Error::InvalidLength`], [`Error::InvalidSignature`].
 pub fn verify_mu(mode: Mode, pk: &[u8], mu: &[u8; 64], sig: &[u8]) -> Result<(), Error> {

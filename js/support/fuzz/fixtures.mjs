@@ -1,0 +1,173 @@
+// The valid material the JS fuzz suite mutates, all from real runs through the package: ML-DSA
+// keys and signatures per level, a Lens key (DKG, dealer, refresh with its activation
+// certificate, a FROST signature, a sealed share), a Pulsar key (DKG, key ceremony,
+// certification, a signature, a refresh with its certificate, a sealed share), receivers for
+// every exported class, and the protocol scenarios whose parties `Party#step` is fuzzed on.
+// Deterministic: every seed is a label. Not part of the package.
+import { label32, run } from '../run.mjs';
+import { bytes as labelled } from '../bytes.mjs';
+
+const enc = (s) => new TextEncoder().encode(s);
+
+/** Runs `parties` to the end, frees them, and returns their outcomes (throws on any error). */
+function complete(parties, what) {
+  const r = run(parties);
+  parties.forEach((p) => p.free());
+  for (const [id, e] of r.errors) throw new Error(`fixture ${what}: party ${id}: ${e.code ?? ''} ${e.message}`);
+  return r.outcomes;
+}
+
+/** The messages a started party sends to `to`: its broadcast and its direct messages for `to`. */
+export function addressed(from, to) {
+  const out = [];
+  if (from.start.outgoing.broadcast) out.push({ from: from.id, bytes: from.start.outgoing.broadcast });
+  for (const d of from.start.outgoing.direct) if (d.to === to) out.push({ from: from.id, bytes: d.bytes });
+  return out;
+}
+
+export function build(full, light) {
+  const { lens, pulsar, LensKeyShare, PulsarKeyShare, Rng } = full;
+  const seed = (label) => label32(`fuzz/${label}`);
+  const f = { full, light, ml: {}, curves: lens.curves, cheats: Object.values(full.constants.cheats) };
+
+  // ML-DSA, per level.
+  for (const level of [44, 65, 87]) {
+    const api = full[`mlDsa${level}`];
+    const kp = api.keygen(seed(`ml/${level}`));
+    const msg = labelled(`fuzz/ml/${level}/msg`, 100);
+    const ctx = labelled(`fuzz/ml/${level}/ctx`, 7);
+    const mu = api.internal.computeMu(msg, kp.publicKey, { context: ctx });
+    f.ml[level] = {
+      level,
+      lengths: api.lengths,
+      seed: seed(`ml/${level}`),
+      pk: kp.publicKey,
+      sk: kp.secretKey,
+      msg,
+      ctx,
+      rnd: labelled(`fuzz/ml/${level}/rnd`, 32),
+      sig: api.sign(msg, kp.secretKey, { context: ctx, extraEntropy: false }),
+      sigInternal: api.internal.sign(msg, kp.secretKey, { extraEntropy: false }),
+      mu,
+      sigMu: api.internal.sign(mu, kp.secretKey, { externalMu: true, extraEntropy: false }),
+    };
+  }
+
+  // Lens: a 2-of-3 Ed25519 key by DKG, a signature, a refresh (generation 1, with its
+  // activation certificate), a trusted dealer's key, a sealed share.
+  const L = (f.lens = { ids: [1, 2, 3], session: seed('lens/session'), seed: seed('lens/seed'), message: enc('fuzz lens message') });
+  const kg = complete([1, 2, 3].map((id) => lens.keygen({ curve: 'ed25519', session: seed('lens/kg'), parties: L.ids, threshold: 2, id, seed: seed(`lens/kg/${id}`) })), 'lens keygen');
+  L.shares = [1, 2, 3].map((id) => kg.get(id).keyShare);
+  L.publicPackage = kg.get(1).publicPackage;
+  L.groupKey = kg.get(1).groupKey;
+  const signed = complete([lens.coordinate({ publicPackage: L.publicPackage, id: 100, message: L.message }), ...L.shares.slice(0, 2).map((s) => lens.sign({ share: s, coordinator: 100, message: L.message, seed: seed(`lens/sign/${s.id}`) }))], 'lens sign');
+  L.signature = signed.get(100).signature;
+  const rf = complete(L.shares.map((s) => lens.refresh({ share: s, session: seed('lens/refresh'), dealers: L.ids, seed: seed(`lens/rf/${s.id}`) })), 'lens refresh');
+  const r1 = rf.get(1);
+  L.activation = { publicPackage: r1.publicPackage, generation: r1.generation, transcriptHash: r1.transcriptHash, certificate: r1.activation.certificate };
+  L.refreshed = [1, 2, 3].map((id) => rf.get(id).keyShare);
+  L.dealt = lens.deal({ curve: 'ed25519', parties: L.ids, threshold: 2, seed: seed('lens/deal') });
+  L.dealerShare = L.dealt.shares[0].dealerShare;
+  L.snapshotKey = seed('lens/snapshot-key');
+  L.snapshot = L.shares[0].seal(L.snapshotKey);
+
+  // Pulsar: a 2-of-2 ML-DSA-44 key (DKG, key ceremony, certification), a signature, a refresh
+  // (generation 1) with its certificate, a sealed share, the sessions of a ceremony and a signing.
+  const P = (f.pulsar = { ids: [1, 2], session: seed('pulsar/session'), seed: seed('pulsar/seed'), message: enc('fuzz pulsar message'), context: enc('ctx') });
+  const dkg = complete(P.ids.map((id) => pulsar.dkg({ session: seed('pulsar/dkg'), parties: P.ids, threshold: 2, id, seed: seed(`pulsar/dkg/${id}`) })), 'pulsar dkg');
+  P.dkgShares = P.ids.map((id) => dkg.get(id).keyShare);
+  P.sharing = dkg.get(1).sharing;
+  const ceremony = () => pulsar.keyCeremony.combiner({ id: 9, level: 44, sharing: P.sharing, signers: P.ids, session: seed('pulsar/kc'), seed: seed('pulsar/kc/9') });
+  const kc = ceremony();
+  P.ceremonySession = kc.info.session;
+  const ann = complete([kc, ...P.dkgShares.map((s) => pulsar.keyCeremony.signer({ share: s, session: kc.info.session, seed: seed(`pulsar/kc/${s.id}`) }))], 'pulsar key ceremony');
+  P.announcement = ann.get(9).announcement;
+  const certs = complete(P.dkgShares.map((s) => pulsar.certify({ share: s, announcement: P.announcement, seed: seed(`pulsar/cert/${s.id}`) })), 'pulsar certify');
+  P.shares = P.ids.map((id) => certs.get(id).keyShare);
+  const info = P.shares[0].publicInfo();
+  Object.assign(P, { keyRecord: info.keyRecord, groupKey: info.groupKey, level: info.level });
+  const signCombiner = () =>
+    pulsar.sign.combiner({ id: 9, keyRecord: P.keyRecord, sharing: P.sharing, signers: P.ids, message: P.message, context: P.context, session: seed('pulsar/sign'), seed: seed('pulsar/sign/9') });
+  const sc = signCombiner();
+  P.signSession = sc.info.session;
+  const ps = complete([sc, ...P.shares.map((s) => pulsar.sign.signer({ share: s, session: sc.info.session, message: P.message, context: P.context, seed: seed(`pulsar/sign/${s.id}`) }))], 'pulsar sign');
+  P.signature = ps.get(9).signature;
+  const prf = complete(P.shares.map((s) => pulsar.refresh({ share: s, session: seed('pulsar/refresh'), dealers: P.ids, seed: seed(`pulsar/rf/${s.id}`) })), 'pulsar refresh');
+  const p1 = prf.get(1);
+  P.activation = { sharing: p1.sharing, keyRecord: p1.keyRecord, generation: p1.generation, transcriptHash: p1.transcriptHash, certificate: p1.activation.certificate };
+  P.refreshed = P.ids.map((id) => prf.get(id).keyShare);
+  P.snapshotKey = seed('pulsar/snapshot-key');
+  P.snapshot = P.shares[0].seal(P.snapshotKey);
+
+  // Receivers of every exported class: a shared one, fresh ones (for free), freed ones.
+  let dkgPool = [];
+  const freshDkgShare = () => {
+    if (!dkgPool.length) {
+      const out = complete(P.ids.map((id) => pulsar.dkg({ session: seed('pulsar/pool'), parties: P.ids, threshold: 2, id, seed: seed(`pulsar/pool/${id}`) })), 'pulsar dkg pool');
+      dkgPool = P.ids.map((id) => out.get(id).keyShare);
+    }
+    return dkgPool.pop();
+  };
+  f.fresh = {
+    Party: () => lens.coordinate({ publicPackage: L.publicPackage, id: 100, message: L.message }),
+    LensKeyShare: () => LensKeyShare.fromDealer('ed25519', L.dealerShare, L.dealt.publicPackage),
+    PulsarKeyShare: () => PulsarKeyShare.restore(P.snapshot, P.snapshotKey),
+    PulsarDkgShare: freshDkgShare,
+    Rng: () => Rng.fromSeed(seed('rng')),
+  };
+  const freed = (make) => () => {
+    const o = make();
+    o.free();
+    return o;
+  };
+  f.freed = Object.fromEntries(Object.entries(f.fresh).map(([k, make]) => [k, freed(make)]));
+  f.receivers = {
+    Party: f.fresh.Party(),
+    LensKeyShare: L.shares[0],
+    PulsarKeyShare: P.shares[0],
+    PulsarDkgShare: P.dkgShares[0],
+    Rng: f.fresh.Rng(),
+  };
+  f.holders = [...L.shares, ...P.shares, ...P.dkgShares, f.receivers.Rng, f.receivers.Party];
+
+  // The protocol scenarios: a victim party, its peers, the victim's genuine first inbox (what its
+  // peers' starts sent it), and a check of the run's outcomes once it completes (a string: why not).
+  const scenario = (make) => () => {
+    const s = make();
+    s.inbox = s.parties.filter((p) => p !== s.victim).flatMap((p) => addressed(p, s.victim.id));
+    return s;
+  };
+  f.scenarios = {
+    'lens-dealing': scenario(() => {
+      const parties = L.ids.map((id) => lens.keygen({ curve: 'ed25519', session: seed('sc/lens'), parties: L.ids, threshold: 2, id, seed: seed(`sc/lens/${id}`) }));
+      return { victim: parties[0], parties, check: (o) => L.ids.forEach((id) => o.get(id).keyShare.free()) };
+    }),
+    'lens-coordinator': scenario(() => {
+      const c = lens.coordinate({ publicPackage: L.publicPackage, id: 100, message: L.message });
+      const signers = L.shares.slice(1).map((s) => lens.sign({ share: s, coordinator: 100, message: L.message, seed: seed(`sc/ls/${s.id}`) }));
+      return { victim: c, parties: [c, ...signers], check: (o) => (lens.verify('ed25519', L.groupKey, L.message, o.get(100).signature) ? undefined : 'the signature does not verify') };
+    }),
+    'pulsar-dkg': scenario(() => {
+      const ids = [1, 2, 3];
+      const parties = ids.map((id) => pulsar.dkg({ session: seed('sc/pdkg'), parties: ids, threshold: 2, id, seed: seed(`sc/pdkg/${id}`) }));
+      return { victim: parties[0], parties, check: (o) => ids.forEach((id) => o.get(id).keyShare.free()) };
+    }),
+    'pulsar-combiner': scenario(() => {
+      const c = signCombiner();
+      const signers = P.shares.map((s) => pulsar.sign.signer({ share: s, session: c.info.session, message: P.message, context: P.context, seed: seed(`sc/ps/${s.id}`) }));
+      return { victim: c, parties: [c, ...signers], check: (o) => (pulsar.verify(P.groupKey, P.message, o.get(9).signature, { context: P.context }) ? undefined : 'the signature does not verify') };
+    }),
+  };
+  // Every fixture byte string, for splices and for the check that no call mutates its inputs.
+  f.allBytes = [];
+  const collect = (v, depth = 0) => {
+    if (v instanceof Uint8Array) f.allBytes.push(v);
+    else if (v && typeof v === 'object' && depth < 3 && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype) Object.values(v).forEach((x) => collect(x, depth + 1));
+    else if (Array.isArray(v) && depth < 3) v.forEach((x) => collect(x, depth + 1));
+  };
+  collect(f.ml);
+  collect(L);
+  collect(P);
+  f.snapshotOfInputs = f.allBytes.map((b) => Uint8Array.from(b));
+  return f;
+}

@@ -1,0 +1,142 @@
+// The fuzz "shapes": one line per exported function, method, getter, static and constructor of
+// `quasar-pq`, `quasar-pq/verify` and the protocol layer. js/test/fuzz.test.mjs enumerates the
+// real exports and fails, naming it, on any export without a line here (and on a line that names
+// nothing), so a new export cannot go unfuzzed.
+//
+// A line is `key: [slots, base, returns, options?]`:
+//   key      the export's path: `mlDsa*.sign` (the ML-DSA levels 44/65/87 of either build),
+//            `lens.keygen`, `Party#step` (an instance member, keyed by the class that defines it:
+//            `Owned#free` covers every class that inherits it), `Rng.fromSeed` (a static),
+//            `new Party` (the constructor), `mlDsa*.prepare().verify` (a member of a returned object);
+//   slots    the kind of each argument (an `opts({ key: kind })` for an options bag);
+//   base     the valid arguments, from the fixtures (`f`; for `mlDsa*` the level's own, `m`);
+//   returns  what a successful call must return (checked by the engine's `RETURNS`);
+//   options  `this(f)`: the receiver of a member (default: the class's shared receiver);
+//            `strict`: any changed argument must make the call fail (a sealed snapshot);
+//            `check(out, args, f)`: a further check of a result, on the args' plain values;
+//            `sameStatement(args, f)`: whether changed args still state what the base args do,
+//            so that a verifier may still say true (see the two lines that have one).
+// Not part of the package.
+
+const bytes = (o = {}) => ({ kind: 'bytes', ...o });
+const B = bytes();
+const B32 = bytes({ length: 32 });
+const MSG = bytes({ max: 'message' });
+const REC = bytes({ max: 'record' });
+const SEED = bytes({ optional: true, length: 32 });
+const CTX = bytes({ optional: true, max: 'context' });
+const INT = { kind: 'int' };
+const IDS = { kind: 'ids' };
+const GEN = { kind: 'generation' };
+const LEVEL = { kind: 'level' };
+const BOOL = { kind: 'bool' };
+const CURVE = { kind: 'curve' };
+const CHEAT = { kind: 'cheat' };
+const ENTROPY = { kind: 'entropy' };
+const ANY = { kind: 'any' };
+const INBOX = { kind: 'inbox' };
+const holder = (cls, optional = false) => ({ kind: 'holder', cls, optional });
+const RNG = holder('Rng', true);
+const opts = (keys, optional = true) => ({ kind: 'opts', keys, optional });
+const O = opts({}, true);
+
+const eq = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+/** A signature `sign` returned verifies under the fixture key when the secret key was the fixture's. */
+const verifies = (sig, [msg, sk, o], m) => (eq(sk, m.sk) && !m.api.verify(sig, msg, m.pk, { context: o?.context }) ? 'a signature that does not verify' : undefined);
+const verifiesInternal = (sig, [msg, sk, o], m) =>
+  eq(sk, m.sk) && !m.api.internal.verify(sig, msg, m.pk, { externalMu: o?.externalMu }) ? 'an internal signature that does not verify' : undefined;
+
+/**
+ * The key a `PCGK` record names: its header and commitment C₀ (bytes 0..38) and its `PULG` frame
+ * (the u32 length at 70 and the frame). Its ceremony hash (38..70) and the certificate it carries
+ * are no part of an activation's statement (an old generation's record names the same key).
+ */
+function recordKey(kr) {
+  if (kr.length < 74) return undefined;
+  const n = ((kr[70] << 24) | (kr[71] << 16) | (kr[72] << 8) | kr[73]) >>> 0;
+  return kr.length < 74 + n ? undefined : [...kr.subarray(0, 38), ...kr.subarray(70, 74 + n)];
+}
+const same = (a, b) => a !== undefined && b !== undefined && eq(a, b);
+
+// Factory options, shared by the factories that take them.
+const GENERATOR = { seed: SEED, rng: RNG };
+const RESHARE = { session: B32, dealers: IDS, receivers: IDS, threshold: INT };
+
+export const SHAPES = {
+  // ---------------------------------------------------------------- loading (both builds)
+  init: [[ANY], () => [undefined], 'promise'],
+  initSync: [[ANY], () => [undefined], 'undefined'],
+  default: [[ANY], () => [undefined], 'promise'],
+
+  // ---------------------------------------------------------------- ML-DSA (both builds where present)
+  'mlDsa*.keygen': [[SEED], (m) => [m.seed], 'keypair'],
+  'mlDsa*.sign': [[MSG, B, opts({ context: CTX, extraEntropy: ENTROPY })], (m) => [m.msg, m.sk, { context: m.ctx, extraEntropy: false }], 'signature', { check: verifies }],
+  'mlDsa*.verify': [[B, MSG, B, opts({ context: CTX })], (m) => [m.sig, m.msg, m.pk, { context: m.ctx }], 'verdict'],
+  'mlDsa*.prepare': [[B], (m) => [m.pk], 'prepared'],
+  'mlDsa*.prepare().verify': [[B, MSG, opts({ context: CTX })], (m) => [m.sig, m.msg, { context: m.ctx }], 'verdict'],
+  'mlDsa*.prepare().free': [[], () => [], 'undefined', { this: 'fresh' }],
+  'mlDsa*.internal.keygen': [[SEED], (m) => [m.seed], 'keypair'],
+  'mlDsa*.internal.sign': [[MSG, B, opts({ extraEntropy: ENTROPY, externalMu: BOOL })], (m) => [m.msg, m.sk, { extraEntropy: false }], 'signature', { check: verifiesInternal }],
+  // With an external μ the key enters only through μ (tr = H(pk) is inside it): a key differing
+  // in low bits of t1 can verify the same (σ, μ). FIPS 204 external μ; the caller binds μ to pk.
+  'mlDsa*.internal.verify': [[B, MSG, B, opts({ externalMu: BOOL })], (m) => [m.sigMu, m.mu, m.pk, { externalMu: true }], 'verdict', { sameStatement: ([sig, mu, , o], m) => sig instanceof Uint8Array && mu instanceof Uint8Array && eq(sig, m.sigMu) && eq(mu, m.mu) && o?.externalMu === true }],
+  'mlDsa*.internal.computeMu': [[MSG, B, opts({ context: CTX })], (m) => [m.msg, m.pk, { context: m.ctx }], 'mu'],
+
+  // ---------------------------------------------------------------- Lens
+  'lens.deal': [[opts({ curve: CURVE, parties: IDS, threshold: INT, ...GENERATOR }, false)], (f) => [{ curve: 'ed25519', parties: [1, 2, 3], threshold: 2, seed: f.lens.seed }], 'deal'],
+  'lens.keygen': [[opts({ curve: CURVE, session: B32, parties: IDS, threshold: INT, id: INT, ...GENERATOR, cheat: CHEAT }, false)], (f) => [{ curve: 'ed25519', session: f.lens.session, parties: [1, 2, 3], threshold: 2, id: 1, seed: f.lens.seed }], 'party'],
+  'lens.reshare': [[opts({ share: holder('LensKeyShare'), ...RESHARE, ...GENERATOR, cheat: CHEAT }, false)], (f) => [{ share: f.lens.shares[0], session: f.lens.session, dealers: [1, 2], receivers: [1, 2, 3], threshold: 2, seed: f.lens.seed }], 'party'],
+  'lens.reshareJoin': [[opts({ publicPackage: REC, ...RESHARE, id: INT, ...GENERATOR }, false)], (f) => [{ publicPackage: f.lens.publicPackage, session: f.lens.session, dealers: [1, 2], receivers: [1, 2, 3, 4], threshold: 2, id: 4, seed: f.lens.seed }], 'party'],
+  'lens.refresh': [[opts({ share: holder('LensKeyShare'), session: B32, dealers: IDS, ...GENERATOR, cheat: CHEAT }, false)], (f) => [{ share: f.lens.shares[0], session: f.lens.session, dealers: [1, 2, 3], seed: f.lens.seed }], 'party'],
+  'lens.sign': [[opts({ share: holder('LensKeyShare'), coordinator: INT, message: MSG, ...GENERATOR, cheat: CHEAT }, false)], (f) => [{ share: f.lens.shares[0], coordinator: 100, message: f.lens.message, seed: f.lens.seed }], 'party'],
+  'lens.coordinate': [[opts({ publicPackage: REC, id: INT, message: MSG }, false)], (f) => [{ publicPackage: f.lens.publicPackage, id: 100, message: f.lens.message }], 'party'],
+  'lens.verify': [[CURVE, B, MSG, B], (f) => ['ed25519', f.lens.groupKey, f.lens.message, f.lens.signature], 'verdict'],
+  'lens.verifyActivation': [[REC, GEN, B32, REC], (f) => [f.lens.activation.publicPackage, f.lens.activation.generation, f.lens.activation.transcriptHash, f.lens.activation.certificate], 'activation'],
+
+  // ---------------------------------------------------------------- Pulsar
+  'pulsar.dkg': [[opts({ session: B32, parties: IDS, threshold: INT, id: INT, ...GENERATOR, cheat: CHEAT }, false)], (f) => [{ session: f.pulsar.session, parties: [1, 2, 3], threshold: 2, id: 1, seed: f.pulsar.seed }], 'party'],
+  'pulsar.keyCeremony.combiner': [[opts({ id: INT, level: LEVEL, sharing: REC, signers: IDS, session: B32, ...GENERATOR }, false)], (f) => [{ id: 9, level: 44, sharing: f.pulsar.sharing, signers: [1, 2], session: f.pulsar.session, seed: f.pulsar.seed }], 'party'],
+  'pulsar.keyCeremony.signer': [[opts({ share: holder('PulsarDkgShare'), session: REC, ...GENERATOR, cheat: CHEAT }, false)], (f) => [{ share: f.pulsar.dkgShares[0], session: f.pulsar.ceremonySession, seed: f.pulsar.seed }], 'party'],
+  'pulsar.certify': [[opts({ share: holder('PulsarDkgShare'), announcement: REC, ...GENERATOR }, false)], (f) => [{ share: f.pulsar.dkgShares[0], announcement: f.pulsar.announcement, seed: f.pulsar.seed }], 'party'],
+  'pulsar.sign.combiner': [[opts({ id: INT, keyRecord: REC, sharing: REC, signers: IDS, message: MSG, context: CTX, session: B32, ...GENERATOR, deterministic: BOOL }, false)], (f) => [{ id: 9, keyRecord: f.pulsar.keyRecord, sharing: f.pulsar.sharing, signers: [1, 2], message: f.pulsar.message, context: f.pulsar.context, session: f.pulsar.session, seed: f.pulsar.seed }], 'party'],
+  'pulsar.sign.signer': [[opts({ share: holder('PulsarKeyShare'), session: REC, message: MSG, context: CTX, ...GENERATOR, cheat: CHEAT }, false)], (f) => [{ share: f.pulsar.shares[0], session: f.pulsar.signSession, message: f.pulsar.message, context: f.pulsar.context, seed: f.pulsar.seed }], 'party'],
+  'pulsar.reshare': [[opts({ share: holder('PulsarKeyShare'), ...RESHARE, ...GENERATOR, cheat: CHEAT }, false)], (f) => [{ share: f.pulsar.shares[0], session: f.pulsar.session, dealers: [1, 2], receivers: [1, 2, 3], threshold: 2, seed: f.pulsar.seed }], 'party'],
+  'pulsar.reshareJoin': [[opts({ keyRecord: REC, sharing: REC, ...RESHARE, id: INT, ...GENERATOR }, false)], (f) => [{ keyRecord: f.pulsar.keyRecord, sharing: f.pulsar.sharing, session: f.pulsar.session, dealers: [1, 2], receivers: [1, 2, 3], threshold: 2, id: 3, seed: f.pulsar.seed }], 'party'],
+  'pulsar.refresh': [[opts({ share: holder('PulsarKeyShare'), session: B32, dealers: IDS, ...GENERATOR, cheat: CHEAT }, false)], (f) => [{ share: f.pulsar.shares[0], session: f.pulsar.session, dealers: [1, 2], seed: f.pulsar.seed }], 'party'],
+  'pulsar.verify': [[B, MSG, B, opts({ context: CTX })], (f) => [f.pulsar.groupKey, f.pulsar.message, f.pulsar.signature, { context: f.pulsar.context }], 'verdict'],
+  'pulsar.verifyActivation': [[REC, REC, GEN, B32, REC], (f) => [f.pulsar.activation.sharing, f.pulsar.activation.keyRecord, f.pulsar.activation.generation, f.pulsar.activation.transcriptHash, f.pulsar.activation.certificate], 'activation', {
+    sameStatement: ([sh, kr, g, th, cert], { pulsar: { activation: a } }) => kr instanceof Uint8Array && same(recordKey(kr), recordKey(a.keyRecord)) && eq(sh, a.sharing) && g === a.generation && eq(th, a.transcriptHash) && eq(cert, a.certificate),
+  }],
+
+  // ---------------------------------------------------------------- classes
+  'new Party': [[ANY, ANY], () => [undefined, undefined], 'throws'],
+  'new LensKeyShare': [[ANY, ANY], () => [undefined, undefined], 'throws'],
+  'new PulsarKeyShare': [[ANY, ANY], () => [undefined, undefined], 'throws'],
+  'new PulsarDkgShare': [[ANY, ANY], () => [undefined, undefined], 'throws'],
+  'new Rng': [[ANY, ANY], () => [undefined, undefined], 'throws'],
+  'Rng.fromSeed': [[B32], (f) => [f.lens.seed], 'holder:Rng'],
+  'LensKeyShare.restore': [[CURVE, REC, B32], (f) => ['ed25519', f.lens.snapshot, f.lens.snapshotKey], 'holder:LensKeyShare', { strict: true }],
+  'LensKeyShare.fromDealer': [[CURVE, bytes({ max: 'record' }), REC], (f) => ['ed25519', f.lens.dealerShare, f.lens.dealt.publicPackage], 'holder:LensKeyShare'],
+  'PulsarKeyShare.restore': [[REC, B32], (f) => [f.pulsar.snapshot, f.pulsar.snapshotKey], 'holder:PulsarKeyShare', { strict: true }],
+  'Owned#free': [[], () => [], 'undefined', { this: 'fresh' }],
+  'Owned#Symbol.dispose': [[], () => [], 'undefined', { this: 'fresh' }],
+  'Party#id': [[], () => [], 'id'],
+  'Party#protocol': [[], () => [], 'string'],
+  'Party#start': [[], () => [], 'start'],
+  'Party#info': [[], () => [], 'object'],
+  'Party#round': [[], () => [], 'round'],
+  'Party#done': [[], () => [], 'boolean'],
+  'Party#maxInboxBytes': [[], () => [], 'count'],
+  'Party#step': [[INBOX], () => [], 'step'],
+  'KeyShareHolder#id': [[], () => [], 'id'],
+  'KeyShareHolder#publicInfo': [[], () => [], 'object'],
+  'SealableShare#seal': [[B32], (f) => [f.lens.snapshotKey], 'bytes'],
+};
+
+/**
+ * Exports that share lines: `[name pattern, key prefix, context]`. `context(f, name, api)` is
+ * what the lines' `base` get for the export `name` (its object in the build at hand: `api`): the
+ * fixtures of that parameter set, with `lengths` for the results' checks. A new parameter-set
+ * family (SLH-DSA, say) adds one entry here, its fixtures in fixtures.mjs, and its lines.
+ */
+export const FAMILIES = [[/^mlDsa(44|65|87)$/, 'mlDsa*', (f, name, api) => ({ ...f.ml[name.slice(5)], api })]];
