@@ -12,6 +12,7 @@
 //!
 //! - [`mldsa`]: ML-DSA keygen, sign, verify (both builds; the `light` build, for light
 //!   clients, keeps only verification).
+//! - [`slhdsa`]: SLH-DSA (the six SHAKE sets) keygen, sign, verify, the same way.
 //! - The full build binds the threshold protocols. Every protocol party is the library's
 //!   own [`crate::party::Party`], held by one class, `PartyWasm` ([`party`]); factory
 //!   functions per protocol start one ([`lens`], [`pulsar`]); key shares stay in WASM
@@ -42,6 +43,7 @@ use js_sys::{Array, Reflect};
 use wasm_bindgen::prelude::*;
 
 mod mldsa;
+mod slhdsa;
 
 // Threshold protocols (full build only).
 #[cfg(all(feature = "threshold", not(feature = "light")))]
