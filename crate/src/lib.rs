@@ -37,6 +37,7 @@ pub mod mldsa;
 pub mod party;
 #[cfg(feature = "threshold")]
 pub mod pulsar;
+pub mod quorum;
 pub mod slhdsa;
 #[cfg(feature = "threshold")]
 pub mod vss;
