@@ -33,6 +33,7 @@ pub mod hash;
 pub mod lens;
 #[cfg(feature = "threshold")]
 pub mod lss;
+pub mod magnetar;
 pub mod mldsa;
 pub mod party;
 #[cfg(feature = "threshold")]
