@@ -33,10 +33,12 @@ pub mod hash;
 pub mod lens;
 #[cfg(feature = "threshold")]
 pub mod lss;
+pub mod magnetar;
 pub mod mldsa;
 pub mod party;
 #[cfg(feature = "threshold")]
 pub mod pulsar;
+pub mod quorum;
 pub mod slhdsa;
 #[cfg(feature = "threshold")]
 pub mod vss;
