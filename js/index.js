@@ -28,6 +28,7 @@ import {
   secretBytes,
   signRandomness,
 } from './common.js';
+import { makeMagnetar } from './magnetar.js';
 
 /**
  * Load and instantiate the WebAssembly module. Call (and await) once before anything else;
@@ -165,6 +166,14 @@ export const slhDsaShake192f = slhDsa('SLH-DSA-SHAKE-192f');
 export const slhDsaShake256s = slhDsa('SLH-DSA-SHAKE-256s');
 /** SLH-DSA-SHAKE-256f (FIPS 205, NIST security category 5; fast signing). */
 export const slhDsaShake256f = slhDsa('SLH-DSA-SHAKE-256f');
+
+// Magnetar: validator keys and MAGS/MAGG envelopes, batch verification with a bitmap,
+// aggregate certificates (MAGA) checked against a registry with a quorum. See index.d.ts.
+const mag = makeMagnetar(glue, loader, { full: true });
+/** Magnetar: per-validator SLH-DSA keygen, signing, verification, batches, aggregation. */
+export const magnetar = mag.magnetar;
+/** A validator registry in WASM memory: batch verification and aggregate certificates. */
+export const MagnetarRegistry = mag.MagnetarRegistry;
 
 // Threshold protocols: one Party class for every protocol, the key-share holders, the
 // factories and verifiers of Lens and Pulsar. See protocols.d.ts.

@@ -6,10 +6,26 @@
 //   mlDsa65.verify(sig, msg, publicKey, { context });           // true or false
 //   slhDsaShake192s.verify(sig, msg, publicKey, { context });   // true or false
 
-import type { InitInput, InternalVerifyOpts, MlDsaLengths, PreparedKey, SlhDsaLengths, VerifyOpts } from './index.js';
-export type { InitInput, InternalVerifyOpts, MlDsaLengths, PreparedKey, QuasarError, SlhDsaLengths, VerifyOpts } from './index.js';
-/** As in the full build. */
-export { ML_DSA_LENGTHS, SLH_DSA_LENGTHS, MAX_MESSAGE_BYTES, MAX_CONTEXT_BYTES } from './index.js';
+import type { InitInput, InternalVerifyOpts, MagnetarVerifier, MlDsaLengths, PreparedKey, SlhDsaLengths, VerifyOpts } from './index.js';
+export type {
+  AggregateOpts,
+  AggregateVerdict,
+  InitInput,
+  InternalVerifyOpts,
+  MagnetarBatchItem,
+  MagnetarContribution,
+  MagnetarLengths,
+  MagnetarMode,
+  MagnetarValidator,
+  MagnetarVerifier,
+  MlDsaLengths,
+  PreparedKey,
+  QuasarError,
+  SlhDsaLengths,
+  VerifyOpts,
+} from './index.js';
+/** As in the full build (the registry is the same class in both builds). */
+export { ML_DSA_LENGTHS, SLH_DSA_LENGTHS, MAX_MESSAGE_BYTES, MAX_CONTEXT_BYTES, MagnetarRegistry } from './index.js';
 
 /** Load and instantiate the light WebAssembly module; await once before verifying. */
 export declare function init(input?: InitInput): Promise<void>;
@@ -86,3 +102,6 @@ export declare const slhDsaShake192f: SlhDsaVerifier;
 export declare const slhDsaShake256s: SlhDsaVerifier;
 /** SLH-DSA-SHAKE-256f verification. */
 export declare const slhDsaShake256f: SlhDsaVerifier;
+
+/** Magnetar verification: envelopes, batches (aggregate certificates: `MagnetarRegistry`). */
+export declare const magnetar: MagnetarVerifier;

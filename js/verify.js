@@ -9,6 +9,7 @@
 
 import * as glue from '../pkg/light/quasar_pq.js';
 import { SECURITY_LEVEL, makeInit, mlDsaVerifySurface, slhDsaVerifySurface } from './common.js';
+import { makeMagnetar } from './magnetar.js';
 
 export { ML_DSA_LENGTHS, SLH_DSA_LENGTHS, MAX_MESSAGE_BYTES, MAX_CONTEXT_BYTES } from './common.js';
 
@@ -68,5 +69,13 @@ export const slhDsaShake192f = slhDsa('SLH-DSA-SHAKE-192f');
 export const slhDsaShake256s = slhDsa('SLH-DSA-SHAKE-256s');
 /** SLH-DSA-SHAKE-256f verification (FIPS 205, NIST security category 5). */
 export const slhDsaShake256f = slhDsa('SLH-DSA-SHAKE-256f');
+
+// Magnetar verification: `magnetar.verify`, `magnetar.verifyBatch`, and a validator
+// registry (`MagnetarRegistry`) that checks contributions and aggregate certificates.
+const mag = makeMagnetar(glue, loader, { full: false });
+/** Magnetar verification (per-validator SLH-DSA envelopes, batches). */
+export const magnetar = mag.magnetar;
+/** A validator registry in WASM memory: batch verification and aggregate certificates. */
+export const MagnetarRegistry = mag.MagnetarRegistry;
 
 export default init;

@@ -13,6 +13,9 @@
 //! - [`mldsa`]: ML-DSA keygen, sign, verify (both builds; the `light` build, for light
 //!   clients, keeps only verification).
 //! - [`slhdsa`]: SLH-DSA (the six SHAKE sets) keygen, sign, verify, the same way.
+//! - [`magnetar`]: Magnetar envelopes, batch verification and aggregate certificates
+//!   against a registry held in WASM memory (both builds; keygen, signing and aggregation
+//!   in the full build only).
 //! - The full build binds the threshold protocols. Every protocol party is the library's
 //!   own [`crate::party::Party`], held by one class, `PartyWasm` ([`party`]); factory
 //!   functions per protocol start one ([`lens`], [`pulsar`]); key shares stay in WASM
@@ -42,6 +45,7 @@ use alloc::vec::Vec;
 use js_sys::{Array, Reflect};
 use wasm_bindgen::prelude::*;
 
+mod magnetar;
 mod mldsa;
 mod slhdsa;
 
