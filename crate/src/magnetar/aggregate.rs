@@ -173,6 +173,16 @@ impl<'a> AggregateCertificate<'a> {
         HEADER_LEN + self.ids.len() + self.signatures.len()
     }
 
+    /// The encoding again (a view only comes from [`AggregateCertificate::decode`], whose
+    /// input this equals byte for byte).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Writer::with_capacity(self.encoded_len());
+        w.put(&MAGIC).u16(VERSION).u8(self.mode.to_byte());
+        // len() ≤ MAX_SIGNERS: fits the u16.
+        w.u16(self.len() as u16).put(self.ids).put(self.signatures);
+        w.into_bytes()
+    }
+
     /// The registry positions of the signers, and their summed weight.
     fn resolve(&self, registry: &Registry) -> Result<(Vec<usize>, u64), Error> {
         if registry.mode() != self.mode {
