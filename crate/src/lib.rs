@@ -40,6 +40,7 @@ pub mod party;
 pub mod pulsar;
 pub mod quorum;
 pub mod slhdsa;
+mod sort;
 #[cfg(feature = "threshold")]
 pub mod vss;
 pub mod wire;

@@ -82,7 +82,7 @@ pub(crate) fn js_error(message: &str, code: &str, module: &str, culprits: &[u16]
 pub(crate) fn to_js_error(err: impl Into<crate::Error>) -> JsValue {
     let err: crate::Error = err.into();
     let mut culprits: Vec<u16> = err.culprits().iter().map(|p| p.get()).collect();
-    culprits.sort_unstable();
+    crate::sort::heapsort(&mut culprits);
     culprits.dedup();
     let js = js_error(&alloc::format!("{err}"), err.code(), err.module(), &culprits);
     #[cfg(all(feature = "threshold", not(feature = "light")))]
