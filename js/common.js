@@ -11,11 +11,36 @@ export const ML_DSA_LENGTHS = Object.freeze({
 /** NIST security category of each level (as noble's `securityLevel`, in bits: 128/192/256). */
 export const SECURITY_LEVEL = Object.freeze({ 44: 128, 65: 192, 87: 256 });
 
+/** FIPS 205, Table 2 (SHAKE sets): n and the signature size; the other lengths follow from n. */
+const SLH_DSA_SETS = [
+  ['SLH-DSA-SHAKE-128s', 16, 7856],
+  ['SLH-DSA-SHAKE-128f', 16, 17088],
+  ['SLH-DSA-SHAKE-192s', 24, 16224],
+  ['SLH-DSA-SHAKE-192f', 24, 35664],
+  ['SLH-DSA-SHAKE-256s', 32, 29792],
+  ['SLH-DSA-SHAKE-256f', 32, 49856],
+];
+
+/**
+ * FIPS 205, Table 2: byte lengths of each SHAKE set by its standard name, with noble's field
+ * names: `seed` (SK.seed ‖ SK.prf ‖ PK.seed, 3n), `publicKey` (2n), `secretKey` (4n),
+ * `signature`, `signRand` (n, the hedging randomness).
+ */
+export const SLH_DSA_LENGTHS = Object.freeze(
+  Object.fromEntries(
+    SLH_DSA_SETS.map(([name, n, signature]) => [
+      name,
+      Object.freeze({ seed: 3 * n, publicKey: 2 * n, secretKey: 4 * n, signature, signRand: n }),
+    ]),
+  ),
+);
+
 /** Options each call accepts. Unknown keys throw, so a misspelt `ctx` cannot drop the context. */
 export const VERIFY_OPTS = Object.freeze(['context']);
 export const SIGN_OPTS = Object.freeze(['context', 'extraEntropy']);
 export const INTERNAL_SIGN_OPTS = Object.freeze(['extraEntropy', 'externalMu']);
 export const INTERNAL_VERIFY_OPTS = Object.freeze(['externalMu']);
+export const INTERNAL_SLH_SIGN_OPTS = Object.freeze(['extraEntropy']);
 
 const EMPTY = new Uint8Array(0);
 
@@ -176,12 +201,12 @@ export function checkOpts(opts, allowed) {
   return out;
 }
 
-/** The context option: absent means empty. */
-export function contextOf(opts) {
+/** The context option: absent means empty. `module` names the scheme in the error. */
+export function contextOf(opts, module = 'mldsa') {
   if (opts.context === undefined) return EMPTY;
   const c = bytes(opts.context, 'opts.context', { max: MAX_MESSAGE_BYTES });
   if (taLength(c) > MAX_CONTEXT_BYTES) {
-    throw quasarError('CONTEXT_TOO_LONG', `opts.context is ${taLength(c)} bytes; a context is at most ${MAX_CONTEXT_BYTES}`, 'opts.context', 'mldsa');
+    throw quasarError('CONTEXT_TOO_LONG', `opts.context is ${taLength(c)} bytes; a context is at most ${MAX_CONTEXT_BYTES}`, 'opts.context', module);
   }
   return c;
 }
@@ -205,14 +230,15 @@ export function randomBytes(n) {
 
 /**
  * The signing randomness for `extraEntropy`: `false` → deterministic (undefined, meaning
- * rnd = 0³²), `undefined` → 32 fresh random bytes, a Uint8Array → those 32 bytes.
- * `deterministicAsZeros` returns an explicit all-zero array instead of undefined.
+ * rnd = 0³² for ML-DSA, opt_rand = PK.seed for SLH-DSA), `undefined` → `n` fresh random
+ * bytes, a Uint8Array → those `n` bytes. `deterministicAsZeros` returns an explicit all-zero
+ * array instead of undefined.
  */
-export function signRandomness(extraEntropy, deterministicAsZeros = false) {
-  if (extraEntropy === false) return deterministicAsZeros ? new Uint8Array(32) : undefined;
-  if (extraEntropy === undefined) return randomBytes(32);
-  if (extraEntropy === true) throw new TypeError('opts.extraEntropy must be a Uint8Array(32) or false, got true');
-  return secretBytes(extraEntropy, 'opts.extraEntropy', { length: 32 });
+export function signRandomness(extraEntropy, deterministicAsZeros = false, n = 32) {
+  if (extraEntropy === false) return deterministicAsZeros ? new Uint8Array(n) : undefined;
+  if (extraEntropy === undefined) return randomBytes(n);
+  if (extraEntropy === true) throw new TypeError(`opts.extraEntropy must be a Uint8Array(${n}) or false, got true`);
+  return secretBytes(extraEntropy, 'opts.extraEntropy', { length: n });
 }
 
 /**
@@ -350,4 +376,32 @@ export function mlDsaVerifySurface(level, w, loader) {
     });
   }
   return { lengths, verify, internalVerify, computeMu, prepare };
+}
+
+/**
+ * The verify half of an SLH-DSA parameter set (shared by the full and light builds), named
+ * by its standard name. `w` is the generated module; `loader` the instance's loader.
+ */
+export function slhDsaVerifySurface(name, w, loader) {
+  const lengths = SLH_DSA_LENGTHS[name];
+  /** Verify `sig` on `msg` under `publicKey` (pure SLH-DSA); false for any bad signature. */
+  function verify(sig, msg, publicKey, opts) {
+    const o = checkOpts(opts, VERIFY_OPTS);
+    const ctx = contextOf(o, 'slhdsa');
+    const s = bytes(sig, 'signature');
+    const m = bytes(msg, 'message', { max: MAX_MESSAGE_BYTES });
+    const pk = bytes(publicKey, 'publicKey', { length: lengths.publicKey });
+    if (byteLength(s) !== lengths.signature) return (loader.assertReady(), false);
+    return loader.call(() => w.slhDsaVerify(name, pk, m, ctx, s));
+  }
+  /** Verify on the message representative M′ (FIPS 205 slh_verify_internal). */
+  function internalVerify(sig, msg, publicKey, opts) {
+    checkOpts(opts, []);
+    const s = bytes(sig, 'signature');
+    const m = bytes(msg, 'message', { max: MAX_MESSAGE_BYTES });
+    const pk = bytes(publicKey, 'publicKey', { length: lengths.publicKey });
+    if (byteLength(s) !== lengths.signature) return (loader.assertReady(), false);
+    return loader.call(() => w.slhDsaVerifyInternal(name, pk, m, s));
+  }
+  return { lengths, verify, internalVerify };
 }

@@ -1,5 +1,5 @@
-// Types for `quasar-pq` (the full WebAssembly build): ML-DSA (FIPS 204) with the shape of
-// @noble/post-quantum, and the threshold protocols (protocols.d.ts). `quasar-pq/verify`
+// Types for `quasar-pq` (the full WebAssembly build): ML-DSA (FIPS 204) and SLH-DSA (FIPS 205,
+// SHAKE sets) with the shape of @noble/post-quantum, and the threshold protocols (protocols.d.ts). `quasar-pq/verify`
 // (verify.d.ts) is the light build under the same names. js/test/declarations.test.mjs keeps
 // these files and the exports equal, and type-checks js/test/types/*.ts against them.
 //
@@ -134,6 +134,242 @@ export declare const mlDsa65: MlDsa;
 export declare const mlDsa87: MlDsa;
 
 /**
+ * Byte lengths of an SLH-DSA parameter set (FIPS 205, Table 2), with noble's field names;
+ * n is the set's security parameter (16, 24 or 32).
+ */
+export interface SlhDsaLengths {
+  /** SK.seed ‖ SK.prf ‖ PK.seed: 3n. */
+  readonly seed: number;
+  /** PK.seed ‖ PK.root: 2n. */
+  readonly publicKey: number;
+  /** SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root: 4n. */
+  readonly secretKey: number;
+  readonly signature: number;
+  /** The hedging randomness opt_rand: n. */
+  readonly signRand: number;
+}
+
+/** Options of `sign` for SLH-DSA. Unknown keys throw a TypeError. */
+export interface SlhDsaSignOpts {
+  /** Application context string, at most 255 bytes (default: empty). */
+  context?: Uint8Array;
+  /**
+   * opt_rand: n bytes (`lengths.signRand`), `false` for the deterministic variant
+   * (opt_rand = PK.seed), or absent for n fresh random bytes (hedged signing, the default).
+   */
+  extraEntropy?: Uint8Array | false;
+}
+
+/** Options of `internal.sign` for SLH-DSA. */
+export interface SlhDsaInternalSignOpts {
+  /** As in `sign`. */
+  extraEntropy?: Uint8Array | false;
+}
+
+/** Expert interface: FIPS 205 slh_sign_internal / slh_verify_internal on M′ as given. */
+export interface SlhDsaInternal {
+  readonly lengths: SlhDsaLengths;
+  /** As the top-level `keygen`. */
+  keygen(seed?: Uint8Array): KeyPair;
+  /** Sign M′ with no domain separation added. */
+  sign(msg: Uint8Array, secretKey: Uint8Array, opts?: SlhDsaInternalSignOpts): Uint8Array;
+  /** Verify on M′. Returns false for any bad signature. Takes no options. */
+  verify(sig: Uint8Array, msg: Uint8Array, publicKey: Uint8Array, opts?: Record<string, never>): boolean;
+}
+
+/** One SLH-DSA parameter set (FIPS 205, SHAKE), shaped like noble's `slh_dsa_shake_*`. */
+export interface SlhDsa {
+  readonly lengths: SlhDsaLengths;
+  /** 128, 192 or 256. */
+  readonly securityLevel: number;
+  /**
+   * Generate a key pair from `seed` = SK.seed ‖ SK.prf ‖ PK.seed (3n bytes; random when absent).
+   * FIPS 205 slh_keygen_internal; byte-identical to noble's `keygen(seed)`.
+   * @throws TypeError if seed is not a Uint8Array; RangeError if it is not 3n bytes.
+   */
+  keygen(seed?: Uint8Array): KeyPair;
+  /**
+   * Sign `msg` (FIPS 205 slh_sign, pure, with context). Hedged by default; the "s" sets take
+   * about a second per signature in WebAssembly, the "f" sets tens of milliseconds.
+   * @throws TypeError for non-Uint8Array arguments or unknown option keys; RangeError for a
+   *   secret key or extraEntropy of the wrong length; QuasarError 'CONTEXT_TOO_LONG'.
+   */
+  sign(msg: Uint8Array, secretKey: Uint8Array, opts?: SlhDsaSignOpts): Uint8Array;
+  /**
+   * Verify `sig` on `msg` under `publicKey` (FIPS 205 slh_verify). Returns false for any bad
+   * signature, including one of the wrong length.
+   * @throws TypeError for non-Uint8Array arguments or unknown option keys; RangeError for a
+   *   public key of the wrong length; QuasarError 'CONTEXT_TOO_LONG'.
+   */
+  verify(sig: Uint8Array, msg: Uint8Array, publicKey: Uint8Array, opts?: VerifyOpts): boolean;
+  /** Expert interface (ACVP vectors). */
+  readonly internal: SlhDsaInternal;
+}
+
+/** SLH-DSA-SHAKE-128s (NIST security category 1; small signatures, slow signing). */
+export declare const slhDsaShake128s: SlhDsa;
+/** SLH-DSA-SHAKE-128f (NIST security category 1; fast signing). */
+export declare const slhDsaShake128f: SlhDsa;
+/** SLH-DSA-SHAKE-192s (NIST security category 3; small signatures, slow signing). */
+export declare const slhDsaShake192s: SlhDsa;
+/** SLH-DSA-SHAKE-192f (NIST security category 3; fast signing). */
+export declare const slhDsaShake192f: SlhDsa;
+/** SLH-DSA-SHAKE-256s (NIST security category 5; small signatures, slow signing). */
+export declare const slhDsaShake256s: SlhDsa;
+/** SLH-DSA-SHAKE-256f (NIST security category 5; fast signing). */
+export declare const slhDsaShake256f: SlhDsa;
+
+// ------------------------------------------------------------------------------------ Magnetar
+
+/** A Magnetar mode: the SLH-DSA set of every key and signature (envelope mode byte 1, 2, 3). */
+export type MagnetarMode = 'shake192s' | 'shake192f' | 'shake256s';
+
+/** Byte lengths of a Magnetar mode: envelopes, the raw FIPS 205 sizes inside, seeds. */
+export interface MagnetarLengths {
+  /** A MAGG public-key envelope: 11-byte header + 2n. */
+  readonly publicKey: number;
+  /** A MAGS signature envelope: 11-byte header + the FIPS 205 signature. */
+  readonly signature: number;
+  readonly rawPublicKey: number;
+  readonly rawSignature: number;
+  /** SK.seed ‖ SK.prf ‖ PK.seed: 3n. */
+  readonly seed: number;
+  /** The reference's single seed: 4n. */
+  readonly referenceSeed: number;
+  /** The FIPS 205 secret key: 4n. */
+  readonly secretKey: number;
+  /** The hedging randomness opt_rand: n. */
+  readonly signRand: number;
+  /** A validator id: 32. */
+  readonly id: 32;
+}
+
+/** One registered validator. */
+export interface MagnetarValidator {
+  /** 32 bytes. */
+  id: Uint8Array;
+  /** Its MAGG envelope (the registered key is what its signatures are checked under). */
+  publicKey: Uint8Array;
+  /** Its voting weight: a non-negative safe integer or a BigInt below 2^64 (0 counts for nothing). */
+  weight: number | bigint;
+}
+
+/** A validator's signature on the block, as an aggregator receives it. */
+export interface MagnetarContribution {
+  /** The validator's 32-byte id. */
+  id: Uint8Array;
+  /** Its MAGS envelope. */
+  signature: Uint8Array;
+}
+
+/** One item of `magnetar.verifyBatch`. */
+export interface MagnetarBatchItem {
+  /** MAGG envelope. */
+  publicKey: Uint8Array;
+  message: Uint8Array;
+  /** MAGS envelope. */
+  signature: Uint8Array;
+}
+
+/** Options of `verifyAggregate`. Unknown keys throw a TypeError. */
+export interface AggregateOpts {
+  /** The context string every signature was made under (at most 255 bytes; default empty). */
+  context?: Uint8Array;
+  /** Met when signed × denominator > total × numerator (default { 2, 3 }: more than 2/3). */
+  quorum?: { numerator: number | bigint; denominator: number | bigint };
+  /** Check and report every signature even when the verdict is known early (default false). */
+  diagnose?: boolean;
+}
+
+/**
+ * The verdict on an aggregate certificate. `ok` only if the mode is the registry's, every
+ * signer is registered and named once, every signature verifies and the signers' weight
+ * meets the quorum. The report fields are present when the signatures were checked.
+ */
+export interface AggregateVerdict {
+  ok: boolean;
+  /** Why not: 'INVALID_SIGNATURE', 'QUORUM_NOT_MET', 'UNKNOWN_SIGNER', 'DUPLICATE_SIGNER',
+   * 'WRONG_MODE', 'NO_SIGNERS', decoding codes ('TOO_SHORT', 'BAD_MAGIC', 'TRAILING_BYTES', …). */
+  code?: string;
+  reason?: string;
+  /** The certificate's mode, once its header decoded. */
+  mode?: MagnetarMode;
+  /** The signers it names, ascending. */
+  signers?: Uint8Array[];
+  /** `bitmap[i]`: whether `signers[i]`'s signature verified. */
+  bitmap?: boolean[];
+  signedWeight?: bigint;
+  claimedWeight?: bigint;
+  totalWeight?: bigint;
+  quorumMet?: boolean;
+  /** The signers whose signature failed (also given with 'INVALID_SIGNATURE'). */
+  failed?: Uint8Array[];
+}
+
+/** Magnetar verification (both builds). The trust model is `trustModel`. */
+export interface MagnetarVerifier {
+  readonly modes: readonly MagnetarMode[];
+  readonly lengths: { readonly [M in MagnetarMode]: MagnetarLengths };
+  /** Each validator signs independently; the aggregate is a list of signatures checked against the registry. */
+  readonly trustModel: string;
+  /**
+   * Verify the MAGS envelope `signature` on `msg` under the MAGG envelope `publicKey`.
+   * False for any bad signature (malformed, of another mode than the key, invalid).
+   * @throws QuasarError for a key envelope that does not decode or a context over 255 bytes.
+   */
+  verify(signature: Uint8Array, msg: Uint8Array, publicKey: Uint8Array, opts?: VerifyOpts): boolean;
+  /** One verdict per item (the bitmap); a bad item is false alone. Messages: 16 MiB together. */
+  verifyBatch(items: MagnetarBatchItem[], opts?: VerifyOpts): boolean[];
+}
+
+/** Magnetar in the full build: verification plus validator keys, signing and aggregation. */
+export interface Magnetar extends MagnetarVerifier {
+  /**
+   * A validator key: from `seed` (SK.seed ‖ SK.prf ‖ PK.seed, 3n bytes: the same key as
+   * `slhDsaShake…keygen(seed)`), the reference's 4n-byte `referenceSeed`, or fresh randomness.
+   */
+  keygen(mode: MagnetarMode, opts?: { seed?: Uint8Array; referenceSeed?: Uint8Array }): KeyPair;
+  /** Sign `msg` (pure SLH-DSA, hedged by default): the MAGS envelope. */
+  sign(mode: MagnetarMode, msg: Uint8Array, secretKey: Uint8Array, opts?: SlhDsaSignOpts): Uint8Array;
+  /**
+   * The MAGA certificate from contributions in any order (sorted by id). Verify them first:
+   * one invalid signature makes the whole certificate invalid.
+   * @throws QuasarError 'NO_SIGNERS', 'DUPLICATE_SIGNER', 'WRONG_MODE', envelope decoding codes.
+   */
+  aggregate(mode: MagnetarMode, contributions: MagnetarContribution[]): Uint8Array;
+}
+
+/** Magnetar: per-validator SLH-DSA, MAGS/MAGG envelopes, batches, aggregate certificates. */
+export declare const magnetar: Magnetar;
+
+/**
+ * A validator registry held in WASM memory (public data only): checks contributions and
+ * aggregate certificates against its keys and weights. Release with `free()`.
+ */
+export declare class MagnetarRegistry {
+  /**
+   * @throws TypeError / RangeError for malformed arguments; QuasarError 'WRONG_MODE',
+   *   'DUPLICATE_VALIDATOR', 'DUPLICATE_KEY', 'TOO_MANY_KEYS', 'ZERO_TOTAL_WEIGHT',
+   *   'WEIGHT_OVERFLOW', or a key envelope's decoding code.
+   */
+  constructor(mode: MagnetarMode, validators: MagnetarValidator[]);
+  readonly mode: MagnetarMode;
+  readonly size: number;
+  readonly totalWeight: bigint;
+  /** Ascending by id, weights as BigInt. */
+  validators(): { id: Uint8Array; publicKey: Uint8Array; weight: bigint }[];
+  /** `bitmap[i]`: contribution i is by a registered validator and verifies under its key. */
+  verifyBatch(contributions: MagnetarContribution[], msg: Uint8Array, opts?: VerifyOpts): boolean[];
+  /**
+   * The light client's verdict on a MAGA certificate for `msg`. Never throws for a bad
+   * certificate. @throws QuasarError 'CONTEXT_TOO_LONG', 'INVALID_QUORUM' (the caller's).
+   */
+  verifyAggregate(certificate: Uint8Array, msg: Uint8Array, opts?: AggregateOpts): AggregateVerdict;
+  /** Release the WASM memory (also `[Symbol.dispose]`, for `using`, where the runtime has it). */
+  free(): void;
+}
+
+/**
  * What the package throws for the library's errors and its own checks
  * (`err.name === 'QuasarError'`). Codes are API, listed in the README; never renamed.
  */
@@ -146,7 +382,7 @@ export interface QuasarError extends Error {
    * 'INSTANCE_POISONED' (the WASM instance trapped earlier: reload it).
    */
   code: string;
-  /** The module that raised it: 'mldsa', 'lens', 'lss', 'pulsar', 'party', 'snapshot', 'wire', 'js', … */
+  /** The module that raised it: 'mldsa', 'slhdsa', 'magnetar', 'quorum', 'lens', 'lss', 'pulsar', 'party', 'snapshot', 'wire', 'js', … */
   module: string;
   /** Party ids to blame, increasing (empty for ML-DSA and the caller's own faults). */
   culprits: number[];
@@ -169,6 +405,22 @@ export declare const ML_DSA_LENGTHS: {
   readonly 44: MlDsaLengths & { readonly publicKey: 1312; readonly secretKey: 2560; readonly signature: 2420 };
   readonly 65: MlDsaLengths & { readonly publicKey: 1952; readonly secretKey: 4032; readonly signature: 3309 };
   readonly 87: MlDsaLengths & { readonly publicKey: 2592; readonly secretKey: 4896; readonly signature: 4627 };
+};
+type SlhLengths<N extends number, S extends number, K extends number, P extends number, R extends number> = SlhDsaLengths & {
+  readonly seed: N;
+  readonly publicKey: P;
+  readonly secretKey: K;
+  readonly signature: S;
+  readonly signRand: R;
+};
+/** FIPS 205, Table 2: the byte lengths of each SHAKE set, by its standard name. */
+export declare const SLH_DSA_LENGTHS: {
+  readonly 'SLH-DSA-SHAKE-128s': SlhLengths<48, 7856, 64, 32, 16>;
+  readonly 'SLH-DSA-SHAKE-128f': SlhLengths<48, 17088, 64, 32, 16>;
+  readonly 'SLH-DSA-SHAKE-192s': SlhLengths<72, 16224, 96, 48, 24>;
+  readonly 'SLH-DSA-SHAKE-192f': SlhLengths<72, 35664, 96, 48, 24>;
+  readonly 'SLH-DSA-SHAKE-256s': SlhLengths<96, 29792, 128, 64, 32>;
+  readonly 'SLH-DSA-SHAKE-256f': SlhLengths<96, 49856, 128, 64, 32>;
 };
 /** The longest message the package signs or verifies (16 MiB). */
 export declare const MAX_MESSAGE_BYTES: 16777216;

@@ -1,10 +1,12 @@
-// quasar-pq — the full WebAssembly build: ML-DSA (FIPS 204) keygen, sign and verify.
+// quasar-pq — the full WebAssembly build: ML-DSA (FIPS 204) and SLH-DSA (FIPS 205, SHAKE
+// sets) keygen, sign and verify, and the threshold protocols.
 //
-//   import { init, mlDsa65 } from 'quasar-pq';
+//   import { init, mlDsa65, slhDsaShake192f } from 'quasar-pq';
 //   await init();
 //   const { publicKey, secretKey } = mlDsa65.keygen();
 //   const sig = mlDsa65.sign(msg, secretKey, { context });
 //   mlDsa65.verify(sig, msg, publicKey, { context }); // true
+//   const slh = slhDsaShake192f.keygen();            // the same three verbs
 //
 // Works in Node ≥ 20 (ESM) and in browsers without a bundler. The shape follows
 // @noble/post-quantum so the two can be swapped in tests.
@@ -12,6 +14,7 @@
 import { glue, loader } from './full.js';
 import {
   INTERNAL_SIGN_OPTS,
+  INTERNAL_SLH_SIGN_OPTS,
   MAX_MESSAGE_BYTES,
   SECURITY_LEVEL,
   SIGN_OPTS,
@@ -21,9 +24,11 @@ import {
   contextOf,
   mlDsaVerifySurface,
   randomBytes,
+  slhDsaVerifySurface,
   secretBytes,
   signRandomness,
 } from './common.js';
+import { makeMagnetar } from './magnetar.js';
 
 /**
  * Load and instantiate the WebAssembly module. Call (and await) once before anything else;
@@ -103,6 +108,73 @@ export const mlDsa65 = mlDsa(65);
 /** ML-DSA-87 (FIPS 204, NIST security category 5). */
 export const mlDsa87 = mlDsa(87);
 
+function slhDsa(name) {
+  const w = glue;
+  const v = slhDsaVerifySurface(name, w, loader);
+  const { lengths } = v;
+  const n = lengths.signRand;
+
+  function keygen(seed) {
+    const s = seed === undefined ? randomBytes(lengths.seed) : secretBytes(seed, 'seed', { length: lengths.seed });
+    try {
+      const [publicKey, secretKey] = loader.call(() => w.slhDsaKeygen(name, s));
+      return { publicKey, secretKey };
+    } finally {
+      s.fill(0);
+    }
+  }
+
+  /** Sign M = `msg` through the pure interface (`internal`: M′ = `msg` as given). */
+  function signWith(internal, msg, secretKey, opts) {
+    const o = checkOpts(opts, internal ? INTERNAL_SLH_SIGN_OPTS : SIGN_OPTS);
+    const ctx = internal ? undefined : contextOf(o, 'slhdsa');
+    const m = bytes(msg, 'message', { max: MAX_MESSAGE_BYTES });
+    const sk = secretBytes(secretKey, 'secretKey', { length: lengths.secretKey });
+    const rnd = signRandomness(o.extraEntropy, false, n);
+    try {
+      return loader.call(() => (internal ? w.slhDsaSignInternal(name, sk, m, rnd) : w.slhDsaSign(name, sk, m, ctx, rnd)));
+    } finally {
+      sk.fill(0);
+      if (rnd) rnd.fill(0);
+    }
+  }
+
+  return Object.freeze({
+    lengths,
+    securityLevel: 8 * n,
+    keygen,
+    sign: (msg, secretKey, opts) => signWith(false, msg, secretKey, opts),
+    verify: v.verify,
+    internal: Object.freeze({
+      lengths,
+      keygen,
+      sign: (msg, secretKey, opts) => signWith(true, msg, secretKey, opts),
+      verify: v.internalVerify,
+    }),
+  });
+}
+
+/** SLH-DSA-SHAKE-128s (FIPS 205, NIST security category 1; small signatures, slow signing). */
+export const slhDsaShake128s = slhDsa('SLH-DSA-SHAKE-128s');
+/** SLH-DSA-SHAKE-128f (FIPS 205, NIST security category 1; fast signing). */
+export const slhDsaShake128f = slhDsa('SLH-DSA-SHAKE-128f');
+/** SLH-DSA-SHAKE-192s (FIPS 205, NIST security category 3; small signatures, slow signing). */
+export const slhDsaShake192s = slhDsa('SLH-DSA-SHAKE-192s');
+/** SLH-DSA-SHAKE-192f (FIPS 205, NIST security category 3; fast signing). */
+export const slhDsaShake192f = slhDsa('SLH-DSA-SHAKE-192f');
+/** SLH-DSA-SHAKE-256s (FIPS 205, NIST security category 5; small signatures, slow signing). */
+export const slhDsaShake256s = slhDsa('SLH-DSA-SHAKE-256s');
+/** SLH-DSA-SHAKE-256f (FIPS 205, NIST security category 5; fast signing). */
+export const slhDsaShake256f = slhDsa('SLH-DSA-SHAKE-256f');
+
+// Magnetar: validator keys and MAGS/MAGG envelopes, batch verification with a bitmap,
+// aggregate certificates (MAGA) checked against a registry with a quorum. See index.d.ts.
+const mag = makeMagnetar(glue, loader, { full: true });
+/** Magnetar: per-validator SLH-DSA keygen, signing, verification, batches, aggregation. */
+export const magnetar = mag.magnetar;
+/** A validator registry in WASM memory: batch verification and aggregate certificates. */
+export const MagnetarRegistry = mag.MagnetarRegistry;
+
 // Threshold protocols: one Party class for every protocol, the key-share holders, the
 // factories and verifiers of Lens and Pulsar. See protocols.d.ts.
 export {
@@ -117,7 +189,7 @@ export {
   trustModels,
 } from './protocols.js';
 
-/** FIPS 204, Table 2 sizes of each level, and the package's input bounds. */
-export { ML_DSA_LENGTHS, MAX_MESSAGE_BYTES, MAX_CONTEXT_BYTES } from './common.js';
+/** FIPS 204 / FIPS 205 Table 2 sizes of each set, and the package's input bounds. */
+export { ML_DSA_LENGTHS, SLH_DSA_LENGTHS, MAX_MESSAGE_BYTES, MAX_CONTEXT_BYTES } from './common.js';
 
 export default init;

@@ -1,14 +1,31 @@
 // Types for `quasar-pq/verify` (the light, verify-only WebAssembly build): the full build's
 // names without keygen, sign and the protocols.
 //
-//   import { init, mlDsa65 } from 'quasar-pq/verify';
+//   import { init, mlDsa65, slhDsaShake192s } from 'quasar-pq/verify';
 //   await init();
-//   mlDsa65.verify(sig, msg, publicKey, { context });   // true or false
+//   mlDsa65.verify(sig, msg, publicKey, { context });           // true or false
+//   slhDsaShake192s.verify(sig, msg, publicKey, { context });   // true or false
 
-import type { InitInput, InternalVerifyOpts, MlDsaLengths, PreparedKey, VerifyOpts } from './index.js';
-export type { InitInput, InternalVerifyOpts, MlDsaLengths, PreparedKey, QuasarError, VerifyOpts } from './index.js';
-/** As in the full build. */
-export { ML_DSA_LENGTHS, MAX_MESSAGE_BYTES, MAX_CONTEXT_BYTES } from './index.js';
+import type { InitInput, InternalVerifyOpts, MagnetarVerifier, MlDsaLengths, PreparedKey, SlhDsaLengths, VerifyOpts } from './index.js';
+export type {
+  AggregateOpts,
+  AggregateVerdict,
+  InitInput,
+  InternalVerifyOpts,
+  MagnetarBatchItem,
+  MagnetarContribution,
+  MagnetarLengths,
+  MagnetarMode,
+  MagnetarValidator,
+  MagnetarVerifier,
+  MlDsaLengths,
+  PreparedKey,
+  QuasarError,
+  SlhDsaLengths,
+  VerifyOpts,
+} from './index.js';
+/** As in the full build (the registry is the same class in both builds). */
+export { ML_DSA_LENGTHS, SLH_DSA_LENGTHS, MAX_MESSAGE_BYTES, MAX_CONTEXT_BYTES, MagnetarRegistry } from './index.js';
 
 /** Load and instantiate the light WebAssembly module; await once before verifying. */
 export declare function init(input?: InitInput): Promise<void>;
@@ -53,3 +70,38 @@ export declare const mlDsa44: MlDsaVerifier;
 export declare const mlDsa65: MlDsaVerifier;
 /** ML-DSA-87 verification. */
 export declare const mlDsa87: MlDsaVerifier;
+
+/** Verification for one SLH-DSA parameter set (FIPS 205, SHAKE). */
+export interface SlhDsaVerifier {
+  readonly lengths: SlhDsaLengths;
+  /** 128, 192 or 256. */
+  readonly securityLevel: number;
+  /**
+   * Verify `sig` on `msg` under `publicKey` (FIPS 205 slh_verify). Returns false for any bad
+   * signature, including one of the wrong length.
+   * @throws TypeError for non-Uint8Array arguments or unknown option keys; RangeError for a
+   *   public key of the wrong length; QuasarError 'CONTEXT_TOO_LONG'.
+   */
+  verify(sig: Uint8Array, msg: Uint8Array, publicKey: Uint8Array, opts?: VerifyOpts): boolean;
+  /** Expert interface: slh_verify_internal on M′ as given (takes no options). */
+  readonly internal: {
+    readonly lengths: SlhDsaLengths;
+    verify(sig: Uint8Array, msg: Uint8Array, publicKey: Uint8Array, opts?: Record<string, never>): boolean;
+  };
+}
+
+/** SLH-DSA-SHAKE-128s verification. */
+export declare const slhDsaShake128s: SlhDsaVerifier;
+/** SLH-DSA-SHAKE-128f verification. */
+export declare const slhDsaShake128f: SlhDsaVerifier;
+/** SLH-DSA-SHAKE-192s verification. */
+export declare const slhDsaShake192s: SlhDsaVerifier;
+/** SLH-DSA-SHAKE-192f verification. */
+export declare const slhDsaShake192f: SlhDsaVerifier;
+/** SLH-DSA-SHAKE-256s verification. */
+export declare const slhDsaShake256s: SlhDsaVerifier;
+/** SLH-DSA-SHAKE-256f verification. */
+export declare const slhDsaShake256f: SlhDsaVerifier;
+
+/** Magnetar verification: envelopes, batches (aggregate certificates: `MagnetarRegistry`). */
+export declare const magnetar: MagnetarVerifier;

@@ -1,15 +1,17 @@
 // quasar-pq/verify — the light (verify-only) WebAssembly build for light clients.
 //
-//   import { init, mlDsa65 } from 'quasar-pq/verify';
+//   import { init, mlDsa65, slhDsaShake192s } from 'quasar-pq/verify';
 //   await init();
 //   mlDsa65.verify(sig, msg, publicKey, { context }); // true or false
+//   slhDsaShake192s.verify(sig, msg, publicKey, { context }); // true or false
 //
 // Same names and behaviour as the full build (`quasar-pq`), without keygen and sign.
 
 import * as glue from '../pkg/light/quasar_pq.js';
-import { SECURITY_LEVEL, makeInit, mlDsaVerifySurface } from './common.js';
+import { SECURITY_LEVEL, makeInit, mlDsaVerifySurface, slhDsaVerifySurface } from './common.js';
+import { makeMagnetar } from './magnetar.js';
 
-export { ML_DSA_LENGTHS, MAX_MESSAGE_BYTES, MAX_CONTEXT_BYTES } from './common.js';
+export { ML_DSA_LENGTHS, SLH_DSA_LENGTHS, MAX_MESSAGE_BYTES, MAX_CONTEXT_BYTES } from './common.js';
 
 const loader = makeInit(glue, new URL('../pkg/light/quasar_pq_bg.wasm', import.meta.url).href);
 
@@ -44,5 +46,36 @@ export const mlDsa44 = mlDsa(44);
 export const mlDsa65 = mlDsa(65);
 /** ML-DSA-87 verification (FIPS 204, NIST security category 5). */
 export const mlDsa87 = mlDsa(87);
+
+function slhDsa(name) {
+  const v = slhDsaVerifySurface(name, glue, loader);
+  return Object.freeze({
+    lengths: v.lengths,
+    securityLevel: 8 * (v.lengths.seed / 3),
+    verify: v.verify,
+    internal: Object.freeze({ lengths: v.lengths, verify: v.internalVerify }),
+  });
+}
+
+/** SLH-DSA-SHAKE-128s verification (FIPS 205, NIST security category 1). */
+export const slhDsaShake128s = slhDsa('SLH-DSA-SHAKE-128s');
+/** SLH-DSA-SHAKE-128f verification (FIPS 205, NIST security category 1). */
+export const slhDsaShake128f = slhDsa('SLH-DSA-SHAKE-128f');
+/** SLH-DSA-SHAKE-192s verification (FIPS 205, NIST security category 3). */
+export const slhDsaShake192s = slhDsa('SLH-DSA-SHAKE-192s');
+/** SLH-DSA-SHAKE-192f verification (FIPS 205, NIST security category 3). */
+export const slhDsaShake192f = slhDsa('SLH-DSA-SHAKE-192f');
+/** SLH-DSA-SHAKE-256s verification (FIPS 205, NIST security category 5). */
+export const slhDsaShake256s = slhDsa('SLH-DSA-SHAKE-256s');
+/** SLH-DSA-SHAKE-256f verification (FIPS 205, NIST security category 5). */
+export const slhDsaShake256f = slhDsa('SLH-DSA-SHAKE-256f');
+
+// Magnetar verification: `magnetar.verify`, `magnetar.verifyBatch`, and a validator
+// registry (`MagnetarRegistry`) that checks contributions and aggregate certificates.
+const mag = makeMagnetar(glue, loader, { full: false });
+/** Magnetar verification (per-validator SLH-DSA envelopes, batches). */
+export const magnetar = mag.magnetar;
+/** A validator registry in WASM memory: batch verification and aggregate certificates. */
+export const MagnetarRegistry = mag.MagnetarRegistry;
 
 export default init;

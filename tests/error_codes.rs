@@ -1,5 +1,6 @@
 //! One error vocabulary (issue 8): every error variant of every module (mldsa, wire,
-//! vss, lss — activation faults included —, lens, pulsar, party, snapshot) and every
+//! vss, lss — activation faults included —, lens, pulsar, party, snapshot, magnetar,
+//! quorum) and every
 //! `BlameReason`, constructed, with its stable code: codes are UPPER_SNAKE, the
 //! crate-wide error keeps each module's code, wrappers report their inner error's code,
 //! and no code names two different faults. The codes shared on purpose are listed in
@@ -13,9 +14,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use quasar_pq::lens::{self, Curve, KeyEpoch};
 use quasar_pq::lss::snapshot::{self, Corruption};
 use quasar_pq::lss::{self, ActivationFault};
+use quasar_pq::magnetar::{self, ValidatorId};
 use quasar_pq::party::{self, Blame, BlameReason};
 use quasar_pq::pulsar;
-use quasar_pq::{mldsa, vss, wire, PartyId};
+use quasar_pq::{mldsa, quorum, slhdsa, vss, wire, PartyId};
 
 fn pid(v: u16) -> PartyId {
     PartyId::new(v).unwrap()
@@ -50,7 +52,8 @@ const SHARED: &[(&str, &str)] = &[
     ("UNKNOWN_MODE", "a mode byte naming nothing"),
     // wire and vss: a length that must equal another does not.
     ("LENGTH_MISMATCH", "a length differs from the required one"),
-    // mldsa and lens: a signature that does not verify.
+    // mldsa, lens and magnetar (an aggregate certificate's signatures): a signature that
+    // does not verify.
     ("INVALID_SIGNATURE", "a signature that does not verify"),
 ];
 
@@ -70,6 +73,10 @@ fn all_errors() -> Vec<(&'static str, quasar_pq::Error, &'static str)> {
     let u = |e: pulsar::Error| quasar_pq::Error::from(e);
     let y = |e: party::Error| quasar_pq::Error::from(e);
     let s = |e: snapshot::Error| quasar_pq::Error::from(e);
+    let g = |e: magnetar::Error| quasar_pq::Error::from(e);
+    let q = |e: quorum::Error| quasar_pq::Error::from(e);
+    let v_id = ValidatorId([7; 32]);
+    let sets = magnetar::Mode::Shake192s;
     let fault = |f: ActivationFault| l(lss::Error::InvalidActivation(f));
     vec![
         // mldsa
@@ -433,6 +440,87 @@ fn all_errors() -> Vec<(&'static str, quasar_pq::Error, &'static str)> {
             u(pulsar::Error::ReservedContext),
             "pulsar",
         ),
+        // magnetar
+        (
+            "an object of another parameter set",
+            g(magnetar::Error::WrongMode {
+                expected: sets,
+                got: magnetar::Mode::Shake256s,
+            }),
+            "magnetar",
+        ),
+        (
+            "a signer outside the registry",
+            g(magnetar::Error::UnknownSigner { id: v_id }),
+            "magnetar",
+        ),
+        (
+            "a certificate names a signer twice",
+            g(magnetar::Error::DuplicateSigner { id: v_id }),
+            "magnetar",
+        ),
+        (
+            "a certificate naming no signer",
+            g(magnetar::Error::NoSigners),
+            "magnetar",
+        ),
+        (
+            "a signature that does not verify",
+            g(magnetar::Error::InvalidSignatures { failed: vec![v_id] }),
+            "magnetar",
+        ),
+        (
+            "a registry names a validator twice",
+            g(magnetar::Error::DuplicateValidator { id: v_id }),
+            "magnetar",
+        ),
+        (
+            "a validator set holding one key twice",
+            g(magnetar::Error::DuplicateKey {
+                first: v_id,
+                second: v_id,
+            }),
+            "magnetar",
+        ),
+        (
+            "a validator set over its size limit",
+            g(magnetar::Error::TooManyValidators { got: 2000, max: 1024 }),
+            "magnetar",
+        ),
+        // quorum
+        (
+            "a quorum rule outside 0 <= n < d",
+            q(quorum::Error::InvalidQuorum {
+                numerator: 3,
+                denominator: 3,
+            }),
+            "quorum",
+        ),
+        (
+            "a total weight of zero",
+            q(quorum::Error::ZeroTotalWeight),
+            "quorum",
+        ),
+        (
+            "weights summing past u64",
+            q(quorum::Error::WeightOverflow),
+            "quorum",
+        ),
+        (
+            "a signed weight above the total",
+            q(quorum::Error::WeightExceedsTotal { signed: 2, total: 1 }),
+            "quorum",
+        ),
+        (
+            "a signed weight not above the rule's share",
+            q(quorum::Error::QuorumNotMet {
+                signed: 2,
+                total: 3,
+                numerator: 2,
+                denominator: 3,
+            }),
+            "quorum",
+        ),
         // party
         ("a step after the end", y(party::Error::Finished), "party"),
         (
@@ -714,6 +802,33 @@ fn wrappers_report_their_inner_code_and_culprits() {
     };
     assert_eq!(in_generation.code(), "WRONG_KEY");
     assert_eq!(in_generation.generation(), Some(4));
+    // Magnetar wraps decoding, SLH-DSA and quorum errors under its own module.
+    for (inner, code) in [
+        (
+            magnetar::Error::from(wire::Error::TrailingBytes { extra: 1 }),
+            "TRAILING_BYTES",
+        ),
+        (
+            magnetar::Error::from(slhdsa::Error::InvalidLength {
+                what: "signature",
+                expected: 16224,
+                got: 1,
+            }),
+            "INVALID_LENGTH",
+        ),
+        (
+            magnetar::Error::from(slhdsa::Error::InvalidSignature),
+            "INVALID_SIGNATURE",
+        ),
+        (
+            magnetar::Error::from(quorum::Error::ZeroTotalWeight),
+            "ZERO_TOTAL_WEIGHT",
+        ),
+    ] {
+        let top = quasar_pq::Error::from(inner);
+        assert_eq!((top.code(), top.module()), (code, "magnetar"));
+        assert!(top.culprits().is_empty());
+    }
     // Culprits travel through every wrapper.
     let qualified = lss::Error::NotEnoughQualified {
         needed: 3,

@@ -12,6 +12,7 @@
 //!   of another type, and is fed to its type's decoder. A mutant that decodes must
 //!   re-encode to exactly itself (a decoder accepting two encodings of one value is a
 //!   false accept), and a mutated signature must never verify.
+//!   Magnetar's `MAGS` envelope and `MAGA` certificate mutants also go to their verifiers.
 //! - **protocols**: a dealing, a Lens signing session and a Pulsar signing session run
 //!   with one mutated, duplicated, swapped, misaddressed or foreign message; no party may
 //!   panic, every party ends (done or a typed error), the honest parties agree, and every
@@ -25,6 +26,7 @@ use std::time::{Duration, Instant};
 
 use quasar_pq::lens::{self, CoordinatorParty, Curve, SignerParty as LensSigner};
 use quasar_pq::lss::{self, Ceremony, DealingParty};
+use quasar_pq::magnetar::{self, AggregateCertificate, PublicKeyFrame as MagnetarKeyFrame};
 use quasar_pq::mldsa::{self, Mode as MlDsaMode};
 use quasar_pq::party::sim::{map_output, party_rng, Envelope, Network};
 use quasar_pq::pulsar::custody::{
@@ -157,6 +159,15 @@ fn decoders() -> Vec<(&'static [u8; 4], &'static str, Decoder)> {
         (b"PULG", "pulsar PULG frame", |b| {
             ok(GroupKeyFrame::decode(b), |_| b.to_vec())
         }),
+        (b"MAGS", "magnetar MAGS frame", |b| {
+            ok(magnetar::SignatureFrame::decode(b), |f| f.to_bytes())
+        }),
+        (b"MAGG", "magnetar MAGG frame", |b| {
+            ok(MagnetarKeyFrame::decode(b), |f| f.to_bytes())
+        }),
+        (b"MAGA", "magnetar aggregate certificate", |b| {
+            ok(AggregateCertificate::decode(b), |c| c.to_bytes())
+        }),
         (b"QSNP", "snapshot", |b| {
             ok(lss::snapshot::Snapshot::from_bytes(b), |m| m.to_bytes())
         }),
@@ -253,6 +264,48 @@ fn probe(counts: &mut Counts, what: &str, f: impl FnOnce() -> Result<bool, Strin
 struct Corpus {
     by_magic: BTreeMap<[u8; 4], Vec<Vec<u8>>>,
     ml_dsa: Vec<MlDsaCase>,
+    magnetar: Option<MagnetarSample>,
+}
+
+/// A SHAKE-192f registry of two validators, a signature and a 2-of-2 certificate on
+/// `b"fuzz"`, for the verifiers: no mutant may verify.
+struct MagnetarSample {
+    key: magnetar::PublicKey,
+    signature: Vec<u8>,
+    registry: magnetar::Registry,
+    certificate: Vec<u8>,
+}
+
+fn magnetar_sample() -> MagnetarSample {
+    let mode = magnetar::Mode::Shake192f;
+    let keys: Vec<magnetar::SigningKey> = (0..2u8)
+        .map(|i| magnetar::SigningKey::from_seed(mode, &[i; 96]).unwrap())
+        .collect();
+    let sigs: Vec<Vec<u8>> = keys
+        .iter()
+        .map(|k| k.sign_deterministic(b"fuzz", b"").unwrap())
+        .collect();
+    let id = |i: usize| magnetar::ValidatorId([i as u8 + 1; 32]);
+    let registry = magnetar::Registry::new(
+        mode,
+        keys.iter()
+            .enumerate()
+            .map(|(i, k)| magnetar::Validator {
+                id: id(i),
+                key: k.public_key(),
+                weight: 1,
+            })
+            .collect(),
+    )
+    .unwrap();
+    let certificate =
+        AggregateCertificate::encode(mode, &[(id(0), &sigs[0][..]), (id(1), &sigs[1][..])]).unwrap();
+    MagnetarSample {
+        key: keys[0].public_key(),
+        signature: sigs[0].clone(),
+        registry,
+        certificate,
+    }
 }
 
 /// (mode, public key, message, signature).
@@ -287,6 +340,7 @@ fn build_corpus() -> (Corpus, Material) {
     let mut corpus = Corpus {
         by_magic: BTreeMap::new(),
         ml_dsa: Vec::new(),
+        magnetar: None,
     };
     let ids: Vec<PartyId> = (1..=4).map(id).collect();
     // Pulsar: DKG, ceremony, certification, signing, reshare.
@@ -393,6 +447,12 @@ fn build_corpus() -> (Corpus, Material) {
         corpus.add(&SignatureFrame::encode(mode, &sig).unwrap());
         corpus.ml_dsa.push((mode, pk, b"fuzz".to_vec(), sig));
     }
+    // Magnetar envelopes and an aggregate certificate.
+    let mag = magnetar_sample();
+    corpus.add(&mag.signature);
+    corpus.add(&mag.key.to_frame());
+    corpus.add(&mag.certificate);
+    corpus.magnetar = Some(mag);
     let material = Material {
         shares,
         public,
@@ -546,6 +606,29 @@ fn fuzz_decoders(corpus: &Corpus, iters: usize, rng: &mut impl RngCore, counts: 
                     Err("a signature verifies under a mutated key".into())
                 } else {
                     Ok(false)
+                }
+            });
+        }
+    }
+    if let Some(mag) = &corpus.magnetar {
+        for m in mutants(&mag.signature, &all, iters, rng) {
+            probe(counts, "magnetar verify", || {
+                if m != mag.signature && mag.key.verify(b"fuzz", b"", &m).is_ok() {
+                    Err("a mutated MAGS envelope verifies".into())
+                } else {
+                    Ok(m == mag.signature)
+                }
+            });
+        }
+        for m in mutants(&mag.certificate, &all, iters, rng) {
+            probe(counts, "magnetar aggregate verify", || {
+                let verdict = AggregateCertificate::decode(&m).and_then(|c| {
+                    c.verify(&mag.registry, b"fuzz", b"", quasar_pq::quorum::Quorum::default())
+                });
+                if m != mag.certificate && verdict.is_ok() {
+                    Err("a mutated certificate verifies".into())
+                } else {
+                    Ok(verdict.is_ok())
                 }
             });
         }

@@ -1,12 +1,14 @@
-// quasar-pq demo page: the threshold ceremony (K parties in a pool of Web Workers) and the
-// single-signer ML-DSA tab. This module only renders and routes: every protocol step runs in
-// a worker (www/party-worker.js), messages are routed by www/coordinator.js, and the
-// sequence of rounds of each scheme is in www/flows.js.
+// quasar-pq demo page: the threshold ceremony (K parties in a pool of Web Workers), the
+// Magnetar tab (K validators in the same pool; www/magnetar.js) and the single-signer ML-DSA
+// tab. This module only renders and routes: every protocol step runs in a worker
+// (www/party-worker.js), messages are routed by www/coordinator.js, and the sequence of
+// rounds of each scheme is in www/flows.js.
 
 import { WorkerPool, defaultPoolSize } from './pool.js';
 import { COMBINER, COORDINATOR, Run, SCHEMES, defaultThreshold } from './flows.js';
 import { describeError as describe, fmtBytes, fmtMs, hex, median, plural, ranges } from './util.js';
 import { setupMlDsa } from './mldsa.js';
+import { setupMagnetar } from './magnetar.js';
 
 const $ = (id) => document.getElementById(id);
 const utf8 = new TextEncoder();
@@ -821,30 +823,31 @@ function stop() {
 
 // ------------------------------------------------------------------------------ tabs
 
+const TABS = ['tab-threshold', 'tab-magnetar', 'tab-mldsa'];
+const TAB_HASH = { 'tab-threshold': '', 'tab-magnetar': '#magnetar', 'tab-mldsa': '#mldsa' };
+
 function selectTab(which) {
-  for (const [tab, panel] of [
-    [$('tab-threshold'), $('panel-threshold')],
-    [$('tab-mldsa'), $('panel-mldsa')],
-  ]) {
-    const on = tab.id === which;
+  for (const id of TABS) {
+    const tab = $(id);
+    const on = id === which;
     tab.setAttribute('aria-selected', on ? 'true' : 'false');
     tab.tabIndex = on ? 0 : -1;
-    panel.hidden = !on;
+    $(tab.getAttribute('aria-controls')).hidden = !on;
   }
-  const hash = which === 'tab-mldsa' ? '#mldsa' : '';
+  const hash = TAB_HASH[which];
   if (location.hash !== hash) history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
 }
 
-for (const id of ['tab-threshold', 'tab-mldsa']) {
+TABS.forEach((id, i) => {
   $(id).addEventListener('click', () => selectTab(id));
   $(id).addEventListener('keydown', (e) => {
     if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
-      const other = id === 'tab-threshold' ? 'tab-mldsa' : 'tab-threshold';
+      const other = TABS[(i + (e.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length];
       selectTab(other);
       $(other).focus();
     }
   });
-}
+});
 
 // ------------------------------------------------------------------------------ wiring
 
@@ -891,6 +894,7 @@ if (params.get('t')) {
   app.thresholdTouched = true;
 }
 if (location.hash === '#mldsa') selectTab('tab-mldsa');
+if (location.hash === '#magnetar') selectTab('tab-magnetar');
 fillWorkerChoices();
 updateSchemeFields();
 updateParamFields();
@@ -908,6 +912,10 @@ async function boot() {
   await lib.init();
   app.lib = lib;
   setupMlDsa(lib);
+  // The Magnetar tab's light client runs the verify-only build, as a light client would.
+  const light = await import('/js/verify.js');
+  await light.init();
+  setupMagnetar({ lib, light, getPool: ensurePool });
   await ensurePool();
   setStatus(
     'idle',

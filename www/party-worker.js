@@ -10,6 +10,11 @@
 // only when the outcome's activation certificate was verified (then it is erased even if the
 // entity got no new share); an unverified activation keeps the old share.
 //
+// Magnetar validators live here too (`magnetar-keygen`, `magnetar-sign`): each holds its own
+// SLH-DSA secret key, made and used only through `lib.magnetar`, and never sent out; the page
+// gets public keys and signatures. `magnetar-verify-batch` checks a share of the aggregator's
+// batch with the library's `MagnetarRegistry`, built from the public registry the page sends.
+//
 // Requests: { id, op, ... } → { id, ok, result } | { id, ok: false, error }.
 // Events:   { event: 'step-start', token, key } and { event: 'step-done', token, key, ms, ok }.
 
@@ -18,6 +23,8 @@ import { errorInfo } from './util.js';
 import { standardVerify } from './verify.js';
 
 const entities = new Map(); // key -> { party, share }
+const validators = new Map(); // Magnetar validator index -> { mode, secretKey }
+let registry = null; // { version, r: MagnetarRegistry }
 let ready = null;
 
 function entity(key) {
@@ -140,6 +147,47 @@ async function handle(msg) {
         entities.delete(k);
       }
       return { result: { count: entities.size } };
+    }
+    case 'magnetar-keygen': {
+      await ready;
+      const out = [];
+      for (const index of msg.validators) {
+        const t0 = performance.now();
+        const { publicKey, secretKey } = lib.magnetar.keygen(msg.mode);
+        validators.get(index)?.secretKey.fill(0);
+        validators.set(index, { mode: msg.mode, secretKey });
+        out.push({ index, publicKey, ms: performance.now() - t0 });
+      }
+      return { result: { keys: out }, transfer: out.map((k) => k.publicKey.buffer) };
+    }
+    case 'magnetar-sign': {
+      await ready;
+      const out = [];
+      for (const { index, message } of msg.jobs) {
+        const v = validators.get(index);
+        if (!v) throw new Error(`validator ${index} has no key in this worker`);
+        const t0 = performance.now();
+        const signature = lib.magnetar.sign(v.mode, message, v.secretKey, { context: msg.context });
+        out.push({ index, signature, ms: performance.now() - t0 });
+      }
+      return { result: { signatures: out }, transfer: out.map((x) => x.signature.buffer) };
+    }
+    case 'magnetar-verify-batch': {
+      await ready;
+      if (registry?.version !== msg.registry.version) {
+        registry?.r.free();
+        registry = { version: msg.registry.version, r: new lib.MagnetarRegistry(msg.registry.mode, msg.registry.validators) };
+      }
+      const t0 = performance.now();
+      const bitmap = registry.r.verifyBatch(msg.contributions, msg.message, { context: msg.context });
+      return { result: { bitmap, ms: performance.now() - t0 } };
+    }
+    case 'magnetar-drop': {
+      for (const v of validators.values()) v.secretKey.fill(0);
+      validators.clear();
+      registry?.r.free();
+      registry = null;
+      return { result: {} };
     }
     case 'verify': {
       await ready;

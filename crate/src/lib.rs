@@ -33,11 +33,14 @@ pub mod hash;
 pub mod lens;
 #[cfg(feature = "threshold")]
 pub mod lss;
+pub mod magnetar;
 pub mod mldsa;
 pub mod party;
 #[cfg(feature = "threshold")]
 pub mod pulsar;
+pub mod quorum;
 pub mod slhdsa;
+mod sort;
 #[cfg(feature = "threshold")]
 pub mod vss;
 pub mod wire;

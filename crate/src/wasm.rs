@@ -12,6 +12,10 @@
 //!
 //! - [`mldsa`]: ML-DSA keygen, sign, verify (both builds; the `light` build, for light
 //!   clients, keeps only verification).
+//! - [`slhdsa`]: SLH-DSA (the six SHAKE sets) keygen, sign, verify, the same way.
+//! - [`magnetar`]: Magnetar envelopes, batch verification and aggregate certificates
+//!   against a registry held in WASM memory (both builds; keygen, signing and aggregation
+//!   in the full build only).
 //! - The full build binds the threshold protocols. Every protocol party is the library's
 //!   own [`crate::party::Party`], held by one class, `PartyWasm` ([`party`]); factory
 //!   functions per protocol start one ([`lens`], [`pulsar`]); key shares stay in WASM
@@ -41,7 +45,9 @@ use alloc::vec::Vec;
 use js_sys::{Array, Reflect};
 use wasm_bindgen::prelude::*;
 
+mod magnetar;
 mod mldsa;
+mod slhdsa;
 
 // Threshold protocols (full build only).
 #[cfg(all(feature = "threshold", not(feature = "light")))]
@@ -76,7 +82,7 @@ pub(crate) fn js_error(message: &str, code: &str, module: &str, culprits: &[u16]
 pub(crate) fn to_js_error(err: impl Into<crate::Error>) -> JsValue {
     let err: crate::Error = err.into();
     let mut culprits: Vec<u16> = err.culprits().iter().map(|p| p.get()).collect();
-    culprits.sort_unstable();
+    crate::sort::heapsort(&mut culprits);
     culprits.dedup();
     let js = js_error(&alloc::format!("{err}"), err.code(), err.module(), &culprits);
     #[cfg(all(feature = "threshold", not(feature = "light")))]

@@ -1,6 +1,10 @@
-// NIST ACVP ML-DSA vectors (keyGen, sigGen, sigVer) through the WASM builds.
+// NIST ACVP vectors through the WASM builds: ML-DSA (keyGen, sigGen, sigVer) and SLH-DSA
+// (keyGen, sigVer, and every valid sigVer case re-signed: the file carries sk and
+// additionalRandomness, so each is a sigGen case too).
 //
-// The vectors are read from ../shared/vectors/acvp/ml-dsa/ relative to the repository root.
+// The vectors are read from ../shared/vectors/acvp/{ml-dsa,slh-dsa}/ relative to the
+// repository root. For SLH-DSA every SHAKE case runs; the SHA2 groups are skipped and
+// counted (the package has the SHAKE sets only).
 // Every loader counts the cases it ran and fails on zero, and fails on a parameter set or a
 // signature interface it does not know.
 //
@@ -21,6 +25,7 @@ import * as light from '../verify.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DIR = `${ROOT}../shared/vectors/acvp/ml-dsa/`;
+const SLH_DIR = `${ROOT}../shared/vectors/acvp/slh-dsa/`;
 
 const hex = (s) => Uint8Array.from(Buffer.from(s ?? '', 'hex'));
 const toHex = (b) => Buffer.from(b).toString('hex').toUpperCase();
@@ -73,6 +78,31 @@ function verifyWith(set, iface, t, pk) {
 }
 
 const counts = { keyGen: 0, sigGen: 0, sigVer: 0, sigVerLight: 0 };
+const slh = { keyGen: 0, sigVer: 0, sigVerLight: 0, resigned: 0, skipped: 0 };
+
+/** The full and light objects of an SLH-DSA set; null for a SHA2 set (skipped, counted). */
+function slhSet(name) {
+  const m = /^SLH-DSA-(SHAKE|SHA2)-(128|192|256)([sf])$/.exec(name);
+  if (!m) throw new Error(`unknown ACVP SLH-DSA parameterSet ${JSON.stringify(name)}`);
+  if (m[1] === 'SHA2') return null;
+  const key = `slhDsaShake${m[2]}${m[3]}`;
+  return [full[key], light[key]];
+}
+
+/** The SLH-DSA groups of `file`, SHAKE ones only, with the SHA2 cases counted as skipped. */
+function shakeGroups(file, mode) {
+  const f = JSON.parse(readFileSync(`${SLH_DIR}${file}`, 'utf8'));
+  assert.equal(f.mode, mode);
+  assert.equal(f.revision, 'FIPS205');
+  const groups = [];
+  for (const g of f.testGroups) {
+    const sets = slhSet(g.parameterSet);
+    if (sets === null) slh.skipped += g.tests.length;
+    else groups.push([g, sets]);
+  }
+  assert.ok(groups.length > 0, `${file}: no SHAKE groups`);
+  return groups;
+}
 
 before(async () => {
   await full.init();
@@ -133,7 +163,65 @@ describe('ACVP ML-DSA', () => {
   });
 });
 
+describe('ACVP SLH-DSA (SHAKE sets)', () => {
+  test('keyGen: pk and sk from SK.seed ‖ SK.prf ‖ PK.seed', () => {
+    for (const [g, [set]] of shakeGroups('key-gen.json', 'keyGen')) {
+      for (const t of g.tests) {
+        const seed = hex(t.skSeed + t.skPrf + t.pkSeed);
+        assert.equal(seed.length, set.lengths.seed, `keyGen tcId ${t.tcId}: seed length`);
+        const { publicKey, secretKey } = set.keygen(seed);
+        assert.equal(toHex(publicKey), t.pk.toUpperCase(), `keyGen tcId ${t.tcId} (${g.parameterSet}) pk`);
+        assert.equal(toHex(secretKey), t.sk.toUpperCase(), `keyGen tcId ${t.tcId} (${g.parameterSet}) sk`);
+        slh.keyGen++;
+      }
+    }
+    // key-gen.json: SHAKE-192s and SHAKE-256f, 10 cases each.
+    assert.equal(slh.keyGen, 20);
+  });
+
+  // This sample file predates `signatureInterface`: its messages are M′ of the internal
+  // interface (slh_verify_internal), as tests/slhdsa_sigver.rs pins natively.
+  test('sigVer: accept and reject on M′, full and light builds', () => {
+    for (const [g, [fullSet, lightSet]] of shakeGroups('sig-ver.json', 'sigVer')) {
+      for (const t of g.tests) {
+        assert.equal(typeof t.testPassed, 'boolean', `sigVer tcId ${t.tcId}: testPassed`);
+        const [pk, msg, sig] = [hex(t.pk), hex(t.message), hex(t.signature)];
+        const why = `sigVer tcId ${t.tcId} (${g.parameterSet}, ${t.reason})`;
+        assert.equal(fullSet.internal.verify(sig, msg, pk), t.testPassed, `${why}, full build`);
+        slh.sigVer++;
+        assert.equal(lightSet.internal.verify(sig, msg, pk), t.testPassed, `${why}, light build`);
+        slh.sigVerLight++;
+        if (t.testPassed) {
+          // The pure interface frames M with 0 ‖ |ctx| ‖ ctx: the same bytes do not verify there.
+          assert.equal(fullSet.verify(sig, msg, pk), false, `${why}: not a pure-interface signature`);
+        }
+      }
+    }
+    // SHAKE-128f, -192s and -256f, 9 cases each.
+    assert.equal(slh.sigVer, 27);
+  });
+
+  test('sigGen: every valid sigVer case re-signed from sk and additionalRandomness, byte for byte', () => {
+    for (const [g, [set]] of shakeGroups('sig-ver.json', 'sigVer')) {
+      for (const t of g.tests.filter((x) => x.testPassed)) {
+        const rnd = hex(t.additionalRandomness);
+        assert.equal(rnd.length, set.lengths.signRand, `tcId ${t.tcId}: additionalRandomness length`);
+        const sig = set.internal.sign(hex(t.message), hex(t.sk), { extraEntropy: rnd });
+        assert.equal(toHex(sig), t.signature.toUpperCase(), `sigGen tcId ${t.tcId} (${g.parameterSet})`);
+        slh.resigned++;
+      }
+    }
+    assert.equal(slh.resigned, 9);
+    // key-gen.json has 20 SHA2 cases, sig-ver.json 18 (counted once per loading test).
+    assert.equal(slh.skipped, 20 + 18 + 18);
+  });
+});
+
 after(() => {
+  console.log(
+    `ACVP SLH-DSA cases run: keyGen ${slh.keyGen}, sigVer ${slh.sigVer} (full) + ${slh.sigVerLight} (light), ` +
+      `re-signed ${slh.resigned}; SHA2 cases skipped ${slh.skipped}`,
+  );
   console.log(
     `ACVP ML-DSA cases run: keyGen ${counts.keyGen}, sigGen ${counts.sigGen}, ` +
       `sigVer ${counts.sigVer} (full) + ${counts.sigVerLight} (light)`,

@@ -13,7 +13,7 @@ import { makeInit } from '../common.js';
 import * as glue from '../../pkg/full/quasar_pq.js';
 import { label32, run } from '../support/run.mjs';
 
-const { lens, pulsar, LensKeyShare, PulsarKeyShare, Rng, mlDsa44 } = full;
+const { lens, pulsar, LensKeyShare, PulsarKeyShare, Rng, mlDsa44, slhDsaShake128f, magnetar, MagnetarRegistry } = full;
 
 // ------------------------------------------------------------------ the hostile arguments
 
@@ -81,6 +81,12 @@ function assertTyped(fn, what) {
 
 let kp;
 let sig;
+let slhKp;
+let slhSig;
+let magKey;
+let magSig;
+let magRegistry;
+let magCert;
 let lensShare;
 let lensOutcome;
 let pulsarShare;
@@ -115,6 +121,12 @@ before(async () => {
   await light.init();
   kp = mlDsa44.keygen(new Uint8Array(32).fill(7));
   sig = mlDsa44.sign(msg, kp.secretKey);
+  slhKp = slhDsaShake128f.keygen(new Uint8Array(48).fill(7));
+  slhSig = slhDsaShake128f.sign(msg, slhKp.secretKey);
+  magKey = magnetar.keygen('shake192f', { seed: new Uint8Array(72).fill(5) });
+  magSig = magnetar.sign('shake192f', msg, magKey.secretKey);
+  magRegistry = new light.MagnetarRegistry('shake192f', [{ id: new Uint8Array(32).fill(1), publicKey: magKey.publicKey, weight: 1 }]);
+  magCert = magnetar.aggregate('shake192f', [{ id: new Uint8Array(32).fill(1), signature: magSig }]);
   lensOutcome = lensKey();
   lensShare = lensOutcome.get(1).keyShare;
   pulsarShare = pulsarKey();
@@ -156,6 +168,33 @@ function calls() {
         p.free();
       }
     },
+    'slhDsaShake128f.keygen(seed)': (b) => slhDsaShake128f.keygen(b),
+    'slhDsaShake128f.sign(message)': (b) => slhDsaShake128f.sign(b, slhKp.secretKey),
+    'slhDsaShake128f.sign(secretKey)': (b) => slhDsaShake128f.sign(msg, b),
+    'slhDsaShake128f.sign(context)': (b) => slhDsaShake128f.sign(msg, slhKp.secretKey, ctx(b)),
+    'slhDsaShake128f.sign(extraEntropy)': (b) => slhDsaShake128f.sign(msg, slhKp.secretKey, { extraEntropy: b }),
+    'slhDsaShake128f.internal.sign(message)': (b) => slhDsaShake128f.internal.sign(b, slhKp.secretKey),
+    'slhDsaShake128f.verify(signature)': (b) => slhDsaShake128f.verify(b, msg, slhKp.publicKey),
+    'slhDsaShake128f.verify(message)': (b) => slhDsaShake128f.verify(slhSig, b, slhKp.publicKey),
+    'slhDsaShake128f.verify(publicKey)': (b) => slhDsaShake128f.verify(slhSig, msg, b),
+    'slhDsaShake128f.verify(context)': (b) => slhDsaShake128f.verify(slhSig, msg, slhKp.publicKey, ctx(b)),
+    'light slhDsaShake128f.verify(signature)': (b) => light.slhDsaShake128f.verify(b, msg, slhKp.publicKey),
+    'light slhDsaShake128f.verify(message)': (b) => light.slhDsaShake128f.verify(slhSig, b, slhKp.publicKey),
+    'light slhDsaShake128f.internal.verify(publicKey)': (b) => light.slhDsaShake128f.internal.verify(slhSig, msg, b),
+    'magnetar.keygen(seed)': (b) => magnetar.keygen('shake192f', { seed: b }),
+    'magnetar.sign(message)': (b) => magnetar.sign('shake192f', b, magKey.secretKey),
+    'magnetar.sign(secretKey)': (b) => magnetar.sign('shake192f', msg, b),
+    'magnetar.verify(signature)': (b) => magnetar.verify(b, msg, magKey.publicKey),
+    'light magnetar.verify(publicKey)': (b) => light.magnetar.verify(magSig, msg, b),
+    'light magnetar.verifyBatch(items[0].signature)': (b) => light.magnetar.verifyBatch([{ publicKey: magKey.publicKey, message: msg, signature: b }]),
+    'light magnetar.verifyBatch(items[0].message)': (b) => light.magnetar.verifyBatch([{ publicKey: magKey.publicKey, message: b, signature: magSig }]),
+    'MagnetarRegistry(validators[0].id)': (b) => new MagnetarRegistry('shake192f', [{ id: b, publicKey: magKey.publicKey, weight: 1 }]),
+    'light MagnetarRegistry(validators[0].publicKey)': (b) => new light.MagnetarRegistry('shake192f', [{ id: new Uint8Array(32), publicKey: b, weight: 1 }]),
+    'registry.verifyBatch(contributions[0].signature)': (b) => magRegistry.verifyBatch([{ id: new Uint8Array(32).fill(1), signature: b }], msg),
+    'registry.verifyBatch(message)': (b) => magRegistry.verifyBatch([{ id: new Uint8Array(32).fill(1), signature: magSig }], b),
+    'registry.verifyAggregate(certificate)': (b) => magRegistry.verifyAggregate(b, msg),
+    'registry.verifyAggregate(context)': (b) => magRegistry.verifyAggregate(magCert, msg, ctx(b)),
+    'magnetar.aggregate(contributions[0].signature)': (b) => magnetar.aggregate('shake192f', [{ id: new Uint8Array(32), signature: b }]),
     'lens.verify(groupKey)': (b) => lens.verify('ed25519', b, msg, new Uint8Array(64)),
     'lens.verify(message)': (b) => lens.verify('ed25519', lensOutcome.get(1).groupKey, b, new Uint8Array(64)),
     'lens.verify(signature)': (b) => lens.verify('ed25519', lensOutcome.get(1).groupKey, msg, b),
@@ -194,6 +233,8 @@ function roundTrip() {
   const k = mlDsa44.keygen(new Uint8Array(32).fill(3));
   const s = mlDsa44.sign(msg, k.secretKey);
   assert.equal(mlDsa44.verify(s, msg, k.publicKey), true, 'keygen/sign/verify after the bad calls');
+  assert.equal(light.slhDsaShake128f.verify(slhSig, msg, slhKp.publicKey), true, 'SLH-DSA verify after the bad calls');
+  assert.equal(magRegistry.verifyAggregate(magCert, msg).ok, true, 'Magnetar aggregate after the bad calls');
   const pk = lensOutcome.get(1).publicPackage;
   const c = lens.coordinate({ publicPackage: pk, id: 9, message: msg });
   c.free();
@@ -217,10 +258,13 @@ describe('the four reproductions of issue 10, for every exported function they r
 
   test('detached buffers give QuasarError DETACHED_BUFFER naming the argument', () => {
     assert.throws(() => mlDsa44.verify(sig, detached(3), kp.publicKey), (e) => e.name === 'QuasarError' && e.code === 'DETACHED_BUFFER' && e.argument === 'message');
+    assert.throws(() => slhDsaShake128f.verify(detached(17088), msg, slhKp.publicKey), (e) => e.code === 'DETACHED_BUFFER' && e.argument === 'signature');
+    assert.throws(() => slhDsaShake128f.sign(msg, detached(64)), (e) => e.code === 'DETACHED_BUFFER' && e.argument === 'secretKey');
   });
 
   test('a Node Buffer (a subclass that keeps the accessors) is accepted, copied', () => {
     assert.equal(mlDsa44.verify(Buffer.from(sig), Buffer.from(msg), Buffer.from(kp.publicKey)), true);
+    assert.equal(light.slhDsaShake128f.verify(Buffer.from(slhSig), Buffer.from(msg), Buffer.from(slhKp.publicKey)), true);
   });
 
   test('variable lengths are bounded: a message over 16 MiB is a RangeError naming it', () => {

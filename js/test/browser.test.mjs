@@ -1,7 +1,9 @@
 // Browser test: the demo page (www/) driven by playwright-core through Debian's Chromium:
 // the threshold tab (K parties in a pool of Web Workers: Pulsar custody and Lens ceremonies,
-// signing, resharing with activation under the unchanged key, a cheating party) and the
-// single-signer ML-DSA tab.
+// signing, resharing with activation under the unchanged key, a cheating party), the Magnetar
+// tab (K validators sign in the pool, batch verification across the workers, the aggregate
+// certificate against the quorum, a cheating validator counted out) and the single-signer
+// ML-DSA tab.
 //
 //   node --test js/test/browser.test.mjs
 //
@@ -167,7 +169,7 @@ describe('demo page in Chromium', { timeout: 240_000 }, () => {
     assert.equal(wasm.type, 'application/wasm');
     assert.deepEqual([...wasm.body.subarray(0, 4)], [0x00, 0x61, 0x73, 0x6d]);
 
-    for (const p of ['/js/index.js', '/www/app.js', '/www/pool.js', '/www/party-worker.js', '/www/coordinator.js', '/www/flows.js', '/www/util.js', '/www/verify.js', '/pkg/full/quasar_pq.js']) {
+    for (const p of ['/js/index.js', '/js/verify.js', '/js/magnetar.js', '/www/magnetar.js', '/www/app.js', '/www/pool.js', '/www/party-worker.js', '/www/coordinator.js', '/www/flows.js', '/www/util.js', '/www/verify.js', '/pkg/full/quasar_pq.js']) {
       const r = await rawGet(server.url, p);
       assert.equal(r.status, 200, p);
       assert.match(r.type, /^text\/javascript/, p);
@@ -292,6 +294,72 @@ describe('demo page in Chromium', { timeout: 240_000 }, () => {
     assert.equal(signers.length, 5);
     assert.ok(!signers.includes('2'), `the excluded dealer does not sign: ${signers}`);
     await screenshot('lens-7-cheater-dealing');
+  });
+
+  /** Run one Magnetar round with `k` validators, `cheater` ('' for none); the verdict fields. */
+  async function magnetarRound(k, cheater) {
+    await page.fill('#mag-validators', String(k));
+    await page.selectOption('#mag-mode', 'shake192f');
+    await page.selectOption('#mag-cheater', cheater);
+    const before = Number((await page.getAttribute('body', 'data-mag-runs')) ?? 0);
+    await page.click('#mag-run');
+    await page.waitForFunction((n) => Number(document.body.dataset.magRuns ?? 0) > n, before, { timeout: RUN_TIMEOUT });
+    if (await page.locator('#mag-error').isVisible()) assert.fail(`Magnetar round: ${await text('#mag-error-text')}`);
+    assert.equal(await page.getAttribute('#mag-status', 'data-state'), 'done', await text('#mag-status'));
+    return {
+      bits: await page.getAttribute('#mag-bitmap', 'data-bits'),
+      valid: Number(await page.getAttribute('#mag-count', 'data-valid')),
+      total: Number(await page.getAttribute('#mag-count', 'data-total')),
+      signedWeight: Number(await page.getAttribute('#mag-weight', 'data-signed')),
+      totalWeight: Number(await page.getAttribute('#mag-weight', 'data-total')),
+      verdict: await text('#mag-verdict'),
+      verdictState: await page.getAttribute('#mag-verdict', 'data-state'),
+      refusal: await text('#mag-refusal'),
+    };
+  }
+
+  test('Magnetar tab: the trust model is stated; SHAKE-192f by default, SHAKE-192s selectable', async () => {
+    await page.click('#tab-magnetar');
+    assert.ok(await page.locator('#panel-magnetar').isVisible());
+    assert.ok(await page.locator('#panel-threshold').isHidden());
+    assert.match(await text('#mag-trust'), /Each validator signs independently with its own\s+SLH-DSA key/);
+    assert.match(await text('#mag-trust'), /the list of\s+their ordinary signatures on the block, checked one by one against the keys and weights of the validator\s+registry/);
+    assert.equal(await page.inputValue('#mag-mode'), 'shake192f');
+    const modes = await page.locator('#mag-mode option').evaluateAll((os) => os.map((o) => o.value));
+    assert.deepEqual(modes, ['shake192f', 'shake192s', 'shake256s']);
+    assert.equal(await page.locator('#mag-cheater option').count(), 8, 'nobody + 7 validators');
+  });
+
+  test('Magnetar: 7 honest validators sign in the workers; every bit set, the quorum met', async () => {
+    const r = await magnetarRound(7, '');
+    assert.deepEqual(r, {
+      bits: '1111111', valid: 7, total: 7, signedWeight: 700, totalWeight: 700,
+      verdict: 'quorum met', verdictState: 'valid', refusal: 'no bad signature to include',
+    });
+    assert.equal(await page.locator('#mag-grid .tile[data-bit="1"]').count(), 7);
+    const workers = new Set(await page.locator('#mag-grid .tile .wk').allTextContents());
+    assert.ok(workers.size >= 1, `hosted by ${[...workers]}`);
+    await screenshot('magnetar-7-honest');
+  });
+
+  test('Magnetar: a cheating validator\'s bit is 0, it is counted out, count and weight drop; the quorum still holds', async () => {
+    const r = await magnetarRound(7, '3');
+    assert.equal(r.bits, '1101111');
+    assert.equal(await page.getAttribute('#mag-grid .tile[data-validator="3"]', 'data-bit'), '0');
+    assert.equal(await page.getAttribute('#mag-grid .tile[data-validator="3"]', 'data-state'), 'blamed');
+    assert.deepEqual([r.valid, r.total, r.signedWeight, r.totalWeight], [6, 7, 600, 700]);
+    assert.deepEqual([r.verdict, r.verdictState], ['quorum met', 'valid']);
+    assert.equal(await page.getAttribute('#mag-refusal', 'data-code'), 'INVALID_SIGNATURE');
+    assert.match(r.refusal, /naming validator 3$/);
+    await screenshot('magnetar-7-cheater');
+  });
+
+  test('Magnetar: with 3 validators one cheater leaves exactly 2/3, which is not more than 2/3', async () => {
+    const r = await magnetarRound(3, '2');
+    assert.deepEqual([r.bits, r.valid, r.signedWeight, r.totalWeight], ['101', 2, 200, 300]);
+    assert.deepEqual([r.verdict, r.verdictState], ['quorum not met', 'invalid']);
+    await page.fill('#mag-validators', '7');
+    await page.selectOption('#mag-cheater', '');
   });
 
   test('ML-DSA tab is reachable', async () => {

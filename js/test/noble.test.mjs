@@ -6,11 +6,19 @@
 //   - a wrong context or message is rejected by both.
 // Cases come from fixed labels (SHA-256 in counter mode), so a failure names a reproducible
 // case. CASES (default 50) sets the number of (seed, message, context) cases per set.
+//
+// SLH-DSA (the six SHAKE sets; 192s, 192f and 256s are the ones Magnetar uses): keygen is
+// byte-identical, deterministic and hedged signatures are byte-identical, ours verify under
+// noble and noble's under ours (full and light), a wrong context or message fails in both.
+// noble signs an "s" set in about 17 s, so by default each "s" set runs one case with one
+// noble signature (hedged, with our extraEntropy: byte-identical, then verified by us), the
+// "f" sets two full cases. SLOW_TESTS=1 runs SLH_CASES (default 3) full cases of every set.
 
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
 import { ml_dsa44, ml_dsa65, ml_dsa87 } from '@noble/post-quantum/ml-dsa.js';
+import * as nobleSlh from '@noble/post-quantum/slh-dsa.js';
 
 import * as full from '../index.js';
 import * as light from '../verify.js';
@@ -108,6 +116,86 @@ describe('interoperability with @noble/post-quantum', () => {
       }
       assert.ok(ran > 0, 'no cases ran');
       assert.equal(ran, CASES);
+    });
+  }
+});
+
+const SLOW = process.env.SLOW_TESTS === '1';
+const SLH_CASES = Number(process.env.SLH_CASES ?? 3);
+const SLH_SETS = ['128s', '128f', '192s', '192f', '256s', '256f'].map((p) => ({
+  name: `SLH-DSA-SHAKE-${p}`,
+  ours: full[`slhDsaShake${p}`],
+  light: light[`slhDsaShake${p}`],
+  noble: nobleSlh[`slh_dsa_shake_${p}`],
+  small: p.endsWith('s'),
+  // Without SLOW_TESTS: the three sets Magnetar uses, the other three under SLOW_TESTS only.
+  byDefault: ['192s', '192f', '256s'].includes(p),
+}));
+
+describe('SLH-DSA interoperability with @noble/post-quantum', () => {
+  for (const set of SLH_SETS) {
+    const { name, ours, light: lightSet, noble, small } = set;
+    const cases = SLOW ? SLH_CASES : small ? 1 : 2;
+    // One noble signature per case for an "s" set by default; every check with SLOW_TESTS.
+    const quick = small && !SLOW;
+    const skip = !SLOW && !set.byDefault ? 'SLOW_TESTS=1 runs this set' : false;
+    test(`${name}: ${cases} case(s), both directions${quick ? ' (one noble signature)' : ''}`, { skip }, () => {
+      assert.deepEqual({ ...ours.lengths }, { ...noble.lengths }, 'lengths');
+      assert.equal(ours.securityLevel, noble.securityLevel, 'securityLevel');
+      let ran = 0;
+      for (let i = 0; i < cases; i++) {
+        const label = `quasar-pq/noble-interop/${name}/${i}`;
+        const seed = bytes(`${label}/seed`, ours.lengths.seed);
+        const msg = bytes(`${label}/msg`, int(`${label}/msglen`, 300));
+        const ctxLen = i % 3 === 0 ? 0 : i % 3 === 1 ? 255 : int(`${label}/ctxlen`, 64);
+        const context = bytes(`${label}/ctx`, ctxLen);
+        const rnd = bytes(`${label}/rnd`, ours.lengths.signRand);
+        const why = `${label} (msg ${msg.length} B, ctx ${ctxLen} B)`;
+
+        const a = ours.keygen(seed);
+        // noble's keygen of an "s" set builds a 2^9-leaf tree (seconds): the ACVP keyGen
+        // vectors pin ours, so the quick run skips noble's.
+        if (!quick) {
+          const b = noble.keygen(seed);
+          assert.equal(hex(a.publicKey), hex(b.publicKey), `${why}: publicKey`);
+          assert.equal(hex(a.secretKey), hex(b.secretKey), `${why}: secretKey`);
+        }
+
+        // noble signs, hedged with our extraEntropy: byte-identical to ours, verified by ours.
+        const ourHedged = ours.sign(msg, a.secretKey, { context, extraEntropy: rnd });
+        const nobleHedged = noble.sign(msg, a.secretKey, { context, extraEntropy: rnd });
+        assert.equal(hex(ourHedged), hex(nobleHedged), `${why}: hedged signature`);
+        assert.equal(ours.verify(nobleHedged, msg, a.publicKey, { context }), true, `${why}: noble's under ours`);
+        assert.equal(lightSet.verify(nobleHedged, msg, a.publicKey, { context }), true, `${why}: noble's under light`);
+
+        // Ours (fresh random opt_rand) under noble.
+        const ourRandom = ours.sign(msg, a.secretKey, { context });
+        assert.notEqual(hex(ourRandom), hex(ourHedged), `${why}: hedged signatures differ`);
+        assert.equal(noble.verify(ourRandom, msg, a.publicKey, { context }), true, `${why}: ours under noble`);
+        assert.equal(lightSet.verify(ourRandom, msg, a.publicKey, { context }), true, `${why}: ours under light`);
+
+        // Wrong context / wrong message: both reject.
+        const otherCtx = bytes(`${label}/otherctx`, ctxLen === 0 ? 1 : ctxLen);
+        assert.equal(ours.verify(nobleHedged, msg, a.publicKey, { context: otherCtx }), false, `${why}: wrong context (ours)`);
+        assert.equal(noble.verify(ourRandom, msg, a.publicKey, { context: otherCtx }), false, `${why}: wrong context (noble)`);
+        const otherMsg = Uint8Array.from([...msg, 0]);
+        assert.equal(ours.verify(nobleHedged, otherMsg, a.publicKey, { context }), false, `${why}: wrong message (ours)`);
+        assert.equal(noble.verify(ourRandom, otherMsg, a.publicKey, { context }), false, `${why}: wrong message (noble)`);
+
+        if (!quick) {
+          // Deterministic (opt_rand = PK.seed) and random signatures from noble.
+          const ourDet = ours.sign(msg, a.secretKey, { context, extraEntropy: false });
+          assert.equal(hex(ourDet), hex(noble.sign(msg, a.secretKey, { context, extraEntropy: false })), `${why}: deterministic signature`);
+          const nobleRandom = noble.sign(msg, a.secretKey, { context });
+          assert.equal(ours.verify(nobleRandom, msg, a.publicKey, { context }), true, `${why}: noble's random under ours`);
+          // The internal interface on M′ as given.
+          const ourInt = ours.internal.sign(msg, a.secretKey, { extraEntropy: rnd });
+          assert.equal(noble.internal.verify(ourInt, msg, a.publicKey), true, `${why}: internal ours under noble`);
+          assert.equal(lightSet.internal.verify(ourInt, msg, a.publicKey), true, `${why}: internal ours under light`);
+        }
+        ran++;
+      }
+      assert.equal(ran, cases);
     });
   }
 });

@@ -63,6 +63,7 @@ test('`files` ships the entry points, types and WASM, and nothing else', () => {
     'js/full.js',
     'js/index.d.ts',
     'js/index.js',
+    'js/magnetar.js',
     'js/protocols.d.ts',
     'js/protocols.js',
     'js/verify.d.ts',

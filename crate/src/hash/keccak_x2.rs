@@ -7,7 +7,8 @@
 //! `wasm32` with the `simd128` target feature; elsewhere the scalar `keccak` crate runs.
 
 use core::arch::wasm32::{
-    i64x2_shl, u64x2, u64x2_extract_lane, u64x2_shr, u64x2_splat, v128, v128_andnot, v128_or, v128_xor,
+    i64x2_shl, i8x16_shuffle, u64x2, u64x2_extract_lane, u64x2_shr, u64x2_splat, v128, v128_andnot, v128_or,
+    v128_xor,
 };
 
 /// Round constants ι (FIPS 202 §3.2.5).
@@ -38,9 +39,19 @@ const RC: [u64; 24] = [
     0x8000_0000_8000_8008,
 ];
 
+/// Rotate each 64-bit lane left by L (R = 64 − L): two shifts and an OR, except for the two
+/// byte-aligned offsets of ρ (8 and 56), which are one byte shuffle.
 #[inline(always)]
 fn rol<const L: u32, const R: u32>(x: v128) -> v128 {
-    v128_or(i64x2_shl(x, L), u64x2_shr(x, R))
+    if L == 8 {
+        // Byte k of each little-endian lane takes byte k − 1 (mod 8).
+        i8x16_shuffle::<7, 0, 1, 2, 3, 4, 5, 6, 15, 8, 9, 10, 11, 12, 13, 14>(x, x)
+    } else if L == 56 {
+        // Byte k takes byte k + 1 (mod 8): a rotation right by 8.
+        i8x16_shuffle::<1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8>(x, x)
+    } else {
+        v128_or(i64x2_shl(x, L), u64x2_shr(x, R))
+    }
 }
 
 #[inline(always)]

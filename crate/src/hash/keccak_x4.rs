@@ -99,9 +99,17 @@ pub struct ChainsX4 {
 /// Runs [`ChainsX4`] with the state kept in vector registers between steps, returning each
 /// lane's final value (`out[j][..nw]`; a lane of zero steps gets zeros), or `None` when no
 /// vector backend is available (the caller then runs the steps through [`f1600x4`]).
+///
+/// On wasm32 (simd128) the four lanes run as two pairs of the two-lane kernel, each pair
+/// for as many steps as its shorter chain, and the rest of the longer chain alone on the
+/// scalar permutation (which is faster than a two-lane one with a lane idle).
 pub fn chains_x4(c: &ChainsX4) -> Option<[[u64; 4]; 4]> {
     if c.nw > 4 || c.value_at + c.nw > 25 || c.hash_word >= 25 {
         return None;
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    if CHOICE.load(Ordering::Relaxed) != PORTABLE {
+        return Some(wasm::chains(c));
     }
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
     if CHOICE.load(Ordering::Relaxed) != PORTABLE {
@@ -148,6 +156,16 @@ pub fn backend() -> &'static str {
     "scalar"
 }
 
+/// State `j` alone with the scalar permutation.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn scalar_one(s: &mut StateX4, j: usize) {
+    let mut st: [u64; 25] = core::array::from_fn(|i| s[i][j]);
+    keccak::f1600(&mut st);
+    for (w, lane) in st.iter().zip(s.iter_mut()) {
+        lane[j] = *w;
+    }
+}
+
 /// One state at a time with the scalar permutation.
 fn scalar(s: &mut StateX4, active: usize) {
     for j in 0..active.min(4) {
@@ -164,20 +182,79 @@ fn scalar(s: &mut StateX4, active: usize) {
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod wasm {
-    use super::StateX4;
-    use core::arch::wasm32::{u64x2, u64x2_extract_lane, v128};
+    use super::{ChainsX4, StateX4};
+    use crate::hash::keccak_x2::f1600x2;
+    use core::arch::wasm32::{u64x2, u64x2_extract_lane, u64x2_splat, v128, v128_load, v128_store};
 
-    /// States (0, 1) and, when active, (2, 3) through the two-lane kernel.
+    /// States (0, 1) and, when active, (2, 3) through the two-lane kernel; a pair with a
+    /// single active state runs the scalar permutation instead.
     pub(super) fn f1600x4(s: &mut StateX4, active: usize) {
         for half in 0..active.div_ceil(2) {
-            let (j0, j1) = (2 * half, 2 * half + 1);
-            let mut v: [v128; 25] = core::array::from_fn(|i| u64x2(s[i][j0], s[i][j1]));
-            crate::hash::keccak_x2::f1600x2(&mut v);
-            for (lane, x) in s.iter_mut().zip(v.iter()) {
-                lane[j0] = u64x2_extract_lane::<0>(*x);
-                lane[j1] = u64x2_extract_lane::<1>(*x);
+            if 2 * half + 1 == active {
+                super::scalar_one(s, 2 * half);
+                continue;
+            }
+            let mut v = [u64x2_splat(0); 25];
+            for (x, w) in v.iter_mut().zip(s.iter()) {
+                // SAFETY: `w[2 * half..]` holds at least two u64, 16 readable bytes; wasm
+                // loads have no alignment requirement.
+                *x = unsafe { v128_load(w.as_ptr().add(2 * half).cast()) };
+            }
+            f1600x2(&mut v);
+            for (w, x) in s.iter_mut().zip(v.iter()) {
+                // SAFETY: as above, 16 writable bytes.
+                unsafe { v128_store(w.as_mut_ptr().add(2 * half).cast(), *x) };
             }
         }
+    }
+
+    /// The hash-address word of lane `j` at step `step` (see [`ChainsX4`]).
+    fn hash_word(c: &ChainsX4, j: usize, step: u32) -> u64 {
+        let low = c.template[c.hash_word][j] & 0xFFFF_FFFF;
+        low | (u64::from(c.start[j].wrapping_add(step).swap_bytes()) << 32)
+    }
+
+    /// [`ChainsX4`] as two pairs of lanes: each pair runs the two-lane kernel with its
+    /// states in locals for the steps both chains take, then the longer chain finishes on
+    /// the scalar permutation.
+    pub(super) fn chains(c: &ChainsX4) -> [[u64; 4]; 4] {
+        let nw = c.nw;
+        let mut out = [[0u64; 4]; 4];
+        for half in 0..2 {
+            let (j0, j1) = (2 * half, 2 * half + 1);
+            let both = c.steps[j0].min(c.steps[j1]);
+            let t: [v128; 25] = core::array::from_fn(|i| u64x2(c.template[i][j0], c.template[i][j1]));
+            let mut value = [u64x2_splat(0); 4];
+            value[..nw].copy_from_slice(&t[c.value_at..c.value_at + nw]);
+            for step in 0..both {
+                let mut v = t;
+                v[c.hash_word] = u64x2(hash_word(c, j0, step), hash_word(c, j1, step));
+                v[c.value_at..c.value_at + nw].copy_from_slice(&value[..nw]);
+                f1600x2(&mut v);
+                value[..nw].copy_from_slice(&v[..nw]);
+            }
+            for (k, j) in [(0, j0), (1, j1)] {
+                if c.steps[j] == 0 {
+                    continue;
+                }
+                for (o, x) in out[j].iter_mut().zip(value.iter()).take(nw) {
+                    *o = if k == 0 { u64x2_extract_lane::<0>(*x) } else { u64x2_extract_lane::<1>(*x) };
+                }
+                if c.steps[j] > both {
+                    let mut st: [u64; 25] = core::array::from_fn(|i| c.template[i][j]);
+                    for step in both..c.steps[j] {
+                        st[c.hash_word] = hash_word(c, j, step);
+                        st[c.value_at..c.value_at + nw].copy_from_slice(&out[j][..nw]);
+                        let mut s = st;
+                        keccak::f1600(&mut s);
+                        out[j][..nw].copy_from_slice(&s[..nw]);
+                        zeroize::Zeroize::zeroize(&mut s);
+                    }
+                    zeroize::Zeroize::zeroize(&mut st);
+                }
+            }
+        }
+        out
     }
 }
 
