@@ -1,6 +1,6 @@
 //! The crate-wide error: every module's error, with a stable code for JS.
 
-use crate::{bls, mldsa, slhdsa, wire};
+use crate::{bls, cert, mldsa, slhdsa, wire};
 
 /// Any error this crate returns. Each module's own error converts into it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -31,6 +31,9 @@ pub enum Error {
     /// A BLS12-381 error.
     #[error("BLS: {0}")]
     Bls(#[from] bls::Error),
+    /// A finality-certificate, validator-set or light-client error.
+    #[error("certificate: {0}")]
+    Cert(#[from] cert::Error),
     /// A decoding error.
     #[error("decoding: {0}")]
     Wire(#[from] wire::Error),
@@ -51,6 +54,7 @@ impl Error {
             Error::MlDsa(e) => e.code(),
             Error::SlhDsa(e) => e.code(),
             Error::Bls(e) => e.code(),
+            Error::Cert(e) => e.code(),
             Error::Wire(e) => e.code(),
             Error::Party(e) => e.code(),
             #[cfg(feature = "threshold")]
@@ -72,6 +76,7 @@ impl Error {
             Error::MlDsa(_) => "mldsa",
             Error::SlhDsa(_) => "slhdsa",
             Error::Bls(_) => "bls",
+            Error::Cert(_) => "cert",
             Error::Wire(_) => "wire",
             Error::Party(_) => "party",
             #[cfg(feature = "threshold")]
@@ -90,7 +95,7 @@ impl Error {
     /// The parties this error blames (empty when nobody is to blame).
     pub fn culprits(&self) -> &[crate::PartyId] {
         match self {
-            Error::MlDsa(_) | Error::SlhDsa(_) | Error::Bls(_) | Error::Wire(_) => &[],
+            Error::MlDsa(_) | Error::SlhDsa(_) | Error::Bls(_) | Error::Cert(_) | Error::Wire(_) => &[],
             Error::Party(e) => e.culprits(),
             #[cfg(feature = "threshold")]
             Error::Snapshot(_) => &[],

@@ -27,6 +27,7 @@
 extern crate alloc;
 
 pub mod bls;
+pub mod cert;
 mod error;
 pub mod hash;
 #[cfg(feature = "threshold")]
@@ -35,7 +36,6 @@ pub mod lens;
 pub mod lss;
 pub mod mldsa;
 pub mod party;
-#[cfg(feature = "threshold")]
 pub mod pulsar;
 pub mod slhdsa;
 #[cfg(feature = "threshold")]
