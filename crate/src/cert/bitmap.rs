@@ -63,14 +63,20 @@ impl<'a> Bitmap<'a> {
 
     /// Whether validator `index` signed.
     pub fn is_signer(&self, index: usize) -> bool {
-        index < self.size && self.bytes.get(index / 8).is_some_and(|b| (b >> (index % 8)) & 1 == 1)
+        index < self.size
+            && self
+                .bytes
+                .get(index / 8)
+                .is_some_and(|b| (b >> (index % 8)) & 1 == 1)
     }
 
     /// The signers' positions, increasing.
     pub fn signers(&self) -> impl Iterator<Item = usize> + 'a {
         let bytes = self.bytes;
         bytes.iter().enumerate().flat_map(|(i, &b)| {
-            (0..8).filter(move |bit| (b >> bit) & 1 == 1).map(move |bit| 8 * i + bit)
+            (0..8)
+                .filter(move |bit| (b >> bit) & 1 == 1)
+                .map(move |bit| 8 * i + bit)
         })
     }
 
@@ -82,7 +88,11 @@ impl<'a> Bitmap<'a> {
     /// Encodes the bitmap of `signers` (positions below `size`, increasing, no repeats)
     /// for a set of `size`, appending it to `out`.
     #[cfg(not(feature = "light"))]
-    pub(crate) fn write(size: usize, signers: impl IntoIterator<Item = usize>, out: &mut crate::wire::Writer) {
+    pub(crate) fn write(
+        size: usize,
+        signers: impl IntoIterator<Item = usize>,
+        out: &mut crate::wire::Writer,
+    ) {
         let mut bytes = alloc::vec![0u8; size.div_ceil(8)];
         for i in signers {
             if let Some(b) = bytes.get_mut(i / 8) {

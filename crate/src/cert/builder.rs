@@ -153,7 +153,8 @@ impl CertificateBuilder {
             kind: LegKind::Bls,
             error,
         })?;
-        let mut w = crate::wire::Writer::with_capacity(Bitmap::encoded_len(self.set_len) + bls::SIGNATURE_LEN);
+        let mut w =
+            crate::wire::Writer::with_capacity(Bitmap::encoded_len(self.set_len) + bls::SIGNATURE_LEN);
         Bitmap::write(self.set_len, signers, &mut w);
         w.put(&aggregate.to_bytes());
         Ok(Some(w.into_bytes()))

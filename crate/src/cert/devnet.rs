@@ -125,7 +125,9 @@ pub struct Devnet {
 
 impl core::fmt::Debug for Devnet {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Devnet").field("set", &self.set).finish_non_exhaustive()
+        f.debug_struct("Devnet")
+            .field("set", &self.set)
+            .finish_non_exhaustive()
     }
 }
 
@@ -186,15 +188,27 @@ impl Devnet {
         CertificateBuilder::new(&self.set, height, round, block_hash)
     }
 
-    /// Signs `builder`'s message with the `signers` of each leg the devnet has (legs with no
-    /// signer are left out) and returns the certificate.
+    /// Signs `builder`'s message with the `signers` of each leg the devnet has (legs it does
+    /// not have, and legs with no signer, are left out) and returns the certificate.
     ///
     /// # Errors
     /// A signer outside the set, too few Pulsar signers, a failed custody session.
     pub fn sign(&mut self, mut builder: CertificateBuilder, signers: &Signers) -> Result<Vec<u8>, Error> {
         let message = builder.message();
+        let none = Vec::new();
+        let pick = |has: bool, list: &'_ Vec<usize>| if has { list.clone() } else { none.clone() };
+        let signers = Signers {
+            bls: pick(self.config.bls, &signers.bls),
+            pulsar: pick(self.pulsar.is_some(), &signers.pulsar),
+            mldsa: pick(self.config.mldsa.is_some(), &signers.mldsa),
+            magnetar: pick(self.config.slhdsa.is_some(), &signers.magnetar),
+        };
         for &i in &signers.bls {
-            let sk = self.member(i)?.bls.as_ref().ok_or(Error::Cert(super::Error::MissingKeys(LegKind::Bls)))?;
+            let sk = self
+                .member(i)?
+                .bls
+                .as_ref()
+                .ok_or(Error::Cert(super::Error::MissingKeys(LegKind::Bls)))?;
             builder.add_bls(i, &sk.sign(&message))?;
         }
         for &i in &signers.mldsa {
@@ -228,7 +242,13 @@ impl Devnet {
     ///
     /// # Errors
     /// As [`Devnet::sign`].
-    pub fn certificate(&mut self, height: u64, round: u32, block_hash: [u8; 32], signers: &Signers) -> Result<Vec<u8>, Error> {
+    pub fn certificate(
+        &mut self,
+        height: u64,
+        round: u32,
+        block_hash: [u8; 32],
+        signers: &Signers,
+    ) -> Result<Vec<u8>, Error> {
         let b = self.builder(height, round, block_hash);
         self.sign(b, signers)
     }
@@ -331,7 +351,9 @@ impl Devnet {
 
     fn secret(&self, what: &str, number: u16, out: &mut [u8]) {
         let mut t = Transcript::new(tags::SIM_RNG);
-        t.append(b"devnet key").append(&self.config.seed).append(what.as_bytes());
+        t.append(b"devnet key")
+            .append(&self.config.seed)
+            .append(what.as_bytes());
         t.append(&number.to_be_bytes());
         let seed: Zeroizing<[u8; 32]> = Zeroizing::new(t.finalize());
         shake256_into(&[&seed[..]], out);
@@ -365,7 +387,12 @@ impl Devnet {
                 let mut seeds = Zeroizing::new([0u8; 96]);
                 let n = mode.n();
                 self.secret("slhdsa", number, &mut seeds[..3 * n]);
-                Some(slhdsa::keygen(mode, &seeds[..n], &seeds[n..2 * n], &seeds[2 * n..3 * n])?)
+                Some(slhdsa::keygen(
+                    mode,
+                    &seeds[..n],
+                    &seeds[n..2 * n],
+                    &seeds[2 * n..3 * n],
+                )?)
             }
             None => None,
         };

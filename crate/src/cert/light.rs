@@ -215,7 +215,10 @@ impl LightClient {
             return Err(stale);
         }
         if h.epoch > current {
-            return Err(Error::SkippedEpoch { current, got: h.epoch });
+            return Err(Error::SkippedEpoch {
+                current,
+                got: h.epoch,
+            });
         }
         if self.latest.is_some_and(|l| h.height <= l.height) {
             return Err(stale);

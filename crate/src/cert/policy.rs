@@ -175,10 +175,8 @@ impl Policy {
     /// BLS + Pulsar.
     pub const PQ_FAST: Policy = Policy::preset("pq-fast", &[LegKind::Bls, LegKind::Pulsar]);
     /// BLS + Pulsar + Magnetar.
-    pub const PQ_HEAVY: Policy = Policy::preset(
-        "pq-heavy",
-        &[LegKind::Bls, LegKind::Pulsar, LegKind::Magnetar],
-    );
+    pub const PQ_HEAVY: Policy =
+        Policy::preset("pq-heavy", &[LegKind::Bls, LegKind::Pulsar, LegKind::Magnetar]);
     /// Pulsar + ML-DSA set, no BLS.
     pub const STRICT_PQ_FAST: Policy =
         Policy::preset("strict-pq-fast", &[LegKind::Pulsar, LegKind::MlDsaSet]);

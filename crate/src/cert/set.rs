@@ -101,7 +101,9 @@ pub struct Entry<'a> {
 fn mode_byte<T>(b: u8, parse: impl Fn(u8) -> Option<T>) -> Result<Option<T>, Error> {
     match b {
         0 => Ok(None),
-        _ => parse(b).map(Some).ok_or(Error::Decode(crate::wire::Error::UnknownMode(b))),
+        _ => parse(b)
+            .map(Some)
+            .ok_or(Error::Decode(crate::wire::Error::UnknownMode(b))),
     }
 }
 
@@ -390,9 +392,8 @@ impl ValidatorSet {
     pub fn new(params: &SetParams, mut validators: Vec<Validator>) -> Result<Self, Error> {
         let bad = |what| Error::Decode(crate::wire::Error::InvalidValue(what));
         validators.sort_by(|a, b| a.id.cmp(&b.id));
-        let mut w = Writer::with_capacity(
-            64 + validators.len() * entry_len(params.bls, params.mldsa, params.slhdsa),
-        );
+        let mut w =
+            Writer::with_capacity(64 + validators.len() * entry_len(params.bls, params.mldsa, params.slhdsa));
         w.put(&SET_MAGIC).u16(SET_VERSION);
         w.u64(params.chain_id).u64(params.epoch).u64(params.key_era);
         w.u8(if params.bls { BLS_MIN_PK } else { 0 });

@@ -106,7 +106,12 @@ fn check_header(view: &CertificateView<'_>, trusted: &TrustedSet) -> Result<(), 
 }
 
 /// A bitmap's size against the set, the signers' weight against the quorum.
-fn tally_bitmap(kind: LegKind, signers: &Bitmap<'_>, trusted: &TrustedSet, policy: &Policy) -> Result<Tally, Error> {
+fn tally_bitmap(
+    kind: LegKind,
+    signers: &Bitmap<'_>,
+    trusted: &TrustedSet,
+    policy: &Policy,
+) -> Result<Tally, Error> {
     if signers.size() != trusted.set().len() {
         return Err(Error::BitmapSize {
             kind,
@@ -127,7 +132,12 @@ fn tally_bitmap(kind: LegKind, signers: &Bitmap<'_>, trusted: &TrustedSet, polic
 }
 
 /// One required leg's structure against the trusted set and the policy.
-fn check_leg(kind: LegKind, view: &CertificateView<'_>, trusted: &TrustedSet, policy: &Policy) -> Result<Tally, Error> {
+fn check_leg(
+    kind: LegKind,
+    view: &CertificateView<'_>,
+    trusted: &TrustedSet,
+    policy: &Policy,
+) -> Result<Tally, Error> {
     let leg = view.leg(kind).ok_or(Error::MissingLeg(kind))?;
     match leg {
         LegView::Bls { signers, .. } => {
@@ -163,7 +173,11 @@ fn check_leg(kind: LegKind, view: &CertificateView<'_>, trusted: &TrustedSet, po
 /// The first failure: [`Error::WrongChain`], [`Error::WrongEpoch`], [`Error::SetRootMismatch`],
 /// [`Error::KeyEraMismatch`], [`Error::MissingLeg`], [`Error::MissingKeys`],
 /// [`Error::LegModeMismatch`], [`Error::BitmapSize`], [`Error::QuorumNotReached`].
-pub fn check<'a>(view: &CertificateView<'a>, trusted: &TrustedSet, policy: &Policy) -> Result<Checked<'a>, Error> {
+pub fn check<'a>(
+    view: &CertificateView<'a>,
+    trusted: &TrustedSet,
+    policy: &Policy,
+) -> Result<Checked<'a>, Error> {
     check_header(view, trusted)?;
     let mut tallies = [Tally::default(); 5];
     for kind in policy.legs().iter() {
@@ -195,7 +209,10 @@ fn verify_leg(leg: &LegView<'_>, trusted: &TrustedSet, message: &[u8; 32]) -> Re
             mode,
             signatures,
         } => {
-            for (i, sig) in signers.signers().zip(signatures.chunks_exact(mode.signature_len())) {
+            for (i, sig) in signers
+                .signers()
+                .zip(signatures.chunks_exact(mode.signature_len()))
+            {
                 let key = trusted.mldsa_key(i).ok_or(Error::MissingKeys(kind))?;
                 key.verify(message, MLDSA_CONTEXT, sig)
                     .map_err(|_| invalid(Some(i)))?;
@@ -261,6 +278,12 @@ pub fn verify(bytes: &[u8], trusted: &TrustedSet, policy: &Policy, options: &Opt
                 }
             }
             Err(e) => {
+                if let (Error::QuorumNotReached { signed, .. }, Some(r)) =
+                    (&e, report.legs[kind.index()].as_mut())
+                {
+                    r.weight = Some(*signed);
+                    r.signers = view.leg(kind).and_then(LegView::bitmap).map(|b| b.count());
+                }
                 fail(&mut report, Some(kind), e);
                 if !options.full {
                     return report;

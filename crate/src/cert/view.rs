@@ -104,12 +104,13 @@ impl<'a> LegView<'a> {
         let leg = match kind {
             LegKind::Bls => {
                 let signers = Bitmap::read(&mut r, kind)?;
-                let signature = r.take(bls::SIGNATURE_LEN)?.try_into().map_err(|_| {
-                    wire::Error::LengthMismatch {
-                        expected: bls::SIGNATURE_LEN,
-                        got: 0,
-                    }
-                })?;
+                let signature =
+                    r.take(bls::SIGNATURE_LEN)?
+                        .try_into()
+                        .map_err(|_| wire::Error::LengthMismatch {
+                            expected: bls::SIGNATURE_LEN,
+                            got: 0,
+                        })?;
                 LegView::Bls { signers, signature }
             }
             LegKind::Pulsar => LegView::Pulsar {

@@ -53,7 +53,9 @@ fn session(
         net.add(map_output(signer, |_| None), first);
     }
     let mut out = net.run();
-    out.remove(&c).ok_or(broken("no combiner output"))??.ok_or(broken("no combiner output"))
+    out.remove(&c)
+        .ok_or(broken("no combiner output"))??
+        .ok_or(broken("no combiner output"))
 }
 
 /// Runs an LSS dealing among its dealers and receivers; returns the receivers' shares and
@@ -62,8 +64,19 @@ fn deal(
     label: &[u8],
     ceremony: &Ceremony<R>,
     old: &BTreeMap<PartyId, &lss::KeyShare<R>>,
-) -> Result<(BTreeMap<PartyId, lss::KeyShare<R>>, Option<lss::ActivationCertificate>), Error> {
-    let mut all: Vec<PartyId> = ceremony.dealers().iter().chain(ceremony.receivers()).copied().collect();
+) -> Result<
+    (
+        BTreeMap<PartyId, lss::KeyShare<R>>,
+        Option<lss::ActivationCertificate>,
+    ),
+    Error,
+> {
+    let mut all: Vec<PartyId> = ceremony
+        .dealers()
+        .iter()
+        .chain(ceremony.receivers())
+        .copied()
+        .collect();
     all.sort();
     all.dedup();
     let mut net = Network::new();
@@ -99,7 +112,12 @@ fn session_id(label: &[u8]) -> [u8; 32] {
 /// The key ceremony among `members` with threshold `t`: DKG, key derivation by the first
 /// `t`, certification by all.
 pub(crate) fn ceremony(label: &[u8], mode: Mode, members: &[PartyId], t: u16) -> Result<Group, Error> {
-    let dkg = Ceremony::<R>::dkg(session_id(&[label, b" dkg"].concat()), vss::Mode::Pedersen, members, t)?;
+    let dkg = Ceremony::<R>::dkg(
+        session_id(&[label, b" dkg"].concat()),
+        vss::Mode::Pedersen,
+        members,
+        t,
+    )?;
     let (lss_shares, _) = deal(&[label, b" dkg"].concat(), &dkg, &BTreeMap::new())?;
     let public = lss_shares
         .values()
@@ -126,8 +144,13 @@ pub(crate) fn ceremony(label: &[u8], mode: Mode, members: &[PartyId], t: u16) ->
     let mut net = Network::new();
     let label_cert = [label, b" certification"].concat();
     for (p, share) in &lss_shares {
-        let (party, first) =
-            certification_party(*p, Some(share), &public, &announced, &mut party_rng(&label_cert, *p))?;
+        let (party, first) = certification_party(
+            *p,
+            Some(share),
+            &public,
+            &announced,
+            &mut party_rng(&label_cert, *p),
+        )?;
         net.add(party, first);
     }
     let certificate = net
@@ -147,7 +170,14 @@ pub(crate) fn ceremony(label: &[u8], mode: Mode, members: &[PartyId], t: u16) ->
 /// the next generation, activated by the new members.
 pub(crate) fn reshare(label: &[u8], group: &Group, receivers: &[PartyId], t: u16) -> Result<Group, Error> {
     let dealers: Vec<PartyId> = group.shares.keys().copied().collect();
-    let ceremony = custody::reshare(session_id(label), &group.key, &group.public, &dealers, receivers, t)?;
+    let ceremony = custody::reshare(
+        session_id(label),
+        &group.key,
+        &group.public,
+        &dealers,
+        receivers,
+        t,
+    )?;
     let old: BTreeMap<PartyId, &lss::KeyShare<R>> = group.shares.iter().map(|(p, s)| (*p, s.lss())).collect();
     let (lss_shares, activation) = deal(label, &ceremony, &old)?;
     let certificate = activation.ok_or(broken("no activation certificate"))?;
@@ -166,10 +196,22 @@ pub(crate) fn reshare(label: &[u8], group: &Group, receivers: &[PartyId], t: u16
 }
 
 /// `signers` sign `message` with context `ctx` through one custody session: the `PULS` frame.
-pub(crate) fn sign(label: &[u8], group: &Group, signers: &[PartyId], message: &[u8], ctx: &[u8]) -> Result<Vec<u8>, Error> {
+pub(crate) fn sign(
+    label: &[u8],
+    group: &Group,
+    signers: &[PartyId],
+    message: &[u8],
+    ctx: &[u8],
+) -> Result<Vec<u8>, Error> {
     let shares: Vec<&lss::KeyShare<R>> = signers
         .iter()
-        .map(|p| group.shares.get(p).map(KeyShare::lss).ok_or(broken("signer without a share")))
+        .map(|p| {
+            group
+                .shares
+                .get(p)
+                .map(KeyShare::lss)
+                .ok_or(broken("signer without a share"))
+        })
         .collect::<Result<_, _>>()?;
     let combined = session(label, &shares, |key| {
         Ok(Session::sign(
