@@ -1,6 +1,6 @@
 //! The crate-wide error: every module's error, with a stable code for JS.
 
-use crate::{bls, cert, mldsa, slhdsa, wire};
+use crate::{bls, cert, magnetar, mldsa, quorum, slhdsa, wire};
 
 /// Any error this crate returns. Each module's own error converts into it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -28,6 +28,12 @@ pub enum Error {
     #[cfg(feature = "threshold")]
     #[error("Pulsar: {0}")]
     Pulsar(#[from] crate::pulsar::Error),
+    /// A Magnetar (per-validator SLH-DSA, aggregate certificate) error.
+    #[error("Magnetar: {0}")]
+    Magnetar(#[from] magnetar::Error),
+    /// A quorum-rule or weight error.
+    #[error("quorum: {0}")]
+    Quorum(#[from] quorum::Error),
     /// A BLS12-381 error.
     #[error("BLS: {0}")]
     Bls(#[from] bls::Error),
@@ -53,6 +59,8 @@ impl Error {
         match self {
             Error::MlDsa(e) => e.code(),
             Error::SlhDsa(e) => e.code(),
+            Error::Magnetar(e) => e.code(),
+            Error::Quorum(e) => e.code(),
             Error::Bls(e) => e.code(),
             Error::Cert(e) => e.code(),
             Error::Wire(e) => e.code(),
@@ -75,6 +83,8 @@ impl Error {
         match self {
             Error::MlDsa(_) => "mldsa",
             Error::SlhDsa(_) => "slhdsa",
+            Error::Magnetar(_) => "magnetar",
+            Error::Quorum(_) => "quorum",
             Error::Bls(_) => "bls",
             Error::Cert(_) => "cert",
             Error::Wire(_) => "wire",
@@ -95,7 +105,14 @@ impl Error {
     /// The parties this error blames (empty when nobody is to blame).
     pub fn culprits(&self) -> &[crate::PartyId] {
         match self {
-            Error::MlDsa(_) | Error::SlhDsa(_) | Error::Bls(_) | Error::Cert(_) | Error::Wire(_) => &[],
+            // Validators are named by `ValidatorId`s inside the Magnetar error, not `PartyId`s.
+            Error::MlDsa(_)
+            | Error::SlhDsa(_)
+            | Error::Magnetar(_)
+            | Error::Quorum(_)
+            | Error::Bls(_)
+            | Error::Cert(_)
+            | Error::Wire(_) => &[],
             Error::Party(e) => e.culprits(),
             #[cfg(feature = "threshold")]
             Error::Snapshot(_) => &[],

@@ -34,9 +34,11 @@ pub mod hash;
 pub mod lens;
 #[cfg(feature = "threshold")]
 pub mod lss;
+pub mod magnetar;
 pub mod mldsa;
 pub mod party;
 pub mod pulsar;
+pub mod quorum;
 pub mod slhdsa;
 #[cfg(feature = "threshold")]
 pub mod vss;
