@@ -63,7 +63,7 @@ fn chain(label: u8) -> Devnet {
         seed: [label; 32],
         bls: true,
         mldsa: Some(Mode::MlDsa44),
-        slhdsa: None,
+        magnetar: None,
         pulsar: Some(Mode::MlDsa44),
     };
     Devnet::new(config, &WEIGHTS).unwrap()
@@ -761,7 +761,7 @@ fn parse_and_check_at_21_validators_allocate_nothing() {
         seed: [21; 32],
         bls: true,
         mldsa: None,
-        slhdsa: None,
+        magnetar: None,
         pulsar: Some(Mode::MlDsa65),
     };
     let mut net = Devnet::new(config, &[1; 21]).unwrap();
@@ -776,4 +776,100 @@ fn parse_and_check_at_21_validators_allocate_nothing() {
         assert_eq!(n, 0, "{policy}");
     }
     assert!(verify(&cert, &t, &Policy::PQ_FAST, &Options::default()).is_valid());
+}
+
+// ---------------------------------------------------------------------------------------
+// The Magnetar leg.
+
+/// The payload of leg `kind` of a certificate (walking the leg headers after the header).
+fn leg_payload(cert: &[u8], kind: LegKind) -> Vec<u8> {
+    let view = CertificateView::parse(cert).unwrap();
+    let mut at = 6 + view.header().to_bytes().len() + 1;
+    loop {
+        let len = u32::from_be_bytes(cert[at + 1..at + 5].try_into().unwrap()) as usize;
+        if cert[at] == kind.to_byte() {
+            return cert[at + 5..at + 5 + len].to_vec();
+        }
+        at += 5 + len;
+    }
+}
+
+/// `cert` with leg `kind`'s payload replaced.
+fn with_leg(cert: &[u8], kind: LegKind, payload: &[u8]) -> Vec<u8> {
+    let view = CertificateView::parse(cert).unwrap();
+    let legs: Vec<(u8, Vec<u8>)> = view
+        .legs()
+        .map(|l| {
+            let k = l.kind();
+            (
+                k.to_byte(),
+                if k == kind {
+                    payload.to_vec()
+                } else {
+                    leg_payload(cert, k)
+                },
+            )
+        })
+        .collect();
+    let list: Vec<(u8, &[u8])> = legs.iter().map(|(k, p)| (*k, &p[..])).collect();
+    encode(view.header(), &list)
+}
+
+#[test]
+fn magnetar_leg_under_pq_heavy_and_strict_pq_heavy() {
+    use quasar_pq::magnetar::Mode as MagnetarMode;
+    let config = DevnetConfig {
+        chain_id: 9,
+        seed: [9; 32],
+        bls: true,
+        mldsa: None,
+        magnetar: Some(MagnetarMode::Shake192f),
+        pulsar: Some(Mode::MlDsa44),
+    };
+    let mut net = Devnet::new(config, &[1, 1, 1, 1]).unwrap();
+    let t = trusted(&net);
+    let cert = net.certificate(1, 0, [1; 32], &Signers::first(3, 4)).unwrap();
+    for policy in [Policy::PQ_HEAVY, Policy::STRICT_PQ_HEAVY] {
+        let r = verify(&cert, &t, &policy, &Options::default());
+        assert!(r.is_valid(), "{policy}: {r}");
+        let m = r.leg(LegKind::Magnetar).unwrap();
+        assert_eq!(
+            (m.verdict, m.signers, m.weight),
+            (Verdict::Valid, Some(3), Some(3))
+        );
+    }
+    let maga = leg_payload(&cert, LegKind::Magnetar);
+    let sig_len = MagnetarMode::Shake192f.signature_len();
+    assert_eq!(maga.len(), 9 + 3 * (32 + sig_len));
+    let code = |payload: &[u8]| {
+        let c = with_leg(&cert, LegKind::Magnetar, payload);
+        let r = verify(&c, &t, &Policy::PQ_HEAVY, &Options::full());
+        assert!(!r.is_valid());
+        assert_eq!(r.leg(LegKind::Magnetar).unwrap().verdict, Verdict::Invalid, "{r}");
+        r.code().unwrap()
+    };
+    // A duplicate signer: the second id repeats the first.
+    let mut dup = maga.clone();
+    dup.copy_within(9..41, 41);
+    assert_eq!(code(&dup), "DUPLICATE_SIGNER");
+    // An unknown signer: the last id replaced by one the set does not have.
+    let mut unknown = maga.clone();
+    unknown[9 + 64..9 + 96].fill(0xFF);
+    assert_eq!(code(&unknown), "UNKNOWN_SIGNER");
+    // One short of the quorum: two of four.
+    let mut short = Vec::new();
+    short.extend_from_slice(&maga[..7]);
+    short.extend_from_slice(&2u16.to_be_bytes());
+    short.extend_from_slice(&maga[9..9 + 64]);
+    short.extend_from_slice(&maga[9 + 96..9 + 96 + 2 * sig_len]);
+    assert_eq!(code(&short), "QUORUM_NOT_REACHED");
+    // A signature broken.
+    let mut bad = maga.clone();
+    let last = bad.len() - 1;
+    bad[last] ^= 1;
+    assert_eq!(code(&bad), "INVALID_SIGNATURE");
+    // Trailing bytes inside the leg.
+    let mut long = maga.clone();
+    long.push(0);
+    assert_eq!(code(&long), "TRAILING_BYTES");
 }

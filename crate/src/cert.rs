@@ -42,7 +42,7 @@
 //! trust model); it says nothing about stake, which is why every policy also needs a
 //! weighted leg.
 
-use crate::{bls, mldsa, slhdsa, wire};
+use crate::{bls, magnetar, mldsa, slhdsa, wire};
 
 mod bitmap;
 #[cfg(not(feature = "light"))]
@@ -75,6 +75,9 @@ pub const PULSAR_CONTEXT: &[u8] = crate::hash::tags::CERT_PULSAR_CONTEXT.as_byte
 
 /// The ML-DSA context of every signature of the ML-DSA-set leg.
 pub const MLDSA_CONTEXT: &[u8] = crate::hash::tags::CERT_MLDSA_CONTEXT.as_bytes();
+
+/// The SLH-DSA context of every signature of the Magnetar leg.
+pub const MAGNETAR_CONTEXT: &[u8] = crate::hash::tags::CERT_MAGNETAR_CONTEXT.as_bytes();
 
 /// Errors of certificates, validator sets, policies and the light client. Each has a
 /// stable code ([`Error::code`]); wrappers of another module's error report its code.
@@ -219,6 +222,10 @@ pub enum Error {
         /// Why.
         error: bls::Error,
     },
+    /// The Magnetar leg's aggregate certificate, or the set's SLH-DSA keys as a Magnetar
+    /// registry, failed (the Magnetar error says why, with its own code).
+    #[error("magnetar leg: {0}")]
+    Magnetar(magnetar::Error),
     /// A policy that cannot be used (no leg, no weighted leg, or a leg not supported yet).
     #[error("invalid policy: {0}")]
     InvalidPolicy(&'static str),
@@ -296,6 +303,7 @@ impl Error {
             Error::QuorumNotReached { .. } => "QUORUM_NOT_REACHED",
             Error::InvalidSignature { .. } => "INVALID_SIGNATURE",
             Error::MalformedSignature { error, .. } => error.code(),
+            Error::Magnetar(e) => e.code(),
             Error::InvalidPolicy(_) => "INVALID_POLICY",
             Error::UnknownPolicy => "UNKNOWN_POLICY",
             Error::StaleCertificate { .. } => "STALE_CERTIFICATE",
@@ -316,6 +324,7 @@ impl Error {
             | Error::MissingKeys(k)
             | Error::LegModeMismatch(k)
             | Error::NoSigners(k) => Some(*k),
+            Error::Magnetar(_) => Some(LegKind::Magnetar),
             Error::BitmapSize { kind, .. }
             | Error::UnknownSigner { kind, .. }
             | Error::DuplicateSigner { kind, .. }

@@ -112,6 +112,8 @@ pub mod tags {
     pub const CERT_PULSAR_CONTEXT: &str = "QUASAR-CERT-PULSAR-v1";
     /// ML-DSA context of the ML-DSA-set leg's per-validator signatures.
     pub const CERT_MLDSA_CONTEXT: &str = "QUASAR-CERT-MLDSA-v1";
+    /// SLH-DSA context of the Magnetar leg's per-validator signatures.
+    pub const CERT_MAGNETAR_CONTEXT: &str = "QUASAR-CERT-MAGNETAR-v1";
 }
 
 /// The cSHAKE256 function name of every protocol hash in this crate.

@@ -7,6 +7,7 @@ use super::set::ValidatorSet;
 use super::view::encode;
 use super::{Error, Header, LegKind};
 use crate::bls::{self, Signature};
+use crate::magnetar::{self, AggregateCertificate, ValidatorId};
 use crate::pulsar::frame::SignatureFrame;
 
 /// Collects the legs of one certificate for one block under one validator set, then encodes
@@ -21,7 +22,9 @@ use crate::pulsar::frame::SignatureFrame;
 ///   ([`crate::pulsar::custody::Session::sign`]; the combiner's `Signed::to_frame`) →
 ///   [`CertificateBuilder::pulsar`];
 /// - each validator's ML-DSA key signs it with context [`super::MLDSA_CONTEXT`] →
-///   [`CertificateBuilder::add_mldsa`].
+///   [`CertificateBuilder::add_mldsa`];
+/// - each validator's Magnetar (SLH-DSA) key signs it with context
+///   [`super::MAGNETAR_CONTEXT`] → [`CertificateBuilder::add_magnetar`].
 ///
 /// The builder refuses what cannot be encoded (a signer outside the set, a signer twice, a
 /// signature of the wrong length or parameter set); it does not check signatures or quorums,
@@ -34,6 +37,9 @@ pub struct CertificateBuilder {
     bls: Vec<(usize, Signature)>,
     pulsar: Option<Vec<u8>>,
     mldsa_sigs: Vec<(usize, Vec<u8>)>,
+    magnetar_mode: Option<magnetar::Mode>,
+    ids: Vec<[u8; 32]>,
+    magnetar: Vec<(usize, Vec<u8>)>,
     raw: Vec<(LegKind, Vec<u8>)>,
 }
 
@@ -56,6 +62,12 @@ impl CertificateBuilder {
             bls: Vec::new(),
             pulsar: None,
             mldsa_sigs: Vec::new(),
+            magnetar_mode: set
+                .view()
+                .slhdsa_mode()
+                .and_then(|m| magnetar::Mode::from_byte(m.to_byte())),
+            ids: set.view().entries().map(|e| *e.id).collect(),
+            magnetar: Vec::new(),
             raw: Vec::new(),
         }
     }
@@ -133,6 +145,24 @@ impl CertificateBuilder {
         Ok(self)
     }
 
+    /// Adds validator `index`'s Magnetar signature: its `MAGS` frame (SLH-DSA with context
+    /// [`super::MAGNETAR_CONTEXT`], [`crate::magnetar::SigningKey::sign_deterministic`]).
+    ///
+    /// # Errors
+    /// [`Error::MissingKeys`] if the set has no Magnetar keys, [`Error::UnknownSigner`],
+    /// [`Error::DuplicateSigner`], [`Error::Magnetar`] for a malformed frame or another mode.
+    pub fn add_magnetar(&mut self, index: usize, frame: &[u8]) -> Result<&mut Self, Error> {
+        let kind = LegKind::Magnetar;
+        let mode = self.magnetar_mode.ok_or(Error::MissingKeys(kind))?;
+        self.position(kind, index, |i| self.magnetar.iter().any(|(j, _)| *j == i))?;
+        let decoded = magnetar::SignatureFrame::decode(frame)?;
+        if decoded.mode != mode {
+            return Err(Error::LegModeMismatch(kind));
+        }
+        self.magnetar.push((index, frame.to_vec()));
+        Ok(self)
+    }
+
     /// Sets the payload of a leg as given (the Magnetar aggregate, a Corona signature, or a
     /// replacement of any leg), replacing what the builder would encode for that kind.
     pub fn raw_leg(&mut self, kind: LegKind, payload: Vec<u8>) -> &mut Self {
@@ -183,12 +213,22 @@ impl CertificateBuilder {
     ///
     /// # Errors
     /// [`Error::MalformedSignature`] if the BLS signatures add up to the identity;
+    /// [`Error::Magnetar`] if the Magnetar aggregate cannot be encoded;
     /// [`Error::Decode`] with `InvalidValue` for a certificate with no leg.
     pub fn build(&self) -> Result<Vec<u8>, Error> {
         let mut legs: [Option<Vec<u8>>; 5] = Default::default();
         legs[LegKind::Bls.index()] = self.bls_payload()?;
         legs[LegKind::Pulsar.index()] = self.pulsar.clone();
         legs[LegKind::MlDsaSet.index()] = self.mldsa_payload();
+        if let (Some(mode), false) = (self.magnetar_mode, self.magnetar.is_empty()) {
+            let contributions: Vec<(ValidatorId, &[u8])> = self
+                .magnetar
+                .iter()
+                .filter_map(|(i, f)| self.ids.get(*i).map(|id| (ValidatorId(*id), &f[..])))
+                .collect();
+            legs[LegKind::Magnetar.index()] =
+                Some(AggregateCertificate::encode(mode, &contributions).map_err(Error::Magnetar)?);
+        }
         for (kind, payload) in &self.raw {
             legs[kind.index()] = Some(payload.clone());
         }

@@ -33,9 +33,9 @@ use zeroize::Zeroizing;
 
 use super::builder::CertificateBuilder;
 use super::set::{SetParams, Validator, ValidatorSet};
-use super::{LegKind, MLDSA_CONTEXT, PULSAR_CONTEXT};
+use super::{LegKind, MAGNETAR_CONTEXT, MLDSA_CONTEXT, PULSAR_CONTEXT};
 use crate::hash::{shake256_into, tags, Transcript};
-use crate::{bls, mldsa, slhdsa, Error, PartyId};
+use crate::{bls, magnetar, mldsa, Error, PartyId};
 
 /// What the validators of a devnet hold.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,8 +48,8 @@ pub struct DevnetConfig {
     pub bls: bool,
     /// Per-validator ML-DSA keys (the ML-DSA-set leg), of this parameter set.
     pub mldsa: Option<mldsa::Mode>,
-    /// Per-validator SLH-DSA keys (the Magnetar leg), of this parameter set.
-    pub slhdsa: Option<slhdsa::Mode>,
+    /// Per-validator Magnetar (SLH-DSA) keys (the Magnetar leg), of this parameter set.
+    pub magnetar: Option<magnetar::Mode>,
     /// A Pulsar custody group of the validators (the Pulsar leg), with this ML-DSA set; its
     /// threshold is ⌊2n/3⌋ + 1 of the n validators.
     pub pulsar: Option<mldsa::Mode>,
@@ -63,7 +63,7 @@ impl Default for DevnetConfig {
             seed: [0; 32],
             bls: true,
             mldsa: None,
-            slhdsa: None,
+            magnetar: None,
             pulsar: None,
         }
     }
@@ -107,7 +107,7 @@ struct Member {
     weight: u64,
     bls: Option<bls::SecretKey>,
     mldsa: Option<(Vec<u8>, Zeroizing<Vec<u8>>)>,
-    slhdsa: Option<(Vec<u8>, Zeroizing<Vec<u8>>)>,
+    magnetar: Option<magnetar::SigningKey>,
 }
 
 /// A deterministic chain of epochs (see the module docs).
@@ -201,7 +201,7 @@ impl Devnet {
             bls: pick(self.config.bls, &signers.bls),
             pulsar: pick(self.pulsar.is_some(), &signers.pulsar),
             mldsa: pick(self.config.mldsa.is_some(), &signers.mldsa),
-            magnetar: pick(self.config.slhdsa.is_some(), &signers.magnetar),
+            magnetar: pick(self.config.magnetar.is_some(), &signers.magnetar),
         };
         for &i in &signers.bls {
             let sk = self
@@ -219,6 +219,14 @@ impl Devnet {
                 .zip(m.mldsa.as_ref())
                 .ok_or(Error::Cert(super::Error::MissingKeys(LegKind::MlDsaSet)))?;
             builder.add_mldsa(i, &mldsa::sign(mode, sk, &message, MLDSA_CONTEXT, None)?)?;
+        }
+        for &i in &signers.magnetar {
+            let sk = self
+                .member(i)?
+                .magnetar
+                .as_ref()
+                .ok_or(Error::Cert(super::Error::MissingKeys(LegKind::Magnetar)))?;
+            builder.add_magnetar(i, &sk.sign_deterministic(&message, MAGNETAR_CONTEXT)?)?;
         }
         if !signers.pulsar.is_empty() {
             let numbers: Vec<u16> = signers
@@ -325,9 +333,9 @@ impl Devnet {
         Some(&self.member(index).ok()?.mldsa.as_ref()?.1[..])
     }
 
-    /// The SLH-DSA secret key of the validator at `index` of the current set.
-    pub fn slhdsa_key(&self, index: usize) -> Option<&[u8]> {
-        Some(&self.member(index).ok()?.slhdsa.as_ref()?.1[..])
+    /// The Magnetar signing key of the validator at `index` of the current set.
+    pub fn magnetar_key(&self, index: usize) -> Option<&magnetar::SigningKey> {
+        self.member(index).ok()?.magnetar.as_ref()
     }
 
     fn member(&self, index: usize) -> Result<&Member, Error> {
@@ -382,17 +390,12 @@ impl Devnet {
             }
             None => None,
         };
-        let slhdsa = match self.config.slhdsa {
+        let magnetar = match self.config.magnetar {
             Some(mode) => {
-                let mut seeds = Zeroizing::new([0u8; 96]);
-                let n = mode.n();
-                self.secret("slhdsa", number, &mut seeds[..3 * n]);
-                Some(slhdsa::keygen(
-                    mode,
-                    &seeds[..n],
-                    &seeds[n..2 * n],
-                    &seeds[2 * n..3 * n],
-                )?)
+                let mut seed = Zeroizing::new([0u8; 128]);
+                let len = mode.seed_len();
+                self.secret("magnetar", number, &mut seed[..len]);
+                Some(magnetar::SigningKey::from_seed(mode, &seed[..len])?)
             }
             None => None,
         };
@@ -402,7 +405,7 @@ impl Devnet {
             weight,
             bls,
             mldsa,
-            slhdsa,
+            magnetar,
         });
         Ok(number)
     }
@@ -429,7 +432,7 @@ impl Devnet {
             key_era,
             bls: self.config.bls,
             mldsa: self.config.mldsa,
-            slhdsa: self.config.slhdsa,
+            slhdsa: self.config.magnetar.map(magnetar::Mode::slhdsa),
             pulsar_group_key: self.pulsar.as_ref().map(|g| g.key.frame()),
         };
         let validators = numbers
@@ -443,7 +446,7 @@ impl Devnet {
                     .as_ref()
                     .map(|sk| (sk.public_key().to_bytes(), sk.prove_possession().to_bytes())),
                 mldsa: m.mldsa.as_ref().map(|(pk, _)| pk.clone()),
-                slhdsa: m.slhdsa.as_ref().map(|(pk, _)| pk.clone()),
+                slhdsa: m.magnetar.as_ref().map(|k| k.public_key().as_bytes().to_vec()),
             })
             .collect();
         Ok(ValidatorSet::new(&params, validators)?)

@@ -5,6 +5,7 @@
 use core::fmt;
 
 use super::Error;
+use crate::quorum::Quorum;
 
 /// A leg of the certificate, by its wire byte.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -126,25 +127,6 @@ impl LegSet {
     }
 }
 
-/// The integer quorum rule: signed weight × `den` > total × `num`.
-///
-/// Placeholder until the crate-wide `quorum` module lands; not public.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct Quorum {
-    num: u64,
-    den: u64,
-}
-
-impl Quorum {
-    /// More than two thirds.
-    pub(crate) const TWO_THIRDS: Quorum = Quorum { num: 2, den: 3 };
-
-    /// Whether `signed` of `total` is a quorum (integer arithmetic only).
-    pub(crate) fn reached(self, signed: u64, total: u64) -> bool {
-        u128::from(signed) * u128::from(self.den) > u128::from(total) * u128::from(self.num)
-    }
-}
-
 /// What a verifier requires: the legs that must be present and valid, and the quorum every
 /// weighted leg must reach (by default more than two thirds of the set's weight, integers
 /// only).
@@ -250,8 +232,16 @@ impl Policy {
         self.name
     }
 
-    pub(crate) fn quorum(&self) -> Quorum {
+    /// The quorum every weighted leg must reach ([`crate::quorum`]: more than
+    /// numerator / denominator of the set's total weight, integers only).
+    pub fn quorum(&self) -> Quorum {
         self.quorum
+    }
+
+    /// The same legs with another quorum rule (the name is kept).
+    pub fn with_quorum(mut self, quorum: Quorum) -> Policy {
+        self.quorum = quorum;
+        self
     }
 }
 
@@ -264,17 +254,6 @@ impl fmt::Display for Policy {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn quorum_is_strictly_more_than_two_thirds() {
-        let q = Quorum::TWO_THIRDS;
-        assert!(!q.reached(2, 3));
-        assert!(q.reached(3, 3));
-        assert!(!q.reached(14, 21));
-        assert!(q.reached(15, 21));
-        assert!(!q.reached(u64::MAX / 3 * 2, u64::MAX / 3 * 3));
-        assert!(q.reached(u64::MAX, u64::MAX));
-    }
 
     #[test]
     fn names_round_trip_and_custom_policies_are_checked() {

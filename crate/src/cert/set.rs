@@ -46,8 +46,9 @@ use crate::{bls, mldsa, slhdsa};
 pub const SET_MAGIC: [u8; 4] = *b"QVST";
 /// Version of the encoding.
 pub const SET_VERSION: u16 = 1;
-/// The most validators a set may have (a bitmap is then 256 bytes).
-pub const MAX_VALIDATORS: usize = 2048;
+/// The most validators a set may have (a bitmap is then 128 bytes); the Magnetar
+/// registry's limit too.
+pub const MAX_VALIDATORS: usize = crate::magnetar::MAX_VALIDATORS;
 /// The BLS key-kind byte.
 const BLS_MIN_PK: u8 = 1;
 /// Bytes of a validator before its keys: id and weight.

@@ -5,6 +5,7 @@ use alloc::vec::Vec;
 use super::set::{ValidatorSet, ValidatorSetView};
 use super::Error;
 use crate::bls::{self, PreparedSet, ProofOfPossession, PublicKey};
+use crate::magnetar::{self, Registry, ValidatorId};
 use crate::mldsa::{self, PreparedPublicKey};
 use crate::pulsar::frame::GroupKeyFrame;
 
@@ -13,7 +14,8 @@ use crate::pulsar::frame::GroupKeyFrame;
 /// Building it is the expensive, once-per-epoch step: every BLS key is decompressed and
 /// validated (KeyValidate) and its proof of possession verified, the full-set aggregate key
 /// is summed ([`crate::bls::PreparedSet`]); every ML-DSA key (the validators' and the Pulsar
-/// group key) is expanded for repeated verification. Certificates are then checked against
+/// group key) is expanded for repeated verification; the SLH-DSA keys, when of a Magnetar
+/// mode, become a [`crate::magnetar::Registry`]. Certificates are then checked against
 /// it at the cost of one verification per leg (per signer for the per-validator legs).
 ///
 /// # Security
@@ -26,6 +28,7 @@ pub struct TrustedSet {
     bls: Option<PreparedSet>,
     mldsa: Vec<PreparedPublicKey>,
     pulsar: Option<PreparedPublicKey>,
+    magnetar: Option<Registry>,
 }
 
 impl core::fmt::Debug for TrustedSet {
@@ -42,7 +45,8 @@ impl TrustedSet {
     /// # Errors
     /// [`Error::InvalidBlsKey`] naming the first validator whose BLS key does not decode, is
     /// repeated, or whose proof of possession does not verify; [`Error::InvalidMlDsaKey`]
-    /// for a Pulsar group key of the wrong length.
+    /// for a Pulsar group key of the wrong length; [`Error::Magnetar`] for SLH-DSA keys that
+    /// make no registry (a key given to two validators).
     pub fn new(set: ValidatorSet) -> Result<TrustedSet, Error> {
         let view = set.view();
         let weights = view.entries().map(|e| e.weight).collect();
@@ -68,12 +72,20 @@ impl TrustedSet {
             }
             None => None,
         };
+        let magnetar = match view
+            .slhdsa_mode()
+            .and_then(|m| magnetar::Mode::from_byte(m.to_byte()))
+        {
+            Some(mode) => Some(prepare_magnetar(&view, mode)?),
+            None => None,
+        };
         Ok(TrustedSet {
             set,
             weights,
             bls,
             mldsa,
             pulsar,
+            magnetar,
         })
     }
 
@@ -130,6 +142,26 @@ impl TrustedSet {
     pub(crate) fn pulsar(&self) -> Option<&PreparedPublicKey> {
         self.pulsar.as_ref()
     }
+
+    pub(crate) fn magnetar(&self) -> Option<&Registry> {
+        self.magnetar.as_ref()
+    }
+}
+
+/// The set's SLH-DSA keys and weights as a Magnetar registry (same ids, same order).
+fn prepare_magnetar(view: &ValidatorSetView<'_>, mode: magnetar::Mode) -> Result<Registry, Error> {
+    let validators = view
+        .entries()
+        .map(|e| {
+            Ok(magnetar::Validator {
+                id: ValidatorId(*e.id),
+                key: magnetar::PublicKey::from_bytes(mode, e.slhdsa_public_key.unwrap_or_default())
+                    .map_err(Error::Magnetar)?,
+                weight: e.weight,
+            })
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    Registry::new(mode, validators).map_err(Error::Magnetar)
 }
 
 /// Decodes and validates every BLS key and proof, verifies the proofs and sums the keys.

@@ -4,7 +4,8 @@
 use super::bitmap::Bitmap;
 use super::report::{LegReport, Report, Verdict};
 use super::view::{CertificateView, LegView};
-use super::{Error, LegKind, Policy, TrustedSet, MLDSA_CONTEXT, PULSAR_CONTEXT};
+use super::{Error, LegKind, Policy, TrustedSet, MAGNETAR_CONTEXT, MLDSA_CONTEXT, PULSAR_CONTEXT};
+use crate::magnetar;
 
 /// How to verify.
 #[derive(Debug, Clone, Copy)]
@@ -121,12 +122,44 @@ fn tally_bitmap(
     }
     // At most 2^16 weights of < 2^64 each: no overflow in u128, and the set's total fits u64.
     let signed: u64 = signers.signers().map(|i| trusted.weight(i)).sum();
-    let total = trusted.total_weight();
-    if !policy.quorum().reached(signed, total) {
-        return Err(Error::QuorumNotReached { kind, signed, total });
-    }
+    quorum(kind, signed, trusted, policy)?;
     Ok(Tally {
         signers: Some(signers.count()),
+        weight: Some(signed),
+    })
+}
+
+/// The signers' weight against the policy's quorum of the set's total.
+fn quorum(kind: LegKind, signed: u64, trusted: &TrustedSet, policy: &Policy) -> Result<(), Error> {
+    let total = trusted.total_weight();
+    if policy.quorum().is_met(signed, total).unwrap_or(false) {
+        Ok(())
+    } else {
+        Err(Error::QuorumNotReached { kind, signed, total })
+    }
+}
+
+/// A Magnetar aggregate's mode, signers (each in the set) and their weight against the
+/// quorum: binary searches in the set, no allocation.
+fn tally_magnetar(
+    aggregate: &magnetar::AggregateCertificate<'_>,
+    trusted: &TrustedSet,
+    policy: &Policy,
+) -> Result<Tally, Error> {
+    let kind = LegKind::Magnetar;
+    let registry = trusted.magnetar().ok_or(Error::MissingKeys(kind))?;
+    if registry.mode() != aggregate.mode() {
+        return Err(Error::LegModeMismatch(kind));
+    }
+    let view = trusted.view();
+    let mut signed = 0u64;
+    for (index, id) in aggregate.signers().enumerate() {
+        let at = view.position(&id.0).ok_or(Error::UnknownSigner { kind, index })?;
+        signed = signed.saturating_add(trusted.weight(at));
+    }
+    quorum(kind, signed, trusted, policy)?;
+    Ok(Tally {
+        signers: Some(aggregate.len()),
         weight: Some(signed),
     })
 }
@@ -160,7 +193,8 @@ fn check_leg(
             }
             tally_bitmap(kind, signers, trusted, policy)
         }
-        LegView::Magnetar { .. } | LegView::Corona { .. } => Err(Error::MissingKeys(kind)),
+        LegView::Magnetar { aggregate } => tally_magnetar(aggregate, trusted, policy),
+        LegView::Corona { .. } => Err(Error::MissingKeys(kind)),
     }
 }
 
@@ -187,7 +221,12 @@ pub fn check<'a>(
 }
 
 /// One required leg's signature(s) on `message`.
-fn verify_leg(leg: &LegView<'_>, trusted: &TrustedSet, message: &[u8; 32]) -> Result<(), Error> {
+fn verify_leg(
+    leg: &LegView<'_>,
+    trusted: &TrustedSet,
+    policy: &Policy,
+    message: &[u8; 32],
+) -> Result<(), Error> {
     let kind = leg.kind();
     let invalid = |signer| Error::InvalidSignature { kind, signer };
     match leg {
@@ -219,7 +258,17 @@ fn verify_leg(leg: &LegView<'_>, trusted: &TrustedSet, message: &[u8; 32]) -> Re
             }
             Ok(())
         }
-        LegView::Magnetar { .. } | LegView::Corona { .. } => Err(Error::MissingKeys(kind)),
+        LegView::Magnetar { aggregate } => {
+            let registry = trusted.magnetar().ok_or(Error::MissingKeys(kind))?;
+            match aggregate.verify(registry, message, MAGNETAR_CONTEXT, policy.quorum()) {
+                Ok(_) => Ok(()),
+                Err(magnetar::Error::InvalidSignatures { failed }) => Err(invalid(
+                    failed.first().and_then(|id| trusted.view().position(&id.0)),
+                )),
+                Err(e) => Err(Error::Magnetar(e)),
+            }
+        }
+        LegView::Corona { .. } => Err(Error::MissingKeys(kind)),
     }
 }
 
@@ -282,7 +331,7 @@ pub fn verify(bytes: &[u8], trusted: &TrustedSet, policy: &Policy, options: &Opt
                     (&e, report.legs[kind.index()].as_mut())
                 {
                     r.weight = Some(*signed);
-                    r.signers = view.leg(kind).and_then(LegView::bitmap).map(|b| b.count());
+                    r.signers = view.leg(kind).and_then(LegView::signer_count);
                 }
                 fail(&mut report, Some(kind), e);
                 if !options.full {
@@ -298,7 +347,7 @@ pub fn verify(bytes: &[u8], trusted: &TrustedSet, policy: &Policy, options: &Opt
             continue;
         };
         let start = options.clock.map(|c| c());
-        let result = verify_leg(leg, trusted, &message);
+        let result = verify_leg(leg, trusted, policy, &message);
         let elapsed = options.clock.zip(start).map(|(c, s)| c().saturating_sub(s));
         if let Some(r) = report.legs[kind.index()].as_mut() {
             r.time_ns = elapsed;

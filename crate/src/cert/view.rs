@@ -20,7 +20,7 @@
 //! | 1 BLS | signer bitmap (u16 n ‖ ⌈n/8⌉ bytes, [`super::Bitmap`]) ‖ aggregate signature (96, compressed G2) |
 //! | 2 Pulsar | a `PULS` frame ([`crate::pulsar::frame`]: magic, version, mode, length, FIPS 204 signature) |
 //! | 3 Corona | reserved: any bytes (no policy can require the leg yet) |
-//! | 4 Magnetar | the Magnetar aggregate certificate |
+//! | 4 Magnetar | the Magnetar aggregate certificate `MAGA` ([`crate::magnetar`]: mode, u16 count, ascending 32-byte ids, signatures) |
 //! | 5 ML-DSA set | signer bitmap ‖ ML-DSA mode (u8) ‖ one FIPS 204 signature per signer, in set order |
 //!
 //! Parsing checks all of this (bitmap padding included) without the validator set; what needs
@@ -30,6 +30,7 @@ use super::bitmap::Bitmap;
 use super::header::Header;
 use super::{Error, LegKind};
 use crate::bls;
+use crate::magnetar::AggregateCertificate;
 use crate::mldsa;
 use crate::pulsar::frame::SignatureFrame;
 use crate::wire::{self, Reader};
@@ -63,10 +64,10 @@ pub enum LegView<'a> {
         /// The payload.
         payload: &'a [u8],
     },
-    /// Magnetar: the aggregate certificate, as it came.
+    /// Magnetar: the aggregate certificate (`MAGA`), decoded without copying.
     Magnetar {
-        /// The payload.
-        payload: &'a [u8],
+        /// The aggregate: mode, signer ids ascending, signatures.
+        aggregate: AggregateCertificate<'a>,
     },
     /// ML-DSA set: the signers, the mode and the concatenated signatures.
     MlDsaSet {
@@ -99,6 +100,14 @@ impl<'a> LegView<'a> {
         }
     }
 
+    /// How many validators the leg names as signers (bitmap legs and Magnetar).
+    pub fn signer_count(&self) -> Option<usize> {
+        match self {
+            LegView::Magnetar { aggregate } => Some(aggregate.len()),
+            _ => self.bitmap().map(|b| b.count()),
+        }
+    }
+
     fn parse(kind: LegKind, payload: &'a [u8]) -> Result<Self, Error> {
         let mut r = Reader::new(payload);
         let leg = match kind {
@@ -120,7 +129,7 @@ impl<'a> LegView<'a> {
                 payload: r.take(payload.len())?,
             },
             LegKind::Magnetar => LegView::Magnetar {
-                payload: r.take(payload.len())?,
+                aggregate: AggregateCertificate::decode(r.take(payload.len())?).map_err(Error::Magnetar)?,
             },
             LegKind::MlDsaSet => {
                 let signers = Bitmap::read(&mut r, kind)?;
