@@ -67,7 +67,7 @@ pub use policy::{LegKind, LegSet, Policy};
 pub use report::{LegReport, Report, Verdict};
 pub use set::{SetParams, Validator, ValidatorSet, ValidatorSetView, MAX_VALIDATORS};
 pub use trusted::TrustedSet;
-pub use verify::{check, verify, Checked, Options};
+pub use verify::{check, verify, Checked, Options, Tally};
 pub use view::{CertificateView, LegView};
 
 /// The ML-DSA context of the Pulsar leg's signature (FIPS 204 pure signing with context).
