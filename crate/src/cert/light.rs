@@ -38,6 +38,8 @@
 //! shares past activation (at least `t` of them could still sign together); only a new era
 //! — a new key — does.
 
+use alloc::boxed::Box;
+
 use super::set::ValidatorSet;
 use super::view::CertificateView;
 use super::{verify, Error, Header, Options, Policy, Report, TrustedSet};
@@ -68,7 +70,7 @@ pub struct Refused {
     /// The reason.
     pub error: Error,
     /// The report, when the refusal came from (or after) verifying the certificate.
-    pub report: Option<Report>,
+    pub report: Option<Box<Report>>,
 }
 
 impl Refused {
@@ -155,7 +157,7 @@ impl LightClient {
             Err(error) => {
                 return Err(Refused {
                     error,
-                    report: Some(self.verify(certificate)),
+                    report: Some(Box::new(self.verify(certificate))),
                 })
             }
         };
@@ -173,14 +175,14 @@ impl LightClient {
         if let Some(error) = report.error().cloned() {
             return Err(Refused {
                 error,
-                report: Some(report),
+                report: Some(Box::new(report)),
             });
         }
         let new_epoch = match next {
             Some(set) => {
                 let trusted = TrustedSet::new(set).map_err(|error| Refused {
                     error,
-                    report: Some(report.clone()),
+                    report: Some(Box::new(report.clone())),
                 })?;
                 self.trusted = trusted;
                 Some(self.trusted.epoch())

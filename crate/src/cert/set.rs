@@ -392,7 +392,7 @@ impl ValidatorSet {
     #[cfg(not(feature = "light"))]
     pub fn new(params: &SetParams, mut validators: Vec<Validator>) -> Result<Self, Error> {
         let bad = |what| Error::Decode(crate::wire::Error::InvalidValue(what));
-        validators.sort_by(|a, b| a.id.cmp(&b.id));
+        validators.sort_by_key(|v| v.id);
         let mut w =
             Writer::with_capacity(64 + validators.len() * entry_len(params.bls, params.mldsa, params.slhdsa));
         w.put(&SET_MAGIC).u16(SET_VERSION);

@@ -29,12 +29,15 @@ use quasar_pq::mldsa::Mode;
 
 use crate::format::{ensure, Failure, Obj, Stream};
 
+/// Splices `(at, cut, insert)`, applied in order.
+type Splices = Vec<(usize, usize, Vec<u8>)>;
+
 /// A certificate of the file: its bytes and how they are written.
 struct Cert {
     name: &'static str,
     bytes: Vec<u8>,
     /// `(base name, splices)` or the bytes in full.
-    from: Option<(&'static str, Vec<(usize, usize, Vec<u8>)>)>,
+    from: Option<(&'static str, Splices)>,
 }
 
 /// `(kind, payload offset, payload length)` of every leg.

@@ -178,8 +178,10 @@ fn verify(args: &[String]) -> Result<(), Failure> {
         .into_iter()
         .map(|f| Ok((f.to_string(), read(f)?)))
         .collect::<Result<_, Failure>>()?;
-    let mut options = quasar_pq::cert::Options::default();
-    options.full = p.full;
+    let options = quasar_pq::cert::Options {
+        full: p.full,
+        ..Default::default()
+    };
     let mut client = LightClient::new(set, policy)
         .map_err(|e| usage_error(format!("{set_path}: {}: {e}", e.code())))?
         .with_options(options);

@@ -58,19 +58,19 @@ fn session(
         .ok_or(broken("no combiner output"))
 }
 
+/// A dealing's result: the receivers' shares and the activation certificate.
+type Dealt = (
+    BTreeMap<PartyId, lss::KeyShare<R>>,
+    Option<lss::ActivationCertificate>,
+);
+
 /// Runs an LSS dealing among its dealers and receivers; returns the receivers' shares and
 /// the activation certificate (for key-bound dealings).
 fn deal(
     label: &[u8],
     ceremony: &Ceremony<R>,
     old: &BTreeMap<PartyId, &lss::KeyShare<R>>,
-) -> Result<
-    (
-        BTreeMap<PartyId, lss::KeyShare<R>>,
-        Option<lss::ActivationCertificate>,
-    ),
-    Error,
-> {
+) -> Result<Dealt, Error> {
     let mut all: Vec<PartyId> = ceremony
         .dealers()
         .iter()
