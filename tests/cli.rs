@@ -370,3 +370,102 @@ fn bad_arguments_get_one_line_and_a_nonzero_exit() {
     assert!(o.status.success());
     assert!(text(&o.stdout).contains("quasar demo --scheme pulsar|lens"));
 }
+
+/// `quasar cert build` writes a two-epoch chain; `quasar cert verify` follows it with the
+/// light client (the epoch change included), refuses a tampered certificate with its code
+/// and exit status 1, and a bad argument with one line and status 2.
+#[test]
+fn cert_build_then_verify_across_an_epoch_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let o = quasar(&[
+        "cert",
+        "build",
+        "--out",
+        out,
+        "--validators",
+        "4",
+        "--policy",
+        "pq-fast",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    for f in [
+        "set-0.qvst",
+        "set-1.qvst",
+        "cert-0-1.qcrt",
+        "cert-0-2.qcrt",
+        "cert-1-3.qcrt",
+    ] {
+        assert!(dir.path().join(f).exists(), "{f}");
+    }
+    let path = |f: &str| dir.path().join(f).to_str().unwrap().to_string();
+    let (set0, set1) = (path("set-0.qvst"), path("set-1.qvst"));
+    let chain = [
+        path("cert-0-1.qcrt"),
+        path("cert-0-2.qcrt"),
+        path("cert-1-3.qcrt"),
+    ];
+    let mut args = vec![
+        "cert",
+        "verify",
+        "--set",
+        &set0,
+        "--next-set",
+        &set1,
+        "--policy",
+        "pq-fast",
+    ];
+    args.extend(chain.iter().map(String::as_str));
+    let o = quasar(&args);
+    let stdout = text(&o.stdout);
+    assert!(o.status.success(), "{stdout}\n{}", text(&o.stderr));
+    assert_eq!(stdout.matches("final under pq-fast").count(), 3, "{stdout}");
+    assert!(stdout.contains("epoch change to 1"), "{stdout}");
+    assert!(stdout.contains("bls        valid"), "{stdout}");
+
+    // The last byte of the first certificate (inside the Pulsar signature) flipped.
+    let mut bad = std::fs::read(&chain[0]).unwrap();
+    let last = bad.len() - 1;
+    bad[last] ^= 1;
+    let bad_path = path("bad.qcrt");
+    std::fs::write(&bad_path, &bad).unwrap();
+    let o = quasar(&["cert", "verify", "--set", &set0, &bad_path]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("refused: INVALID_SIGNATURE"), "{err}");
+    assert!(
+        text(&o.stdout).contains("pulsar     invalid"),
+        "{}",
+        text(&o.stdout)
+    );
+    // An epoch-1 certificate under the epoch-0 set: the client must see the change first.
+    let o = quasar(&["cert", "verify", "--set", &set0, &chain[2]]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("SKIPPED_EPOCH"), "{}", text(&o.stderr));
+
+    for args in [
+        vec!["cert"],
+        vec!["cert", "sign"],
+        vec!["cert", "verify", "--set", &set0],
+        vec![
+            "cert",
+            "verify",
+            "--set",
+            &set0,
+            "--policy",
+            "pq-medium",
+            &chain[0],
+        ],
+        vec!["cert", "verify", "--set", "/nonexistent/set.qvst", &chain[0]],
+        vec!["cert", "build"],
+        vec!["cert", "build", "--out", out, "--validators", "0"],
+        vec!["cert", "verify", "--set", &chain[0], &chain[0]],
+    ] {
+        let o = quasar(&args);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("quasar: "), "{args:?}: {err}");
+    }
+}

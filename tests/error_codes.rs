@@ -11,6 +11,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use quasar_pq::cert::{self, LegKind as K};
 use quasar_pq::lens::{self, Curve, KeyEpoch};
 use quasar_pq::lss::snapshot::{self, Corruption};
 use quasar_pq::lss::{self, ActivationFault};
@@ -52,8 +53,8 @@ const SHARED: &[(&str, &str)] = &[
     ("UNKNOWN_MODE", "a mode byte naming nothing"),
     // wire and vss: a length that must equal another does not.
     ("LENGTH_MISMATCH", "a length differs from the required one"),
-    // mldsa, lens and magnetar (an aggregate certificate's signatures): a signature that
-    // does not verify.
+    // mldsa, lens, magnetar (an aggregate certificate's signatures) and cert (a leg's
+    // signature): a signature that does not verify.
     ("INVALID_SIGNATURE", "a signature that does not verify"),
 ];
 
@@ -78,6 +79,7 @@ fn all_errors() -> Vec<(&'static str, quasar_pq::Error, &'static str)> {
     let v_id = ValidatorId([7; 32]);
     let sets = magnetar::Mode::Shake192s;
     let fault = |f: ActivationFault| l(lss::Error::InvalidActivation(f));
+    let c = |e: cert::Error| quasar_pq::Error::from(e);
     vec![
         // mldsa
         (
@@ -651,6 +653,161 @@ fn all_errors() -> Vec<(&'static str, quasar_pq::Error, &'static str)> {
             }),
             "snapshot",
         ),
+        // cert
+        ("a leg kind naming no leg", c(cert::Error::UnknownLeg(9)), "cert"),
+        (
+            "a leg repeated or out of order",
+            c(cert::Error::DuplicateLeg(K::Pulsar)),
+            "cert",
+        ),
+        (
+            "validator ids out of order",
+            c(cert::Error::UnsortedValidators { index: 1 }),
+            "cert",
+        ),
+        (
+            "two validators with one id",
+            c(cert::Error::DuplicateValidator { index: 1 }),
+            "cert",
+        ),
+        (
+            "a validator of weight zero",
+            c(cert::Error::ZeroWeight { index: 0 }),
+            "cert",
+        ),
+        (
+            "weights summing past 2^64 - 1",
+            c(cert::Error::WeightOverflow),
+            "cert",
+        ),
+        (
+            "a certificate for another chain",
+            c(cert::Error::WrongChain { expected: 1, got: 2 }),
+            "cert",
+        ),
+        (
+            "a certificate for another epoch",
+            c(cert::Error::WrongEpoch { expected: 1, got: 2 }),
+            "cert",
+        ),
+        (
+            "a header naming another validator set",
+            c(cert::Error::SetRootMismatch),
+            "cert",
+        ),
+        (
+            "a header naming another key era",
+            c(cert::Error::KeyEraMismatch { expected: 0, got: 1 }),
+            "cert",
+        ),
+        (
+            "a required leg absent",
+            c(cert::Error::MissingLeg(K::Bls)),
+            "cert",
+        ),
+        (
+            "a set without keys for a required leg",
+            c(cert::Error::MissingKeys(K::MlDsaSet)),
+            "cert",
+        ),
+        (
+            "a leg of another parameter set than the set's",
+            c(cert::Error::LegModeMismatch(K::Pulsar)),
+            "cert",
+        ),
+        (
+            "a bitmap sized for another set",
+            c(cert::Error::BitmapSize {
+                kind: K::Bls,
+                expected: 4,
+                got: 5,
+            }),
+            "cert",
+        ),
+        (
+            "a signer outside the validator set",
+            c(cert::Error::UnknownSigner {
+                kind: K::Bls,
+                index: 4,
+            }),
+            "cert",
+        ),
+        (
+            "a signer listed twice",
+            c(cert::Error::DuplicateSigner {
+                kind: K::Bls,
+                index: 0,
+            }),
+            "cert",
+        ),
+        (
+            "a leg naming no signer",
+            c(cert::Error::NoSigners(K::Bls)),
+            "cert",
+        ),
+        (
+            "signers short of the quorum",
+            c(cert::Error::QuorumNotMet {
+                kind: K::Bls,
+                signed: 2,
+                total: 4,
+            }),
+            "cert",
+        ),
+        (
+            "a signature that does not verify",
+            c(cert::Error::InvalidSignature {
+                kind: K::Bls,
+                signer: None,
+            }),
+            "cert",
+        ),
+        (
+            "a policy that cannot be used",
+            c(cert::Error::InvalidPolicy("no leg")),
+            "cert",
+        ),
+        ("a name naming no policy", c(cert::Error::UnknownPolicy), "cert"),
+        (
+            "a certificate older than the client's state",
+            c(cert::Error::StaleCertificate {
+                epoch: 0,
+                height: 1,
+                current_epoch: 0,
+                current_height: 1,
+            }),
+            "cert",
+        ),
+        (
+            "an epoch change skipped",
+            c(cert::Error::SkippedEpoch { current: 0, got: 2 }),
+            "cert",
+        ),
+        (
+            "an epoch's last block without its next set",
+            c(cert::Error::MissingNextSet),
+            "cert",
+        ),
+        (
+            "a next set with a block that commits to none",
+            c(cert::Error::UnexpectedNextSet),
+            "cert",
+        ),
+        (
+            "a next set other than the committed one",
+            c(cert::Error::NextSetMismatch),
+            "cert",
+        ),
+        (
+            "a key era going back",
+            c(cert::Error::KeyEraRegression { current: 2, got: 1 }),
+            "cert",
+        ),
+        (
+            "a key era kept with another key",
+            c(cert::Error::EraKeyChanged(0)),
+            "cert",
+        ),
     ]
 }
 
@@ -770,6 +927,58 @@ fn codes_are_upper_snake_and_no_code_names_two_faults() {
     let blame_codes: BTreeSet<&str> = blame.iter().map(|(_, r)| r.code()).collect();
     assert_eq!(blame_codes.len(), blame.len());
     assert!(count.len() > 90, "{} codes", count.len());
+}
+
+#[test]
+fn certificate_wrappers_report_their_inner_code() {
+    let wrapped = [
+        (
+            cert::Error::Decode(wire::Error::TrailingBytes { extra: 1 }),
+            "TRAILING_BYTES",
+        ),
+        (
+            cert::Error::InvalidBlsKey {
+                index: 2,
+                error: quasar_pq::bls::Error::InvalidProofOfPossession { index: 2 },
+            },
+            "INVALID_PROOF_OF_POSSESSION",
+        ),
+        (
+            cert::Error::InvalidMlDsaKey(mldsa::Error::UnknownMode(7)),
+            "UNKNOWN_MODE",
+        ),
+        (
+            cert::Error::MalformedSignature {
+                kind: K::Bls,
+                error: quasar_pq::bls::Error::NotOnCurve { what: "signature" },
+            },
+            "NOT_ON_CURVE",
+        ),
+        (
+            cert::Error::Magnetar(quasar_pq::magnetar::Error::NoSigners),
+            "NO_SIGNERS",
+        ),
+    ];
+    for (e, code) in wrapped {
+        assert_eq!(e.code(), code);
+        let e = quasar_pq::Error::from(e);
+        assert_eq!((e.code(), e.module()), (code, "cert"));
+        assert!(e.culprits().is_empty());
+    }
+    assert_eq!(
+        cert::Error::Magnetar(quasar_pq::magnetar::Error::NoSigners).leg(),
+        Some(K::Magnetar)
+    );
+    assert_eq!(
+        cert::Error::QuorumNotMet {
+            kind: K::MlDsaSet,
+            signed: 1,
+            total: 3
+        }
+        .leg(),
+        Some(K::MlDsaSet)
+    );
+    assert_eq!(cert::Error::SetRootMismatch.leg(), None);
 }
 
 #[test]

@@ -168,6 +168,12 @@ fn decoders() -> Vec<(&'static [u8; 4], &'static str, Decoder)> {
         (b"MAGA", "magnetar aggregate certificate", |b| {
             ok(AggregateCertificate::decode(b), |c| c.to_bytes())
         }),
+        (b"QVST", "cert ValidatorSet", |b| {
+            ok(quasar_pq::cert::ValidatorSet::from_bytes(b), |m| m.to_bytes())
+        }),
+        (b"QCRT", "cert CertificateView", |b| {
+            ok(quasar_pq::cert::CertificateView::parse(b), |_| b.to_vec())
+        }),
         (b"QSNP", "snapshot", |b| {
             ok(lss::snapshot::Snapshot::from_bytes(b), |m| m.to_bytes())
         }),
@@ -440,6 +446,18 @@ fn build_corpus() -> (Corpus, Material) {
     let snap = lss::snapshot::Snapshot::seal(&skey, &meta, &stored.to_bytes(), &mut party_rng(b"sn", id(1)))
         .unwrap();
     corpus.add(&snap.to_bytes());
+    // A finality certificate and its validator set (BLS, ML-DSA-set and Pulsar legs).
+    let config = quasar_pq::cert::devnet::DevnetConfig {
+        mldsa: Some(MlDsaMode::MlDsa44),
+        pulsar: Some(MlDsaMode::MlDsa44),
+        ..Default::default()
+    };
+    let mut chain = quasar_pq::cert::devnet::Devnet::new(config, &[1, 2, 3]).unwrap();
+    corpus.add(chain.set().as_bytes());
+    let cert = chain
+        .certificate(1, 0, [1; 32], &quasar_pq::cert::devnet::Signers::all(3))
+        .unwrap();
+    corpus.add(&cert);
     // ML-DSA signatures for the verifier.
     for mode in MlDsaMode::ALL {
         let (pk, sk) = mldsa::keygen(mode, &[mode.to_byte(); 32]);

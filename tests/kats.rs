@@ -42,7 +42,7 @@ fn committed_vectors_match_a_fresh_regeneration() {
         );
     }
     let manifest = std::fs::read_to_string(kats_dir().join("manifest.sha256")).expect("kats/manifest.sha256");
-    for name in ["mldsa.json", "pulsar.json", "lens.json"] {
+    for name in ["mldsa.json", "pulsar.json", "lens.json", "cert.json"] {
         let contents = std::fs::read(kats_dir().join(name)).unwrap();
         let line = format!("{}  {name}", hex::encode(Sha256::digest(&contents)));
         assert!(manifest.lines().any(|l| l == line), "manifest lacks {line}");
@@ -252,5 +252,122 @@ mod protocols {
             .flat_map(|k| Curve::ALL.iter().map(move |c| format!("{k}/{}", c.name())))
             .collect();
         assert_eq!(curves, expected);
+    }
+}
+
+/// Every golden certificate of `kats/cert.json` gets its recorded verdict — overall and leg
+/// by leg — from the verifier, and the light-client sequence its recorded steps.
+mod certificates {
+    use quasar_pq::cert::{verify, LightClient, Options, Policy, TrustedSet, ValidatorSet};
+    use serde_json::Value;
+
+    fn hex_of(v: &Value) -> Vec<u8> {
+        hex::decode(v.as_str().unwrap()).unwrap()
+    }
+
+    fn by_name<'a>(list: &'a Value, name: &str) -> &'a Value {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == name)
+            .unwrap_or_else(|| panic!("no entry {name}"))
+    }
+
+    /// A certificate's bytes: given, or its base with the splices applied in order.
+    fn bytes_of(file: &Value, name: &str) -> Vec<u8> {
+        let c = by_name(&file["certificates"], name);
+        if let Some(b) = c.get("bytes") {
+            return hex_of(b);
+        }
+        let mut b = bytes_of(file, c["base"].as_str().unwrap());
+        for s in c["splices"].as_array().unwrap() {
+            let at = s["at"].as_u64().unwrap() as usize;
+            let cut = s["cut"].as_u64().unwrap() as usize;
+            b.splice(at..at + cut, hex_of(&s["insert"]));
+        }
+        b
+    }
+
+    fn set_of(file: &Value, name: &str) -> ValidatorSet {
+        let s = by_name(&file["sets"], name);
+        let set = ValidatorSet::from_bytes(&hex_of(&s["bytes"])).unwrap();
+        assert_eq!(set.root().to_vec(), hex_of(&s["root"]), "{name}: root");
+        set
+    }
+
+    #[test]
+    fn golden_certificates_get_their_recorded_verdicts() {
+        let text = std::fs::read_to_string(super::kats_dir().join("cert.json")).unwrap();
+        let file: Value = serde_json::from_str(&text).unwrap();
+        let mut ran = 0;
+        let mut policies = std::collections::BTreeSet::new();
+        for c in file["cases"].as_array().unwrap() {
+            let name = c["certificate"].as_str().unwrap();
+            let bytes = bytes_of(&file, name);
+            let trusted = TrustedSet::new(set_of(&file, c["set"].as_str().unwrap())).unwrap();
+            let policy = Policy::from_name(c["policy"].as_str().unwrap()).unwrap();
+            let options = Options {
+                full: true,
+                clock: None,
+            };
+            let r = verify(&bytes, &trusted, &policy, &options);
+            let what = format!("{name} under {policy}");
+            assert_eq!(r.is_valid(), c["valid"].as_bool().unwrap(), "{what}: {r}");
+            assert_eq!(r.code().unwrap_or(""), c["code"].as_str().unwrap(), "{what}");
+            let legs: Vec<&Value> = c["legs"].as_array().unwrap().iter().collect();
+            assert_eq!(r.legs().count(), legs.len(), "{what}");
+            for (got, want) in r.legs().zip(legs) {
+                assert_eq!(got.kind.name(), want["kind"], "{what}");
+                assert_eq!(got.verdict.name(), want["verdict"], "{what} {}", got.kind);
+                assert_eq!(
+                    got.reason.as_ref().map_or("", |e| e.code()),
+                    want["code"],
+                    "{what} {}",
+                    got.kind
+                );
+                assert_eq!(
+                    got.signers.map(|s| s as u64),
+                    want["signers"].as_u64(),
+                    "{what} {}",
+                    got.kind
+                );
+                assert_eq!(got.weight, want["weight"].as_u64(), "{what} {}", got.kind);
+            }
+            if r.is_valid() {
+                assert_eq!(
+                    r.header().unwrap().message().to_vec(),
+                    hex_of(&c["message"]),
+                    "{what}"
+                );
+            }
+            policies.insert(policy.name());
+            ran += 1;
+        }
+        assert!(ran >= 20, "{ran} cases");
+        assert_eq!(policies.len(), Policy::ALL.len(), "every policy: {policies:?}");
+
+        let mut steps = 0;
+        for seq in file["light"].as_array().unwrap() {
+            let set = set_of(&file, seq["set"].as_str().unwrap());
+            let policy = Policy::from_name(seq["policy"].as_str().unwrap()).unwrap();
+            let mut client = LightClient::new(set, policy).unwrap();
+            for s in seq["steps"].as_array().unwrap() {
+                let cert = bytes_of(&file, s["certificate"].as_str().unwrap());
+                let next = match s["next_set"].as_str().unwrap() {
+                    "" => None,
+                    name => Some(set_of(&file, name).to_bytes()),
+                };
+                let got = client.update(&cert, next.as_deref());
+                assert_eq!(got.is_ok(), s["accepted"].as_bool().unwrap(), "{s}");
+                assert_eq!(
+                    got.err().map_or("", |e| e.code()),
+                    s["code"].as_str().unwrap(),
+                    "{s}"
+                );
+                assert_eq!(client.epoch(), s["epoch"].as_u64().unwrap(), "{s}");
+                steps += 1;
+            }
+        }
+        assert!(steps >= 8, "{steps} light-client steps");
     }
 }

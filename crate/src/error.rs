@@ -1,6 +1,6 @@
 //! The crate-wide error: every module's error, with a stable code for JS.
 
-use crate::{bls, magnetar, mldsa, quorum, slhdsa, wire};
+use crate::{bls, cert, magnetar, mldsa, quorum, slhdsa, wire};
 
 /// Any error this crate returns. Each module's own error converts into it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -37,6 +37,9 @@ pub enum Error {
     /// A BLS12-381 error.
     #[error("BLS: {0}")]
     Bls(#[from] bls::Error),
+    /// A finality-certificate, validator-set or light-client error.
+    #[error("certificate: {0}")]
+    Cert(#[from] cert::Error),
     /// A decoding error.
     #[error("decoding: {0}")]
     Wire(#[from] wire::Error),
@@ -59,6 +62,7 @@ impl Error {
             Error::Magnetar(e) => e.code(),
             Error::Quorum(e) => e.code(),
             Error::Bls(e) => e.code(),
+            Error::Cert(e) => e.code(),
             Error::Wire(e) => e.code(),
             Error::Party(e) => e.code(),
             #[cfg(feature = "threshold")]
@@ -82,6 +86,7 @@ impl Error {
             Error::Magnetar(_) => "magnetar",
             Error::Quorum(_) => "quorum",
             Error::Bls(_) => "bls",
+            Error::Cert(_) => "cert",
             Error::Wire(_) => "wire",
             Error::Party(_) => "party",
             #[cfg(feature = "threshold")]
@@ -106,6 +111,7 @@ impl Error {
             | Error::Magnetar(_)
             | Error::Quorum(_)
             | Error::Bls(_)
+            | Error::Cert(_)
             | Error::Wire(_) => &[],
             Error::Party(e) => e.culprits(),
             #[cfg(feature = "threshold")]

@@ -106,6 +106,14 @@ pub mod tags {
     pub const SIM_RNG: &str = "QUASAR-SIM-RNG-v1";
     /// Message signed by the finality certificate legs.
     pub const CERT_MESSAGE: &str = "QUASAR-CERT-MESSAGE-v1";
+    /// Root of a finality certificate's validator set (its whole encoding).
+    pub const CERT_VALIDATOR_SET: &str = "QUASAR-CERT-VALIDATOR-SET-v1";
+    /// ML-DSA context of the Pulsar leg's signature on the finality message.
+    pub const CERT_PULSAR_CONTEXT: &str = "QUASAR-CERT-PULSAR-v1";
+    /// ML-DSA context of the ML-DSA-set leg's per-validator signatures.
+    pub const CERT_MLDSA_CONTEXT: &str = "QUASAR-CERT-MLDSA-v1";
+    /// SLH-DSA context of the Magnetar leg's per-validator signatures.
+    pub const CERT_MAGNETAR_CONTEXT: &str = "QUASAR-CERT-MAGNETAR-v1";
 }
 
 /// The cSHAKE256 function name of every protocol hash in this crate.

@@ -27,6 +27,7 @@
 extern crate alloc;
 
 pub mod bls;
+pub mod cert;
 mod error;
 pub mod hash;
 #[cfg(feature = "threshold")]
@@ -36,7 +37,6 @@ pub mod lss;
 pub mod magnetar;
 pub mod mldsa;
 pub mod party;
-#[cfg(feature = "threshold")]
 pub mod pulsar;
 pub mod quorum;
 pub mod slhdsa;

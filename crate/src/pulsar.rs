@@ -35,18 +35,24 @@
 // FIPS 204 symbols (xi, rho, …) are kept as in the standard inside algorithms.
 #![allow(non_snake_case, clippy::similar_names, clippy::many_single_char_names)]
 
+// Without the threshold stack (the verify-only `light` build) only the frames remain.
+#[cfg(feature = "threshold")]
 pub mod custody;
 pub mod frame;
 
+#[cfg(feature = "threshold")]
 use alloc::vec::Vec;
 
+#[cfg(feature = "threshold")]
 use crate::party::Blame;
+#[cfg(feature = "threshold")]
 use crate::{lss, mldsa, wire, PartyId};
 
 /// Errors from Pulsar. None carries secret data.
 ///
 /// Variants that a party can cause name it ([`Error::culprits`]); the layer that knows
 /// the transport's sender attaches the id.
+#[cfg(feature = "threshold")]
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -138,6 +144,7 @@ pub enum Error {
     Lss(#[from] lss::Error),
 }
 
+#[cfg(feature = "threshold")]
 impl Error {
     /// A stable, upper-case code for this error, as JavaScript sees it. Codes are API.
     pub fn code(&self) -> &'static str {

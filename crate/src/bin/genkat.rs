@@ -12,6 +12,7 @@
 //! | `mldsa.json` | ML-DSA keygen, deterministic and hedged signatures |
 //! | `pulsar.json` | Pulsar custody: DKG, key ceremony, key certification, signing, resharing with activation |
 //! | `lens.json` | Lens (FROST) per curve: dealer or DKG keygen, signing, resharing with activation |
+//! | `cert.json` | finality certificates under every policy, valid and invalid, and a light client across an epoch change |
 //!
 //! # Protocol vectors: one RNG per party, and a hash of every message
 //!
@@ -29,6 +30,8 @@
 //! order: round by round, each party in increasing id order, its broadcast then its
 //! private messages by increasing recipient.
 
+#[path = "genkat/cert.rs"]
+mod cert;
 #[path = "genkat/format.rs"]
 mod format;
 #[path = "genkat/lens.rs"]
@@ -49,6 +52,7 @@ fn all() -> Vec<(&'static str, String)> {
         ("mldsa.json", mldsa::mldsa()),
         ("pulsar.json", pulsar::pulsar()),
         ("lens.json", lens::lens()),
+        ("cert.json", cert::cert()),
     ]
 }
 

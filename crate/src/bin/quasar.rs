@@ -1,5 +1,7 @@
 //! `quasar`: the native demo of the threshold pipelines, one thread per party.
 //!
+//! `quasar cert build|verify` makes and checks finality certificates over files (`cert`).
+//!
 //! `quasar demo --scheme pulsar|lens --parties N --threshold T [--reshare N:T] …` runs
 //! the key ceremony, signs, verifies with the standard verifier, optionally reshares (the
 //! dealing ends with the activation certificate; every old party verifies it before it
@@ -41,6 +43,8 @@ macro_rules! say_raw {
 
 #[path = "quasar/args.rs"]
 mod args;
+#[path = "quasar/cert.rs"]
+mod cert;
 #[path = "quasar/conduct.rs"]
 mod conduct;
 #[path = "quasar/driver.rs"]
@@ -265,5 +269,6 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Ok(Command::Demo(d)) => demo(&d),
+        Ok(Command::Cert(rest)) => cert::run(&rest),
     }
 }

@@ -82,6 +82,12 @@ impl Obj {
         self.push(key, format!("{value}"))
     }
 
+    /// Adds an integer or `null`.
+    pub fn opt_int(self, key: &str, value: Option<u64>) -> Self {
+        let json = value.map_or_else(|| String::from("null"), |v| format!("{v}"));
+        self.push(key, json)
+    }
+
     /// Adds a list of integers, on one line.
     pub fn ints(self, key: &str, values: impl IntoIterator<Item = u64>) -> Self {
         let items: Vec<String> = values.into_iter().map(|v| format!("{v}")).collect();

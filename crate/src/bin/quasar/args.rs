@@ -13,6 +13,7 @@ quasar — post-quantum threshold signing, natively, one thread per party
 
 USAGE:
     quasar demo --scheme pulsar|lens [OPTIONS]
+    quasar cert build|verify [OPTIONS]    (finality certificates: quasar cert --help)
     quasar --help
 
 The demo runs a full pipeline with one thread per party; each thread holds the
@@ -145,6 +146,8 @@ pub enum Command {
     Help,
     /// Run a demo.
     Demo(Demo),
+    /// `quasar cert …`: the arguments after `cert` (parsed by the `cert` module).
+    Cert(Vec<String>),
 }
 
 /// `floor(2n/3) + 1`: more than two thirds (15 of 21, 43 of 64), at most `n`.
@@ -183,6 +186,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
     match first.as_str() {
         "-h" | "--help" | "help" => return Ok(Command::Help),
         "demo" => {}
+        "cert" => return Ok(Command::Cert(args[1..].to_vec())),
         other if other.starts_with('-') => {
             return Err(format!(
                 "expected a command before '{other}' (try 'quasar demo --help')"

@@ -1,0 +1,480 @@
+//! A deterministic development chain (feature `sim`): validators with every key drawn from a
+//! labelled seed, the Pulsar custody group run through the library's own parties on the
+//! in-process simulator ([`crate::party::sim`]), and certificates signed by whichever
+//! validators the caller names — across epoch changes, with the Pulsar group reshared to the
+//! next set under the unchanged key (or a new key, a new era). Tests, the known-answer
+//! vectors, the CLI (`quasar cert build`), the benches and the demo build their chains here.
+//!
+//! ```
+//! use quasar_pq::cert::devnet::{Devnet, DevnetConfig, Signers};
+//! use quasar_pq::cert::{LightClient, Policy};
+//!
+//! let config = DevnetConfig { pulsar: Some(quasar_pq::mldsa::Mode::MlDsa44), ..DevnetConfig::default() };
+//! let mut chain = Devnet::new(config, &[1, 1, 1, 1]).unwrap();
+//! let mut client = LightClient::new(chain.set().clone(), Policy::PQ_FAST).unwrap();
+//! let all = Signers::all(4);
+//! let cert = chain.certificate(1, 0, [1; 32], &all).unwrap();
+//! client.update(&cert, None).unwrap();
+//! // The epoch's last block commits to the next set (validator 4 leaves, one joins).
+//! let (cert, next) = chain.end_epoch(2, 0, [2; 32], &all, &[3], &[2], false).unwrap();
+//! client.update(&cert, Some(next.as_bytes())).unwrap();
+//! assert_eq!(client.epoch(), 1);
+//! ```
+//!
+//! # Security
+//! Every secret here comes from the configuration's seed: a devnet is for tests and demos,
+//! never for keys anyone relies on.
+
+mod pulsar;
+
+use alloc::vec::Vec;
+
+use zeroize::Zeroizing;
+
+use super::builder::CertificateBuilder;
+use super::set::{SetParams, Validator, ValidatorSet};
+use super::{LegKind, MAGNETAR_CONTEXT, MLDSA_CONTEXT, PULSAR_CONTEXT};
+use crate::hash::{shake256_into, tags, Transcript};
+use crate::{bls, magnetar, mldsa, Error, PartyId};
+
+/// What the validators of a devnet hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DevnetConfig {
+    /// The chain id.
+    pub chain_id: u64,
+    /// Every key and every protocol randomness comes from this seed.
+    pub seed: [u8; 32],
+    /// BLS keys (and the BLS leg).
+    pub bls: bool,
+    /// Per-validator ML-DSA keys (the ML-DSA-set leg), of this parameter set.
+    pub mldsa: Option<mldsa::Mode>,
+    /// Per-validator Magnetar (SLH-DSA) keys (the Magnetar leg), of this parameter set.
+    pub magnetar: Option<magnetar::Mode>,
+    /// A Pulsar custody group of the validators (the Pulsar leg), with this ML-DSA set; its
+    /// threshold is ⌊2n/3⌋ + 1 of the n validators.
+    pub pulsar: Option<mldsa::Mode>,
+}
+
+impl Default for DevnetConfig {
+    /// Chain 1, seed zero, BLS keys only.
+    fn default() -> Self {
+        DevnetConfig {
+            chain_id: 1,
+            seed: [0; 32],
+            bls: true,
+            mldsa: None,
+            magnetar: None,
+            pulsar: None,
+        }
+    }
+}
+
+/// Which validators sign each leg: positions in the current set, increasing.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Signers {
+    /// BLS signers.
+    pub bls: Vec<usize>,
+    /// Pulsar custody signers (at least the group's threshold).
+    pub pulsar: Vec<usize>,
+    /// ML-DSA-set signers.
+    pub mldsa: Vec<usize>,
+    /// Magnetar signers.
+    pub magnetar: Vec<usize>,
+}
+
+impl Signers {
+    /// Everyone signs every leg the devnet has.
+    pub fn all(n: usize) -> Signers {
+        Signers::first(n, n)
+    }
+
+    /// The first `k` of `n` validators sign every leg.
+    pub fn first(k: usize, n: usize) -> Signers {
+        let list: Vec<usize> = (0..k.min(n)).collect();
+        Signers {
+            bls: list.clone(),
+            pulsar: list.clone(),
+            mldsa: list.clone(),
+            magnetar: list,
+        }
+    }
+}
+
+/// One validator's keys.
+struct Member {
+    number: u16,
+    id: [u8; 32],
+    weight: u64,
+    bls: Option<bls::SecretKey>,
+    mldsa: Option<(Vec<u8>, Zeroizing<Vec<u8>>)>,
+    magnetar: Option<magnetar::SigningKey>,
+}
+
+/// A deterministic chain of epochs (see the module docs).
+pub struct Devnet {
+    config: DevnetConfig,
+    universe: Vec<Member>,
+    /// The current validators' numbers, in set order (increasing id).
+    members: Vec<u16>,
+    epoch: u64,
+    key_era: u64,
+    set: ValidatorSet,
+    pulsar: Option<pulsar::Group>,
+    sessions: u64,
+}
+
+impl core::fmt::Debug for Devnet {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Devnet")
+            .field("set", &self.set)
+            .finish_non_exhaustive()
+    }
+}
+
+/// ⌊2n/3⌋ + 1: the smallest count above two thirds of `n`.
+pub fn two_thirds_plus_one(n: usize) -> usize {
+    2 * n / 3 + 1
+}
+
+impl Devnet {
+    /// A chain whose epoch 0 has one validator per weight in `weights`.
+    ///
+    /// # Errors
+    /// A weight of 0, too many validators, or a failure of the Pulsar key ceremony.
+    pub fn new(config: DevnetConfig, weights: &[u64]) -> Result<Devnet, Error> {
+        let mut net = Devnet {
+            config,
+            universe: Vec::new(),
+            members: Vec::new(),
+            epoch: 0,
+            key_era: 0,
+            set: placeholder_set(),
+            pulsar: None,
+            sessions: 0,
+        };
+        let members: Vec<u16> = weights.iter().map(|&w| net.create(w)).collect::<Result<_, _>>()?;
+        net.members = net.sorted(members);
+        if let Some(mode) = net.config.pulsar {
+            let ids = net.party_ids(&net.members)?;
+            let t = u16::try_from(two_thirds_plus_one(ids.len())).map_err(|_| too_many())?;
+            net.pulsar = Some(pulsar::ceremony(&net.label("key ceremony"), mode, &ids, t)?);
+        }
+        net.set = net.make_set(net.epoch, net.key_era, &net.members)?;
+        Ok(net)
+    }
+
+    /// The current epoch's validator set.
+    pub fn set(&self) -> &ValidatorSet {
+        &self.set
+    }
+
+    /// The current epoch.
+    pub fn epoch(&self) -> u64 {
+        self.epoch
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &DevnetConfig {
+        &self.config
+    }
+
+    /// The Pulsar custody threshold of the current set, if it has a group.
+    pub fn pulsar_threshold(&self) -> Option<usize> {
+        self.pulsar.as_ref().map(|g| usize::from(g.public.threshold()))
+    }
+
+    /// A builder for block `(height, round, block_hash)` under the current set.
+    pub fn builder(&self, height: u64, round: u32, block_hash: [u8; 32]) -> CertificateBuilder {
+        CertificateBuilder::new(&self.set, height, round, block_hash)
+    }
+
+    /// Signs `builder`'s message with the `signers` of each leg the devnet has (legs it does
+    /// not have, and legs with no signer, are left out) and returns the certificate.
+    ///
+    /// # Errors
+    /// A signer outside the set, too few Pulsar signers, a failed custody session.
+    pub fn sign(&mut self, mut builder: CertificateBuilder, signers: &Signers) -> Result<Vec<u8>, Error> {
+        let message = builder.message();
+        let none = Vec::new();
+        let pick = |has: bool, list: &'_ Vec<usize>| if has { list.clone() } else { none.clone() };
+        let signers = Signers {
+            bls: pick(self.config.bls, &signers.bls),
+            pulsar: pick(self.pulsar.is_some(), &signers.pulsar),
+            mldsa: pick(self.config.mldsa.is_some(), &signers.mldsa),
+            magnetar: pick(self.config.magnetar.is_some(), &signers.magnetar),
+        };
+        for &i in &signers.bls {
+            let sk = self
+                .member(i)?
+                .bls
+                .as_ref()
+                .ok_or(Error::Cert(super::Error::MissingKeys(LegKind::Bls)))?;
+            builder.add_bls(i, &sk.sign(&message))?;
+        }
+        for &i in &signers.mldsa {
+            let m = self.member(i)?;
+            let (mode, (_, sk)) = self
+                .config
+                .mldsa
+                .zip(m.mldsa.as_ref())
+                .ok_or(Error::Cert(super::Error::MissingKeys(LegKind::MlDsaSet)))?;
+            builder.add_mldsa(i, &mldsa::sign(mode, sk, &message, MLDSA_CONTEXT, None)?)?;
+        }
+        for &i in &signers.magnetar {
+            let sk = self
+                .member(i)?
+                .magnetar
+                .as_ref()
+                .ok_or(Error::Cert(super::Error::MissingKeys(LegKind::Magnetar)))?;
+            builder.add_magnetar(i, &sk.sign_deterministic(&message, MAGNETAR_CONTEXT)?)?;
+        }
+        if !signers.pulsar.is_empty() {
+            let numbers: Vec<u16> = signers
+                .pulsar
+                .iter()
+                .map(|&i| self.member(i).map(|m| m.number))
+                .collect::<Result<_, _>>()?;
+            let ids = self.party_ids(&numbers)?;
+            let label = self.label("sign");
+            let group = self
+                .pulsar
+                .as_ref()
+                .ok_or(Error::Cert(super::Error::MissingKeys(LegKind::Pulsar)))?;
+            builder.pulsar(&pulsar::sign(&label, group, &ids, &message, PULSAR_CONTEXT)?)?;
+        }
+        Ok(builder.build()?)
+    }
+
+    /// The certificate of block `(height, round, block_hash)` of the current epoch, signed by
+    /// `signers`.
+    ///
+    /// # Errors
+    /// As [`Devnet::sign`].
+    pub fn certificate(
+        &mut self,
+        height: u64,
+        round: u32,
+        block_hash: [u8; 32],
+        signers: &Signers,
+    ) -> Result<Vec<u8>, Error> {
+        let b = self.builder(height, round, block_hash);
+        self.sign(b, signers)
+    }
+
+    /// The epoch's last block and the next epoch: the validators at positions `leave` go,
+    /// one validator per weight in `join` arrives; the Pulsar group is reshared to the next
+    /// set under the same key (or, with `new_key`, a new key ceremony starts the next key
+    /// era). Returns the last block's certificate, signed by `signers` of the current set
+    /// and committing to the next set, and the next set; the devnet moves to it.
+    ///
+    /// # Errors
+    /// An empty next set, or as [`Devnet::new`] and [`Devnet::sign`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn end_epoch(
+        &mut self,
+        height: u64,
+        round: u32,
+        block_hash: [u8; 32],
+        signers: &Signers,
+        leave: &[usize],
+        join: &[u64],
+        new_key: bool,
+    ) -> Result<(Vec<u8>, ValidatorSet), Error> {
+        let mut next: Vec<u16> = self
+            .members
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !leave.contains(i))
+            .map(|(_, &n)| n)
+            .collect();
+        for &w in join {
+            next.push(self.create(w)?);
+        }
+        let next = self.sorted(next);
+        let key_era = self.key_era + u64::from(new_key);
+        let label = self.label(if new_key { "key ceremony" } else { "reshare" });
+        let next_group = match (&self.pulsar, self.config.pulsar) {
+            (Some(group), Some(mode)) => {
+                let ids = self.party_ids(&next)?;
+                let t = u16::try_from(two_thirds_plus_one(ids.len())).map_err(|_| too_many())?;
+                Some(if new_key {
+                    pulsar::ceremony(&label, mode, &ids, t)?
+                } else {
+                    pulsar::reshare(&label, group, &ids, t)?
+                })
+            }
+            _ => None,
+        };
+        let next_set = {
+            let old = core::mem::replace(&mut self.pulsar, next_group);
+            let made = self.make_set(self.epoch + 1, key_era, &next);
+            let new = core::mem::replace(&mut self.pulsar, old);
+            let set = made?;
+            (set, new)
+        };
+        let builder = self.builder(height, round, block_hash).ending_epoch(&next_set.0);
+        let certificate = self.sign(builder, signers)?;
+        self.pulsar = next_set.1;
+        self.members = next;
+        self.epoch += 1;
+        self.key_era = key_era;
+        self.set = next_set.0.clone();
+        Ok((certificate, next_set.0))
+    }
+
+    /// The BLS secret key of the validator at `index` of the current set (to make
+    /// signatures the devnet would not, in tests).
+    pub fn bls_key(&self, index: usize) -> Option<&bls::SecretKey> {
+        self.member(index).ok()?.bls.as_ref()
+    }
+
+    /// The ML-DSA secret key of the validator at `index` of the current set.
+    pub fn mldsa_key(&self, index: usize) -> Option<&[u8]> {
+        Some(&self.member(index).ok()?.mldsa.as_ref()?.1[..])
+    }
+
+    /// The Magnetar signing key of the validator at `index` of the current set.
+    pub fn magnetar_key(&self, index: usize) -> Option<&magnetar::SigningKey> {
+        self.member(index).ok()?.magnetar.as_ref()
+    }
+
+    fn member(&self, index: usize) -> Result<&Member, Error> {
+        self.members
+            .get(index)
+            .and_then(|&n| self.universe.get(usize::from(n) - 1))
+            .ok_or(Error::Cert(super::Error::UnknownSigner {
+                kind: LegKind::Bls,
+                index,
+            }))
+    }
+
+    /// A label unique to this devnet and this call (session ids, party RNGs).
+    fn label(&mut self, what: &str) -> Vec<u8> {
+        self.sessions += 1;
+        let mut l = Vec::from(&self.config.seed[..]);
+        l.extend_from_slice(what.as_bytes());
+        l.extend_from_slice(&self.sessions.to_be_bytes());
+        l
+    }
+
+    fn secret(&self, what: &str, number: u16, out: &mut [u8]) {
+        let mut t = Transcript::new(tags::SIM_RNG);
+        t.append(b"devnet key")
+            .append(&self.config.seed)
+            .append(what.as_bytes());
+        t.append(&number.to_be_bytes());
+        let seed: Zeroizing<[u8; 32]> = Zeroizing::new(t.finalize());
+        shake256_into(&[&seed[..]], out);
+    }
+
+    /// Creates the next validator of the universe.
+    fn create(&mut self, weight: u64) -> Result<u16, Error> {
+        let number = u16::try_from(self.universe.len() + 1).map_err(|_| too_many())?;
+        if usize::from(number) > super::MAX_VALIDATORS * 4 {
+            return Err(too_many());
+        }
+        let mut id = [0u8; 32];
+        self.secret("id", number, &mut id);
+        let bls = if self.config.bls {
+            let mut ikm = Zeroizing::new([0u8; 32]);
+            self.secret("bls", number, &mut ikm[..]);
+            Some(bls::SecretKey::keygen(&ikm[..], b"")?)
+        } else {
+            None
+        };
+        let mldsa = match self.config.mldsa {
+            Some(mode) => {
+                let mut seed = Zeroizing::new([0u8; 32]);
+                self.secret("mldsa", number, &mut seed[..]);
+                Some(mldsa::keygen(mode, &seed))
+            }
+            None => None,
+        };
+        let magnetar = match self.config.magnetar {
+            Some(mode) => {
+                let mut seed = Zeroizing::new([0u8; 128]);
+                let len = mode.seed_len();
+                self.secret("magnetar", number, &mut seed[..len]);
+                Some(magnetar::SigningKey::from_seed(mode, &seed[..len])?)
+            }
+            None => None,
+        };
+        self.universe.push(Member {
+            number,
+            id,
+            weight,
+            bls,
+            mldsa,
+            magnetar,
+        });
+        Ok(number)
+    }
+
+    /// `numbers` sorted by their validators' ids (set order).
+    fn sorted(&self, mut numbers: Vec<u16>) -> Vec<u16> {
+        numbers.sort_by_key(|&n| self.universe.get(usize::from(n) - 1).map(|m| m.id));
+        numbers
+    }
+
+    fn party_ids(&self, numbers: &[u16]) -> Result<Vec<PartyId>, Error> {
+        let mut ids: Vec<PartyId> = numbers
+            .iter()
+            .map(|&n| PartyId::new(n).ok_or(too_many()))
+            .collect::<Result<_, _>>()?;
+        ids.sort();
+        Ok(ids)
+    }
+
+    fn make_set(&self, epoch: u64, key_era: u64, numbers: &[u16]) -> Result<ValidatorSet, Error> {
+        let params = SetParams {
+            chain_id: self.config.chain_id,
+            epoch,
+            key_era,
+            bls: self.config.bls,
+            mldsa: self.config.mldsa,
+            slhdsa: self.config.magnetar.map(magnetar::Mode::slhdsa),
+            pulsar_group_key: self.pulsar.as_ref().map(|g| g.key.frame()),
+        };
+        let validators = numbers
+            .iter()
+            .filter_map(|&n| self.universe.get(usize::from(n) - 1))
+            .map(|m| Validator {
+                id: m.id,
+                weight: m.weight,
+                bls: m
+                    .bls
+                    .as_ref()
+                    .map(|sk| (sk.public_key().to_bytes(), sk.prove_possession().to_bytes())),
+                mldsa: m.mldsa.as_ref().map(|(pk, _)| pk.clone()),
+                slhdsa: m.magnetar.as_ref().map(|k| k.public_key().as_bytes().to_vec()),
+            })
+            .collect();
+        Ok(ValidatorSet::new(&params, validators)?)
+    }
+}
+
+fn too_many() -> Error {
+    Error::Cert(super::Error::Decode(crate::wire::Error::CountTooLarge {
+        got: super::MAX_VALIDATORS + 1,
+        max: super::MAX_VALIDATORS,
+    }))
+}
+
+/// A one-validator set standing in until the real one is made (never observable).
+fn placeholder_set() -> ValidatorSet {
+    let v = Validator {
+        id: [0; 32],
+        weight: 1,
+        bls: None,
+        mldsa: None,
+        slhdsa: None,
+    };
+    let params = SetParams {
+        bls: false,
+        ..SetParams::default()
+    };
+    match ValidatorSet::new(&params, alloc::vec![v]) {
+        Ok(s) => s,
+        Err(_) => unreachable!("a one-validator set without keys encodes"),
+    }
+}

@@ -1,0 +1,238 @@
+//! The certificate's wire form, parsed into borrowed views without copying a signature.
+//!
+//! # `QCRT` (big-endian)
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 4 | magic `QCRT` |
+//! | 2 | version = 1 |
+//! | 103 or 135 | the [`Header`] ([`super::header`]) |
+//! | 1 | number of legs, 1 ≤ L ≤ 5 |
+//! | L × | leg: kind (u8, [`LegKind`]) ‖ u32 payload length ‖ payload |
+//!
+//! Legs come in strictly increasing kind order (so a kind appears at most once). Nothing may
+//! follow the last leg, and nothing may follow a leg's own fields inside its payload.
+//!
+//! # Leg payloads
+//!
+//! | kind | payload |
+//! |---|---|
+//! | 1 BLS | signer bitmap (u16 n ‖ ⌈n/8⌉ bytes, [`super::Bitmap`]) ‖ aggregate signature (96, compressed G2) |
+//! | 2 Pulsar | a `PULS` frame ([`crate::pulsar::frame`]: magic, version, mode, length, FIPS 204 signature) |
+//! | 3 Corona | reserved: any bytes (no policy can require the leg yet) |
+//! | 4 Magnetar | the Magnetar aggregate certificate `MAGA` ([`crate::magnetar`]: mode, u16 count, ascending 32-byte ids, signatures) |
+//! | 5 ML-DSA set | signer bitmap ‖ ML-DSA mode (u8) ‖ one FIPS 204 signature per signer, in set order |
+//!
+//! Parsing checks all of this (bitmap padding included) without the validator set; what needs
+//! the set — the bitmap's size, the modes, the quorum — is [`super::check`]'s.
+
+use super::bitmap::Bitmap;
+use super::header::Header;
+use super::{Error, LegKind};
+use crate::bls;
+use crate::magnetar::AggregateCertificate;
+use crate::mldsa;
+use crate::pulsar::frame::SignatureFrame;
+use crate::wire::{self, Reader};
+
+/// Magic of an encoded certificate.
+pub const CERT_MAGIC: [u8; 4] = *b"QCRT";
+/// Version of the encoding.
+pub const CERT_VERSION: u16 = 1;
+/// The longest leg payload accepted (64 MiB).
+pub const MAX_LEG_LEN: usize = 1 << 26;
+
+/// One leg, borrowed from the certificate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LegView<'a> {
+    /// BLS: the signers and their aggregate signature (still compressed: decoding checks
+    /// the subgroup, which is signature work).
+    Bls {
+        /// The signers.
+        signers: Bitmap<'a>,
+        /// The compressed aggregate signature.
+        signature: &'a [u8; bls::SIGNATURE_LEN],
+    },
+    /// Pulsar: the `PULS` frame.
+    Pulsar {
+        /// The frame, decoded (mode and signature bytes).
+        frame: SignatureFrame<'a>,
+    },
+    /// Corona: reserved, the payload as it came.
+    Corona {
+        /// The payload.
+        payload: &'a [u8],
+    },
+    /// Magnetar: the aggregate certificate (`MAGA`), decoded without copying.
+    Magnetar {
+        /// The aggregate: mode, signer ids ascending, signatures.
+        aggregate: AggregateCertificate<'a>,
+    },
+    /// ML-DSA set: the signers, the mode and the concatenated signatures.
+    MlDsaSet {
+        /// The signers.
+        signers: Bitmap<'a>,
+        /// The parameter set.
+        mode: mldsa::Mode,
+        /// `signers.count()` signatures of `mode.signature_len()` bytes, in set order.
+        signatures: &'a [u8],
+    },
+}
+
+impl<'a> LegView<'a> {
+    /// The leg's kind.
+    pub fn kind(&self) -> LegKind {
+        match self {
+            LegView::Bls { .. } => LegKind::Bls,
+            LegView::Pulsar { .. } => LegKind::Pulsar,
+            LegView::Corona { .. } => LegKind::Corona,
+            LegView::Magnetar { .. } => LegKind::Magnetar,
+            LegView::MlDsaSet { .. } => LegKind::MlDsaSet,
+        }
+    }
+
+    /// The signer bitmap of a bitmap leg (BLS, ML-DSA set).
+    pub fn bitmap(&self) -> Option<Bitmap<'a>> {
+        match self {
+            LegView::Bls { signers, .. } | LegView::MlDsaSet { signers, .. } => Some(*signers),
+            _ => None,
+        }
+    }
+
+    /// How many validators the leg names as signers (bitmap legs and Magnetar).
+    pub fn signer_count(&self) -> Option<usize> {
+        match self {
+            LegView::Magnetar { aggregate } => Some(aggregate.len()),
+            _ => self.bitmap().map(|b| b.count()),
+        }
+    }
+
+    fn parse(kind: LegKind, payload: &'a [u8]) -> Result<Self, Error> {
+        let mut r = Reader::new(payload);
+        let leg = match kind {
+            LegKind::Bls => {
+                let signers = Bitmap::read(&mut r, kind)?;
+                let signature =
+                    r.take(bls::SIGNATURE_LEN)?
+                        .try_into()
+                        .map_err(|_| wire::Error::LengthMismatch {
+                            expected: bls::SIGNATURE_LEN,
+                            got: 0,
+                        })?;
+                LegView::Bls { signers, signature }
+            }
+            LegKind::Pulsar => LegView::Pulsar {
+                frame: SignatureFrame::decode(r.take(payload.len())?)?,
+            },
+            LegKind::Corona => LegView::Corona {
+                payload: r.take(payload.len())?,
+            },
+            LegKind::Magnetar => LegView::Magnetar {
+                aggregate: AggregateCertificate::decode(r.take(payload.len())?).map_err(Error::Magnetar)?,
+            },
+            LegKind::MlDsaSet => {
+                let signers = Bitmap::read(&mut r, kind)?;
+                let b = r.u8()?;
+                let mode = mldsa::Mode::from_byte(b).map_err(|_| wire::Error::UnknownMode(b))?;
+                let expected = signers.count() * mode.signature_len();
+                if r.remaining() != expected {
+                    return Err(wire::Error::LengthMismatch {
+                        expected,
+                        got: r.remaining(),
+                    }
+                    .into());
+                }
+                LegView::MlDsaSet {
+                    signers,
+                    mode,
+                    signatures: r.take(expected)?,
+                }
+            }
+        };
+        r.finish()?;
+        Ok(leg)
+    }
+}
+
+/// A certificate borrowed from its encoding: the header and up to one leg of each kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CertificateView<'a> {
+    bytes: &'a [u8],
+    header: Header,
+    legs: [Option<LegView<'a>>; 5],
+}
+
+impl<'a> CertificateView<'a> {
+    /// Parses a `QCRT` certificate (see the module docs). No allocation, no signature work.
+    ///
+    /// # Errors
+    /// [`Error::Decode`] (`TOO_SHORT`, `BAD_MAGIC`, `BAD_VERSION`, `UNKNOWN_MODE`,
+    /// `LENGTH_MISMATCH`, `COUNT_TOO_LARGE`, `INVALID_VALUE`, `TRAILING_BYTES`),
+    /// [`Error::UnknownLeg`], [`Error::DuplicateLeg`], and a bitmap's
+    /// [`Error::UnknownSigner`] or [`Error::NoSigners`].
+    pub fn parse(bytes: &'a [u8]) -> Result<Self, Error> {
+        let mut r = Reader::new(bytes);
+        r.header(&CERT_MAGIC, CERT_VERSION)?;
+        let header = Header::read(&mut r)?;
+        let count = usize::from(r.u8()?);
+        if count == 0 {
+            return Err(wire::Error::InvalidValue("a certificate with no leg").into());
+        }
+        if count > LegKind::ALL.len() {
+            return Err(wire::Error::CountTooLarge {
+                got: count,
+                max: LegKind::ALL.len(),
+            }
+            .into());
+        }
+        let mut legs = [None; 5];
+        let mut last: Option<LegKind> = None;
+        for _ in 0..count {
+            let kind = LegKind::from_byte(r.u8()?)?;
+            if last.is_some_and(|l| l >= kind) {
+                return Err(Error::DuplicateLeg(kind));
+            }
+            last = Some(kind);
+            let payload = r.bytes(MAX_LEG_LEN)?;
+            legs[kind.index()] = Some(LegView::parse(kind, payload)?);
+        }
+        r.finish()?;
+        Ok(CertificateView { bytes, header, legs })
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The leg of `kind`, if present.
+    pub fn leg(&self, kind: LegKind) -> Option<&LegView<'a>> {
+        self.legs[kind.index()].as_ref()
+    }
+
+    /// The legs present, in kind order.
+    pub fn legs(&self) -> impl Iterator<Item = &LegView<'a>> {
+        self.legs.iter().flatten()
+    }
+
+    /// The encoding.
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+}
+
+/// Encodes a certificate with exactly `legs` (kind byte, payload), in the order given,
+/// without checking them: for tools and tests that need malformed certificates.
+/// [`super::CertificateBuilder`] builds well-formed ones.
+pub fn encode(header: &Header, legs: &[(u8, &[u8])]) -> alloc::vec::Vec<u8> {
+    let total: usize = legs.iter().map(|(_, p)| 5 + p.len()).sum();
+    let mut w = wire::Writer::with_capacity(6 + 136 + 1 + total);
+    w.put(&CERT_MAGIC).u16(CERT_VERSION);
+    header.write(&mut w);
+    w.u8(legs.len() as u8);
+    for (kind, payload) in legs {
+        w.u8(*kind).bytes(payload);
+    }
+    w.into_bytes()
+}
