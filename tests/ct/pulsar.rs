@@ -1,0 +1,7 @@
+//! (filled in below)
+
+use crate::Path;
+
+pub fn paths() -> Vec<Path> {
+    Vec::new()
+}
