@@ -4,6 +4,7 @@
 //! values during key generation and signing.
 
 use super::ntt::Q;
+use crate::ct::barrier_i32;
 
 /// The number of dropped bits of t (d = 13).
 pub const D: u32 = 13;
@@ -20,7 +21,8 @@ pub fn power2round(r: i32) -> (i32, i32) {
 ///
 /// `gamma2` is a parameter-set constant, so the test below folds away after inlining.
 /// The division by 2γ2 is a multiply-and-shift (the round-3 reference's constants),
-/// so no secret-dependent `/` is executed.
+/// so no secret-dependent `/` is executed. Both masks pass through a value barrier:
+/// without it, opt-level 1 compiled the γ2 = (q − 1)/88 wrap-around into `cmp; jge`.
 #[inline(always)]
 pub fn decompose(r: i32, gamma2: i32) -> (i32, i32) {
     let mut r1 = (r + 127) >> 7;
@@ -30,10 +32,11 @@ pub fn decompose(r: i32, gamma2: i32) -> (i32, i32) {
     } else {
         // γ2 = (q − 1)/88
         r1 = (r1 * 11275 + (1 << 23)) >> 24;
-        r1 ^= ((43 - r1) >> 31) & r1;
+        // r1 = 44 (r near q − 1) wraps to 0.
+        r1 &= !barrier_i32((43 - r1) >> 31);
     }
     let mut r0 = r - r1 * 2 * gamma2;
-    r0 -= (((Q - 1) / 2 - r0) >> 31) & Q;
+    r0 -= barrier_i32(((Q - 1) / 2 - r0) >> 31) & Q;
     (r1, r0)
 }
 
