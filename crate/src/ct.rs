@@ -25,7 +25,10 @@ pub(crate) fn barrier_i32(x: i32) -> i32 {
         // SAFETY: an empty asm block; it reads and writes only the register holding `x`.
         #[allow(unsafe_code)]
         unsafe {
-            core::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags));
+            #[cfg(target_arch = "x86_64")]
+            core::arch::asm!("/* {0:e} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags));
+            #[cfg(target_arch = "aarch64")]
+            core::arch::asm!("/* {0:w} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags));
         }
         x
     }
@@ -36,17 +39,38 @@ pub(crate) fn barrier_i32(x: i32) -> i32 {
     }
 }
 
-/// Declassifies a value the algorithm makes public (a no-op without `ct-check`).
+/// Declassifies a value the algorithm makes public (a no-op without `ct-check`). Prefer
+/// this to the in-place forms: the result is read back after the request, so no copy
+/// the optimiser made earlier can stand in for it.
 #[inline(always)]
-pub(crate) fn public<T: Copy>(x: T) -> T {
+pub(crate) fn public<T>(x: T) -> T {
     #[cfg(feature = "ct-check")]
     {
-        let v = x;
+        let v = core::mem::ManuallyDrop::new(x);
         valgrind::make_defined(core::ptr::addr_of!(v).cast(), core::mem::size_of::<T>());
-        valgrind::reload(&v)
+        // `v` is never dropped: the value moves out through the read.
+        valgrind::reload(&*v)
     }
     #[cfg(not(feature = "ct-check"))]
     {
+        x
+    }
+}
+
+/// Declassifies the part `part` of `x` (a public field of a secret object), returning `x`
+/// read back after the request, like [`public`].
+#[inline(always)]
+pub(crate) fn public_part<T, U: ?Sized>(x: T, part: impl Fn(&T) -> &U) -> T {
+    #[cfg(feature = "ct-check")]
+    {
+        let v = core::mem::ManuallyDrop::new(x);
+        public_ref(part(&v));
+        // `v` is never dropped: the value moves out through the read.
+        valgrind::reload(&*v)
+    }
+    #[cfg(not(feature = "ct-check"))]
+    {
+        let _ = part;
         x
     }
 }
@@ -63,8 +87,11 @@ pub(crate) fn public_slice<T>(s: &[T]) {
 
 /// Declassifies, in place, one object the algorithm makes public (see [`public_slice`]).
 #[inline(always)]
-pub(crate) fn public_ref<T>(x: &T) {
-    public_slice(core::slice::from_ref(x));
+pub(crate) fn public_ref<T: ?Sized>(x: &T) {
+    #[cfg(feature = "ct-check")]
+    valgrind::make_defined((x as *const T).cast(), core::mem::size_of_val(x));
+    #[cfg(not(feature = "ct-check"))]
+    let _ = x;
 }
 
 /// Marks memory secret for the constant-flow check (feature `ct-check`): under Valgrind
@@ -87,6 +114,19 @@ pub fn secret<T: Copy>(x: T) -> T {
     let v = x;
     secret_ref(&v);
     valgrind::reload(&v)
+}
+
+/// Declassifies memory from a harness (feature `ct-check`): bytes the harness knows to be
+/// public content although Valgrind cannot (the header of a decrypted record).
+#[cfg(feature = "ct-check")]
+pub fn declassify_slice<T>(s: &[T]) {
+    public_slice(s);
+}
+
+/// Declassifies a value from a harness (feature `ct-check`; see [`declassify_slice`]).
+#[cfg(feature = "ct-check")]
+pub fn declassify<T>(x: T) -> T {
+    public(x)
 }
 
 /// Memcheck's error count so far (0 outside Valgrind): a check compares it before and

@@ -65,10 +65,11 @@ pub(super) fn running_on_valgrind() -> bool {
 }
 
 /// Reads `v` back from memory after a request changed what Valgrind knows about it (the
-/// volatile read keeps the compiler from reusing a register copy taken before).
+/// volatile read keeps the compiler from reusing a copy taken before). A bitwise copy:
+/// for a type that is not `Copy` the caller must not drop `v`.
 #[inline(always)]
-pub(super) fn reload<T: Copy>(v: &T) -> T {
-    // SAFETY: `v` is a valid, aligned reference.
+pub(super) fn reload<T>(v: &T) -> T {
+    // SAFETY: `v` is a valid, aligned reference; ownership is the caller's concern (above).
     #[allow(unsafe_code)]
     unsafe {
         core::ptr::read_volatile(v)

@@ -192,9 +192,10 @@ impl CombinerKey {
         rng.fill_bytes(&mut coins[32..]);
         let (dk, ek) = mlkem768::generate_key_pair(*coins).into_parts();
         let bytes = ek.as_slice().to_vec();
-        // Public: the encapsulation key is published.
+        // Public: the encapsulation key is published (also its copy and hash inside dk).
         crate::ct::public_slice(&bytes);
-        crate::ct::public_ref(&ek);
+        let ek = crate::ct::public(ek);
+        let dk = crate::ct::public_part(dk, |dk| &dk.as_slice()[1152..1152 + ENCAPSULATION_KEY_LEN + 32]);
         CombinerKey {
             dk,
             public: CombinerPublicKey { id, ek, bytes },
@@ -275,7 +276,7 @@ pub(crate) fn seal(
     rng.fill_bytes(&mut m[..]);
     let (kem_ct, mut ss) = mlkem768::encapsulate(&to.ek, *m);
     // Public: the KEM ciphertext is sent.
-    crate::ct::public_ref(&kem_ct);
+    let kem_ct = crate::ct::public(kem_ct);
     let okm = derive(&ss, kem_ct.as_slice(), aad);
     ss.zeroize();
     let cipher = XChaCha20Poly1305::new(Key::from_slice(&okm[..32]));

@@ -6,7 +6,7 @@
 use quasar_pq::ct;
 use quasar_pq::mldsa::{self, Mode};
 
-use super::rng::secret_bytes;
+use crate::rng::secret_bytes;
 use crate::{path, Path};
 
 const MODES: [Mode; 3] = [Mode::MlDsa44, Mode::MlDsa65, Mode::MlDsa87];
