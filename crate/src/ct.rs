@@ -64,7 +64,8 @@ pub(crate) fn public_part<T, U: ?Sized>(x: T, part: impl Fn(&T) -> &U) -> T {
     #[cfg(feature = "ct-check")]
     {
         let v = core::mem::ManuallyDrop::new(x);
-        public_ref(part(&v));
+        let p = part(&v);
+        valgrind::make_defined((p as *const U).cast(), core::mem::size_of_val(p));
         // `v` is never dropped: the value moves out through the read.
         valgrind::reload(&*v)
     }
@@ -83,15 +84,6 @@ pub(crate) fn public_slice<T>(s: &[T]) {
     valgrind::make_defined(s.as_ptr().cast(), core::mem::size_of_val(s));
     #[cfg(not(feature = "ct-check"))]
     let _ = s;
-}
-
-/// Declassifies, in place, one object the algorithm makes public (see [`public_slice`]).
-#[inline(always)]
-pub(crate) fn public_ref<T: ?Sized>(x: &T) {
-    #[cfg(feature = "ct-check")]
-    valgrind::make_defined((x as *const T).cast(), core::mem::size_of_val(x));
-    #[cfg(not(feature = "ct-check"))]
-    let _ = x;
 }
 
 /// Marks memory secret for the constant-flow check (feature `ct-check`): under Valgrind
