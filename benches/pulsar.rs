@@ -60,8 +60,7 @@ use common::{
     Case,
 };
 use criterion::{Criterion, SamplingMode};
-use ml_kem::kem::{Decapsulate, Encapsulate};
-use ml_kem::{KemCore, MlKem768};
+use libcrux_ml_kem::mlkem768;
 use quasar_pq::lss::{self, ActivationCertificate, Ceremony, DealingParty, GroupPublic};
 use quasar_pq::mldsa::{self, Mode};
 use quasar_pq::party::sim::{map_output, Network, Sent};
@@ -421,10 +420,12 @@ fn bench_k21(c: &mut Criterion) {
         timed(|| mldsa::keygen(MODE, &seed)).1
     });
     let mut r = common::rng("k21/mlkem");
-    let (dk, ek) = MlKem768::generate(&mut r);
-    let (kem_ct, _) = ek.encapsulate(&mut r).expect("encapsulate");
+    let mut coins = [0u8; 64 + 32];
+    r.fill_bytes(&mut coins);
+    let (dk, ek) = mlkem768::generate_key_pair(coins[..64].try_into().expect("64")).into_parts();
+    let (kem_ct, _) = mlkem768::encapsulate(&ek, coins[64..].try_into().expect("32"));
     bench(&mut g, "pulsar/k21/part-mlkem-decaps", || {
-        timed(|| dk.decapsulate(&kem_ct).expect("decapsulate")).1
+        timed(|| mlkem768::decapsulate(&dk, &kem_ct)).1
     });
     let commitments = group_.public.commitments();
     let share = mine.share();

@@ -8,7 +8,7 @@
 
 use alloc::vec::Vec;
 
-use frost_core::{Ciphersuite, Element, Field, Group, Identifier, Scalar};
+use frost_core::{Ciphersuite, Element, Group, Identifier, Scalar};
 use frost_ed25519::Ed25519Sha512;
 use frost_ristretto255::Ristretto255Sha512;
 use frost_secp256k1_tr::Secp256K1Sha256TR;
@@ -258,20 +258,6 @@ pub(crate) fn element_from_bytes<C: Suite>(bytes: &[u8]) -> Result<Element<C>, w
     let ser = <C::Group as Group>::Serialization::try_from(bytes)
         .map_err(|_| wire::Error::InvalidValue("group element length"))?;
     <C::Group as Group>::deserialize(&ser).map_err(|_| wire::Error::InvalidValue("group element"))
-}
-
-/// The canonical encoding of a scalar.
-pub(crate) fn scalar_bytes<C: Suite>(s: &Scalar<C>) -> Vec<u8> {
-    <<C::Group as Group>::Field as Field>::serialize(s)
-        .as_ref()
-        .to_vec()
-}
-
-/// Decodes a canonical scalar.
-pub(crate) fn scalar_from_bytes<C: Suite>(bytes: &[u8]) -> Result<Scalar<C>, wire::Error> {
-    let ser = <<C::Group as Group>::Field as Field>::Serialization::try_from(bytes)
-        .map_err(|_| wire::Error::InvalidValue("scalar length"))?;
-    <<C::Group as Group>::Field as Field>::deserialize(&ser).map_err(|_| wire::Error::InvalidValue("scalar"))
 }
 
 // ---------------------------------------------------------------------------------------

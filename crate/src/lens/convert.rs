@@ -12,10 +12,9 @@ use alloc::vec::Vec;
 
 use frost_core::keys as fk;
 use frost_core::{Ciphersuite, Field, Group};
-use zeroize::Zeroizing;
 
 use super::ciphersuite::{
-    element_bytes, element_from_bytes, frost_err, ident, scalar_bytes, scalar_from_bytes, with_suite, Suite,
+    element_bytes, element_from_bytes, frost_err, ident, with_suite, Suite,
 };
 use super::keys::PublicKeyPackage;
 use super::share::KeyShare;
@@ -90,8 +89,8 @@ pub(crate) fn group_public_g<C: Suite>(
 /// The LSS key share of a Lens key share: the frost signing share, unchanged.
 pub(crate) fn lss_share_g<C: Suite>(share: &KeyShare) -> Result<lss::KeyShare<<C as Suite>::Vss>, Error> {
     let kp = share.key_package::<C>()?;
-    let bytes = Zeroizing::new(kp.signing_share().serialize());
-    let mut s = scalar_from_bytes::<C>(&bytes)?;
+    // The scalar itself: frost's decoder would branch on the secret's validity.
+    let mut s = kp.signing_share().to_scalar();
     let zero = <<C::Group as Group>::Field as frost_core::Field>::zero();
     let lss_share = Share::<<C as Suite>::Vss>::new(s, zero);
     C::wipe(&mut s);
@@ -125,9 +124,8 @@ pub(crate) fn share_from_lss_g<C: Suite>(
 ) -> Result<KeyShare, Error> {
     let id = share.id();
     let st = public.state::<C>()?;
-    let bytes = Zeroizing::new(scalar_bytes::<C>(share.secret_share()));
-    let signing_share =
-        fk::SigningShare::<C>::deserialize(&bytes).map_err(|_| Error::Internal("signing share"))?;
+    // From the scalar itself: frost's decoder branches on the secret's validity.
+    let signing_share = fk::SigningShare::<C>::new(*share.secret_share());
     let identifier = ident::<C>(id)?;
     let verifying_share = *st
         .frost
@@ -184,8 +182,7 @@ fn post_process<C: Suite>(
     let threshold = group.threshold();
     let vk = frost_core::VerifyingKey::<C>::deserialize(&element_bytes::<C>(&c0)?)
         .map_err(|_| Error::Internal("group key"))?;
-    let bytes = Zeroizing::new(scalar_bytes::<C>(share.secret_share()));
-    let signing = fk::SigningShare::<C>::deserialize(&bytes).map_err(|_| Error::Internal("signing share"))?;
+    let signing = fk::SigningShare::<C>::new(*share.secret_share());
     let key_package = fk::KeyPackage::new(
         ident::<C>(share.id())?,
         signing,
@@ -221,8 +218,7 @@ fn post_process<C: Suite>(
         group.generation(),
         *group.transcript_hash(),
     )?;
-    let bytes = Zeroizing::new(key_package.signing_share().serialize());
-    let mut value = scalar_from_bytes::<C>(&bytes)?;
+    let mut value = key_package.signing_share().to_scalar();
     let zero = <<C::Group as Group>::Field as Field>::zero();
     let processed = lss::KeyShare::new(share.id(), Share::new(value, zero), processed_group);
     C::wipe(&mut value);

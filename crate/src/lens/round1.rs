@@ -176,6 +176,10 @@ pub fn commit<R: CryptoRngCore + ?Sized>(
         rng: &mut R,
     ) -> (SigningNonces, SigningCommitments) {
         let (nonces, commitments) = fr1::commit::<C, _>(kp.signing_share(), &mut &mut *rng);
+        // Public: the commitments D_i, E_i are sent (both copies, the one inside the nonces
+        // is compared with the coordinator's package in round 2).
+        let commitments = crate::ct::public(commitments);
+        let nonces = crate::ct::public_part(nonces, |n| n.commitments());
         (
             SigningNonces {
                 party,

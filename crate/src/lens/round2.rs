@@ -406,6 +406,8 @@ pub fn sign(
             }
             e => frost_err::<C>(e, package.signers()),
         })?;
+        // Public: the signature share z_i is sent to the coordinator.
+        let share = crate::ct::public(share);
         Ok(SignatureShare { from: me, epoch, inner: C::wrap(share) })
     })
 }

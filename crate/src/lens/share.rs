@@ -85,7 +85,9 @@ impl KeyShare {
         if Some(key_package.verifying_share()) != st.frost.verifying_shares().get(&id) {
             return Err(bad("key package verifying share"));
         }
-        if fk::VerifyingShare::<C>::from(*key_package.signing_share()) != *key_package.verifying_share() {
+        // Public: s_i·G is this party's verifying share, published in the key package.
+        let derived = crate::ct::public(fk::VerifyingShare::<C>::from(*key_package.signing_share()));
+        if derived != *key_package.verifying_share() {
             return Err(bad("signing share does not match its verifying share"));
         }
         Ok(KeyShare {
@@ -212,8 +214,8 @@ impl KeyShare {
                 return Err(Error::WrongCurve { expected: C::CURVE, found });
             }
             let party = PartyId::read(&mut r)?;
-            let share = fk::SigningShare::<C>::deserialize(r.take(32)?)
-                .map_err(|_| wire::Error::InvalidValue("signing share"))?;
+            // Through the kernel's decoder: frost's branches on the secret scalar's validity.
+            let share = fk::SigningShare::<C>::new(crate::vss::group::read_scalar::<<C as Suite>::Vss>(&mut r)?);
             let public = PublicKeyPackage::from_bytes(C::CURVE, r.bytes(MAX_COMPONENT)?)?;
             r.finish()?;
             let id = ident::<C>(party)?;

@@ -102,9 +102,13 @@ impl<C: Curve> Common<C> {
             s * s
         };
         let eight = C::Scalar::from(8u64);
-        (0..count)
+        let weights: Vec<C::Scalar> = (0..count)
             .map(|_| (C::Scalar::from(rng.next_u64()) * shift + C::Scalar::from(rng.next_u64())) * eight)
-            .collect()
+            .collect();
+        // Public: the weights are used only after every share they check was received, so
+        // a dealer learning them (from multi-scalar multiplication timing) cannot adapt.
+        crate::ct::public_slice(&weights);
+        weights
     }
 
     /// An RNG derived from this party's secret batch seed for `label` (the activation
@@ -400,9 +404,11 @@ impl<C: Curve> Round1State<C> {
                     None => C::Point::identity(),
                 })
                 .collect();
-            let ok = batch_check_shares(&common, &pending, &expected);
+            // Public: whether the batch passes, then whether each share opens its dealer's
+            // commitments: a failing share becomes a broadcast complaint with evidence.
+            let ok = crate::ct::public(batch_check_shares(&common, &pending, &expected));
             for ((d, share), e) in pending.into_iter().zip(expected.iter()) {
-                if ok || bool::from(share.commitment(c.mode).ct_eq(e)) {
+                if ok || crate::ct::public(bool::from(share.commitment(c.mode).ct_eq(e))) {
                     accepted.insert(d, share);
                 } else {
                     complaints.push(Complaint {

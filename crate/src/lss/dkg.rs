@@ -79,9 +79,10 @@ impl<C: Curve> ProofOfKnowledge<C> {
         rng: &mut (impl rand_core::RngCore + rand_core::CryptoRng),
     ) -> Self {
         let mut k = C::Scalar::random(&mut *rng);
-        let r = C::mul_base(&k);
+        // Public: R and z are the proof, broadcast with the deal.
+        let r = crate::ct::public(C::mul_base(&k));
         let c = challenge::<C>(session, dealer, public, &r);
-        let z = k + c * secret;
+        let z = crate::ct::public(k + c * secret);
         zeroize::Zeroize::zeroize(&mut k);
         ProofOfKnowledge { r, z }
     }

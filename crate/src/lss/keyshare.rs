@@ -395,7 +395,8 @@ impl<C: Curve> KeyShare<C> {
             return Err(wire::Error::InvalidValue("key share id not a member"));
         }
         let expected = public.commitments.evaluate_vartime(id);
-        if !bool::from(share.commitment(public.mode()).ct_eq(&expected)) {
+        // Public: whether the share opens the commitments is what the decoder reports.
+        if !crate::ct::public(bool::from(share.commitment(public.mode()).ct_eq(&expected))) {
             return Err(wire::Error::InvalidValue("share does not open the commitments"));
         }
         Ok(KeyShare { id, share, public })

@@ -148,6 +148,8 @@ pub fn sk_decode<P: Params>(sk: &[u8]) -> Option<SecretParts> {
         t0: super::poly::zero_vec(),
     };
     parts.rho.copy_from_slice(&sk[..32]);
+    // Public: ρ is also the first field of the public key; ExpandA branches on its stream.
+    crate::ct::public_slice(&parts.rho);
     parts.key.copy_from_slice(&sk[32..64]);
     parts.tr.copy_from_slice(&sk[64..128]);
     let eta_len = 32 * P::ETA_BITS;
@@ -174,7 +176,8 @@ pub fn sk_decode<P: Params>(sk: &[u8]) -> Option<SecretParts> {
     {
         parts.t0[i] = unpack_offset(chunk, 1 << (D - 1), D as usize);
     }
-    if bad < 0 {
+    // Public: whether the key is well formed is what skDecode reports to the caller.
+    if crate::ct::public(bad < 0) {
         None
     } else {
         Some(parts)

@@ -27,6 +27,8 @@ pub fn keygen_internal<P: Params>(xi: &[u8; 32], pk: &mut [u8], sk: &mut [u8]) {
         t0: zero_vec(),
     };
     parts.rho.copy_from_slice(&seeds[..32]);
+    // Public: ρ is the first field of the public key (Alg. 22); ExpandA branches on its stream.
+    crate::ct::public_slice(&parts.rho);
     parts.key.copy_from_slice(&seeds[96..128]);
 
     // (s1, s2) ← ExpandS(ρ′)
@@ -39,6 +41,8 @@ pub fn keygen_internal<P: Params>(xi: &[u8; 32], pk: &mut [u8], sk: &mut [u8]) {
     let t1 = compute_t::<P>(&parts.rho, &parts.s1, &parts.s2, &mut parts.t0);
 
     pk_encode::<P>(&parts.rho, &t1, pk);
+    // Public: the public key is this function's public output.
+    crate::ct::public_slice(&pk[..P::PK_LEN]);
     // tr ← H(pk, 64)
     shake256_into(&[&pk[..P::PK_LEN]], &mut parts.tr);
     sk_encode::<P>(&parts, sk);

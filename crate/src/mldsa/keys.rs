@@ -163,6 +163,8 @@ fn public_from_secret<P: Params>(sk: &[u8]) -> Vec<u8> {
         let (s1, s2) = (parts.s1, parts.s2);
         let t1 = keygen::compute_t::<P>(&parts.rho, &s1, &s2, &mut parts.t0);
         encode::pk_encode::<P>(&parts.rho, &t1, &mut pk);
+        // Public: the public key is this function's output.
+        crate::ct::public_slice(&pk);
         let (mut s1, mut s2) = (s1, s2);
         s1.zeroize();
         s2.zeroize();

@@ -4,6 +4,7 @@
 //! values during key generation and signing.
 
 use super::ntt::Q;
+use crate::ct::barrier_i32;
 
 /// The number of dropped bits of t (d = 13).
 pub const D: u32 = 13;
@@ -20,7 +21,10 @@ pub fn power2round(r: i32) -> (i32, i32) {
 ///
 /// `gamma2` is a parameter-set constant, so the test below folds away after inlining.
 /// The division by 2γ2 is a multiply-and-shift (the round-3 reference's constants),
-/// so no secret-dependent `/` is executed.
+/// so no secret-dependent `/` is executed. Each mask is a sign bit taken from a value the
+/// optimiser cannot see (the barrier before the shift: else the WASM build computed it
+/// with `i32.gt_s; select`) and used where it cannot see it is a mask (the barrier after:
+/// else opt-level 1 compiled the γ2 = (q − 1)/88 wrap-around into `cmp; jge`).
 #[inline(always)]
 pub fn decompose(r: i32, gamma2: i32) -> (i32, i32) {
     let mut r1 = (r + 127) >> 7;
@@ -30,11 +34,18 @@ pub fn decompose(r: i32, gamma2: i32) -> (i32, i32) {
     } else {
         // γ2 = (q − 1)/88
         r1 = (r1 * 11275 + (1 << 23)) >> 24;
-        r1 ^= ((43 - r1) >> 31) & r1;
+        // r1 = 44 (r near q − 1) wraps to 0.
+        r1 &= !sign_mask(43 - r1);
     }
     let mut r0 = r - r1 * 2 * gamma2;
-    r0 -= (((Q - 1) / 2 - r0) >> 31) & Q;
+    r0 -= sign_mask((Q - 1) / 2 - r0) & Q;
     (r1, r0)
+}
+
+/// −1 if `x` < 0, else 0, through value barriers on both sides (see [`decompose`]).
+#[inline(always)]
+fn sign_mask(x: i32) -> i32 {
+    barrier_i32(barrier_i32(x) >> 31)
 }
 
 /// FIPS 204 Alg. 37 HighBits.

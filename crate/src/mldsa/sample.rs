@@ -105,7 +105,9 @@ pub fn rej_bounded_poly<P: Params>(rho_prime: &[u8; 64], index: u16) -> Poly {
         let buf = zeroize::Zeroizing::new(xof.next_block());
         for &z in buf.iter() {
             for b in [i32::from(z & 15), i32::from(z >> 4)] {
-                let accept = if P::ETA == 2 { b < 15 } else { b < 9 };
+                // Public: which half-bytes are rejected is independent of the coefficients
+                // kept (FIPS 204 §7.3 samples s1, s2 this way; the count leaks only timing).
+                let accept = crate::ct::public(if P::ETA == 2 { b < 15 } else { b < 9 });
                 if accept && filled < N {
                     // η = 2: 2 − (b mod 5), computed as b − 5·⌊b·205 / 1024⌋ (exact for b < 15).
                     a.0[filled] = if P::ETA == 2 {

@@ -18,6 +18,8 @@ use crate::hash::{shake256_into, Shake256Absorb};
 /// Secret data takes no branch except the accept/reject decision of each attempt.
 pub fn sign_mu<P: Params>(sk: &[u8], mu: &[u8; 64], rnd: &[u8; 32], out: &mut [u8]) -> Result<(), Error> {
     let parts = sk_decode::<P>(sk).ok_or(Error::MalformedSecretKey)?;
+    #[cfg(feature = "ct-plant")]
+    crate::ct::planted_leak(&parts.key);
 
     // Â ← ExpandA(ρ), kept for all attempts.
     let mut a_hat = [[Poly::default(); MAX_K]; MAX_K];
@@ -77,6 +79,9 @@ pub fn sign_mu<P: Params>(sk: &[u8], mu: &[u8; 64], rnd: &[u8; 32], out: &mut [u
         hasher.absorb(mu);
         hasher.absorb(&w1_bytes[..P::K * w1_len]);
         hasher.finalize_into(&mut c_tilde[..P::C_TILDE_LEN]);
+        // Public: c̃ goes into the signature if this attempt is accepted; a rejected one is
+        // a hash of a discarded commitment. SampleInBall branches on it, as FIPS 204 does.
+        crate::ct::public_slice(&c_tilde[..P::C_TILDE_LEN]);
         let mut c_hat = sample_in_ball::<P>(&c_tilde[..P::C_TILDE_LEN]);
         c_hat.ntt();
 
@@ -98,7 +103,8 @@ pub fn sign_mu<P: Params>(sk: &[u8], mu: &[u8; 64], rnd: &[u8; 32], out: &mut [u
             for n in 0..256 {
                 tmp.0[n] = low_bits(r.0[n], P::GAMMA2);
             }
-            if tmp.exceeds(P::GAMMA2 - P::BETA) {
+            // Public: a rejection decision (Alg. 7 line 23) only says this attempt is retried.
+            if crate::ct::public(tmp.exceeds(P::GAMMA2 - P::BETA)) {
                 reject = true;
                 break;
             }
@@ -107,7 +113,8 @@ pub fn sign_mu<P: Params>(sk: &[u8], mu: &[u8; 64], rnd: &[u8; 32], out: &mut [u
             tmp.pointwise(&c_hat, &t0_hat[i]);
             tmp.inv_ntt();
             tmp.reduce();
-            if tmp.exceeds(P::GAMMA2) {
+            // Public: a rejection decision (Alg. 7 line 28).
+            if crate::ct::public(tmp.exceeds(P::GAMMA2)) {
                 reject = true;
                 break;
             }
@@ -117,10 +124,14 @@ pub fn sign_mu<P: Params>(sk: &[u8], mu: &[u8; 64], rnd: &[u8; 32], out: &mut [u
                 ones += bit as usize;
             }
         }
-        if reject || ones > P::OMEGA {
+        // Public: a rejection decision (Alg. 7 line 28, the hint weight).
+        if reject || crate::ct::public(ones > P::OMEGA) {
             continue;
         }
 
+        // Public: the accepted attempt's h and z are the signature (HintBitPack indexes by h).
+        crate::ct::public_slice(&h[..P::K]);
+        crate::ct::public_slice(&z[..P::L]);
         sig_encode::<P>(&c_tilde[..P::C_TILDE_LEN], &z, &h, out);
         return Ok(());
     }
@@ -133,7 +144,8 @@ fn z_within_bound<P: Params>(c_hat: &Poly, s1_hat: &PolyVec, y: &PolyVec, z: &mu
         z[j].inv_ntt();
         z[j].add(&y[j]);
         z[j].reduce();
-        if z[j].exceeds(P::GAMMA1 - P::BETA) {
+        // Public: a rejection decision (Alg. 7 line 23).
+        if crate::ct::public(z[j].exceeds(P::GAMMA1 - P::BETA)) {
             return false;
         }
     }

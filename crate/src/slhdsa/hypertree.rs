@@ -27,7 +27,9 @@ pub(crate) fn sign<P: Params>(
     let (mut tree, mut leaf) = (idx_tree, idx_leaf);
     let mut root = *m;
     for (j, sig) in out.chunks_exact_mut(P::XMSS_SIG_LEN).take(P::D).enumerate() {
-        root = xmss::sign::<P>(&root, sk_seed, seed, j as u32, tree, leaf, sig);
+        // Public: each XMSS root is what Alg. 11 recomputes from this layer's signature;
+        // the next layer's WOTS+ chain lengths are its digits.
+        root = crate::ct::public(xmss::sign::<P>(&root, sk_seed, seed, j as u32, tree, leaf, sig));
         (tree, leaf) = up::<P>(tree);
     }
 }

@@ -59,7 +59,8 @@ pub(crate) fn keygen<P: Params>(sk_seed: &[u8], sk_prf: &[u8], pk_seed: &[u8], p
     let s = Zeroizing::new(node_from_bytes::<P>(sk_seed));
     let seed = node_from_bytes::<P>(pk_seed);
     // Alg. 18 lines 1–3: the root of the single XMSS tree of the top layer.
-    let root = xmss::root::<P>(&s, &seed, (P::D - 1) as u32, 0);
+    // Public: PK.root is the public key.
+    let root = crate::ct::public(xmss::root::<P>(&s, &seed, (P::D - 1) as u32, 0));
     pk[..n].copy_from_slice(&pk_seed[..n]);
     node_to_bytes::<P>(&root, &mut pk[n..2 * n]);
     sk[..n].copy_from_slice(&sk_seed[..n]);
@@ -77,6 +78,9 @@ pub(crate) fn sign<P: Params>(sk: &[u8], msg: &[&[u8]], addrnd: Option<&[u8]>, s
     // Lines 2–4: R ← PRF_msg(SK.prf, opt_rand, M).
     let opt_rand = addrnd.unwrap_or(pk_seed);
     prf_msg::<P>(sk_prf, opt_rand, msg, &mut sig[..n]);
+    // Public: R is the first field of the signature; the digest, hence the FORS indices,
+    // tree and leaf, are hashes of it and public values.
+    crate::ct::public_slice(&sig[..n]);
     // Lines 5–12.
     let mut digest = [0u8; 64];
     h_msg::<P>(&sig[..n], pk_seed, pk_root, msg, &mut digest);
@@ -86,9 +90,12 @@ pub(crate) fn sign<P: Params>(sk: &[u8], msg: &[&[u8]], addrnd: Option<&[u8]>, s
     let seed = node_from_bytes::<P>(pk_seed);
     let adrs = fors_adrs(idx_tree, idx_leaf);
     let (fors_sig, ht_sig) = sig[n..].split_at_mut(P::FORS_SIG_LEN);
-    let pk_fors = fors::sign::<P>(&idx, &s, &seed, &adrs, fors_sig);
+    // Public: the FORS public key is what Alg. 17 recomputes from the signature.
+    let pk_fors = crate::ct::public(fors::sign::<P>(&idx, &s, &seed, &adrs, fors_sig));
     // Lines 17–18.
     hypertree::sign::<P>(&pk_fors, &s, &seed, idx_tree, idx_leaf, ht_sig);
+    // Public: the signature.
+    crate::ct::public_slice(sig);
 }
 
 /// One signature to check with FIPS 205, Algorithm 20 (slh_verify_internal): the encoded public

@@ -183,7 +183,7 @@ impl<C: Curve> Commitments<C> {
     /// [`Error::ModeMismatch`] when Pedersen mode has no blind polynomial,
     /// [`Error::LengthMismatch`] when the thresholds differ.
     pub fn commit(mode: Mode, values: &Polynomial<C>, blinds: Option<&Polynomial<C>>) -> Result<Self, Error> {
-        let points = match mode {
+        let points: Vec<C::Point> = match mode {
             Mode::Feldman => values.coefficients().iter().map(|a| C::mul_base(a)).collect(),
             Mode::Pedersen => {
                 let b = blinds.ok_or(Error::ModeMismatch)?;
@@ -201,6 +201,8 @@ impl<C: Curve> Commitments<C> {
                     .collect()
             }
         };
+        // Public: commitments are broadcast.
+        crate::ct::public_slice(&points);
         Ok(Commitments { mode, points })
     }
 
@@ -253,7 +255,8 @@ impl<C: Curve> Commitments<C> {
     /// [`Error::InvalidShare`] naming `id`.
     pub fn verify_share(&self, id: PartyId, share: &Share<C>) -> Result<(), Error> {
         let expected = self.evaluate_vartime(id);
-        if bool::from(share.commitment(self.mode).ct_eq(&expected)) {
+        // Public: whether a share opens the commitments decides a public complaint.
+        if crate::ct::public(bool::from(share.commitment(self.mode).ct_eq(&expected))) {
             Ok(())
         } else {
             Err(Error::InvalidShare { party: id })

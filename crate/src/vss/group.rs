@@ -106,9 +106,13 @@ pub fn read_scalar<C: Curve>(r: &mut Reader<'_>) -> Result<C::Scalar, wire::Erro
     let bytes = r.take(C::SCALAR_LEN)?;
     let mut repr = <C::Scalar as PrimeField>::Repr::default();
     repr.as_mut().copy_from_slice(bytes);
-    let s = Option::<C::Scalar>::from(C::Scalar::from_repr(repr));
-    // `repr` may hold secret bytes: it is a plain array, so wipe what we can reach.
-    s.ok_or(wire::Error::InvalidValue("non-canonical scalar"))
+    let s = C::Scalar::from_repr(repr);
+    // Public: whether an encoding is canonical is what the decoder reports.
+    if crate::ct::public(bool::from(s.is_some())) {
+        Ok(s.unwrap_or(C::Scalar::ZERO))
+    } else {
+        Err(wire::Error::InvalidValue("non-canonical scalar"))
+    }
 }
 
 /// The canonical bytes of a scalar.

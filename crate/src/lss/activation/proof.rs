@@ -80,9 +80,11 @@ impl<C: Curve> PossessionProof<C> {
             Mode::Pedersen => C::mul_base_h(&a, &b),
             Mode::Feldman => C::mul_base(&a),
         };
+        // Public: R, z1 and z2 are the proof, broadcast in the activation round.
+        let r = crate::ct::public(r);
         let e = challenge::<C>(d, share.id(), &r);
-        let z1 = a + e * share.secret_share();
-        let z2 = b + e * share.blind_share();
+        let z1 = crate::ct::public(a + e * share.secret_share());
+        let z2 = crate::ct::public(b + e * share.blind_share());
         zeroize::Zeroize::zeroize(&mut a);
         zeroize::Zeroize::zeroize(&mut b);
         PossessionProof {

@@ -179,7 +179,8 @@ impl<C: Curve> Round3State<C> {
             let share: Share<C> = Share::new(value, blind);
             zeroize::Zeroize::zeroize(&mut value);
             zeroize::Zeroize::zeroize(&mut blind);
-            if !bool::from(share.commitment(c.mode).ct_eq(&public.share_commitment(me))) {
+            // Public: an internal invariant (the new share opens the new commitments).
+            if !crate::ct::public(bool::from(share.commitment(c.mode).ct_eq(&public.share_commitment(me)))) {
                 return Err(Error::InconsistentShare);
             }
             Some(KeyShare {

@@ -218,7 +218,9 @@ impl Snapshot {
         }
         let mut nonce = [0u8; NONCE_LEN];
         rng.fill_bytes(&mut nonce);
-        let key_check = key.key_check(&nonce);
+        // Public: the nonce and the key check value are stored in the clear.
+        crate::ct::public_slice(&nonce);
+        let key_check = crate::ct::public(key.key_check(&nonce));
 
         let mut w = Writer::with_header(&MAGIC, VERSION);
         key.kdf().write(&mut w);
@@ -242,6 +244,8 @@ impl Snapshot {
         bytes.reserve_exact(buf.len() + TAG_LEN + DIGEST_LEN);
         bytes.extend_from_slice(&buf);
         bytes.extend_from_slice(&tag);
+        // Public: the ciphertext and tag are what is stored.
+        crate::ct::public_slice(&bytes[header_len..]);
         let d = digest(&bytes);
         bytes.extend_from_slice(&d);
 

@@ -259,7 +259,8 @@ impl SnapshotKey {
 
     /// Whether `check` is this key's check value for `context` (constant time).
     pub(super) fn matches_check(&self, context: &[u8], check: &[u8; super::KEY_CHECK_LEN]) -> bool {
-        self.key_check(context).ct_eq(check).into()
+        // Public: whether the key matches is reported (WrongKey).
+        crate::ct::public(self.key_check(context).ct_eq(check).into())
     }
 
     /// A MAC over the store's state file: `TupleHash(QUASAR-LSS-SNAPSHOT-STATE-v1; K, body)`.

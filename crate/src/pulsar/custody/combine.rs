@@ -237,16 +237,22 @@ impl CombinerParty {
         let aad = Round2Message::aad(h, self.session.public().transcript_hash());
         let opening =
             envelope::open(&self.key, &aad, &m.kem_ciphertext, &m.sealed).ok_or(BlameReason::InvalidShare)?;
-        if opening.len() != PLAINTEXT_LEN
-            || opening[..2] != p.get().to_be_bytes()
-            || opening[2..10] != self.session.generation().to_be_bytes()
-        {
+        if opening.len() != PLAINTEXT_LEN {
+            return Err(BlameReason::InvalidShare);
+        }
+        // Public: whether the decrypted header names the sender and generation decides a
+        // public blame (compared in constant time: the whole plaintext is secret-derived).
+        let header = opening[..2].ct_eq(&p.get().to_be_bytes())
+            & opening[2..10].ct_eq(&self.session.generation().to_be_bytes());
+        if !crate::ct::public(bool::from(header)) {
             return Err(BlameReason::InvalidShare);
         }
         let scalar = |bytes: &[u8]| -> Option<Scalar> {
             let mut b = Zeroizing::new([0u8; 32]);
             b.copy_from_slice(bytes);
-            Option::from(Scalar::from_canonical_bytes(*b))
+            let s = Scalar::from_canonical_bytes(*b);
+            // Public: whether the share is canonical decides a public blame.
+            crate::ct::public(bool::from(s.is_some())).then(|| s.unwrap_or(Scalar::ZERO))
         };
         let (Some(value), Some(blind)) = (scalar(&opening[10..42]), scalar(&opening[42..74])) else {
             return Err(BlameReason::InvalidShare);
@@ -317,7 +323,8 @@ impl CombinerParty {
         // this guards the invariant before the key is derived).
         let c0 = Ristretto255::mul_base_h(&x, &r);
         r.zeroize();
-        if !bool::from(c0.ct_eq(&self.session.public().group_commitment())) {
+        // Public: whether the rebuilt secret opens the group commitment (an internal check).
+        if !crate::ct::public(bool::from(c0.ct_eq(&self.session.public().group_commitment()))) {
             return Err(Error::GroupMismatch);
         }
         let seed = derive_seed(self.session.mode(), &x);

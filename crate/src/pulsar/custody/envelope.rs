@@ -22,14 +22,15 @@
 //!
 //! Decoding checks FIPS 203 §7.2 (every coefficient of the encapsulation key below `q`)
 //! and §7.3 (the hash inside the decapsulation key matches its encapsulation key).
+//!
+//! ML-KEM is `libcrux-ml-kem`'s portable code (its secret independence is machine-checked).
 
 use alloc::vec::Vec;
 use core::fmt;
 
 use chacha20poly1305::aead::{AeadInPlace, KeyInit};
 use chacha20poly1305::{Key, Tag, XChaCha20Poly1305, XNonce};
-use ml_kem::kem::{Decapsulate, Encapsulate};
-use ml_kem::{EncodedSizeUser, KemCore, MlKem768};
+use libcrux_ml_kem::mlkem768::{self, MlKem768Ciphertext, MlKem768PrivateKey, MlKem768PublicKey};
 use rand_core::CryptoRngCore;
 use sha3::Digest;
 use subtle::ConstantTimeEq;
@@ -38,9 +39,6 @@ use zeroize::{Zeroize, Zeroizing};
 use crate::hash::{tags, Transcript};
 use crate::wire::{self, Reader, Writer};
 use crate::PartyId;
-
-type DecapsulationKey = <MlKem768 as KemCore>::DecapsulationKey;
-type EncapsulationKey = <MlKem768 as KemCore>::EncapsulationKey;
 
 /// Bytes of an ML-KEM-768 encapsulation key.
 pub const ENCAPSULATION_KEY_LEN: usize = 1184;
@@ -56,6 +54,20 @@ pub const COMBINER_PUBLIC_KEY_MAGIC: &[u8; 4] = b"PCEK";
 pub const COMBINER_KEY_MAGIC: &[u8; 4] = b"PCDK";
 /// Version of both encodings.
 pub const VERSION: u16 = 1;
+
+/// Whether every 12-bit coefficient of a ByteEncode12 string (3 × 384 bytes) is below
+/// q = 3329, without a branch on the bytes (they are secret in a decapsulation key).
+fn coefficients_below_q(bytes: &[u8]) -> bool {
+    let mut high = 0u32;
+    for b in bytes.chunks_exact(3) {
+        let c0 = u32::from(b[0]) | (u32::from(b[1] & 0x0F) << 8);
+        let c1 = u32::from(b[1] >> 4) | (u32::from(b[2]) << 4);
+        // c < q exactly when c − q wraps, setting bit 31.
+        high |= !(c0.wrapping_sub(3329) & c1.wrapping_sub(3329));
+    }
+    // Public: whether a key is well formed is what its decoder reports.
+    crate::ct::public(high >> 31 == 0)
+}
 
 /// FIPS 203 §7.2 modulus check: every 12-bit coefficient of `t̂` is below q = 3329.
 fn encapsulation_key_is_valid(ek: &[u8]) -> bool {
@@ -74,10 +86,10 @@ fn encapsulation_key_is_valid(ek: &[u8]) -> bool {
 ///
 /// Published by the combiner (over an authenticated channel: a signer encrypts its share
 /// to whatever key it is given) before a session.
-#[derive(Clone, PartialEq)]
+#[derive(Clone)]
 pub struct CombinerPublicKey {
     id: PartyId,
-    ek: EncapsulationKey,
+    ek: MlKem768PublicKey,
     bytes: Vec<u8>,
 }
 
@@ -86,6 +98,12 @@ impl fmt::Debug for CombinerPublicKey {
         f.debug_struct("CombinerPublicKey")
             .field("id", &self.id)
             .finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for CombinerPublicKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id && self.bytes == other.bytes
     }
 }
 
@@ -128,11 +146,11 @@ impl CombinerPublicKey {
         if !encapsulation_key_is_valid(raw) {
             return Err(wire::Error::InvalidValue("ML-KEM-768 encapsulation key"));
         }
-        let enc = ml_kem::Encoded::<EncapsulationKey>::try_from(raw)
+        let ek = MlKem768PublicKey::try_from(raw)
             .map_err(|_| wire::Error::InvalidValue("ML-KEM-768 encapsulation key"))?;
         Ok(CombinerPublicKey {
             id,
-            ek: EncapsulationKey::from_bytes(&enc),
+            ek,
             bytes: raw.to_vec(),
         })
     }
@@ -143,11 +161,17 @@ impl CombinerPublicKey {
 /// # Security
 /// Whoever holds it can open the shares sent to this combiner: generate a fresh one per
 /// session where possible ([`CombinerKey::generate`]), never reuse it across combiners,
-/// and keep it only in memory. Zeroized on drop (by `ml-kem`), no `Clone`, `Debug`
-/// redacted; [`CombinerKey::to_bytes`] returns the secret in a zeroizing buffer.
+/// and keep it only in memory. Zeroized on drop, no `Clone`, `Debug` redacted;
+/// [`CombinerKey::to_bytes`] returns the secret in a zeroizing buffer.
 pub struct CombinerKey {
-    dk: DecapsulationKey,
+    dk: MlKem768PrivateKey,
     public: CombinerPublicKey,
+}
+
+impl Drop for CombinerKey {
+    fn drop(&mut self) {
+        self.dk[0..DECAPSULATION_KEY_LEN].zeroize();
+    }
 }
 
 impl fmt::Debug for CombinerKey {
@@ -162,8 +186,16 @@ impl fmt::Debug for CombinerKey {
 impl CombinerKey {
     /// A fresh ML-KEM-768 key pair for combiner `id` (FIPS 203 ML-KEM.KeyGen).
     pub fn generate(id: PartyId, rng: &mut impl CryptoRngCore) -> Self {
-        let (dk, ek) = MlKem768::generate(rng);
-        let bytes = ek.as_bytes().to_vec();
+        // d then z, 32 bytes each, as FIPS 203 Alg. 19 draws them.
+        let mut coins = Zeroizing::new([0u8; 64]);
+        rng.fill_bytes(&mut coins[..32]);
+        rng.fill_bytes(&mut coins[32..]);
+        let (dk, ek) = mlkem768::generate_key_pair(*coins).into_parts();
+        let bytes = ek.as_slice().to_vec();
+        // Public: the encapsulation key is published (also its copy and hash inside dk).
+        crate::ct::public_slice(&bytes);
+        let ek = crate::ct::public(ek);
+        let dk = crate::ct::public_part(dk, |dk| &dk.as_slice()[1152..1152 + ENCAPSULATION_KEY_LEN + 32]);
         CombinerKey {
             dk,
             public: CombinerPublicKey { id, ek, bytes },
@@ -188,9 +220,7 @@ impl CombinerKey {
     pub fn to_bytes(&self) -> Zeroizing<Vec<u8>> {
         let mut w = Writer::with_header(COMBINER_KEY_MAGIC, VERSION);
         self.public.id.write(&mut w);
-        let mut dk = self.dk.as_bytes();
-        w.put(&dk);
-        dk.as_mut_slice().zeroize();
+        w.put(self.dk.as_slice());
         Zeroizing::new(w.into_bytes())
     }
 
@@ -209,25 +239,21 @@ impl CombinerKey {
         // dk = dk_pke (1152) ‖ ek (1184) ‖ H(ek) (32) ‖ z (32).
         let ek_raw = &raw[1152..1152 + ENCAPSULATION_KEY_LEN];
         let h = &raw[1152 + ENCAPSULATION_KEY_LEN..1152 + ENCAPSULATION_KEY_LEN + 32];
+        // Public: the embedded encapsulation key and its hash are the key's public half.
+        crate::ct::public_slice(&raw[1152..1152 + ENCAPSULATION_KEY_LEN + 32]);
         let digest = sha3::Sha3_256::digest(ek_raw);
         if !bool::from(digest.as_slice().ct_eq(h)) {
             return Err(wire::Error::InvalidValue("ML-KEM-768 decapsulation key hash"));
         }
         let public = CombinerPublicKey::from_parts(id, ek_raw)?;
-        let mut enc = ml_kem::Encoded::<DecapsulationKey>::try_from(raw)
-            .map_err(|_| wire::Error::InvalidValue("ML-KEM-768 decapsulation key"))?;
-        let dk = DecapsulationKey::from_bytes(&enc);
-        enc.as_mut_slice().zeroize();
-        // One encoding per key: coefficients of dk_pke must already be reduced (the
-        // decoder reduces them), so the key must re-encode to the bytes read.
-        let mut again = dk.as_bytes();
-        let canonical = bool::from(again.as_slice().ct_eq(raw));
-        again.as_mut_slice().zeroize();
-        if !canonical {
+        // One encoding per key: every coefficient of dk_pke already reduced.
+        if !coefficients_below_q(&raw[..1152]) {
             return Err(wire::Error::InvalidValue(
                 "non-canonical ML-KEM-768 decapsulation key",
             ));
         }
+        let dk = MlKem768PrivateKey::try_from(raw)
+            .map_err(|_| wire::Error::InvalidValue("ML-KEM-768 decapsulation key"))?;
         Ok(CombinerKey { dk, public })
     }
 }
@@ -246,13 +272,13 @@ pub(crate) fn seal(
     plaintext: &[u8],
     rng: &mut impl CryptoRngCore,
 ) -> (Vec<u8>, Vec<u8>) {
-    // ml-kem 0.2's encapsulation has `Error = ()` and never fails.
-    let (kem_ct, mut ss) = match to.ek.encapsulate(rng) {
-        Ok(v) => v,
-        Err(()) => unreachable!("ML-KEM encapsulation is infallible"),
-    };
-    let okm = derive(ss.as_slice(), kem_ct.as_slice(), aad);
-    ss.as_mut_slice().zeroize();
+    let mut m = Zeroizing::new([0u8; 32]);
+    rng.fill_bytes(&mut m[..]);
+    let (kem_ct, mut ss) = mlkem768::encapsulate(&to.ek, *m);
+    // Public: the KEM ciphertext is sent.
+    let kem_ct = crate::ct::public(kem_ct);
+    let okm = derive(&ss, kem_ct.as_slice(), aad);
+    ss.zeroize();
     let cipher = XChaCha20Poly1305::new(Key::from_slice(&okm[..32]));
     let mut buf = Vec::with_capacity(plaintext.len() + TAG_LEN);
     buf.extend_from_slice(plaintext);
@@ -262,7 +288,9 @@ pub(crate) fn seal(
         Err(_) => unreachable!("XChaCha20-Poly1305 encryption of a short buffer"),
     };
     buf.extend_from_slice(&tag);
-    (kem_ct.to_vec(), buf)
+    // Public: the AEAD ciphertext and tag are sent.
+    crate::ct::public_slice(&buf);
+    (kem_ct.as_slice().to_vec(), buf)
 }
 
 /// Opens an envelope made by [`seal`]; `None` if anything was altered.
@@ -272,14 +300,14 @@ pub(crate) fn open(
     kem_ct: &[u8],
     sealed: &[u8],
 ) -> Option<Zeroizing<Vec<u8>>> {
-    let ct = ml_kem::Ciphertext::<MlKem768>::try_from(kem_ct).ok()?;
+    let ct = MlKem768Ciphertext::try_from(kem_ct).ok()?;
     if sealed.len() < TAG_LEN {
         return None;
     }
     // Decapsulation never fails (implicit rejection gives an unrelated secret).
-    let mut ss = key.dk.decapsulate(&ct).ok()?;
-    let okm = derive(ss.as_slice(), kem_ct, aad);
-    ss.as_mut_slice().zeroize();
+    let mut ss = mlkem768::decapsulate(&key.dk, &ct);
+    let okm = derive(&ss, kem_ct, aad);
+    ss.zeroize();
     let cipher = XChaCha20Poly1305::new(Key::from_slice(&okm[..32]));
     let (body, tag) = sealed.split_at(sealed.len() - TAG_LEN);
     let mut buf = Zeroizing::new(body.to_vec());
