@@ -56,6 +56,15 @@ const SHARED: &[(&str, &str)] = &[
     // mldsa, lens, magnetar (an aggregate certificate's signatures) and cert (a leg's
     // signature): a signature that does not verify.
     ("INVALID_SIGNATURE", "a signature that does not verify"),
+    // magnetar and cert (its legs): a signer the registry or validator set lacks, or
+    // listed twice; a certificate or leg naming nobody.
+    ("UNKNOWN_SIGNER", "a signer outside the registry"),
+    ("DUPLICATE_SIGNER", "a certificate names a signer twice"),
+    ("NO_SIGNERS", "a certificate naming no signer"),
+    // quorum and cert: too little weight; sums past u64.
+    ("DUPLICATE_VALIDATOR", "a registry names a validator twice"),
+    ("WEIGHT_OVERFLOW", "weights summing past u64"),
+    ("QUORUM_NOT_MET", "a signed weight not above the rule's share"),
 ];
 
 /// Every constructible error, each with the fault it names (the same string for the same
@@ -666,7 +675,7 @@ fn all_errors() -> Vec<(&'static str, quasar_pq::Error, &'static str)> {
             "cert",
         ),
         (
-            "two validators with one id",
+            "a registry names a validator twice",
             c(cert::Error::DuplicateValidator { index: 1 }),
             "cert",
         ),
@@ -676,7 +685,7 @@ fn all_errors() -> Vec<(&'static str, quasar_pq::Error, &'static str)> {
             "cert",
         ),
         (
-            "weights summing past 2^64 - 1",
+            "weights summing past u64",
             c(cert::Error::WeightOverflow),
             "cert",
         ),
@@ -725,7 +734,7 @@ fn all_errors() -> Vec<(&'static str, quasar_pq::Error, &'static str)> {
             "cert",
         ),
         (
-            "a signer outside the validator set",
+            "a signer outside the registry",
             c(cert::Error::UnknownSigner {
                 kind: K::Bls,
                 index: 4,
@@ -733,7 +742,7 @@ fn all_errors() -> Vec<(&'static str, quasar_pq::Error, &'static str)> {
             "cert",
         ),
         (
-            "a signer listed twice",
+            "a certificate names a signer twice",
             c(cert::Error::DuplicateSigner {
                 kind: K::Bls,
                 index: 0,
@@ -741,12 +750,12 @@ fn all_errors() -> Vec<(&'static str, quasar_pq::Error, &'static str)> {
             "cert",
         ),
         (
-            "a leg naming no signer",
+            "a certificate naming no signer",
             c(cert::Error::NoSigners(K::Bls)),
             "cert",
         ),
         (
-            "signers short of the quorum",
+            "a signed weight not above the rule's share",
             c(cert::Error::QuorumNotMet {
                 kind: K::Bls,
                 signed: 2,
