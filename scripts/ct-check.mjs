@@ -15,8 +15,9 @@
 //   levels: 3 = the release profile (native, and the full WASM module's opt-level),
 //           1 = a plausible user choice, s / z = the light WASM module's, run natively on
 //           the portable code paths (ML-KEM without AVX2, SLH-DSA's scalar Keccak);
-//   --quick: one build with the `test` profile (opt-level 3, reuses what `cargo test`
-//           built), every path; what `npm test` runs. Skips (exit 0) without valgrind.
+//   --quick: one build with the `ct-quick` profile (the dev profile's opt-level 3 without
+//           overflow checks or debug assertions, which branch on secrets by design),
+//           every path; what `npm test` runs. Skips (exit 0) without valgrind.
 //   --no-plant: skip the planted-branch run (feature `ct-plant`), which must be caught.
 // Prints a table path × level. Exit 1 on any finding, a crashed path, or an uncaught plant.
 
@@ -34,7 +35,7 @@ const LEVELS = {
   1: { profile: 'ct-o1', dir: 'ct-o1', portable: false },
   s: { profile: 'ct-os', dir: 'ct-os', portable: true },
   z: { profile: 'ct-oz', dir: 'ct-oz', portable: true },
-  t: { profile: 'test', dir: 'debug', portable: false },
+  t: { profile: 'ct-quick', dir: 'ct-quick', portable: false },
 };
 
 // Public values computed inside dependencies. `frames`: regular expressions over
@@ -226,7 +227,7 @@ function main() {
   }
 
   console.log('\n## Constant-flow check (Valgrind memcheck, secrets undefined)\n');
-  console.log(`| path | ${levels.map((l) => `opt-level ${l === 't' ? '3 (test profile)' : l}`).join(' | ')} |`);
+  console.log(`| path | ${levels.map((l) => `opt-level ${l === 't' ? '3 (ct-quick, no LTO)' : l}`).join(' | ')} |`);
   console.log(`|---|${levels.map(() => '---').join('|')}|`);
   for (const [name, cells] of table) console.log(`| ${name} | ${levels.map((l) => cells[l] || '—').join(' | ')} |`);
   console.log('\nDeclassified inside dependencies (errors matched, per level):');

@@ -5,11 +5,12 @@
 //   - node_modules (npm ci, when missing or older than package-lock.json),
 //   - with --browser: Debian's chromium at /usr/bin/chromium (for Playwright tests),
 //   - with --cross: the aarch64 cross-test kit (rustup target aarch64-unknown-linux-gnu,
-//     Debian's gcc-aarch64-linux-gnu, libc6-dev-arm64-cross and qemu-user).
+//     Debian's gcc-aarch64-linux-gnu, libc6-dev-arm64-cross and qemu-user),
+//   - with --ct: Debian's valgrind (for the constant-flow check, scripts/ct-check.mjs).
 // Idempotent and quick once everything is there. Any failure prints one sentence saying what
 // failed and how to install it, then exits 1.
 //
-// Usage: node scripts/setup.mjs [--browser] [--cross]
+// Usage: node scripts/setup.mjs [--browser] [--cross] [--ct]
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -151,10 +152,15 @@ function ensureCrossKit() {
   );
 }
 
+/** Valgrind memcheck, for the constant-flow check (scripts/ct-check.mjs). */
+function ensureValgrind() {
+  ensureDebian(['valgrind'], ['/usr/bin/valgrind']);
+}
+
 function main() {
   const args = process.argv.slice(2);
   for (const a of args) {
-    if (a !== '--browser' && a !== '--cross') fail(`unknown argument ${a}; the options are --browser and --cross.`);
+    if (!['--browser', '--cross', '--ct'].includes(a)) fail(`unknown argument ${a}; the options are --browser, --cross and --ct.`);
   }
   if (!capture('cargo', ['--version']).ok) fail('cargo is not installed; install Rust from https://rustup.rs.');
   ensureRustTarget(WASM_TARGET);
@@ -162,6 +168,7 @@ function main() {
   ensureNodeModules();
   if (args.includes('--browser')) ensureChromium();
   if (args.includes('--cross')) ensureCrossKit();
+  if (args.includes('--ct')) ensureValgrind();
   log('ok');
 }
 
