@@ -59,6 +59,8 @@ pub(crate) fn public<T>(x: T) -> T {
 
 /// Declassifies the part `part` of `x` (a public field of a secret object), returning `x`
 /// read back after the request, like [`public`].
+/// Only the threshold protocols declassify parts of secrets.
+#[cfg(feature = "threshold")]
 #[inline(always)]
 pub(crate) fn public_part<T, U: ?Sized>(x: T, part: impl Fn(&T) -> &U) -> T {
     #[cfg(feature = "ct-check")]

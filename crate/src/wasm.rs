@@ -16,6 +16,10 @@
 //! - [`magnetar`]: Magnetar envelopes, batch verification and aggregate certificates
 //!   against a registry held in WASM memory (both builds; keygen, signing and aggregation
 //!   in the full build only).
+//! - [`cert`]: finality certificates (`certVerify`) and the light client that follows them
+//!   (both builds: they only verify).
+//! - [`bls`]: the BLS12-381 byte API (keygen, sign, proofs of possession, aggregation,
+//!   verification), in the full build only, for cross-checks against other implementations.
 //! - The full build binds the threshold protocols. Every protocol party is the library's
 //!   own [`crate::party::Party`], held by one class, `PartyWasm` ([`party`]); factory
 //!   functions per protocol start one ([`lens`], [`pulsar`]); key shares stay in WASM
@@ -45,6 +49,9 @@ use alloc::vec::Vec;
 use js_sys::{Array, Reflect};
 use wasm_bindgen::prelude::*;
 
+#[cfg(not(feature = "light"))]
+mod bls;
+mod cert;
 mod magnetar;
 mod mldsa;
 mod slhdsa;

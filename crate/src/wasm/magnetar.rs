@@ -55,7 +55,7 @@ fn entries(bytes: &[u8], max: usize) -> Result<Vec<&[u8]>, JsValue> {
 
 /// Validator ids from `32·N` bytes.
 fn ids(bytes: &[u8]) -> Result<Vec<ValidatorId>, JsValue> {
-    if bytes.len() % 32 != 0 {
+    if !bytes.len().is_multiple_of(32) {
         return Err(js_sys::RangeError::new("validator ids must be 32 bytes each").into());
     }
     Ok(bytes
