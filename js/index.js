@@ -28,6 +28,7 @@ import {
   secretBytes,
   signRandomness,
 } from './common.js';
+import { makeCert } from './cert.js';
 import { makeMagnetar } from './magnetar.js';
 
 /**
@@ -174,6 +175,18 @@ const mag = makeMagnetar(glue, loader, { full: true });
 export const magnetar = mag.magnetar;
 /** A validator registry in WASM memory: batch verification and aggregate certificates. */
 export const MagnetarRegistry = mag.MagnetarRegistry;
+
+// Finality certificates and the light client (both builds), and the BLS12-381 byte API. See
+// index.d.ts.
+const cert = makeCert(glue, loader, { full: true });
+/** Verify a finality certificate (QCRT) against a trusted validator set (QVST) under a policy. */
+export const verifyCertificate = cert.verifyCertificate;
+/** A light client following certificates and epoch changes from a trusted validator set. */
+export const LightClient = cert.LightClient;
+/** BLS12-381 (minimal-pubkey-size, proof-of-possession ciphersuite): keys, signing, verification. */
+export const bls = cert.bls;
+/** The certificate policies, mildest first, and the light client's trust model. */
+export { CERT_POLICIES, CERT_TRUST_MODEL } from './cert.js';
 
 // Threshold protocols: one Party class for every protocol, the key-share holders, the
 // factories and verifiers of Lens and Pulsar. See protocols.d.ts.

@@ -4,11 +4,13 @@
 //   await init();
 //   mlDsa65.verify(sig, msg, publicKey, { context }); // true or false
 //   slhDsaShake192s.verify(sig, msg, publicKey, { context }); // true or false
+//   verifyCertificate(cert, trustedSet, 'pq-fast');          // { ok, code?, reason?, legs }
 //
 // Same names and behaviour as the full build (`quasar-pq`), without keygen and sign.
 
 import * as glue from '../pkg/light/quasar_pq.js';
 import { SECURITY_LEVEL, makeInit, mlDsaVerifySurface, slhDsaVerifySurface } from './common.js';
+import { makeCert } from './cert.js';
 import { makeMagnetar } from './magnetar.js';
 
 export { ML_DSA_LENGTHS, SLH_DSA_LENGTHS, MAX_MESSAGE_BYTES, MAX_CONTEXT_BYTES } from './common.js';
@@ -77,5 +79,15 @@ const mag = makeMagnetar(glue, loader, { full: false });
 export const magnetar = mag.magnetar;
 /** A validator registry in WASM memory: batch verification and aggregate certificates. */
 export const MagnetarRegistry = mag.MagnetarRegistry;
+
+// Finality certificates: `verifyCertificate` and the `LightClient` (verification only; the
+// BLS byte API is in the full build).
+const cert = makeCert(glue, loader, { full: false });
+/** Verify a finality certificate (QCRT) against a trusted validator set (QVST) under a policy. */
+export const verifyCertificate = cert.verifyCertificate;
+/** A light client following certificates and epoch changes from a trusted validator set. */
+export const LightClient = cert.LightClient;
+/** The certificate policies, mildest first, and the light client's trust model. */
+export { CERT_POLICIES, CERT_TRUST_MODEL } from './cert.js';
 
 export default init;

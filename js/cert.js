@@ -1,0 +1,267 @@
+// Finality certificates (both builds): `verifyCertificate` and the `LightClient` that follows
+// a chain across epoch changes (the Rust `cert` module: QVST validator sets, QCRT
+// certificates, the policies pq-off … strict-pq-heavy, a report leg by leg). The full build adds
+// `bls`, the BLS12-381 byte API, for cross-checks. Not a public entry point: js/index.js and
+// js/verify.js export what `makeCert` returns.
+//
+// Every byte argument crosses `bytes()` (js/common.js). What an attacker controls (a
+// certificate, the next validator set it commits to) never throws: a bad one is a verdict
+// `{ ok: false, code, reason }`. The caller's own mistakes throw: a wrong argument type, an
+// unknown policy name (QuasarError UNKNOWN_POLICY), a trusted validator set that does not
+// decode or whose keys do not validate.
+
+import { MAX_MESSAGE_BYTES, boolOpt, byteLength, bytes, checkOpts, quasarError, randomBytes, secretBytes } from './common.js';
+
+/** The policies a caller may require, mildest first, and the legs each one requires. */
+const POLICY_LEGS = Object.freeze({
+  'pq-off': ['bls'],
+  'pq-fast': ['bls', 'pulsar'],
+  'pq-heavy': ['bls', 'pulsar', 'magnetar'],
+  'strict-pq-fast': ['pulsar', 'mldsa-set'],
+  'strict-pq-heavy': ['pulsar', 'magnetar'],
+});
+/** The policy names, mildest first. */
+export const CERT_POLICIES = Object.freeze(Object.keys(POLICY_LEGS));
+
+/**
+ * The longest certificate or next validator set the package copies into WebAssembly memory
+ * (16 MiB). A longer one, which an attacker may send, is refused as a verdict, uncopied.
+ */
+const MAX_CERT_BYTES = MAX_MESSAGE_BYTES;
+
+/** The trust model of the light client, as the README states it. */
+export const CERT_TRUST_MODEL =
+  'Light client: it trusts the validator set it starts from (a checkpoint obtained out of band) and the policy its ' +
+  'caller chose; a certificate never says which policy it meets. It accepts a block when every leg the policy ' +
+  'requires carries a valid signature by that set, with more than 2/3 of its weight on every weighted leg, and it ' +
+  'moves to the next epoch only through a certificate, final under the current set, that commits to the next set\'s ' +
+  'root, so it must follow every epoch change. It proves that a weight quorum signed the header, not that the chain ' +
+  'is valid otherwise.';
+
+const VERIFY_OPTS = Object.freeze(['full']);
+
+function policyOf(policy) {
+  if (typeof policy !== 'string') throw new TypeError(`policy must be a string (one of ${CERT_POLICIES.join(', ')}), got ${typeof policy}`);
+  return policy;
+}
+
+/** The verdict on bytes too long to copy: every leg the policy requires is not checked. */
+function tooLong(what, n, policy) {
+  const legs = (POLICY_LEGS[policy] ?? []).map((kind) => ({ kind, required: true, present: false, verdict: 'not-checked', ok: false }));
+  return { ok: false, code: 'TOO_LONG', reason: `${what} is ${n} bytes, longer than the ${MAX_CERT_BYTES} accepted`, policy, legs };
+}
+
+/**
+ * The certificate surface of one build: `w` is its generated module, `loader` its loader;
+ * `full` adds the BLS byte API.
+ */
+export function makeCert(w, loader, { full }) {
+  /**
+   * Verify the certificate `certificate` (QCRT) against `validatorSet` (QVST, the set the
+   * caller trusts for the certificate's epoch) under the caller's `policy` (a name of
+   * CERT_POLICIES). `opts.full` checks every required leg after a failure too. Returns the
+   * report `{ ok, code?, reason?, policy, totalWeight, header?, legs, micros? }`.
+   */
+  function verifyCertificate(certificate, validatorSet, policy, opts) {
+    const o = checkOpts(opts, VERIFY_OPTS);
+    const fullReport = boolOpt(o, 'full');
+    const p = policyOf(policy);
+    const cert = bytes(certificate, 'certificate');
+    const set = bytes(validatorSet, 'validatorSet', { max: MAX_CERT_BYTES });
+    if (byteLength(cert) > MAX_CERT_BYTES) {
+      loader.assertReady();
+      if (!Object.hasOwn(POLICY_LEGS, p)) throw quasarError('UNKNOWN_POLICY', 'unknown policy name', 'policy', 'cert');
+      return tooLong('certificate', byteLength(cert), p);
+    }
+    return loader.call(() => w.certVerify(cert, set, p, fullReport));
+  }
+
+  /**
+   * A light client: trusts one validator set (QVST) and follows certificates under one policy,
+   * moving to the next epoch's set only through a certificate that commits to it. Holds public
+   * data only, in WASM memory; `free()` releases it.
+   */
+  class LightClient {
+    #w;
+    /**
+     * @throws TypeError for a non-string policy or bad options; QuasarError UNKNOWN_POLICY, or
+     *   the trusted set's decoding / key-validation code.
+     */
+    constructor(validatorSet, policy, opts) {
+      const o = checkOpts(opts, VERIFY_OPTS);
+      const fullReport = boolOpt(o, 'full');
+      const p = policyOf(policy);
+      const set = bytes(validatorSet, 'validatorSet', { max: MAX_CERT_BYTES });
+      this.#w = loader.call(() => new w.CertLightClientWasm(set, p, fullReport));
+    }
+    #inner() {
+      if (this.#w === null) throw quasarError('USE_AFTER_FREE', 'LightClient: used after free()');
+      return this.#w;
+    }
+    /**
+     * Follow `certificate`, with `nextSet` (QVST) on an epoch's last block: `{ ok, code?,
+     * reason?, epoch, newEpoch?, header?, report? }` (`report`, the verification report, when
+     * verification ran). Advances only on `ok`; never throws for a bad certificate or set.
+     */
+    update(certificate, nextSet) {
+      const cert = bytes(certificate, 'certificate');
+      const next = nextSet === undefined ? undefined : bytes(nextSet, 'nextSet');
+      const r = this.#inner();
+      const long = byteLength(cert) > MAX_CERT_BYTES ? ['certificate', cert] : next !== undefined && byteLength(next) > MAX_CERT_BYTES ? ['nextSet', next] : null;
+      if (long) {
+        const epoch = loader.call(() => r.epoch());
+        return { ok: false, code: 'TOO_LONG', reason: `${long[0]} is ${byteLength(long[1])} bytes, longer than the ${MAX_CERT_BYTES} accepted`, epoch };
+      }
+      const out = loader.call(() => r.update(cert, next));
+      const { accepted, ...rest } = out;
+      return { ok: accepted, ...rest };
+    }
+    /** The current epoch (a BigInt). */
+    get epoch() {
+      const r = this.#inner();
+      return loader.call(() => r.epoch());
+    }
+    /** The last finalized height (a BigInt), undefined before the first accepted certificate. */
+    get height() {
+      const r = this.#inner();
+      return loader.call(() => r.height());
+    }
+    /** The current validator set's root (32 bytes). */
+    get setRoot() {
+      const r = this.#inner();
+      return loader.call(() => r.root());
+    }
+    /** The current set's total weight (a BigInt). */
+    get totalWeight() {
+      const r = this.#inner();
+      return loader.call(() => r.totalWeight());
+    }
+    /** The current set's key era (a BigInt): the Pulsar group key's generation of ceremonies. */
+    get keyEra() {
+      const r = this.#inner();
+      return loader.call(() => r.keyEra());
+    }
+    /** How many validators the current set has. */
+    get validators() {
+      const r = this.#inner();
+      return loader.call(() => r.validators());
+    }
+    /** The policy's name. */
+    get policy() {
+      const r = this.#inner();
+      return loader.call(() => r.policy());
+    }
+    /** Release the WASM memory. */
+    free() {
+      if (this.#w !== null && !loader.poisoned) this.#w.free();
+      this.#w = null;
+    }
+    [Symbol.dispose ?? Symbol.for('Symbol.dispose')]() {
+      this.free();
+    }
+  }
+
+  const surface = { verifyCertificate, LightClient, CERT_POLICIES, CERT_TRUST_MODEL };
+  if (!full) return surface;
+  return { ...surface, bls: makeBls(w, loader) };
+}
+
+/** BLS12-381 lengths: minimal-pubkey-size (keys in G1, signatures and proofs in G2). */
+const BLS_LENGTHS = Object.freeze({ secretKey: 32, publicKey: 48, signature: 96, minIkm: 32 });
+const MAX_BLS_LIST = 1 << 16;
+const KEYGEN_OPTS = Object.freeze(['keyInfo']);
+
+function concat(list, title, length) {
+  if (!Array.isArray(list)) throw new TypeError(`${title} must be an array`);
+  if (list.length > MAX_BLS_LIST) throw new RangeError(`${title} has ${list.length} entries, at most ${MAX_BLS_LIST} are accepted`);
+  const out = new Uint8Array(list.length * length);
+  list.forEach((v, i) => out.set(bytes(v, `${title}[${i}]`, { length }), i * length));
+  return out;
+}
+
+/** An attacker's fixed-size input: checked, or undefined (a verdict of false) at another length. */
+function sized(v, title, length) {
+  const b = bytes(v, title);
+  return byteLength(b) === length ? b : undefined;
+}
+
+/** The BLS byte API of the full build (ciphersuite BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_). */
+function makeBls(w, loader) {
+  const msgOf = (m) => bytes(m, 'message', { max: MAX_MESSAGE_BYTES });
+  return Object.freeze({
+    lengths: BLS_LENGTHS,
+    ciphersuite: 'BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_',
+    /** KeyGen from `ikm` (at least 32 secret bytes; fresh random 32 when omitted): `{ secretKey, publicKey }`. */
+    keygen(ikm, opts) {
+      const o = checkOpts(opts, KEYGEN_OPTS);
+      const info = o.keyInfo === undefined ? new Uint8Array(0) : bytes(o.keyInfo, 'opts.keyInfo', { max: 1 << 16 });
+      const seed = ikm === undefined ? randomBytes(32) : secretBytes(ikm, 'ikm', { max: 1 << 16 });
+      try {
+        const [secretKey, publicKey] = loader.call(() => w.blsKeygen(seed, info));
+        return { secretKey, publicKey };
+      } finally {
+        seed.fill(0);
+      }
+    },
+    /** SkToPk: the 48-byte public key of a 32-byte secret key. */
+    getPublicKey(secretKey) {
+      const sk = secretBytes(secretKey, 'secretKey', { length: BLS_LENGTHS.secretKey });
+      try {
+        return loader.call(() => w.blsSkToPk(sk));
+      } finally {
+        sk.fill(0);
+      }
+    },
+    /** Sign `msg`: the 96-byte signature (deterministic). */
+    sign(msg, secretKey) {
+      const m = msgOf(msg);
+      const sk = secretBytes(secretKey, 'secretKey', { length: BLS_LENGTHS.secretKey });
+      try {
+        return loader.call(() => w.blsSign(sk, m));
+      } finally {
+        sk.fill(0);
+      }
+    },
+    /** PopProve: the 96-byte proof of possession of a secret key. */
+    popProve(secretKey) {
+      const sk = secretBytes(secretKey, 'secretKey', { length: BLS_LENGTHS.secretKey });
+      try {
+        return loader.call(() => w.blsPopProve(sk));
+      } finally {
+        sk.fill(0);
+      }
+    },
+    /** Verify `sig` on `msg` under `publicKey`: false for anything that does not decode or verify. */
+    verify(sig, msg, publicKey) {
+      const s = sized(sig, 'signature', BLS_LENGTHS.signature);
+      const m = msgOf(msg);
+      const pk = sized(publicKey, 'publicKey', BLS_LENGTHS.publicKey);
+      if (s === undefined || pk === undefined) return (loader.assertReady(), false);
+      return loader.call(() => w.blsVerify(pk, m, s));
+    },
+    /** PopVerify: false for anything that does not decode or verify. */
+    popVerify(proof, publicKey) {
+      const p = sized(proof, 'proof', BLS_LENGTHS.signature);
+      const pk = sized(publicKey, 'publicKey', BLS_LENGTHS.publicKey);
+      if (p === undefined || pk === undefined) return (loader.assertReady(), false);
+      return loader.call(() => w.blsPopVerify(pk, p));
+    },
+    /** Aggregate 96-byte signatures into one. @throws QuasarError for an empty list or a malformed signature. */
+    aggregate(signatures) {
+      const all = concat(signatures, 'signatures', BLS_LENGTHS.signature);
+      return loader.call(() => w.blsAggregate(all));
+    },
+    /**
+     * FastAggregateVerify: every key of `publicKeys` signed `msg`, aggregated into `sig`. False
+     * for anything that does not decode or verify. Each key needs a verified proof of
+     * possession (the caller's duty): without it a rogue key forges the aggregate.
+     */
+    fastAggregateVerify(sig, msg, publicKeys) {
+      const s = sized(sig, 'signature', BLS_LENGTHS.signature);
+      const m = msgOf(msg);
+      const pks = concat(publicKeys, 'publicKeys', BLS_LENGTHS.publicKey);
+      if (s === undefined) return (loader.assertReady(), false);
+      return loader.call(() => w.blsFastAggregateVerify(pks, m, s));
+    },
+  });
+}
