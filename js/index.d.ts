@@ -369,6 +369,136 @@ export declare class MagnetarRegistry {
   free(): void;
 }
 
+// ------------------------------------------------------------------------ finality certificates
+
+/** A certificate policy: what the caller requires (never taken from the certificate). */
+export type CertPolicy = 'pq-off' | 'pq-fast' | 'pq-heavy' | 'strict-pq-fast' | 'strict-pq-heavy';
+/** A certificate leg. */
+export type CertLegKind = 'bls' | 'pulsar' | 'corona' | 'magnetar' | 'mldsa-set';
+
+/** The header a certificate finalizes (u64 fields as BigInt). */
+export interface CertHeader {
+  chainId: bigint;
+  epoch: bigint;
+  height: bigint;
+  round: number;
+  blockHash: Uint8Array;
+  setRoot: Uint8Array;
+  /** Only on an epoch's last block: the root of the next validator set. */
+  nextSetRoot?: Uint8Array;
+  keyEra: bigint;
+  /** The 32-byte finality message every leg signs. */
+  message: Uint8Array;
+}
+
+/** The verdict on one leg. */
+export interface CertLegReport {
+  kind: CertLegKind;
+  required: boolean;
+  present: boolean;
+  verdict: 'valid' | 'invalid' | 'not-checked' | 'not-required';
+  /** `verdict === 'valid'`. */
+  ok: boolean;
+  code?: string;
+  reason?: string;
+  /** Weighted legs, once their structure was checked. */
+  signers?: number;
+  weight?: bigint;
+  /** The leg's signature check, in microseconds (verifyCertificate only). */
+  micros?: number;
+}
+
+/** The report of verifyCertificate. Never thrown: `ok: false` with `code` and `reason`. */
+export interface CertReport {
+  ok: boolean;
+  code?: string;
+  reason?: string;
+  policy: string;
+  /** The trusted set's total weight (absent only for a certificate too long to copy). */
+  totalWeight?: bigint;
+  header?: CertHeader;
+  legs: CertLegReport[];
+  micros?: number;
+}
+
+/** What LightClient.update returns. */
+export interface CertUpdate {
+  /** Accepted: the client advanced. */
+  ok: boolean;
+  code?: string;
+  reason?: string;
+  /** The client's epoch after the update. */
+  epoch: bigint;
+  /** The epoch it moved to, when the certificate ended an epoch. */
+  newEpoch?: bigint;
+  header?: CertHeader;
+  /** The verification report, when verification ran. */
+  report?: CertReport;
+}
+
+/** `opts.full`: check every required leg after a failure too (the full report). */
+export interface CertOpts {
+  full?: boolean;
+}
+
+/**
+ * Verify a certificate (QCRT) against the validator set (QVST) the caller trusts for its epoch,
+ * under the caller's policy. Never throws for a bad certificate.
+ * @throws TypeError for wrong argument types; QuasarError 'UNKNOWN_POLICY', or the trusted
+ *   set's decoding / key-validation code.
+ */
+export declare function verifyCertificate(certificate: Uint8Array, validatorSet: Uint8Array, policy: CertPolicy, opts?: CertOpts): CertReport;
+
+/**
+ * A light client in WASM memory: trusts one validator set, follows certificates and every
+ * epoch change under one policy. Release with `free()`.
+ */
+export declare class LightClient {
+  /** @throws TypeError; QuasarError 'UNKNOWN_POLICY' or the trusted set's decoding / key code. */
+  constructor(validatorSet: Uint8Array, policy: CertPolicy, opts?: CertOpts);
+  /** Follow a certificate (and the next set on an epoch's last block). Never throws for bad input. */
+  update(certificate: Uint8Array, nextSet?: Uint8Array): CertUpdate;
+  readonly epoch: bigint;
+  readonly height: bigint | undefined;
+  readonly setRoot: Uint8Array;
+  readonly totalWeight: bigint;
+  readonly keyEra: bigint;
+  readonly validators: number;
+  readonly policy: string;
+  /** Release the WASM memory (also `[Symbol.dispose]`). */
+  free(): void;
+}
+
+/** The policy names, mildest first. */
+export declare const CERT_POLICIES: readonly CertPolicy[];
+/** The light client's trust model. */
+export declare const CERT_TRUST_MODEL: string;
+
+/** BLS12-381, ciphersuite BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_ (keys in G1, signatures in G2). */
+export interface Bls {
+  readonly lengths: { readonly secretKey: 32; readonly publicKey: 48; readonly signature: 96; readonly minIkm: 32 };
+  readonly ciphersuite: 'BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
+  /** KeyGen from `ikm` (at least 32 secret bytes; fresh random when omitted). @throws QuasarError 'IKM_TOO_SHORT'. */
+  keygen(ikm?: Uint8Array, opts?: { keyInfo?: Uint8Array }): KeyPair;
+  /** SkToPk. @throws QuasarError 'INVALID_SECRET_KEY'. */
+  getPublicKey(secretKey: Uint8Array): Uint8Array;
+  /** Sign (deterministic). @throws QuasarError 'INVALID_SECRET_KEY'. */
+  sign(msg: Uint8Array, secretKey: Uint8Array): Uint8Array;
+  /** PopProve. @throws QuasarError 'INVALID_SECRET_KEY'. */
+  popProve(secretKey: Uint8Array): Uint8Array;
+  /** Verify: false for anything that does not decode or verify. */
+  verify(sig: Uint8Array, msg: Uint8Array, publicKey: Uint8Array): boolean;
+  /** PopVerify: false for anything that does not decode or verify. */
+  popVerify(proof: Uint8Array, publicKey: Uint8Array): boolean;
+  /** Aggregate signatures. @throws QuasarError 'EMPTY_INPUT' or a signature's decoding code. */
+  aggregate(signatures: Uint8Array[]): Uint8Array;
+  /** FastAggregateVerify (every key needs a verified proof of possession). False for any bad input. */
+  fastAggregateVerify(sig: Uint8Array, msg: Uint8Array, publicKeys: Uint8Array[]): boolean;
+}
+
+/** BLS12-381 byte API (full build only). */
+export declare const bls: Bls;
+
 /**
  * What the package throws for the library's errors and its own checks
  * (`err.name === 'QuasarError'`). Codes are API, listed in the README; never renamed.

@@ -9,6 +9,13 @@
 import type { InitInput, InternalVerifyOpts, MagnetarVerifier, MlDsaLengths, PreparedKey, SlhDsaLengths, VerifyOpts } from './index.js';
 export type {
   AggregateOpts,
+  CertHeader,
+  CertLegKind,
+  CertLegReport,
+  CertOpts,
+  CertPolicy,
+  CertReport,
+  CertUpdate,
   AggregateVerdict,
   InitInput,
   InternalVerifyOpts,
@@ -26,6 +33,8 @@ export type {
 } from './index.js';
 /** As in the full build (the registry is the same class in both builds). */
 export { ML_DSA_LENGTHS, SLH_DSA_LENGTHS, MAX_MESSAGE_BYTES, MAX_CONTEXT_BYTES, MagnetarRegistry } from './index.js';
+/** As in the full build: certificates and the light client (verification only). */
+export { verifyCertificate, LightClient, CERT_POLICIES, CERT_TRUST_MODEL } from './index.js';
 
 /** Load and instantiate the light WebAssembly module; await once before verifying. */
 export declare function init(input?: InitInput): Promise<void>;
