@@ -1,0 +1,182 @@
+// Finality certificates from JavaScript: every case of kats/cert.json (verdict, code, and each
+// leg's verdict, code, signers and weight) and the light-client chain across the epoch change
+// (with the forged next set) replayed through the light build (`quasar-pq/verify`) and the
+// full build; bad input (truncated, extended, bit-flipped certificates and sets) gives verdicts
+// or typed errors, never a trap; the full build's BLS cross-checked against @noble/curves in
+// both directions (single signatures, proofs of possession, aggregates).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { before, test } from 'node:test';
+
+import { bls12_381 } from '@noble/curves/bls12-381.js';
+
+import * as full from '../index.js';
+import * as light from '../verify.js';
+
+const KATS = JSON.parse(readFileSync(new URL('../../kats/cert.json', import.meta.url), 'utf8'));
+const hex = (h) => Uint8Array.from(Buffer.from(h, 'hex'));
+const byName = (list, name) => list.find((c) => c.name === name) ?? assert.fail(`no entry ${name}`);
+
+/** A certificate's bytes: given, or its base with the splices applied in order. */
+function certOf(name) {
+  const c = byName(KATS.certificates, name);
+  if (c.bytes !== undefined) return hex(c.bytes);
+  const b = [...certOf(c.base)];
+  for (const s of c.splices) b.splice(s.at, s.cut, ...hex(s.insert));
+  return Uint8Array.from(b);
+}
+const setOf = (name) => hex(byName(KATS.sets, name).bytes);
+const CODES = /^[A-Z][A-Z0-9_]*$/;
+
+before(async () => {
+  await full.init();
+  await light.init();
+});
+
+for (const [build, lib] of [['light', light], ['full', full]]) {
+  test(`${build}: every golden certificate gets its recorded verdict, leg by leg`, () => {
+    assert.ok(KATS.cases.length >= 20);
+    for (const c of KATS.cases) {
+      const what = `${c.certificate} under ${c.policy}`;
+      const r = lib.verifyCertificate(certOf(c.certificate), setOf(c.set), c.policy, { full: true });
+      assert.equal(r.ok, c.valid, `${what}: ${r.code} ${r.reason}`);
+      assert.equal(r.code ?? '', c.code, what);
+      assert.equal(r.policy, c.policy);
+      assert.equal(r.legs.length, c.legs.length, what);
+      r.legs.forEach((got, i) => {
+        const want = c.legs[i];
+        assert.equal(got.kind, want.kind, what);
+        assert.equal(got.verdict, want.verdict, `${what} ${got.kind}`);
+        assert.equal(got.ok, want.verdict === 'valid');
+        assert.equal(got.code ?? '', want.code, `${what} ${got.kind}`);
+        assert.equal(got.signers, want.signers ?? undefined, `${what} ${got.kind} signers`);
+        assert.equal(got.weight, want.weight === undefined || want.weight === null ? undefined : BigInt(want.weight), `${what} ${got.kind} weight`);
+        if (got.verdict === 'valid') assert.ok(got.micros >= 0, `${what} ${got.kind}: timed`);
+      });
+      if (r.ok) assert.deepEqual(r.header.message, hex(c.message), what);
+    }
+  });
+
+  test(`${build}: the light client follows the golden chain across the epoch change`, () => {
+    for (const seq of KATS.light) {
+      const client = new lib.LightClient(setOf(seq.set), seq.policy);
+      for (const s of seq.steps) {
+        const u = client.update(certOf(s.certificate), s.next_set ? setOf(s.next_set) : undefined);
+        assert.equal(u.ok, s.accepted, `${s.certificate}: ${u.code} ${u.reason}`);
+        assert.equal(u.code ?? '', s.code, s.certificate);
+        assert.equal(client.epoch, BigInt(s.epoch));
+        assert.equal(u.epoch, BigInt(s.epoch));
+        if (u.ok && s.next_set) {
+          assert.equal(u.newEpoch, BigInt(s.epoch));
+          assert.deepEqual(client.setRoot, hex(byName(KATS.sets, s.next_set).root));
+        }
+      }
+      assert.equal(client.keyEra, 0n, 'the reshared group keeps its key era');
+      assert.equal(client.policy, seq.policy);
+      client.free();
+      assert.throws(() => client.epoch, { name: 'QuasarError', code: 'USE_AFTER_FREE' });
+    }
+  });
+
+  test(`${build}: caller mistakes throw typed errors; the policy comes only from the caller`, () => {
+    const set = setOf('epoch-0');
+    const cert = certOf('fast');
+    assert.throws(() => lib.verifyCertificate(cert, set, 'pq-strict'), { name: 'QuasarError', code: 'UNKNOWN_POLICY' });
+    assert.throws(() => lib.verifyCertificate(cert, set, 1), TypeError);
+    assert.throws(() => lib.verifyCertificate([...cert], set, 'pq-fast'), TypeError);
+    assert.throws(() => lib.verifyCertificate(cert, set, 'pq-fast', { ful: true }), TypeError);
+    assert.throws(() => new lib.LightClient(set.subarray(0, 100), 'pq-fast'), { name: 'QuasarError' });
+    assert.throws(() => new lib.LightClient(set, 'nope'), { name: 'QuasarError', code: 'UNKNOWN_POLICY' });
+    assert.deepEqual(lib.CERT_POLICIES, ['pq-off', 'pq-fast', 'pq-heavy', 'strict-pq-fast', 'strict-pq-heavy']);
+  });
+
+  test(`${build}: truncated, extended and bit-flipped certificates and next sets are verdicts, never traps`, () => {
+    const set = setOf('epoch-0');
+    const base = certOf('end-of-epoch-0');
+    const next = setOf('epoch-1');
+    const variants = [];
+    for (const n of [0, 1, 4, 50, 103, base.length - 1]) variants.push(base.subarray(0, n));
+    variants.push(Uint8Array.from([...base, 0]), Uint8Array.from([...base, ...base]));
+    for (let i = 0; i < base.length; i += 37) {
+      const b = base.slice();
+      b[i] ^= 1 << (i % 8);
+      variants.push(b);
+    }
+    for (const v of variants) {
+      const r = lib.verifyCertificate(v, set, 'pq-fast');
+      assert.equal(typeof r.ok, 'boolean');
+      if (!r.ok) assert.match(r.code, CODES);
+      const client = new lib.LightClient(set, 'pq-fast');
+      const u = client.update(v, next);
+      if (!u.ok) assert.match(u.code, CODES);
+      assert.equal(client.epoch, u.ok ? 1n : 0n);
+      client.free();
+    }
+    // A bad next set: refused, the client unchanged.
+    for (const n of [next.subarray(0, 10), Uint8Array.from([...next, 1]), next.map((x, i) => (i === 200 ? x ^ 4 : x))]) {
+      const client = new lib.LightClient(set, 'pq-fast');
+      const u = client.update(base, n);
+      assert.equal(u.ok, false);
+      assert.match(u.code, CODES);
+      assert.equal(client.epoch, 0n);
+      assert.equal(client.height, undefined);
+      client.free();
+    }
+    // A malformed trusted set is the caller's mistake: a typed error.
+    for (const s of [set.subarray(0, set.length - 1), Uint8Array.from([...set, 0]), set.map((x, i) => (i === 5 ? x ^ 0x80 : x))]) {
+      assert.throws(() => lib.verifyCertificate(base, s, 'pq-fast'), (e) => e.name === 'QuasarError' && CODES.test(e.code));
+    }
+  });
+}
+
+test('the light build signs nothing', () => {
+  assert.equal(light.bls, undefined);
+  assert.equal(typeof full.bls.sign, 'function');
+});
+
+// ------------------------------------------------------------------ BLS against @noble/curves
+
+const DST = 'BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
+const POP_DST = 'BLS_POP_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
+const noble = bls12_381.longSignatures;
+const nobleSig = (point) => noble.Signature.toBytes(point);
+const nobleHash = (msg, dst = DST) => noble.hash(msg, dst);
+
+test('BLS: our signatures, proofs and aggregates verify under noble, and noble\'s under ours', () => {
+  const msg = new TextEncoder().encode('quasar finality 42');
+  const ours = [1, 2, 3].map((i) => full.bls.keygen(new Uint8Array(32).fill(i)));
+  const theirs = [4, 5, 6].map(() => noble.keygen());
+  for (const k of ours) {
+    // The same secret key gives the same public key and the same (deterministic) signature.
+    assert.deepEqual(noble.getPublicKey(k.secretKey).toBytes(), k.publicKey);
+    const sig = full.bls.sign(msg, k.secretKey);
+    assert.deepEqual(nobleSig(noble.sign(nobleHash(msg), k.secretKey)), sig);
+    assert.ok(noble.verify(sig, nobleHash(msg), k.publicKey));
+    assert.ok(!noble.verify(sig, nobleHash(msg, 'BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_NUL_'), k.publicKey));
+    // A proof of possession signs the compressed key under the PoP tag.
+    const pop = full.bls.popProve(k.secretKey);
+    assert.ok(noble.verify(pop, nobleHash(k.publicKey, POP_DST), k.publicKey));
+  }
+  for (const k of theirs) {
+    const pk = noble.getPublicKey(k.secretKey).toBytes();
+    const sig = nobleSig(noble.sign(nobleHash(msg), k.secretKey));
+    assert.ok(full.bls.verify(sig, msg, pk));
+    assert.ok(!full.bls.verify(sig, msg.subarray(1), pk));
+    assert.ok(full.bls.popVerify(nobleSig(noble.sign(nobleHash(pk, POP_DST), k.secretKey)), pk));
+    assert.ok(!full.bls.popVerify(sig, pk));
+    assert.deepEqual(full.bls.getPublicKey(k.secretKey), pk);
+  }
+  // Aggregates, both ways: three of ours and three of noble's signers on one message.
+  const keys = [...ours.map((k) => k.publicKey), ...theirs.map((k) => noble.getPublicKey(k.secretKey).toBytes())];
+  const sigs = [...ours.map((k) => full.bls.sign(msg, k.secretKey)), ...theirs.map((k) => nobleSig(noble.sign(nobleHash(msg), k.secretKey)))];
+  const aggOurs = full.bls.aggregate(sigs);
+  const aggNoble = nobleSig(noble.aggregateSignatures(sigs.map((s) => noble.Signature.fromBytes(s))));
+  assert.deepEqual(aggOurs, aggNoble);
+  assert.ok(full.bls.fastAggregateVerify(aggNoble, msg, keys));
+  assert.ok(noble.verify(aggOurs, nobleHash(msg), noble.aggregatePublicKeys(keys.map((k) => bls12_381.G1.Point.fromBytes(k)))));
+  assert.ok(!full.bls.fastAggregateVerify(aggOurs, msg, keys.slice(1)));
+  assert.throws(() => full.bls.aggregate([]), { name: 'QuasarError', code: 'EMPTY_INPUT' });
+  assert.throws(() => full.bls.aggregate([new Uint8Array(96)]), { name: 'QuasarError' });
+  assert.equal(full.bls.verify(new Uint8Array(95), msg, keys[0]), false);
+  assert.throws(() => full.bls.keygen(new Uint8Array(31)), { name: 'QuasarError', code: 'IKM_TOO_SHORT' });
+});
