@@ -3,7 +3,7 @@
 //
 //   node scripts/serve.mjs            # http://127.0.0.1:8080/  (PORT env overrides; PORT=0 = any free port)
 //
-// Routes: `/` -> www/index.html; `/www/*`, `/js/*`, `/pkg/*` from the repository root.
+// Routes: `/` -> www/index.html; `/www/*`, `/js/*`, `/pkg/*`, `/kats/*` (the light-client tab's golden chain) from the repository root.
 // Everything else is 404. Paths containing `..` (raw or percent-encoded) are rejected.
 // The same module exports `startServer({ port })` so tests can run it in-process.
 
@@ -15,7 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const HOST = '127.0.0.1';
 const DEFAULT_PORT = 8080;
-const ALLOWED_PREFIXES = ['www', 'js', 'pkg'];
+const ALLOWED_PREFIXES = ['www', 'js', 'pkg', 'kats'];
 
 const MIME = {
   '.html': 'text/html; charset=utf-8',

@@ -9,6 +9,7 @@ import { COMBINER, COORDINATOR, Run, SCHEMES, defaultThreshold } from './flows.j
 import { describeError as describe, fmtBytes, fmtMs, hex, median, plural, ranges } from './util.js';
 import { setupMlDsa } from './mldsa.js';
 import { setupMagnetar } from './magnetar.js';
+import { setupLightClient } from './light.js';
 
 const $ = (id) => document.getElementById(id);
 const utf8 = new TextEncoder();
@@ -823,8 +824,8 @@ function stop() {
 
 // ------------------------------------------------------------------------------ tabs
 
-const TABS = ['tab-threshold', 'tab-magnetar', 'tab-mldsa'];
-const TAB_HASH = { 'tab-threshold': '', 'tab-magnetar': '#magnetar', 'tab-mldsa': '#mldsa' };
+const TABS = ['tab-threshold', 'tab-magnetar', 'tab-light', 'tab-mldsa'];
+const TAB_HASH = { 'tab-threshold': '', 'tab-magnetar': '#magnetar', 'tab-light': '#light', 'tab-mldsa': '#mldsa' };
 
 function selectTab(which) {
   for (const id of TABS) {
@@ -895,6 +896,7 @@ if (params.get('t')) {
 }
 if (location.hash === '#mldsa') selectTab('tab-mldsa');
 if (location.hash === '#magnetar') selectTab('tab-magnetar');
+if (location.hash === '#light') selectTab('tab-light');
 fillWorkerChoices();
 updateSchemeFields();
 updateParamFields();
@@ -916,6 +918,8 @@ async function boot() {
   const light = await import('/js/verify.js');
   await light.init();
   setupMagnetar({ lib, light, getPool: ensurePool });
+  // The light-client tab follows the golden certificate chain with the verify-only build.
+  setupLightClient({ light });
   await ensurePool();
   setStatus(
     'idle',
