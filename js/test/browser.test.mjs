@@ -169,12 +169,13 @@ describe('demo page in Chromium', { timeout: 240_000 }, () => {
     assert.equal(wasm.type, 'application/wasm');
     assert.deepEqual([...wasm.body.subarray(0, 4)], [0x00, 0x61, 0x73, 0x6d]);
 
-    for (const p of ['/js/index.js', '/js/verify.js', '/js/magnetar.js', '/www/magnetar.js', '/www/app.js', '/www/pool.js', '/www/party-worker.js', '/www/coordinator.js', '/www/flows.js', '/www/util.js', '/www/verify.js', '/pkg/full/quasar_pq.js']) {
+    for (const p of ['/js/index.js', '/js/verify.js', '/js/magnetar.js', '/www/magnetar.js', '/www/light.js', '/js/cert.js', '/www/app.js', '/www/pool.js', '/www/party-worker.js', '/www/coordinator.js', '/www/flows.js', '/www/util.js', '/www/verify.js', '/pkg/full/quasar_pq.js']) {
       const r = await rawGet(server.url, p);
       assert.equal(r.status, 200, p);
       assert.match(r.type, /^text\/javascript/, p);
     }
     assert.match((await rawGet(server.url, '/www/style.css')).type, /^text\/css/);
+    assert.match((await rawGet(server.url, '/kats/cert.json')).type, /^application\/json/);
 
     for (const p of [
       '/js/../Cargo.toml',
@@ -361,6 +362,45 @@ describe('demo page in Chromium', { timeout: 240_000 }, () => {
     await page.fill('#mag-validators', '7');
     await page.selectOption('#mag-cheater', '');
   });
+
+  async function followChain(toggle) {
+    await page.selectOption('#lc-toggle', toggle);
+    const before = Number((await page.getAttribute('body', 'data-lc-runs')) ?? 0);
+    await page.click('#lc-run');
+    await page.waitForFunction((n) => Number(document.body.dataset.lcRuns ?? 0) > n, before, { timeout: RUN_TIMEOUT });
+    return {
+      state: await page.getAttribute('#lc-verdict', 'data-state'),
+      code: await page.getAttribute('#lc-verdict', 'data-code'),
+      rows: await page.locator('#lc-blocks tr').evaluateAll((rs) => rs.map((r) => ({ cert: r.dataset.certificate, verdict: r.dataset.verdict, code: r.dataset.code ?? '' }))),
+    };
+  }
+
+  test('light-client tab: the golden chain is followed across the epoch change, leg by leg with timings', async () => {
+    await page.click('#tab-light');
+    assert.ok(await page.locator('#panel-light').isVisible());
+    await page.waitForSelector('#lc-run:not([disabled])', { timeout: TIMEOUT });
+    assert.match(await text('#lc-trust'), /trusts the validator set it starts from/);
+    assert.match(await text('#lc-trust'), /not that the chain\s+is valid otherwise/);
+    assert.match(await text('#lc-source'), /kats\/cert\.json/);
+    const r = await followChain('');
+    assert.equal(r.state, 'valid', await text('#lc-detail'));
+    assert.deepEqual(r.rows.map((x) => x.verdict), ['accepted', 'accepted', 'accepted', 'accepted']);
+    assert.match(await text('#lc-verdict'), /epoch 1, height 7/);
+    const legs = await page.locator('#lc-blocks .leg[data-state="valid"]').count();
+    assert.equal(legs, 8, 'bls and pulsar valid in each of the 4 blocks');
+    assert.match(await text('#lc-blocks'), /bls: valid, 3 signers, weight 90\/100 [\d.]+ (ms|µs|s)/);
+    await screenshot('light-client-chain');
+  });
+
+  for (const [toggle, code] of [['bls-leg', 'INVALID_SIGNATURE'], ['pulsar-leg', 'INVALID_SIGNATURE'], ['quorum', 'QUORUM_NOT_MET'], ['forged-set', 'NEXT_SET_MISMATCH'], ['skip-epoch', 'SKIPPED_EPOCH']]) {
+    test(`light-client tab: "${toggle}" is refused with ${code}, its reason shown`, async () => {
+      const r = await followChain(toggle);
+      assert.equal(r.state, 'invalid');
+      assert.equal(r.code, code);
+      assert.ok(r.rows.some((x) => x.verdict === 'refused' && x.code === code), JSON.stringify(r.rows));
+      assert.match(await text('#lc-detail'), /The client stays at epoch/);
+    });
+  }
 
   test('ML-DSA tab is reachable', async () => {
     await page.click('#tab-mldsa');
