@@ -59,6 +59,7 @@ test('`files` ships the entry points, types and WASM, and nothing else', () => {
     'LICENSE-APACHE',
     'LICENSE-MIT',
     'README.md',
+    'js/cert.js',
     'js/common.js',
     'js/full.js',
     'js/index.d.ts',
