@@ -420,7 +420,7 @@ export declare class LensKeyShare {
    * dealer's public key package (`LNPK`, the same at every party; RFC 9591 Appendix C.2).
    * The share's `id` is its recipient's: check it is yours.
    * @throws QuasarError 'WRONG_CURVE', 'WRONG_GENERATION', 'UNKNOWN_PARTY',
-   *   'INVALID_SECRET_SHARE' (the share or the commitment does not match the package), decoding codes.
+   *   'INVALID_SHARE' (the share or the commitment does not match the package), decoding codes.
    */
   static fromDealer(curve: LensCurve, dealerShare: Uint8Array, publicPackage: Uint8Array): LensKeyShare;
 }

@@ -126,7 +126,7 @@ impl LensKeyShareWasm {
     ///
     /// # Errors
     /// Decoding errors; `WRONG_CURVE`, `WRONG_GENERATION`, `UNKNOWN_PARTY`,
-    /// `INVALID_SECRET_SHARE` (the share or commitment does not match the package).
+    /// `INVALID_SHARE` (the share or commitment does not match the package).
     #[wasm_bindgen(js_name = "fromDealer")]
     pub fn from_dealer(
         curve_byte: u8,

@@ -34,6 +34,8 @@ import {
   hostileInbox,
   hostileInt,
   hostileLevel,
+  hostileList,
+  hostileQuorum,
   hostileName,
   hostileOpts,
   hostileThis,
@@ -51,7 +53,12 @@ const STEPS_PER_ROUND = 16;
  * extended, bit-flipped, a length field inflated, spliced): for verifiers and strict decoders,
  * whose verdict on it is checked, and for the functions that decode records.
  */
-const MUTATIONS = { verdict: 3, activation: 3, strict: 3, decoding: 1 };
+const MUTATIONS = { verdict: 3, activation: 3, aggregate: 3, strict: 3, decoding: 1 };
+/** A line with `slow(m)` true (SLH-DSA "s" signing: a second or so each) runs every this many rounds. */
+const SLOW_EVERY = 10;
+/** The `returns` kinds that are verdicts: a changed input must not be accepted. */
+const VERDICTS = new Set(['verdict', 'activation', 'aggregate']);
+const accepted = (kind, out) => (kind === 'verdict' ? out === true : out?.ok === true);
 
 // ------------------------------------------------------------------ the error vocabulary
 
@@ -165,6 +172,17 @@ function returnsCheck(kind, v, m, codes) {
     case 'verdict':
     case 'boolean':
       return v === true || v === false ? undefined : `not a boolean: ${typeof v}`;
+    case 'aggregate':
+      if (v === null || typeof v !== 'object' || typeof v.ok !== 'boolean') return 'not { ok }';
+      return v.ok ? (Array.isArray(v.bitmap) && typeof v.signedWeight === 'bigint' ? undefined : 'an acceptance without bitmap and weight') : codes.has(v.code) && typeof v.reason === 'string' ? undefined : `a refusal with code ${v.code}`;
+    case 'bitmap':
+      return Array.isArray(v) && v.every((b) => b === true || b === false) ? undefined : 'not an array of booleans';
+    case 'validators':
+      return Array.isArray(v) && v.every((x) => x.id instanceof Uint8Array && x.publicKey instanceof Uint8Array && typeof x.weight === 'bigint') ? undefined : 'not a validator list';
+    case 'bigint':
+      return typeof v === 'bigint' && v > 0n ? undefined : 'not a positive BigInt';
+    case 'registry':
+      return v?.constructor?.name === 'MagnetarRegistry' ? undefined : 'not a MagnetarRegistry';
     case 'activation':
       if (v === null || typeof v !== 'object' || typeof v.ok !== 'boolean') return 'not { ok }';
       if (Object.keys(v).some((k) => !['ok', 'code', 'reason'].includes(k))) return `unexpected keys ${Object.keys(v)}`;
@@ -223,6 +241,7 @@ function essence(kind, v) {
     case 'boolean':
       return v;
     case 'activation':
+    case 'aggregate':
       return v.ok;
     case 'keypair':
       return [v.publicKey, v.secretKey];
@@ -280,7 +299,7 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
   const codes = knownCodes();
   const r = generator(seed);
   const f = build(full, light);
-  const keep = new Set([...f.holders, ...Object.values(f.receivers)]);
+  const keep = new Set([...f.holders, ...Object.values(f.receivers), ...Object.values(f.byBuild).flatMap((b) => Object.values(b.receivers))]);
   const oversize = new Uint8Array(MAX_MESSAGE_BYTES + 1);
   const OVERSIZE = { message: oversize, record: oversize.subarray(0, (1 << 22) + 1), context: oversize.subarray(0, 256) };
 
@@ -324,10 +343,10 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
     // The base call must do what its line says; its result is what 'same' calls must reproduce.
     const receiver = receiverOf(s, f);
     const out = invoke(s, s.kind === 'returned' ? receiver[s.member] : s.fn, receiver, base(s.m));
-    if (receiver !== s.owner && receiver !== f.receivers[s.cls]) receiver?.free?.();
+    if (receiver !== s.owner && receiver !== poolOf(s, f).receivers[s.cls]) receiver?.free?.();
     const why = returnsCheck(kind, out, s.m, codes);
     if (why) throw new Error(`fixture: the base call of ${s.build}:${s.path} ${why}`);
-    if ((kind === 'verdict' && out !== true) || (kind === 'activation' && out.ok !== true)) throw new Error(`fixture: the base call of ${s.path} is not accepted`);
+    if (VERDICTS.has(kind) && !accepted(kind, out)) throw new Error(`fixture: the base call of ${s.build}:${s.path} is not accepted`);
     s.base = essence(kind, out);
     dispose(out, keep);
   }
@@ -388,7 +407,7 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
       fn = gone[s.member];
       h = { expect: 'any', note: 'on a freed object' };
     } else if (members && (slots.length === 0 || r.chance(0.12))) {
-      h = hostileThis(r, receiver, f.freed[s.cls]);
+      h = hostileThis(r, receiver, poolOf(s, f).freed[s.cls]);
       receiver = h.value;
     } else if (slots.length) {
       slot = r.int(slots.length);
@@ -421,10 +440,10 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
       if (why) return fail(label, why);
       if (h.expect === 'caller' || h.expect === 'any') return undefined;
       if (h.expect === 'changed') {
-        if (kind === 'verdict' || kind === 'activation') counts.verdicts += 1;
-        const accepted = (kind === 'verdict' && out === true) || (kind === 'activation' && out.ok);
-        if (accepted && !options.sameStatement?.(args, s.m)) return fail(label, 'a FALSE ACCEPT: a changed input verifies');
-        if (accepted) counts.restated += 1;
+        const yes = VERDICTS.has(kind) && accepted(kind, out);
+        if (VERDICTS.has(kind)) counts.verdicts += 1;
+        if (yes && !options.sameStatement?.(args, s.m)) return fail(label, 'a FALSE ACCEPT: a changed input verifies');
+        if (yes) counts.restated += 1;
         if (options.strict) return fail(label, `accepted a changed input (${kind})`);
       }
       if ((h.expect === 'same' || h.expect === 'either') && !sameEssence(kind, s.base, essence(kind, out))) return fail(label, `the same values gave another result (${describe(out)})`);
@@ -473,6 +492,15 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
         break;
       case 'curve':
         h = hostileName(r, v, f.curves);
+        break;
+      case 'mode':
+        h = hostileName(r, v, f.magnetar.modes);
+        break;
+      case 'quorum':
+        h = hostileQuorum(r, v);
+        break;
+      case 'list':
+        h = hostileList(r, v, (e) => mutate(r, e, f.allBytes));
         break;
       case 'cheat':
         // null is an honest party, as absent is.
@@ -630,8 +658,11 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
   // -------------------------------------------------------------- rounds
   const heap = () => process.memoryUsage().heapUsed;
   let steps = 0;
+  let roundNo = 0;
   const roundOnce = () => {
+    roundNo += 1;
     for (const s of callSites) {
+      if (s.shape[3]?.slow?.(s.m) && roundNo % SLOW_EVERY !== 1) continue;
       callSite(s);
       for (let i = 0; i < s.mutations; i++) callSite(s, true);
     }
@@ -681,10 +712,17 @@ function contextOf(s, f) {
   return family[2](f, name, s.target ?? (s.build === 'quasar-pq' ? full : light)[name]);
 }
 
+/** The receivers of a site's build: a class of the light build needs instances of its own. */
+function poolOf(s, f) {
+  const own = f.byBuild?.[s.build];
+  return own && s.cls in own.receivers ? own : f;
+}
+
 function receiverOf(s, f) {
   const [, , , options = {}] = SHAPES[s.key];
   if (s.kind === 'returned') return options.this === 'fresh' ? s.make() : s.owner;
-  if (s.kind === 'get' || s.kind === 'method') return options.this === 'fresh' ? f.fresh[s.cls]() : f.receivers[s.cls];
+  const pool = poolOf(s, f);
+  if (s.kind === 'get' || s.kind === 'method') return options.this === 'fresh' ? pool.fresh[s.cls]() : pool.receivers[s.cls];
   return s.owner;
 }
 

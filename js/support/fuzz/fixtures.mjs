@@ -1,5 +1,6 @@
 // The valid material the JS fuzz suite mutates, all from real runs through the package: ML-DSA
-// keys and signatures per level, a Lens key (DKG, dealer, refresh with its activation
+// and SLH-DSA keys and signatures per parameter set, three Magnetar validators with their votes,
+// a certificate and a registry per build, a Lens key (DKG, dealer, refresh with its activation
 // certificate, a FROST signature, a sealed share), a Pulsar key (DKG, key ceremony,
 // certification, a signature, a refresh with its certificate, a sealed share), receivers for
 // every exported class, and the protocol scenarios whose parties `Party#step` is fuzzed on.
@@ -8,6 +9,7 @@ import { label32, run } from '../run.mjs';
 import { bytes as labelled } from '../bytes.mjs';
 
 const enc = (s) => new TextEncoder().encode(s);
+const SLH_SETS = ['128s', '128f', '192s', '192f', '256s', '256f'].map((p) => `slhDsaShake${p}`);
 
 /** Runs `parties` to the end, frees them, and returns their outcomes (throws on any error). */
 function complete(parties, what) {
@@ -52,6 +54,43 @@ export function build(full, light) {
       sigMu: api.internal.sign(mu, kp.secretKey, { externalMu: true, extraEntropy: false }),
     };
   }
+
+  // SLH-DSA, per set (an "s" set signs in about a second: its sign lines are slow ones).
+  f.slh = {};
+  for (const name of SLH_SETS) {
+    const api = full[name];
+    const sd = labelled(`fuzz/slh/${name}/seed`, api.lengths.seed);
+    const kp = api.keygen(sd);
+    const msg = labelled(`fuzz/slh/${name}/msg`, 100);
+    const ctx = labelled(`fuzz/slh/${name}/ctx`, 7);
+    f.slh[name] = {
+      lengths: api.lengths,
+      small: name.endsWith('s'),
+      seed: sd,
+      pk: kp.publicKey,
+      sk: kp.secretKey,
+      msg,
+      ctx,
+      sig: api.sign(msg, kp.secretKey, { context: ctx, extraEntropy: false }),
+      sigInternal: api.internal.sign(msg, kp.secretKey, { extraEntropy: false }),
+    };
+  }
+
+  // Magnetar (SHAKE-192f): three validators, their votes on a block, a 3-of-3 certificate, and
+  // a registry in each build.
+  const { magnetar, MagnetarRegistry } = full;
+  const mode = 'shake192f';
+  const M = (f.magnetar = { mode, modes: magnetar.modes, lengths: magnetar.lengths[mode], msg: enc('fuzz magnetar block'), ctx: enc('chain') });
+  M.seed = labelled('fuzz/magnetar/seed', M.lengths.seed);
+  const keys = [0, 1, 2].map((i) => magnetar.keygen(mode, { seed: labelled(`fuzz/magnetar/${i}`, M.lengths.seed) }));
+  M.sk = keys[0].secretKey;
+  M.pk = keys[0].publicKey;
+  M.validators = keys.map((k, i) => ({ id: labelled(`fuzz/magnetar/id/${i}`, 32), publicKey: k.publicKey, weight: i + 1 }));
+  M.votes = keys.map((k, i) => ({ id: M.validators[i].id, signature: magnetar.sign(mode, M.msg, k.secretKey, { context: M.ctx, extraEntropy: false }) }));
+  M.sig = M.votes[0].signature;
+  M.items = keys.map((k, i) => ({ publicKey: k.publicKey, message: M.msg, signature: M.votes[i].signature }));
+  M.certificate = magnetar.aggregate(mode, M.votes);
+  const registry = (cls) => () => new cls(mode, M.validators);
 
   // Lens: a 2-of-3 Ed25519 key by DKG, a signature, a refresh (generation 1, with its
   // activation certificate), a trusted dealer's key, a sealed share.
@@ -114,6 +153,7 @@ export function build(full, light) {
     PulsarKeyShare: () => PulsarKeyShare.restore(P.snapshot, P.snapshotKey),
     PulsarDkgShare: freshDkgShare,
     Rng: () => Rng.fromSeed(seed('rng')),
+    MagnetarRegistry: registry(MagnetarRegistry),
   };
   const freed = (make) => () => {
     const o = make();
@@ -127,6 +167,16 @@ export function build(full, light) {
     PulsarKeyShare: P.shares[0],
     PulsarDkgShare: P.dkgShares[0],
     Rng: f.fresh.Rng(),
+    MagnetarRegistry: f.fresh.MagnetarRegistry(),
+  };
+  // The light build's classes are its own: their members get receivers of that build.
+  const lightFresh = { MagnetarRegistry: registry(light.MagnetarRegistry) };
+  f.byBuild = {
+    'quasar-pq/verify': {
+      fresh: lightFresh,
+      freed: { MagnetarRegistry: freed(lightFresh.MagnetarRegistry) },
+      receivers: { MagnetarRegistry: lightFresh.MagnetarRegistry() },
+    },
   };
   f.holders = [...L.shares, ...P.shares, ...P.dkgShares, f.receivers.Rng, f.receivers.Party];
 
@@ -166,6 +216,8 @@ export function build(full, light) {
     else if (Array.isArray(v) && depth < 3) v.forEach((x) => collect(x, depth + 1));
   };
   collect(f.ml);
+  collect(f.slh);
+  collect(M);
   collect(L);
   collect(P);
   f.snapshotOfInputs = f.allBytes.map((b) => Uint8Array.from(b));

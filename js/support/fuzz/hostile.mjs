@@ -324,6 +324,62 @@ export function hostileIds(r, base) {
   return { value: Object.freeze([...base]), expect: 'same', note: 'frozen copy' };
 }
 
+/**
+ * A hostile list of plain entries (`{ id, publicKey, weight }`, `{ id, signature }`, …) around
+ * `base`: not a list, entries dropped, repeated or reordered, one entry's bytes changed by
+ * `mutateBytes`, a throwing element getter, malformed entries, or a copy.
+ */
+export function hostileList(r, base, mutateBytes) {
+  const mode = r.int(10);
+  if (mode < 2) {
+    const [note, value] = r.pick([
+      ['null', null], ['number', 3], ['string', 'validators'], ['Set', new Set(base)], ['{ length }', { length: base.length, 0: base[0] }], ['Uint8Array', new Uint8Array(base.length)],
+    ]);
+    return { value, expect: 'reject', note };
+  }
+  if (mode < 4) {
+    const [note, value] = r.pick([
+      ['[]', []], ['one fewer', base.slice(1)], ['first twice', [...base, base[0]]], ['reversed', [...base].reverse()],
+      ['2000 entries', Array.from({ length: 2000 }, () => base[0])], ['sparse', Object.assign(new Array(base.length + 1), base)],
+    ]);
+    return { value, expect: 'changed', note };
+  }
+  if (mode < 6) {
+    const i = r.int(base.length);
+    const fields = Object.keys(base[i]).filter((k) => base[i][k] instanceof Uint8Array);
+    const k = r.pick(fields);
+    const h = mutateBytes(base[i][k]);
+    const value = base.map((e, j) => (j === i ? { ...e, [k]: h.value } : e));
+    return { value, expect: 'changed', note: `[${i}].${k}: ${h.note}` };
+  }
+  if (mode < 7) {
+    const a = [...base];
+    Object.defineProperty(a, 0, { get() { throw new HostileError('entry getter'); } });
+    return { value: a, expect: 'caller', note: 'element getter that throws' };
+  }
+  if (mode < 9) {
+    const e = base[0];
+    const [note, bad] = r.pick([
+      ['null entry', null], ['number entry', 1], ['entry without fields', {}], ['entry as array', Object.values(e)],
+      ...('weight' in e ? [['weight -1', { ...e, weight: -1 }], ['weight 1.5', { ...e, weight: 1.5 }], ['weight 2^64', { ...e, weight: 1n << 64n }], ['weight "1"', { ...e, weight: '1' }]] : []),
+      ['a field as string', { ...e, [Object.keys(e)[0]]: 'x' }],
+    ]);
+    return { value: [bad, ...base.slice(1)], expect: 'reject', note };
+  }
+  return r.chance(0.5) ? { value: base.map((e) => ({ ...e })), expect: 'same', note: 'a copy' } : { value: Object.freeze([...base]), expect: 'same', note: 'frozen copy' };
+}
+
+/** A hostile quorum rule `{ numerator, denominator }` (absent: 2/3). */
+export function hostileQuorum(r, base) {
+  const [note, value, ok] = r.pick([
+    ['2/3', { numerator: 2, denominator: 3 }, true], ['1/2', { numerator: 1, denominator: 2 }, true], ['0/1', { numerator: 0, denominator: 1 }, true],
+    ['BigInts 3/4', { numerator: 3n, denominator: 4n }, true], ['1/1', { numerator: 1, denominator: 1 }, false], ['2/0', { numerator: 2, denominator: 0 }, false],
+    ['-1/3', { numerator: -1, denominator: 3 }, false], ['1.5/3', { numerator: 1.5, denominator: 3 }, false], ['2^64/1', { numerator: 1n << 64n, denominator: 1 }, false],
+    ['"2"/"3"', { numerator: '2', denominator: '3' }, false], ['{}', {}, false], ['null', null, false], ['a number', 0.66, false], ['[2, 3]', [2, 3], false],
+  ]);
+  return { value, expect: ok ? (base === undefined && note === '2/3' ? 'same' : 'changed') : 'reject', note };
+}
+
 /** A hostile string from a fixed set of names (`valid`), the base being `base`. */
 export function hostileName(r, base, valid) {
   const mode = r.int(10);

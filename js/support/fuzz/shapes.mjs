@@ -12,6 +12,7 @@
 //   base     the valid arguments, from the fixtures (`f`; for `mlDsa*` the level's own, `m`);
 //   returns  what a successful call must return (checked by the engine's `RETURNS`);
 //   options  `this(f)`: the receiver of a member (default: the class's shared receiver);
+//            `slow(m)`: true for a call too slow for every round (it runs every few);
 //            `strict`: any changed argument must make the call fail (a sealed snapshot);
 //            `check(out, args, f)`: a further check of a result, on the args' plain values;
 //            `sameStatement(args, f)`: whether changed args still state what the base args do,
@@ -35,6 +36,8 @@ const CHEAT = { kind: 'cheat' };
 const ENTROPY = { kind: 'entropy' };
 const ANY = { kind: 'any' };
 const INBOX = { kind: 'inbox' };
+const MODE = { kind: 'mode' };
+const LIST = { kind: 'list' };
 const holder = (cls, optional = false) => ({ kind: 'holder', cls, optional });
 const RNG = holder('Rng', true);
 const opts = (keys, optional = true) => ({ kind: 'opts', keys, optional });
@@ -57,6 +60,16 @@ function recordKey(kr) {
   return kr.length < 74 + n ? undefined : [...kr.subarray(0, 38), ...kr.subarray(70, 74 + n)];
 }
 const same = (a, b) => a !== undefined && b !== undefined && eq(a, b);
+
+const slhVerifies = (sig, [msg, sk, o], m) => (eq(sk, m.sk) && !m.api.verify(sig, msg, m.pk, { context: o?.context }) ? 'a signature that does not verify' : undefined);
+const slhVerifiesInternal = (sig, [msg, sk], m) => (eq(sk, m.sk) && !m.api.internal.verify(sig, msg, m.pk) ? 'an internal signature that does not verify' : undefined);
+/** A MAGS envelope of the mode asked for (an SLH-DSA secret key does not name its set), verifying under the fixture key when signed with it. */
+function magnetarVerifies(sig, [mode, msg, sk, o], m) {
+  if (!(sig instanceof Uint8Array) || sig.length !== m.api.lengths[mode]?.signature) return `not a MAGS envelope of ${String(mode)}`;
+  return mode === m.mode && eq(sk, m.sk) && !m.api.verify(sig, msg, m.pk, { context: o?.context }) ? 'a MAGS envelope that does not verify' : undefined;
+}
+/** SLH-DSA "s" signing takes about a second in WebAssembly: those lines run every few rounds. */
+const small = (m) => m.small;
 
 // Factory options, shared by the factories that take them.
 const GENERATOR = { seed: SEED, rng: RNG };
@@ -81,6 +94,33 @@ export const SHAPES = {
   // in low bits of t1 can verify the same (σ, μ). FIPS 204 external μ; the caller binds μ to pk.
   'mlDsa*.internal.verify': [[B, MSG, B, opts({ externalMu: BOOL })], (m) => [m.sigMu, m.mu, m.pk, { externalMu: true }], 'verdict', { sameStatement: ([sig, mu, , o], m) => sig instanceof Uint8Array && mu instanceof Uint8Array && eq(sig, m.sigMu) && eq(mu, m.mu) && o?.externalMu === true }],
   'mlDsa*.internal.computeMu': [[MSG, B, opts({ context: CTX })], (m) => [m.msg, m.pk, { context: m.ctx }], 'mu'],
+
+  // ---------------------------------------------------------------- SLH-DSA (verify in both builds)
+  'slhDsa*.keygen': [[bytes({ optional: true })], (m) => [m.seed], 'keypair'],
+  'slhDsa*.sign': [[MSG, B, opts({ context: CTX, extraEntropy: ENTROPY })], (m) => [m.msg, m.sk, { context: m.ctx, extraEntropy: false }], 'signature', { check: slhVerifies, slow: small }],
+  'slhDsa*.verify': [[B, MSG, B, opts({ context: CTX })], (m) => [m.sig, m.msg, m.pk, { context: m.ctx }], 'verdict'],
+  'slhDsa*.internal.keygen': [[bytes({ optional: true })], (m) => [m.seed], 'keypair'],
+  'slhDsa*.internal.sign': [[MSG, B, opts({ extraEntropy: ENTROPY })], (m) => [m.msg, m.sk, { extraEntropy: false }], 'signature', { check: slhVerifiesInternal, slow: small }],
+  'slhDsa*.internal.verify': [[B, MSG, B], (m) => [m.sigInternal, m.msg, m.pk], 'verdict'],
+
+  // ---------------------------------------------------------------- Magnetar (verification in both builds)
+  'magnetar.keygen': [[MODE, opts({ seed: bytes({ optional: true }), referenceSeed: bytes({ optional: true }) })], (m) => [m.mode, { seed: m.seed }], 'keypair'],
+  'magnetar.sign': [[MODE, MSG, B, opts({ context: CTX, extraEntropy: ENTROPY })], (m) => [m.mode, m.msg, m.sk, { context: m.ctx, extraEntropy: false }], 'bytes', { check: magnetarVerifies }],
+  'magnetar.verify': [[B, MSG, B, opts({ context: CTX })], (m) => [m.sig, m.msg, m.pk, { context: m.ctx }], 'verdict'],
+  'magnetar.verifyBatch': [[LIST, opts({ context: CTX })], (m) => [m.items, { context: m.ctx }], 'bitmap'],
+  'magnetar.aggregate': [[MODE, LIST], (m) => [m.mode, m.votes], 'bytes'],
+  'new MagnetarRegistry': [[MODE, LIST], (f) => [f.magnetar.mode, f.magnetar.validators], 'registry'],
+  'MagnetarRegistry#mode': [[], () => [], 'string'],
+  'MagnetarRegistry#size': [[], () => [], 'count'],
+  'MagnetarRegistry#totalWeight': [[], () => [], 'bigint'],
+  'MagnetarRegistry#validators': [[], () => [], 'validators'],
+  'MagnetarRegistry#verifyBatch': [[LIST, MSG, opts({ context: CTX })], (f) => [f.magnetar.votes, f.magnetar.msg, { context: f.magnetar.ctx }], 'bitmap'],
+  // Every validator signed the base certificate: any valid quorum rule, and diagnose, keep it valid.
+  'MagnetarRegistry#verifyAggregate': [[B, MSG, opts({ context: CTX, quorum: { kind: 'quorum' }, diagnose: BOOL })], (f) => [f.magnetar.certificate, f.magnetar.msg, { context: f.magnetar.ctx }], 'aggregate', {
+    sameStatement: ([cert, msg, o], { magnetar: M }) => cert instanceof Uint8Array && msg instanceof Uint8Array && o?.context instanceof Uint8Array && eq(cert, M.certificate) && eq(msg, M.msg) && eq(o.context, M.ctx),
+  }],
+  'MagnetarRegistry#free': [[], () => [], 'undefined', { this: 'fresh' }],
+  'MagnetarRegistry#Symbol.dispose': [[], () => [], 'undefined', { this: 'fresh' }],
 
   // ---------------------------------------------------------------- Lens
   'lens.deal': [[opts({ curve: CURVE, parties: IDS, threshold: INT, ...GENERATOR }, false)], (f) => [{ curve: 'ed25519', parties: [1, 2, 3], threshold: 2, seed: f.lens.seed }], 'deal'],
@@ -139,4 +179,8 @@ export const SHAPES = {
  * fixtures of that parameter set, with `lengths` for the results' checks. A new parameter-set
  * family (SLH-DSA, say) adds one entry here, its fixtures in fixtures.mjs, and its lines.
  */
-export const FAMILIES = [[/^mlDsa(44|65|87)$/, 'mlDsa*', (f, name, api) => ({ ...f.ml[name.slice(5)], api })]];
+export const FAMILIES = [
+  [/^mlDsa(44|65|87)$/, 'mlDsa*', (f, name, api) => ({ ...f.ml[name.slice(5)], api })],
+  [/^slhDsaShake(128|192|256)[sf]$/, 'slhDsa*', (f, name, api) => ({ ...f.slh[name], api })],
+  [/^magnetar$/, 'magnetar', (f, name, api) => ({ ...f.magnetar, api })],
+];
