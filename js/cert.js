@@ -28,6 +28,27 @@ export const CERT_POLICIES = Object.freeze(Object.keys(POLICY_LEGS));
  * (16 MiB). A longer one, which an attacker may send, is refused as a verdict, uncopied.
  */
 const MAX_CERT_BYTES = MAX_MESSAGE_BYTES;
+/**
+ * The longest QVST a set can have (crate::cert::set): header 37, the longest PULG frame
+ * (ML-DSA-87) 2,603, the count 2, and 1,024 validators of id 32 + weight 8 + BLS key and proof
+ * 144 + ML-DSA-87 key 2,592 + SLH-DSA-256 key 64.
+ */
+const MAX_SET_BYTES = 37 + 2603 + 2 + 1024 * (40 + 144 + 2592 + 64);
+/**
+ * The longest QCRT a set of `n` validators admits (crate::cert::view): magic, version, the
+ * longer header, the leg count and five leg headers; a BLS leg (bitmap of at most 1,024 bits,
+ * signature), a Pulsar PULS frame of ML-DSA-87, a reserved Corona leg of at most 1 MiB, and
+ * per signer a Magnetar id and SLH-DSA-256s signature and an ML-DSA-87 signature.
+ */
+const certBound = (n) => 142 + 25 + (2 + 128 + 96) + (11 + 4627) + (1 << 20) + (9 + 2 + 128 + 1) + n * (32 + 29792 + 4627);
+/** The validator count of a QVST (at 37 + the PULG length), or the most a set can have when it does not say. */
+function validatorCount(set) {
+  const n = byteLength(set);
+  if (n < 37) return 1024;
+  const pulg = ((set[33] << 24) | (set[34] << 16) | (set[35] << 8) | set[36]) >>> 0;
+  if (pulg > 2603 || n < 39 + pulg) return 1024;
+  return Math.min(1024, (set[37 + pulg] << 8) | set[38 + pulg]);
+}
 
 /** The trust model of the light client, as the README states it. */
 export const CERT_TRUST_MODEL =
@@ -40,15 +61,17 @@ export const CERT_TRUST_MODEL =
 
 const VERIFY_OPTS = Object.freeze(['full']);
 
+/** A policy name, checked here so an unknown one (of any length) never reaches WebAssembly. */
 function policyOf(policy) {
   if (typeof policy !== 'string') throw new TypeError(`policy must be a string (one of ${CERT_POLICIES.join(', ')}), got ${typeof policy}`);
+  if (!Object.hasOwn(POLICY_LEGS, policy)) throw quasarError('UNKNOWN_POLICY', `unknown policy name (the names: ${CERT_POLICIES.join(', ')})`, 'policy', 'cert');
   return policy;
 }
 
 /** The verdict on bytes too long to copy: every leg the policy requires is not checked. */
-function tooLong(what, n, policy) {
+function tooLong(what, n, max, policy) {
   const legs = (POLICY_LEGS[policy] ?? []).map((kind) => ({ kind, required: true, present: false, verdict: 'not-checked', ok: false }));
-  return { ok: false, code: 'TOO_LONG', reason: `${what} is ${n} bytes, longer than the ${MAX_CERT_BYTES} accepted`, policy, legs };
+  return { ok: false, code: 'TOO_LONG', reason: `${what} is ${n} bytes, longer than the ${max} its validator set admits`, policy, legs };
 }
 
 /**
@@ -67,11 +90,11 @@ export function makeCert(w, loader, { full }) {
     const fullReport = boolOpt(o, 'full');
     const p = policyOf(policy);
     const cert = bytes(certificate, 'certificate');
-    const set = bytes(validatorSet, 'validatorSet', { max: MAX_CERT_BYTES });
-    if (byteLength(cert) > MAX_CERT_BYTES) {
+    const set = bytes(validatorSet, 'validatorSet', { max: MAX_SET_BYTES });
+    const certMax = Math.min(MAX_CERT_BYTES, certBound(validatorCount(set)));
+    if (byteLength(cert) > certMax) {
       loader.assertReady();
-      if (!Object.hasOwn(POLICY_LEGS, p)) throw quasarError('UNKNOWN_POLICY', 'unknown policy name', 'policy', 'cert');
-      return tooLong('certificate', byteLength(cert), p);
+      return tooLong('certificate', byteLength(cert), certMax, p);
     }
     return loader.call(() => w.certVerify(cert, set, p, fullReport));
   }
@@ -91,7 +114,7 @@ export function makeCert(w, loader, { full }) {
       const o = checkOpts(opts, VERIFY_OPTS);
       const fullReport = boolOpt(o, 'full');
       const p = policyOf(policy);
-      const set = bytes(validatorSet, 'validatorSet', { max: MAX_CERT_BYTES });
+      const set = bytes(validatorSet, 'validatorSet', { max: MAX_SET_BYTES });
       this.#w = loader.call(() => new w.CertLightClientWasm(set, p, fullReport));
     }
     #inner() {
@@ -107,10 +130,11 @@ export function makeCert(w, loader, { full }) {
       const cert = bytes(certificate, 'certificate');
       const next = nextSet === undefined ? undefined : bytes(nextSet, 'nextSet');
       const r = this.#inner();
-      const long = byteLength(cert) > MAX_CERT_BYTES ? ['certificate', cert] : next !== undefined && byteLength(next) > MAX_CERT_BYTES ? ['nextSet', next] : null;
+      const certMax = Math.min(MAX_CERT_BYTES, certBound(loader.call(() => r.validators())));
+      const long = byteLength(cert) > certMax ? ['certificate', cert, certMax] : next !== undefined && byteLength(next) > MAX_SET_BYTES ? ['nextSet', next, MAX_SET_BYTES] : null;
       if (long) {
         const epoch = loader.call(() => r.epoch());
-        return { ok: false, code: 'TOO_LONG', reason: `${long[0]} is ${byteLength(long[1])} bytes, longer than the ${MAX_CERT_BYTES} accepted`, epoch };
+        return { ok: false, code: 'TOO_LONG', reason: `${long[0]} is ${byteLength(long[1])} bytes, longer than the ${long[2]} its validator set admits`, epoch };
       }
       const out = loader.call(() => r.update(cert, next));
       const { accepted, ...rest } = out;

@@ -19,7 +19,7 @@
 //! |---|---|
 //! | 1 BLS | signer bitmap (u16 n ‖ ⌈n/8⌉ bytes, [`super::Bitmap`]) ‖ aggregate signature (96, compressed G2) |
 //! | 2 Pulsar | a `PULS` frame ([`crate::pulsar::frame`]: magic, version, mode, length, FIPS 204 signature) |
-//! | 3 Corona | reserved: any bytes (no policy can require the leg yet) |
+//! | 3 Corona | reserved: any bytes, at most [`MAX_CORONA_LEG_LEN`] (no policy can require the leg yet) |
 //! | 4 Magnetar | the Magnetar aggregate certificate `MAGA` ([`crate::magnetar`]: mode, u16 count, ascending 32-byte ids, signatures) |
 //! | 5 ML-DSA set | signer bitmap ‖ ML-DSA mode (u8) ‖ one FIPS 204 signature per signer, in set order |
 //!
@@ -41,6 +41,9 @@ pub const CERT_MAGIC: [u8; 4] = *b"QCRT";
 pub const CERT_VERSION: u16 = 1;
 /// The longest leg payload accepted (64 MiB).
 pub const MAX_LEG_LEN: usize = 1 << 26;
+/// The longest reserved Corona payload accepted (1 MiB), so the longest certificate a set
+/// of n validators admits is bounded by n (a light client refuses longer input uncopied).
+pub const MAX_CORONA_LEG_LEN: usize = 1 << 20;
 
 /// One leg, borrowed from the certificate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -194,7 +197,12 @@ impl<'a> CertificateView<'a> {
                 return Err(Error::DuplicateLeg(kind));
             }
             last = Some(kind);
-            let payload = r.bytes(MAX_LEG_LEN)?;
+            let max = if kind == LegKind::Corona {
+                MAX_CORONA_LEG_LEN
+            } else {
+                MAX_LEG_LEN
+            };
+            let payload = r.bytes(max)?;
             legs[kind.index()] = Some(LegView::parse(kind, payload)?);
         }
         r.finish()?;

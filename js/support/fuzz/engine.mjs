@@ -57,7 +57,7 @@ const MUTATIONS = { verdict: 3, activation: 3, aggregate: 3, strict: 3, decoding
 /** A line with `slow(m)` true (SLH-DSA "s" signing: a second or so each) runs every this many rounds. */
 const SLOW_EVERY = 10;
 /** The `returns` kinds that are verdicts: a changed input must not be accepted. */
-const VERDICTS = new Set(['verdict', 'activation', 'aggregate']);
+const VERDICTS = new Set(['verdict', 'activation', 'aggregate', 'report']);
 const accepted = (kind, out) => (kind === 'verdict' ? out === true : out?.ok === true);
 
 // ------------------------------------------------------------------ the error vocabulary
@@ -175,6 +175,17 @@ function returnsCheck(kind, v, m, codes) {
     case 'aggregate':
       if (v === null || typeof v !== 'object' || typeof v.ok !== 'boolean') return 'not { ok }';
       return v.ok ? (Array.isArray(v.bitmap) && typeof v.signedWeight === 'bigint' ? undefined : 'an acceptance without bitmap and weight') : codes.has(v.code) && typeof v.reason === 'string' ? undefined : `a refusal with code ${v.code}`;
+    case 'report':
+    case 'update':
+      if (v === null || typeof v !== 'object' || typeof v.ok !== 'boolean') return 'not { ok }';
+      if (kind === 'report' && !Array.isArray(v.legs)) return 'a report without legs';
+      return v.ok || (codes.has(v.code) && typeof v.reason === 'string') ? undefined : `a refusal with code ${v.code}`;
+    case 'u64':
+      return typeof v === 'bigint' && v >= 0n ? undefined : 'not a u64 BigInt';
+    case 'u64?':
+      return v === undefined || (typeof v === 'bigint' && v >= 0n) ? undefined : 'not a u64 BigInt or undefined';
+    case 'lightClient':
+      return v?.constructor?.name === 'LightClient' ? undefined : 'not a LightClient';
     case 'bitmap':
       return Array.isArray(v) && v.every((b) => b === true || b === false) ? undefined : 'not an array of booleans';
     case 'validators':
@@ -242,6 +253,7 @@ function essence(kind, v) {
       return v;
     case 'activation':
     case 'aggregate':
+    case 'report':
       return v.ok;
     case 'keypair':
       return [v.publicKey, v.secretKey];
@@ -495,6 +507,9 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
         break;
       case 'mode':
         h = hostileName(r, v, f.magnetar.modes);
+        break;
+      case 'policy':
+        h = hostileName(r, v, f.cert.policies);
         break;
       case 'quorum':
         h = hostileQuorum(r, v);

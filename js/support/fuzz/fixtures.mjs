@@ -1,10 +1,13 @@
 // The valid material the JS fuzz suite mutates, all from real runs through the package: ML-DSA
 // and SLH-DSA keys and signatures per parameter set, three Magnetar validators with their votes,
-// a certificate and a registry per build, a Lens key (DKG, dealer, refresh with its activation
+// a certificate and a registry per build, the golden validator set and certificate with a light
+// client per build, BLS keys, signatures and an aggregate, a Lens key (DKG, dealer, refresh with its activation
 // certificate, a FROST signature, a sealed share), a Pulsar key (DKG, key ceremony,
 // certification, a signature, a refresh with its certificate, a sealed share), receivers for
 // every exported class, and the protocol scenarios whose parties `Party#step` is fuzzed on.
 // Deterministic: every seed is a label. Not part of the package.
+import { readFileSync } from 'node:fs';
+
 import { label32, run } from '../run.mjs';
 import { bytes as labelled } from '../bytes.mjs';
 
@@ -92,6 +95,28 @@ export function build(full, light) {
   M.certificate = magnetar.aggregate(mode, M.votes);
   const registry = (cls) => () => new cls(mode, M.validators);
 
+  // Certificates: the golden epoch-0 set and its valid one-leg `bls-only` certificate (kats/cert.json), a
+  // light client per build; BLS keys, signatures and a three-key aggregate.
+  const golden = JSON.parse(readFileSync(new URL('../../../kats/cert.json', import.meta.url), 'utf8'));
+  const hex = (h) => Uint8Array.from(h.match(/../g) ?? [], (b) => parseInt(b, 16));
+  const C = (f.cert = {
+    set: hex(golden.sets.find((x) => x.name === 'epoch-0').bytes),
+    nextSet: hex(golden.sets.find((x) => x.name === 'epoch-1').bytes),
+    certificate: hex(golden.certificates.find((x) => x.name === 'bls-only').bytes),
+    policy: 'pq-off',
+    policies: full.CERT_POLICIES,
+  });
+  const { bls } = full;
+  const blsKeys = [0, 1, 2].map((i) => bls.keygen(labelled(`fuzz/bls/${i}`, 32)));
+  const Bm = (f.bls = { lengths: bls.lengths, ikm: labelled('fuzz/bls/0', 32), msg: enc('fuzz bls message') });
+  Bm.sk = blsKeys[0].secretKey;
+  Bm.pk = blsKeys[0].publicKey;
+  Bm.sig = bls.sign(Bm.msg, Bm.sk);
+  Bm.pop = bls.popProve(Bm.sk);
+  Bm.sigs = blsKeys.map((k) => bls.sign(Bm.msg, k.secretKey));
+  Bm.pks = blsKeys.map((k) => k.publicKey);
+  Bm.agg = bls.aggregate(Bm.sigs);
+
   // Lens: a 2-of-3 Ed25519 key by DKG, a signature, a refresh (generation 1, with its
   // activation certificate), a trusted dealer's key, a sealed share.
   const L = (f.lens = { ids: [1, 2, 3], session: seed('lens/session'), seed: seed('lens/seed'), message: enc('fuzz lens message') });
@@ -154,6 +179,7 @@ export function build(full, light) {
     PulsarDkgShare: freshDkgShare,
     Rng: () => Rng.fromSeed(seed('rng')),
     MagnetarRegistry: registry(MagnetarRegistry),
+    LightClient: () => new full.LightClient(C.set, C.policy),
   };
   const freed = (make) => () => {
     const o = make();
@@ -168,14 +194,15 @@ export function build(full, light) {
     PulsarDkgShare: P.dkgShares[0],
     Rng: f.fresh.Rng(),
     MagnetarRegistry: f.fresh.MagnetarRegistry(),
+    LightClient: f.fresh.LightClient(),
   };
   // The light build's classes are its own: their members get receivers of that build.
-  const lightFresh = { MagnetarRegistry: registry(light.MagnetarRegistry) };
+  const lightFresh = { MagnetarRegistry: registry(light.MagnetarRegistry), LightClient: () => new light.LightClient(C.set, C.policy) };
   f.byBuild = {
     'quasar-pq/verify': {
       fresh: lightFresh,
-      freed: { MagnetarRegistry: freed(lightFresh.MagnetarRegistry) },
-      receivers: { MagnetarRegistry: lightFresh.MagnetarRegistry() },
+      freed: Object.fromEntries(Object.entries(lightFresh).map(([k, make]) => [k, freed(make)])),
+      receivers: Object.fromEntries(Object.entries(lightFresh).map(([k, make]) => [k, make()])),
     },
   };
   f.holders = [...L.shares, ...P.shares, ...P.dkgShares, f.receivers.Rng, f.receivers.Party];
@@ -218,6 +245,8 @@ export function build(full, light) {
   collect(f.ml);
   collect(f.slh);
   collect(M);
+  collect(C);
+  collect(Bm);
   collect(L);
   collect(P);
   f.snapshotOfInputs = f.allBytes.map((b) => Uint8Array.from(b));

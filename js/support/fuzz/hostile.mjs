@@ -346,6 +346,10 @@ export function hostileList(r, base, mutateBytes) {
   }
   if (mode < 6) {
     const i = r.int(base.length);
+    if (base[i] instanceof Uint8Array) {
+      const h = mutateBytes(base[i]);
+      return { value: base.map((e, j) => (j === i ? h.value : e)), expect: 'changed', note: `[${i}]: ${h.note}` };
+    }
     const fields = Object.keys(base[i]).filter((k) => base[i][k] instanceof Uint8Array);
     const k = r.pick(fields);
     const h = mutateBytes(base[i][k]);
@@ -366,7 +370,7 @@ export function hostileList(r, base, mutateBytes) {
     ]);
     return { value: [bad, ...base.slice(1)], expect: 'reject', note };
   }
-  return r.chance(0.5) ? { value: base.map((e) => ({ ...e })), expect: 'same', note: 'a copy' } : { value: Object.freeze([...base]), expect: 'same', note: 'frozen copy' };
+  return r.chance(0.5) ? { value: base.map((e) => (e instanceof Uint8Array ? Uint8Array.from(e) : { ...e })), expect: 'same', note: 'a copy' } : { value: Object.freeze([...base]), expect: 'same', note: 'frozen copy' };
 }
 
 /** A hostile quorum rule `{ numerator, denominator }` (absent: 2/3). */

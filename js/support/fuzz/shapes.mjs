@@ -38,6 +38,7 @@ const ANY = { kind: 'any' };
 const INBOX = { kind: 'inbox' };
 const MODE = { kind: 'mode' };
 const LIST = { kind: 'list' };
+const POLICY = { kind: 'policy' };
 const holder = (cls, optional = false) => ({ kind: 'holder', cls, optional });
 const RNG = holder('Rng', true);
 const opts = (keys, optional = true) => ({ kind: 'opts', keys, optional });
@@ -122,6 +123,41 @@ export const SHAPES = {
   'MagnetarRegistry#free': [[], () => [], 'undefined', { this: 'fresh' }],
   'MagnetarRegistry#Symbol.dispose': [[], () => [], 'undefined', { this: 'fresh' }],
 
+  // ---------------------------------------------------------------- finality certificates (both builds)
+  // The golden `bls-only` certificate (one leg, so every byte of it is checked) is final under
+  // pq-off only; a full report states the same.
+  verifyCertificate: [[B, REC, POLICY, opts({ full: BOOL })], (f) => [f.cert.certificate, f.cert.set, f.cert.policy], 'report', {
+    sameStatement: ([cert, set], { cert: C }) => cert instanceof Uint8Array && set instanceof Uint8Array && eq(cert, C.certificate) && eq(set, C.set),
+  }],
+  'new LightClient': [[REC, POLICY, opts({ full: BOOL })], (f) => [f.cert.set, f.cert.policy], 'lightClient'],
+  // The shared client accepts the certificate once, then calls it stale: a shape check here;
+  // verifyCertificate above checks that no changed certificate is accepted.
+  'LightClient#update': [[B, bytes({ optional: true, max: 'record' })], (f) => [f.cert.certificate], 'update'],
+  'LightClient#epoch': [[], () => [], 'u64'],
+  'LightClient#height': [[], () => [], 'u64?'],
+  'LightClient#setRoot': [[], () => [], 'bytes'],
+  'LightClient#totalWeight': [[], () => [], 'bigint'],
+  'LightClient#keyEra': [[], () => [], 'u64'],
+  'LightClient#validators': [[], () => [], 'count'],
+  'LightClient#policy': [[], () => [], 'string'],
+  'LightClient#free': [[], () => [], 'undefined', { this: 'fresh' }],
+  'LightClient#Symbol.dispose': [[], () => [], 'undefined', { this: 'fresh' }],
+
+  // ---------------------------------------------------------------- BLS (full build)
+  'bls.keygen': [[bytes({ optional: true }), opts({ keyInfo: bytes({ optional: true }) })], (m) => [m.ikm], 'keypair'],
+  'bls.getPublicKey': [[B], (m) => [m.sk], 'bytes'],
+  'bls.sign': [[MSG, B], (m) => [m.msg, m.sk], 'signature', { check: (sig, [msg, sk], m) => (eq(sk, m.sk) && !m.api.verify(sig, msg, m.pk) ? 'a BLS signature that does not verify' : undefined) }],
+  'bls.popProve': [[B], (m) => [m.sk], 'signature'],
+  'bls.verify': [[B, MSG, B], (m) => [m.sig, m.msg, m.pk], 'verdict'],
+  'bls.popVerify': [[B, B], (m) => [m.pop, m.pk], 'verdict'],
+  'bls.aggregate': [[LIST], (m) => [m.sigs], 'signature'],
+  // The aggregate is over a set of keys: the same keys in another order state the same.
+  'bls.fastAggregateVerify': [[B, MSG, LIST], (m) => [m.agg, m.msg, m.pks], 'verdict', {
+    sameStatement: ([sig, msg, pks], m) =>
+      sig instanceof Uint8Array && msg instanceof Uint8Array && Array.isArray(pks) && eq(sig, m.agg) && eq(msg, m.msg) && pks.length === m.pks.length &&
+      m.pks.every((k) => pks.some((x) => x instanceof Uint8Array && eq(x, k))),
+  }],
+
   // ---------------------------------------------------------------- Lens
   'lens.deal': [[opts({ curve: CURVE, parties: IDS, threshold: INT, ...GENERATOR }, false)], (f) => [{ curve: 'ed25519', parties: [1, 2, 3], threshold: 2, seed: f.lens.seed }], 'deal'],
   'lens.keygen': [[opts({ curve: CURVE, session: B32, parties: IDS, threshold: INT, id: INT, ...GENERATOR, cheat: CHEAT }, false)], (f) => [{ curve: 'ed25519', session: f.lens.session, parties: [1, 2, 3], threshold: 2, id: 1, seed: f.lens.seed }], 'party'],
@@ -183,4 +219,5 @@ export const FAMILIES = [
   [/^mlDsa(44|65|87)$/, 'mlDsa*', (f, name, api) => ({ ...f.ml[name.slice(5)], api })],
   [/^slhDsaShake(128|192|256)[sf]$/, 'slhDsa*', (f, name, api) => ({ ...f.slh[name], api })],
   [/^magnetar$/, 'magnetar', (f, name, api) => ({ ...f.magnetar, api })],
+  [/^bls$/, 'bls', (f, name, api) => ({ ...f.bls, api })],
 ];
