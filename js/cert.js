@@ -140,6 +140,18 @@ export function makeCert(w, loader, { full }) {
       const { accepted, ...rest } = out;
       return { ok: accepted, ...rest };
     }
+    /**
+     * Verify `certificate` against the current set under the client's policy, changing nothing:
+     * the report of `verifyCertificate` (without leg timings), for a set whose keys were
+     * validated once, when the client was made or moved to it.
+     */
+    verify(certificate) {
+      const cert = bytes(certificate, 'certificate');
+      const r = this.#inner();
+      const certMax = Math.min(MAX_CERT_BYTES, certBound(loader.call(() => r.validators())));
+      if (byteLength(cert) > certMax) return tooLong('certificate', byteLength(cert), certMax, loader.call(() => r.policy()));
+      return loader.call(() => r.verify(cert));
+    }
     /** The current epoch (a BigInt). */
     get epoch() {
       const r = this.#inner();

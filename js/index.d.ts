@@ -458,6 +458,8 @@ export declare class LightClient {
   constructor(validatorSet: Uint8Array, policy: CertPolicy, opts?: CertOpts);
   /** Follow a certificate (and the next set on an epoch's last block). Never throws for bad input. */
   update(certificate: Uint8Array, nextSet?: Uint8Array): CertUpdate;
+  /** Verify a certificate against the current set, changing nothing (no leg timings). Never throws for bad input. */
+  verify(certificate: Uint8Array): CertReport;
   readonly epoch: bigint;
   readonly height: bigint | undefined;
   readonly setRoot: Uint8Array;

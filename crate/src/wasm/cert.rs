@@ -160,6 +160,12 @@ impl LightClientWasm {
         Ok(LightClientWasm(client.with_options(Options { full, clock: None })))
     }
 
+    /// Verify the certificate `cert` against the current set, changing nothing: the report
+    /// (no leg timings here: the client is borrowed, so no call leaves WASM).
+    pub fn verify(&self, cert: &[u8]) -> JsValue {
+        report_js(&self.0.verify(cert)).into()
+    }
+
     /// Follow the certificate `cert`, with `next_set` (`QVST`) on an epoch's last block. Returns
     /// `{ accepted, code?, reason?, epoch, newEpoch?, header?, report? }`: `report` is the
     /// verification report whenever verification ran; nothing changes on a refusal.

@@ -133,6 +133,7 @@ export const SHAPES = {
   // The shared client accepts the certificate once, then calls it stale: a shape check here;
   // verifyCertificate above checks that no changed certificate is accepted.
   'LightClient#update': [[B, bytes({ optional: true, max: 'record' })], (f) => [f.cert.certificate], 'update'],
+  'LightClient#verify': [[B], (f) => [f.cert.certificate], 'report', { sameStatement: ([cert], { cert: C }) => cert instanceof Uint8Array && eq(cert, C.certificate) }],
   'LightClient#epoch': [[], () => [], 'u64'],
   'LightClient#height': [[], () => [], 'u64?'],
   'LightClient#setRoot': [[], () => [], 'bytes'],
