@@ -18,6 +18,15 @@
 //! key, which nothing else ties to the Pedersen commitments): its statement includes the
 //! key, and a key record carries the certificate of its generation.
 //!
+//! # When the old generation may erase
+//!
+//! An old holder erases its share once it has verified a certificate for the generation that
+//! replaces it — not before, and without waiting for further acknowledgements: the
+//! certificate already shows that `t_new` members checked their new shares against the new
+//! commitments and hold them, which is what per-member acknowledgements (as the ZF resharing
+//! notes suggest) would establish. A member whose own share failed never proves possession,
+//! so it cannot be counted.
+//!
 //! # Statement and proofs
 //!
 //! Statement `D = cSHAKE256-tuple("QUASAR-LSS-ACTIVATE-v1"; "statement", scheme tag
