@@ -72,6 +72,13 @@ const DEPENDENCY_DECLASSIFICATIONS = [
     kinds: ['UninitCondition'],
     frames: [/crypto-bigint-0\.5\.5\/src\/limb\/cmp\.rs:38$/, /crypto-bigint-0\.5\.5\/src\/uint\/neg_mod\.rs:9$/],
   },
+  {
+    name: 'k256 Scalar::neg zero test (opt-level s and z form)',
+    why: 'The same "scalar ≠ 0" mask of crypto-bigint 0.5 neg_mod, applied limb by limb (ct_choice if_true), ' +
+      'compiled into a branch at opt-levels s and z. Same justification: a zero secret scalar has probability ~2^-256.',
+    kinds: ['UninitCondition'],
+    frames: [/crypto-bigint-0\.5\.5\/src\/ct_choice\.rs:68$/, /crypto-bigint-0\.5\.5\/src\/uint\/neg_mod\.rs:15$/],
+  },
 ];
 
 function run(cmd, args, opts = {}) {

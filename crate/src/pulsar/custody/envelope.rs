@@ -311,15 +311,16 @@ pub(crate) fn open(
     let cipher = XChaCha20Poly1305::new(Key::from_slice(&okm[..32]));
     let (body, tag) = sealed.split_at(sealed.len() - TAG_LEN);
     let mut buf = Zeroizing::new(body.to_vec());
-    cipher
+    let authentic = cipher
         .decrypt_in_place_detached(
             XNonce::from_slice(&okm[32..]),
             aad,
             &mut buf[..],
             Tag::from_slice(tag),
         )
-        .ok()?;
-    Some(buf)
+        .is_ok();
+    // Public: whether the envelope authenticates decides blame.
+    crate::ct::public(authentic).then_some(buf)
 }
 
 #[cfg(test)]
