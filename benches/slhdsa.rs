@@ -212,7 +212,13 @@ fn bench_batch(c: &mut Criterion) {
 
 fn benches(c: &mut Criterion) {
     eprintln!("keccak_x4 backend: {}", keccak_x4::backend());
-    for mode in [Mode::Shake128s, Mode::Shake128f, Mode::Shake192s, Mode::Shake192f, Mode::Shake256s] {
+    for mode in [
+        Mode::Shake128s,
+        Mode::Shake128f,
+        Mode::Shake192s,
+        Mode::Shake192f,
+        Mode::Shake256s,
+    ] {
         bench_set(c, mode);
     }
     bench_batch(c);

@@ -684,11 +684,7 @@ fn all_errors() -> Vec<(&'static str, quasar_pq::Error, &'static str)> {
             c(cert::Error::ZeroWeight { index: 0 }),
             "cert",
         ),
-        (
-            "weights summing past u64",
-            c(cert::Error::WeightOverflow),
-            "cert",
-        ),
+        ("weights summing past u64", c(cert::Error::WeightOverflow), "cert"),
         (
             "a certificate for another chain",
             c(cert::Error::WrongChain { expected: 1, got: 2 }),

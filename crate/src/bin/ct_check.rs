@@ -45,7 +45,10 @@ pub fn path(name: impl Into<String>, run: impl Fn() + 'static) -> Path {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
     let list = std::env::args().any(|a| a == "--list");
     let exact = std::env::args().any(|a| a == "--exact");
     let portable = std::env::var_os("CT_PORTABLE").is_some_and(|v| v == "1");
@@ -58,9 +61,13 @@ fn main() -> ExitCode {
     paths.extend(snapshot::paths());
     paths.retain(|p| {
         let wanted = args.is_empty()
-            || args
-                .iter()
-                .any(|a| if exact { p.name == *a } else { p.name.starts_with(a.as_str()) });
+            || args.iter().any(|a| {
+                if exact {
+                    p.name == *a
+                } else {
+                    p.name.starts_with(a.as_str())
+                }
+            });
         wanted && !(portable && p.name.ends_with("/avx2"))
     });
     if list {

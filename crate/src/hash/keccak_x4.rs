@@ -238,7 +238,11 @@ mod wasm {
                     continue;
                 }
                 for (o, x) in out[j].iter_mut().zip(value.iter()).take(nw) {
-                    *o = if k == 0 { u64x2_extract_lane::<0>(*x) } else { u64x2_extract_lane::<1>(*x) };
+                    *o = if k == 0 {
+                        u64x2_extract_lane::<0>(*x)
+                    } else {
+                        u64x2_extract_lane::<1>(*x)
+                    };
                 }
                 if c.steps[j] > both {
                     let mut st: [u64; 25] = core::array::from_fn(|i| c.template[i][j]);

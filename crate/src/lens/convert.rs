@@ -13,9 +13,7 @@ use alloc::vec::Vec;
 use frost_core::keys as fk;
 use frost_core::{Ciphersuite, Field, Group};
 
-use super::ciphersuite::{
-    element_bytes, element_from_bytes, frost_err, ident, with_suite, Suite,
-};
+use super::ciphersuite::{element_bytes, element_from_bytes, frost_err, ident, with_suite, Suite};
 use super::keys::PublicKeyPackage;
 use super::share::KeyShare;
 use super::{Error, KeyEpoch};

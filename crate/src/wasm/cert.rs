@@ -157,7 +157,9 @@ impl LightClientWasm {
         let policy = policy(policy_name)?;
         let set = crate::cert::ValidatorSet::from_bytes(set_bytes).map_err(to_js_error)?;
         let client = LightClient::new(set, policy).map_err(to_js_error)?;
-        Ok(LightClientWasm(client.with_options(Options { full, clock: None })))
+        Ok(LightClientWasm(
+            client.with_options(Options { full, clock: None }),
+        ))
     }
 
     /// Verify the certificate `cert` against the current set, changing nothing: the report

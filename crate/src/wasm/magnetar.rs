@@ -39,8 +39,9 @@ use crate::wire::Reader;
 
 /// The mode of a mode byte, or a `RangeError` (a wrapper bug, not user input).
 fn mode(byte: u8) -> Result<Mode, JsValue> {
-    Mode::from_byte(byte)
-        .ok_or_else(|| js_sys::RangeError::new("unknown Magnetar mode; expected 1 (192s), 2 (192f) or 3 (256s)").into())
+    Mode::from_byte(byte).ok_or_else(|| {
+        js_sys::RangeError::new("unknown Magnetar mode; expected 1 (192s), 2 (192f) or 3 (256s)").into()
+    })
 }
 
 /// The entries of a framed list (see the module docs), each at most `max` bytes.
@@ -75,14 +76,20 @@ fn set(o: &Object, key: &str, value: impl Into<JsValue>) {
 
 /// A list of validator ids as fresh `Uint8Array`s.
 fn id_list<'a>(list: impl IntoIterator<Item = &'a ValidatorId>) -> Array {
-    list.into_iter().map(|id| JsValue::from(Uint8Array::from(&id.0[..]))).collect()
+    list.into_iter()
+        .map(|id| JsValue::from(Uint8Array::from(&id.0[..])))
+        .collect()
 }
 
 /// `{ signers, bitmap, signedWeight, claimedWeight, totalWeight, quorumMet, failed }` of a
 /// report; weights are `BigInt`s (u64).
 fn report_js(o: &Object, r: &Report) {
     set(o, "signers", id_list(&r.signers));
-    set(o, "bitmap", r.bitmap.iter().map(|&b| JsValue::from(b)).collect::<Array>());
+    set(
+        o,
+        "bitmap",
+        r.bitmap.iter().map(|&b| JsValue::from(b)).collect::<Array>(),
+    );
     set(o, "signedWeight", r.signed_weight);
     set(o, "claimedWeight", r.claimed_weight);
     set(o, "totalWeight", r.total_weight);
@@ -204,7 +211,9 @@ pub fn magnetar_aggregate(mode_byte: u8, ids_bytes: &[u8], signatures: &[u8]) ->
 pub fn magnetar_verify(public_key: &[u8], msg: &[u8], ctx: &[u8], signature: &[u8]) -> Result<bool, JsValue> {
     let key = PublicKey::from_frame(public_key).map_err(to_js_error)?;
     if ctx.len() > 255 {
-        return Err(to_js_error(crate::slhdsa::Error::ContextTooLong { len: ctx.len() }));
+        return Err(to_js_error(crate::slhdsa::Error::ContextTooLong {
+            len: ctx.len(),
+        }));
     }
     Ok(key.verify(msg, ctx, signature).is_ok())
 }
@@ -217,7 +226,12 @@ pub fn magnetar_verify(public_key: &[u8], msg: &[u8], ctx: &[u8], signature: &[u
 /// `INVALID_VALUE`-like `RangeError` for lists of different lengths; a key envelope's
 /// decoding error; `CONTEXT_TOO_LONG`.
 #[wasm_bindgen(js_name = "magnetarVerifyBatch")]
-pub fn magnetar_verify_batch(keys: &[u8], messages: &[u8], signatures: &[u8], ctx: &[u8]) -> Result<Vec<u8>, JsValue> {
+pub fn magnetar_verify_batch(
+    keys: &[u8],
+    messages: &[u8],
+    signatures: &[u8],
+    ctx: &[u8],
+) -> Result<Vec<u8>, JsValue> {
     let keys = entries(keys, usize::MAX)?
         .into_iter()
         .map(PublicKey::from_frame)
@@ -232,7 +246,11 @@ pub fn magnetar_verify_batch(keys: &[u8], messages: &[u8], signatures: &[u8], ct
         .iter()
         .zip(messages)
         .zip(signatures)
-        .map(|((key, message), signature)| BatchItem { key, message, signature })
+        .map(|((key, message), signature)| BatchItem {
+            key,
+            message,
+            signature,
+        })
         .collect();
     let bitmap = magnetar::verify_batch(&items, ctx).map_err(to_js_error)?;
     Ok(bitmap.into_iter().map(u8::from).collect())
@@ -253,7 +271,12 @@ impl RegistryWasm {
     /// A key envelope's decoding error, `WRONG_MODE`, `DUPLICATE_VALIDATOR`, `DUPLICATE_KEY`,
     /// `TOO_MANY_KEYS`, `WEIGHT_OVERFLOW`, `ZERO_TOTAL_WEIGHT`.
     #[wasm_bindgen(constructor)]
-    pub fn new(mode_byte: u8, ids_bytes: &[u8], keys: &[u8], weights: Vec<u64>) -> Result<RegistryWasm, JsValue> {
+    pub fn new(
+        mode_byte: u8,
+        ids_bytes: &[u8],
+        keys: &[u8],
+        weights: Vec<u64>,
+    ) -> Result<RegistryWasm, JsValue> {
         let mode = mode(mode_byte)?;
         let ids = ids(ids_bytes)?;
         let keys = entries(keys, usize::MAX)?;
@@ -265,7 +288,9 @@ impl RegistryWasm {
             let key = PublicKey::from_frame(key).map_err(to_js_error)?;
             validators.push(Validator { id, key, weight });
         }
-        Registry::new(mode, validators).map(RegistryWasm).map_err(to_js_error)
+        Registry::new(mode, validators)
+            .map(RegistryWasm)
+            .map_err(to_js_error)
     }
 
     /// The mode byte.
@@ -308,7 +333,13 @@ impl RegistryWasm {
     /// # Errors
     /// `CONTEXT_TOO_LONG`; a `RangeError` for lists of different lengths.
     #[wasm_bindgen(js_name = "verifyBatch")]
-    pub fn verify_batch(&self, ids_bytes: &[u8], signatures: &[u8], msg: &[u8], ctx: &[u8]) -> Result<Vec<u8>, JsValue> {
+    pub fn verify_batch(
+        &self,
+        ids_bytes: &[u8],
+        signatures: &[u8],
+        msg: &[u8],
+        ctx: &[u8],
+    ) -> Result<Vec<u8>, JsValue> {
         let ids = ids(ids_bytes)?;
         let signatures = entries(signatures, usize::MAX)?;
         if ids.len() != signatures.len() {
@@ -327,7 +358,11 @@ impl RegistryWasm {
             }
         }
         let mut bitmap = alloc::vec![0u8; ids.len()];
-        for (ok, i) in magnetar::verify_batch(&items, ctx).map_err(to_js_error)?.into_iter().zip(slots) {
+        for (ok, i) in magnetar::verify_batch(&items, ctx)
+            .map_err(to_js_error)?
+            .into_iter()
+            .zip(slots)
+        {
             bitmap[i] = u8::from(ok);
         }
         Ok(bitmap)
@@ -354,7 +389,9 @@ impl RegistryWasm {
     ) -> Result<JsValue, JsValue> {
         let q = quorum(numerator, denominator)?;
         if ctx.len() > 255 {
-            return Err(to_js_error(crate::slhdsa::Error::ContextTooLong { len: ctx.len() }));
+            return Err(to_js_error(crate::slhdsa::Error::ContextTooLong {
+                len: ctx.len(),
+            }));
         }
         let o = Object::new();
         let decoded = AggregateCertificate::decode(cert);

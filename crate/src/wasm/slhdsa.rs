@@ -172,4 +172,3 @@ pub fn slh_dsa_lengths(set: &str) -> Result<Vec<u32>, JsValue> {
         mode.signature_len() as u32,
     ])
 }
-

@@ -27,7 +27,9 @@ fn lens(curve: Curve) {
     let c = lens::Ceremony::keygen(curve, [4; 32], &ids(1..=3), 2).expect("keygen");
     let mut net = Network::new();
     for p in c.participants() {
-        let (party, first) = c.start(p, None, &mut SecretRng::new(&format!("lens {p}"))).expect("start");
+        let (party, first) = c
+            .start(p, None, &mut SecretRng::new(&format!("lens {p}")))
+            .expect("start");
         net.add(party, first);
     }
     let shares: BTreeMap<_, KeyShare> = net

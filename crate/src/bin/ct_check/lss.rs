@@ -14,12 +14,21 @@ use crate::{path, Path};
 
 pub fn paths() -> Vec<Path> {
     vec![
-        path("vss/share-arithmetic/ristretto255", vss_arithmetic::<Ristretto255>),
+        path(
+            "vss/share-arithmetic/ristretto255",
+            vss_arithmetic::<Ristretto255>,
+        ),
         path("vss/share-arithmetic/ed25519", vss_arithmetic::<Ed25519>),
         path("vss/share-arithmetic/secp256k1", vss_arithmetic::<Secp256k1>),
-        path("lss/dkg+refresh+reshare/ristretto255", || dealings::<Ristretto255>(Mode::Pedersen)),
-        path("lss/dkg+refresh+reshare/ed25519", || dealings::<Ed25519>(Mode::Feldman)),
-        path("lss/dkg+refresh+reshare/secp256k1", || dealings::<Secp256k1>(Mode::Feldman)),
+        path("lss/dkg+refresh+reshare/ristretto255", || {
+            dealings::<Ristretto255>(Mode::Pedersen)
+        }),
+        path("lss/dkg+refresh+reshare/ed25519", || {
+            dealings::<Ed25519>(Mode::Feldman)
+        }),
+        path("lss/dkg+refresh+reshare/secp256k1", || {
+            dealings::<Secp256k1>(Mode::Feldman)
+        }),
     ]
 }
 
@@ -48,7 +57,9 @@ fn vss_arithmetic<C: Curve>() {
     }
     let again = vss::reconstruct::<C>(&shares).expect("reconstruct");
     // The harness's own check, in constant time and declassified.
-    assert!(quasar_pq::ct::declassify(bool::from(subtle::ConstantTimeEq::ct_eq(&again, f.constant()))));
+    assert!(quasar_pq::ct::declassify(bool::from(
+        subtle::ConstantTimeEq::ct_eq(&again, f.constant())
+    )));
 }
 
 /// Runs one dealing among its participants; returns the new shares.

@@ -35,7 +35,10 @@ pub fn paths() -> Vec<Path> {
 fn sign(mode: Mode) {
     let (pk, sk) = mldsa::keygen(mode, &[9; 32]);
     ct::secret_slice(&sk);
-    for (i, msg) in [&b"block 42"[..], b"block 43", b"a longer message of many bytes"].iter().enumerate() {
+    for (i, msg) in [&b"block 42"[..], b"block 43", b"a longer message of many bytes"]
+        .iter()
+        .enumerate()
+    {
         let rnd = secret_bytes::<32>(&format!("mldsa rnd {i}"));
         let sig = mldsa::sign(mode, &sk, msg, b"ctx", Some(&rnd)).expect("sign");
         mldsa::verify(mode, &pk, msg, b"ctx", &sig).expect("verify");
@@ -46,8 +49,17 @@ fn sign(mode: Mode) {
 fn rebuilt_public_key(mode: Mode, sk: &[u8]) -> Vec<u8> {
     use mldsa::{MlDsa44, MlDsa65, MlDsa87, SigningKey};
     match mode {
-        Mode::MlDsa44 => SigningKey::<MlDsa44>::from_bytes(sk).expect("sk").verifying_key().to_bytes(),
-        Mode::MlDsa65 => SigningKey::<MlDsa65>::from_bytes(sk).expect("sk").verifying_key().to_bytes(),
-        Mode::MlDsa87 => SigningKey::<MlDsa87>::from_bytes(sk).expect("sk").verifying_key().to_bytes(),
+        Mode::MlDsa44 => SigningKey::<MlDsa44>::from_bytes(sk)
+            .expect("sk")
+            .verifying_key()
+            .to_bytes(),
+        Mode::MlDsa65 => SigningKey::<MlDsa65>::from_bytes(sk)
+            .expect("sk")
+            .verifying_key()
+            .to_bytes(),
+        Mode::MlDsa87 => SigningKey::<MlDsa87>::from_bytes(sk)
+            .expect("sk")
+            .verifying_key()
+            .to_bytes(),
     }
 }

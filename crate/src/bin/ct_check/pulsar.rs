@@ -24,8 +24,12 @@ type Share = lss::KeyShare<Ristretto255>;
 pub fn paths() -> Vec<Path> {
     vec![
         path("pulsar/combiner-key/ML-KEM-768", combiner_key_decode),
-        path("pulsar/ceremony+certify+sign/ML-DSA-44", || custody(Mode::MlDsa44)),
-        path("pulsar/ceremony+certify+sign/ML-DSA-65", || custody(Mode::MlDsa65)),
+        path("pulsar/ceremony+certify+sign/ML-DSA-44", || {
+            custody(Mode::MlDsa44)
+        }),
+        path("pulsar/ceremony+certify+sign/ML-DSA-65", || {
+            custody(Mode::MlDsa65)
+        }),
     ]
 }
 
@@ -51,11 +55,12 @@ fn combiner_key_decode() {
 
 fn session(shares: &[&Share], session: &Session, key: CombinerKey, label: &str) -> Combined {
     let mut net = Network::new();
-    let (c, o) = CombinerParty::start(key, session, &mut SecretRng::new(&format!("{label} combiner"))).expect("c");
+    let (c, o) =
+        CombinerParty::start(key, session, &mut SecretRng::new(&format!("{label} combiner"))).expect("c");
     net.add(map_output(c, Out::Combiner), o);
     for s in shares {
-        let (p, o) =
-            SignerParty::start(s, session, &mut SecretRng::new(&format!("{label} {}", s.id()))).expect("signer");
+        let (p, o) = SignerParty::start(s, session, &mut SecretRng::new(&format!("{label} {}", s.id())))
+            .expect("signer");
         net.add(map_output(p, |_| Out::Signer), o);
     }
     match net.run().remove(&pid(COMBINER)) {
@@ -72,7 +77,8 @@ fn custody(mode: Mode) {
     let signers: Vec<&Share> = [pid(1), pid(2)].iter().map(|p| &lss[p]).collect();
 
     let key = combiner_key("ceremony");
-    let s = Session::key_ceremony([6; 32], mode, &public, &[pid(1), pid(2)], key.public_key()).expect("session");
+    let s =
+        Session::key_ceremony([6; 32], mode, &public, &[pid(1), pid(2)], key.public_key()).expect("session");
     let Combined::Announcement(ann) = session(&signers, &s, key, "ceremony") else {
         panic!("no announcement")
     };
@@ -82,19 +88,37 @@ fn custody(mode: Mode) {
         .expect("verify");
     let mut net = Network::new();
     for &p in &parties {
-        let (party, first) =
-            certification_party(p, Some(&lss[&p]), &public, &announced, &mut SecretRng::new(&format!("cert {p}")))
-                .expect("certify");
+        let (party, first) = certification_party(
+            p,
+            Some(&lss[&p]),
+            &public,
+            &announced,
+            &mut SecretRng::new(&format!("cert {p}")),
+        )
+        .expect("certify");
         net.add(party, first);
     }
     let certs: BTreeMap<PartyId, _> = net.run();
     let cert = certs[&pid(1)].as_ref().expect("certificate").clone();
     let group = GroupKey::new(announced, &public, cert).expect("group key");
-    let _stored = custody::KeyShare::new(Share::from_bytes(&lss[&pid(3)].to_bytes()).expect("copy"), group.clone()).expect("custody share");
+    let _stored = custody::KeyShare::new(
+        Share::from_bytes(&lss[&pid(3)].to_bytes()).expect("copy"),
+        group.clone(),
+    )
+    .expect("custody share");
 
     let key = combiner_key("sign");
     let msg = b"pulsar block 9";
-    let s = Session::sign([7; 32], &group, &public, &[pid(2), pid(3)], key.public_key(), msg, b"").expect("s");
+    let s = Session::sign(
+        [7; 32],
+        &group,
+        &public,
+        &[pid(2), pid(3)],
+        key.public_key(),
+        msg,
+        b"",
+    )
+    .expect("s");
     let signers: Vec<&Share> = [pid(2), pid(3)].iter().map(|p| &lss[p]).collect();
     let Combined::Signed(signed) = session(&signers, &s, key, "sign") else {
         panic!("no signature")

@@ -10,12 +10,19 @@ use crate::{path, Path};
 
 pub fn paths() -> Vec<Path> {
     let mut out = Vec::new();
-    for (mode, n) in [(Mode::Shake128f, 16), (Mode::Shake192f, 24), (Mode::Shake256f, 32)] {
-        out.push(path(format!("slhdsa/keygen+sign/{}/avx2", mode.name()), move || {
-            keccak_x4::set_backend(Backend::Avx2);
-            keygen_sign(mode, n);
-            keccak_x4::set_backend(Backend::Auto);
-        }));
+    for (mode, n) in [
+        (Mode::Shake128f, 16),
+        (Mode::Shake192f, 24),
+        (Mode::Shake256f, 32),
+    ] {
+        out.push(path(
+            format!("slhdsa/keygen+sign/{}/avx2", mode.name()),
+            move || {
+                keccak_x4::set_backend(Backend::Avx2);
+                keygen_sign(mode, n);
+                keccak_x4::set_backend(Backend::Auto);
+            },
+        ));
     }
     out.push(path("slhdsa/keygen+sign/SLH-DSA-SHAKE-128f/portable", || {
         keccak_x4::set_backend(Backend::Portable);

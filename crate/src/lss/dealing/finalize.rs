@@ -180,7 +180,9 @@ impl<C: Curve> Round3State<C> {
             zeroize::Zeroize::zeroize(&mut value);
             zeroize::Zeroize::zeroize(&mut blind);
             // Public: an internal invariant (the new share opens the new commitments).
-            if !crate::ct::public(bool::from(share.commitment(c.mode).ct_eq(&public.share_commitment(me)))) {
+            if !crate::ct::public(bool::from(
+                share.commitment(c.mode).ct_eq(&public.share_commitment(me)),
+            )) {
                 return Err(Error::InconsistentShare);
             }
             Some(KeyShare {
