@@ -41,6 +41,8 @@ const MAX_SET_BYTES = 37 + 2603 + 2 + 1024 * (40 + 144 + 2592 + 64);
  * per signer a Magnetar id and SLH-DSA-256s signature and an ML-DSA-87 signature.
  */
 const certBound = (n) => 142 + 25 + (2 + 128 + 96) + (11 + 4627) + (1 << 20) + (9 + 2 + 128 + 1) + n * (32 + 29792 + 4627);
+/** The longest certificate copied into WebAssembly for a set of `n` validators. */
+const certMax = (n) => Math.min(MAX_CERT_BYTES, certBound(n));
 /** The validator count of a QVST (at 37 + the PULG length), or the most a set can have when it does not say. */
 function validatorCount(set) {
   const n = byteLength(set);
@@ -91,10 +93,10 @@ export function makeCert(w, loader, { full }) {
     const p = policyOf(policy);
     const cert = bytes(certificate, 'certificate');
     const set = bytes(validatorSet, 'validatorSet', { max: MAX_SET_BYTES });
-    const certMax = Math.min(MAX_CERT_BYTES, certBound(validatorCount(set)));
-    if (byteLength(cert) > certMax) {
+    const max = certMax(validatorCount(set));
+    if (byteLength(cert) > max) {
       loader.assertReady();
-      return tooLong('certificate', byteLength(cert), certMax, p);
+      return tooLong('certificate', byteLength(cert), max, p);
     }
     return loader.call(() => w.certVerify(cert, set, p, fullReport));
   }
@@ -130,8 +132,8 @@ export function makeCert(w, loader, { full }) {
       const cert = bytes(certificate, 'certificate');
       const next = nextSet === undefined ? undefined : bytes(nextSet, 'nextSet');
       const r = this.#inner();
-      const certMax = Math.min(MAX_CERT_BYTES, certBound(loader.call(() => r.validators())));
-      const long = byteLength(cert) > certMax ? ['certificate', cert, certMax] : next !== undefined && byteLength(next) > MAX_SET_BYTES ? ['nextSet', next, MAX_SET_BYTES] : null;
+      const max = certMax(loader.call(() => r.validators()));
+      const long = byteLength(cert) > max ? ['certificate', cert, max] : next !== undefined && byteLength(next) > MAX_SET_BYTES ? ['nextSet', next, MAX_SET_BYTES] : null;
       if (long) {
         const epoch = loader.call(() => r.epoch());
         return { ok: false, code: 'TOO_LONG', reason: `${long[0]} is ${byteLength(long[1])} bytes, longer than the ${long[2]} its validator set admits`, epoch };
@@ -148,8 +150,8 @@ export function makeCert(w, loader, { full }) {
     verify(certificate) {
       const cert = bytes(certificate, 'certificate');
       const r = this.#inner();
-      const certMax = Math.min(MAX_CERT_BYTES, certBound(loader.call(() => r.validators())));
-      if (byteLength(cert) > certMax) return tooLong('certificate', byteLength(cert), certMax, loader.call(() => r.policy()));
+      const max = certMax(loader.call(() => r.validators()));
+      if (byteLength(cert) > max) return tooLong('certificate', byteLength(cert), max, loader.call(() => r.policy()));
       return loader.call(() => r.verify(cert));
     }
     /** The current epoch (a BigInt). */

@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 
 import * as full from '../index.js';
 import * as light from '../verify.js';
+import { summary } from '../support/stats.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const K = Number(process.env.BENCH_K ?? 21);
@@ -41,10 +42,7 @@ function chain() {
   };
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1];
-};
+const median = (xs) => summary(xs).median;
 
 /** Runs `fn` for the budget after a warm-up; returns the median ms and the samples' legs. */
 function time(fn) {

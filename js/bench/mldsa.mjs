@@ -20,6 +20,7 @@ import * as full from '../index.js';
 import * as light from '../verify.js';
 import { sizes } from '../../scripts/build-wasm.mjs';
 import { bytes } from '../support/bytes.mjs';
+import { summary } from '../support/stats.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BUDGET_NS = BigInt(Math.round(Number(process.env.BENCH_SECONDS ?? 1) * 1e9));
@@ -40,11 +41,7 @@ function time(fn) {
     samples.push(Number(t1 - t0) / 1e3);
     if (i + 1 >= MIN_ITERS && t1 - start > BUDGET_NS) break;
   }
-  samples.sort((a, b) => a - b);
-  const mid = samples.length >> 1;
-  const median = samples.length % 2 ? samples[mid] : (samples[mid - 1] + samples[mid]) / 2;
-  const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
-  return { median, mean, n: samples.length };
+  return summary(samples);
 }
 
 function cmd(bin, args) {

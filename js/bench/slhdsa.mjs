@@ -25,6 +25,7 @@ import * as full from '../index.js';
 import * as light from '../verify.js';
 import { sizes } from '../../scripts/build-wasm.mjs';
 import { bytes } from '../support/bytes.mjs';
+import { summary } from '../support/stats.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BUDGET_MS = Number(process.env.BENCH_SECONDS ?? 1) * 1000;
@@ -111,14 +112,7 @@ function timeAll(fns) {
       } while (performance.now() - t0 < BUDGET_MS / ROUNDS);
     }
   }
-  return Object.fromEntries(
-    names.map((n) => {
-      const s = samples[n].sort((a, b) => a - b);
-      const mid = s.length >> 1;
-      const median = s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-      return [n, { median, mean: s.reduce((a, b) => a + b, 0) / s.length, n: s.length }];
-    }),
-  );
+  return Object.fromEntries(names.map((n) => [n, summary(samples[n])]));
 }
 
 function cmd(bin, args) {
