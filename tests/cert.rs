@@ -465,6 +465,11 @@ fn certificate_decoding_is_strict() {
     let corona_bytes = encode(&h, &[(3, b"reserved")]);
     let corona = CertificateView::parse(&corona_bytes).unwrap();
     assert_eq!(corona.leg(LegKind::Corona).unwrap().kind(), LegKind::Corona);
+    // The reserved leg is bounded: 1 MiB parses, one byte more is refused.
+    let max = vec![0u8; quasar_pq::cert::view::MAX_CORONA_LEG_LEN];
+    assert!(CertificateView::parse(&encode(&h, &[(3, &max)])).is_ok());
+    let over = vec![0u8; quasar_pq::cert::view::MAX_CORONA_LEG_LEN + 1];
+    assert_eq!(err(&[(3, &over)]), "COUNT_TOO_LARGE");
     // A Pulsar frame of another ML-DSA set than the group key's.
     let c = encode(&h, &[(2, &puls)]);
     let p = Policy::custom(LegSet::of(&[LegKind::Pulsar, LegKind::MlDsaSet])).unwrap();
