@@ -12,6 +12,7 @@ import { bls12_381 } from '@noble/curves/bls12-381.js';
 
 import * as full from '../index.js';
 import * as light from '../verify.js';
+import { loader as fullLoader } from '../full.js';
 
 const KATS = JSON.parse(readFileSync(new URL('../../kats/cert.json', import.meta.url), 'utf8'));
 const hex = (h) => Uint8Array.from(Buffer.from(h, 'hex'));
@@ -88,6 +89,26 @@ for (const [build, lib] of [['light', light], ['full', full]]) {
     assert.throws(() => new lib.LightClient(set.subarray(0, 100), 'pq-fast'), { name: 'QuasarError' });
     assert.throws(() => new lib.LightClient(set, 'nope'), { name: 'QuasarError', code: 'UNKNOWN_POLICY' });
     assert.deepEqual(lib.CERT_POLICIES, ['pq-off', 'pq-fast', 'pq-heavy', 'strict-pq-fast', 'strict-pq-heavy']);
+  });
+
+  test(`${build}: input longer than the trusted set admits is TOO_LONG, uncopied; a policy name is checked before WASM`, () => {
+    const set = setOf('epoch-0');
+    // Four validators admit at most ~1.2 MB (the reserved Corona leg alone may hold 1 MiB).
+    const long = new Uint8Array(2 << 20);
+    const before = lib === full ? fullLoader.memoryBytes() : undefined;
+    const r = lib.verifyCertificate(long, set, 'pq-fast');
+    assert.equal(r.ok, false);
+    assert.equal(r.code, 'TOO_LONG');
+    const client = new lib.LightClient(set, 'pq-fast');
+    assert.equal(client.verify(long).code, 'TOO_LONG');
+    const u = client.update(long);
+    assert.deepEqual([u.ok, u.code, client.epoch], [false, 'TOO_LONG', 0n]);
+    const next = client.update(certOf('end-of-epoch-0'), new Uint8Array(3 << 20));
+    assert.deepEqual([next.ok, next.code, client.epoch], [false, 'TOO_LONG', 0n]);
+    client.free();
+    assert.throws(() => lib.verifyCertificate(certOf('fast'), new Uint8Array(3 << 20), 'pq-fast'), RangeError);
+    assert.throws(() => new lib.LightClient(set, 'x'.repeat(10 << 20)), { name: 'QuasarError', code: 'UNKNOWN_POLICY' });
+    if (before !== undefined) assert.equal(fullLoader.memoryBytes(), before, 'no WebAssembly memory growth');
   });
 
   test(`${build}: truncated, extended and bit-flipped certificates and next sets are verdicts, never traps`, () => {
