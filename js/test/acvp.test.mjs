@@ -2,7 +2,7 @@
 // (keyGen, sigVer, and every valid sigVer case re-signed: the file carries sk and
 // additionalRandomness, so each is a sigGen case too).
 //
-// The vectors are read from ../shared/vectors/acvp/{ml-dsa,slh-dsa}/ relative to the
+// The vectors are read from tests/vectors/acvp/{ml-dsa,slh-dsa}/ (NIST ACVP, copied unchanged) in the
 // repository root. For SLH-DSA every SHAKE case runs; the SHA2 groups are skipped and
 // counted (the package has the SHAKE sets only).
 // Every loader counts the cases it ran and fails on zero, and fails on a parameter set or a
@@ -24,8 +24,8 @@ import * as full from '../index.js';
 import * as light from '../verify.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const DIR = `${ROOT}../shared/vectors/acvp/ml-dsa/`;
-const SLH_DIR = `${ROOT}../shared/vectors/acvp/slh-dsa/`;
+const DIR = `${ROOT}tests/vectors/acvp/ml-dsa/`;
+const SLH_DIR = `${ROOT}tests/vectors/acvp/slh-dsa/`;
 
 const hex = (s) => Uint8Array.from(Buffer.from(s ?? '', 'hex'));
 const toHex = (b) => Buffer.from(b).toString('hex').toUpperCase();

@@ -1,7 +1,7 @@
 //! Shared helpers for the integration tests: ACVP JSON loading, hex, a deterministic byte
 //! stream, and the FIPS 204 parameter table the byte-level tests need.
 //!
-//! Vectors live in `../shared/vectors/acvp/ml-dsa/` relative to `CARGO_MANIFEST_DIR`. Every
+//! Vectors live in `tests/vectors/acvp/ml-dsa/` (NIST ACVP, copied unchanged with its notice). Every
 //! loader refuses an unknown `parameterSet` and an empty file, and [`run_cases`] refuses to
 //! report success when it ran no case.
 #![allow(dead_code)]
@@ -339,7 +339,7 @@ pub fn quiet_panics<R>(f: impl FnOnce() -> R) -> R {
 
 /// Directory of the ML-DSA ACVP files.
 pub fn acvp_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/vectors/acvp/ml-dsa")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/vectors/acvp/ml-dsa")
 }
 
 #[derive(Deserialize)]

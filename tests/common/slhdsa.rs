@@ -1,6 +1,6 @@
 //! ACVP SLH-DSA loading and the FIPS 205 Table 2 rows the SLH-DSA tests need.
 //!
-//! Vectors live in `../shared/vectors/acvp/slh-dsa/` relative to `CARGO_MANIFEST_DIR`. The
+//! Vectors live in `tests/vectors/acvp/slh-dsa/` (NIST ACVP, copied unchanged with its notice). The
 //! loaders keep every SHAKE case, skip the SHA2 sets explicitly (counted, so the tests can
 //! pin how many were skipped), refuse an unknown SHAKE set and an empty file.
 
@@ -149,7 +149,7 @@ pub fn mode_from_parameter_set(name: &str) -> Option<Mode> {
 
 /// Directory of the SLH-DSA ACVP files.
 pub fn acvp_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/vectors/acvp/slh-dsa")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/vectors/acvp/slh-dsa")
 }
 
 #[derive(Deserialize)]
