@@ -24,34 +24,11 @@ const POLICY_LEGS = Object.freeze({
 export const CERT_POLICIES = Object.freeze(Object.keys(POLICY_LEGS));
 
 /**
- * The longest certificate or next validator set the package copies into WebAssembly memory
- * (16 MiB). A longer one, which an attacker may send, is refused as a verdict, uncopied.
+ * Length bounds come from Rust (crate::cert): `certMaxSetLength()` is the longest QVST any
+ * call accepts, `certMaxLength(set)` / a light client's `maxCertificateLength()` the longest
+ * certificate its set admits. The verifier refuses longer input itself (TOO_LONG), so
+ * refusing it here, uncopied, never refuses a certificate the verifier would accept.
  */
-const MAX_CERT_BYTES = MAX_MESSAGE_BYTES;
-/**
- * The longest QVST a set can have (crate::cert::set): header 37, the longest PULG frame
- * (ML-DSA-87) 2,603, the count 2, and 1,024 validators of id 32 + weight 8 + BLS key and proof
- * 144 + ML-DSA-87 key 2,592 + SLH-DSA-256 key 64.
- */
-const MAX_SET_BYTES = 37 + 2603 + 2 + 1024 * (40 + 144 + 2592 + 64);
-/**
- * The longest QCRT a set of `n` validators admits (crate::cert::view): magic, version, the
- * longer header, the leg count and five leg headers; a BLS leg (bitmap of at most 1,024 bits,
- * signature), a Pulsar PULS frame of ML-DSA-87, a reserved Corona leg of at most 1 MiB, and
- * per signer a Magnetar id and SLH-DSA-256s signature and an ML-DSA-87 signature.
- */
-const certBound = (n) => 142 + 25 + (2 + 128 + 96) + (11 + 4627) + (1 << 20) + (9 + 2 + 128 + 1) + n * (32 + 29792 + 4627);
-/** The longest certificate copied into WebAssembly for a set of `n` validators. */
-const certMax = (n) => Math.min(MAX_CERT_BYTES, certBound(n));
-/** The validator count of a QVST (at 37 + the PULG length), or the most a set can have when it does not say. */
-function validatorCount(set) {
-  const n = byteLength(set);
-  if (n < 37) return 1024;
-  const pulg = ((set[33] << 24) | (set[34] << 16) | (set[35] << 8) | set[36]) >>> 0;
-  if (pulg > 2603 || n < 39 + pulg) return 1024;
-  return Math.min(1024, (set[37 + pulg] << 8) | set[38 + pulg]);
-}
-
 /** The trust model of the light client, as the README states it. */
 export const CERT_TRUST_MODEL =
   'Light client: it trusts the validator set it starts from (a checkpoint obtained out of band) and the policy its ' +
@@ -81,6 +58,9 @@ function tooLong(what, n, max, policy) {
  * `full` adds the BLS byte API.
  */
 export function makeCert(w, loader, { full }) {
+  /** The longest validator set any call accepts (read from WASM once it is loaded). */
+  let maxSetLength;
+  const maxSet = () => (maxSetLength ??= loader.call(() => w.certMaxSetLength()));
   /**
    * Verify the certificate `certificate` (QCRT) against `validatorSet` (QVST, the set the
    * caller trusts for the certificate's epoch) under the caller's `policy` (a name of
@@ -92,8 +72,8 @@ export function makeCert(w, loader, { full }) {
     const fullReport = boolOpt(o, 'full');
     const p = policyOf(policy);
     const cert = bytes(certificate, 'certificate');
-    const set = bytes(validatorSet, 'validatorSet', { max: MAX_SET_BYTES });
-    const max = certMax(validatorCount(set));
+    const set = bytes(validatorSet, 'validatorSet', { max: maxSet() });
+    const max = loader.call(() => w.certMaxLength(set));
     if (byteLength(cert) > max) {
       loader.assertReady();
       return tooLong('certificate', byteLength(cert), max, p);
@@ -116,7 +96,7 @@ export function makeCert(w, loader, { full }) {
       const o = checkOpts(opts, VERIFY_OPTS);
       const fullReport = boolOpt(o, 'full');
       const p = policyOf(policy);
-      const set = bytes(validatorSet, 'validatorSet', { max: MAX_SET_BYTES });
+      const set = bytes(validatorSet, 'validatorSet', { max: maxSet() });
       this.#w = loader.call(() => new w.CertLightClientWasm(set, p, fullReport));
     }
     #inner() {
@@ -132,8 +112,9 @@ export function makeCert(w, loader, { full }) {
       const cert = bytes(certificate, 'certificate');
       const next = nextSet === undefined ? undefined : bytes(nextSet, 'nextSet');
       const r = this.#inner();
-      const max = certMax(loader.call(() => r.validators()));
-      const long = byteLength(cert) > max ? ['certificate', cert, max] : next !== undefined && byteLength(next) > MAX_SET_BYTES ? ['nextSet', next, MAX_SET_BYTES] : null;
+      const max = loader.call(() => r.maxCertificateLength());
+      const maxNext = maxSet();
+      const long = byteLength(cert) > max ? ['certificate', cert, max] : next !== undefined && byteLength(next) > maxNext ? ['nextSet', next, maxNext] : null;
       if (long) {
         const epoch = loader.call(() => r.epoch());
         return { ok: false, code: 'TOO_LONG', reason: `${long[0]} is ${byteLength(long[1])} bytes, longer than the ${long[2]} its validator set admits`, epoch };
@@ -150,7 +131,7 @@ export function makeCert(w, loader, { full }) {
     verify(certificate) {
       const cert = bytes(certificate, 'certificate');
       const r = this.#inner();
-      const max = certMax(loader.call(() => r.validators()));
+      const max = loader.call(() => r.maxCertificateLength());
       if (byteLength(cert) > max) return tooLong('certificate', byteLength(cert), max, loader.call(() => r.policy()));
       return loader.call(() => r.verify(cert));
     }
@@ -178,6 +159,14 @@ export function makeCert(w, loader, { full }) {
     get keyEra() {
       const r = this.#inner();
       return loader.call(() => r.keyEra());
+    }
+    /**
+     * The longest certificate the current set admits (read from WebAssembly): `update` and
+     * `verify` refuse a longer one as TOO_LONG without copying it, as the verifier would.
+     */
+    get maxCertificateLength() {
+      const r = this.#inner();
+      return loader.call(() => r.maxCertificateLength());
     }
     /** How many validators the current set has. */
     get validators() {

@@ -413,6 +413,13 @@ export interface CertReport {
   ok: boolean;
   code?: string;
   reason?: string;
+  /**
+   * The certificate's identity, only when `ok`: a 32-byte hash of its header and of exactly
+   * the legs this policy checked. Legs the policy does not require are never examined and
+   * never reach it, so key stored or deduplicated certificates by `id`, never by their bytes;
+   * a relay cannot know which legs its clients need and forwards certificates unchanged.
+   */
+  id?: Uint8Array;
   policy: string;
   /** The trusted set's total weight (absent only for a certificate too long to copy). */
   totalWeight?: bigint;
@@ -466,6 +473,8 @@ export declare class LightClient {
   readonly totalWeight: bigint;
   readonly keyEra: bigint;
   readonly validators: number;
+  /** The longest certificate the current set admits; longer ones are TOO_LONG, uncopied. */
+  readonly maxCertificateLength: number;
   readonly policy: string;
   /** Release the WASM memory (also `[Symbol.dispose]`). */
   free(): void;

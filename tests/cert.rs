@@ -216,6 +216,59 @@ fn trusted_sets_validate_every_bls_key_and_proof() {
     assert!(TrustedSet::from_bytes(&bytes).is_ok());
 }
 
+/// The set's validators as [`ValidatorSet::new`] takes them, and its parameters.
+fn validators_of(set: &ValidatorSet) -> (SetParams, Vec<Validator>) {
+    let view = set.view();
+    let params = SetParams {
+        chain_id: view.chain_id(),
+        epoch: view.epoch(),
+        key_era: view.key_era(),
+        bls: view.has_bls(),
+        mldsa: view.mldsa_mode(),
+        slhdsa: view.slhdsa_mode(),
+        pulsar_group_key: view.pulsar_group_key().map(<[u8]>::to_vec),
+    };
+    let validators = view
+        .entries()
+        .map(|e| Validator {
+            id: *e.id,
+            weight: e.weight,
+            bls: e.bls_public_key.zip(e.bls_pop).map(|(k, p)| (*k, *p)),
+            mldsa: e.mldsa_public_key.map(<[u8]>::to_vec),
+            slhdsa: e.slhdsa_public_key.map(<[u8]>::to_vec),
+        })
+        .collect();
+    (params, validators)
+}
+
+#[test]
+fn one_mldsa_key_registered_by_two_validators_is_refused() {
+    // A validator that registers another's ML-DSA key holds no secret, yet a copy of that
+    // validator's signature in its slot of the ML-DSA-set leg would verify and add its
+    // weight: 60 of 100 would become 100 of 100 under strict-pq-fast.
+    let net = chain(4);
+    let (params, mut validators) = validators_of(net.set());
+    let rebuilt = ValidatorSet::new(&params, validators.clone()).unwrap();
+    assert_eq!(rebuilt.as_bytes(), net.set().as_bytes());
+    assert!(TrustedSet::new(rebuilt).is_ok());
+    validators[3].mldsa = validators[1].mldsa.clone();
+    let copied = ValidatorSet::new(&params, validators).unwrap();
+    let e = TrustedSet::new(copied.clone()).unwrap_err();
+    assert_eq!(e.code(), "DUPLICATE_KEY");
+    assert!(
+        matches!(e, Error::DuplicateMlDsaKey { first: 1, second: 3 }),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("ML-DSA"), "{e}");
+    // The light client refuses such a set as a checkpoint too.
+    assert_eq!(
+        LightClient::new(copied, Policy::STRICT_PQ_FAST)
+            .unwrap_err()
+            .code(),
+        "DUPLICATE_KEY"
+    );
+}
+
 // ---------------------------------------------------------------------------------------
 // Certificates.
 
@@ -877,4 +930,142 @@ fn magnetar_leg_under_pq_heavy_and_strict_pq_heavy() {
     let mut long = maga.clone();
     long.push(0);
     assert_eq!(code(&long), "TRAILING_BYTES");
+}
+
+// ---------------------------------------------------------------------------------------
+// Identity: what a verifier checked, and nothing else.
+
+#[test]
+fn a_leg_the_policy_does_not_require_never_reaches_the_certificate_id() {
+    let mut net = chain(5);
+    let t = trusted(&net);
+    let cert = net.certificate(1, 0, [5; 32], &Signers::all(4)).unwrap();
+    let fast = verify(&cert, &t, &Policy::PQ_FAST, &Options::default());
+    let strict = verify(&cert, &t, &Policy::STRICT_PQ_FAST, &Options::default());
+    assert!(fast.is_valid() && strict.is_valid(), "{fast}\n{strict}");
+    let id = *fast.id().unwrap();
+    // Each policy's id covers its own legs: pq-fast BLS + Pulsar, strict-pq-fast Pulsar +
+    // the ML-DSA set.
+    let view = CertificateView::parse(&cert).unwrap();
+    assert_eq!(id, view.id(Policy::PQ_FAST.legs()));
+    assert_eq!(strict.id(), Some(&view.id(Policy::STRICT_PQ_FAST.legs())));
+    assert_ne!(fast.id(), strict.id());
+
+    // The ML-DSA-set leg zeroed (its signatures) or stripped: pq-fast never examines it, so
+    // the id — and the canonical form a store keeps — is unchanged; strict-pq-fast refuses
+    // both, so neither can pass for the certificate it needs.
+    let mut zeroed_leg = leg_payload(&cert, LegKind::MlDsaSet);
+    let sigs = zeroed_leg.len() - 4 * Mode::MlDsa44.signature_len();
+    zeroed_leg[sigs..].fill(0);
+    let zeroed = with_leg(&cert, LegKind::MlDsaSet, &zeroed_leg);
+    let stripped = view.canonical(Policy::PQ_FAST.legs()).unwrap();
+    assert!(stripped.len() < cert.len());
+    for changed in [&zeroed, &stripped] {
+        assert_ne!(changed, &cert);
+        let r = verify(changed, &t, &Policy::PQ_FAST, &Options::default());
+        assert!(r.is_valid(), "{r}");
+        assert_eq!(r.id(), Some(&id));
+        let v = CertificateView::parse(changed).unwrap();
+        assert_eq!(v.canonical(Policy::PQ_FAST.legs()).unwrap(), stripped);
+        let r = verify(changed, &t, &Policy::STRICT_PQ_FAST, &Options::default());
+        assert!(!r.is_valid());
+        assert_eq!(r.id(), None, "a refused certificate has no identity");
+    }
+    assert_eq!(
+        verify(&zeroed, &t, &Policy::STRICT_PQ_FAST, &Options::default()).code(),
+        Some("INVALID_SIGNATURE")
+    );
+    assert_eq!(
+        verify(&stripped, &t, &Policy::STRICT_PQ_FAST, &Options::default()).code(),
+        Some("MISSING_LEG")
+    );
+    // A byte of a leg the policy checked changes the verdict, never just the id.
+    let mut bls_leg = leg_payload(&cert, LegKind::Bls);
+    let last = bls_leg.len() - 1;
+    bls_leg[last] ^= 1;
+    let r = verify(
+        &with_leg(&cert, LegKind::Bls, &bls_leg),
+        &t,
+        &Policy::PQ_FAST,
+        &Options::default(),
+    );
+    assert!(!r.is_valid() && r.id().is_none());
+    // The light client reports the same identity.
+    let mut client = LightClient::new(net.set().clone(), Policy::PQ_FAST).unwrap();
+    let accepted = client.update(&zeroed, None).unwrap();
+    assert_eq!(accepted.report.id(), Some(&id));
+}
+
+#[test]
+fn certificates_longer_than_the_set_admits_are_too_long_and_the_longest_parses() {
+    use quasar_pq::cert::max_certificate_len;
+    use quasar_pq::cert::view::MAX_CORONA_LEG_LEN;
+    use quasar_pq::magnetar::Mode as MagnetarMode;
+    let mut net = chain(6);
+    let t = trusted(&net);
+    let n = net.set().len();
+    let max = max_certificate_len(n);
+    // The longest encoding the format admits for n validators: every leg present at its
+    // largest (all n signers, ML-DSA-87, SLH-DSA-SHAKE-192f, a full Corona leg).
+    let genuine = net.certificate(1, 0, [6; 32], &Signers::all(n)).unwrap();
+    let mut header = *CertificateView::parse(&genuine).unwrap().header();
+    header.next_set_root = Some([7; 32]);
+    let bitmap = |n: usize| {
+        let mut b = (n as u16).to_be_bytes().to_vec();
+        let mut bits = vec![0u8; n.div_ceil(8)];
+        for i in 0..n {
+            bits[i / 8] |= 1 << (i % 8);
+        }
+        b.extend(bits);
+        b
+    };
+    let mut bls_leg = bitmap(n);
+    bls_leg.extend([0u8; 96]);
+    let mut puls = b"PULS".to_vec();
+    puls.extend(1u16.to_be_bytes());
+    puls.push(Mode::MlDsa87.to_byte());
+    puls.extend((Mode::MlDsa87.signature_len() as u32).to_be_bytes());
+    puls.resize(11 + Mode::MlDsa87.signature_len(), 0);
+    let corona = vec![0u8; MAX_CORONA_LEG_LEN];
+    let sig = MagnetarMode::Shake192f.signature_len();
+    let mut maga = b"MAGA".to_vec();
+    maga.extend(1u16.to_be_bytes());
+    maga.push(MagnetarMode::Shake192f.to_byte());
+    maga.extend((n as u16).to_be_bytes());
+    for i in 0..n {
+        let mut id = [0u8; 32];
+        id[31] = i as u8 + 1;
+        maga.extend(id);
+    }
+    maga.resize(maga.len() + n * sig, 0);
+    let mut mldsa_leg = bitmap(n);
+    mldsa_leg.push(Mode::MlDsa87.to_byte());
+    mldsa_leg.resize(mldsa_leg.len() + n * Mode::MlDsa87.signature_len(), 0);
+    let legs: [(u8, &[u8]); 5] = [
+        (1, &bls_leg),
+        (2, &puls),
+        (3, &corona),
+        (4, &maga),
+        (5, &mldsa_leg),
+    ];
+    let longest = encode(&header, &legs);
+    assert_eq!(longest.len(), max, "the bound is exactly the longest encoding");
+    CertificateView::parse(&longest).expect("the longest encoding parses");
+    // It is not TOO_LONG (it fails later, on its content); one byte more is, before parsing.
+    let r = verify(&longest, &t, &Policy::PQ_OFF, &Options::default());
+    assert_ne!(r.code(), Some("TOO_LONG"), "{r}");
+    let mut over = longest.clone();
+    over.push(0);
+    let r = verify(&over, &t, &Policy::PQ_OFF, &Options::default());
+    assert_eq!(r.code(), Some("TOO_LONG"));
+    assert!(matches!(r.error(), Some(Error::TooLong { len, max: m, .. }) if *len == max + 1 && *m == max));
+    let mut client = LightClient::new(net.set().clone(), Policy::PQ_OFF).unwrap();
+    assert_eq!(client.max_certificate_len(), max);
+    assert_eq!(client.update(&over, None).unwrap_err().code(), "TOO_LONG");
+    // Sets: the longest any call accepts, then refused before parsing.
+    let too_long_set = vec![0u8; quasar_pq::cert::MAX_SET_LEN + 1];
+    assert_eq!(
+        TrustedSet::from_bytes(&too_long_set).unwrap_err().code(),
+        "TOO_LONG"
+    );
 }

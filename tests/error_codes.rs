@@ -63,6 +63,8 @@ const SHARED: &[(&str, &str)] = &[
     ("NO_SIGNERS", "a certificate naming no signer"),
     // quorum and cert: too little weight; sums past u64.
     ("DUPLICATE_VALIDATOR", "a registry names a validator twice"),
+    // magnetar (SLH-DSA keys) and cert (ML-DSA keys): two validators registered one key.
+    ("DUPLICATE_KEY", "a validator set holding one key twice"),
     ("WEIGHT_OVERFLOW", "weights summing past u64"),
     ("QUORUM_NOT_MET", "a signed weight not above the rule's share"),
 ];
@@ -682,6 +684,11 @@ fn all_errors() -> Vec<(&'static str, quasar_pq::Error, &'static str)> {
         (
             "a validator of weight zero",
             c(cert::Error::ZeroWeight { index: 0 }),
+            "cert",
+        ),
+        (
+            "a validator set holding one key twice",
+            c(cert::Error::DuplicateMlDsaKey { first: 0, second: 1 }),
             "cert",
         ),
         ("weights summing past u64", c(cert::Error::WeightOverflow), "cert"),

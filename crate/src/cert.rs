@@ -65,10 +65,10 @@ pub use header::{Header, HEADER_VERSION};
 pub use light::{Accepted, LightClient, Refused};
 pub use policy::{LegKind, LegSet, Policy};
 pub use report::{LegReport, Report, Verdict};
-pub use set::{SetParams, Validator, ValidatorSet, ValidatorSetView, MAX_VALIDATORS};
+pub use set::{SetParams, Validator, ValidatorSet, ValidatorSetView, MAX_SET_LEN, MAX_VALIDATORS};
 pub use trusted::TrustedSet;
 pub use verify::{check, verify, Checked, Options, Tally};
-pub use view::{CertificateView, LegView};
+pub use view::{max_certificate_len, CertificateView, LegView};
 
 /// The ML-DSA context of the Pulsar leg's signature (FIPS 204 pure signing with context).
 pub const PULSAR_CONTEXT: &[u8] = crate::hash::tags::CERT_PULSAR_CONTEXT.as_bytes();
@@ -87,6 +87,17 @@ pub enum Error {
     /// Bytes that do not decode (truncated, trailing bytes, bad magic or version, …).
     #[error("decoding: {0}")]
     Decode(#[from] wire::Error),
+    /// A certificate or validator set longer than any its format admits
+    /// ([`view::max_certificate_len`] for the trusted set's size, [`set::MAX_SET_LEN`]).
+    #[error("the {what} is {len} bytes, longer than the {max} its format admits")]
+    TooLong {
+        /// `"certificate"` or `"validator set"`.
+        what: &'static str,
+        /// Its length.
+        len: usize,
+        /// The most admitted.
+        max: usize,
+    },
     /// A leg kind byte that names no leg.
     #[error("unknown leg kind {0}")]
     UnknownLeg(u8),
@@ -126,6 +137,14 @@ pub enum Error {
     /// A validator's (or the group's) ML-DSA key fails its checks.
     #[error("ML-DSA key: {0}")]
     InvalidMlDsaKey(mldsa::Error),
+    /// Two validators registered one ML-DSA key: one signature would count for both.
+    #[error("validators {first} and {second} have the same ML-DSA key")]
+    DuplicateMlDsaKey {
+        /// The position of the first.
+        first: usize,
+        /// The position of the second.
+        second: usize,
+    },
     /// A validator's SLH-DSA key fails its checks.
     #[error("SLH-DSA key: {0}")]
     InvalidSlhDsaKey(slhdsa::Error),
@@ -280,6 +299,7 @@ impl Error {
     pub fn code(&self) -> &'static str {
         match self {
             Error::Decode(e) => e.code(),
+            Error::TooLong { .. } => "TOO_LONG",
             Error::UnknownLeg(_) => "UNKNOWN_LEG",
             Error::DuplicateLeg(_) => "DUPLICATE_LEG",
             Error::UnsortedValidators { .. } => "UNSORTED_VALIDATORS",
@@ -288,6 +308,7 @@ impl Error {
             Error::WeightOverflow => "WEIGHT_OVERFLOW",
             Error::InvalidBlsKey { error, .. } => error.code(),
             Error::InvalidMlDsaKey(e) => e.code(),
+            Error::DuplicateMlDsaKey { .. } => "DUPLICATE_KEY",
             Error::InvalidSlhDsaKey(e) => e.code(),
             Error::WrongChain { .. } => "WRONG_CHAIN",
             Error::WrongEpoch { .. } => "WRONG_EPOCH",

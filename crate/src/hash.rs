@@ -136,6 +136,8 @@ pub mod tags {
     pub const PULSAR_VERIFIED_SHARING: &str = "QUASAR-PULSAR-VERIFIED-SHARING-v1";
     /// The simulator's per-party RNG seeds (tests, benches, KATs; `party::sim`).
     pub const SIM_RNG: &str = "QUASAR-SIM-RNG-v1";
+    /// Identity of a finality certificate: its header and the legs a verifier checked.
+    pub const CERT_ID: &str = "QUASAR-CERT-ID-v1";
     /// Message signed by the finality certificate legs.
     pub const CERT_MESSAGE: &str = "QUASAR-CERT-MESSAGE-v1";
     /// Root of a finality certificate's validator set (its whole encoding).

@@ -111,6 +111,40 @@ for (const [build, lib] of [['light', light], ['full', full]]) {
     if (before !== undefined) assert.equal(fullLoader.memoryBytes(), before, 'no WebAssembly memory growth');
   });
 
+  test(`${build}: the length bound is Rust's: one byte over is TOO_LONG uncopied, the bound itself is read`, () => {
+    const set = setOf('epoch-0');
+    const client = new lib.LightClient(set, 'pq-fast');
+    const max = client.maxCertificateLength;
+    // Four validators: the header, five leg headers, BLS, PULS (ML-DSA-87), the 1 MiB
+    // Corona leg, Magnetar (192f) and the ML-DSA-87 set leg at 4 signers each.
+    assert.equal(max, 142 + 25 + (2 + 1 + 96) + (11 + 4627) + (1 << 20) + (9 + 4 * (32 + 35664)) + (2 + 1 + 1 + 4 * 4627));
+    const before = lib === full ? fullLoader.memoryBytes() : undefined;
+    const over = new Uint8Array(max + 1);
+    assert.equal(lib.verifyCertificate(over, set, 'pq-fast').code, 'TOO_LONG');
+    assert.equal(client.verify(over).code, 'TOO_LONG');
+    assert.equal(client.update(over).code, 'TOO_LONG');
+    if (before !== undefined) assert.equal(fullLoader.memoryBytes(), before, 'no WebAssembly memory growth');
+    // At the bound the bytes reach the verifier, which refuses them for what they are.
+    const at = new Uint8Array(max);
+    const r = lib.verifyCertificate(at, set, 'pq-fast');
+    assert.equal(r.ok, false);
+    assert.notEqual(r.code, 'TOO_LONG');
+    assert.equal(client.verify(at).code, r.code);
+    client.free();
+  });
+
+  test(`${build}: a verified certificate's id covers only the legs its policy checked`, () => {
+    const set = setOf('epoch-0');
+    const cert = certOf('fast');
+    const r = lib.verifyCertificate(cert, set, 'pq-fast');
+    assert.ok(r.ok, r.reason);
+    assert.ok(r.id instanceof Uint8Array && r.id.length === 32);
+    assert.equal(lib.verifyCertificate(cert.subarray(0, cert.length - 1), set, 'pq-fast').id, undefined);
+    const client = new lib.LightClient(set, 'pq-fast');
+    assert.deepEqual(client.verify(cert).id, r.id);
+    client.free();
+  });
+
   test(`${build}: truncated, extended and bit-flipped certificates and next sets are verdicts, never traps`, () => {
     const set = setOf('epoch-0');
     const base = certOf('end-of-epoch-0');

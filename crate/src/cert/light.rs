@@ -146,12 +146,28 @@ impl LightClient {
         verify(certificate, &self.trusted, &self.policy, &self.options)
     }
 
+    /// The longest certificate the current set admits ([`super::max_certificate_len`]):
+    /// [`LightClient::update`] and [`LightClient::verify`] refuse longer ones (`TOO_LONG`)
+    /// before parsing them.
+    pub fn max_certificate_len(&self) -> usize {
+        super::max_certificate_len(self.trusted.set().len())
+    }
+
     /// Follows one certificate (and, on an epoch's last block, the next set), under the
-    /// rules of the module docs.
+    /// rules of the module docs. A certificate whose verification succeeds is identified by
+    /// its report's [`Report::id`], which covers exactly the legs the policy checked.
     ///
     /// # Errors
     /// A [`Refused`] naming the first rule broken; the client is unchanged.
     pub fn update(&mut self, certificate: &[u8], next_set: Option<&[u8]>) -> Result<Accepted, Refused> {
+        let max = self.max_certificate_len();
+        if certificate.len() > max {
+            return Err(Refused::before_verifying(Error::TooLong {
+                what: "certificate",
+                len: certificate.len(),
+                max,
+            }));
+        }
         let view = match CertificateView::parse(certificate) {
             Ok(view) => view,
             Err(error) => {

@@ -76,12 +76,25 @@ pub struct Report {
     pub(crate) legs: [Option<LegReport>; 5],
     pub(crate) error: Option<Error>,
     pub(crate) total_weight: u64,
+    pub(crate) id: Option<[u8; 32]>,
 }
 
 impl Report {
     /// Whether the certificate is final under the policy: every required leg valid.
     pub fn is_valid(&self) -> bool {
         self.error.is_none()
+    }
+
+    /// The certificate's identity, when it is final: a hash of its header and of exactly the
+    /// legs this verification checked ([`super::CertificateView::id`] over the policy's
+    /// legs). Legs the policy does not require are never examined, so they never reach the
+    /// id: two encodings that differ only there (a relay stripped, added or corrupted a leg
+    /// this policy does not need) have one id, and the bytes worth keeping are the canonical
+    /// form ([`super::CertificateView::canonical`] over the policy's legs). Key stored or
+    /// deduplicated certificates by this id, never by their raw bytes. A relay cannot know
+    /// which legs its clients require: it forwards certificates unchanged.
+    pub fn id(&self) -> Option<&[u8; 32]> {
+        self.id.as_ref()
     }
 
     /// The first failure found (the overall reason), if any.

@@ -49,6 +49,17 @@ pub const SET_VERSION: u16 = 1;
 /// The most validators a set may have (a bitmap is then 128 bytes); the Magnetar
 /// registry's limit too.
 pub const MAX_VALIDATORS: usize = crate::magnetar::MAX_VALIDATORS;
+/// The longest `QVST` encoding: the fixed header (37), the longest `PULG` frame
+/// (ML-DSA-87), the count, and [`MAX_VALIDATORS`] validators each with an id, a weight, a
+/// BLS key and proof, an ML-DSA-87 key and the longest SLH-DSA key. Longer input is refused
+/// (`TOO_LONG`) before it is parsed.
+pub const MAX_SET_LEN: usize = 37
+    + crate::pulsar::frame::HEADER_LEN
+    + MLDSA87_PUBLIC_KEY_LEN
+    + 2
+    + MAX_VALIDATORS * (32 + 8 + bls::PUBLIC_KEY_LEN + bls::SIGNATURE_LEN + MLDSA87_PUBLIC_KEY_LEN + 64);
+/// FIPS 204's ML-DSA-87 public key length (checked against [`mldsa::Mode`] in the tests).
+const MLDSA87_PUBLIC_KEY_LEN: usize = 2592;
 /// The BLS key-kind byte.
 const BLS_MIN_PK: u8 = 1;
 /// Bytes of a validator before its keys: id and weight.
@@ -121,8 +132,16 @@ impl<'a> ValidatorSetView<'a> {
     /// # Errors
     /// [`Error::Decode`] (length, magic, version, mode bytes, a malformed `PULG` frame, a
     /// count of 0 or above [`MAX_VALIDATORS`], trailing bytes), [`Error::UnsortedValidators`],
-    /// [`Error::DuplicateValidator`], [`Error::ZeroWeight`], [`Error::WeightOverflow`].
+    /// [`Error::DuplicateValidator`], [`Error::ZeroWeight`], [`Error::WeightOverflow`];
+    /// [`Error::TooLong`] over [`MAX_SET_LEN`], before anything is read.
     pub fn parse(bytes: &'a [u8]) -> Result<Self, Error> {
+        if bytes.len() > MAX_SET_LEN {
+            return Err(Error::TooLong {
+                what: "validator set",
+                len: bytes.len(),
+                max: MAX_SET_LEN,
+            });
+        }
         let mut r = Reader::new(bytes);
         r.header(&SET_MAGIC, SET_VERSION)?;
         let chain_id = r.u64()?;

@@ -45,8 +45,10 @@ impl TrustedSet {
     /// # Errors
     /// [`Error::InvalidBlsKey`] naming the first validator whose BLS key does not decode, is
     /// repeated, or whose proof of possession does not verify; [`Error::InvalidMlDsaKey`]
-    /// for a Pulsar group key of the wrong length; [`Error::Magnetar`] for SLH-DSA keys that
-    /// make no registry (a key given to two validators).
+    /// for a Pulsar group key of the wrong length; [`Error::DuplicateMlDsaKey`] for one
+    /// ML-DSA key registered by two validators (a copied signature would count twice);
+    /// [`Error::Magnetar`] for SLH-DSA keys that make no registry (a key given to two
+    /// validators).
     pub fn new(set: ValidatorSet) -> Result<TrustedSet, Error> {
         let view = set.view();
         let weights = view.entries().map(|e| e.weight).collect();
@@ -56,13 +58,15 @@ impl TrustedSet {
             None
         };
         let mldsa = match view.mldsa_mode() {
-            Some(mode) => view
-                .entries()
-                .map(|e| {
-                    PreparedPublicKey::new(mode, e.mldsa_public_key.unwrap_or_default())
-                        .map_err(Error::InvalidMlDsaKey)
-                })
-                .collect::<Result<Vec<_>, _>>()?,
+            Some(mode) => {
+                distinct_mldsa_keys(&view)?;
+                view.entries()
+                    .map(|e| {
+                        PreparedPublicKey::new(mode, e.mldsa_public_key.unwrap_or_default())
+                            .map_err(Error::InvalidMlDsaKey)
+                    })
+                    .collect::<Result<Vec<_>, _>>()?
+            }
             None => Vec::new(),
         };
         let pulsar = match view.pulsar_group_key() {
@@ -145,6 +149,26 @@ impl TrustedSet {
 
     pub(crate) fn magnetar(&self) -> Option<&Registry> {
         self.magnetar.as_ref()
+    }
+}
+
+/// Refuses a set in which two validators registered one ML-DSA key: the ML-DSA-set leg
+/// counts a signature per bitmap slot, so a copied key (and signature) would add the
+/// weight of a validator that holds no secret. BLS and SLH-DSA keys are checked the same
+/// way by [`PreparedSet`] and [`Registry`].
+fn distinct_mldsa_keys(view: &ValidatorSetView<'_>) -> Result<(), Error> {
+    let mut keys: Vec<(&[u8], usize)> = view
+        .entries()
+        .enumerate()
+        .map(|(i, e)| (e.mldsa_public_key.unwrap_or_default(), i))
+        .collect();
+    keys.sort_unstable();
+    match keys.windows(2).find(|w| w[0].0 == w[1].0) {
+        Some(w) => Err(Error::DuplicateMlDsaKey {
+            first: w[0].1.min(w[1].1),
+            second: w[0].1.max(w[1].1),
+        }),
+        None => Ok(()),
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::bitmap::Bitmap;
 use super::report::{LegReport, Report, Verdict};
-use super::view::{CertificateView, LegView};
+use super::view::{max_certificate_len, CertificateView, LegView};
 use super::{Error, LegKind, Policy, TrustedSet, MAGNETAR_CONTEXT, MLDSA_CONTEXT, PULSAR_CONTEXT};
 use crate::magnetar;
 
@@ -273,7 +273,7 @@ fn verify_leg(
 }
 
 /// Verifies the certificate `bytes` against the trusted set under the caller's `policy`:
-/// parse, header, every required leg's structure and quorum, then the signatures cheapest
+/// its length against what the set admits ([`max_certificate_len`]), parse, header, every required leg's structure and quorum, then the signatures cheapest
 /// first (see the module docs of [`super`]). Never fails: a bad certificate gives a report
 /// whose [`Report::error`] says why. Stops at the first failure unless `options.full`.
 pub fn verify(bytes: &[u8], trusted: &TrustedSet, policy: &Policy, options: &Options) -> Report {
@@ -283,6 +283,7 @@ pub fn verify(bytes: &[u8], trusted: &TrustedSet, policy: &Policy, options: &Opt
         legs: Default::default(),
         error: None,
         total_weight: trusted.total_weight(),
+        id: None,
     };
     for kind in policy.legs().iter() {
         report.legs[kind.index()] = Some(LegReport::new(kind, true, false));
@@ -296,6 +297,16 @@ pub fn verify(bytes: &[u8], trusted: &TrustedSet, policy: &Policy, options: &Opt
             report.error = Some(e);
         }
     };
+    let max = max_certificate_len(trusted.set().len());
+    if bytes.len() > max {
+        let e = Error::TooLong {
+            what: "certificate",
+            len: bytes.len(),
+            max,
+        };
+        fail(&mut report, None, e);
+        return report;
+    }
     let view = match CertificateView::parse(bytes) {
         Ok(v) => v,
         Err(e) => {
@@ -365,6 +376,9 @@ pub fn verify(bytes: &[u8], trusted: &TrustedSet, policy: &Policy, options: &Opt
                 }
             }
         }
+    }
+    if report.error.is_none() {
+        report.id = Some(view.id(policy.legs()));
     }
     report
 }

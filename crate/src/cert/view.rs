@@ -28,8 +28,9 @@
 
 use super::bitmap::Bitmap;
 use super::header::Header;
-use super::{Error, LegKind};
+use super::{Error, LegKind, LegSet};
 use crate::bls;
+use crate::hash::{tags, Transcript};
 use crate::magnetar::AggregateCertificate;
 use crate::mldsa;
 use crate::pulsar::frame::SignatureFrame;
@@ -44,6 +45,31 @@ pub const MAX_LEG_LEN: usize = 1 << 26;
 /// The longest reserved Corona payload accepted (1 MiB), so the longest certificate a set
 /// of n validators admits is bounded by n (a light client refuses longer input uncopied).
 pub const MAX_CORONA_LEG_LEN: usize = 1 << 20;
+
+/// The longest certificate a set of `validators` validators admits, in bytes: every leg of
+/// every kind present at its largest for that many signers — magic, version, the longer
+/// header, the leg count and five leg headers; a BLS leg (bitmap, aggregate signature); a
+/// `PULS` frame of ML-DSA-87; the reserved Corona leg at [`MAX_CORONA_LEG_LEN`]; a Magnetar
+/// aggregate of every validator at the largest Magnetar signature (SLH-DSA-SHAKE-192f); an
+/// ML-DSA-set leg of every validator at ML-DSA-87. [`super::verify`] refuses anything longer
+/// (`TOO_LONG`) before parsing it, so a host may refuse such input without copying it and
+/// never refuses a certificate the verifier would accept.
+pub fn max_certificate_len(validators: usize) -> usize {
+    let n = validators;
+    let bitmap = 2 + n.div_ceil(8);
+    let mldsa_sig = mldsa::Mode::MlDsa87.signature_len();
+    let magnetar_sig = crate::magnetar::Mode::ALL
+        .iter()
+        .map(|m| m.signature_len())
+        .max()
+        .unwrap_or(0);
+    let fixed = CERT_MAGIC.len() + 2 + super::header::HEADER_LEN[1] + 1 + 5 * LegKind::ALL.len();
+    let bls_leg = bitmap + bls::SIGNATURE_LEN;
+    let pulsar_leg = crate::pulsar::frame::HEADER_LEN + mldsa_sig;
+    let magnetar_leg = crate::magnetar::certificate::HEADER_LEN + n * (32 + magnetar_sig);
+    let mldsa_leg = bitmap + 1 + n * mldsa_sig;
+    fixed + bls_leg + pulsar_leg + MAX_CORONA_LEG_LEN + magnetar_leg + mldsa_leg
+}
 
 /// One leg, borrowed from the certificate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,6 +190,8 @@ pub struct CertificateView<'a> {
     bytes: &'a [u8],
     header: Header,
     legs: [Option<LegView<'a>>; 5],
+    /// Each present leg's payload as it came, for the canonical form and the id.
+    payloads: [Option<&'a [u8]>; 5],
 }
 
 impl<'a> CertificateView<'a> {
@@ -190,6 +218,7 @@ impl<'a> CertificateView<'a> {
             .into());
         }
         let mut legs = [None; 5];
+        let mut payloads = [None; 5];
         let mut last: Option<LegKind> = None;
         for _ in 0..count {
             let kind = LegKind::from_byte(r.u8()?)?;
@@ -204,9 +233,15 @@ impl<'a> CertificateView<'a> {
             };
             let payload = r.bytes(max)?;
             legs[kind.index()] = Some(LegView::parse(kind, payload)?);
+            payloads[kind.index()] = Some(payload);
         }
         r.finish()?;
-        Ok(CertificateView { bytes, header, legs })
+        Ok(CertificateView {
+            bytes,
+            header,
+            legs,
+            payloads,
+        })
     }
 
     /// The header.
@@ -227,6 +262,37 @@ impl<'a> CertificateView<'a> {
     /// The encoding.
     pub fn as_bytes(&self) -> &'a [u8] {
         self.bytes
+    }
+
+    /// The payload of leg `kind` as it came, if present.
+    pub fn leg_payload(&self, kind: LegKind) -> Option<&'a [u8]> {
+        self.payloads[kind.index()]
+    }
+
+    /// The identity of the header and the legs `legs` (those present among them), in kind
+    /// order: cSHAKE256 (`QUASAR-CERT-ID-v1`) over the finality message, then each leg's
+    /// kind byte and payload. Bytes outside those legs never reach it; see
+    /// [`super::Report::id`].
+    pub fn id(&self, legs: LegSet) -> [u8; 32] {
+        let mut t = Transcript::new(tags::CERT_ID);
+        t.append(&self.header.message());
+        for kind in legs.iter() {
+            if let Some(payload) = self.leg_payload(kind) {
+                t.append(&[kind.to_byte()]).append(payload);
+            }
+        }
+        t.finalize()
+    }
+
+    /// The certificate re-encoded with only the legs `legs` (those present among them): the
+    /// canonical form of what a verifier checked, whose [`CertificateView::id`] over the same
+    /// legs is unchanged. A certificate with none of `legs` has no canonical form.
+    pub fn canonical(&self, legs: LegSet) -> Option<alloc::vec::Vec<u8>> {
+        let kept: alloc::vec::Vec<(u8, &[u8])> = legs
+            .iter()
+            .filter_map(|k| self.leg_payload(k).map(|p| (k.to_byte(), p)))
+            .collect();
+        (!kept.is_empty()).then(|| encode(&self.header, &kept))
     }
 }
 

@@ -12,9 +12,10 @@
 //!
 //! # Reports
 //!
-//! `{ ok, code?, reason?, policy, totalWeight, header?, legs: [{ kind, required, present,
+//! `{ ok, code?, reason?, id?, policy, totalWeight, header?, legs: [{ kind, required, present,
 //! verdict, ok, code?, reason?, signers?, weight?, micros? }], micros? }`, in the order of
-//! [`crate::cert::Report::legs`]; weights and the header's integers are `BigInt`s (u64).
+//! [`crate::cert::Report::legs`]; `id` (32 bytes, only when `ok`) is
+//! [`crate::cert::Report::id`]; weights and the header's integers are `BigInt`s (u64).
 //! `micros` (the leg's signature check, in microseconds) is there only when a clock was
 //! given: `certVerify` times with `performance.now()` when the host has it; the light client
 //! never calls into JavaScript while it is borrowed, so its reports carry no timings.
@@ -87,6 +88,9 @@ fn report_js(r: &Report) -> Object {
     if let Some(e) = r.error() {
         reason(&o, e);
     }
+    if let Some(id) = r.id() {
+        set(&o, "id", Uint8Array::from(&id[..]));
+    }
     set(&o, "policy", r.policy().name());
     set(&o, "totalWeight", r.total_weight());
     if let Some(h) = r.header() {
@@ -136,6 +140,25 @@ pub fn cert_verify(cert: &[u8], set_bytes: &[u8], policy_name: &str, full: bool)
         clock: Some(clock_ns),
     };
     Ok(report_js(&verify(cert, &trusted, &policy, &options)).into())
+}
+
+/// The longest certificate the validator set `set` (`QVST`) admits
+/// ([`crate::cert::max_certificate_len`]): `certVerify` refuses longer ones, so JavaScript
+/// refuses them without copying them into WASM memory.
+///
+/// # Errors
+/// The set's decoding error (it is the caller's trusted set).
+#[wasm_bindgen(js_name = "certMaxLength")]
+pub fn cert_max_length(set_bytes: &[u8]) -> Result<usize, JsValue> {
+    let view = crate::cert::ValidatorSetView::parse(set_bytes).map_err(to_js_error)?;
+    Ok(crate::cert::max_certificate_len(view.len()))
+}
+
+/// The longest validator set (`QVST`) any certificate API accepts
+/// ([`crate::cert::MAX_SET_LEN`]).
+#[wasm_bindgen(js_name = "certMaxSetLength")]
+pub fn cert_max_set_length() -> usize {
+    crate::cert::MAX_SET_LEN
 }
 
 /// A light client in WASM memory ([`crate::cert::LightClient`]): trusts one validator set and
@@ -219,6 +242,12 @@ impl LightClientWasm {
     #[wasm_bindgen(js_name = "keyEra")]
     pub fn key_era(&self) -> u64 {
         self.0.trusted().set().key_era()
+    }
+
+    /// The longest certificate the current set admits.
+    #[wasm_bindgen(js_name = "maxCertificateLength")]
+    pub fn max_certificate_length(&self) -> usize {
+        self.0.max_certificate_len()
     }
 
     /// The current set's size.
