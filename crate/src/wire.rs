@@ -4,6 +4,8 @@
 //! and finished with [`Reader::finish`], which rejects trailing bytes. Lengths and counts
 //! are checked against what the input can hold before anything is allocated.
 
+pub mod frame;
+
 use alloc::vec::Vec;
 
 /// Errors from decoding bytes. Higher layers attach who sent them.

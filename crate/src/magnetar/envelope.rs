@@ -1,57 +1,32 @@
-//! The reference's `MAGS` (signature) and `MAGG` (public key) envelopes: an 11-byte
-//! big-endian header around stock FIPS 205 bytes (layout in the module docs).
+//! The reference's `MAGS` (signature) and `MAGG` (public key) envelopes: the 11-byte frame
+//! of [`wire::frame`] around stock FIPS 205 bytes.
 
 use alloc::vec::Vec;
 
 use super::{Error, Mode};
 use crate::slhdsa;
-use crate::wire::{self, Reader, Writer};
+use crate::wire;
 
 /// Magic of a signature envelope.
 pub const SIGNATURE_MAGIC: [u8; 4] = *b"MAGS";
 /// Magic of a public-key envelope.
 pub const PUBLIC_KEY_MAGIC: [u8; 4] = *b"MAGG";
-/// The only envelope version. A new mode does not change it.
-pub const VERSION: u16 = 1;
-/// Header bytes: magic 4, version 2, mode 1, length 4.
-pub const HEADER_LEN: usize = 11;
+/// The only envelope version ([`wire::frame::VERSION`]). A new mode does not change it.
+pub const VERSION: u16 = wire::frame::VERSION;
+/// Header bytes: magic 4, version 2, mode 1, length 4 ([`wire::frame::HEADER_LEN`]).
+pub const HEADER_LEN: usize = wire::frame::HEADER_LEN;
 
 fn encode(magic: &[u8; 4], mode: Mode, body: &[u8]) -> Vec<u8> {
-    let mut w = Writer::with_capacity(HEADER_LEN + body.len());
-    w.put(magic).u16(VERSION).u8(mode.to_byte());
-    // Canonical sizes are at most 35,664 bytes: the u32 cannot truncate.
-    w.u32(body.len() as u32).put(body);
-    w.into_bytes()
+    wire::frame::encode(magic, mode.to_byte(), body)
 }
 
-/// The reference's decode order: whole header present, magic, version, known mode,
-/// declared length equal to the mode's size, body present, nothing after it.
+/// The reference's decode order ([`wire::frame::decode`]).
 fn decode<'a>(
     magic: &[u8; 4],
     bytes: &'a [u8],
     len_of: fn(Mode) -> usize,
 ) -> Result<(Mode, &'a [u8]), wire::Error> {
-    if bytes.len() < HEADER_LEN {
-        return Err(wire::Error::TooShort {
-            needed: HEADER_LEN,
-            got: bytes.len(),
-        });
-    }
-    let mut r = Reader::new(bytes);
-    r.header(magic, VERSION)?;
-    let mode_byte = r.u8()?;
-    let mode = Mode::from_byte(mode_byte).ok_or(wire::Error::UnknownMode(mode_byte))?;
-    let declared = r.u32()?;
-    let expected = len_of(mode);
-    if usize::try_from(declared).ok() != Some(expected) {
-        return Err(wire::Error::LengthMismatch {
-            expected,
-            got: usize::try_from(declared).unwrap_or(usize::MAX),
-        });
-    }
-    let body = r.take(expected)?;
-    r.finish()?;
-    Ok((mode, body))
+    wire::frame::decode(magic, bytes, Mode::from_byte, len_of)
 }
 
 fn check_len(what: &'static str, expected: usize, got: usize) -> Result<(), Error> {

@@ -1,5 +1,5 @@
 //! The reference implementation's frames for ML-DSA signatures and group keys
-//! (research/pulsar.md §3), decoded strictly.
+//! (research/pulsar.md §3), decoded strictly by the one frame codec, [`wire::frame`].
 //!
 //! | field | bytes |
 //! |---|---|
@@ -14,21 +14,19 @@
 use alloc::vec::Vec;
 
 use crate::mldsa::{self, Mode};
-use crate::wire::{self, Reader, Writer};
+use crate::wire;
 
 /// Magic of a signature frame.
 pub const SIGNATURE_MAGIC: [u8; 4] = *b"PULS";
 /// Magic of a group-key frame.
 pub const GROUP_KEY_MAGIC: [u8; 4] = *b"PULG";
-/// The only frame version.
-pub const VERSION: u16 = 1;
-/// Header length: magic, version, mode, length.
-pub const HEADER_LEN: usize = 11;
+/// The only frame version ([`wire::frame::VERSION`]).
+pub const VERSION: u16 = wire::frame::VERSION;
+/// Header length: magic, version, mode, length ([`wire::frame::HEADER_LEN`]).
+pub const HEADER_LEN: usize = wire::frame::HEADER_LEN;
 
 fn encode(magic: &[u8; 4], mode: Mode, body: &[u8]) -> Vec<u8> {
-    let mut w = Writer::with_header(magic, VERSION);
-    w.u8(mode.to_byte()).u32(body.len() as u32).put(body);
-    w.into_bytes()
+    wire::frame::encode(magic, mode.to_byte(), body)
 }
 
 fn decode<'a>(
@@ -36,21 +34,7 @@ fn decode<'a>(
     bytes: &'a [u8],
     len_of: fn(Mode) -> usize,
 ) -> Result<(Mode, &'a [u8]), wire::Error> {
-    let mut r = Reader::new(bytes);
-    r.header(magic, VERSION)?;
-    let mode_byte = r.u8()?;
-    let mode = Mode::from_byte(mode_byte).map_err(|_| wire::Error::UnknownMode(mode_byte))?;
-    let declared = r.u32()? as usize;
-    let expected = len_of(mode);
-    if declared != expected {
-        return Err(wire::Error::LengthMismatch {
-            expected,
-            got: declared,
-        });
-    }
-    let body = r.take(expected)?;
-    r.finish()?;
-    Ok((mode, body))
+    wire::frame::decode(magic, bytes, |b| Mode::from_byte(b).ok(), len_of)
 }
 
 /// A FIPS 204 signature in a `PULS` frame, borrowed from the input.
