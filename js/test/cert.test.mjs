@@ -12,7 +12,7 @@ import { bls12_381 } from '@noble/curves/bls12-381.js';
 
 import * as full from '../index.js';
 import * as light from '../verify.js';
-import { loader as fullLoader } from '../full.js';
+import { glue as fullGlue, loader as fullLoader } from '../full.js';
 
 const KATS = JSON.parse(readFileSync(new URL('../../kats/cert.json', import.meta.url), 'utf8'));
 const hex = (h) => Uint8Array.from(Buffer.from(h, 'hex'));
@@ -89,6 +89,12 @@ for (const [build, lib] of [['light', light], ['full', full]]) {
     assert.throws(() => new lib.LightClient(set.subarray(0, 100), 'pq-fast'), { name: 'QuasarError' });
     assert.throws(() => new lib.LightClient(set, 'nope'), { name: 'QuasarError', code: 'UNKNOWN_POLICY' });
     assert.deepEqual(lib.CERT_POLICIES, ['pq-off', 'pq-fast', 'pq-heavy', 'strict-pq-fast', 'strict-pq-heavy']);
+    // The names are Rust's, in Rust's order; which legs each requires is read from Rust only.
+    const table = fullGlue.certPolicyTable().split('\n').map((l) => l.split(':'));
+    assert.deepEqual(table.map(([name]) => name), [...lib.CERT_POLICIES]);
+    assert.deepEqual(table.find(([name]) => name === 'pq-heavy')[1].split(','), ['bls', 'pulsar', 'magnetar']);
+    const long = lib.verifyCertificate(new Uint8Array(64 << 20), set, 'strict-pq-heavy');
+    assert.deepEqual(long.legs.map((l) => [l.kind, l.verdict]), [['pulsar', 'not-checked'], ['magnetar', 'not-checked']]);
   });
 
   test(`${build}: input longer than the trusted set admits is TOO_LONG, uncopied; a policy name is checked before WASM`, () => {

@@ -161,6 +161,27 @@ pub fn cert_max_set_length() -> usize {
     crate::cert::MAX_SET_LEN
 }
 
+/// The named policies, mildest first, each with the legs it requires, as one line per
+/// policy: `name:leg,leg` (Rust's [`Policy::ALL`] table; JavaScript keeps no copy of it).
+#[wasm_bindgen(js_name = "certPolicyTable")]
+pub fn cert_policy_table() -> String {
+    let mut out = String::new();
+    for p in Policy::ALL {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(p.name());
+        out.push(':');
+        for (i, leg) in p.legs().iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(leg.name());
+        }
+    }
+    out
+}
+
 /// A light client in WASM memory ([`crate::cert::LightClient`]): trusts one validator set and
 /// follows certificates and epoch changes under one policy. Holds only public data; call
 /// `free()` when done.
