@@ -1,14 +1,27 @@
 //! # quasar-pq
 //!
-//! Post-quantum consensus certificates, natively and in WebAssembly.
+//! Post-quantum consensus certificates, natively and in WebAssembly: the signature schemes a
+//! validator set signs blocks with, the threshold protocols that hold a group key, and the
+//! finality certificate a light client checks.
 //!
-//! This release provides **ML-DSA** (FIPS 204), written on the `sha3` crate: key
-//! generation from a 32-byte seed, hedged and deterministic signing through the pure
-//! interface with a context string, the internal and external-μ interfaces (in
-//! [`mldsa::hazmat`]), verification, and the standard byte encodings; and **SLH-DSA**
-//! (FIPS 205, the six SHAKE sets) in [`slhdsa`]: key generation from seeds, hedged and
-//! deterministic pure signing with a context, verification and batch verification, the
-//! internal interface in [`slhdsa::hazmat`].
+//! | module | what | trust model, in one line |
+//! |---|---|---|
+//! | [`mldsa`] | ML-DSA (FIPS 204), written here: keys from seeds, hedged and deterministic signing with a context, external μ ([`mldsa::hazmat`]), prepared verification keys | a standard signature |
+//! | [`slhdsa`] | SLH-DSA (FIPS 205, the six SHAKE sets), written here | a standard hash-based signature |
+//! | [`bls`] | BLS12-381 min-pk with proofs of possession, aggregates over signer bitmaps | a classical signature: no post-quantum security |
+//! | [`magnetar`] | per-validator SLH-DSA signatures, batches and aggregate certificates against a weighted registry | each validator signs alone; no shared secret |
+//! | [`vss`], [`lss`] | verifiable secret sharing; DKG, refresh and reshare (any t-of-n to any t′-of-n′) with blame and activation certificates; encrypted share snapshots | fewer than t holders learn nothing; a dealer that cheats is named |
+//! | [`lens`] | FROST (Ed25519, secp256k1/BIP-340, Ristretto255) on LSS keys | a genuine threshold signature: nobody ever holds the key |
+//! | [`pulsar`] | Pulsar custody: t-of-n ML-DSA whose key is rebuilt by a combiner while it signs | the combiner is trusted while it signs (see [`pulsar::custody`]) |
+//! | [`cert`] | the finality certificate (BLS, Pulsar, Magnetar and ML-DSA-set legs) and the light client | the caller's checkpoint set and policy; a quorum of weight signed |
+//! | [`party`] | the one shape of every protocol party: bytes in, bytes out, a round at a time | a peer's bad message is dropped and named, never fatal |
+//! | [`wire`], [`hash`], [`quorum`] | strict decoding, the shared 11-byte frame, domain-separated hashing, integer quorums | — |
+//!
+//! Every protocol party is a [`party::Party`] (`start` → `step` … → `Done`); each protocol's
+//! module docs open with its call sequence. Key shares are made by a DKG and its key
+//! ceremony (Pulsar: DKG → the combiner derives the ML-DSA key once → every member certifies
+//! the key with a proof of possession of its share), used to sign, reshared to a new set, and
+//! erased only after the new generation's activation certificate verifies.
 //!
 //! ```
 //! use quasar_pq::mldsa::{MlDsa65, SigningKey};
@@ -19,6 +32,14 @@
 //! assert!(vk.verify(b"block 42", b"example", &sig).is_ok());
 //! assert!(vk.verify(b"block 43", b"example", &sig).is_err());
 //! ```
+//!
+//! # Features
+//!
+//! `std` (default: file-backed snapshots, timing), `threshold` (default: the threshold
+//! stack), `light` (the verify-only WebAssembly module), `parallel` (rayon batch
+//! verification), `sim` (the in-process simulator of parties, for tests, benches and KATs),
+//! `hazmat` (misbehaving parties, for demos and tests only), `ct-check` (the constant-flow
+//! harness).
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(unsafe_code)] // allowed in hash::keccak_x4 (AVX2 after detection) and ct (value barrier, Valgrind requests)
 #![deny(missing_docs)]
