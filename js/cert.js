@@ -10,7 +10,7 @@
 // unknown policy name (QuasarError UNKNOWN_POLICY), a trusted validator set that does not
 // decode or whose keys do not validate.
 
-import { MAX_MESSAGE_BYTES, boolOpt, byteLength, bytes, checkOpts, quasarError, randomBytes, secretBytes } from './common.js';
+import { MAX_MESSAGE_BYTES, arrayOf, boolOpt, byteLength, bytes, checkOpts, copyInto, listOf, named, oneOf, quasarError, randomBytes, secretBytes } from './common.js';
 
 /**
  * The policy names, mildest first (API: a constant usable before `init()`). Which legs each
@@ -18,6 +18,9 @@ import { MAX_MESSAGE_BYTES, boolOpt, byteLength, bytes, checkOpts, quasarError, 
  * these names are exactly Rust's.
  */
 export const CERT_POLICIES = Object.freeze(['pq-off', 'pq-fast', 'pq-heavy', 'strict-pq-fast', 'strict-pq-heavy']);
+/** The same names as a null-prototype table: only its own names are policies. */
+const POLICY_NAMES = Object.freeze({ __proto__: null, 'pq-off': true, 'pq-fast': true, 'pq-heavy': true, 'strict-pq-fast': true, 'strict-pq-heavy': true });
+const split = Function.prototype.call.bind(String.prototype.split);
 
 /**
  * Length bounds come from Rust (crate::cert): `certMaxSetLength()` is the longest QVST any
@@ -38,15 +41,19 @@ const VERIFY_OPTS = Object.freeze(['full']);
 
 /** A policy name, checked here so an unknown one (of any length) never reaches WebAssembly. */
 function policyOf(policy) {
-  if (typeof policy !== 'string') throw new TypeError(`policy must be a string (one of ${CERT_POLICIES.join(', ')}), got ${typeof policy}`);
-  if (!CERT_POLICIES.includes(policy)) throw quasarError('UNKNOWN_POLICY', `unknown policy name (the names: ${CERT_POLICIES.join(', ')})`, 'policy', 'cert');
+  if (typeof policy !== 'string') throw new TypeError(`policy must be a string (one of ${oneOf(CERT_POLICIES)}), got ${typeof policy}`);
+  if (!named(POLICY_NAMES, policy)) throw quasarError('UNKNOWN_POLICY', `unknown policy name (the names: ${oneOf(CERT_POLICIES)})`, 'policy', 'cert');
   return policy;
 }
 
-/** The verdict on bytes too long to copy: every leg the policy requires is not checked. */
+/**
+ * The verdict on bytes too long to copy: every leg the policy requires (`legsOf`, Rust's
+ * table) is not checked. Like the module's reports, it and its legs are null-prototype objects.
+ */
 function tooLong(what, n, max, policy, legsOf) {
-  const legs = legsOf(policy).map((kind) => ({ kind, required: true, present: false, verdict: 'not-checked', ok: false }));
-  return { ok: false, code: 'TOO_LONG', reason: `${what} is ${n} bytes, longer than the ${max} its validator set admits`, policy, legs };
+  const kinds = legsOf(policy);
+  const legs = arrayOf(kinds.length, (i) => ({ __proto__: null, kind: kinds[i], required: true, present: false, verdict: 'not-checked', ok: false }));
+  return { __proto__: null, ok: false, code: 'TOO_LONG', reason: `${what} is ${n} bytes, longer than the ${max} its validator set admits`, policy, legs };
 }
 
 /**
@@ -60,13 +67,16 @@ export function makeCert(w, loader, { full }) {
   /** The legs each policy requires, from Rust's table (read once the module is loaded). */
   let policyLegs;
   const legsOf = (policy) => {
-    policyLegs ??= new Map(
-      loader.call(() => w.certPolicyTable()).split('\n').map((line) => {
-        const [name, legs] = line.split(':');
-        return [name, Object.freeze(legs.split(','))];
-      }),
-    );
-    return policyLegs.get(policy) ?? [];
+    if (policyLegs === undefined) {
+      const table = { __proto__: null };
+      const lines = split(loader.call(() => w.certPolicyTable()), '\n');
+      for (let i = 0; i < lines.length; i++) {
+        const parts = split(lines[i], ':');
+        table[parts[0]] = Object.freeze(split(parts[1], ','));
+      }
+      policyLegs = Object.freeze(table);
+    }
+    return named(policyLegs, policy) ? policyLegs[policy] : [];
   };
   /**
    * Verify the certificate `certificate` (QCRT) against `validatorSet` (QVST, the set the
@@ -124,11 +134,11 @@ export function makeCert(w, loader, { full }) {
       const long = byteLength(cert) > max ? ['certificate', cert, max] : next !== undefined && byteLength(next) > maxNext ? ['nextSet', next, maxNext] : null;
       if (long) {
         const epoch = loader.call(() => r.epoch());
-        return { ok: false, code: 'TOO_LONG', reason: `${long[0]} is ${byteLength(long[1])} bytes, longer than the ${long[2]} its validator set admits`, epoch };
+        return { __proto__: null, ok: false, code: 'TOO_LONG', reason: `${long[0]} is ${byteLength(long[1])} bytes, longer than the ${long[2]} its validator set admits`, epoch };
       }
-      const out = loader.call(() => r.update(cert, next));
-      const { accepted, ...rest } = out;
-      return { ok: accepted, ...rest };
+      // The module's object has no prototype: `accepted` is its own (true or false).
+      const { accepted, ...rest } = loader.call(() => r.update(cert, next));
+      return { __proto__: null, ok: accepted === true, ...rest };
     }
     /**
      * Verify `certificate` against the current set under the client's policy, changing nothing:
@@ -205,11 +215,14 @@ const BLS_LENGTHS = Object.freeze({ secretKey: 32, publicKey: 48, signature: 96,
 const MAX_BLS_LIST = 1 << 16;
 const KEYGEN_OPTS = Object.freeze(['keyInfo']);
 
+/**
+ * The fixed-size entries of `list`, concatenated: the list is copied first (its length read
+ * once, at most MAX_BLS_LIST), then each entry checked, so a Proxy cannot stretch it.
+ */
 function concat(list, title, length) {
-  if (!Array.isArray(list)) throw new TypeError(`${title} must be an array`);
-  if (list.length > MAX_BLS_LIST) throw new RangeError(`${title} has ${list.length} entries, at most ${MAX_BLS_LIST} are accepted`);
-  const out = new Uint8Array(list.length * length);
-  list.forEach((v, i) => out.set(bytes(v, `${title}[${i}]`, { length }), i * length));
+  const entries = listOf(list, title, MAX_BLS_LIST);
+  const out = new Uint8Array(entries.length * length);
+  for (let i = 0; i < entries.length; i++) copyInto(out, bytes(entries[i], `${title}[${i}]`, { length }), i * length);
   return out;
 }
 

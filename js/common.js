@@ -63,8 +63,9 @@ export const MAX_CONTEXT_BYTES = 255;
 
 const uncurry = (f) => Function.prototype.call.bind(f);
 const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
+const getOwnDescriptor = Object.getOwnPropertyDescriptor;
 const getterOf = (o, k) => {
-  const d = Object.getOwnPropertyDescriptor(o, k);
+  const d = getOwnDescriptor(o, k);
   return d && typeof d.get === 'function' ? uncurry(d.get) : undefined;
 };
 const taLength = getterOf(TypedArrayPrototype, 'length');
@@ -76,33 +77,69 @@ const abDetached = getterOf(ArrayBuffer.prototype, 'detached');
 const sabProto = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer.prototype : null;
 const sabGrowable = sabProto ? getterOf(sabProto, 'growable') : undefined;
 const getPrototypeOf = Reflect.getPrototypeOf;
+const setPrototypeOf = Reflect.setPrototypeOf;
+const defineProperty = Reflect.defineProperty;
+const ownKeys = Reflect.ownKeys;
 const hasOwn = uncurry(Object.prototype.hasOwnProperty);
-const isEnumerable = uncurry(Object.prototype.propertyIsEnumerable);
 const objectTag = uncurry(Object.prototype.toString);
+const stringSlice = uncurry(String.prototype.slice);
+const stringify = JSON.stringify;
+const isArray = Array.isArray;
+const arrayFrom = Array.from;
+const isView = ArrayBuffer.isView;
+const freeze = Object.freeze;
+const ObjectPrototype = Object.prototype;
 const U8 = Uint8Array;
 const U8Proto = Uint8Array.prototype;
-const ACCESSORS = Object.freeze(['length', 'byteLength', 'byteOffset', 'buffer']);
+const ACCESSORS = freeze(['length', 'byteLength', 'byteOffset', 'buffer']);
 const isSharedBuffer = (b) => sabProto !== null && getPrototypeOf(b) === sabProto;
+
+/** Defines `key` on `o` as an own, enumerable data property: no accessor of a prototype runs. */
+function put(o, key, value) {
+  defineProperty(o, key, { __proto__: null, value, writable: true, enumerable: true, configurable: true });
+}
 
 /**
  * A `QuasarError` made on the JS side: the same shape as the ones the WASM module throws
  * (`name`, `code`, `module`, `culprits`), plus `argument` when an argument was at fault. A
- * check that mirrors a Rust one (a context over 255 bytes) uses that code and module.
+ * check that mirrors a Rust one (a context over 255 bytes) uses that code and module. Its
+ * fields are its own (defined, not assigned), so a setter or getter on Object.prototype
+ * neither sees nor replaces them.
  */
 export function quasarError(code, message, argument, module = 'js') {
   const e = new Error(message);
-  e.name = 'QuasarError';
-  e.code = code;
-  e.module = module;
-  e.culprits = [];
-  if (argument !== undefined) e.argument = argument;
+  put(e, 'name', 'QuasarError');
+  put(e, 'code', code);
+  put(e, 'module', module);
+  put(e, 'culprits', []);
+  if (argument !== undefined) put(e, 'argument', argument);
   return e;
+}
+
+/** How many characters of a caller's string an error message repeats at most. */
+export const ECHO_CHARS = 64;
+
+/**
+ * A caller's value as an error message shows it, short whatever it is: a string quoted, cut
+ * after ECHO_CHARS characters with an ellipsis and its length; a number, boolean or BigInt as
+ * written (a long BigInt cut the same way); anything else by its kind. Never calls a method of
+ * the value (no `toString` of the caller's runs).
+ */
+export function echo(v) {
+  if (typeof v === 'string') return v.length <= ECHO_CHARS ? stringify(v) : `${stringify(stringSlice(v, 0, ECHO_CHARS))}… (${v.length} characters)`;
+  if (typeof v === 'number' || typeof v === 'boolean') return `${v}`;
+  if (typeof v === 'bigint') {
+    const s = `${v}`;
+    return s.length <= ECHO_CHARS ? `${s}n` : `${stringSlice(s, 0, ECHO_CHARS)}…n (${s.length} digits)`;
+  }
+  if (v === null || v === undefined) return `${v}`;
+  return typeof v === 'object' ? (isArray(v) ? 'an array' : 'an object') : `a ${typeof v}`;
 }
 
 function describe(v) {
   if (v === null) return 'null';
   if (typeof v !== 'object') return typeof v;
-  return taTag(v) ?? (ArrayBuffer.isView(v) ? 'a view' : 'an object');
+  return taTag(v) ?? (isView(v) ? 'a view' : 'an object');
 }
 
 function detached(buffer, length) {
@@ -132,7 +169,9 @@ export function byteLength(u8) {
  * A subclass that leaves the accessors alone (Node's `Buffer`) and a view of a shared or
  * resizable buffer are copied into a fresh plain array of the true length.
  */
-export function bytes(value, name, { length, max } = {}) {
+export function bytes(value, name, bounds) {
+  const length = bounds !== undefined && hasOwn(bounds, 'length') ? bounds.length : undefined;
+  const max = bounds !== undefined && hasOwn(bounds, 'max') ? bounds.max : undefined;
   const tag = value !== null && (typeof value === 'object' || typeof value === 'function') ? taTag(value) : undefined;
   if (tag !== 'Uint8Array') throw new TypeError(`${name} must be a Uint8Array, got ${describe(value)}`);
   let copy = false;
@@ -176,29 +215,159 @@ export function abytes(value, length, title) {
   return bytes(value, title, { length, max: length === undefined ? MAX_MESSAGE_BYTES : undefined });
 }
 
+// ---------------------------------------------------------------------------------------
+// Reading what the caller passed, in a realm that may be polluted.
+//
+// Code beside the package may add properties to Object.prototype or Array.prototype, or replace
+// built-ins (Object.entries, Array.prototype.includes, …), after this module loaded. Options
+// bags, the bags nested in them (a quorum), list entries (`{ id, signature }`, `{ from, bytes }`)
+// and lists are therefore read only through the intrinsics taken above, and only from the
+// caller's OWN data properties: an inherited key is never seen (an inherited `quorum`, `seed`,
+// `context` or `extraEntropy` is no option), a getter or setter is refused without being run,
+// and a list's length is read once. What they return has no prototype: a key it lacks reads
+// `undefined`, whatever the realm holds.
+
+/** Whether `list` (one of the package's own arrays) holds `v`. */
+export function member(list, v) {
+  for (let i = 0; i < list.length; i++) if (list[i] === v) return true;
+  return false;
+}
+
+/** The names of `list` (one of the package's own arrays), comma-separated, for a message. */
+export function oneOf(list) {
+  let s = '';
+  for (let i = 0; i < list.length; i++) s += i === 0 ? list[i] : `, ${list[i]}`;
+  return s;
+}
+
+/** Whether the package's own name table `table` (a null-prototype object) names `name`. */
+export function named(table, name) {
+  return typeof name === 'string' && hasOwn(table, name);
+}
+
 /**
- * Validate an options bag: undefined or a plain object whose defined keys are all allowed. An
- * option the bag has but would not be read — in a Map, inherited from a prototype, a getter of a
- * class, not enumerable — is a TypeError, as an unknown key is: a context must not go missing.
+ * The prototype chain of a bag: a plain object (prototype Object.prototype or null) passes; a
+ * built-in's kind (a Map, a Date) is a TypeError; so is a key of `keys` that the bag would
+ * inherit from a prototype of its own (a class getter), as it would be ignored. What
+ * Object.prototype itself holds is never read.
  */
-export function checkOpts(opts, allowed) {
-  if (opts === undefined) return {};
-  if (opts === null || typeof opts !== 'object' || Array.isArray(opts) || ArrayBuffer.isView(opts)) {
-    throw new TypeError(`options must be an object, got ${opts === null ? 'null' : typeof opts}`);
-  }
-  if (objectTag(opts) !== '[object Object]') throw new TypeError(`options must be a plain object, got ${objectTag(opts)}`);
-  for (const k of allowed) {
-    if (k in opts && !isEnumerable(opts, k)) throw new TypeError(`option "${k}" is inherited or not enumerable, so it would be ignored; pass it as an own property`);
-  }
-  const out = Object.create(null);
-  for (const [k, v] of Object.entries(opts)) {
-    if (v === undefined) continue;
-    if (!allowed.includes(k)) {
-      throw new TypeError(`unexpected option "${k}"; expected one of: ${allowed.join(', ')}`);
+function checkChain(o, keys, title) {
+  let p = getPrototypeOf(o);
+  if (p === null || p === ObjectPrototype) return;
+  // An instance of a class, or a plain object of another realm.
+  const tag = objectTag(o);
+  if (tag !== '[object Object]') throw new TypeError(`${title} must be a plain object, got ${echo(tag)}`);
+  for (let hops = 0; p !== null && p !== ObjectPrototype; hops++) {
+    if (hops >= 16) throw new TypeError(`${title} has a prototype chain of over 16 objects`);
+    for (let i = 0; i < keys.length; i++) {
+      if (hasOwn(p, keys[i])) throw new TypeError(`${title}.${keys[i]} is inherited from a prototype, so it would be ignored; pass it as an own property`);
     }
-    out[k] = v;
+    p = getPrototypeOf(p);
+  }
+}
+
+function checkBag(o, title) {
+  if (o === null || typeof o !== 'object' || isArray(o) || isView(o)) {
+    throw new TypeError(`${title} must be an object, got ${o === null ? 'null' : isArray(o) ? 'an array' : isView(o) ? 'a view' : typeof o}`);
+  }
+}
+
+/**
+ * Validate an options bag (`title` names it: `options`, `opts.quorum`): undefined, or an object
+ * whose own enumerable keys are all in `allowed`. Returns a null-prototype object of its own
+ * data properties that are not undefined. An option the bag has but would not be read — in a
+ * Map, inherited from a prototype of its own, a getter or setter, not enumerable — is a
+ * TypeError, as an unknown key is: a context must not go missing. Keys on Object.prototype are
+ * not the caller's options and are never read.
+ */
+export function checkOpts(opts, allowed, title = 'options') {
+  const out = { __proto__: null };
+  if (opts === undefined) return out;
+  checkBag(opts, title);
+  checkChain(opts, allowed, title);
+  const keys = ownKeys(opts);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    if (typeof k !== 'string') continue;
+    const d = getOwnDescriptor(opts, k);
+    if (d === undefined) continue;
+    const known = member(allowed, k);
+    if (!d.enumerable) {
+      if (known) throw new TypeError(`${title}.${k} is not enumerable, so it would be ignored; pass it as a plain property`);
+      continue;
+    }
+    if (!hasOwn(d, 'value')) throw new TypeError(`${title}: ${echo(k)} is a getter or setter; options are read only as plain data properties`);
+    if (d.value === undefined) continue;
+    if (!known) throw new TypeError(`unexpected option ${echo(k)}; expected one of: ${oneOf(allowed)}`);
+    out[k] = d.value;
   }
   return out;
+}
+
+/**
+ * The fields `keys` of a nested bag `v` (a list entry such as `{ id, signature }`): a
+ * null-prototype object of its own data properties under those names (a missing one is
+ * absent). Other keys are ignored. A getter or setter under one of `keys`, one inherited from a
+ * prototype of its own, or a `v` that is no object is a TypeError naming `title`.
+ */
+export function fieldsOf(v, keys, title) {
+  checkBag(v, title);
+  checkChain(v, keys, title);
+  const out = { __proto__: null };
+  for (let i = 0; i < keys.length; i++) {
+    const d = getOwnDescriptor(v, keys[i]);
+    if (d === undefined) continue;
+    if (!hasOwn(d, 'value')) throw new TypeError(`${title}.${keys[i]} is a getter or setter; it is read only as a plain data property`);
+    out[keys[i]] = d.value;
+  }
+  return out;
+}
+
+/**
+ * The caller's list `v`, copied: an array (a Proxy of one passes `Array.isArray` too, so its
+ * `length` is read exactly once), of at most `max` elements (else a RangeError naming `title`),
+ * each its own data property read once, into a fresh null-prototype array (index it; it has no
+ * methods). A hole, a getter or a setter is a TypeError: an element is never inherited from
+ * Array.prototype nor computed by the caller's code during the call.
+ */
+export function listOf(v, title, max) {
+  if (!isArray(v)) throw new TypeError(`${title} must be an array`);
+  const n = v.length;
+  if (typeof n !== 'number' || !(n >= 0) || n % 1 !== 0) throw new TypeError(`${title} has no valid length`);
+  if (n > max) throw new RangeError(`${title} has ${n} entries, at most ${max} are accepted`);
+  const out = freshList();
+  for (let i = 0; i < n; i++) {
+    const d = getOwnDescriptor(v, i);
+    if (d === undefined) throw new TypeError(`${title}[${i}] is missing (a sparse array)`);
+    if (!hasOwn(d, 'value')) throw new TypeError(`${title}[${i}] is a getter or setter; list elements are read only as plain data properties`);
+    out[i] = d.value;
+  }
+  return out;
+}
+
+/** A fresh empty array without a prototype: writing or reading it never reaches Array.prototype. */
+export function freshList() {
+  const out = [];
+  setPrototypeOf(out, null);
+  return out;
+}
+
+/** Copies the checked array `src` into `dst` at byte `at` (through the intrinsic, not `dst.set`). */
+export function copyInto(dst, src, at) {
+  taSet(dst, src, at);
+}
+
+/**
+ * A genuine array for the caller, `[fn(0), …, fn(n - 1)]`, its elements defined (not assigned),
+ * so an index setter on Array.prototype sees none of them.
+ */
+export function arrayOf(n, fn) {
+  return arrayFrom({ __proto__: null, length: n }, (_, i) => fn(i));
+}
+
+/** A genuine array of booleans (`bits[i] === 1`) for the caller (see `arrayOf`). */
+export function booleans(bits) {
+  return arrayOf(taLength(bits), (i) => bits[i] === 1);
 }
 
 /** The context option: absent means empty. `module` names the scheme in the error. */

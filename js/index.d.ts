@@ -8,6 +8,17 @@
 //   const { publicKey, secretKey } = mlDsa65.keygen();          // or keygen(seed32)
 //   const sig = mlDsa65.sign(msg, secretKey, { context });      // hedged; extraEntropy: false = deterministic
 //   mlDsa65.verify(sig, msg, publicKey, { context });           // true / false, never a throw for bad bytes
+//
+// A realm other code may have polluted: an options bag, a bag nested in one (a quorum) and a
+// list entry (`{ id, signature }`, `{ from, bytes }`) count only their OWN data properties —
+// nothing on Object.prototype is ever read as an option, and a getter or setter is a TypeError,
+// refused before it runs. A list's `length` is read once and bounded, each element copied once
+// (a hole or a getter is a TypeError). Every verdict and report the package returns (and every
+// object the WebAssembly side builds) has no prototype: `ok` is always its own, `code` and
+// `reason` are there exactly when something failed, and an absent field reads `undefined`
+// whatever Object.prototype holds. Compare them field by field, or spread them
+// (`{ ...verdict }`) before a deep-equality assertion. No error message repeats more than 64
+// characters of a caller's string.
 
 /** Where the WebAssembly module comes from, when not the packaged file. */
 export type InitInput =
@@ -44,7 +55,10 @@ export interface KeyPair {
   secretKey: Uint8Array;
 }
 
-/** Options of `verify`. Unknown keys throw a TypeError. */
+/**
+ * Options of `verify`. Unknown keys throw a TypeError; only own data properties are read (a
+ * getter is a TypeError, Object.prototype is never consulted).
+ */
 export interface VerifyOpts {
   /** Application context string, at most 255 bytes (default: empty). */
   context?: Uint8Array;
@@ -275,7 +289,10 @@ export interface MagnetarBatchItem {
 export interface AggregateOpts {
   /** The context string every signature was made under (at most 255 bytes; default empty). */
   context?: Uint8Array;
-  /** Met when signed × denominator > total × numerator (default { 2, 3 }: more than 2/3). */
+  /**
+   * Met when signed × denominator > total × numerator (default { 2, 3 }: more than 2/3). Read
+   * as an options bag: both fields its own data properties, no other keys.
+   */
   quorum?: { numerator: number | bigint; denominator: number | bigint };
   /** Check and report every signature even when the verdict is known early (default false). */
   diagnose?: boolean;
@@ -284,7 +301,8 @@ export interface AggregateOpts {
 /**
  * The verdict on an aggregate certificate. `ok` only if the mode is the registry's, every
  * signer is registered and named once, every signature verifies and the signers' weight
- * meets the quorum. The report fields are present when the signatures were checked.
+ * meets the quorum. The report fields are present when the signatures were checked. A
+ * null-prototype object: `ok` is its own; `code` and `reason` only when `ok` is false.
  */
 export interface AggregateVerdict {
   ok: boolean;
@@ -391,7 +409,7 @@ export interface CertHeader {
   message: Uint8Array;
 }
 
-/** The verdict on one leg. */
+/** The verdict on one leg (a null-prototype object; `code` and `reason` when the leg failed). */
 export interface CertLegReport {
   kind: CertLegKind;
   required: boolean;
@@ -408,7 +426,11 @@ export interface CertLegReport {
   micros?: number;
 }
 
-/** The report of verifyCertificate. Never thrown: `ok: false` with `code` and `reason`. */
+/**
+ * The report of verifyCertificate. Never thrown: `ok: false` with `code` and `reason`. A
+ * null-prototype object, as its legs and header are: `ok` is its own; `code` and `reason`
+ * only when `ok` is false.
+ */
 export interface CertReport {
   ok: boolean;
   code?: string;
@@ -428,7 +450,7 @@ export interface CertReport {
   micros?: number;
 }
 
-/** What LightClient.update returns. */
+/** What LightClient.update returns (a null-prototype object; `code` and `reason` only when `ok` is false). */
 export interface CertUpdate {
   /** Accepted: the client advanced. */
   ok: boolean;

@@ -13,24 +13,36 @@
 import {
   MAX_MESSAGE_BYTES,
   SLH_DSA_LENGTHS,
+  booleans,
   byteLength,
   bytes,
   checkOpts,
   contextOf,
+  copyInto,
+  echo,
+  fieldsOf,
+  freshList,
+  listOf,
+  named,
+  oneOf,
   quasarError,
   randomBytes,
   secretBytes,
   signRandomness,
 } from './common.js';
 
-/** The three Magnetar modes, by name, with their envelope mode byte and SLH-DSA set. */
+/**
+ * The three Magnetar modes, by name, with their envelope mode byte and SLH-DSA set (a
+ * null-prototype table: only its own names are modes).
+ */
 const MODES = Object.freeze({
-  shake192s: [1, 'SLH-DSA-SHAKE-192s'],
-  shake192f: [2, 'SLH-DSA-SHAKE-192f'],
-  shake256s: [3, 'SLH-DSA-SHAKE-256s'],
+  __proto__: null,
+  shake192s: Object.freeze([1, 'SLH-DSA-SHAKE-192s']),
+  shake192f: Object.freeze([2, 'SLH-DSA-SHAKE-192f']),
+  shake256s: Object.freeze([3, 'SLH-DSA-SHAKE-256s']),
 });
 const MODE_NAMES = Object.freeze(Object.keys(MODES));
-const NAME_OF = Object.freeze(Object.fromEntries(MODE_NAMES.map((m) => [MODES[m][0], m])));
+const NAME_OF = Object.freeze({ __proto__: null, ...Object.fromEntries(MODE_NAMES.map((m) => [MODES[m][0], m])) });
 
 /** Bytes of a MAGS/MAGG envelope header: magic 4, version 2, mode 1, length 4. */
 const FRAME_HEADER = 11;
@@ -40,6 +52,9 @@ const ID_BYTES = 32;
 /** The most validators a registry holds and signers a certificate or batch names. */
 const MAX_VALIDATORS = 1024;
 const U64_MAX = (1n << 64n) - 1n;
+// Taken when the module loads: a weight or a quorum is checked by these, whatever replaces them later.
+const isSafeInteger = Number.isSafeInteger;
+const toBigInt = BigInt;
 
 /**
  * Byte lengths per mode: the envelopes (`publicKey` MAGG, `signature` MAGS), the raw FIPS 205
@@ -84,46 +99,57 @@ const VERIFY_OPTS = Object.freeze(['context']);
 const SIGN_OPTS = Object.freeze(['context', 'extraEntropy']);
 const KEYGEN_OPTS = Object.freeze(['seed', 'referenceSeed']);
 const AGGREGATE_OPTS = Object.freeze(['context', 'quorum', 'diagnose']);
+const QUORUM_KEYS = Object.freeze(['numerator', 'denominator']);
+/** The fields read of a validator, a contribution and a batch item (other keys are ignored). */
+const VALIDATOR_KEYS = Object.freeze(['id', 'publicKey', 'weight']);
+const CONTRIBUTION_KEYS = Object.freeze(['id', 'signature']);
+const ITEM_KEYS = Object.freeze(['publicKey', 'message', 'signature']);
 
 function modeOf(mode, title = 'mode') {
-  if (typeof mode !== 'string' || !Object.hasOwn(MODES, mode)) {
-    throw new TypeError(`${title} must be one of ${MODE_NAMES.join(', ')}, got ${typeof mode === 'string' ? JSON.stringify(mode) : typeof mode}`);
-  }
+  if (!named(MODES, mode)) throw new TypeError(`${title} must be one of ${oneOf(MODE_NAMES)}, got ${echo(mode)}`);
   return mode;
 }
 
-function list(v, title, max = MAX_VALIDATORS) {
-  if (!Array.isArray(v)) throw new TypeError(`${title} must be an array`);
-  if (v.length > max) throw new RangeError(`${title} has ${v.length} entries, at most ${max} are accepted`);
-  return v;
-}
-
-function entry(v, title) {
-  if (v === null || typeof v !== 'object') throw new TypeError(`${title} must be an object`);
-  return v;
-}
-
-/** One framed byte string from checked arrays: `u32 length ‖ bytes` per entry. */
+/** One framed byte string from checked arrays (a list from `listOf`): `u32 length ‖ bytes` per entry. */
 function frame(arrays) {
   let total = 0;
-  for (const a of arrays) total += 4 + byteLength(a);
+  for (let i = 0; i < arrays.length; i++) total += 4 + byteLength(arrays[i]);
   const out = new Uint8Array(total);
-  const view = new DataView(out.buffer);
   let at = 0;
-  for (const a of arrays) {
+  for (let i = 0; i < arrays.length; i++) {
+    const a = arrays[i];
     const n = byteLength(a);
-    view.setUint32(at, n);
-    out.set(a, at + 4);
+    out[at] = n >>> 24;
+    out[at + 1] = (n >>> 16) & 0xff;
+    out[at + 2] = (n >>> 8) & 0xff;
+    out[at + 3] = n & 0xff;
+    copyInto(out, a, at + 4);
     at += 4 + n;
   }
   return out;
 }
 
-/** Checked 32-byte validator ids, concatenated. */
+/** Checked 32-byte validator ids (a list from `listOf`), concatenated. */
 function idBytes(ids) {
   const out = new Uint8Array(ids.length * ID_BYTES);
-  ids.forEach((id, i) => out.set(id, i * ID_BYTES));
+  for (let i = 0; i < ids.length; i++) copyInto(out, ids[i], i * ID_BYTES);
   return out;
+}
+
+/**
+ * Contributions `[{ id, signature }]`, copied and checked: `{ ids, sigs }`, their ids and
+ * their signatures (`signatureOf(value, title)` checks each).
+ */
+function contributionsOf(contributions, signatureOf) {
+  const list = listOf(contributions, 'contributions', MAX_VALIDATORS);
+  const ids = freshList();
+  const sigs = freshList();
+  for (let i = 0; i < list.length; i++) {
+    const c = fieldsOf(list[i], CONTRIBUTION_KEYS, `contributions[${i}]`);
+    ids[i] = bytes(c.id, `contributions[${i}].id`, { length: ID_BYTES });
+    sigs[i] = signatureOf(c.signature, `contributions[${i}].signature`);
+  }
+  return { __proto__: null, ids, sigs };
 }
 
 /** A signature envelope from an attacker: checked, or an empty entry (decodes to `false`) when too long. */
@@ -138,20 +164,23 @@ function weightOf(v, title) {
     if (v < 0n || v > U64_MAX) throw new RangeError(`${title} must be in 0..2^64-1`);
     return v;
   }
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
+  if (typeof v !== 'number' || !isSafeInteger(v) || v < 0) {
     throw new TypeError(`${title} must be a non-negative safe integer or a BigInt`);
   }
-  return BigInt(v);
+  return toBigInt(v);
 }
 
-/** The quorum option: `{ numerator, denominator }` (default 2/3), each a weight. */
+/**
+ * The quorum option: `{ numerator, denominator }` (default 2/3), each a weight, read as an
+ * options bag (own data properties only, no other keys).
+ */
 function quorumOf(q) {
   if (q === undefined) return [2n, 3n];
-  entry(q, 'opts.quorum');
-  return [weightOf(q.numerator, 'opts.quorum.numerator'), weightOf(q.denominator, 'opts.quorum.denominator')];
+  const o = checkOpts(q, QUORUM_KEYS, 'opts.quorum');
+  return [weightOf(o.numerator, 'opts.quorum.numerator'), weightOf(o.denominator, 'opts.quorum.denominator')];
 }
 
-/** The verdict object with mode names instead of bytes. */
+/** The verdict object (null-prototype, from the module) with mode names instead of bytes. */
 function verdict(r) {
   if (r.mode !== undefined) r.mode = NAME_OF[r.mode];
   return r;
@@ -172,16 +201,16 @@ export function makeMagnetar(w, loader, { full }) {
     #mode;
     constructor(mode, validators) {
       this.#mode = modeOf(mode);
-      list(validators, 'validators');
-      const ids = [];
-      const keys = [];
-      const weights = new BigUint64Array(validators.length);
-      validators.forEach((v, i) => {
-        entry(v, `validators[${i}]`);
-        ids.push(bytes(v.id, `validators[${i}].id`, { length: ID_BYTES }));
-        keys.push(bytes(v.publicKey, `validators[${i}].publicKey`, { max: MAX_KEY_FRAME }));
+      const list = listOf(validators, 'validators', MAX_VALIDATORS);
+      const ids = freshList();
+      const keys = freshList();
+      const weights = new BigUint64Array(list.length);
+      for (let i = 0; i < list.length; i++) {
+        const v = fieldsOf(list[i], VALIDATOR_KEYS, `validators[${i}]`);
+        ids[i] = bytes(v.id, `validators[${i}].id`, { length: ID_BYTES });
+        keys[i] = bytes(v.publicKey, `validators[${i}].publicKey`, { max: MAX_KEY_FRAME });
         weights[i] = weightOf(v.weight, `validators[${i}].weight`);
-      });
+      }
       this.#w = loader.call(() => new w.MagnetarRegistryWasm(MODES[this.#mode][0], idBytes(ids), frame(keys), weights));
     }
     #inner() {
@@ -215,18 +244,11 @@ export function makeMagnetar(w, loader, { full }) {
     verifyBatch(contributions, msg, opts) {
       const o = checkOpts(opts, VERIFY_OPTS);
       const ctx = contextOf(o, 'magnetar');
-      list(contributions, 'contributions');
-      const ids = [];
-      const sigs = [];
-      contributions.forEach((c, i) => {
-        entry(c, `contributions[${i}]`);
-        ids.push(bytes(c.id, `contributions[${i}].id`, { length: ID_BYTES }));
-        sigs.push(signatureOrEmpty(c.signature, `contributions[${i}].signature`));
-      });
+      const { ids, sigs } = contributionsOf(contributions, signatureOrEmpty);
       const m = bytes(msg, 'message', { max: MAX_MESSAGE_BYTES });
       const r = this.#inner();
       const bits = loader.call(() => r.verifyBatch(idBytes(ids), frame(sigs), m, ctx));
-      return Array.from(bits, (b) => b === 1);
+      return booleans(bits);
     }
     /**
      * The light client's verdict on an aggregate certificate (MAGA) for `msg`: `{ ok: true,
@@ -246,7 +268,7 @@ export function makeMagnetar(w, loader, { full }) {
       const r = this.#inner();
       if (byteLength(cert) > MAX_CERT) {
         loader.assertReady();
-        return { ok: false, code: 'TRAILING_BYTES', reason: `certificate is ${byteLength(cert)} bytes, longer than any certificate (${MAX_CERT})` };
+        return { __proto__: null, ok: false, code: 'TRAILING_BYTES', reason: `certificate is ${byteLength(cert)} bytes, longer than any certificate (${MAX_CERT})` };
       }
       return verdict(loader.call(() => r.verifyAggregate(cert, m, ctx, num, den, diagnose)));
     }
@@ -282,22 +304,22 @@ export function makeMagnetar(w, loader, { full }) {
   function verifyBatch(items, opts) {
     const o = checkOpts(opts, VERIFY_OPTS);
     const ctx = contextOf(o, 'magnetar');
-    list(items, 'items');
-    const keys = [];
-    const msgs = [];
-    const sigs = [];
+    const list = listOf(items, 'items', MAX_VALIDATORS);
+    const keys = freshList();
+    const msgs = freshList();
+    const sigs = freshList();
     let total = 0;
-    items.forEach((it, i) => {
-      entry(it, `items[${i}]`);
-      keys.push(bytes(it.publicKey, `items[${i}].publicKey`, { max: MAX_KEY_FRAME }));
+    for (let i = 0; i < list.length; i++) {
+      const it = fieldsOf(list[i], ITEM_KEYS, `items[${i}]`);
+      keys[i] = bytes(it.publicKey, `items[${i}].publicKey`, { max: MAX_KEY_FRAME });
       const m = bytes(it.message, `items[${i}].message`, { max: MAX_MESSAGE_BYTES });
       total += byteLength(m);
       if (total > MAX_MESSAGE_BYTES) throw new RangeError(`items' messages are over ${MAX_MESSAGE_BYTES} bytes together`);
-      msgs.push(m);
-      sigs.push(signatureOrEmpty(it.signature, `items[${i}].signature`));
-    });
+      msgs[i] = m;
+      sigs[i] = signatureOrEmpty(it.signature, `items[${i}].signature`);
+    }
     const bits = loader.call(() => w.magnetarVerifyBatch(frame(keys), frame(msgs), frame(sigs), ctx));
-    return Array.from(bits, (b) => b === 1);
+    return booleans(bits);
   }
 
   const surface = {
@@ -360,14 +382,7 @@ export function makeMagnetar(w, loader, { full }) {
    */
   function aggregate(mode, contributions) {
     const m = modeOf(mode);
-    list(contributions, 'contributions');
-    const ids = [];
-    const sigs = [];
-    contributions.forEach((c, i) => {
-      entry(c, `contributions[${i}]`);
-      ids.push(bytes(c.id, `contributions[${i}].id`, { length: ID_BYTES }));
-      sigs.push(bytes(c.signature, `contributions[${i}].signature`, { max: MAX_SIG_FRAME }));
-    });
+    const { ids, sigs } = contributionsOf(contributions, (v, title) => bytes(v, title, { max: MAX_SIG_FRAME }));
     return loader.call(() => w.magnetarAggregate(MODES[m][0], idBytes(ids), frame(sigs)));
   }
 

@@ -35,6 +35,12 @@
 // * Errors: QuasarError (`name: 'QuasarError'`, stable `code`, `module`, `culprits`);
 //   a non-Uint8Array or an unknown option key is a TypeError, a wrong fixed length or an
 //   id outside 1..65535 a RangeError. Codes are API (README, "Error codes").
+// * A polluted realm changes nothing: options and inbox entries count only their own data
+//   properties (nothing on Object.prototype is read as a `seed`, `cheat` or `from`; a getter
+//   is a TypeError, refused before it runs); a list (`parties`, `signers`, an inbox) is copied
+//   once, its `length` read once and bounded; curve names are checked against the package's
+//   own table. Every object a step, a factory or a verifier returns has no prototype, so an
+//   absent `outcome`, `broadcast` or `code` reads `undefined` whatever Object.prototype holds.
 //
 // Example: Pulsar custody, 3-of-5, every party in this thread. `run(parties)` is the loop
 // above and `.of(party)` a finished party's outcome (js/test/types/run.ts; this flow,
@@ -237,8 +243,10 @@ export declare class Party<O = unknown> {
    * Runs one round on `inbox`, the messages received for this party since its last step.
    * Every entry is checked and copied before the party is touched; a peer's bad bytes are
    * dropped (`dropped`), never thrown.
-   * @throws TypeError for an inbox that is not `[{ from, bytes: Uint8Array }]`; RangeError
-   *   for a `from` outside 1..65535 or an inbox over `maxInboxBytes`; QuasarError
+   * @throws TypeError for an inbox that is not `[{ from, bytes: Uint8Array }]` (own data
+   *   properties: a getter, a hole or an inherited `from` is refused); RangeError for a
+   *   `from` outside 1..65535, an inbox over `maxInboxBytes` or of more than
+   *   `maxInboxBytes / 6` entries; QuasarError
    *   'MISSING_MESSAGE' (module 'party': step again next round), 'PARTY_FINISHED',
    *   'NOT_ENOUGH_QUALIFIED', 'NOT_ENOUGH_DEALERS', 'NOT_ENOUGH_POSSESSION_PROOFS',
    *   'NOT_ENOUGH_VALID_SHARES' (with `blame`), 'NOT_ENOUGH_SIGNERS', 'INVALID_SIGNATURE_SHARE'
@@ -386,7 +394,10 @@ export interface LensDealt {
   shares: { id: number; dealerShare: Uint8Array }[];
 }
 
-/** An activation verdict: never a throw for the certificate's bytes. */
+/**
+ * An activation verdict: never a throw for the certificate's bytes. A null-prototype object:
+ * `ok` is its own; `code` and `reason` only when `ok` is false.
+ */
 export type Verdict =
   | { ok: true }
   | {

@@ -9,10 +9,28 @@
 // (`LensKeyShare`, `PulsarKeyShare`, `PulsarDkgShare`) that factories take by reference.
 // Nothing here implements a round. protocols.d.ts documents the API with one flow per scheme.
 
-import { ML_DSA_LENGTHS, MAX_MESSAGE_BYTES, bytes, byteLength, checkOpts, quasarError, randomBytes, secretBytes } from './common.js';
+import {
+  ML_DSA_LENGTHS,
+  MAX_MESSAGE_BYTES,
+  bytes,
+  byteLength,
+  checkOpts,
+  copyInto,
+  echo,
+  fieldsOf,
+  freshList,
+  listOf,
+  member,
+  named,
+  oneOf,
+  quasarError,
+  randomBytes,
+  secretBytes,
+} from './common.js';
 import { glue, loader } from './full.js';
 
-const CURVES = Object.freeze({ ed25519: 1, secp256k1: 2, ristretto255: 3 });
+/** The Lens curves by name and their byte (a null-prototype table: only its own names are curves). */
+const CURVES = Object.freeze({ __proto__: null, ed25519: 1, secp256k1: 2, ristretto255: 3 });
 const LEVELS = Object.freeze([44, 65, 87]);
 const EMPTY = new Uint8Array(0);
 const DISPOSE = Symbol.dispose ?? Symbol.for('Symbol.dispose');
@@ -55,21 +73,22 @@ export const constants = Object.freeze({
 // ---------------------------------------------------------------------------------------
 // Argument checks
 
+/** The most parties a list of ids names. */
+const MAX_PARTIES = 4096;
+
 function partyId(v, title) {
-  if (typeof v !== 'number' || !Number.isInteger(v)) {
+  if (typeof v !== 'number' || v % 1 !== 0) {
     throw new TypeError(`${title} must be an integer party id, got ${v === null ? 'null' : typeof v}`);
   }
-  if (v < 1 || v > 65535) throw new RangeError(`${title} must be in 1..65535, got ${v}`);
+  if (!(v >= 1 && v <= 65535)) throw new RangeError(`${title} must be in 1..65535, got ${v}`);
   return v;
 }
 
+/** A list of party ids, copied once (js/common.js `listOf`: a Proxy cannot stretch it), then checked. */
 function idList(v, title) {
-  if (!Array.isArray(v)) throw new TypeError(`${title} must be an array of party ids`);
-  // Read once: a Proxy's `length` may answer differently on every read.
-  const n = v.length;
-  if (n > 4096) throw new RangeError(`${title} lists ${n} parties, at most 4096`);
-  const out = new Uint16Array(n);
-  for (let i = 0; i < n; i++) out[i] = partyId(v[i], `${title}[${i}]`);
+  const list = listOf(v, title, MAX_PARTIES);
+  const out = new Uint16Array(list.length);
+  for (let i = 0; i < list.length; i++) out[i] = partyId(list[i], `${title}[${i}]`);
   return out;
 }
 
@@ -98,14 +117,12 @@ function reshareOf(o, what) {
 }
 
 function curveByte(curve) {
-  if (typeof curve !== 'string' || !(curve in CURVES)) {
-    throw new RangeError(`curve must be one of ${Object.keys(CURVES).join(', ')}, got ${String(curve)}`);
-  }
+  if (!named(CURVES, curve)) throw new RangeError(`curve must be one of ${oneOf(constants.curves)}, got ${echo(curve)}`);
   return CURVES[curve];
 }
 
 function levelOf(level) {
-  if (!LEVELS.includes(level)) throw new RangeError(`level must be 44, 65 or 87, got ${String(level)}`);
+  if (!member(LEVELS, level)) throw new RangeError(`level must be 44, 65 or 87, got ${echo(level)}`);
   return level;
 }
 
@@ -115,13 +132,16 @@ function cheatOf(cheat) {
   if (cheat === undefined || cheat === null) return undefined;
   if (typeof cheat !== 'string') throw new TypeError(`cheat must be a misbehaviour name, got ${typeof cheat}`);
   // Checked here, not only in Rust: the glue would first copy a string of any length into WASM memory.
-  if (!CHEATS.includes(cheat)) throw new RangeError(`cheat must be one of ${CHEATS.join(', ')} (got a string of ${cheat.length} characters)`);
+  if (!member(CHEATS, cheat)) throw new RangeError(`cheat must be one of ${oneOf(CHEATS)}, got ${echo(cheat)}`);
   return cheat;
 }
 
+/** 2^53 - 1: the largest generation (a safe integer). */
+const MAX_GENERATION = 9007199254740991;
+
 function generationOf(g) {
-  if (typeof g !== 'number' || !Number.isSafeInteger(g) || g < 0) {
-    throw new RangeError(`generation must be a non-negative safe integer, got ${String(g)}`);
+  if (typeof g !== 'number' || g % 1 !== 0 || !(g >= 0 && g <= MAX_GENERATION)) {
+    throw new RangeError(`generation must be a non-negative safe integer, got ${echo(g)}`);
   }
   return g;
 }
@@ -273,28 +293,33 @@ export class Party extends Owned {
    */
   step(inbox) {
     unwrap(this);
-    if (!Array.isArray(inbox)) throw new TypeError('inbox must be an array of { from, bytes }');
-    const entries = [];
+    // Every entry costs at least 6 bytes of the frame: a longer list cannot fit the bound.
+    const list = listOf(inbox, 'inbox', (this.#max - (this.#max % 6)) / 6);
+    const entries = freshList();
     let total = 0;
-    for (let i = 0; i < inbox.length; i++) {
-      const m = inbox[i];
-      if (m === null || typeof m !== 'object') throw new TypeError(`inbox[${i}] must be { from, bytes }`);
+    for (let i = 0; i < list.length; i++) {
+      const m = fieldsOf(list[i], INBOX_KEYS, `inbox[${i}]`);
       const from = partyId(m.from, `inbox[${i}].from`);
       const b = bytes(m.bytes, `inbox[${i}].bytes`, { max: this.#max });
       total += 6 + byteLength(b);
       if (total > this.#max) {
         throw new RangeError(`inbox is over ${this.#max} bytes, the most this ${this.#protocol} party accepts in a round`);
       }
-      entries.push([from, b]);
+      entries[i] = { __proto__: null, from, bytes: b };
     }
     const frame = new Uint8Array(total);
-    const view = new DataView(frame.buffer);
     let at = 0;
-    for (const [from, b] of entries) {
-      view.setUint16(at, from);
-      view.setUint32(at + 2, byteLength(b));
-      frame.set(b, at + 6);
-      at += 6 + byteLength(b);
+    for (let i = 0; i < entries.length; i++) {
+      const { from, bytes: b } = entries[i];
+      const n = byteLength(b);
+      frame[at] = from >>> 8;
+      frame[at + 1] = from & 0xff;
+      frame[at + 2] = n >>> 24;
+      frame[at + 3] = (n >>> 16) & 0xff;
+      frame[at + 4] = (n >>> 8) & 0xff;
+      frame[at + 5] = n & 0xff;
+      copyInto(frame, b, at + 6);
+      at += 6 + n;
     }
     let r;
     try {
@@ -310,6 +335,9 @@ export class Party extends Owned {
 function party(w) {
   return new Party(INTERNAL, w);
 }
+
+/** The fields read of an inbox entry (other keys are ignored). */
+const INBOX_KEYS = Object.freeze(['from', 'bytes']);
 
 /** What every key-share holder offers: its owner's id, its public data, sealing. */
 class KeyShareHolder extends Owned {
@@ -482,7 +510,8 @@ export const lens = Object.freeze({
 
 function pulsarLevel(groupKey) {
   const k = bytes(groupKey, 'groupKey');
-  const level = LEVELS.find((l) => ML_DSA_LENGTHS[l].publicKey === byteLength(k));
+  let level;
+  for (let i = 0; i < LEVELS.length; i++) if (ML_DSA_LENGTHS[LEVELS[i]].publicKey === byteLength(k)) level = LEVELS[i];
   if (level === undefined) throw new RangeError(`groupKey is not an ML-DSA public key (${byteLength(k)} bytes)`);
   return [level, k];
 }

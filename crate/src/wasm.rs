@@ -8,7 +8,11 @@
 //!
 //! Errors from the library reach JS as real `Error`s with `name = 'QuasarError'`, a stable
 //! `code` (from [`crate::Error::code`]), the `module` that raised it and `culprits` (the
-//! parties [`crate::Error::culprits`] blames; always empty for ML-DSA).
+//! parties [`crate::Error::culprits`] blames; always empty for ML-DSA), each an own
+//! property. Every object returned (verdicts, reports, step results) has no prototype
+//! ([`null_object`]): a realm whose `Object.prototype` was given an `ok`, a `code` or an
+//! `outcome` cannot add to, hide or replace what this layer says. No error message repeats
+//! more than [`ECHO_CHARS`] characters of a caller's string ([`echo`]).
 //!
 //! - [`mldsa`]: ML-DSA keygen, sign, verify (both builds; the `light` build, for light
 //!   clients, keeps only verification).
@@ -46,7 +50,9 @@
 
 use alloc::vec::Vec;
 
-use js_sys::{Array, Reflect};
+use alloc::string::String;
+
+use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
 #[cfg(not(feature = "light"))]
@@ -68,7 +74,49 @@ mod pulsar;
 #[cfg(all(feature = "threshold", not(feature = "light")))]
 mod rng;
 
-/// A JS `Error` with `name = 'QuasarError'`, `code`, `module` and `culprits` (party ids).
+/// A fresh JS object with no prototype: every object this layer returns is one (verdicts,
+/// reports, step results, outgoing messages, public data). Setting a key on it creates an own
+/// data property whatever `Object.prototype` holds (a setter there never runs, a getter there
+/// never hides a value), and reading a key it lacks gives `undefined`, never an inherited value.
+pub(crate) fn null_object() -> Object {
+    Object::create(JsValue::NULL.unchecked_ref())
+}
+
+/// Defines `key` on `target` as an own, enumerable, writable data property (for objects that
+/// have a prototype, such as an `Error`: assigning would run an inherited setter).
+pub(crate) fn define(target: &JsValue, key: &str, value: &JsValue) {
+    let descriptor = null_object();
+    // Setting keys of a fresh null-prototype object cannot fail.
+    let _ = Reflect::set(&descriptor, &JsValue::from_str("value"), value);
+    for flag in ["writable", "enumerable", "configurable"] {
+        let _ = Reflect::set(&descriptor, &JsValue::from_str(flag), &JsValue::TRUE);
+    }
+    // Defining a new key of a fresh, extensible `Error` cannot fail.
+    let _ = Reflect::define_property(
+        target.unchecked_ref::<Object>(),
+        &JsValue::from_str(key),
+        &descriptor,
+    );
+}
+
+/// How many characters of a caller's string an error message repeats at most.
+pub(crate) const ECHO_CHARS: usize = 64;
+
+/// A caller's string as an error message shows it: quoted, cut after [`ECHO_CHARS`]
+/// characters with an ellipsis and its length, so a 64 MiB argument is not copied into the
+/// message.
+pub(crate) fn echo(s: &str) -> String {
+    let count = s.chars().count();
+    if count <= ECHO_CHARS {
+        alloc::format!("{s:?}")
+    } else {
+        let cut: String = s.chars().take(ECHO_CHARS).collect();
+        alloc::format!("{cut:?}… ({count} characters)")
+    }
+}
+
+/// A JS `Error` with `name = 'QuasarError'`, `code`, `module` and `culprits` (party ids), each
+/// an own property (defined, so no accessor on `Object.prototype` replaces or sees it).
 pub(crate) fn js_error(message: &str, code: &str, module: &str, culprits: &[u16]) -> JsValue {
     let js = js_sys::Error::new(message);
     js.set_name("QuasarError");
@@ -77,10 +125,9 @@ pub(crate) fn js_error(message: &str, code: &str, module: &str, culprits: &[u16]
     for &p in culprits {
         list.push(&JsValue::from(p));
     }
-    // `Reflect::set` on a fresh, extensible `Error` cannot fail.
-    let _ = Reflect::set(obj, &JsValue::from_str("code"), &JsValue::from_str(code));
-    let _ = Reflect::set(obj, &JsValue::from_str("module"), &JsValue::from_str(module));
-    let _ = Reflect::set(obj, &JsValue::from_str("culprits"), &list);
+    define(obj, "code", &JsValue::from_str(code));
+    define(obj, "module", &JsValue::from_str(module));
+    define(obj, "culprits", &list);
     js.into()
 }
 

@@ -280,12 +280,12 @@ describe('a party and its inbox', () => {
       const good = [{ from: 2, bytes: p2.start.outgoing.broadcast }, { from: 2, bytes: p2.start.outgoing.direct[0].bytes }];
       const before = loader.memoryBytes();
       assertTyped(() => p1.step([good[0], { from: 2, bytes: make() }]), kind);
-      assert.deepEqual(p1.round, { number: 1, name: 'check shares' }, 'the party did not move');
+      assert.deepEqual({ ...p1.round }, { number: 1, name: 'check shares' }, 'the party did not move');
       assert.equal(loader.memoryBytes(), before);
       const r = p1.step(good);
       assert.equal(r.done, false);
       assert.deepEqual(r.dropped, []);
-      assert.deepEqual(p1.round, { number: 2, name: 'answer complaints' });
+      assert.deepEqual({ ...p1.round }, { number: 2, name: 'answer complaints' });
       p1.free();
       p2.free();
       assert.throws(() => p1.step(good), (e) => e.code === 'USE_AFTER_FREE');
@@ -349,15 +349,20 @@ describe('defects the fuzz suite found (regressions)', () => {
     rng.free();
   });
 
-  test("a caller's getter that frees the party or share during a call: USE_AFTER_FREE, never a null pointer in Rust", () => {
+  test("a caller's trap that frees the party or share during a call: USE_AFTER_FREE, never a null pointer in Rust", () => {
     const [p1, p2] = [1, 2].map((id) => lens.keygen({ curve: 'ed25519', session, parties: [1, 2], threshold: 2, id }));
-    const entry = { from: 2, get bytes() { p1.free(); return p2.start.outgoing.broadcast; } };
-    assert.throws(() => p1.step([entry]), (e) => e.code === 'USE_AFTER_FREE');
+    // A getter is refused before it runs (issue 17): the party it would free is untouched.
+    const getter = { from: 2, get bytes() { p1.free(); return p2.start.outgoing.broadcast; } };
+    assert.throws(() => p1.step([getter]), TypeError);
+    assert.deepEqual({ ...p1.round }, { number: 1, name: p1.round.name }, 'the party is still usable');
+    // A Proxy entry's descriptor trap does run (it is how its fields are read): the party is taken
+    // at the moment of the call, so it is a USE_AFTER_FREE.
+    const trap = new Proxy({ from: 2, bytes: p2.start.outgoing.broadcast }, { getOwnPropertyDescriptor: (t, k) => (p1.free(), Reflect.getOwnPropertyDescriptor(t, k)) });
+    assert.throws(() => p1.step([trap]), (e) => e.code === 'USE_AFTER_FREE');
     p2.free();
     const d = lens.deal({ curve: 'ed25519', parties: [1, 2, 3], threshold: 2 });
     const share = LensKeyShare.fromDealer('ed25519', d.shares[0].dealerShare, d.publicPackage);
-    const dealers = [1, 2];
-    Object.defineProperty(dealers, 1, { get: () => (share.free(), 2) });
+    const dealers = new Proxy([1, 2], { getOwnPropertyDescriptor: (t, k) => (k === '1' && share.free(), Reflect.getOwnPropertyDescriptor(t, k)) });
     assert.throws(() => lens.reshare({ share, session, dealers, receivers: [1, 2, 3], threshold: 2 }), (e) => e.code === 'USE_AFTER_FREE');
     roundTrip();
   });

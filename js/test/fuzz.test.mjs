@@ -1,7 +1,8 @@
 // The JS half of the standing fuzz suite (issue 10): every exported function, method, getter,
 // static and constructor of `quasar-pq`, `quasar-pq/verify` and the protocol layer, called with
 // seeded hostile arguments (js/support/fuzz/: hostile.mjs makes them, shapes.mjs has one line per
-// export, engine.mjs runs and checks the calls, fixtures.mjs makes the valid material).
+// export, engine.mjs runs and checks the calls, fixtures.mjs makes the valid material, realm.mjs
+// the polluted-realm class).
 //
 //   short run (part of `npm test`):  node --test js/test/fuzz.test.mjs
 //   long run:                        npm run fuzz      (FUZZ_ITERS rounds, default 400: ten times the short run)
@@ -10,7 +11,8 @@
 // It prints its counts and fails on: an export without a shape (or a shape naming nothing); a
 // call that traps, poisons the instance, throws anything but TypeError, RangeError or a
 // QuasarError with a code the library defines, or takes over 5 s (the watchdog below also kills
-// a worker stuck for 30 s, naming the call); a verifier saying true for a changed input; a
+// a worker stuck for 30 s, naming the call); a verifier saying true for a changed input; a call
+// in a polluted realm (js/support/fuzz/realm.mjs) stating anything else than in a clean one; a
 // batch after which an ML-DSA round trip, a protocol run of parties fed bad inboxes, or free()
 // fails; WebAssembly memory of either instance growing by more than MEMORY_BOUND after the
 // warm-up round.
@@ -83,6 +85,7 @@ before(async () => {
     `fuzz js: seed 0x${seed.toString(16)}, FUZZ_ITERS=${iters} rounds, ${report.sites} sites (${report.callSites} called directly + Party#step), ${(ms / 1000).toFixed(1)} s`,
     `fuzz js: ${c.calls} hostile calls (after ${report.callSites} base calls): ${c.returned} returned, thrown ${JSON.stringify(c.thrown)}, ${c.slow} slow, ${report.failures.length} failures`,
     `fuzz js: ${c.verdicts} verdicts on changed inputs, ${c.verdicts - c.restated} of them false and ${c.restated} true on inputs that state the same (sameStatement); ${c.bySite['Party#step'] ?? 0} steps; ${c.runs} scenario runs completed after ${c.fed} bad inboxes fed to their victims`,
+    `fuzz js: ${c.polluted} calls in a polluted realm (Object.prototype / Array.prototype given option names, ok, code, quorum fields, curve names, list elements; built-ins replaced), each compared with the clean realm`,
     `fuzz js: QuasarError codes ${codes.map(([k, n]) => `${k} ${n}`).join(', ')}`,
     `fuzz js: WebAssembly memory full ${mib(report.memoryBefore?.full ?? 0)} → ${mib(report.memoryAfter?.full ?? 0)} MiB, light ${mib(report.memoryBefore?.light ?? 0)} → ${mib(report.memoryAfter?.light ?? 0)} MiB (at start ${mib(report.memoryAtStart?.full ?? 0)} / ${mib(report.memoryAtStart?.light ?? 0)}); JS heap ${mib(report.heapBefore ?? 0)} → ${mib(report.heapAfter ?? 0)} MiB`,
   ];
@@ -102,6 +105,7 @@ test('every call returned a sane value or threw a typed error; every batch check
   assert.deepEqual(report.failures, []);
   for (const key of report.keys) assert.ok((report.counts.bySite[key] ?? 0) >= iters, `${key}: ${report.counts.bySite[key] ?? 0} calls`);
   assert.ok(report.counts.runs >= report.batches.length * 4, `${report.counts.runs} scenario runs completed`);
+  assert.ok(report.counts.polluted >= iters, `${report.counts.polluted} calls in a polluted realm`);
 });
 
 test(`WebAssembly memory of both instances grows by at most ${MEMORY_BOUND} bytes after the warm-up`, () => {

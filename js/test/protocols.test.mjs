@@ -80,7 +80,7 @@ describe('Lens', () => {
       assert.equal(rr.outcomes.get(1).keyShare, undefined, 'an old party that left gets no share');
       const n4 = rr.outcomes.get(4);
       const v = lens.verifyActivation(n4.publicPackage, 1, n4.transcriptHash, n4.activation.certificate);
-      assert.deepEqual(v, { ok: true });
+      assert.deepEqual({ ...v }, { ok: true });
       const wrongGen = lens.verifyActivation(n4.publicPackage, 2, n4.transcriptHash, n4.activation.certificate);
       assert.equal(wrongGen.ok, false);
       assert.equal(wrongGen.code, 'ACTIVATION_WRONG_GENERATION');
@@ -268,7 +268,7 @@ describe('Pulsar custody', () => {
       assert.ok(o.keyShare instanceof PulsarKeyShare);
     }
     const o6 = rr.outcomes.get(6);
-    assert.deepEqual(pulsar.verifyActivation(o6.sharing, o6.keyRecord, 1, o6.transcriptHash, o6.activation.certificate), { ok: true });
+    assert.deepEqual({ ...pulsar.verifyActivation(o6.sharing, o6.keyRecord, 1, o6.transcriptHash, o6.activation.certificate) }, { ok: true });
     const old = pulsar.verifyActivation(info.sharing, info.keyRecord, 1, o6.transcriptHash, o6.activation.certificate);
     assert.equal(old.ok, false, 'the old generation does not accept the new certificate');
     assert.equal(pulsar.verifyActivation(o6.sharing, o6.keyRecord, 2, o6.transcriptHash, o6.activation.certificate).code, 'ACTIVATION_WRONG_GENERATION');
@@ -341,7 +341,7 @@ describe('the package layer', () => {
     assert.throws(() => new Party(), TypeError);
     const p = lens.keygen({ curve: 'ed25519', session: label32('x'), parties: [1, 2], threshold: 2, id: 1 });
     assert.equal(p.protocol, 'lens-dealing');
-    assert.deepEqual(p.round, { number: 1, name: 'check shares' });
+    assert.deepEqual({ ...p.round }, { number: 1, name: 'check shares' });
     assert.ok(p.start.outgoing.broadcast instanceof Uint8Array);
     assert.equal(p.start.outgoing.direct.length, 1);
     p[Symbol.dispose ?? Symbol.for('Symbol.dispose')]();

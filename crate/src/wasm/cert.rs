@@ -27,7 +27,7 @@ use alloc::vec::Vec;
 use js_sys::{Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 
-use super::to_js_error;
+use super::{null_object, to_js_error};
 use crate::cert::{verify, Error, Header, LightClient, Options, Policy, Report, TrustedSet};
 
 #[wasm_bindgen]
@@ -47,7 +47,7 @@ fn clock_ns() -> u64 {
     }
 }
 
-/// Sets `key` on a fresh plain object (cannot fail).
+/// Sets `key` on a fresh null-prototype object (an own data property; cannot fail).
 fn set(o: &Object, key: &str, value: impl Into<JsValue>) {
     let _ = Reflect::set(o, &JsValue::from_str(key), &value.into());
 }
@@ -66,7 +66,7 @@ fn reason(o: &Object, e: &Error) {
 /// The header as `{ chainId, epoch, height, round, blockHash, setRoot, nextSetRoot?, keyEra,
 /// message }`.
 fn header_js(h: &Header) -> Object {
-    let o = Object::new();
+    let o = null_object();
     set(&o, "chainId", h.chain_id);
     set(&o, "epoch", h.epoch);
     set(&o, "height", h.height);
@@ -83,7 +83,7 @@ fn header_js(h: &Header) -> Object {
 
 /// A report as a plain object (see the module docs).
 fn report_js(r: &Report) -> Object {
-    let o = Object::new();
+    let o = null_object();
     set(&o, "ok", r.is_valid());
     if let Some(e) = r.error() {
         reason(&o, e);
@@ -98,7 +98,7 @@ fn report_js(r: &Report) -> Object {
     }
     let legs = Array::new();
     for leg in r.legs() {
-        let l = Object::new();
+        let l = null_object();
         set(&l, "kind", leg.kind.name());
         set(&l, "required", leg.required);
         set(&l, "present", leg.present);
@@ -216,7 +216,7 @@ impl LightClientWasm {
     /// `{ accepted, code?, reason?, epoch, newEpoch?, header?, report? }`: `report` is the
     /// verification report whenever verification ran; nothing changes on a refusal.
     pub fn update(&mut self, cert: &[u8], next_set: Option<Vec<u8>>) -> JsValue {
-        let o = Object::new();
+        let o = null_object();
         match self.0.update(cert, next_set.as_deref()) {
             Ok(a) => {
                 set(&o, "accepted", true);

@@ -171,18 +171,18 @@ pub(super) fn cheat(name: Option<String>) -> Result<Option<core::convert::Infall
     }
 }
 
-/// A plain JS object under construction.
+/// A JS object under construction, with no prototype ([`super::null_object`]).
 pub(super) struct Obj(Object);
 
 impl Obj {
     /// An empty object.
     pub(super) fn new() -> Obj {
-        Obj(Object::new())
+        Obj(super::null_object())
     }
 
-    /// Sets `key` to `value`.
+    /// Sets `key` to `value` (an own data property).
     pub(super) fn set(&self, key: &str, value: impl Into<JsValue>) -> &Obj {
-        // Setting a property of a fresh plain object cannot fail.
+        // Setting a property of a fresh null-prototype object cannot fail.
         let _ = Reflect::set(&self.0, &JsValue::from_str(key), &value.into());
         self
     }
@@ -281,7 +281,7 @@ pub(super) fn verdict(result: Result<(), crate::Error>) -> JsValue {
 /// that ran out of valid shares).
 pub(super) fn attach_blame(js: &JsValue, err: &crate::Error) {
     if let crate::Error::Pulsar(crate::pulsar::Error::NotEnoughValidShares { blame, .. }) = err {
-        let _ = Reflect::set(js, &JsValue::from_str("blame"), &blame_list(blame));
+        super::define(js, "blame", &blame_list(blame).into());
     }
 }
 

@@ -30,7 +30,7 @@ use wasm_bindgen::prelude::*;
 #[cfg(not(feature = "light"))]
 use zeroize::Zeroizing;
 
-use super::to_js_error;
+use super::{null_object, to_js_error};
 use crate::magnetar::{
     self, AggregateCertificate, BatchItem, Error, Mode, PublicKey, Registry, Report, Validator, ValidatorId,
 };
@@ -69,7 +69,7 @@ fn ids(bytes: &[u8]) -> Result<Vec<ValidatorId>, JsValue> {
         .collect())
 }
 
-/// Sets `key` on a fresh plain object (cannot fail).
+/// Sets `key` on a fresh null-prototype object (an own data property; cannot fail).
 fn set(o: &Object, key: &str, value: impl Into<JsValue>) {
     let _ = Reflect::set(o, &JsValue::from_str(key), &value.into());
 }
@@ -316,7 +316,7 @@ impl RegistryWasm {
             .validators()
             .iter()
             .map(|v| {
-                let o = Object::new();
+                let o = null_object();
                 set(&o, "id", Uint8Array::from(&v.id.0[..]));
                 set(&o, "publicKey", Uint8Array::from(&v.key.to_frame()[..]));
                 set(&o, "weight", v.weight);
@@ -393,7 +393,7 @@ impl RegistryWasm {
                 len: ctx.len(),
             }));
         }
-        let o = Object::new();
+        let o = null_object();
         let decoded = AggregateCertificate::decode(cert);
         let cert_mode = decoded.as_ref().ok().map(AggregateCertificate::mode);
         let result = decoded.and_then(|c| {

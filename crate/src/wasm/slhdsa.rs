@@ -28,7 +28,8 @@ use crate::slhdsa::{self, hazmat, Mode};
 fn mode(name: &str) -> Result<Mode, JsValue> {
     Mode::from_name(name).ok_or_else(|| {
         js_sys::RangeError::new(&alloc::format!(
-            "unknown SLH-DSA parameter set {name:?}; expected SLH-DSA-SHAKE-128s … SLH-DSA-SHAKE-256f"
+            "unknown SLH-DSA parameter set {}; expected SLH-DSA-SHAKE-128s … SLH-DSA-SHAKE-256f",
+            super::echo(name)
         ))
         .into()
     })

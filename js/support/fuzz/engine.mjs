@@ -19,6 +19,7 @@ import { MAX_MESSAGE_BYTES } from '../../common.js';
 import { run } from '../run.mjs';
 import { build } from './fixtures.mjs';
 import { FAMILIES, SHAPES } from './shapes.mjs';
+import { realmFixtures, realmRound } from './realm.mjs';
 import {
   HostileError,
   mutate,
@@ -310,7 +311,13 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
   const memoryAtStart = memory();
   const codes = knownCodes();
   const r = generator(seed);
+  // The polluted-realm class draws from its own stream, so adding it changed no other call.
+  const realmRandom = generator((seed ^ 0x7ea1) >>> 0);
+  beat('fixtures');
   const f = build(full, light);
+  // The polluted-realm class (realm.mjs): its material and the clean realm's statements.
+  beat('polluted-realm fixtures');
+  const realm = realmFixtures(full, light, f);
   const keep = new Set([...f.holders, ...Object.values(f.receivers), ...Object.values(f.byBuild).flatMap((b) => Object.values(b.receivers))]);
   const oversize = new Uint8Array(MAX_MESSAGE_BYTES + 1);
   const OVERSIZE = { message: oversize, record: oversize.subarray(0, (1 << 22) + 1), context: oversize.subarray(0, 256) };
@@ -318,7 +325,8 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
   // verdicts: calls of a verifier with a changed input (each had to say false); fed: bad inboxes
   // given to the victims of the scenarios that completed afterwards; runs: those completions.
   // restated: changed inputs a verifier accepted that state what the base does (`sameStatement`).
-  const counts = { calls: 0, returned: 0, thrown: {}, codes: {}, bySite: {}, slow: 0, verdicts: 0, restated: 0, fed: 0, runs: 0 };
+  // polluted: calls made in a polluted realm (realm.mjs), each compared with the clean realm.
+  const counts = { calls: 0, returned: 0, thrown: {}, codes: {}, bySite: {}, slow: 0, verdicts: 0, restated: 0, fed: 0, runs: 0, polluted: 0 };
   const failures = [];
   const fail = (where, why) => {
     if (failures.length < 200) failures.push(`${where}: ${why}`);
@@ -353,6 +361,7 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
     s.m = contextOf(s, f);
     if (kind === 'throws' || kind === 'promise' || kind === 'undefined') continue;
     // The base call must do what its line says; its result is what 'same' calls must reproduce.
+    beat(`base call ${s.build}:${s.path}`);
     const receiver = receiverOf(s, f);
     const out = invoke(s, s.kind === 'returned' ? receiver[s.member] : s.fn, receiver, base(s.m));
     if (receiver !== s.owner && receiver !== poolOf(s, f).receivers[s.cls]) receiver?.free?.();
@@ -439,6 +448,7 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
       threw = e;
     }
     own?.free();
+    h.cleanup?.();
     const c = record(s.key, threw);
     if (threw !== undefined) {
       if (c.bad) return fail(label, c.bad);
@@ -545,7 +555,8 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
           const victim = f.fresh[slot.keys[share].cls]();
           const ids = [...v[list]];
           Object.defineProperty(ids, 0, { get: () => (victim.free(), v[list][0]), enumerable: true });
-          return { value: { ...v, [share]: victim, [list]: ids }, expect: 'reject', note: `opts.${list}: an element getter that frees opts.${share}` };
+          // Refused before the getter runs: the share is freed after the call (`cleanup`).
+          return { value: { ...v, [share]: victim, [list]: ids }, expect: 'reject', note: `opts.${list}: an element getter that frees opts.${share}`, cleanup: () => victim.free() };
         }
         h = hostileOpts(r, v, slot.keys, (key, bv) => hostileFor(slot.keys[key], bv));
         break;
@@ -682,6 +693,10 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
       for (let i = 0; i < s.mutations; i++) callSite(s, true);
     }
     for (let i = 0; i < STEPS_PER_ROUND; i++) stepCall(scenarioNames[steps++ % scenarioNames.length]);
+    // The polluted realm: a seeded choice of pollutions, calls of both builds under them.
+    const pr = timed(`polluted realm, round ${roundNo}`, () => realmRound(realmRandom, realm, roundNo - 1));
+    counts.polluted += pr.calls;
+    for (const why of pr.failures) fail(`round ${roundNo}`, why);
   };
   // The warm-up: every site's base call (above) and a health check, valid input only, so the
   // allocator's first growth is not counted; every hostile call after it is.
