@@ -102,6 +102,14 @@ const WasmRuntimeError = WebAssembly.RuntimeError;
 const isTrap = (e) => hasInstance(WasmRuntimeError, e);
 const platformCrypto = typeof globalThis.crypto === 'object' && globalThis.crypto !== null ? globalThis.crypto : undefined;
 const getRandomValues = platformCrypto !== undefined && typeof platformCrypto.getRandomValues === 'function' ? uncurry(platformCrypto.getRandomValues) : undefined;
+const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+const byteLengthGetter = getOwnPropertyDescriptor(TypedArrayPrototype, 'byteLength').get;
+/**
+ * Whether a Uint8Array's `byteLength` is still the built-in accessor. Node's getRandomValues
+ * reads it through the prototype: a lie fills fewer bytes than asked (a weak seed) or more
+ * (Node aborts the process), so randomness is refused rather than drawn in such a realm.
+ */
+const byteLengthIntact = () => getOwnPropertyDescriptor(TypedArrayPrototype, 'byteLength')?.get === byteLengthGetter && !hasOwn(U8Proto, 'byteLength');
 
 /**
  * A `QuasarError` made on the JS side: the same shape as the ones the WASM module throws
@@ -241,12 +249,17 @@ export function boolOpt(opts, key) {
 /**
  * `n` bytes (at most 65,536) from the platform CSPRNG (Web Crypto, in browsers and Node ≥ 20):
  * `crypto.getRandomValues` as it was when this module loaded, called on an array made here,
- * which is what is returned (whatever the call returns). A generator that hands back another
- * array, or leaves 16 or more bytes all zero, is refused (QuasarError `RNG_FAILURE`).
+ * which is what is returned (whatever the call returns). Refused with QuasarError
+ * `RNG_FAILURE`: a realm whose `%TypedArray%.prototype.byteLength` was replaced (Node's
+ * generator reads it), a generator that hands back another array or leaves 16 or more bytes
+ * all zero.
  */
 export function randomBytes(n) {
   if (getRandomValues === undefined) {
     throw new Error('crypto.getRandomValues is not available; pass a seed / extraEntropy explicitly');
+  }
+  if (!byteLengthIntact()) {
+    throw quasarError('RNG_FAILURE', 'refusing to draw randomness: %TypedArray%.prototype.byteLength was replaced, and the platform generator reads it (it would fill fewer bytes than asked)');
   }
   const out = new U8(n);
   const r = getRandomValues(platformCrypto, out);
