@@ -105,6 +105,20 @@ function assertHealthy(what) {
   for (const [build, lib] of BUILDS) assert.equal(lib.mlDsa44.verify(s, msg, k.publicKey), true, `${what}: ${build} round trip`);
 }
 
+// ------------------------------------------------------------------ the glue under test
+
+test('both builds load the hardened glue (scripts/harden-glue.mjs): no built-in looked up at call time', async () => {
+  const { HARDENED_MARK } = await import('../../scripts/harden-glue.mjs');
+  for (const build of ['full', 'light']) {
+    const text = readFileSync(new URL(`../../pkg/${build}/quasar_pq.js`, import.meta.url), 'utf8');
+    assert.ok(text.includes(HARDENED_MARK), `pkg/${build}/quasar_pq.js is not hardened: rebuild with node scripts/build-wasm.mjs`);
+    // What the generated glue did per call, through built-ins of the moment.
+    for (const pattern of [/malloc\(arg\.length/, /ArrayMemory0\(\)\.set\(/, /\)\.slice\(\)/, /\barg0\.push\(/, /\bReflect\.set\(/, /ret = performance\.now\(\)/, /\.get\(idx\)/]) {
+      assert.doesNotMatch(text, pattern, `pkg/${build}/quasar_pq.js`);
+    }
+  }
+});
+
 // ------------------------------------------------------------------ 1. the copy into WebAssembly memory
 
 describe('built-ins the copy into WebAssembly memory uses, changed after load', () => {
