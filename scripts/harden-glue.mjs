@@ -663,7 +663,8 @@ function hardenBindings(text) {
   for (const [re, to] of BINDING_REWRITES) out = out.replace(re, to);
   const classes = new Set([...out.matchAll(/^export class (\w+) \{$/gm)].map((m) => m[1]));
   const consts = new Set([...classes].map((c) => `${c}Finalization`));
-  const globals = new Set(Object.getOwnPropertyNames(globalThis));
+  // The build's globals, and a browser's that Node lacks.
+  const globals = new Set([...Object.getOwnPropertyNames(globalThis), 'window', 'self', 'document', 'location', 'navigator', 'top', 'parent', 'frames']);
   let inDoc = false;
   out.split('\n').forEach((line, i) => {
     const where = `bindings line ${i + 1}: ${JSON.stringify(line.trim())}`;
@@ -711,7 +712,7 @@ function hardenBindings(text) {
 }
 
 /**
- * The hardened glue of the generated `text` (wasm-bindgen ${GLUE_VERSION}, `--target web`).
+ * The hardened glue of the generated `text` (wasm-bindgen GLUE_VERSION, `--target web`).
  * @throws Error naming the first piece it does not know.
  */
 export function hardenGlue(text) {
