@@ -195,10 +195,11 @@ export function makeCert(w, loader, { full }) {
       const r = this.#inner();
       return loader.call(() => r.policy());
     }
-    /** Release the WASM memory. */
+    /** Release the WASM memory (after the running call, when called from inside one). */
     free() {
-      if (this.#w !== null && !loader.poisoned) this.#w.free();
+      const w = this.#w;
       this.#w = null;
+      loader.release(w);
     }
     [Symbol.dispose ?? Symbol.for('Symbol.dispose')]() {
       this.free();

@@ -58,8 +58,21 @@ export const MAX_CONTEXT_BYTES = 255;
 // %TypedArray%.prototype getters (taken once, when this module loads) read the internal slots.
 // Defended: subclasses and instances with overridden accessors, proxies (they have no typed-
 // array slots), detached buffers, shared and resizable buffers (copied), huge claimed lengths
-// (only the true length counts, and it is bounded). Not defended: a realm whose built-ins were
-// modified before this module loaded.
+// (only the true length counts, and it is bounded).
+//
+// Built-ins changed after load are defended too (issue 17): this module and the generated glue
+// (rewritten by scripts/harden-glue.mjs) call only intrinsics they captured when they loaded —
+// the copy into WebAssembly memory (internal-slot length, %TypedArray%.prototype.set), the
+// copies out, the objects Rust builds (own data properties: no setter runs), strings, the
+// externref table, the clock (`performance.now` as it was) and the randomness
+// (`crypto.getRandomValues` as it was, on an array made here and checked). So a lying
+// `%TypedArray%.prototype.length`, a replaced `Array.prototype.push`, `performance.now` or
+// `crypto.getRandomValues`, or a setter on Object.prototype, never reaches WebAssembly memory
+// nor runs inside a Rust call. What such a realm can still do is break the caller's own use of
+// the package (a throwing `Array.prototype.forEach` makes a list argument throw; that is the
+// caller's exception, passed through). Not defended: a realm whose built-ins were modified
+// before this module loaded (the captured ones are then the modified ones), and the source
+// of the module itself (`fetch`, a `Response`, the bytes given to `init()`).
 
 const uncurry = (f) => Function.prototype.call.bind(f);
 const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
@@ -93,6 +106,20 @@ const U8 = Uint8Array;
 const U8Proto = Uint8Array.prototype;
 const ACCESSORS = freeze(['length', 'byteLength', 'byteOffset', 'buffer']);
 const isSharedBuffer = (b) => sabProto !== null && getPrototypeOf(b) === sabProto;
+/** Whether `e` is a WebAssembly trap (OrdinaryHasInstance: a Symbol.hasInstance added later is not consulted). */
+const hasInstance = uncurry(Function.prototype[Symbol.hasInstance]);
+const WasmRuntimeError = WebAssembly.RuntimeError;
+const isTrap = (e) => hasInstance(WasmRuntimeError, e);
+const platformCrypto = typeof globalThis.crypto === 'object' && globalThis.crypto !== null ? globalThis.crypto : undefined;
+const getRandomValues = platformCrypto !== undefined && typeof platformCrypto.getRandomValues === 'function' ? uncurry(platformCrypto.getRandomValues) : undefined;
+const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+const byteLengthGetter = getOwnPropertyDescriptor(TypedArrayPrototype, 'byteLength').get;
+/**
+ * Whether a Uint8Array's `byteLength` is still the built-in accessor. Node's getRandomValues
+ * reads it through the prototype: a lie fills fewer bytes than asked (a weak seed) or more
+ * (Node aborts the process), so randomness is refused rather than drawn in such a realm.
+ */
+const byteLengthIntact = () => getOwnPropertyDescriptor(TypedArrayPrototype, 'byteLength')?.get === byteLengthGetter && !hasOwn(U8Proto, 'byteLength');
 
 /** Defines `key` on `o` as an own, enumerable data property: no accessor of a prototype runs. */
 function put(o, key, value) {
@@ -388,13 +415,29 @@ export function boolOpt(opts, key) {
   return v;
 }
 
-/** `n` bytes from the platform CSPRNG (Web Crypto, in browsers and Node ≥ 20). */
+/**
+ * `n` bytes (at most 65,536) from the platform CSPRNG (Web Crypto, in browsers and Node ≥ 20):
+ * `crypto.getRandomValues` as it was when this module loaded, called on an array made here,
+ * which is what is returned (whatever the call returns). Refused with QuasarError
+ * `RNG_FAILURE`: a realm whose `%TypedArray%.prototype.byteLength` was replaced (Node's
+ * generator reads it), a generator that hands back another array or leaves 16 or more bytes
+ * all zero.
+ */
 export function randomBytes(n) {
-  const c = globalThis.crypto;
-  if (!c || typeof c.getRandomValues !== 'function') {
+  if (getRandomValues === undefined) {
     throw new Error('crypto.getRandomValues is not available; pass a seed / extraEntropy explicitly');
   }
-  return c.getRandomValues(new Uint8Array(n));
+  if (!byteLengthIntact()) {
+    throw quasarError('RNG_FAILURE', 'refusing to draw randomness: %TypedArray%.prototype.byteLength was replaced, and the platform generator reads it (it would fill fewer bytes than asked)');
+  }
+  const out = new U8(n);
+  const r = getRandomValues(platformCrypto, out);
+  let any = 0;
+  for (let i = 0; i < n; i++) any |= out[i];
+  if (r !== out || (n >= 16 && any === 0)) {
+    throw quasarError('RNG_FAILURE', 'crypto.getRandomValues did not fill the array it was given');
+  }
+  return out;
 }
 
 /**
@@ -417,14 +460,27 @@ export function signRandomness(extraEntropy, deterministicAsZeros = false, n = 3
  * in browsers they are fetched (streaming compile). `init(input)` passes any explicit
  * input (URL, Response, BufferSource, WebAssembly.Module) through unchanged.
  *
- * `call(fn)` runs one call into the instance: it throws until `init()` has run, and if the
- * instance ever traps (a `WebAssembly.RuntimeError`: its memory can no longer be trusted) it
- * marks the instance dead, and this and every later call throw `QuasarError`
- * `INSTANCE_POISONED`.
+ * One instance per realm: the first `init()` or `initSync()` makes it; a later `init()`
+ * returns the same promise, a later `initSync()` returns; an `initSync()` while an `init()` is
+ * still loading throws QuasarError `INIT_IN_PROGRESS` (await the `init()`): nothing is ever
+ * instantiated twice, which would leave every live object pointing into the wrong memory.
+ *
+ * `call(fn)` runs one call into the instance: it throws until `init()` has run; a call made
+ * while another runs (from a hook inside it: a getter, a replaced built-in) throws QuasarError
+ * `REENTRANT_CALL` and leaves the running call alone; if the instance ever traps (a
+ * `WebAssembly.RuntimeError`: its memory can no longer be trusted) it marks the instance dead,
+ * and this and every later call throw `QuasarError` `INSTANCE_POISONED`.
+ *
+ * `release(w)` frees the generated object `w` (a wrapper's `free()`, which forgets `w` first):
+ * at once, or, when a call is running — a hook freed an object, maybe the one the call works
+ * on — as soon as that call returns. The wrapper answers `USE_AFTER_FREE` from then on.
  */
 export function makeInit(glue, wasmUrl) {
   let ready = null;
   const state = { ok: false, exports: null, poisoned: null };
+  /** A call is running; objects freed meanwhile (a list of `{ w, next }`, no Array built-ins). */
+  let busy = false;
+  let deferred = null;
   async function init(input) {
     if (ready) return ready;
     ready = (async () => {
@@ -451,6 +507,9 @@ export function makeInit(glue, wasmUrl) {
   }
   function initSync(moduleOrBytes) {
     if (state.ok) return;
+    if (ready) {
+      throw quasarError('INIT_IN_PROGRESS', 'quasar-pq: init() is still loading the module; await it instead of calling initSync()');
+    }
     state.exports = glue.initSync({ module: moduleOrBytes });
     state.ok = true;
     ready = Promise.resolve();
@@ -467,23 +526,51 @@ export function makeInit(glue, wasmUrl) {
     if (state.poisoned) throw poisonedError(state.poisoned);
     if (!state.ok) throw new Error('quasar-pq: call `await init()` before using the library');
   }
+  /** Frees what was released during the call that just ended (each at most once). */
+  function flush() {
+    while (deferred !== null) {
+      const { w, next } = deferred;
+      deferred = next;
+      if (state.poisoned) continue;
+      try {
+        w.free();
+      } catch {
+        // Nothing holds it any more; a failure here must not replace the call's own outcome.
+      }
+    }
+  }
   function call(fn) {
     assertReady();
+    if (busy) {
+      throw quasarError('REENTRANT_CALL', 'quasar-pq: called while another call into the same WebAssembly instance is running (from a hook inside it); the running call is unaffected');
+    }
+    busy = true;
     try {
       return fn();
     } catch (e) {
-      if (e instanceof WebAssembly.RuntimeError) {
+      if (isTrap(e)) {
         state.poisoned = e;
         throw poisonedError(e);
       }
       throw e;
+    } finally {
+      busy = false;
+      flush();
     }
+  }
+  function release(w) {
+    if (w === null || w === undefined || state.poisoned) return;
+    if (busy) {
+      deferred = { __proto__: null, w, next: deferred };
+      return;
+    }
+    w.free();
   }
   /** The instance's memory size in bytes (tests check that bad input does not grow it). */
   function memoryBytes() {
     return state.exports?.memory?.buffer.byteLength ?? 0;
   }
-  return { init, initSync, assertReady, call, memoryBytes, get poisoned() { return state.poisoned !== null; } };
+  return { init, initSync, assertReady, call, release, memoryBytes, get poisoned() { return state.poisoned !== null; } };
 }
 
 /**
@@ -534,13 +621,16 @@ export function mlDsaVerifySurface(level, w, loader) {
         const ctx = contextOf(o);
         const s = bytes(sig, 'signature');
         const m = msgOf(msg);
-        if (key === null) throw quasarError('USE_AFTER_FREE', 'MlDsaPreparedKey: used after free()');
+        // Taken now: freed by a hook during the call, the key is released after it.
+        const k = key;
+        if (k === null) throw quasarError('USE_AFTER_FREE', 'MlDsaPreparedKey: used after free()');
         if (byteLength(s) !== lengths.signature) return (loader.assertReady(), false);
-        return loader.call(() => key.verify(m, ctx, s));
+        return loader.call(() => k.verify(m, ctx, s));
       },
       free() {
-        if (key !== null && !loader.poisoned) key.free();
+        const k = key;
         key = null;
+        loader.release(k);
       },
     });
   }

@@ -32,12 +32,17 @@ export type InitInput =
 /**
  * Load and instantiate the WebAssembly module. Await it once before any other call; later
  * calls return the same promise. In Node the packaged .wasm is read from disk, in browsers it
- * is fetched relative to this module.
+ * is fetched relative to this module. One instance per realm: whichever of `init()` and
+ * `initSync()` starts first makes it.
  */
 export declare function init(input?: InitInput): Promise<void>;
 export default init;
 
-/** Instantiate synchronously from the module's bytes or a compiled `WebAssembly.Module`. */
+/**
+ * Instantiate synchronously from the module's bytes or a compiled `WebAssembly.Module`; a no-op
+ * once an instance exists.
+ * @throws QuasarError 'INIT_IN_PROGRESS' while an `init()` is still loading (await it instead).
+ */
 export declare function initSync(module: BufferSource | WebAssembly.Module): void;
 
 /** Byte lengths of a parameter set (FIPS 204, Table 2). */
@@ -383,7 +388,11 @@ export declare class MagnetarRegistry {
    * certificate. @throws QuasarError 'CONTEXT_TOO_LONG', 'INVALID_QUORUM' (the caller's).
    */
   verifyAggregate(certificate: Uint8Array, msg: Uint8Array, opts?: AggregateOpts): AggregateVerdict;
-  /** Release the WASM memory (also `[Symbol.dispose]`, for `using`, where the runtime has it). */
+  /**
+   * Release the WASM memory (also `[Symbol.dispose]`, for `using`, where the runtime has it).
+   * Never throws; called during a call (from a hook), the memory is released when that call
+   * returns. Every member then throws QuasarError 'USE_AFTER_FREE'.
+   */
   free(): void;
 }
 
@@ -498,7 +507,11 @@ export declare class LightClient {
   /** The longest certificate the current set admits; longer ones are TOO_LONG, uncopied. */
   readonly maxCertificateLength: number;
   readonly policy: string;
-  /** Release the WASM memory (also `[Symbol.dispose]`). */
+  /**
+   * Release the WASM memory (also `[Symbol.dispose]`). Never throws; called during a call
+   * (from a hook), the memory is released when that call returns. Every member then throws
+   * QuasarError 'USE_AFTER_FREE'.
+   */
   free(): void;
 }
 
@@ -541,8 +554,13 @@ export interface QuasarError extends Error {
   /**
    * Stable code: the library's (e.g. 'INVALID_LENGTH', 'CONTEXT_TOO_LONG',
    * 'MALFORMED_SECRET_KEY', 'NOT_ENOUGH_QUALIFIED', 'MISSING_MESSAGE') or the package's own:
-   * 'DETACHED_BUFFER' (a view of a transferred buffer), 'USE_AFTER_FREE',
-   * 'INSTANCE_POISONED' (the WASM instance trapped earlier: reload it).
+   * 'DETACHED_BUFFER' (a view of a transferred buffer), 'USE_AFTER_FREE' (also after a
+   * `free()` made during a call, from a hook), 'INSTANCE_POISONED' (the WASM instance trapped
+   * earlier: reload it), 'REENTRANT_CALL' (a call made from inside another call into the same
+   * instance, e.g. from a replaced built-in or a getter; the running call is unaffected),
+   * 'INIT_IN_PROGRESS' (`initSync()` while `init()` loads), 'RNG_FAILURE' (no randomness:
+   * `crypto.getRandomValues` did not fill the array it was given, or the realm's
+   * `%TypedArray%.prototype.byteLength`, which the platform generator reads, was replaced).
    */
   code: string;
   /** The module that raised it: 'mldsa', 'slhdsa', 'magnetar', 'quorum', 'lens', 'lss', 'pulsar', 'party', 'snapshot', 'wire', 'js', … */
@@ -559,7 +577,11 @@ export interface QuasarError extends Error {
 export interface PreparedKey {
   /** Same verdict as `verify(sig, msg, publicKey, opts)`. */
   verify(sig: Uint8Array, msg: Uint8Array, opts?: VerifyOpts): boolean;
-  /** Release the WebAssembly memory held by the key. */
+  /**
+   * Release the WebAssembly memory held by the key. Never throws; called during a call (from a
+   * hook), the memory is released when that call returns. `verify` then throws QuasarError
+   * 'USE_AFTER_FREE'.
+   */
   free(): void;
 }
 

@@ -272,10 +272,11 @@ export function makeMagnetar(w, loader, { full }) {
       }
       return verdict(loader.call(() => r.verifyAggregate(cert, m, ctx, num, den, diagnose)));
     }
-    /** Release the WASM memory. */
+    /** Release the WASM memory (after the running call, when called from inside one). */
     free() {
-      if (this.#w !== null && !loader.poisoned) this.#w.free();
+      const w = this.#w;
       this.#w = null;
+      loader.release(w);
     }
     [Symbol.dispose ?? Symbol.for('Symbol.dispose')]() {
       this.free();

@@ -30,8 +30,12 @@
 //   (an `Rng` the party continues across its factories); with neither it draws 32 bytes from
 //   `crypto.getRandomValues`. The library never draws OS randomness itself. Never give two
 //   parties the same seed.
-// * Release WASM memory with `free()` (idempotent; secrets are wiped). Party, key-share and
-//   Rng objects also implement `[Symbol.dispose]` where the runtime has it (`using`).
+// * Release WASM memory with `free()` (idempotent, never throws; secrets are wiped). Called
+//   during a call (from a hook), the memory is released when that call returns; every member
+//   then throws QuasarError 'USE_AFTER_FREE'. Party, key-share and Rng objects also implement
+//   `[Symbol.dispose]` where the runtime has it (`using`).
+// * A call made from inside another call into the same instance (a hook: a getter, a replaced
+//   built-in) throws QuasarError 'REENTRANT_CALL'; the running call is unaffected.
 // * Errors: QuasarError (`name: 'QuasarError'`, stable `code`, `module`, `culprits`);
 //   a non-Uint8Array or an unknown option key is a TypeError, a wrong fixed length or an
 //   id outside 1..65535 a RangeError. Codes are API (README, "Error codes").

@@ -175,7 +175,7 @@ function withRng(o, fn) {
   try {
     return fn(rng);
   } finally {
-    if (!loader.poisoned) rng.free();
+    loader.release(rng);
   }
 }
 
@@ -206,11 +206,14 @@ class Owned {
     if (token !== INTERNAL) throw new TypeError(`${new.target.name} objects are made by the package's factories`);
     this.#w = w;
   }
-  /** Release the WASM memory held by this object (its secrets are wiped). Idempotent. */
+  /**
+   * Release the WASM memory held by this object (its secrets are wiped). Idempotent; called
+   * from inside a call (a hook), the memory is released when that call returns.
+   */
   free() {
     const w = this.#w;
     this.#w = null;
-    if (w !== null && !loader.poisoned) w.free();
+    loader.release(w);
   }
   [DISPOSE]() {
     this.free();
@@ -251,11 +254,12 @@ export class Party extends Owned {
   #info;
   constructor(token, w) {
     super(token, w);
-    this.#id = w.id();
-    this.#protocol = w.protocol();
-    this.#max = w.maxInboxBytes();
-    this.#info = Object.freeze(w.info());
-    this.#start = Object.freeze(w.takeStart());
+    const p = loader.call(() => ({ __proto__: null, id: w.id(), protocol: w.protocol(), max: w.maxInboxBytes(), info: w.info(), start: w.takeStart() }));
+    this.#id = p.id;
+    this.#protocol = p.protocol;
+    this.#max = p.max;
+    this.#info = Object.freeze(p.info);
+    this.#start = Object.freeze(p.start);
   }
   /** This party's id. */
   get id() {

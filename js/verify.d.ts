@@ -36,11 +36,18 @@ export { ML_DSA_LENGTHS, SLH_DSA_LENGTHS, MAX_MESSAGE_BYTES, MAX_CONTEXT_BYTES, 
 /** As in the full build: certificates and the light client (verification only). */
 export { verifyCertificate, LightClient, CERT_POLICIES, CERT_TRUST_MODEL } from './index.js';
 
-/** Load and instantiate the light WebAssembly module; await once before verifying. */
+/**
+ * Load and instantiate the light WebAssembly module; await once before verifying. One instance
+ * per realm: whichever of `init()` and `initSync()` starts first makes it.
+ */
 export declare function init(input?: InitInput): Promise<void>;
 export default init;
 
-/** Instantiate synchronously from the module's bytes or a compiled `WebAssembly.Module`. */
+/**
+ * Instantiate synchronously from the module's bytes or a compiled `WebAssembly.Module`; a no-op
+ * once an instance exists.
+ * @throws QuasarError 'INIT_IN_PROGRESS' while an `init()` is still loading (await it instead).
+ */
 export declare function initSync(module: BufferSource | WebAssembly.Module): void;
 
 /** Expert verification on M′ or an external μ. */

@@ -3,7 +3,9 @@
 //   pkg/full/   release profile,     --features full,hazmat             (everything; hazmat = the
 //               demo's cheating-party hooks, which only make *that* party misbehave)
 //   pkg/light/  wasm-light profile,  --no-default-features --features light  (verify only)
-// with `cargo build --lib --target wasm32-unknown-unknown` then `wasm-bindgen --target web`.
+// with `cargo build --lib --target wasm32-unknown-unknown` then `wasm-bindgen --target web`, whose
+// JS glue scripts/harden-glue.mjs then rewrites to call only built-ins it captured at load (the
+// build fails if the glue is not the shape it knows).
 // Prints raw and gzip sizes of both .wasm files. No wasm-opt: measured with npm binaryen 132,
 // `-Oz` saves ~1.3 KB gzipped on the light module and `-O3` gains no speed on the full one,
 // not worth a 100 MB dev dependency.
@@ -11,10 +13,11 @@
 // Usage: node scripts/build-wasm.mjs [full|light ...]   (default: both)
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { GLUE_VERSION, hardenGlue } from './harden-glue.mjs';
 import { ROOT, fail, findWasmBindgen, lockedWasmBindgenVersion } from './setup.mjs';
 
 const TARGET = 'wasm32-unknown-unknown';
@@ -62,6 +65,13 @@ function build(name, wasmBindgen) {
     input,
   ]);
   if (!bgOk) fail(`wasm-bindgen failed on the ${name} module (see its output above).`);
+  const glue = join(outDir, 'quasar_pq.js');
+  try {
+    writeFileSync(glue, hardenGlue(readFileSync(glue, 'utf8')));
+  } catch (e) {
+    rmSync(outDir, { recursive: true, force: true });
+    fail(`the ${name} glue could not be hardened: ${e.message}`);
+  }
   return join(outDir, 'quasar_pq_bg.wasm');
 }
 
@@ -69,6 +79,7 @@ function main() {
   const names = process.argv.slice(2);
   for (const n of names) if (!(n in BUILDS)) fail(`unknown build ${n}; choose from ${Object.keys(BUILDS).join(', ')}.`);
   const version = lockedWasmBindgenVersion();
+  if (version !== GLUE_VERSION) fail(`scripts/harden-glue.mjs knows the glue of wasm-bindgen ${GLUE_VERSION}, Cargo.lock has ${version}: check the new glue and update the transform's tables.`);
   const wasmBindgen = findWasmBindgen(version);
   if (!wasmBindgen) fail(`wasm-bindgen-cli ${version} is not installed; run \`npm run setup\` (or \`cargo install wasm-bindgen-cli --version ${version} --locked\`).`);
   const outputs = {};

@@ -13,12 +13,18 @@
 // QuasarError with a code the library defines, or takes over 5 s (the watchdog below also kills
 // a worker stuck for 30 s, naming the call); a verifier saying true for a changed input; a call
 // in a polluted realm (js/support/fuzz/realm.mjs) stating anything else than in a clean one; a
-// batch after which an ML-DSA round trip, a protocol run of parties fed bad inboxes, or free()
-// fails; WebAssembly memory of either instance growing by more than MEMORY_BOUND after the
-// warm-up round.
+// call made with its base arguments in a realm whose built-ins were changed after load
+// (js/support/fuzz/builtins.mjs: a lying typed-array length, a replaced push, performance.now,
+// getRandomValues, Table#get, a setter on Object.prototype, ...) that behaves otherwise than in
+// the intact realm; a hook that calls the package back and is neither served nor refused with
+// REENTRANT_CALL; a batch after which an ML-DSA round trip, a key prepared before the run, a
+// protocol run of parties fed bad inboxes, or free() fails; WebAssembly memory of either
+// instance growing by more than MEMORY_BOUND after the warm-up round.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { Worker } from 'node:worker_threads';
+
+import { TAMPERINGS } from '../support/fuzz/builtins.mjs';
 
 const SHORT = 40;
 const LONG = 400;
@@ -26,6 +32,8 @@ const iters = Number(process.env.FUZZ_ITERS ?? (process.env.npm_lifecycle_event 
 const seed = Number(process.env.FUZZ_SEED ?? 0x51a5a5) >>> 0;
 /** A worker whose heartbeat stops this long is stuck in one call. */
 const WATCHDOG_MS = 30000;
+/** The setup (fixtures, base calls: a minute on a busy machine) beats once, so it gets longer. */
+const SETUP_MS = 300000;
 /**
  * How much either instance's WebAssembly memory may grow, in bytes, from the end of the warm-up
  * round to the end of the run: 1 MiB (16 pages), whatever the number of rounds. A leak on any
@@ -55,12 +63,15 @@ before(async () => {
       if (now !== last) {
         last = now;
         since = performance.now();
-      } else if (performance.now() - since > WATCHDOG_MS) {
+      } else {
         const bytes = new Uint8Array(heartbeat, 4);
         const label = new TextDecoder().decode(bytes.slice(0, bytes.indexOf(0)));
-        clearInterval(watchdog);
-        worker.terminate();
-        reject(new Error(`a hang: no progress for ${WATCHDOG_MS / 1000} s in ${label}`));
+        const limit = now === 0 || label.startsWith('setup:') ? SETUP_MS : WATCHDOG_MS;
+        if (performance.now() - since > limit) {
+          clearInterval(watchdog);
+          worker.terminate();
+          reject(new Error(`a hang: no progress for ${limit / 1000} s in ${label}`));
+        }
       }
     }, 250);
     worker.once('message', (m) => {
@@ -87,6 +98,7 @@ before(async () => {
     `fuzz js: ${c.verdicts} verdicts on changed inputs, ${c.verdicts - c.restated} of them false and ${c.restated} true on inputs that state the same (sameStatement); ${c.bySite['Party#step'] ?? 0} steps; ${c.runs} scenario runs completed after ${c.fed} bad inboxes fed to their victims`,
     `fuzz js: ${c.polluted} calls in a polluted realm (Object.prototype / Array.prototype given option names, ok, code, quorum fields, curve names, list elements; built-ins replaced), each compared with the clean realm`,
     `fuzz js: QuasarError codes ${codes.map(([k, n]) => `${k} ${n}`).join(', ')}`,
+    `fuzz js: ${c.builtins} calls under ${Object.keys(c.byBuiltin ?? {}).length} kinds of hostile built-in after load; hooks calling the package back: ${c.reentered?.normal ?? 0} served (outside a call), ${c.reentered?.refused ?? 0} refused (REENTRANT_CALL)`,
     `fuzz js: WebAssembly memory full ${mib(report.memoryBefore?.full ?? 0)} → ${mib(report.memoryAfter?.full ?? 0)} MiB, light ${mib(report.memoryBefore?.light ?? 0)} → ${mib(report.memoryAfter?.light ?? 0)} MiB (at start ${mib(report.memoryAtStart?.full ?? 0)} / ${mib(report.memoryAtStart?.light ?? 0)}); JS heap ${mib(report.heapBefore ?? 0)} → ${mib(report.heapAfter ?? 0)} MiB`,
   ];
   for (const l of lines) console.log(l);
@@ -106,6 +118,10 @@ test('every call returned a sane value or threw a typed error; every batch check
   for (const key of report.keys) assert.ok((report.counts.bySite[key] ?? 0) >= iters, `${key}: ${report.counts.bySite[key] ?? 0} calls`);
   assert.ok(report.counts.runs >= report.batches.length * 4, `${report.counts.runs} scenario runs completed`);
   assert.ok(report.counts.polluted >= iters, `${report.counts.polluted} calls in a polluted realm`);
+});
+
+test('every hostile built-in after load was installed around some call', () => {
+  for (const t of TAMPERINGS) assert.ok((report.counts.byBuiltin[t.name] ?? 0) >= 1, `never used: ${t.name}`);
 });
 
 test(`WebAssembly memory of both instances grows by at most ${MEMORY_BOUND} bytes after the warm-up`, () => {

@@ -17,8 +17,10 @@
 //! [`crate::cert::Report::legs`]; `id` (32 bytes, only when `ok`) is
 //! [`crate::cert::Report::id`]; weights and the header's integers are `BigInt`s (u64).
 //! `micros` (the leg's signature check, in microseconds) is there only when a clock was
-//! given: `certVerify` times with `performance.now()` when the host has it; the light client
-//! never calls into JavaScript while it is borrowed, so its reports carry no timings.
+//! given: `certVerify` times with `performance.now()` as it was when the generated glue loaded
+//! (scripts/harden-glue.mjs captures it then, so a `now` replaced later is never called); the
+//! light client never calls into JavaScript while it is borrowed, so its reports carry no
+//! timings.
 
 use alloc::format;
 use alloc::string::String;
@@ -32,17 +34,20 @@ use crate::cert::{verify, Error, Header, LightClient, Options, Policy, Report, T
 
 #[wasm_bindgen]
 extern "C" {
-    /// `globalThis.performance.now()`, caught: any failure (no `performance`, a replaced
-    /// `now` that throws) is an `Err`, never an exception through Rust frames.
+    /// `performance.now()` as the glue captured it when it loaded, caught and returned as
+    /// it came: a failure (no `performance`, a `now` that throws) is an `Err`, and a value
+    /// that is not a number (a BigInt, a string) is checked here, so nothing a replaced clock
+    /// does can throw through Rust frames (where it would skip every destructor).
     #[wasm_bindgen(catch, js_namespace = performance, js_name = now)]
-    fn performance_now() -> Result<f64, JsValue>;
+    fn performance_now() -> Result<JsValue, JsValue>;
 }
 
-/// A monotonic clock in nanoseconds from `performance.now()` (0 when it fails).
+/// A monotonic clock in nanoseconds from `performance.now()` (0 when it fails or is not a
+/// number).
 fn clock_ns() -> u64 {
-    match performance_now() {
+    match performance_now().ok().and_then(|v| v.as_f64()) {
         // Non-negative and far below 2^64 ns for any real page; `as` saturates otherwise.
-        Ok(ms) if ms.is_finite() && ms >= 0.0 => (ms * 1_000_000.0) as u64,
+        Some(ms) if ms.is_finite() && ms >= 0.0 => (ms * 1_000_000.0) as u64,
         _ => 0,
     }
 }

@@ -4,9 +4,12 @@
 // (a verifier never says true for a changed input) or throw TypeError, RangeError or a
 // QuasarError with a code the library defines; never a WebAssembly trap, INSTANCE_POISONED, a
 // wasm-bindgen aliasing or null-pointer error, a fault inside the generated glue, or a hang.
-// After every batch: an ML-DSA round trip in both builds, every protocol scenario whose victim
-// was fed bad inboxes completes with the good ones, free() works, and no fixture was mutated;
-// WebAssembly memory of both instances is measured throughout. Not part of the package.
+// After every batch: an ML-DSA round trip in both builds, keys prepared before the run still
+// verify, every protocol scenario whose victim was fed bad inboxes completes with the good ones,
+// free() works, and no fixture was mutated; WebAssembly memory of both instances is measured
+// throughout. One call in ten is made with the base arguments in a realm whose built-ins were
+// changed after load (builtins.mjs): it must behave as with the realm intact. Not part of the
+// package.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +23,7 @@ import { run } from '../run.mjs';
 import { build } from './fixtures.mjs';
 import { FAMILIES, SHAPES } from './shapes.mjs';
 import { realmFixtures, realmRound } from './realm.mjs';
+import { TAMPERINGS, withBuiltins } from './builtins.mjs';
 import {
   HostileError,
   mutate,
@@ -57,6 +61,8 @@ const STEPS_PER_ROUND = 16;
 const MUTATIONS = { verdict: 3, activation: 3, aggregate: 3, strict: 3, decoding: 1 };
 /** A line with `slow(m)` true (SLH-DSA "s" signing: a second or so each) runs every this many rounds. */
 const SLOW_EVERY = 10;
+/** The share of calls made with the base arguments under a hostile built-in (builtins.mjs, in turn). */
+const BUILTINS_RATE = 0.1;
 /** The `returns` kinds that are verdicts: a changed input must not be accepted. */
 const VERDICTS = new Set(['verdict', 'activation', 'aggregate', 'report']);
 const accepted = (kind, out) => (kind === 'verdict' ? out === true : out?.ok === true);
@@ -313,7 +319,7 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
   const r = generator(seed);
   // The polluted-realm class draws from its own stream, so adding it changed no other call.
   const realmRandom = generator((seed ^ 0x7ea1) >>> 0);
-  beat('fixtures');
+  beat('setup: building the fixtures and making the base calls');
   const f = build(full, light);
   // The polluted-realm class (realm.mjs): its material and the clean realm's statements.
   beat('polluted-realm fixtures');
@@ -326,7 +332,9 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
   // given to the victims of the scenarios that completed afterwards; runs: those completions.
   // restated: changed inputs a verifier accepted that state what the base does (`sameStatement`).
   // polluted: calls made in a polluted realm (realm.mjs), each compared with the clean realm.
-  const counts = { calls: 0, returned: 0, thrown: {}, codes: {}, bySite: {}, slow: 0, verdicts: 0, restated: 0, fed: 0, runs: 0, polluted: 0 };
+  // builtins: calls under a hostile built-in (byBuiltin, per tampering); reentered: package calls
+  // a hook made, that ran normally (outside any call) or were refused (REENTRANT_CALL).
+  const counts = { calls: 0, returned: 0, thrown: {}, codes: {}, bySite: {}, slow: 0, verdicts: 0, restated: 0, fed: 0, runs: 0, polluted: 0, builtins: 0, byBuiltin: {}, reentered: { normal: 0, refused: 0 } };
   const failures = [];
   const fail = (where, why) => {
     if (failures.length < 200) failures.push(`${where}: ${why}`);
@@ -409,8 +417,80 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
     return c;
   }
 
+  // -------------------------------------------------------------- hostile built-ins after load
+  // Keys prepared before any hostile call, checked after every batch.
+  const preparedBefore = [full, light].map((lib) => lib.mlDsa87.prepare(f.ml[87].pk));
+  let reentering = false;
+  /** What a hook runs: a verification, from wherever the hook was called. */
+  const hooks = {
+    reenter() {
+      if (reentering) return;
+      reentering = true;
+      try {
+        for (const lib of [light, full]) {
+          let v;
+          try {
+            v = lib.mlDsa87.verify(f.ml[87].sig, f.ml[87].msg, f.ml[87].pk, { context: f.ml[87].ctx });
+          } catch (e) {
+            if (e?.code === 'REENTRANT_CALL') {
+              counts.reentered.refused += 1;
+              continue;
+            }
+            fail('a hook calling the package', `threw ${e?.code ?? e?.name}: ${e?.message}`);
+            continue;
+          }
+          if (v === true) counts.reentered.normal += 1;
+          else fail('a hook calling the package', `a valid signature verified ${String(v)}`);
+        }
+      } finally {
+        reentering = false;
+      }
+    },
+  };
+
+  /** A call of `s` with its base arguments under the next tampering: as with the realm intact. */
+  function builtinCall(s) {
+    const [, base, kind, options = {}] = s.shape;
+    const t = TAMPERINGS[counts.builtins % TAMPERINGS.length];
+    counts.builtins += 1;
+    counts.byBuiltin[t.name] = (counts.byBuiltin[t.name] ?? 0) + 1;
+    const args = base(s.m);
+    const receiver = receiverOf(s, f);
+    const own = options.this === 'fresh' ? receiver : undefined;
+    const fn = s.kind === 'returned' ? receiver[s.member] : s.fn;
+    const label = `${s.build}:${s.path}(base arguments) with ${t.name}`;
+    let out;
+    let threw;
+    try {
+      out = timed(label, () => withBuiltins(t, hooks, () => invoke(s, fn, receiver, args)));
+    } catch (e) {
+      threw = e;
+    }
+    own?.free();
+    const c = record(s.key, threw);
+    if (threw !== undefined) {
+      if (c.bad) return fail(label, c.bad);
+      if (c.type === 'HostileError' && t.caller) return undefined;
+      if (c.code && t.refused?.includes(c.code)) return undefined;
+      return fail(label, `a built-in changed after load changed the outcome: ${threw?.code ?? threw?.name}: ${threw?.message}`);
+    }
+    try {
+      const why = returnsCheck(kind, out, s.m, codes);
+      if (why) return fail(label, why);
+      if (!sameEssence(kind, s.base, essence(kind, out))) return fail(label, `another result than with the realm intact (${describe(out)})`);
+      if (options.check) {
+        const w = options.check(out, base(s.m), s.m);
+        if (w) return fail(label, w);
+      }
+      return undefined;
+    } finally {
+      dispose(out, keep);
+    }
+  }
+
   function callSite(s, mutation = false) {
     const [slots, base, kind, options = {}] = s.shape;
+    if (!mutation && !['throws', 'promise', 'undefined'].includes(kind) && r.chance(BUILTINS_RATE)) return builtinCall(s);
     const args = base(s.m);
     let receiver = receiverOf(s, f);
     const own = options.this === 'fresh' ? receiver : undefined;
@@ -652,6 +732,10 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
       const p = light.mlDsa87.prepare(f.ml[87].pk);
       if (p.verify(f.ml[87].sig, f.ml[87].msg, { context: f.ml[87].ctx }) !== true) fail(where, 'a prepared verification failed (light)');
       p.free();
+      preparedBefore.forEach((k, i) => {
+        if (k.verify(f.ml[87].sig, f.ml[87].msg, { context: f.ml[87].ctx }) !== true) fail(where, `a key prepared before the run no longer verifies (${i ? 'light' : 'full'})`);
+      });
+      if (light.mlDsa87.verify(f.ml[87].sig, f.ml[87].msg, f.ml[87].pk, { context: f.ml[87].ctx }) !== true) fail(where, 'an ML-DSA-87 verification failed (light)');
       // Every scenario, its victim fed bad inboxes (six more now, each refused), completes with
       // the good ones.
       for (const name of scenarioNames) {
@@ -700,6 +784,7 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
   };
   // The warm-up: every site's base call (above) and a health check, valid input only, so the
   // allocator's first growth is not counted; every hostile call after it is.
+  beat('setup: the warm-up health check');
   healthCheck(0);
   const memoryBefore = memory();
   globalThis.gc?.();
@@ -731,6 +816,7 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
     ms: performance.now() - started,
   };
   for (const name of scenarioNames) retire(name);
+  preparedBefore.forEach((k) => k.free());
   return report;
 }
 
