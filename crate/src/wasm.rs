@@ -83,20 +83,11 @@ pub(crate) fn null_object() -> Object {
 }
 
 /// Defines `key` on `target` as an own, enumerable, writable data property (for objects that
-/// have a prototype, such as an `Error`: assigning would run an inherited setter).
+/// have a prototype, such as an `Error`). `Reflect.set` in the hardened glue
+/// (scripts/harden-glue.mjs) defines an own data property, so an inherited setter never runs.
 pub(crate) fn define(target: &JsValue, key: &str, value: &JsValue) {
-    let descriptor = null_object();
-    // Setting keys of a fresh null-prototype object cannot fail.
-    let _ = Reflect::set(&descriptor, &JsValue::from_str("value"), value);
-    for flag in ["writable", "enumerable", "configurable"] {
-        let _ = Reflect::set(&descriptor, &JsValue::from_str(flag), &JsValue::TRUE);
-    }
-    // Defining a new key of a fresh, extensible `Error` cannot fail.
-    let _ = Reflect::define_property(
-        target.unchecked_ref::<Object>(),
-        &JsValue::from_str(key),
-        &descriptor,
-    );
+    // Defining a key of a fresh, extensible object cannot fail.
+    let _ = Reflect::set(target, &JsValue::from_str(key), value);
 }
 
 /// How many characters of a caller's string an error message repeats at most.
