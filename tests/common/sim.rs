@@ -1158,6 +1158,7 @@ pub fn lockstep<P: Party>(
         let inbox = inbox_for(mail, *p);
         match party.step(&incoming(&inbox)) {
             Ok(quasar_pq::party::Step::Continue(o)) => next.push((*p, o)),
+            Ok(quasar_pq::party::Step::Waiting) => {}
             Ok(quasar_pq::party::Step::Done(o, out)) => {
                 next.push((*p, o));
                 done.insert(*p, out);
