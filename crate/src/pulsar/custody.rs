@@ -130,6 +130,7 @@ mod ceremony;
 mod combine;
 pub mod envelope;
 mod keys;
+pub mod lifecycle;
 mod round1;
 mod round2;
 pub mod session;
