@@ -96,6 +96,17 @@ pub use setup::{Certified, Setup};
 
 use rand_core::CryptoRngCore;
 
+/// What any party of a custody lifecycle ends with: run both roles in one network with
+/// [`crate::party::sim::map_output`]`(member, Outcome::Member)` and
+/// `map_output(combiner, Outcome::Combiner)`.
+#[derive(Debug)]
+pub enum Outcome {
+    /// A member's.
+    Member(MemberOutcome),
+    /// The combiner's.
+    Combiner(CombinerOutcome),
+}
+
 use super::{SignerParty, ANNOUNCEMENT_MAGIC, ROUND1_MAGIC, ROUND2_MAGIC};
 use crate::lss::{self, DealingParty, DEALING_MAGICS};
 use crate::party::{Misbehaviour, Outgoing};

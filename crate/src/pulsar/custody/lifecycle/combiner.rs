@@ -8,7 +8,7 @@ use super::setup::{Certified, CombinerSetup};
 use super::sign::CombinerSign;
 use crate::lss::GroupPublic;
 use crate::party::{Incoming, Outgoing, Party, Round, Step};
-use crate::pulsar::custody::{GroupKey, Signed};
+use crate::pulsar::custody::{CombinerKey, GroupKey, Signed};
 use crate::pulsar::Error;
 use crate::vss::Ristretto255 as R;
 use crate::PartyId;
@@ -91,6 +91,29 @@ impl Combiner {
         rng: &mut impl CryptoRngCore,
     ) -> Result<(Combiner, Outgoing), Error> {
         let (inner, out) = CombinerSign::start(params, group_key, public, false, rng)?;
+        Ok((
+            Combiner {
+                me: params.combiner,
+                path: Path::Sign(inner),
+            },
+            out,
+        ))
+    }
+
+    /// As [`Combiner::sign`], with a combiner key made elsewhere (it must be
+    /// `params`' combiner's; use a fresh one per session): the signing randomness still
+    /// comes from `rng`.
+    ///
+    /// # Errors
+    /// As [`Combiner::sign`]; [`Error::CombinerMismatch`] for another combiner's key.
+    pub fn sign_with_key(
+        key: CombinerKey,
+        params: &SignParams,
+        group_key: &GroupKey,
+        public: &GroupPublic<R>,
+        rng: &mut impl CryptoRngCore,
+    ) -> Result<(Combiner, Outgoing), Error> {
+        let (inner, out) = CombinerSign::start_with_key(key, params, group_key, public, false, rng)?;
         Ok((
             Combiner {
                 me: params.combiner,

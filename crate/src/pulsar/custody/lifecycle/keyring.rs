@@ -22,6 +22,19 @@ pub struct Pending {
 }
 
 impl Pending {
+    /// The pending generation a refresh or reshare left `share`'s owner: its new share
+    /// (`None` for a member leaving the group) and the new generation's `public` data, for
+    /// the group whose current key record is `group_key` (for hosts that run the
+    /// single-protocol [`crate::lss::DealingParty`] themselves; the lifecycle's reshare path
+    /// stages it on its own).
+    pub fn new(share: Option<lss::KeyShare<R>>, public: GroupPublic<R>, group_key: GroupKey) -> Pending {
+        Pending {
+            share,
+            public,
+            group_key,
+        }
+    }
+
     /// The new generation's public data.
     pub fn public(&self) -> &GroupPublic<R> {
         &self.public

@@ -155,6 +155,21 @@ impl CombinerSign {
         rng: &mut impl CryptoRngCore,
     ) -> Result<(CombinerSign, Outgoing), Error> {
         let key = CombinerKey::generate(params.combiner, rng);
+        Self::start_with_key(key, params, group_key, public, deterministic, rng)
+    }
+
+    /// As [`CombinerSign::start`], with the combiner key given.
+    pub(super) fn start_with_key(
+        key: CombinerKey,
+        params: &SignParams,
+        group_key: &GroupKey,
+        public: &GroupPublic<R>,
+        deterministic: bool,
+        rng: &mut impl CryptoRngCore,
+    ) -> Result<(CombinerSign, Outgoing), Error> {
+        if key.id() != params.combiner {
+            return Err(Error::CombinerMismatch);
+        }
         let session = Session::sign(
             params.session,
             group_key,
