@@ -25,6 +25,7 @@ use quasar_pq::PartyId;
 
 /// A party's output, whatever its role.
 #[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
 enum Out {
     Member(MemberOutcome),
     Combiner(CombinerOutcome),
@@ -655,6 +656,7 @@ mod lens_paths {
     use quasar_pq::lens::{Ceremony, CoordinatorOutcome, Curve, KeyShare as LensShare, PublicKeyPackage};
 
     #[derive(Debug)]
+    #[allow(clippy::large_enum_variant)]
     enum LOut {
         Member(LensOutcome),
         Coordinator(CoordinatorOutcome),

@@ -55,6 +55,9 @@ pub struct Reshared {
 
 /// What a Lens member ends a path with.
 #[derive(Debug)]
+// One value per party, moved once per phase: boxing the larger variants would buy
+// nothing next to the cryptography of a step.
+#[allow(clippy::large_enum_variant)]
 pub enum MemberOutcome {
     /// Key generation.
     Setup(Setup),
@@ -82,6 +85,9 @@ impl MemberOutcome {
     }
 }
 
+// One value per party, moved once per phase: boxing the larger variants would buy
+// nothing next to the cryptography of a step.
+#[allow(clippy::large_enum_variant)]
 enum Path {
     Setup(DealingParty),
     Sign(SignerParty),

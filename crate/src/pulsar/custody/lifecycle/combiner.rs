@@ -15,6 +15,9 @@ use crate::PartyId;
 
 /// What the combiner ends a path with.
 #[derive(Debug)]
+// One value per party, moved once per phase: boxing the larger variants would buy
+// nothing next to the cryptography of a step.
+#[allow(clippy::large_enum_variant)]
 pub enum CombinerOutcome {
     /// The setup path: the group's certified public record.
     Certified(Certified),
@@ -40,6 +43,9 @@ impl CombinerOutcome {
     }
 }
 
+// One value per party, moved once per phase: boxing the larger variants would buy
+// nothing next to the cryptography of a step.
+#[allow(clippy::large_enum_variant)]
 enum Path {
     Setup(CombinerSetup),
     Sign(CombinerSign),

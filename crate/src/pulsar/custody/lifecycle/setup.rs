@@ -70,6 +70,9 @@ struct Held {
     blame: Vec<Blame>,
 }
 
+// One value per party, moved once per phase: boxing the larger variants would buy
+// nothing next to the cryptography of a step.
+#[allow(clippy::large_enum_variant)]
 enum MemberStage {
     Dkg(DealingParty<R>),
     AwaitSession(Held),
@@ -297,6 +300,9 @@ impl MemberSetup {
     }
 }
 
+// One value per party, moved once per phase: boxing the larger variants would buy
+// nothing next to the cryptography of a step.
+#[allow(clippy::large_enum_variant)]
 enum CombinerStage {
     AwaitSharing {
         key: CombinerKey,

@@ -30,6 +30,9 @@ use crate::pulsar::Error;
 use crate::vss::Ristretto255 as R;
 use crate::PartyId;
 
+// One value per party, moved once per phase: boxing the larger variants would buy
+// nothing next to the cryptography of a step.
+#[allow(clippy::large_enum_variant)]
 enum MemberStage {
     AwaitSession,
     Release(SignerParty),
