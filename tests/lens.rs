@@ -661,13 +661,8 @@ fn lens_parties_keep_their_state_on_error() {
         (hub, package[..package.len() - 1].to_vec(), "MALFORMED_MESSAGE"),
         (hub, commitments[1].1.clone(), "WRONG_KIND"),
     ] {
-        let e = s1.step(&incoming(&[(from, bytes)])).unwrap_err();
-        assert_eq!(
-            e,
-            quasar_pq::Error::Party(quasar_pq::party::Error::Waiting { party: hub }),
-            "{code}"
-        );
-        assert_eq!(e.code(), "MISSING_MESSAGE");
+        let step = s1.step(&incoming(&[(from, bytes)])).unwrap();
+        assert!(step.is_waiting(), "{code}: the signer keeps waiting");
         assert_eq!(codes(&s1.dropped()[s1.dropped().len() - 1..]), vec![(from, code)]);
         assert_eq!(s1.round().unwrap().name, "sign");
     }
@@ -689,10 +684,9 @@ fn lens_parties_keep_their_state_on_error() {
         shares_sent[1].clone(),
         (pid(3), shares_sent[1].1.clone()),
     ];
-    let e = coord.step(&incoming(&relabelled)).unwrap_err();
-    assert_eq!(
-        e,
-        quasar_pq::Error::Party(quasar_pq::party::Error::Waiting { party: pid(3) })
+    assert!(
+        coord.step(&incoming(&relabelled)).unwrap().is_waiting(),
+        "3's share still awaited"
     );
     assert_eq!(codes(coord.dropped()), vec![(pid(3), "SENDER_MISMATCH")]);
     assert_eq!(coord.round().unwrap().name, "aggregate");

@@ -1334,7 +1334,7 @@ fn every_damaged_message_is_dropped_and_only_its_sender_named() {
                 let step = step.unwrap_or_else(|e| panic!("round {} message {i} variant {v}: {e}", r + 1));
                 let dropped = match &step {
                     Step::Done(_, outcome) => outcome.dropped.clone(),
-                    Step::Continue(_) => party.dropped().to_vec(),
+                    Step::Continue(_) | Step::Waiting => party.dropped().to_vec(),
                 };
                 assert!(
                     dropped

@@ -134,6 +134,12 @@ pub mod tags {
     pub const PULSAR_CEREMONY: &str = "QUASAR-PULSAR-CEREMONY-v1";
     /// Pulsar custody: the local name of a sharing a group key was verified for (never sent).
     pub const PULSAR_VERIFIED_SHARING: &str = "QUASAR-PULSAR-VERIFIED-SHARING-v1";
+    /// A lifecycle party's randomness for the phases after its first (drawn from a seed
+    /// taken from the caller's RNG at start; never sent).
+    pub const LIFECYCLE_RNG: &str = "QUASAR-LIFECYCLE-RNG-v1";
+    /// A lifecycle's per-phase session ids, derived from the one session id its
+    /// parameters name.
+    pub const LIFECYCLE_SESSION: &str = "QUASAR-LIFECYCLE-SESSION-v1";
     /// The simulator's per-party RNG seeds (tests, benches, KATs; `party::sim`).
     pub const SIM_RNG: &str = "QUASAR-SIM-RNG-v1";
     /// Identity of a finality certificate: its header and the legs a verifier checked.

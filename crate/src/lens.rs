@@ -101,6 +101,7 @@ mod convert;
 mod dealer;
 mod dealing;
 mod keys;
+pub mod lifecycle;
 mod round1;
 mod round2;
 mod share;

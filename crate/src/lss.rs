@@ -177,6 +177,16 @@ use alloc::vec::Vec;
 use crate::vss::CurveId;
 use crate::PartyId;
 
+/// The magics of a dealing's messages in round order — deal, share, complaint, response,
+/// possession proof — by which a lifecycle party routes them.
+pub(crate) const DEALING_MAGICS: [&[u8; 4]; 5] = [
+    message::DEAL_MAGIC,
+    message::SHARE_MAGIC,
+    complaint::COMPLAINT_MAGIC,
+    complaint::RESPONSE_MAGIC,
+    activation::POSSESSION_MAGIC,
+];
+
 /// The most parties (and the highest threshold) a message or key share may declare.
 pub const MAX_PARTIES: usize = 4096;
 

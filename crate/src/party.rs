@@ -13,9 +13,16 @@
 //! ```text
 //! start(params, rng) ──► (party, Outgoing)
 //! party.step(inbox₁) ──► Continue(Outgoing)
+//! party.step(inbox₂) ──► Waiting                     (nothing to do yet: deliver more)
 //!   …
 //! party.step(inboxₖ) ──► Done(Outgoing, Output)      (Output carries the blame)
 //! ```
+//!
+//! [`Step::Waiting`] is an ordinary result, as round-based's `NeedsOneMoreMessage`: the
+//! party needs a message that has not arrived (a lifecycle member waiting for the
+//! combiner's session, a signer waiting for the signing package). It changed nothing but
+//! what it recorded about dropped messages; deliver more and step again. A transport never
+//! has to catch an error to learn that a party is simply waiting.
 //!
 //! # The robustness rule
 //!
@@ -42,6 +49,10 @@ pub mod hazmat;
 mod id;
 #[cfg(feature = "threshold")]
 pub(crate) mod inbox;
+#[cfg(feature = "threshold")]
+pub mod keyring;
+#[cfg(feature = "threshold")]
+pub(crate) mod route;
 #[cfg(feature = "sim")]
 pub mod sim;
 
@@ -155,14 +166,30 @@ pub enum Step<O> {
     Continue(Outgoing),
     /// This party is finished: send these last messages (often none) and take the output.
     Done(Outgoing, O),
+    /// The party needs a message it has not received yet: it sends nothing and stays in
+    /// its round; call [`Party::step`] again with the next messages. Not a fault: a
+    /// message that failed a check was still dropped and named.
+    Waiting,
 }
 
+/// Nothing to send (what [`Step::outgoing`] shows for [`Step::Waiting`]).
+static NOTHING: Outgoing = Outgoing {
+    broadcast: None,
+    direct: Vec::new(),
+};
+
 impl<O> Step<O> {
-    /// The messages to send.
+    /// The messages to send (none while waiting).
     pub fn outgoing(&self) -> &Outgoing {
         match self {
             Step::Continue(o) | Step::Done(o, _) => o,
+            Step::Waiting => &NOTHING,
         }
+    }
+
+    /// Whether the party is waiting for more messages.
+    pub fn is_waiting(&self) -> bool {
+        matches!(self, Step::Waiting)
     }
 
     /// Maps the output.
@@ -170,6 +197,7 @@ impl<O> Step<O> {
         match self {
             Step::Continue(o) => Step::Continue(o),
             Step::Done(o, out) => Step::Done(o, f(out)),
+            Step::Waiting => Step::Waiting,
         }
     }
 }
@@ -211,12 +239,24 @@ pub enum Error {
     /// A step was called after the party finished.
     #[error("the party has finished")]
     Finished,
-    /// A round needs a message that no valid inbox entry provided (the party keeps
-    /// waiting: call the step again with the message).
+    /// A party was still waiting for a message when its host gave up on it (the
+    /// in-process simulator after its round limit, or a host's timeout). A
+    /// step itself never fails with this: waiting is [`Step::Waiting`].
     #[error("no valid message from {party} in this round")]
     Waiting {
         /// Whose message is needed.
         party: PartyId,
+    },
+    /// A keyring was asked to activate with no generation pending.
+    #[error("no generation is pending activation")]
+    NothingPending,
+    /// A keyring was given a pending generation that is not above its current one.
+    #[error("pending generation {pending} is not above the current generation {current}")]
+    StaleGeneration {
+        /// The keyring's current generation.
+        current: u64,
+        /// The generation offered.
+        pending: u64,
     },
 }
 
@@ -226,6 +266,8 @@ impl Error {
         match self {
             Error::Finished => "PARTY_FINISHED",
             Error::Waiting { .. } => "MISSING_MESSAGE",
+            Error::NothingPending => "NOTHING_PENDING",
+            Error::StaleGeneration { .. } => "STALE_PENDING_GENERATION",
         }
     }
 
@@ -233,7 +275,10 @@ impl Error {
     pub fn culprits(&self) -> &[PartyId] {
         match self {
             // A missing message proves nothing (the network may have lost it).
-            Error::Finished | Error::Waiting { .. } => &[],
+            Error::Finished
+            | Error::Waiting { .. }
+            | Error::NothingPending
+            | Error::StaleGeneration { .. } => &[],
         }
     }
 }

@@ -21,7 +21,7 @@ use quasar_pq::party::hazmat::Cheat;
 use quasar_pq::party::sim::{map_output, party_rng, Channel, Envelope, Network, Sent};
 use quasar_pq::party::{Blame, Outgoing, Party};
 use quasar_pq::pulsar::custody::{
-    self, certification_party, AnnouncedKey, Combined, CombinerKey, CombinerParty, GroupKey, Session, Signed,
+    self, AnnouncedKey, Combined, CombinerKey, CombinerParty, GroupKey, Session, Signed,
 };
 use quasar_pq::vss::{self, Curve as Group, Ristretto255};
 use quasar_pq::PartyId;
@@ -931,58 +931,55 @@ pub fn combiner_key(label: &str) -> CombinerKey {
     )
 }
 
-/// The Pulsar key ceremony among `1..=n` (threshold `t`): the Pedersen DKG, key derivation
-/// by the first `t`, certification by all, storage.
+/// The Pulsar setup path among `1..=n` (threshold `t`), run by the library's lifecycle
+/// parties: the Pedersen DKG, key derivation by the first `t`, certification by all.
 pub fn pulsar_group(mode: Mode, n: u16, t: u16, label: &str) -> PulsarGroup {
+    use quasar_pq::pulsar::custody::lifecycle::{Combiner, Member, Outcome, SetupParams};
     let parties = ids(1..=n);
-    let dkg = Ceremony::<R>::dkg(sid(&format!("{label} dkg")), vss::Mode::Pedersen, &parties, t).unwrap();
-    let (out, _) = lss_deal(&dkg, &BTreeMap::new(), &[], None, &format!("{label} dkg"));
-    let lss = lss_shares(out);
-    assert_eq!(lss.len(), usize::from(n));
-    let public = lss[&pid(1)].public().clone();
-    let key = combiner_key(&format!("{label} ceremony"));
-    let session = Session::key_ceremony(
+    let params = SetupParams::with_sessions(
+        sid(&format!("{label} dkg")),
         sid(&format!("{label} ceremony")),
         mode,
-        &public,
+        &parties,
+        t,
         &parties[..usize::from(t)],
-        key.public_key(),
+        pid(COMBINER),
     )
     .unwrap();
-    let signers: Vec<&LssShare> = parties[..usize::from(t)].iter().map(|p| &lss[p]).collect();
-    let (out, _) = pulsar_session(&signers, &session, key, &[], None, &format!("{label} ceremony"));
-    let Ok(PulsarOut::Combiner(Combined::Announcement(ann))) = &out[&pid(COMBINER)] else {
-        panic!("no announcement: {:?}", out[&pid(COMBINER)])
+    let mut net = Network::new();
+    for &p in &parties {
+        let (m, o) = Member::setup(p, &params, &mut party_rng(format!("{label} dkg").as_bytes(), p)).unwrap();
+        net.add(map_output(m, Outcome::Member), o);
+    }
+    let (c, o) = Combiner::setup(&params, &mut party_rng(label.as_bytes(), pid(COMBINER)));
+    net.add(map_output(c, Outcome::Combiner), o);
+    let mut out = net.run();
+    let Outcome::Combiner(c) = out.remove(&pid(COMBINER)).unwrap().unwrap() else {
+        panic!("the combiner's outcome")
     };
-    let announced = custody::GroupKeyAnnouncement::from_bytes(&ann.to_bytes())
+    let record = c.into_certified().unwrap();
+    assert!(record.dropped.is_empty(), "{:?}", record.dropped);
+    let announced = custody::GroupKeyAnnouncement::from_bytes(&record.announcement.to_bytes())
         .unwrap()
-        .verify(&public)
+        .verify(&record.public)
         .unwrap();
-    let started = parties
-        .iter()
-        .map(|&p| {
-            certification_party(
-                p,
-                Some(&lss[&p]),
-                &public,
-                &announced,
-                &mut party_rng(label.as_bytes(), p),
-            )
-            .unwrap()
+    let shares: BTreeMap<PartyId, custody::KeyShare> = out
+        .into_iter()
+        .map(|(p, o)| {
+            let Outcome::Member(m) = o.unwrap() else {
+                panic!("{p}: a member")
+            };
+            let setup = m.into_setup().unwrap();
+            assert!(setup.dropped.is_empty() && setup.blame.is_empty(), "{p}");
+            (p, setup.key_share)
         })
         .collect();
-    let (certs, _) = run(started, None);
-    let cert = certs[&pid(1)].as_ref().unwrap().clone();
-    assert!(certs.values().all(|c| c.as_ref().unwrap() == &cert));
-    let key = GroupKey::new(announced.clone(), &public, cert).unwrap();
-    let shares = lss
-        .into_iter()
-        .map(|(p, s)| (p, custody::KeyShare::new(s, key.clone()).unwrap()))
-        .collect();
+    assert_eq!(shares.len(), usize::from(n));
+    assert!(shares.values().all(|s| s.group_key() == &record.group_key));
     PulsarGroup {
-        public,
+        public: record.public,
         announced,
-        key,
+        key: record.group_key,
         shares,
     }
 }
@@ -1158,6 +1155,7 @@ pub fn lockstep<P: Party>(
         let inbox = inbox_for(mail, *p);
         match party.step(&incoming(&inbox)) {
             Ok(quasar_pq::party::Step::Continue(o)) => next.push((*p, o)),
+            Ok(quasar_pq::party::Step::Waiting) => {}
             Ok(quasar_pq::party::Step::Done(o, out)) => {
                 next.push((*p, o));
                 done.insert(*p, out);

@@ -326,6 +326,7 @@ impl Party for DealingParty {
     fn step(&mut self, inbox: &[Incoming<'_>]) -> Result<Step<Outcome>, crate::Error> {
         match self.inner.step(inbox)? {
             Step::Continue(out) => Ok(Step::Continue(out)),
+            Step::Waiting => Ok(Step::Waiting),
             Step::Done(out, outcome) => Ok(Step::Done(out, self.convert(outcome)?)),
         }
     }

@@ -15,13 +15,11 @@
 //! commitment of a member of the key's current epoch (at least `t`); a signer signs only
 //! a package of its key's epoch, for the message it agreed to sign, that holds its own
 //! commitment — a package from another session, for another message or another
-//! generation is dropped and the signer keeps waiting ([`party::Error::Waiting`]) with
-//! its nonces unused. The coordinator collects shares until every signer of the package
-//! sent one (waiting, [`party::Error::Waiting`], meanwhile). FROST is not robust in its
+//! generation is dropped and the signer keeps waiting ([`Step::Waiting`]) with its
+//! nonces unused. The coordinator collects shares until every signer of the package sent
+//! one (waiting, [`Step::Waiting`], meanwhile). FROST is not robust in its
 //! last round: an invalid share makes aggregation fail with a typed error naming every
 //! culprit ([`Error::InvalidSignatureShare`]), and the session is retried without them.
-//!
-//! [`party::Error::Waiting`]: crate::party::Error::Waiting
 
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
@@ -244,10 +242,7 @@ impl Party for SignerParty {
             return Err(crate::party::Error::Finished.into());
         }
         let Some(package) = self.package(inbox) else {
-            return Err(crate::party::Error::Waiting {
-                party: self.coordinator,
-            }
-            .into());
+            return Ok(Step::Waiting);
         };
         let nonces = self.nonces.take().ok_or(crate::party::Error::Finished)?;
         let share = sign(&self.share, nonces, &package)?;
@@ -451,9 +446,9 @@ impl Party for CoordinatorParty {
                     shares.entry(p).or_insert(s);
                 }
                 // Shares may arrive over several rounds: wait until every signer's has.
-                if let Some(&missing) = package.signers().iter().find(|p| !shares.contains_key(p)) {
+                if package.signers().iter().any(|p| !shares.contains_key(p)) {
                     self.stage = CoordinatorStage::Signing(package, shares);
-                    return Err(crate::party::Error::Waiting { party: missing }.into());
+                    return Ok(Step::Waiting);
                 }
                 match aggregate(&self.public, &package, &shares) {
                     Ok(signature) => {

@@ -291,6 +291,17 @@ impl<C: Curve> fmt::Debug for KeyShare<C> {
 }
 
 impl<C: Curve> KeyShare<C> {
+    /// A second copy of the share (for a party that must keep it across rounds).
+    ///
+    /// # Security
+    /// Secret: both copies wipe themselves on drop.
+    pub(crate) fn duplicate(&self) -> KeyShare<C> {
+        KeyShare {
+            id: self.id,
+            share: Share::new(*self.share.value(), *self.share.blind()),
+            public: self.public.clone(),
+        }
+    }
     /// A key share from its parts; checks membership and that the share opens the
     /// commitments at `id`.
     ///

@@ -464,6 +464,10 @@ impl<C: Curve> Party for DealingParty<C> {
                     self.stage = Stage::Activating(activation, done);
                     Ok(Step::Continue(out))
                 }
+                Ok(Step::Waiting) => {
+                    self.stage = Stage::Activating(activation, done);
+                    Ok(Step::Waiting)
+                }
                 Err(e) => {
                     self.stage = Stage::Activating(activation, done);
                     Err(e)

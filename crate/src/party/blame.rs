@@ -121,6 +121,9 @@ pub enum BlameReason {
     InvalidShare,
     /// A proof of possession of a new share that does not verify (activation).
     InvalidPossessionProof,
+    /// A key announcement (Pulsar's key ceremony) whose transcript or proof of
+    /// possession does not verify against the receiver's own sharing.
+    InvalidAnnouncement,
 }
 
 impl BlameReason {
@@ -149,6 +152,7 @@ impl BlameReason {
             BlameReason::InvalidComplaint { .. } => "INVALID_COMPLAINT",
             BlameReason::InvalidShare => "INVALID_SHARE",
             BlameReason::InvalidPossessionProof => "INVALID_POSSESSION_PROOF",
+            BlameReason::InvalidAnnouncement => "INVALID_ANNOUNCEMENT",
         }
     }
 
@@ -253,6 +257,9 @@ impl fmt::Display for BlameReason {
             }
             BlameReason::InvalidPossessionProof => {
                 f.write_str("sent a proof of possession of its new share that does not verify")
+            }
+            BlameReason::InvalidAnnouncement => {
+                f.write_str("announced a group key whose proof does not verify for the sharing")
             }
         }
     }

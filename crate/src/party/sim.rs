@@ -206,8 +206,8 @@ impl<O: 'static> Network<O> {
                     self.outputs.insert(id, Ok(output));
                 }
                 // A party waiting for a message that has not arrived yet steps again next
-                // round; any other error ends it.
-                Err(crate::Error::Party(super::Error::Waiting { .. })) => {}
+                // round.
+                Ok(Step::Waiting) => {}
                 Err(e) => {
                     self.parties.remove(&id);
                     self.outputs.insert(id, Err(e));

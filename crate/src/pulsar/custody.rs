@@ -19,6 +19,10 @@
 //! # Protocol
 //!
 //! Every party is a [`crate::party::Party`]: bytes in, bytes out, one round at a time.
+//! **Most users want [`lifecycle`]**: one [`lifecycle::Member`] and one
+//! [`lifecycle::Combiner`] party run each whole path (setup, sign, reshare → activation),
+//! with every hand-off below as their own messages. The single-protocol parties of this
+//! table are what they are built from.
 //!
 //! | step | who | party | sends |
 //! |---|---|---|---|
@@ -27,7 +31,7 @@
 //! | store | every party | [`GroupKeyAnnouncement::verify`], [`KeyShare::new`] | — |
 //! | sign | `t` or more signers, one combiner | [`SignerParty`], [`CombinerParty`] on [`Session::sign`] (fresh [`CombinerKey`] per session) | the signature ([`Signed::to_frame`]: `PULS`) |
 //! | reshare | old and new sets | [`crate::lss::DealingParty`] over [`crate::lss::Ceremony::refresh`] / [`crate::lss::Ceremony::reshare`], then [`KeyShare::new`] | LSS messages |
-//! | activation | new set, combiner | [`activation_session`], the signing parties, [`activation_certificate`] | [`crate::lss::ActivationCertificate`] |
+//! | activation | new set (and old dealers, observing) | the dealing's last round ([`crate::lss::ActivationParty`]), [`verify_activation`] | [`crate::lss::ActivationCertificate`] |
 //!
 //! A signer broadcasts (round 1) a commitment to its sealed envelope over the
 //! authenticated broadcast channel, and releases the envelope to the combiner (round 2)
@@ -130,6 +134,7 @@ mod ceremony;
 mod combine;
 pub mod envelope;
 mod keys;
+pub mod lifecycle;
 mod round1;
 mod round2;
 pub mod session;

@@ -113,6 +113,11 @@ impl<P: Party> Hosted for Host<P> {
     fn step(&mut self, inbox: &[Incoming<'_>]) -> Result<(Outgoing, Option<Finished>), JsValue> {
         match self.party.step(inbox).map_err(to_js_error)? {
             crate::party::Step::Continue(out) => Ok((out, None)),
+            // JavaScript still learns of waiting as MISSING_MESSAGE (until its drivers
+            // take `Step::Waiting` as a result).
+            crate::party::Step::Waiting => Err(to_js_error(crate::party::Error::Waiting {
+                party: self.party.id(),
+            })),
             crate::party::Step::Done(out, output) => {
                 let finish = self
                     .finish

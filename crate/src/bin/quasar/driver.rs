@@ -275,9 +275,7 @@ impl<N: Node> Host<N> {
                         let phase = self.phase()?;
                         Ok(Status::Done(self.node.finish(&phase, output)?))
                     }
-                    Err(quasar_pq::Error::Party(quasar_pq::party::Error::Waiting { .. })) => {
-                        Ok(Status::Waiting)
-                    }
+                    Ok(Step::Waiting) => Ok(Status::Waiting),
                     Err(e) => {
                         self.party = None;
                         Err(Failure::from(e))

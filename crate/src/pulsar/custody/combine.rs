@@ -122,6 +122,13 @@ impl Signed {
     pub fn to_frame(&self) -> Vec<u8> {
         framed(&SIGNATURE_MAGIC, self.mode, &self.signature)
     }
+
+    /// The same signature with more messages the combiner dropped added to its blame.
+    pub(crate) fn with_dropped(mut self, mut more: Vec<Blame>) -> Signed {
+        self.blame.append(&mut more);
+        tidy(&mut self.blame);
+        self
+    }
 }
 
 /// What a combiner ends with: a signature, or (key ceremony) the group-key announcement.

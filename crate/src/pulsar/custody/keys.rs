@@ -357,6 +357,14 @@ impl KeyShare {
         self.share.id()
     }
 
+    /// A second copy (for a party that must keep the share across rounds).
+    pub(crate) fn duplicate(&self) -> KeyShare {
+        KeyShare {
+            share: self.share.duplicate(),
+            group_key: self.group_key.clone(),
+        }
+    }
+
     /// The sharing's generation.
     pub fn generation(&self) -> u64 {
         self.share.generation()

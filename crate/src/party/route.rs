@@ -1,0 +1,101 @@
+//! Routing inside a lifecycle party: which messages of an inbox belong to the phase the
+//! party is in, and the randomness of its later phases.
+//!
+//! Every message of a lifecycle starts with the 4-byte magic of its kind, and each kind
+//! belongs to exactly one phase of the path (a dealing's `LSD1`…`LSR1`, the custody
+//! session's `PCSS`, `PCR1`, `PCR2`, …): the magic is the routing tag. A phase names the
+//! kinds it takes and the kinds it may overhear (broadcasts of a phase running at the same
+//! time that this role has no part in, such as the signers' commitments reaching a member
+//! that does not sign). Everything else is dropped and its sender named: a kind of the
+//! lifecycle that belongs to another phase, early or late, is
+//! [`BlameReason::WrongKind`]; bytes with no known magic are
+//! [`BlameReason::Malformed`]. The messages a phase takes then go through the inner
+//! party's own checks (session, sender, recipient, generation, duplicates).
+
+use alloc::vec::Vec;
+
+use rand_chacha::ChaCha20Rng;
+use rand_core::{CryptoRngCore, SeedableRng};
+use zeroize::Zeroizing;
+
+use super::{Blame, BlameReason, Incoming};
+use crate::hash::{tags, Transcript};
+use crate::wire;
+use crate::PartyId;
+
+/// The magic of `bytes`, if it has four bytes.
+pub(crate) fn magic_of(bytes: &[u8]) -> Option<[u8; 4]> {
+    let mut m = [0u8; 4];
+    m.copy_from_slice(bytes.get(..4)?);
+    Some(m)
+}
+
+/// The messages of `inbox` a phase takes (kinds in `takes`); kinds in `overhears` are
+/// ignored; everything else is recorded in `dropped` (see the module docs). `known` is
+/// every kind of the lifecycle. Messages from `me` are ignored.
+pub(crate) fn route<'a>(
+    me: PartyId,
+    inbox: &[Incoming<'a>],
+    takes: &[&[u8; 4]],
+    overhears: &[&[u8; 4]],
+    known: &[&[u8; 4]],
+    dropped: &mut Vec<Blame>,
+) -> Vec<Incoming<'a>> {
+    let mut out = Vec::new();
+    for m in inbox.iter().filter(|m| m.from != me) {
+        let Some(magic) = magic_of(m.bytes) else {
+            dropped.push(Blame::new(
+                m.from,
+                BlameReason::Malformed(wire::Error::TooShort {
+                    needed: 4,
+                    got: m.bytes.len(),
+                }),
+            ));
+            continue;
+        };
+        if takes.contains(&&magic) {
+            out.push(*m);
+        } else if overhears.contains(&&magic) {
+            // A broadcast of a concurrent phase this role has no part in.
+        } else if known.contains(&&magic) {
+            dropped.push(Blame::new(m.from, BlameReason::WrongKind));
+        } else {
+            let expected = takes.first().map_or(*b"????", |t| **t);
+            dropped.push(Blame::new(
+                m.from,
+                BlameReason::Malformed(wire::Error::BadMagic {
+                    found: magic,
+                    expected,
+                }),
+            ));
+        }
+    }
+    out
+}
+
+/// The randomness of a lifecycle party's later phases: a seed drawn from the caller's RNG
+/// at start, expanded per phase as `ChaCha20(cSHAKE256-tuple("QUASAR-LIFECYCLE-RNG-v1";
+/// seed, phase label))`. Each label is used once per party.
+///
+/// # Security
+/// Secret (it determines the party's later nonces and envelopes): wiped on drop.
+pub(crate) struct PhaseRng {
+    seed: Zeroizing<[u8; 32]>,
+}
+
+impl PhaseRng {
+    /// A seed from `rng`.
+    pub(crate) fn new(rng: &mut impl CryptoRngCore) -> PhaseRng {
+        let mut seed = Zeroizing::new([0u8; 32]);
+        rng.fill_bytes(&mut seed[..]);
+        PhaseRng { seed }
+    }
+
+    /// The generator of the phase `label`.
+    pub(crate) fn phase(&self, label: &[u8]) -> ChaCha20Rng {
+        let mut t = Transcript::new(tags::LIFECYCLE_RNG);
+        t.append(&self.seed[..]).append(label);
+        let seed = Zeroizing::new(t.finalize());
+        ChaCha20Rng::from_seed(*seed)
+    }
+}
