@@ -371,7 +371,8 @@ describe('what Rust calls in JavaScript: captured at load, never replaced, never
       }, () => attempt(() => registry.verifyBatch([{ id: magId, signature: magSig }], msg)));
       assertTypedOrNone(r, build);
       assert.deepEqual(r.value, [true], `${build}: the batch verifies`);
-      assert.ok(inner.length > 0, `${build}: the hook ran`);
+      // The package frames lists with intrinsics captured at load, so the replaced method is not
+      // reached at all; were it reached, the call it makes must be refused.
       for (const x of inner) assert.equal(x.error?.code, 'REENTRANT_CALL', `${build}: the re-entrant call gave ${x.error?.code ?? x.value}`);
       registry.free();
     }
@@ -451,22 +452,29 @@ describe('free() during a call: USE_AFTER_FREE afterwards, never a null pointer'
   test('a hostile built-in that frees the object during its call (both builds)', () => {
     for (const [build, lib] of BUILDS) {
       // Array.prototype.push: what Rust called to build a report (before the glue captured it).
+      // Neither is reached any more (the glue and the package use what they captured at load);
+      // where a hook does run, the object is gone afterwards and says USE_AFTER_FREE.
       const client = new lib.LightClient(trustedSet, 'pq-fast');
-      const r = patched(Array.prototype, 'push', { value() { client.free(); return 0; } }, () => attempt(() => client.verify(fastCert)));
+      let freed = false;
+      const r = patched(Array.prototype, 'push', { value() { freed = true; client.free(); return 0; } }, () => attempt(() => client.verify(fastCert)));
       assertTypedOrNone(r, `${build} LightClient#verify`);
+      if (!freed) assert.equal(r.value?.ok, true, `${build}: the certificate verifies`);
       assert.doesNotThrow(() => client.free(), `${build}: free() again`);
       afterFree(() => client.epoch, `${build} LightClient after the call`);
       // DataView.prototype.setUint32: called while the registry's framed list is built.
       const registry = new lib.MagnetarRegistry('shake192f', [{ id: magId, publicKey: magKey.publicKey, weight: 1 }]);
       const setUint32 = DataView.prototype.setUint32;
+      let ran = false;
       const v = patched(DataView.prototype, 'setUint32', {
         value(...args) {
+          ran = true;
           registry.free();
           return Reflect.apply(setUint32, this, args);
         },
       }, () => attempt(() => registry.verifyBatch([{ id: magId, signature: magSig }], msg)));
       assertTypedOrNone(v, `${build} MagnetarRegistry#verifyBatch`);
       if (!('error' in v)) assert.deepEqual(v.value, [true], `${build}: the batch that was running completes`);
+      if (!ran) registry.free();
       afterFree(() => registry.size, `${build} MagnetarRegistry after the call`);
     }
     assertHealthy('after hostile frees');
