@@ -140,6 +140,7 @@ export const SHAPES = {
   'LightClient#totalWeight': [[], () => [], 'bigint'],
   'LightClient#keyEra': [[], () => [], 'u64'],
   'LightClient#validators': [[], () => [], 'count'],
+  'LightClient#maxCertificateLength': [[], () => [], 'count'],
   'LightClient#policy': [[], () => [], 'string'],
   'LightClient#free': [[], () => [], 'undefined', { this: 'fresh' }],
   'LightClient#Symbol.dispose': [[], () => [], 'undefined', { this: 'fresh' }],
