@@ -313,8 +313,7 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
   const r = generator(seed);
   // The polluted-realm class draws from its own stream, so adding it changed no other call.
   const realmRandom = generator((seed ^ 0x7ea1) >>> 0);
-  beat('fixtures');
-  const f = build(full, light);
+  const f = build(full, light, beat);
   // The polluted-realm class (realm.mjs): its material and the clean realm's statements.
   beat('polluted-realm fixtures');
   const realm = realmFixtures(full, light, f);
