@@ -245,8 +245,9 @@ function makeBls(w, loader) {
       const info = o.keyInfo === undefined ? new Uint8Array(0) : bytes(o.keyInfo, 'opts.keyInfo', { max: 1 << 16 });
       const seed = ikm === undefined ? randomBytes(32) : secretBytes(ikm, 'ikm', { max: 1 << 16 });
       try {
-        const [secretKey, publicKey] = loader.call(() => w.blsKeygen(seed, info));
-        return { secretKey, publicKey };
+        // Indexed, not destructured: a replaced Array.prototype[Symbol.iterator] cannot choose the keys.
+        const keys = loader.call(() => w.blsKeygen(seed, info));
+        return { secretKey: keys[0], publicKey: keys[1] };
       } finally {
         seed.fill(0);
       }

@@ -205,7 +205,8 @@ export function bytes(value, name, bounds) {
   let p = value;
   for (let hops = 0; p !== U8Proto; hops++) {
     if (p === null || hops > 8) throw new TypeError(`${name} must be a Uint8Array (its prototype chain does not reach Uint8Array.prototype)`);
-    for (const k of ACCESSORS) {
+    for (let i = 0; i < ACCESSORS.length; i++) {
+      const k = ACCESSORS[i];
       if (hasOwn(p, k)) throw new TypeError(`${name} redefines "${k}": a Uint8Array with overridden accessors is refused`);
     }
     if (p !== value) copy = true; // a subclass: copy, whatever it does

@@ -50,8 +50,9 @@ function mlDsa(level) {
     const ownSeed = seed === undefined;
     const s = ownSeed ? randomBytes(32) : secretBytes(seed, 'seed', { length: 32 });
     try {
-      const [publicKey, secretKey] = loader.call(() => w.mlDsaKeygen(level, s));
-      return { publicKey, secretKey };
+      // Indexed, not destructured: a replaced Array.prototype[Symbol.iterator] cannot choose the keys.
+      const keys = loader.call(() => w.mlDsaKeygen(level, s));
+      return { publicKey: keys[0], secretKey: keys[1] };
     } finally {
       s.fill(0);
     }
@@ -118,8 +119,8 @@ function slhDsa(name) {
   function keygen(seed) {
     const s = seed === undefined ? randomBytes(lengths.seed) : secretBytes(seed, 'seed', { length: lengths.seed });
     try {
-      const [publicKey, secretKey] = loader.call(() => w.slhDsaKeygen(name, s));
-      return { publicKey, secretKey };
+      const keys = loader.call(() => w.slhDsaKeygen(name, s));
+      return { publicKey: keys[0], secretKey: keys[1] };
     } finally {
       s.fill(0);
     }

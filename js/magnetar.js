@@ -175,9 +175,9 @@ function weightOf(v, title) {
  * options bag (own data properties only, no other keys).
  */
 function quorumOf(q) {
-  if (q === undefined) return [2n, 3n];
+  if (q === undefined) return { __proto__: null, num: 2n, den: 3n };
   const o = checkOpts(q, QUORUM_KEYS, 'opts.quorum');
-  return [weightOf(o.numerator, 'opts.quorum.numerator'), weightOf(o.denominator, 'opts.quorum.denominator')];
+  return { __proto__: null, num: weightOf(o.numerator, 'opts.quorum.numerator'), den: weightOf(o.denominator, 'opts.quorum.denominator') };
 }
 
 /** The verdict object (null-prototype, from the module) with mode names instead of bytes. */
@@ -260,7 +260,7 @@ export function makeMagnetar(w, loader, { full }) {
     verifyAggregate(certificate, msg, opts) {
       const o = checkOpts(opts, AGGREGATE_OPTS);
       const ctx = contextOf(o, 'magnetar');
-      const [num, den] = quorumOf(o.quorum);
+      const { num, den } = quorumOf(o.quorum);
       const diagnose = o.diagnose === undefined ? false : o.diagnose;
       if (typeof diagnose !== 'boolean') throw new TypeError('opts.diagnose must be a boolean');
       const cert = bytes(certificate, 'certificate');
@@ -349,8 +349,9 @@ export function makeMagnetar(w, loader, { full }) {
         ? randomBytes(l.seed)
         : secretBytes(o.seed, 'opts.seed', { length: l.seed });
     try {
-      const [publicKey, secretKey] = loader.call(() => w.magnetarKeygen(MODES[m][0], s, reference));
-      return { publicKey, secretKey };
+      // Indexed, not destructured: a replaced Array.prototype[Symbol.iterator] cannot choose the keys.
+      const keys = loader.call(() => w.magnetarKeygen(MODES[m][0], s, reference));
+      return { publicKey: keys[0], secretKey: keys[1] };
     } finally {
       s.fill(0);
     }

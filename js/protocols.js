@@ -517,7 +517,7 @@ function pulsarLevel(groupKey) {
   let level;
   for (let i = 0; i < LEVELS.length; i++) if (ML_DSA_LENGTHS[LEVELS[i]].publicKey === byteLength(k)) level = LEVELS[i];
   if (level === undefined) throw new RangeError(`groupKey is not an ML-DSA public key (${byteLength(k)} bytes)`);
-  return [level, k];
+  return { __proto__: null, level, k };
 }
 
 function contextOf(ctx) {
@@ -626,7 +626,7 @@ export const pulsar = Object.freeze({
   /** Plain FIPS 204 verification under a Pulsar group key (raw); false for any bad signature. */
   verify(groupKey, msg, signature, opts) {
     const o = checkOpts(opts, ['context']);
-    const [level, k] = pulsarLevel(groupKey);
+    const { level, k } = pulsarLevel(groupKey);
     const m = message(msg);
     const s = bytes(signature, 'signature');
     const ctx = contextOf(o.context);

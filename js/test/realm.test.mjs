@@ -37,18 +37,22 @@ const own = Object.hasOwn;
  * was, whatever `fn` did. Descriptors are null-prototype so the pollution cannot reach them.
  */
 function polluted(props, fn) {
+  // Index loops only: a pollution may replace the array iterator.
   const saved = props.map(([t, k]) => {
     const d = Object.getOwnPropertyDescriptor(t, k);
-    return [t, k, d && Object.assign(Object.create(null), d)];
+    return { t, k, d: d && Object.assign(Object.create(null), d) };
   });
   try {
-    for (const [t, k, v] of props) {
+    for (let i = 0; i < props.length; i++) {
+      const p = props[i];
+      const v = p[2];
       const d = v instanceof Getter ? { __proto__: null, get: v.get, configurable: true } : { __proto__: null, value: v, writable: true, configurable: true };
-      Object.defineProperty(t, k, d);
+      Object.defineProperty(p[0], p[1], d);
     }
     return fn();
   } finally {
-    for (const [t, k, d] of saved.reverse()) {
+    for (let i = saved.length - 1; i >= 0; i--) {
+      const { t, k, d } = saved[i];
       if (d) Object.defineProperty(t, k, d);
       else delete t[k];
     }
@@ -267,6 +271,36 @@ describe('options and nested bags are read from their own data properties only',
     assert.throws(() => mlDsa44.sign(F.msg, F.ml.secretKey, bag), TypeError);
     assert.equal(runs, 0, 'the getter never ran');
     assert.equal(mlDsa44.verify(F.mlSigCtx, F.msg, F.ml.publicKey, Object.freeze({ __proto__: null, context: F.ctx })), true);
+  });
+
+  test('a replaced array iterator chooses no key pair, skips no accessor check, reads no quorum (both builds)', () => {
+    const attacker = mlDsa44.keygen(label32('realm/attacker'));
+    const M = F.magnetar;
+    const registry = new light.MagnetarRegistry(M.mode, M.validators);
+    const lying = new Uint8Array(F.msg.length);
+    lying.set(F.msg);
+    Object.defineProperty(lying, 'length', { get: () => 1 });
+    try {
+      const r = polluted(
+        [[AP, Symbol.iterator, function* () { yield attacker.publicKey; yield attacker.secretKey; }]],
+        () => ({
+          ml: mlDsa44.keygen(label32('realm/honest')).publicKey,
+          slh: slhDsaShake128f.keygen(labelled('realm/slh', slhDsaShake128f.lengths.seed)).publicKey,
+          mag: magnetar.keygen(M.mode, { seed: M.seed }).publicKey,
+          bls: bls.keygen(labelled('realm/bls', 32)).publicKey,
+          lying: BUILDS.map(([, b]) => thrown(() => b.mlDsa44.verify(F.mlSigCtx, lying, F.ml.publicKey))?.type),
+          quorum: verdictOf(registry.verifyAggregate(M.oneOfThree, M.msg, { quorum: { numerator: 0, denominator: 1 } })),
+        }),
+      );
+      assert.ok(equal(r.ml, mlDsa44.keygen(label32('realm/honest')).publicKey), 'ML-DSA keygen');
+      assert.ok(equal(r.slh, F.slh.publicKey), 'SLH-DSA keygen');
+      assert.ok(equal(r.mag, magnetar.keygen(M.mode, { seed: M.seed }).publicKey), 'Magnetar keygen');
+      assert.ok(equal(r.bls, F.bls.publicKey), 'BLS keygen');
+      assert.deepEqual(r.lying, [TypeError, TypeError], 'an array with an overridden length is still refused');
+      assert.equal(r.quorum.ok, true, 'the quorum given is the one read');
+    } finally {
+      registry.free();
+    }
   });
 
   test('built-ins replaced after load (Object.entries, Object.hasOwn, Object.keys, Array.prototype.includes/forEach/map/find/join) change nothing', () => {

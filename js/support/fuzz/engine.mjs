@@ -320,7 +320,7 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
   // The polluted-realm class draws from its own stream, so adding it changed no other call.
   const realmRandom = generator((seed ^ 0x7ea1) >>> 0);
   beat('setup: building the fixtures and making the base calls');
-  const f = build(full, light);
+  const f = build(full, light, beat);
   // The polluted-realm class (realm.mjs): its material and the clean realm's statements.
   beat('polluted-realm fixtures');
   const realm = realmFixtures(full, light, f);

@@ -30,13 +30,18 @@ export function addressed(from, to) {
   return out;
 }
 
-export function build(full, light) {
+/**
+ * Builds the material. `beat(label)` is called between its parts (the suite's watchdog: on a
+ * loaded machine the whole takes over its 30 s).
+ */
+export function build(full, light, beat = () => {}) {
   const { lens, pulsar, LensKeyShare, PulsarKeyShare, Rng } = full;
   const seed = (label) => label32(`fuzz/${label}`);
   const f = { full, light, ml: {}, curves: lens.curves, cheats: Object.values(full.constants.cheats) };
 
   // ML-DSA, per level.
   for (const level of [44, 65, 87]) {
+    beat(`fixtures: ML-DSA-${level}`);
     const api = full[`mlDsa${level}`];
     const kp = api.keygen(seed(`ml/${level}`));
     const msg = labelled(`fuzz/ml/${level}/msg`, 100);
@@ -61,6 +66,7 @@ export function build(full, light) {
   // SLH-DSA, per set (an "s" set signs in about a second: its sign lines are slow ones).
   f.slh = {};
   for (const name of SLH_SETS) {
+    beat(`fixtures: ${name}`);
     const api = full[name];
     const sd = labelled(`fuzz/slh/${name}/seed`, api.lengths.seed);
     const kp = api.keygen(sd);
@@ -79,6 +85,7 @@ export function build(full, light) {
     };
   }
 
+  beat('fixtures: Magnetar');
   // Magnetar (SHAKE-192f): three validators, their votes on a block, a 3-of-3 certificate, and
   // a registry in each build.
   const { magnetar, MagnetarRegistry } = full;
@@ -95,6 +102,7 @@ export function build(full, light) {
   M.certificate = magnetar.aggregate(mode, M.votes);
   const registry = (cls) => () => new cls(mode, M.validators);
 
+  beat('fixtures: certificates, BLS');
   // Certificates: the golden epoch-0 set and its valid one-leg `bls-only` certificate (kats/cert.json), a
   // light client per build; BLS keys, signatures and a three-key aggregate.
   const golden = JSON.parse(readFileSync(new URL('../../../kats/cert.json', import.meta.url), 'utf8'));
@@ -117,6 +125,7 @@ export function build(full, light) {
   Bm.pks = blsKeys.map((k) => k.publicKey);
   Bm.agg = bls.aggregate(Bm.sigs);
 
+  beat('fixtures: Lens');
   // Lens: a 2-of-3 Ed25519 key by DKG, a signature, a refresh (generation 1, with its
   // activation certificate), a trusted dealer's key, a sealed share.
   const L = (f.lens = { ids: [1, 2, 3], session: seed('lens/session'), seed: seed('lens/seed'), message: enc('fuzz lens message') });
@@ -135,6 +144,7 @@ export function build(full, light) {
   L.snapshotKey = seed('lens/snapshot-key');
   L.snapshot = L.shares[0].seal(L.snapshotKey);
 
+  beat('fixtures: Pulsar');
   // Pulsar: a 2-of-2 ML-DSA-44 key (DKG, key ceremony, certification), a signature, a refresh
   // (generation 1) with its certificate, a sealed share, the sessions of a ceremony and a signing.
   const P = (f.pulsar = { ids: [1, 2], session: seed('pulsar/session'), seed: seed('pulsar/seed'), message: enc('fuzz pulsar message'), context: enc('ctx') });
@@ -163,6 +173,7 @@ export function build(full, light) {
   P.snapshotKey = seed('pulsar/snapshot-key');
   P.snapshot = P.shares[0].seal(P.snapshotKey);
 
+  beat('fixtures: receivers, scenarios');
   // Receivers of every exported class: a shared one, fresh ones (for free), freed ones.
   let dkgPool = [];
   const freshDkgShare = () => {
