@@ -195,11 +195,14 @@ export {
   LensKeyShare,
   PulsarKeyShare,
   PulsarDkgShare,
+  PulsarKeyring,
   Rng,
   lens,
   pulsar,
   constants,
   trustModels,
+  run,
+  runAsync,
 } from './protocols.js';
 
 /** FIPS 204 / FIPS 205 Table 2 sizes of each set, and the package's input bounds. */

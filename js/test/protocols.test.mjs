@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
-import { init, lens, pulsar, constants, trustModels, mlDsa65, Party, LensKeyShare, PulsarKeyShare, Rng } from '../index.js';
+import { init, lens, pulsar, constants, trustModels, mlDsa65, Party, LensKeyShare, PulsarKeyShare, PulsarKeyring, Rng, run as runParties } from '../index.js';
 import * as glue from '../../pkg/full/quasar_pq.js';
 import { label32, run } from '../support/run.mjs';
 
@@ -357,5 +357,113 @@ describe('the package layer', () => {
     assert.equal(r.outcomes.size, 3);
     assert.throws(() => parties[0].step([]), (e) => e.code === 'PARTY_FINISHED');
     parties.forEach((p) => p.free());
+  });
+});
+
+describe('run() and waiting', () => {
+  test('a party with nothing to act on returns a waiting result, not an error; run() reports it still waiting', () => {
+    const k = must(lensKeygen('ed25519', [1, 2, 3], 2), [1, 2, 3]);
+    const share = k.outcomes.get(1).keyShare;
+    const signer = lens.sign({ share, coordinator: 100, message: enc('wait'), seed: seedFor('wait', 1) });
+    assert.equal(signer.start.waiting, false);
+    const r = signer.step([]);
+    assert.equal(r.waiting, true, 'no signing package yet');
+    assert.equal(r.done, false);
+    assert.equal(r.outgoing.broadcast, undefined);
+    assert.deepEqual(r.outgoing.direct, []);
+    assert.deepEqual(r.round, signer.round);
+    // Alone, it never hears from its coordinator: run() stops when nothing is in flight.
+    const alone = runParties([signer]);
+    assert.deepEqual(alone.waiting, [1]);
+    assert.equal(alone.errors.size, 0);
+    assert.throws(() => alone.of(signer), /did not finish/);
+    assert.throws(() => runParties([signer, signer]), RangeError);
+    assert.throws(() => runParties([signer], { bogus: 1 }), TypeError);
+    signer.free();
+    for (const o of k.outcomes.values()) o.keyShare.free();
+  });
+});
+
+describe('Pulsar lifecycle parties through run()', () => {
+  test('setup 2-of-4 → sign by {2,4} → reshare to {2,3,4,5} t=3 (1 leaves, 5 joins) → activation → sign with the new generation', () => {
+    const C = 100;
+    const members = [1, 2, 3, 4];
+    const setup = { session: label32('lc/setup'), level: 44, members, threshold: 2, signers: [1, 2] };
+    const ms = members.map((id) => pulsar.lifecycle.member.setup({ ...setup, combiner: C, id, seed: seedFor('lc/setup', id) }));
+    const c = pulsar.lifecycle.combiner.setup({ ...setup, id: C, seed: seedFor('lc/setup', C) });
+    assert.equal(ms[0].protocol, 'pulsar-member');
+    const r = runParties([...ms, c]);
+    assert.deepEqual(r.waiting, []);
+    assert.equal(r.errors.size, 0);
+    assert.deepEqual(r.blame, []);
+    const rec = r.of(c);
+    assert.equal(rec.path, 'setup');
+    assert.equal(rec.groupKey.length, 1312);
+    const keyrings = new Map();
+    for (const [i, id] of members.entries()) {
+      const o = r.of(ms[i]);
+      assert.equal(o.path, 'setup');
+      assert.ok(o.keyring instanceof PulsarKeyring);
+      assert.equal(o.keyring.generation, 0);
+      assert.deepEqual(o.keyring.publicInfo().groupKey, rec.groupKey, `member ${id} holds the combiner's certified key`);
+      assert.deepEqual(o.keyRecord, rec.keyRecord);
+      keyrings.set(id, o.keyring);
+    }
+    [...ms, c].forEach((p) => p.free());
+
+    const sign = (record, signers, text, label) => {
+      const sp = { session: label32(label), signers, message: enc(text), context: enc('ctx') };
+      const sc = pulsar.lifecycle.combiner.sign({ ...sp, id: C, keyRecord: record.keyRecord, sharing: record.sharing, seed: seedFor(label, C) });
+      const ss = signers.map((id) => pulsar.lifecycle.member.sign({ ...sp, keyring: keyrings.get(id), combiner: C, seed: seedFor(label, id) }));
+      const rs = runParties([sc, ...ss]);
+      assert.deepEqual(rs.waiting, []);
+      assert.equal(rs.errors.size, 0);
+      for (const s of ss) assert.equal(rs.of(s).path, 'sign');
+      const signed = rs.of(sc);
+      [sc, ...ss].forEach((p) => p.free());
+      assert.ok(pulsar.verify(record.groupKey, enc(text), signed.signature, { context: enc('ctx') }), `${label} verifies`);
+      assert.deepEqual(signed.signers, signers);
+      return signed;
+    };
+    sign(rec, [2, 4], 'block 1', 'lc/sign1');
+
+    // Reshare: 1, 2, 3 deal to {2, 3, 4, 5} with threshold 3; 5 joins with an empty keyring.
+    keyrings.set(5, PulsarKeyring.empty());
+    assert.equal(keyrings.get(5).generation, undefined);
+    const rp = { session: label32('lc/reshare'), dealers: [1, 2, 3], receivers: [2, 3, 4, 5], threshold: 3 };
+    const all = [1, 2, 3, 4, 5];
+    const rps = all.map((id) =>
+      pulsar.lifecycle.member.reshare({ ...rp, id, keyring: keyrings.get(id), ...(id === 5 ? { keyRecord: rec.keyRecord, sharing: rec.sharing } : {}), seed: seedFor('lc/reshare', id) }),
+    );
+    // The keyrings moved into the parties.
+    assert.equal(keyrings.get(2).generation, undefined);
+    const rr = runParties(rps);
+    assert.deepEqual(rr.waiting, []);
+    assert.equal(rr.errors.size, 0);
+    assert.deepEqual(rr.blame, []);
+    let next;
+    for (const [i, id] of all.entries()) {
+      const o = rr.of(rps[i]);
+      assert.equal(o.path, 'reshare');
+      assert.equal(o.activation.verified, true);
+      assert.equal(o.activated.ok, true, `${id}: ${o.activated.reason}`);
+      assert.equal(o.activated.generation, 1);
+      assert.equal(o.activated.member, id !== 1);
+      keyrings.get(id).free();
+      keyrings.set(id, o.keyring);
+      if (id === 1) {
+        assert.equal(o.keyring.generation, undefined, 'the member that left holds nothing');
+        assert.equal(o.activated.erased, 0);
+      } else {
+        assert.equal(o.keyring.generation, 1);
+        assert.equal(o.keyring.pendingGeneration, undefined);
+        assert.deepEqual(o.groupKey, rec.groupKey, 'the group key never changes');
+        next ??= o;
+      }
+    }
+    rps.forEach((p) => p.free());
+    assert.equal(next.generation, 1);
+    sign(next, [3, 4, 5], 'block 2', 'lc/sign2');
+    for (const k of keyrings.values()) k.free();
   });
 });
