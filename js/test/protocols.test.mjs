@@ -1,6 +1,8 @@
 // The threshold protocols through the package: every party is a `Party` (the library's own
 // state machine in WASM), driven here by a tiny in-process network (js/support/run.mjs).
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
 
 import { init, lens, pulsar, constants, trustModels, mlDsa65, Party, LensKeyShare, PulsarKeyShare, PulsarKeyring, Rng, run as runParties } from '../index.js';
@@ -464,6 +466,67 @@ describe('Pulsar lifecycle parties through run()', () => {
     rps.forEach((p) => p.free());
     assert.equal(next.generation, 1);
     sign(next, [3, 4, 5], 'block 2', 'lc/sign2');
+    for (const k of keyrings.values()) k.free();
+  });
+});
+
+describe('host independence', () => {
+  // The Pulsar lifecycle of tests/lifecycle_host.rs with the same seeds: the Rust simulator
+  // and the package's run() post the same bytes in the same order and end with the same
+  // outputs (tests/fixtures/lifecycle_host.json, written by the Rust test).
+  const hex = (b) => Buffer.from(b).toString('hex');
+  const u32 = (n) => Buffer.from([n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff]);
+  const u16 = (n) => Buffer.from([n >>> 8, n & 0xff]);
+  /** SHA-256 over every post, as tests/lifecycle_host.rs `transcript` encodes it. */
+  function logged(parties) {
+    const h = createHash('sha256');
+    let posts = 0;
+    const r = runParties(parties, {
+      onSent(from, out, round) {
+        posts += 1;
+        h.update(u32(round)).update(u16(from));
+        if (out.broadcast) h.update(Buffer.from([1])).update(u32(out.broadcast.length)).update(out.broadcast);
+        else h.update(Buffer.from([0]));
+        h.update(u32(out.direct.length));
+        for (const d of out.direct) h.update(u16(d.to)).update(u32(d.bytes.length)).update(d.bytes);
+      },
+    });
+    assert.deepEqual(r.waiting, []);
+    assert.equal(r.errors.size, 0, [...r.errors.values()].join('; '));
+    return { r, transcript: h.digest('hex'), posts };
+  }
+
+  test('the Pulsar lifecycle run by JS run() gives the Rust simulator\'s bytes (setup, sign, reshare → activation)', () => {
+    const want = JSON.parse(readFileSync(new URL('../../tests/fixtures/lifecycle_host.json', import.meta.url), 'utf8'));
+    const C = 100;
+    const members = [1, 2, 3, 4];
+    const setup = { session: label32('host/setup'), level: 44, members, threshold: 2, signers: [1, 2] };
+    const ms = members.map((id) => pulsar.lifecycle.member.setup({ ...setup, combiner: C, id, seed: label32(`host/setup/${id}`) }));
+    const c = pulsar.lifecycle.combiner.setup({ ...setup, id: C, seed: label32(`host/setup/${C}`) });
+    const s = logged([...ms, c]);
+    const rec = s.r.of(c);
+    assert.deepEqual({ transcript: s.transcript, posts: s.posts, keyRecord: hex(rec.keyRecord), sharing: hex(rec.sharing) }, want.setup);
+    const keyrings = new Map(members.map((id, i) => [id, s.r.of(ms[i]).keyring]));
+
+    const sp = { session: label32('host/sign'), signers: [2, 4], message: enc('block 1'), context: enc('ctx') };
+    const sc = pulsar.lifecycle.combiner.sign({ ...sp, id: C, keyRecord: rec.keyRecord, sharing: rec.sharing, seed: label32(`host/sign/${C}`) });
+    const ss = [2, 4].map((id) => pulsar.lifecycle.member.sign({ ...sp, keyring: keyrings.get(id), combiner: C, seed: label32(`host/sign/${id}`) }));
+    const g = logged([sc, ...ss]);
+    assert.deepEqual({ transcript: g.transcript, posts: g.posts, signature: hex(g.r.of(sc).signature) }, want.sign);
+
+    keyrings.set(5, PulsarKeyring.empty());
+    const rp = { session: label32('host/reshare'), dealers: [1, 2, 3], receivers: [2, 3, 4, 5], threshold: 3 };
+    const rps = [1, 2, 3, 4, 5].map((id) =>
+      pulsar.lifecycle.member.reshare({ ...rp, id, keyring: keyrings.get(id), ...(id === 5 ? { keyRecord: rec.keyRecord, sharing: rec.sharing } : {}), seed: label32(`host/reshare/${id}`) }),
+    );
+    const x = logged(rps);
+    const two = x.r.of(rps[1]);
+    assert.deepEqual(
+      { transcript: x.transcript, posts: x.posts, sharing: hex(two.sharing), certificate: hex(two.activation.certificate), keyRecord: hex(two.keyRecord) },
+      want.reshare,
+    );
+    for (const p of [...ms, c, sc, ...ss, ...rps]) p.free();
+    for (const id of [1, 2, 3, 4, 5]) x.r.of(rps[id - 1]).keyring.free();
     for (const k of keyrings.values()) k.free();
   });
 });
