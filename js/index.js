@@ -193,6 +193,7 @@ export { CERT_POLICIES, CERT_TRUST_MODEL } from './cert.js';
 export {
   Party,
   LensKeyShare,
+  LensKeyring,
   PulsarKeyShare,
   PulsarDkgShare,
   PulsarKeyring,

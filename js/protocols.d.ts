@@ -237,6 +237,7 @@ export type Protocol =
   | 'pulsar-certify'
   | 'pulsar-dealing'
   | 'pulsar-member'
+  | 'lens-member'
   | 'pulsar-lifecycle-combiner';
 
 /** Public data of a party's start: a Pulsar combiner publishes its session and key. */
@@ -436,6 +437,42 @@ export type Verdict =
     };
 
 /** A Lens key share, in WASM memory. */
+/** A Lens member's keyring, in WASM memory (as `PulsarKeyring`, for Lens key shares). */
+export declare class LensKeyring {
+  private constructor();
+  /** An empty keyring (a member joining the group at a reshare). */
+  static empty(): LensKeyring;
+  /** A keyring holding a copy of `share` as its current generation. */
+  static fromShare(share: LensKeyShare): LensKeyring;
+  readonly generation: number | undefined;
+  readonly pendingGeneration: number | undefined;
+  /** The current share's public data, or null (empty). */
+  publicInfo(): LensShareInfo | null;
+  /** A copy of the current share (to seal it). @throws QuasarError 'MISSING_OLD_SHARE' when empty. */
+  current(): LensKeyShare;
+  free(): void;
+}
+
+/** A Lens lifecycle member's key-generation outcome (`protocol` 'lens-member'). */
+export interface LensMemberSetup extends LensPublicInfo, DealingReport {
+  path: 'keygen';
+  keyring: LensKeyring;
+}
+
+/** A Lens lifecycle member's sign outcome. */
+export interface LensMemberSigned extends LensSignerOutcome {
+  path: 'sign';
+}
+
+/** A Lens lifecycle member's reshare outcome. */
+export interface LensMemberReshared extends LensPublicInfo, DealingReport {
+  path: 'reshare';
+  activation?: Activation;
+  /** Whether the keyring accepted the certificate (the old share erased) or refused it (kept). */
+  activated: PulsarActivated;
+  keyring: LensKeyring;
+}
+
 export declare class LensKeyShare {
   private constructor();
   /** The owner's id. */
@@ -463,6 +500,22 @@ export declare class LensKeyShare {
 /** Lens factories and verifiers. Trust model: `trustModels.lens`, `trustModels.lss`. */
 export declare const lens: {
   readonly curves: readonly LensCurve[];
+  /**
+   * The Lens lifecycle, one party per role (the library's `lens::lifecycle`): key generation
+   * into a keyring, signing from it, reshare → activation back into it. Run with `run`.
+   */
+  readonly lifecycle: {
+    readonly member: {
+      keygen(opts: { curve: LensCurve; session: Uint8Array; members: number[]; threshold: number; id: number } & Randomness): Party<LensMemberSetup>;
+      /** @throws QuasarError 'MISSING_OLD_SHARE' for an empty keyring. */
+      sign(opts: { keyring: LensKeyring; coordinator: number; message: Uint8Array } & Randomness): Party<LensMemberSigned>;
+      /** A joining member passes `LensKeyring.empty()` and the current `publicPackage`. */
+      reshare(opts: ReshareParams & { keyring: LensKeyring; id: number; publicPackage?: Uint8Array } & Randomness): Party<LensMemberReshared>;
+    };
+    readonly coordinator: {
+      sign(opts: { publicPackage: Uint8Array; id: number; message: Uint8Array }): Party<LensCoordinatorOutcome>;
+    };
+  };
   /**
    * A trusted dealer's key generation (RFC 9591 Appendix C) for `parties` with threshold
    * `threshold`, generation 0. **The dealer sees the key**: prefer `lens.keygen`.

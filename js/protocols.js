@@ -236,7 +236,9 @@ export class Rng extends Owned {
 }
 
 function wrapKeyring(w) {
-  return w instanceof glue.PulsarKeyringWasm ? new PulsarKeyring(INTERNAL, w) : w;
+  if (w instanceof glue.PulsarKeyringWasm) return new PulsarKeyring(INTERNAL, w);
+  if (w instanceof glue.LensKeyringWasm) return new LensKeyring(INTERNAL, w);
+  return w;
 }
 
 function wrapShare(w) {
@@ -442,6 +444,38 @@ export class PulsarKeyring extends Owned {
   }
 }
 
+/**
+ * A Lens member's keyring (the lifecycle parties' own), in WASM memory: as `PulsarKeyring`,
+ * for Lens key shares.
+ */
+export class LensKeyring extends Owned {
+  /** An empty keyring (a member joining the group at a reshare). */
+  static empty() {
+    return new LensKeyring(INTERNAL, loader.call(() => glue.LensKeyringWasm.empty()));
+  }
+  /** A keyring holding a copy of `share` as its current generation. */
+  static fromShare(share) {
+    const sh = holder(share, LensKeyShare, 'share');
+    return new LensKeyring(INTERNAL, loader.call(() => glue.LensKeyringWasm.fromShare(unwrap(sh))));
+  }
+  /** The current generation, or undefined (empty). */
+  get generation() {
+    return loader.call(() => unwrap(this).generation());
+  }
+  /** The generation dealt but not activated, or undefined. */
+  get pendingGeneration() {
+    return loader.call(() => unwrap(this).pendingGeneration());
+  }
+  /** The current share's public data (as `LensKeyShare.publicInfo()`), or null. */
+  publicInfo() {
+    return loader.call(() => unwrap(this).publicInfo());
+  }
+  /** A copy of the current share (to seal it). @throws 'MISSING_OLD_SHARE' when empty. */
+  current() {
+    return new LensKeyShare(INTERNAL, loader.call(() => unwrap(this).current()));
+  }
+}
+
 /** A Pulsar DKG share before the key ceremony certified the group key, in WASM memory.
  *  `publicInfo()`: `{ id, sharing, threshold, parties, generation, transcriptHash }`. */
 export class PulsarDkgShare extends KeyShareHolder {}
@@ -525,6 +559,58 @@ export const lens = Object.freeze({
     const m = message(required(o, 'message', 'lens.coordinate'));
     return party(loader.call(() => glue.lensCoordinate(pkg, id, m)));
   },
+  /**
+   * The Lens lifecycle, one party per role (the library's `lens::lifecycle`): key generation
+   * into a keyring, signing from it, reshare → activation back into it. Run with `run`.
+   */
+  lifecycle: Object.freeze({
+    member: Object.freeze({
+      /** Member `id` of a key generation among `members`; outcome: its `keyring`. */
+      keygen(opts) {
+        const o = checkOpts(opts, ['curve', 'session', 'members', 'threshold', 'id', 'seed', 'rng']);
+        const what = 'lens.lifecycle.member.keygen';
+        const c = curveByte(required(o, 'curve', what));
+        const s = session(required(o, 'session', what));
+        const members = idList(required(o, 'members', what), 'members');
+        const t = partyId(required(o, 'threshold', what), 'threshold');
+        const id = partyId(required(o, 'id', what), 'id');
+        return withRng(o, (rng) => party(loader.call(() => glue.lensLifecycleMemberKeygen(c, s, members, t, id, rng))));
+      },
+      /** The holder of `keyring` as a signer of `message` for `coordinator`. */
+      sign(opts) {
+        const o = checkOpts(opts, ['keyring', 'coordinator', 'message', 'seed', 'rng']);
+        const what = 'lens.lifecycle.member.sign';
+        const kr = holder(required(o, 'keyring', what), LensKeyring, 'keyring');
+        const coord = partyId(required(o, 'coordinator', what), 'coordinator');
+        const m = message(required(o, 'message', what));
+        return withRng(o, (rng) => party(loader.call(() => glue.lensLifecycleMemberSign(unwrap(kr), coord, m, rng))));
+      },
+      /**
+       * Member `id` of a reshare with its `keyring` (`LensKeyring.empty()` and the current
+       * `publicPackage` for a joining member); the keyring comes back as the outcome's `keyring`.
+       */
+      reshare(opts) {
+        const o = checkOpts(opts, ['keyring', 'id', 'session', 'dealers', 'receivers', 'threshold', 'publicPackage', 'seed', 'rng']);
+        const what = 'lens.lifecycle.member.reshare';
+        const kr = holder(required(o, 'keyring', what), LensKeyring, 'keyring');
+        const id = partyId(required(o, 'id', what), 'id');
+        const rs = reshareOf(o, what);
+        const pkg = o.publicPackage === undefined ? undefined : record(o.publicPackage, 'publicPackage');
+        return withRng(o, (rng) => party(loader.call(() => glue.lensLifecycleMemberReshare(id, unwrap(kr), pkg, rs(), rng))));
+      },
+    }),
+    coordinator: Object.freeze({
+      /** The coordinator `id` of the signature of `message` under the key of `publicPackage`. */
+      sign(opts) {
+        const o = checkOpts(opts, ['publicPackage', 'id', 'message']);
+        const what = 'lens.lifecycle.coordinator.sign';
+        const pkg = record(required(o, 'publicPackage', what), 'publicPackage');
+        const id = partyId(required(o, 'id', what), 'id');
+        const m = message(required(o, 'message', what));
+        return party(loader.call(() => glue.lensLifecycleCoordinatorSign(pkg, id, m)));
+      },
+    }),
+  }),
   /** Standard Ed25519 / BIP-340 / RFC 9591 verification; false for any bad signature or key. */
   verify(curve, groupKey, msg, signature) {
     const c = curveByte(curve);

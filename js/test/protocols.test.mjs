@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
 
-import { init, lens, pulsar, constants, trustModels, mlDsa65, Party, LensKeyShare, PulsarKeyShare, PulsarKeyring, Rng, run as runParties } from '../index.js';
+import { init, lens, pulsar, constants, trustModels, mlDsa65, Party, LensKeyShare, LensKeyring, PulsarKeyShare, PulsarKeyring, Rng, run as runParties } from '../index.js';
 import * as glue from '../../pkg/full/quasar_pq.js';
 import { label32, run } from '../support/run.mjs';
 
@@ -466,6 +466,56 @@ describe('Pulsar lifecycle parties through run()', () => {
     rps.forEach((p) => p.free());
     assert.equal(next.generation, 1);
     sign(next, [3, 4, 5], 'block 2', 'lc/sign2');
+    for (const k of keyrings.values()) k.free();
+  });
+});
+
+describe('Lens lifecycle parties through run()', () => {
+  test('keygen 2-of-3 → sign by {1,3} → reshare by {1,2} to {2,3,4} t=2 (1 leaves, 4 joins) → activation → sign by {3,4}', () => {
+    const hub = 100;
+    const curve = 'ed25519';
+    const ks = [1, 2, 3].map((id) => lens.lifecycle.member.keygen({ curve, session: label32('llc/kg'), members: [1, 2, 3], threshold: 2, id, seed: seedFor('llc/kg', id) }));
+    const r = runParties(ks);
+    assert.deepEqual(r.waiting, []);
+    assert.equal(r.errors.size, 0);
+    const keyrings = new Map(ks.map((p) => [p.id, r.of(p).keyring]));
+    const first = r.of(ks[0]);
+    assert.equal(first.path, 'keygen');
+    assert.ok(first.keyring instanceof LensKeyring);
+    assert.equal(first.keyring.generation, 0);
+    ks.forEach((p) => p.free());
+    const sign = (pkg, groupKey, signers, text) => {
+      const c = lens.lifecycle.coordinator.sign({ publicPackage: pkg, id: hub, message: enc(text) });
+      const ss = signers.map((id) => lens.lifecycle.member.sign({ keyring: keyrings.get(id), coordinator: hub, message: enc(text), seed: seedFor(text, id) }));
+      const rs = runParties([c, ...ss]);
+      assert.deepEqual(rs.waiting, []);
+      assert.equal(rs.errors.size, 0);
+      const { signature } = rs.of(c);
+      [c, ...ss].forEach((p) => p.free());
+      assert.ok(lens.verify(curve, groupKey, enc(text), signature), `${text} verifies`);
+    };
+    sign(first.publicPackage, first.groupKey, [1, 3], 'lens 1');
+    keyrings.set(4, LensKeyring.empty());
+    const rp = { session: label32('llc/rs'), dealers: [1, 2], receivers: [2, 3, 4], threshold: 2 };
+    const rps = [1, 2, 3, 4].map((id) =>
+      lens.lifecycle.member.reshare({ ...rp, id, keyring: keyrings.get(id), ...(id === 4 ? { publicPackage: first.publicPackage } : {}), seed: seedFor('llc/rs', id) }),
+    );
+    const rr = runParties(rps);
+    assert.deepEqual(rr.waiting, []);
+    assert.equal(rr.errors.size, 0, [...rr.errors.values()].join('; '));
+    let next;
+    for (const p of rps) {
+      const o = rr.of(p);
+      assert.equal(o.path, 'reshare');
+      assert.equal(o.activated.ok, true, `${p.id}: ${o.activated.reason}`);
+      keyrings.get(p.id).free();
+      keyrings.set(p.id, o.keyring);
+      assert.equal(o.keyring.generation, p.id === 1 ? undefined : 1);
+      assert.deepEqual(o.groupKey, first.groupKey, 'the group key never changes');
+      if (p.id !== 1) next ??= o;
+    }
+    rps.forEach((p) => p.free());
+    sign(next.publicPackage, next.groupKey, [3, 4], 'lens 2');
     for (const k of keyrings.values()) k.free();
   });
 });

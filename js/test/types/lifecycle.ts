@@ -1,6 +1,6 @@
 // The Pulsar lifecycle parties, type-checked: setup, sign, reshare → activation into the
 // members' keyrings, all through the package's `run()`.
-import { init, pulsar, run, PulsarKeyring } from 'quasar-pq';
+import { init, lens, pulsar, run, LensKeyring, PulsarKeyring } from 'quasar-pq';
 import type { PulsarActivated, PulsarCombinerCertified, PulsarSigned, RunResult, StepResult } from 'quasar-pq';
 import { sid } from './run.js';
 
@@ -39,3 +39,16 @@ for (const p of rs) {
 const early = pulsar.lifecycle.member.sign({ ...sp, keyring: keyrings.get(3)!, combiner });
 const step: StepResult<unknown> = early.step([]);
 if (!step.done && step.waiting) console.log('step again with more messages');
+
+// Lens: key generation into keyrings, a signature, a reshare back into them.
+const lk = [1, 2, 3].map((id) => lens.lifecycle.member.keygen({ curve: 'ed25519', session: sid(), members: [1, 2, 3], threshold: 2, id }));
+const lr = run(lk);
+const lrings = new Map<number, LensKeyring>(lk.map((p) => [p.id, lr.of(p).keyring]));
+const pkg: Uint8Array = lr.of(lk[0]!).publicPackage;
+const coord = lens.lifecycle.coordinator.sign({ publicPackage: pkg, id: 100, message });
+const lsigners = [1, 2].map((id) => lens.lifecycle.member.sign({ keyring: lrings.get(id)!, coordinator: 100, message }));
+const sig: Uint8Array = run([coord, ...lsigners]).of(coord).signature;
+void sig;
+const lrs = [1, 2, 3].map((id) => lens.lifecycle.member.reshare({ session: sid(), dealers: [1, 2], receivers: [1, 2, 3], threshold: 2, id, keyring: lrings.get(id)! }));
+const lrr = run(lrs);
+for (const p of lrs) lrings.set(p.id, lrr.of(p).keyring);
