@@ -83,7 +83,15 @@ fn the_pulsar_lifecycle_gives_the_fixture_bytes() {
     let mut doc = serde_json::Map::new();
 
     // Setup.
-    let params = SetupParams::new(label32("host/setup"), Mode::MlDsa44, &members, 2, &ids(&[1, 2]), pid(C)).unwrap();
+    let params = SetupParams::new(
+        label32("host/setup"),
+        Mode::MlDsa44,
+        &members,
+        2,
+        &ids(&[1, 2]),
+        pid(C),
+    )
+    .unwrap();
     let mut net = Network::new();
     for &p in &members {
         let (m, o) = Member::setup(p, &params, &mut rng("host/setup", p)).unwrap();
@@ -115,7 +123,13 @@ fn the_pulsar_lifecycle_gives_the_fixture_bytes() {
     // Sign by {2, 4}.
     let sp = SignParams::new(label32("host/sign"), &ids(&[2, 4]), b"block 1", b"ctx", pid(C)).unwrap();
     let mut net = Network::new();
-    let (c, o) = Combiner::sign(&sp, &record.group_key, &record.public, &mut rng("host/sign", pid(C))).unwrap();
+    let (c, o) = Combiner::sign(
+        &sp,
+        &record.group_key,
+        &record.public,
+        &mut rng("host/sign", pid(C)),
+    )
+    .unwrap();
     net.add(map_output(c, Out::Combiner), o);
     for p in ids(&[2, 4]) {
         let (m, o) = Member::sign(keyrings[&p].current().unwrap(), &sp, &mut rng("host/sign", p)).unwrap();

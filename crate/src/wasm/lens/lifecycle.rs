@@ -91,8 +91,13 @@ pub fn member_keygen(
     me: u16,
     rng: &mut RngWasm,
 ) -> Result<PartyWasm, JsValue> {
-    let c = Ceremony::keygen(curve(curve_byte)?, array32("session", session)?, &party_ids(&members)?, threshold)
-        .map_err(to_js_error)?;
+    let c = Ceremony::keygen(
+        curve(curve_byte)?,
+        array32("session", session)?,
+        &party_ids(&members)?,
+        threshold,
+    )
+    .map_err(to_js_error)?;
     let started = Member::keygen(party_id(me)?, &c, rng.get()).map_err(to_js_error)?;
     let b = bound(members.len(), usize::from(threshold), 0);
     Ok(host("lens-member", started, b, Box::new(member_outcome)))
@@ -155,8 +160,14 @@ pub fn member_reshare(
         (None, Some(p)) => package(&p)?,
         (None, None) => return Err(to_js_error(crate::lss::Error::MissingOldShare { party: me })),
     };
-    let c = Ceremony::reshare(reshare.session, &public, &reshare.dealers, &reshare.receivers, reshare.threshold)
-        .map_err(to_js_error)?;
+    let c = Ceremony::reshare(
+        reshare.session,
+        &public,
+        &reshare.dealers,
+        &reshare.receivers,
+        reshare.threshold,
+    )
+    .map_err(to_js_error)?;
     let n = public.parties().len() + reshare.receivers.len();
     let started = Member::reshare(me, &mut keyring.keyring, &c, rng.get()).map_err(to_js_error)?;
     let b = bound(n, usize::from(reshare.threshold), 0);
@@ -180,9 +191,14 @@ impl LensKeyringWasm {
     }
 
     fn current_share(&self) -> Result<&KeyShare, JsValue> {
-        self.keyring
-            .current()
-            .ok_or_else(|| js_error("the keyring holds no current share", "MISSING_OLD_SHARE", "lss", &[]))
+        self.keyring.current().ok_or_else(|| {
+            js_error(
+                "the keyring holds no current share",
+                "MISSING_OLD_SHARE",
+                "lss",
+                &[],
+            )
+        })
     }
 }
 

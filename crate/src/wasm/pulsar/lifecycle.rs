@@ -184,7 +184,12 @@ pub fn combiner_setup(
     let p = setup_params(session, level, &members, threshold, &signers, combiner)?;
     let started = Combiner::setup(&p, rng.get());
     let b = bound(members.len(), usize::from(threshold), 0);
-    Ok(host("pulsar-lifecycle-combiner", started, b, Box::new(combiner_outcome)))
+    Ok(host(
+        "pulsar-lifecycle-combiner",
+        started,
+        b,
+        Box::new(combiner_outcome),
+    ))
 }
 
 /// Starts `combiner` of a signing session: `signers` release their shares of the group
@@ -224,7 +229,12 @@ pub fn combiner_sign(
     }
     .map_err(to_js_error)?;
     let b = bound(signers.len(), 0, message.len() + context.len());
-    Ok(host("pulsar-lifecycle-combiner", started, b, Box::new(combiner_outcome)))
+    Ok(host(
+        "pulsar-lifecycle-combiner",
+        started,
+        b,
+        Box::new(combiner_outcome),
+    ))
 }
 
 /// Starts the holder of `keyring` as a signer of a signing session (the parameters of
@@ -302,7 +312,12 @@ pub fn member_reshare(
     let ring = &mut keyring.keyring;
     let started = start_with_cheat!(cheat, Member::reshare(me, ring, &p, rng),
         k => Member::reshare_cheating(me, ring, &p, k, rng));
-    Ok(host("pulsar-member", started, bound(n, t, 0), Box::new(member_outcome)))
+    Ok(host(
+        "pulsar-member",
+        started,
+        bound(n, t, 0),
+        Box::new(member_outcome),
+    ))
 }
 
 /// A member's keyring: its current share and a pending generation, held in WASM memory.
