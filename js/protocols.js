@@ -888,7 +888,10 @@ function* network(list, o) {
   }
   const ids = [...live.keys()].sort((a, b) => a - b);
   const byId = new Map(ids.map((id) => [id, live.get(id)]));
-  const maxRounds = o.maxRounds === undefined ? MAX_ROUNDS : partyId(o.maxRounds, 'maxRounds');
+  const maxRounds = o.maxRounds === undefined ? MAX_ROUNDS : o.maxRounds;
+  if (typeof maxRounds !== 'number' || maxRounds % 1 !== 0 || !(maxRounds >= 1 && maxRounds <= 65535)) {
+    throw new RangeError(`maxRounds must be an integer in 1..65535, got ${echo(maxRounds)}`);
+  }
   const outcomes = new Map();
   const errors = new Map();
   const blame = [];

@@ -381,6 +381,8 @@ describe('run() and waiting', () => {
     assert.throws(() => alone.of(signer), /did not finish/);
     assert.throws(() => runParties([signer, signer]), RangeError);
     assert.throws(() => runParties([signer], { bogus: 1 }), TypeError);
+    assert.throws(() => runParties([signer], { maxRounds: 0 }), /maxRounds must be an integer in 1\.\.65535/);
+    assert.equal(runParties([signer], { maxRounds: 1 }).rounds, 1);
     signer.free();
     for (const o of k.outcomes.values()) o.keyShare.free();
   });
