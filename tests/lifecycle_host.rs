@@ -70,6 +70,8 @@ fn transcript(sent: &[Sent]) -> String {
     hex::encode(h.finalize())
 }
 
+/// A party's output, whatever its role (one value per party, moved once).
+#[allow(clippy::large_enum_variant)]
 enum Out {
     Member(MemberOutcome),
     Combiner(CombinerOutcome),
