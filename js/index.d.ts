@@ -553,7 +553,7 @@ export interface QuasarError extends Error {
   name: 'QuasarError';
   /**
    * Stable code: the library's (e.g. 'INVALID_LENGTH', 'CONTEXT_TOO_LONG',
-   * 'MALFORMED_SECRET_KEY', 'NOT_ENOUGH_QUALIFIED', 'MISSING_MESSAGE') or the package's own:
+   * 'MALFORMED_SECRET_KEY', 'NOT_ENOUGH_QUALIFIED') or the package's own:
    * 'DETACHED_BUFFER' (a view of a transferred buffer), 'USE_AFTER_FREE' (also after a
    * `free()` made during a call, from a hook), 'INSTANCE_POISONED' (the WASM instance trapped
    * earlier: reload it), 'REENTRANT_CALL' (a call made from inside another call into the same

@@ -194,13 +194,17 @@ export { CERT_POLICIES, CERT_TRUST_MODEL } from './cert.js';
 export {
   Party,
   LensKeyShare,
+  LensKeyring,
   PulsarKeyShare,
   PulsarDkgShare,
+  PulsarKeyring,
   Rng,
   lens,
   pulsar,
   constants,
   trustModels,
+  run,
+  runAsync,
 } from './protocols.js';
 
 /** FIPS 204 / FIPS 205 Table 2 sizes of each set, and the package's input bounds. */

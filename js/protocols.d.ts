@@ -8,14 +8,16 @@
 //   machine, held in WebAssembly memory. A factory starts it (`lens.keygen(...)`,
 //   `pulsar.sign.signer(...)`, …); `party.start` holds what its start sends; then, round by
 //   round, `party.step(inbox)` takes the messages received for it, `[{ from, bytes }]`, and
-//   returns `{ done, round, outgoing, outcome?, dropped }`, until `done`. Parties exchange
+//   returns `{ done, waiting, round, outgoing, outcome?, dropped }`, until `done`. Parties exchange
 //   only `Uint8Array`s, so each may live in its own Web Worker, worker_thread or host, with
 //   its own WASM instance. Routing: `outgoing.broadcast` goes to every other party of the
 //   run, each `outgoing.direct[i]` to `direct[i].to` only (a confidential, authenticated
 //   channel: it may carry a share); `from` must be the sender the transport authenticated.
 //   Every unfinished party steps once per round on what the previous round sent to it; a
-//   step that throws QuasarError 'MISSING_MESSAGE' (module 'party') means "not yet: step me
-//   again next round with what arrives". Stop when every party is done.
+//   step that returns `waiting: true` means "not yet: step me again next round with what
+//   arrives" (a result, never an error). Stop when every party is done. `run(parties)` does
+//   all of this in one process (the Rust simulator's semantics); hosts that place parties
+//   elsewhere only route bytes the same way.
 // * Robustness: a peer's bad message (undecodable, wrong session, recipient, kind, sender,
 //   generation, set, a duplicate) never throws and never costs the party its state: it is
 //   dropped and named in `dropped` (and, for a proven protocol fault, in the outcome's
@@ -164,7 +166,6 @@ export type BlameCode =
   | 'INVALID_OPENING'
   | 'FALSE_COMPLAINT'
   | 'INVALID_COMPLAINT'
-  | 'MISSING_MESSAGE'
   | 'INVALID_SIGNATURE_SHARE'
   | 'INVALID_SHARE'
   | 'INVALID_POSSESSION_PROOF';
@@ -183,6 +184,7 @@ export interface BlameEntry {
 /** A step that did not finish the party. */
 export interface Running {
   done: false;
+  waiting: false;
   /** The round the next step runs. */
   round: Round;
   /** What to send now. */
@@ -192,9 +194,26 @@ export interface Running {
   dropped: BlameEntry[];
 }
 
+/**
+ * A step whose party needs more messages before it can act (the library's `Step::Waiting`,
+ * round-based's `NeedsOneMoreMessage`): an ordinary result, not an error. Nothing to send;
+ * the party keeps what it received and steps again with what arrives next.
+ */
+export interface Waiting {
+  done: false;
+  waiting: true;
+  /** The round it is still in. */
+  round: Round;
+  /** Nothing: `{ direct: [] }`. */
+  outgoing: Outgoing;
+  outcome?: undefined;
+  dropped: BlameEntry[];
+}
+
 /** The step that finished the party. */
 export interface Finished<O> {
   done: true;
+  waiting: false;
   round: null;
   /** Its last messages (a Pulsar signer's envelope, a combiner's announcement), possibly none. */
   outgoing: Outgoing;
@@ -204,8 +223,8 @@ export interface Finished<O> {
   dropped: BlameEntry[];
 }
 
-/** What `party.step(inbox)` returns. */
-export type StepResult<O> = Running | Finished<O>;
+/** What `party.step(inbox)` returns: `done`, `waiting` or running (one shape, two flags). */
+export type StepResult<O> = Running | Waiting | Finished<O>;
 
 /** The protocol a `Party` runs. */
 export type Protocol =
@@ -216,7 +235,10 @@ export type Protocol =
   | 'pulsar-combiner'
   | 'pulsar-signer'
   | 'pulsar-certify'
-  | 'pulsar-dealing';
+  | 'pulsar-dealing'
+  | 'pulsar-member'
+  | 'lens-member'
+  | 'pulsar-lifecycle-combiner';
 
 /** Public data of a party's start: a Pulsar combiner publishes its session and key. */
 export interface PartyInfo {
@@ -250,8 +272,7 @@ export declare class Party<O = unknown> {
    * @throws TypeError for an inbox that is not `[{ from, bytes: Uint8Array }]` (own data
    *   properties: a getter, a hole or an inherited `from` is refused); RangeError for a
    *   `from` outside 1..65535, an inbox over `maxInboxBytes` or of more than
-   *   `maxInboxBytes / 6` entries; QuasarError
-   *   'MISSING_MESSAGE' (module 'party': step again next round), 'PARTY_FINISHED',
+   *   `maxInboxBytes / 6` entries; QuasarError 'PARTY_FINISHED',
    *   'NOT_ENOUGH_QUALIFIED', 'NOT_ENOUGH_DEALERS', 'NOT_ENOUGH_POSSESSION_PROOFS',
    *   'NOT_ENOUGH_VALID_SHARES' (with `blame`), 'NOT_ENOUGH_SIGNERS', 'INVALID_SIGNATURE_SHARE'
    *   (a Lens coordinator: `culprits`), 'USE_AFTER_FREE', 'INSTANCE_POISONED'. The party
@@ -416,6 +437,42 @@ export type Verdict =
     };
 
 /** A Lens key share, in WASM memory. */
+/** A Lens member's keyring, in WASM memory (as `PulsarKeyring`, for Lens key shares). */
+export declare class LensKeyring {
+  private constructor();
+  /** An empty keyring (a member joining the group at a reshare). */
+  static empty(): LensKeyring;
+  /** A keyring holding a copy of `share` as its current generation. */
+  static fromShare(share: LensKeyShare): LensKeyring;
+  readonly generation: number | undefined;
+  readonly pendingGeneration: number | undefined;
+  /** The current share's public data, or null (empty). */
+  publicInfo(): LensShareInfo | null;
+  /** A copy of the current share (to seal it). @throws QuasarError 'MISSING_OLD_SHARE' when empty. */
+  current(): LensKeyShare;
+  free(): void;
+}
+
+/** A Lens lifecycle member's key-generation outcome (`protocol` 'lens-member'). */
+export interface LensMemberSetup extends LensPublicInfo, DealingReport {
+  path: 'keygen';
+  keyring: LensKeyring;
+}
+
+/** A Lens lifecycle member's sign outcome. */
+export interface LensMemberSigned extends LensSignerOutcome {
+  path: 'sign';
+}
+
+/** A Lens lifecycle member's reshare outcome. */
+export interface LensMemberReshared extends LensPublicInfo, DealingReport {
+  path: 'reshare';
+  activation?: Activation;
+  /** Whether the keyring accepted the certificate (the old share erased) or refused it (kept). */
+  activated: PulsarActivated;
+  keyring: LensKeyring;
+}
+
 export declare class LensKeyShare {
   private constructor();
   /** The owner's id. */
@@ -443,6 +500,22 @@ export declare class LensKeyShare {
 /** Lens factories and verifiers. Trust model: `trustModels.lens`, `trustModels.lss`. */
 export declare const lens: {
   readonly curves: readonly LensCurve[];
+  /**
+   * The Lens lifecycle, one party per role (the library's `lens::lifecycle`): key generation
+   * into a keyring, signing from it, reshare → activation back into it. Run with `run`.
+   */
+  readonly lifecycle: {
+    readonly member: {
+      keygen(opts: { curve: LensCurve; session: Uint8Array; members: number[]; threshold: number; id: number } & Randomness): Party<LensMemberSetup>;
+      /** @throws QuasarError 'MISSING_OLD_SHARE' for an empty keyring. */
+      sign(opts: { keyring: LensKeyring; coordinator: number; message: Uint8Array } & Randomness): Party<LensMemberSigned>;
+      /** A joining member passes `LensKeyring.empty()` and the current `publicPackage`. */
+      reshare(opts: ReshareParams & { keyring: LensKeyring; id: number; publicPackage?: Uint8Array } & Randomness): Party<LensMemberReshared>;
+    };
+    readonly coordinator: {
+      sign(opts: { publicPackage: Uint8Array; id: number; message: Uint8Array }): Party<LensCoordinatorOutcome>;
+    };
+  };
   /**
    * A trusted dealer's key generation (RFC 9591 Appendix C) for `parties` with threshold
    * `threshold`, generation 0. **The dealer sees the key**: prefer `lens.keygen`.
@@ -583,6 +656,65 @@ export interface PulsarDealingOutcome extends PulsarSharingInfo, DealingReport, 
   keyShare?: PulsarKeyShare;
 }
 
+/**
+ * A Pulsar member's keyring, in WASM memory: its current share and a generation dealt but not
+ * yet activated. A lifecycle setup member's outcome holds one; a lifecycle reshare takes it
+ * (empty meanwhile) and its outcome holds it again — the new generation current only if the
+ * activation certificate verified, the only way the old share is erased.
+ */
+export declare class PulsarKeyring {
+  private constructor();
+  /** An empty keyring (a member joining the group at a reshare). */
+  static empty(): PulsarKeyring;
+  /** A keyring holding a copy of `share` as its current generation. */
+  static fromShare(share: PulsarKeyShare): PulsarKeyring;
+  /** The current generation, or undefined (empty). */
+  readonly generation: number | undefined;
+  /** The generation dealt but not yet activated, or undefined. */
+  readonly pendingGeneration: number | undefined;
+  /** The current share's public data, or null (empty). */
+  publicInfo(): (PulsarSharingInfo & PulsarKeyInfo & { id: number }) | null;
+  /** A copy of the current share (to seal it). @throws QuasarError 'MISSING_OLD_SHARE' when empty. */
+  current(): PulsarKeyShare;
+  free(): void;
+}
+
+/** A lifecycle member's setup outcome (`protocol` 'pulsar-member'). */
+export interface PulsarMemberSetup extends PulsarSharingInfo, PulsarKeyInfo, DealingReport {
+  path: 'setup';
+  /** The member's keyring, its certified share current. */
+  keyring: PulsarKeyring;
+}
+
+/** A lifecycle member's sign outcome (it released its share to the combiner). */
+export interface PulsarMemberReleased extends PulsarSignerOutcome {
+  path: 'sign';
+}
+
+/** What a keyring did with an activation certificate. */
+export type PulsarActivated =
+  | { ok: true; generation: number; member: boolean; erased?: number }
+  | { ok: false; code: string; reason: string };
+
+/** A lifecycle member's reshare outcome. */
+export interface PulsarMemberReshared extends PulsarSharingInfo, DealingReport, Partial<PulsarKeyInfo> {
+  path: 'reshare';
+  /** The certificate of the new generation, as this party checked it. */
+  activation?: Activation;
+  /** Whether the keyring accepted it (the old share erased) or refused it (the old share kept). */
+  activated: PulsarActivated;
+  /** The member's keyring back. */
+  keyring: PulsarKeyring;
+}
+
+/** A lifecycle combiner's setup outcome: the group's certified public record. */
+export interface PulsarCombinerCertified extends PulsarSharingInfo, PulsarKeyInfo {
+  path: 'setup';
+  /** The announcement (`PCKA`) the members certified. */
+  announcement: Uint8Array;
+  dropped: BlameEntry[];
+}
+
 /** A Pulsar DKG share before the key ceremony certified a group key, in WASM memory. */
 export declare class PulsarDkgShare {
   private constructor();
@@ -616,6 +748,37 @@ export interface PulsarMessage {
 /** Pulsar custody factories and verifiers. Trust model: `trustModels.pulsar`. */
 export declare const pulsar: {
   readonly levels: readonly PulsarLevel[];
+  /**
+   * The whole custody lifecycle, one party per role (the library's
+   * `pulsar::custody::lifecycle`): setup (DKG → key ceremony → certification), sign, reshare →
+   * activation. What the single-protocol factories hand around out of band travels as the
+   * parties' own messages: run them with `run` (or route their bytes).
+   */
+  readonly lifecycle: {
+    readonly member: {
+      /**
+       * Member `id` of a group's setup: `members` with threshold `threshold`, whose key
+       * `signers` let `combiner` derive at `level`.
+       * @throws QuasarError 'INVALID_THRESHOLD', 'DUPLICATE_PARTY', 'UNKNOWN_PARTY', 'NOT_ENOUGH_SIGNERS', 'NOT_A_PARTICIPANT'.
+       */
+      setup(opts: { session: Uint8Array; level: PulsarLevel; members: number[]; threshold: number; signers: number[]; combiner: number; id: number } & Randomness & Misbehaving): Party<PulsarMemberSetup>;
+      /** The holder of `keyring` as a signer of `combiner`'s session. @throws QuasarError 'MISSING_OLD_SHARE', 'NOT_A_SIGNER'. */
+      sign(opts: { keyring: PulsarKeyring; session: Uint8Array; signers: number[]; combiner: number } & PulsarMessage & Randomness & Misbehaving): Party<PulsarMemberReleased>;
+      /**
+       * Member `id` of a reshare with its `keyring` (a joining member: `PulsarKeyring.empty()`
+       * and the group's `keyRecord` and `sharing`). The keyring moves into the party and comes
+       * back as the outcome's `keyring`.
+       * @throws QuasarError 'MISSING_OLD_SHARE', and as `pulsar.reshare`.
+       */
+      reshare(opts: ReshareParams & { keyring: PulsarKeyring; id: number; keyRecord?: Uint8Array; sharing?: Uint8Array } & Randomness & Misbehaving): Party<PulsarMemberReshared>;
+    };
+    readonly combiner: {
+      /** The combiner `id` of a group's setup (the members' parameters). */
+      setup(opts: { session: Uint8Array; level: PulsarLevel; members: number[]; threshold: number; signers: number[]; id: number } & Randomness): Party<PulsarCombinerCertified>;
+      /** The combiner `id` of a session in which `signers` of the group (`keyRecord`, `sharing`) sign. */
+      sign(opts: { id: number; keyRecord: Uint8Array; sharing: Uint8Array; session: Uint8Array; signers: number[]; deterministic?: boolean } & PulsarMessage & Randomness): Party<PulsarSigned>;
+    };
+  };
   /**
    * Party `id` of the Pulsar DKG (LSS Pedersen over Ristretto255).
    * @throws QuasarError 'INVALID_THRESHOLD', 'DUPLICATE_PARTY', 'NOT_A_PARTICIPANT'.
@@ -732,3 +895,78 @@ export declare const trustModels: {
   readonly lss: 'LSS resharing: a dealer who sends an inconsistent share is detected and named; a misaddressed, replayed or non-member message is dropped and its sender named, never an abort; the group public key never changes.';
   readonly activation: 'Activation certificate: at least t_new distinct members of the new set each proved possession of their new share, bound to the key, the generation and the dealing transcript; the old set cannot make it. An old party erases its old share only after it has verified this certificate.';
 };
+
+// ---------------------------------------------------------------------------------------
+// Running parties in one process
+
+/** Anything `run` can step: a `Party`, or a host's stand-in with the same three members. */
+export interface Steppable<O = unknown> {
+  readonly id: number;
+  /** The step result of its start (its `outgoing` is posted in round 0). */
+  readonly start: StepResult<O>;
+  step(inbox: Incoming[]): StepResult<O>;
+}
+
+/** As `Steppable`, for `runAsync`: `step` may answer later (a party in a worker). */
+export interface AsyncSteppable<O = unknown> {
+  readonly id: number;
+  readonly start: StepResult<O>;
+  step(inbox: Incoming[]): StepResult<O> | Promise<StepResult<O>>;
+}
+
+/** One message on its way to one recipient (what `tamper` sees). */
+export interface Envelope {
+  /** The round it was sent in (0 = at start). */
+  round: number;
+  from: number;
+  to: number;
+  channel: 'broadcast' | 'direct';
+  bytes: Uint8Array;
+}
+
+export interface RunOptions {
+  /** Rewrites every envelope before delivery: return what to deliver instead ([] drops it; undefined keeps it). */
+  tamper?: (envelope: Envelope, round: number) => Envelope[] | undefined;
+  /** Sees every post, in the simulator's order: the starts as given (round 0), then round by round by increasing id. */
+  onSent?: (from: number, outgoing: Outgoing, round: number) => void;
+  /** At most this many rounds (default 64, the Rust simulator's `MAX_ROUNDS`). */
+  maxRounds?: number;
+}
+
+/** An entry of `RunResult.blame`: a party named by party `by`. */
+export interface RunBlame extends BlameEntry {
+  /** The party that named it. */
+  by: number;
+}
+
+/** What `run` returns. */
+export interface RunResult {
+  /** Each finished party's outcome, by id. */
+  outcomes: Map<number, unknown>;
+  /** What each failed party's step threw, by id (it left the run). */
+  errors: Map<number, unknown>;
+  /** The parties still waiting when the run stopped (nothing more in flight, or `maxRounds`), increasing. */
+  waiting: number[];
+  /** Every party any participant named: finished parties' `dropped` and outcome `blame`, failed parties' error `blame`. */
+  blame: RunBlame[];
+  /** The rounds run. */
+  rounds: number;
+  /** The outcome of `party` (typed by its factory). @throws its error, or an Error if it did not finish. */
+  of<O>(party: Party<O> | Steppable<O>): O;
+}
+
+/**
+ * Runs `parties` to the end in this process, with the semantics of the Rust simulator
+ * (`party::sim::Network`): the starts are posted in the order given; each round delivers what
+ * the previous round posted — a broadcast to every other party of the run, a direct message to
+ * its recipient — and steps every unfinished party, by increasing id, on its inbox; a waiting
+ * party posts nothing and steps again next round; a party whose step throws leaves the run
+ * (`errors`). Stops when every party is done or failed, when a round posted nothing, or after
+ * `maxRounds`. Fed the same parties with the same seeds, it posts the same bytes in the same
+ * order as the simulator.
+ * @throws TypeError for a non-array or an unknown option; RangeError for a repeated id.
+ */
+export declare function run(parties: readonly Steppable[], options?: RunOptions): RunResult;
+
+/** As `run`, awaiting each step in the same order (parties in workers). */
+export declare function runAsync(parties: readonly AsyncSteppable[], options?: RunOptions): Promise<RunResult>;

@@ -235,6 +235,12 @@ export class Rng extends Owned {
   }
 }
 
+function wrapKeyring(w) {
+  if (w instanceof glue.PulsarKeyringWasm) return new PulsarKeyring(INTERNAL, w);
+  if (w instanceof glue.LensKeyringWasm) return new LensKeyring(INTERNAL, w);
+  return w;
+}
+
 function wrapShare(w) {
   if (w instanceof glue.LensKeyShareWasm) return new LensKeyShare(INTERNAL, w);
   if (w instanceof glue.PulsarKeyShareWasm) return new PulsarKeyShare(INTERNAL, w);
@@ -291,7 +297,7 @@ export class Party extends Owned {
   }
   /**
    * Run one round on `inbox`, the messages received for it: `[{ from, bytes }]`, `from` being
-   * the sender the transport authenticated. Returns `{ done, round, outgoing, outcome?,
+   * the sender the transport authenticated. Returns `{ done, waiting, round, outgoing, outcome?,
    * dropped }`. Every entry is checked and copied before the party is touched: a bad one throws
    * (TypeError, RangeError, QuasarError) and the party keeps its whole state.
    */
@@ -332,6 +338,7 @@ export class Party extends Owned {
       frame.fill(0);
     }
     if (r.outcome?.keyShare !== undefined) r.outcome.keyShare = wrapShare(r.outcome.keyShare);
+    if (r.outcome?.keyring !== undefined) r.outcome.keyring = wrapKeyring(r.outcome.keyring);
     return r;
   }
 }
@@ -400,6 +407,72 @@ export class PulsarKeyShare extends SealableShare {
     const snap = record(snapshot, 'snapshot');
     const key = secretBytes(snapshotKey, 'snapshotKey', { length: 32 });
     return new PulsarKeyShare(INTERNAL, loader.call(() => glue.PulsarKeyShareWasm.restore(snap, key)));
+  }
+}
+
+/**
+ * A Pulsar member's keyring (the lifecycle parties' own): its current share and a pending
+ * generation, in WASM memory. A setup member's outcome holds one; a reshare takes it (it is
+ * empty meanwhile) and its outcome holds it again, the new generation current only if the
+ * activation certificate verified — the only way the old share is erased.
+ */
+export class PulsarKeyring extends Owned {
+  /** An empty keyring (a member joining the group at a reshare). */
+  static empty() {
+    return new PulsarKeyring(INTERNAL, loader.call(() => glue.PulsarKeyringWasm.empty()));
+  }
+  /** A keyring holding a copy of `share` as its current generation. */
+  static fromShare(share) {
+    const sh = holder(share, PulsarKeyShare, 'share');
+    return new PulsarKeyring(INTERNAL, loader.call(() => glue.PulsarKeyringWasm.fromShare(unwrap(sh))));
+  }
+  /** The current generation, or undefined (empty). */
+  get generation() {
+    return loader.call(() => unwrap(this).generation());
+  }
+  /** The generation dealt but not activated, or undefined. */
+  get pendingGeneration() {
+    return loader.call(() => unwrap(this).pendingGeneration());
+  }
+  /** The current share's public data (as `PulsarKeyShare.publicInfo()`), or null. */
+  publicInfo() {
+    return loader.call(() => unwrap(this).publicInfo());
+  }
+  /** A copy of the current share (to seal it). @throws 'MISSING_OLD_SHARE' when empty. */
+  current() {
+    return new PulsarKeyShare(INTERNAL, loader.call(() => unwrap(this).current()));
+  }
+}
+
+/**
+ * A Lens member's keyring (the lifecycle parties' own), in WASM memory: as `PulsarKeyring`,
+ * for Lens key shares.
+ */
+export class LensKeyring extends Owned {
+  /** An empty keyring (a member joining the group at a reshare). */
+  static empty() {
+    return new LensKeyring(INTERNAL, loader.call(() => glue.LensKeyringWasm.empty()));
+  }
+  /** A keyring holding a copy of `share` as its current generation. */
+  static fromShare(share) {
+    const sh = holder(share, LensKeyShare, 'share');
+    return new LensKeyring(INTERNAL, loader.call(() => glue.LensKeyringWasm.fromShare(unwrap(sh))));
+  }
+  /** The current generation, or undefined (empty). */
+  get generation() {
+    return loader.call(() => unwrap(this).generation());
+  }
+  /** The generation dealt but not activated, or undefined. */
+  get pendingGeneration() {
+    return loader.call(() => unwrap(this).pendingGeneration());
+  }
+  /** The current share's public data (as `LensKeyShare.publicInfo()`), or null. */
+  publicInfo() {
+    return loader.call(() => unwrap(this).publicInfo());
+  }
+  /** A copy of the current share (to seal it). @throws 'MISSING_OLD_SHARE' when empty. */
+  current() {
+    return new LensKeyShare(INTERNAL, loader.call(() => unwrap(this).current()));
   }
 }
 
@@ -486,6 +559,58 @@ export const lens = Object.freeze({
     const m = message(required(o, 'message', 'lens.coordinate'));
     return party(loader.call(() => glue.lensCoordinate(pkg, id, m)));
   },
+  /**
+   * The Lens lifecycle, one party per role (the library's `lens::lifecycle`): key generation
+   * into a keyring, signing from it, reshare → activation back into it. Run with `run`.
+   */
+  lifecycle: Object.freeze({
+    member: Object.freeze({
+      /** Member `id` of a key generation among `members`; outcome: its `keyring`. */
+      keygen(opts) {
+        const o = checkOpts(opts, ['curve', 'session', 'members', 'threshold', 'id', 'seed', 'rng']);
+        const what = 'lens.lifecycle.member.keygen';
+        const c = curveByte(required(o, 'curve', what));
+        const s = session(required(o, 'session', what));
+        const members = idList(required(o, 'members', what), 'members');
+        const t = partyId(required(o, 'threshold', what), 'threshold');
+        const id = partyId(required(o, 'id', what), 'id');
+        return withRng(o, (rng) => party(loader.call(() => glue.lensLifecycleMemberKeygen(c, s, members, t, id, rng))));
+      },
+      /** The holder of `keyring` as a signer of `message` for `coordinator`. */
+      sign(opts) {
+        const o = checkOpts(opts, ['keyring', 'coordinator', 'message', 'seed', 'rng']);
+        const what = 'lens.lifecycle.member.sign';
+        const kr = holder(required(o, 'keyring', what), LensKeyring, 'keyring');
+        const coord = partyId(required(o, 'coordinator', what), 'coordinator');
+        const m = message(required(o, 'message', what));
+        return withRng(o, (rng) => party(loader.call(() => glue.lensLifecycleMemberSign(unwrap(kr), coord, m, rng))));
+      },
+      /**
+       * Member `id` of a reshare with its `keyring` (`LensKeyring.empty()` and the current
+       * `publicPackage` for a joining member); the keyring comes back as the outcome's `keyring`.
+       */
+      reshare(opts) {
+        const o = checkOpts(opts, ['keyring', 'id', 'session', 'dealers', 'receivers', 'threshold', 'publicPackage', 'seed', 'rng']);
+        const what = 'lens.lifecycle.member.reshare';
+        const kr = holder(required(o, 'keyring', what), LensKeyring, 'keyring');
+        const id = partyId(required(o, 'id', what), 'id');
+        const rs = reshareOf(o, what);
+        const pkg = o.publicPackage === undefined ? undefined : record(o.publicPackage, 'publicPackage');
+        return withRng(o, (rng) => party(loader.call(() => glue.lensLifecycleMemberReshare(id, unwrap(kr), pkg, rs(), rng))));
+      },
+    }),
+    coordinator: Object.freeze({
+      /** The coordinator `id` of the signature of `message` under the key of `publicPackage`. */
+      sign(opts) {
+        const o = checkOpts(opts, ['publicPackage', 'id', 'message']);
+        const what = 'lens.lifecycle.coordinator.sign';
+        const pkg = record(required(o, 'publicPackage', what), 'publicPackage');
+        const id = partyId(required(o, 'id', what), 'id');
+        const m = message(required(o, 'message', what));
+        return party(loader.call(() => glue.lensLifecycleCoordinatorSign(pkg, id, m)));
+      },
+    }),
+  }),
   /** Standard Ed25519 / BIP-340 / RFC 9591 verification; false for any bad signature or key. */
   verify(curve, groupKey, msg, signature) {
     const c = curveByte(curve);
@@ -623,6 +748,88 @@ export const pulsar = Object.freeze({
     const cheat = cheatOf(o.cheat);
     return withRng(o, (rng) => party(loader.call(() => glue.pulsarRefresh(unwrap(sh), s, dealers, rng, cheat))));
   },
+  /**
+   * The whole custody lifecycle, one party per role (the library's
+   * `pulsar::custody::lifecycle`): what the single-protocol factories hand around out of
+   * band (sharing, session, announcement, activation certificate) travels as the parties' own
+   * messages, so a host only routes bytes (`run`).
+   */
+  lifecycle: Object.freeze({
+    member: Object.freeze({
+      /** Member `id` of a group's setup (DKG → key ceremony → certification); outcome: its `keyring`. */
+      setup(opts) {
+        const o = checkOpts(opts, ['session', 'level', 'members', 'threshold', 'signers', 'combiner', 'id', 'seed', 'rng', 'cheat']);
+        const what = 'pulsar.lifecycle.member.setup';
+        const s = session(required(o, 'session', what));
+        const level = levelOf(required(o, 'level', what));
+        const members = idList(required(o, 'members', what), 'members');
+        const t = partyId(required(o, 'threshold', what), 'threshold');
+        const signers = idList(required(o, 'signers', what), 'signers');
+        const combiner = partyId(required(o, 'combiner', what), 'combiner');
+        const id = partyId(required(o, 'id', what), 'id');
+        const cheat = cheatOf(o.cheat);
+        return withRng(o, (rng) => party(loader.call(() => glue.pulsarLifecycleMemberSetup(s, level, members, t, signers, combiner, id, rng, cheat))));
+      },
+      /** The holder of `keyring` as a signer of a session of `combiner` signing `message`. */
+      sign(opts) {
+        const o = checkOpts(opts, ['keyring', 'session', 'signers', 'message', 'context', 'combiner', 'seed', 'rng', 'cheat']);
+        const what = 'pulsar.lifecycle.member.sign';
+        const kr = holder(required(o, 'keyring', what), PulsarKeyring, 'keyring');
+        const s = session(required(o, 'session', what));
+        const signers = idList(required(o, 'signers', what), 'signers');
+        const m = message(required(o, 'message', what));
+        const ctx = contextOf(o.context);
+        const combiner = partyId(required(o, 'combiner', what), 'combiner');
+        const cheat = cheatOf(o.cheat);
+        return withRng(o, (rng) => party(loader.call(() => glue.pulsarLifecycleMemberSign(unwrap(kr), s, signers, m, ctx, combiner, rng, cheat))));
+      },
+      /**
+       * Member `id` of a reshare with its `keyring` (`PulsarKeyring.empty()` and the group's
+       * `keyRecord` and `sharing` for a joining member). The keyring moves into the party and
+       * comes back as the outcome's `keyring`.
+       */
+      reshare(opts) {
+        const o = checkOpts(opts, ['keyring', 'id', 'session', 'dealers', 'receivers', 'threshold', 'keyRecord', 'sharing', 'seed', 'rng', 'cheat']);
+        const what = 'pulsar.lifecycle.member.reshare';
+        const kr = holder(required(o, 'keyring', what), PulsarKeyring, 'keyring');
+        const id = partyId(required(o, 'id', what), 'id');
+        const rs = reshareOf(o, what);
+        const rec = o.keyRecord === undefined ? undefined : record(o.keyRecord, 'keyRecord');
+        const sh = o.sharing === undefined ? undefined : record(o.sharing, 'sharing');
+        const cheat = cheatOf(o.cheat);
+        return withRng(o, (rng) => party(loader.call(() => glue.pulsarLifecycleMemberReshare(id, unwrap(kr), rec, sh, rs(), rng, cheat))));
+      },
+    }),
+    combiner: Object.freeze({
+      /** The combiner `id` of a group's setup; outcome: the certified `keyRecord`, `groupKey`, `sharing`. */
+      setup(opts) {
+        const o = checkOpts(opts, ['session', 'level', 'members', 'threshold', 'signers', 'id', 'seed', 'rng']);
+        const what = 'pulsar.lifecycle.combiner.setup';
+        const s = session(required(o, 'session', what));
+        const level = levelOf(required(o, 'level', what));
+        const members = idList(required(o, 'members', what), 'members');
+        const t = partyId(required(o, 'threshold', what), 'threshold');
+        const signers = idList(required(o, 'signers', what), 'signers');
+        const id = partyId(required(o, 'id', what), 'id');
+        return withRng(o, (rng) => party(loader.call(() => glue.pulsarLifecycleCombinerSetup(s, level, members, t, signers, id, rng))));
+      },
+      /** The combiner `id` of a session in which `signers` of the group (`keyRecord`, `sharing`) sign `message`. */
+      sign(opts) {
+        const o = checkOpts(opts, ['id', 'keyRecord', 'sharing', 'session', 'signers', 'message', 'context', 'seed', 'rng', 'deterministic']);
+        const what = 'pulsar.lifecycle.combiner.sign';
+        const id = partyId(required(o, 'id', what), 'id');
+        const kr = record(required(o, 'keyRecord', what), 'keyRecord');
+        const sh = record(required(o, 'sharing', what), 'sharing');
+        const s = session(required(o, 'session', what));
+        const signers = idList(required(o, 'signers', what), 'signers');
+        const m = message(required(o, 'message', what));
+        const ctx = contextOf(o.context);
+        if (o.deterministic !== undefined && typeof o.deterministic !== 'boolean') throw new TypeError('deterministic must be a boolean');
+        const det = o.deterministic === true;
+        return withRng(o, (rng) => party(loader.call(() => glue.pulsarLifecycleCombinerSign(s, signers, m, ctx, id, kr, sh, rng, det))));
+      },
+    }),
+  }),
   /** Plain FIPS 204 verification under a Pulsar group key (raw); false for any bad signature. */
   verify(groupKey, msg, signature, opts) {
     const o = checkOpts(opts, ['context']);
@@ -647,3 +854,146 @@ export const pulsar = Object.freeze({
     return loader.call(() => glue.pulsarVerifyActivation(sh, kr, g, th, cert));
   },
 });
+
+// ---------------------------------------------------------------------------------------
+// Running parties in one process
+
+/** The most rounds `run` takes before it gives up (the Rust simulator's `MAX_ROUNDS`). */
+const MAX_ROUNDS = 64;
+const RUN_KEYS = Object.freeze(['tamper', 'onSent', 'maxRounds']);
+
+/** Every entry a step result names (its `dropped`, an outcome's `blame`, an error's `blame`), with who named it. */
+function blameOf(by, entries, into) {
+  if (entries === undefined || entries === null) return;
+  for (let i = 0; i < entries.length; i++) into.push({ by, ...entries[i] });
+}
+
+/**
+ * The one loop, with the semantics of the Rust simulator (`party::sim::Network`), as a
+ * generator: it yields `[party, inbox]` and takes back `{ value }` (the step result) or
+ * `{ error }`, so that `run` and `runAsync` share it. The starts are posted in the order
+ * given (round 0); each round delivers what the previous round posted — a broadcast to every
+ * other party of the run, a direct message to its recipient — through `tamper`, then steps
+ * every unfinished party by increasing id on its inbox. A waiting party posts nothing and
+ * steps again next round; a party that throws leaves the run. The run stops when every party
+ * is done or failed, when a round posted nothing, or after `maxRounds`.
+ */
+function* network(list, o) {
+  const live = new Map();
+  for (let i = 0; i < list.length; i++) {
+    const p = list[i];
+    const id = partyId(p?.id, `parties[${i}].id`);
+    if (live.has(id)) throw new RangeError(`parties[${i}]: party ${id} is in the run twice`);
+    live.set(id, p);
+  }
+  const ids = [...live.keys()].sort((a, b) => a - b);
+  const byId = new Map(ids.map((id) => [id, live.get(id)]));
+  const maxRounds = o.maxRounds === undefined ? MAX_ROUNDS : o.maxRounds;
+  if (typeof maxRounds !== 'number' || maxRounds % 1 !== 0 || !(maxRounds >= 1 && maxRounds <= 65535)) {
+    throw new RangeError(`maxRounds must be an integer in 1..65535, got ${echo(maxRounds)}`);
+  }
+  const outcomes = new Map();
+  const errors = new Map();
+  const blame = [];
+  let posts = [];
+  for (let i = 0; i < list.length; i++) posts.push({ from: list[i].id, outgoing: list[i].start.outgoing });
+  if (o.onSent) for (const s of posts) o.onSent(s.from, s.outgoing, 0);
+  let round = 0;
+  while (round < maxRounds) {
+    let envelopes = [];
+    for (const { from, outgoing } of posts) {
+      if (outgoing.broadcast) {
+        for (const to of ids) if (to !== from) envelopes.push({ round, from, to, channel: 'broadcast', bytes: outgoing.broadcast });
+      }
+      for (const d of outgoing.direct) envelopes.push({ round, from, to: d.to, channel: 'direct', bytes: d.bytes });
+    }
+    if (o.tamper) envelopes = envelopes.flatMap((e) => o.tamper(e, round) ?? [e]);
+    round += 1;
+    posts = [];
+    for (const [id, p] of byId) {
+      const inbox = envelopes.filter((e) => e.to === id).map((e) => ({ from: e.from, bytes: e.bytes }));
+      const r = yield [p, inbox];
+      if ('error' in r) {
+        errors.set(id, r.error);
+        blameOf(id, r.error?.blame, blame);
+        byId.delete(id);
+        continue;
+      }
+      const res = r.value;
+      if (res.waiting) continue;
+      posts.push({ from: id, outgoing: res.outgoing });
+      if (o.onSent) o.onSent(id, res.outgoing, round);
+      if (res.done) {
+        outcomes.set(id, res.outcome);
+        blameOf(id, res.dropped, blame);
+        blameOf(id, res.outcome?.blame, blame);
+        byId.delete(id);
+      }
+    }
+    const inFlight = posts.some((s) => s.outgoing.broadcast !== undefined || s.outgoing.direct.length > 0);
+    if (!byId.size || !inFlight) break;
+  }
+  const waiting = [...byId.keys()];
+  return {
+    outcomes,
+    errors,
+    waiting,
+    blame,
+    rounds: round,
+    of(party) {
+      const id = typeof party === 'number' ? party : party?.id;
+      if (outcomes.has(id)) return outcomes.get(id);
+      if (errors.has(id)) throw errors.get(id);
+      throw new Error(waiting.includes(id) ? `party ${id} did not finish: still waiting after round ${round}` : `party ${id} is not in the run`);
+    },
+  };
+}
+
+function runOpts(parties, opts) {
+  const list = listOf(parties, 'parties', MAX_PARTIES);
+  const o = checkOpts(opts, RUN_KEYS, 'run options');
+  if (o.tamper !== undefined && typeof o.tamper !== 'function') throw new TypeError('tamper must be a function');
+  if (o.onSent !== undefined && typeof o.onSent !== 'function') throw new TypeError('onSent must be a function');
+  return [list, o];
+}
+
+/**
+ * Runs `parties` (Party objects, or any `{ id, start, step(inbox) }`) to the end in this
+ * process, as the Rust simulator does: `{ outcomes, errors, waiting, blame, rounds, of(party) }`.
+ * See protocols.d.ts.
+ */
+export function run(parties, opts) {
+  const g = network(...runOpts(parties, opts));
+  let next = g.next();
+  while (!next.done) {
+    const [p, inbox] = next.value;
+    let r;
+    try {
+      r = { value: p.step(inbox) };
+    } catch (error) {
+      r = { error };
+    }
+    next = g.next(r);
+  }
+  return next.value;
+}
+
+/**
+ * As `run`, for parties whose `step` returns a promise (a party in a worker): every step is
+ * awaited in turn, in the same order.
+ */
+export async function runAsync(parties, opts) {
+  const g = network(...runOpts(parties, opts));
+  let next = g.next();
+  while (!next.done) {
+    const [p, inbox] = next.value;
+    let r;
+    try {
+      r = { value: await p.step(inbox) };
+    } catch (error) {
+      r = { error };
+    }
+    next = g.next(r);
+  }
+  return next.value;
+}

@@ -9,8 +9,9 @@
 //
 // `run()` is the one generic driver (the semantics of the Rust simulator, `party::sim`):
 // every round, each unfinished party of the run steps on what was sent to it in the previous
-// round; a party that answers MISSING_MESSAGE waits for the next round; the run ends when
-// every party is done (or failed) or nothing is in flight.
+// round; a party whose step result is `waiting` sends nothing and steps again next round;
+// the run ends when every party is done (or failed) or nothing is in flight. (The same loop
+// as the package's `run()`; here each step is a message to a worker.)
 
 /** Wire accounting of one round. */
 export class RoundStats {
@@ -34,8 +35,6 @@ function ownBuffer(bytes) {
   if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes;
   return bytes.slice();
 }
-
-const isWaiting = (e) => e?.code === 'MISSING_MESSAGE' && e.module === 'party';
 
 export class Network {
   /**
@@ -169,12 +168,12 @@ export class Network {
       sent = [];
       for (const s of r) {
         if (!s.ok) {
-          if (isWaiting(s.error)) continue;
           errors.set(s.key, s.error);
           stats.errors.set(s.key, s.error);
           live.delete(s.key);
           continue;
         }
+        if (s.waiting) continue;
         sent.push({ from: s.key, outgoing: s.outgoing });
         if (s.done) {
           outcomes.set(s.key, s.outcome);
@@ -190,9 +189,9 @@ export class Network {
     for (const { from, outgoing } of sent) this.#post(from, outgoing, audience, new RoundStats(phase, 'last', 0));
     if (live.size) {
       await Promise.all([...new Set([...live].map((k) => this.placement.get(k)))].map((w) => this.pool.call(w, { op: 'stop', keys: [...live].filter((k) => this.placement.get(k) === w) })));
-      for (const k of live) errors.set(k, { name: 'Error', code: 'MISSING_MESSAGE', message: `party ${k} still waits for a message`, culprits: [] });
+      for (const k of live) errors.set(k, { name: 'Error', message: `party ${k} still waits for a message that never came`, culprits: [] });
     }
-    return { outcomes, errors, starts };
+    return { outcomes, errors, starts, waiting: [...live] };
   }
 
   /** Take the messages waiting for `key` (e.g. an announcement an observer received). */

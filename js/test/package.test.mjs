@@ -131,12 +131,12 @@ parentPort.postMessage({ ready: true });
 `;
 
 // The main thread: routes bytes between workers exactly as a network would (every message
-// copied into a fresh buffer per recipient, and that buffer transferred), with the semantics
-// of the Rust simulator: each round, every unfinished party steps on what was sent to it.
+// copied into a fresh buffer per recipient, and that buffer transferred), driven by the
+// package's own \`runAsync\` (the semantics of the Rust simulator).
 const MAIN = `
 import { Worker } from 'node:worker_threads';
 import { init as initLight, mlDsa44 } from 'quasar-pq/verify';
-import { init, pulsar, mlDsa44 as full44 } from 'quasar-pq';
+import { init, pulsar, runAsync, mlDsa44 as full44 } from 'quasar-pq';
 
 const out = {};
 await initLight();
@@ -180,37 +180,23 @@ class Remote {
   }
 }
 
-/** Start \`specs\` ([{ remote, factory, params }]) and run them to the end: outcomes by id. */
+/** Start \`specs\` ([{ remote, factory, params }]) and run them to the end with the package's
+ *  \`runAsync\` (each step a message to a worker; this side only routes bytes): outcomes by id. */
 async function run(specs) {
-  let sent = [];
   const live = new Map();
+  const stand = [];
   for (const s of specs) {
     const p = typeof s.params === 'function' ? s.params(live) : s.params;
     const r = await s.remote.call({ op: 'start', factory: s.factory, params: p });
     s.remote.info = r.info;
     live.set(s.remote.id, s.remote);
-    sent.push([s.remote.id, r.outgoing]);
+    const remote = s.remote;
+    stand.push({ id: remote.id, start: { outgoing: r.outgoing }, step: (inbox) => remote.call({ op: 'step', inbox }) });
   }
-  const ids = [...live.keys()];
-  const outcomes = new Map();
-  for (let round = 0; live.size && round < 16; round++) {
-    const inbox = new Map(ids.map((id) => [id, []]));
-    for (const [from, o] of sent) {
-      if (o.broadcast) for (const id of ids) if (id !== from) inbox.get(id).push({ from, bytes: o.broadcast });
-      for (const d of o.direct) inbox.get(d.to)?.push({ from, bytes: d.bytes });
-    }
-    sent = [];
-    await Promise.all([...live.values()].map(async (r) => {
-      try {
-        const res = await r.call({ op: 'step', inbox: inbox.get(r.id) });
-        sent.push([r.id, res.outgoing]);
-        if (res.done) { outcomes.set(r.id, res.outcome); live.delete(r.id); }
-      } catch (e) {
-        if (e.code !== 'MISSING_MESSAGE' || e.module !== 'party') throw e;
-      }
-    }));
-  }
-  return outcomes;
+  const r = await runAsync(stand);
+  for (const [, e] of r.errors) throw e;
+  if (r.waiting.length) throw new Error(\`still waiting: \${r.waiting.join(', ')}\`);
+  return r.outcomes;
 }
 
 const ids = [1, 2, 3, 4, 5];

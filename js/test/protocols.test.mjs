@@ -1,9 +1,11 @@
 // The threshold protocols through the package: every party is a `Party` (the library's own
 // state machine in WASM), driven here by a tiny in-process network (js/support/run.mjs).
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
 
-import { init, lens, pulsar, constants, trustModels, mlDsa65, Party, LensKeyShare, PulsarKeyShare, Rng } from '../index.js';
+import { init, lens, pulsar, constants, trustModels, mlDsa65, Party, LensKeyShare, LensKeyring, PulsarKeyShare, PulsarKeyring, Rng, run as runParties } from '../index.js';
 import * as glue from '../../pkg/full/quasar_pq.js';
 import { label32, run } from '../support/run.mjs';
 
@@ -357,5 +359,226 @@ describe('the package layer', () => {
     assert.equal(r.outcomes.size, 3);
     assert.throws(() => parties[0].step([]), (e) => e.code === 'PARTY_FINISHED');
     parties.forEach((p) => p.free());
+  });
+});
+
+describe('run() and waiting', () => {
+  test('a party with nothing to act on returns a waiting result, not an error; run() reports it still waiting', () => {
+    const k = must(lensKeygen('ed25519', [1, 2, 3], 2), [1, 2, 3]);
+    const share = k.outcomes.get(1).keyShare;
+    const signer = lens.sign({ share, coordinator: 100, message: enc('wait'), seed: seedFor('wait', 1) });
+    assert.equal(signer.start.waiting, false);
+    const r = signer.step([]);
+    assert.equal(r.waiting, true, 'no signing package yet');
+    assert.equal(r.done, false);
+    assert.equal(r.outgoing.broadcast, undefined);
+    assert.deepEqual(r.outgoing.direct, []);
+    assert.deepEqual(r.round, signer.round);
+    // Alone, it never hears from its coordinator: run() stops when nothing is in flight.
+    const alone = runParties([signer]);
+    assert.deepEqual(alone.waiting, [1]);
+    assert.equal(alone.errors.size, 0);
+    assert.throws(() => alone.of(signer), /did not finish/);
+    assert.throws(() => runParties([signer, signer]), RangeError);
+    assert.throws(() => runParties([signer], { bogus: 1 }), TypeError);
+    assert.throws(() => runParties([signer], { maxRounds: 0 }), /maxRounds must be an integer in 1\.\.65535/);
+    assert.equal(runParties([signer], { maxRounds: 1 }).rounds, 1);
+    signer.free();
+    for (const o of k.outcomes.values()) o.keyShare.free();
+  });
+});
+
+describe('Pulsar lifecycle parties through run()', () => {
+  test('setup 2-of-4 → sign by {2,4} → reshare to {2,3,4,5} t=3 (1 leaves, 5 joins) → activation → sign with the new generation', () => {
+    const C = 100;
+    const members = [1, 2, 3, 4];
+    const setup = { session: label32('lc/setup'), level: 44, members, threshold: 2, signers: [1, 2] };
+    const ms = members.map((id) => pulsar.lifecycle.member.setup({ ...setup, combiner: C, id, seed: seedFor('lc/setup', id) }));
+    const c = pulsar.lifecycle.combiner.setup({ ...setup, id: C, seed: seedFor('lc/setup', C) });
+    assert.equal(ms[0].protocol, 'pulsar-member');
+    const r = runParties([...ms, c]);
+    assert.deepEqual(r.waiting, []);
+    assert.equal(r.errors.size, 0);
+    assert.deepEqual(r.blame, []);
+    const rec = r.of(c);
+    assert.equal(rec.path, 'setup');
+    assert.equal(rec.groupKey.length, 1312);
+    const keyrings = new Map();
+    for (const [i, id] of members.entries()) {
+      const o = r.of(ms[i]);
+      assert.equal(o.path, 'setup');
+      assert.ok(o.keyring instanceof PulsarKeyring);
+      assert.equal(o.keyring.generation, 0);
+      assert.deepEqual(o.keyring.publicInfo().groupKey, rec.groupKey, `member ${id} holds the combiner's certified key`);
+      assert.deepEqual(o.keyRecord, rec.keyRecord);
+      keyrings.set(id, o.keyring);
+    }
+    [...ms, c].forEach((p) => p.free());
+
+    const sign = (record, signers, text, label) => {
+      const sp = { session: label32(label), signers, message: enc(text), context: enc('ctx') };
+      const sc = pulsar.lifecycle.combiner.sign({ ...sp, id: C, keyRecord: record.keyRecord, sharing: record.sharing, seed: seedFor(label, C) });
+      const ss = signers.map((id) => pulsar.lifecycle.member.sign({ ...sp, keyring: keyrings.get(id), combiner: C, seed: seedFor(label, id) }));
+      const rs = runParties([sc, ...ss]);
+      assert.deepEqual(rs.waiting, []);
+      assert.equal(rs.errors.size, 0);
+      for (const s of ss) assert.equal(rs.of(s).path, 'sign');
+      const signed = rs.of(sc);
+      [sc, ...ss].forEach((p) => p.free());
+      assert.ok(pulsar.verify(record.groupKey, enc(text), signed.signature, { context: enc('ctx') }), `${label} verifies`);
+      assert.deepEqual(signed.signers, signers);
+      return signed;
+    };
+    sign(rec, [2, 4], 'block 1', 'lc/sign1');
+
+    // Reshare: 1, 2, 3 deal to {2, 3, 4, 5} with threshold 3; 5 joins with an empty keyring.
+    keyrings.set(5, PulsarKeyring.empty());
+    assert.equal(keyrings.get(5).generation, undefined);
+    const rp = { session: label32('lc/reshare'), dealers: [1, 2, 3], receivers: [2, 3, 4, 5], threshold: 3 };
+    const all = [1, 2, 3, 4, 5];
+    const rps = all.map((id) =>
+      pulsar.lifecycle.member.reshare({ ...rp, id, keyring: keyrings.get(id), ...(id === 5 ? { keyRecord: rec.keyRecord, sharing: rec.sharing } : {}), seed: seedFor('lc/reshare', id) }),
+    );
+    // The keyrings moved into the parties.
+    assert.equal(keyrings.get(2).generation, undefined);
+    const rr = runParties(rps);
+    assert.deepEqual(rr.waiting, []);
+    assert.equal(rr.errors.size, 0);
+    assert.deepEqual(rr.blame, []);
+    let next;
+    for (const [i, id] of all.entries()) {
+      const o = rr.of(rps[i]);
+      assert.equal(o.path, 'reshare');
+      assert.equal(o.activation.verified, true);
+      assert.equal(o.activated.ok, true, `${id}: ${o.activated.reason}`);
+      assert.equal(o.activated.generation, 1);
+      assert.equal(o.activated.member, id !== 1);
+      keyrings.get(id).free();
+      keyrings.set(id, o.keyring);
+      if (id === 1) {
+        assert.equal(o.keyring.generation, undefined, 'the member that left holds nothing');
+        assert.equal(o.activated.erased, 0);
+      } else {
+        assert.equal(o.keyring.generation, 1);
+        assert.equal(o.keyring.pendingGeneration, undefined);
+        assert.deepEqual(o.groupKey, rec.groupKey, 'the group key never changes');
+        next ??= o;
+      }
+    }
+    rps.forEach((p) => p.free());
+    assert.equal(next.generation, 1);
+    sign(next, [3, 4, 5], 'block 2', 'lc/sign2');
+    for (const k of keyrings.values()) k.free();
+  });
+});
+
+describe('Lens lifecycle parties through run()', () => {
+  test('keygen 2-of-3 → sign by {1,3} → reshare by {1,2} to {2,3,4} t=2 (1 leaves, 4 joins) → activation → sign by {3,4}', () => {
+    const hub = 100;
+    const curve = 'ed25519';
+    const ks = [1, 2, 3].map((id) => lens.lifecycle.member.keygen({ curve, session: label32('llc/kg'), members: [1, 2, 3], threshold: 2, id, seed: seedFor('llc/kg', id) }));
+    const r = runParties(ks);
+    assert.deepEqual(r.waiting, []);
+    assert.equal(r.errors.size, 0);
+    const keyrings = new Map(ks.map((p) => [p.id, r.of(p).keyring]));
+    const first = r.of(ks[0]);
+    assert.equal(first.path, 'keygen');
+    assert.ok(first.keyring instanceof LensKeyring);
+    assert.equal(first.keyring.generation, 0);
+    ks.forEach((p) => p.free());
+    const sign = (pkg, groupKey, signers, text) => {
+      const c = lens.lifecycle.coordinator.sign({ publicPackage: pkg, id: hub, message: enc(text) });
+      const ss = signers.map((id) => lens.lifecycle.member.sign({ keyring: keyrings.get(id), coordinator: hub, message: enc(text), seed: seedFor(text, id) }));
+      const rs = runParties([c, ...ss]);
+      assert.deepEqual(rs.waiting, []);
+      assert.equal(rs.errors.size, 0);
+      const { signature } = rs.of(c);
+      [c, ...ss].forEach((p) => p.free());
+      assert.ok(lens.verify(curve, groupKey, enc(text), signature), `${text} verifies`);
+    };
+    sign(first.publicPackage, first.groupKey, [1, 3], 'lens 1');
+    keyrings.set(4, LensKeyring.empty());
+    const rp = { session: label32('llc/rs'), dealers: [1, 2], receivers: [2, 3, 4], threshold: 2 };
+    const rps = [1, 2, 3, 4].map((id) =>
+      lens.lifecycle.member.reshare({ ...rp, id, keyring: keyrings.get(id), ...(id === 4 ? { publicPackage: first.publicPackage } : {}), seed: seedFor('llc/rs', id) }),
+    );
+    const rr = runParties(rps);
+    assert.deepEqual(rr.waiting, []);
+    assert.equal(rr.errors.size, 0, [...rr.errors.values()].join('; '));
+    let next;
+    for (const p of rps) {
+      const o = rr.of(p);
+      assert.equal(o.path, 'reshare');
+      assert.equal(o.activated.ok, true, `${p.id}: ${o.activated.reason}`);
+      keyrings.get(p.id).free();
+      keyrings.set(p.id, o.keyring);
+      assert.equal(o.keyring.generation, p.id === 1 ? undefined : 1);
+      assert.deepEqual(o.groupKey, first.groupKey, 'the group key never changes');
+      if (p.id !== 1) next ??= o;
+    }
+    rps.forEach((p) => p.free());
+    sign(next.publicPackage, next.groupKey, [3, 4], 'lens 2');
+    for (const k of keyrings.values()) k.free();
+  });
+});
+
+describe('host independence', () => {
+  // The Pulsar lifecycle of tests/lifecycle_host.rs with the same seeds: the Rust simulator
+  // and the package's run() post the same bytes in the same order and end with the same
+  // outputs (tests/fixtures/lifecycle_host.json, written by the Rust test).
+  const hex = (b) => Buffer.from(b).toString('hex');
+  const u32 = (n) => Buffer.from([n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff]);
+  const u16 = (n) => Buffer.from([n >>> 8, n & 0xff]);
+  /** SHA-256 over every post, as tests/lifecycle_host.rs `transcript` encodes it. */
+  function logged(parties) {
+    const h = createHash('sha256');
+    let posts = 0;
+    const r = runParties(parties, {
+      onSent(from, out, round) {
+        posts += 1;
+        h.update(u32(round)).update(u16(from));
+        if (out.broadcast) h.update(Buffer.from([1])).update(u32(out.broadcast.length)).update(out.broadcast);
+        else h.update(Buffer.from([0]));
+        h.update(u32(out.direct.length));
+        for (const d of out.direct) h.update(u16(d.to)).update(u32(d.bytes.length)).update(d.bytes);
+      },
+    });
+    assert.deepEqual(r.waiting, []);
+    assert.equal(r.errors.size, 0, [...r.errors.values()].join('; '));
+    return { r, transcript: h.digest('hex'), posts };
+  }
+
+  test('the Pulsar lifecycle run by JS run() gives the Rust simulator\'s bytes (setup, sign, reshare → activation)', () => {
+    const want = JSON.parse(readFileSync(new URL('../../tests/fixtures/lifecycle_host.json', import.meta.url), 'utf8'));
+    const C = 100;
+    const members = [1, 2, 3, 4];
+    const setup = { session: label32('host/setup'), level: 44, members, threshold: 2, signers: [1, 2] };
+    const ms = members.map((id) => pulsar.lifecycle.member.setup({ ...setup, combiner: C, id, seed: label32(`host/setup/${id}`) }));
+    const c = pulsar.lifecycle.combiner.setup({ ...setup, id: C, seed: label32(`host/setup/${C}`) });
+    const s = logged([...ms, c]);
+    const rec = s.r.of(c);
+    assert.deepEqual({ transcript: s.transcript, posts: s.posts, keyRecord: hex(rec.keyRecord), sharing: hex(rec.sharing) }, want.setup);
+    const keyrings = new Map(members.map((id, i) => [id, s.r.of(ms[i]).keyring]));
+
+    const sp = { session: label32('host/sign'), signers: [2, 4], message: enc('block 1'), context: enc('ctx') };
+    const sc = pulsar.lifecycle.combiner.sign({ ...sp, id: C, keyRecord: rec.keyRecord, sharing: rec.sharing, seed: label32(`host/sign/${C}`) });
+    const ss = [2, 4].map((id) => pulsar.lifecycle.member.sign({ ...sp, keyring: keyrings.get(id), combiner: C, seed: label32(`host/sign/${id}`) }));
+    const g = logged([sc, ...ss]);
+    assert.deepEqual({ transcript: g.transcript, posts: g.posts, signature: hex(g.r.of(sc).signature) }, want.sign);
+
+    keyrings.set(5, PulsarKeyring.empty());
+    const rp = { session: label32('host/reshare'), dealers: [1, 2, 3], receivers: [2, 3, 4, 5], threshold: 3 };
+    const rps = [1, 2, 3, 4, 5].map((id) =>
+      pulsar.lifecycle.member.reshare({ ...rp, id, keyring: keyrings.get(id), ...(id === 5 ? { keyRecord: rec.keyRecord, sharing: rec.sharing } : {}), seed: label32(`host/reshare/${id}`) }),
+    );
+    const x = logged(rps);
+    const two = x.r.of(rps[1]);
+    assert.deepEqual(
+      { transcript: x.transcript, posts: x.posts, sharing: hex(two.sharing), certificate: hex(two.activation.certificate), keyRecord: hex(two.keyRecord) },
+      want.reshare,
+    );
+    for (const p of [...ms, c, sc, ...ss, ...rps]) p.free();
+    for (const id of [1, 2, 3, 4, 5]) x.r.of(rps[id - 1]).keyring.free();
+    for (const k of keyrings.values()) k.free();
   });
 });

@@ -31,6 +31,8 @@ use crate::lens::{
 };
 use crate::PartyId;
 
+mod lifecycle;
+
 /// The curve of wire byte `b` (1 Ed25519, 2 secp256k1, 3 Ristretto255), or a `RangeError`.
 fn curve(b: u8) -> Result<Curve, JsValue> {
     Curve::from_byte(b).map_err(|_| range_error("unknown Lens curve"))

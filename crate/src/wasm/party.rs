@@ -14,8 +14,10 @@
 //!
 //! # The step result
 //!
-//! `{ done, round, outgoing: { broadcast?, direct: [{ to, bytes }] }, outcome?, dropped }`:
-//! `round` is the next round (`{ number, name }`, `null` once done), `outgoing` what to send
+//! `{ done, waiting, round, outgoing: { broadcast?, direct: [{ to, bytes }] }, outcome?,
+//! dropped }`: `waiting` is the library's [`crate::party::Step::Waiting`], an ordinary
+//! result (nothing to do yet, nothing sent: step again when more messages arrive), `round`
+//! is the next round (`{ number, name }`, `null` once done), `outgoing` what to send
 //! now (also when done: a Pulsar signer's envelope, a combiner's announcement), `outcome`
 //! the protocol's result once done (its fields are documented in `js/protocols.d.ts`;
 //! secrets stay in WASM-held key-share objects), `dropped` the messages this party dropped,
@@ -89,12 +91,22 @@ impl<P: Party> Host<P> {
     }
 }
 
+/// What one hosted step ended with.
+enum Stepped {
+    /// Another round: send these.
+    Continue(Outgoing),
+    /// Nothing to do yet: step again when more messages arrive.
+    Waiting,
+    /// Finished: send these (maybe nothing), and the outcome.
+    Done(Outgoing, Finished),
+}
+
 /// The object-safe face of a hosted party.
 trait Hosted {
     fn id(&self) -> PartyId;
     fn round(&self) -> Option<Round>;
     fn max_inbox(&self) -> usize;
-    fn step(&mut self, inbox: &[Incoming<'_>]) -> Result<(Outgoing, Option<Finished>), JsValue>;
+    fn step(&mut self, inbox: &[Incoming<'_>]) -> Result<Stepped, JsValue>;
 }
 
 impl<P: Party> Hosted for Host<P> {
@@ -110,20 +122,16 @@ impl<P: Party> Hosted for Host<P> {
         self.max_inbox
     }
 
-    fn step(&mut self, inbox: &[Incoming<'_>]) -> Result<(Outgoing, Option<Finished>), JsValue> {
+    fn step(&mut self, inbox: &[Incoming<'_>]) -> Result<Stepped, JsValue> {
         match self.party.step(inbox).map_err(to_js_error)? {
-            crate::party::Step::Continue(out) => Ok((out, None)),
-            // JavaScript still learns of waiting as MISSING_MESSAGE (until its drivers
-            // take `Step::Waiting` as a result).
-            crate::party::Step::Waiting => Err(to_js_error(crate::party::Error::Waiting {
-                party: self.party.id(),
-            })),
+            crate::party::Step::Continue(out) => Ok(Stepped::Continue(out)),
+            crate::party::Step::Waiting => Ok(Stepped::Waiting),
             crate::party::Step::Done(out, output) => {
                 let finish = self
                     .finish
                     .take()
                     .ok_or_else(|| to_js_error(crate::party::Error::Finished))?;
-                Ok((out, Some(finish(output)?)))
+                Ok(Stepped::Done(out, finish(output)?))
             }
         }
     }
@@ -246,6 +254,7 @@ impl PartyWasm {
         let out = self.start.take().unwrap_or_default();
         let o = Obj::new();
         o.set("done", false)
+            .set("waiting", false)
             .set("round", self.round())
             .set("outgoing", outgoing(&out))
             .blame("dropped", &[]);
@@ -255,6 +264,7 @@ impl PartyWasm {
     /// Runs one round on the framed `inbox` (see the module docs).
     ///
     /// # Errors
+    /// Waiting for more messages is a result (`waiting: true`), never an error.
     /// Decoding errors of the frame (the party is untouched); `PARTY_FINISHED` after the
     /// last round; the protocol's own errors (too few honest parties, this party's own
     /// inconsistent input) with their culprits. On every error the party keeps its state.
@@ -265,19 +275,28 @@ impl PartyWasm {
             return Err(to_js_error(crate::party::Error::Finished));
         }
         let messages = decode_inbox(&inbox, self.inner.max_inbox())?;
-        let (out, finished) = self.inner.step(&messages)?;
         let o = Obj::new();
-        o.set("outgoing", outgoing(&out));
-        match finished {
-            None => {
+        match self.inner.step(&messages)? {
+            Stepped::Continue(out) => {
                 o.set("done", false)
+                    .set("waiting", false)
                     .set("round", round_js(self.inner.round()))
+                    .set("outgoing", outgoing(&out))
                     .blame("dropped", &[]);
             }
-            Some(f) => {
+            Stepped::Waiting => {
+                o.set("done", false)
+                    .set("waiting", true)
+                    .set("round", round_js(self.inner.round()))
+                    .set("outgoing", outgoing(&Outgoing::none()))
+                    .blame("dropped", &[]);
+            }
+            Stepped::Done(out, f) => {
                 self.done = true;
                 o.set("done", true)
+                    .set("waiting", false)
                     .set("round", JsValue::NULL)
+                    .set("outgoing", outgoing(&out))
                     .set("outcome", f.outcome.into_js())
                     .blame("dropped", &f.dropped);
             }

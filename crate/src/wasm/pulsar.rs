@@ -13,6 +13,7 @@
 //! | key certification (every party) | [`pulsar_certify`] | a `PulsarKeyShareWasm` with the certified group key |
 //! | sign | [`pulsar_sign_combiner`], [`pulsar_sign_signer`] | the FIPS 204 signature |
 //! | refresh, reshare | [`pulsar_refresh`], [`pulsar_reshare`], [`pulsar_reshare_join`] | the new share and the verified activation |
+//! | the whole lifecycle (setup, sign, reshare → activation), one party per role | [`lifecycle`] | a member's keyring, the combiner's record, the signature |
 //!
 //! A party never lets a caller-supplied key override its verified one: signers and
 //! dealers take their group key from their own `PulsarKeyShareWasm`; a new member's key
@@ -25,6 +26,7 @@ use alloc::vec::Vec;
 use wasm_bindgen::prelude::*;
 
 mod keys;
+mod lifecycle;
 
 use super::js::{
     self, activation, array32, generation, party_id, party_ids, range_error, start_with_cheat, verdict, Obj,
