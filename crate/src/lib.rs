@@ -41,9 +41,8 @@
 //! `hazmat` (misbehaving parties, for demos and tests only), `ct-check` (the constant-flow
 //! harness).
 #![cfg_attr(not(feature = "std"), no_std)]
-#![deny(unsafe_code)] // allowed in hash::keccak_x4 (AVX2 after detection) and ct (value barrier, Valgrind requests)
-#![deny(missing_docs)]
-#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+// Lints: Cargo.toml's `[lints]` table (`unsafe_code` and `missing_docs` denied, `unwrap_used`
+// outside tests, casts, `unreachable_pub`).
 
 extern crate alloc;
 
