@@ -317,7 +317,7 @@ impl Error {
     }
 
     /// The parties this error blames (empty when nobody is to blame).
-    pub fn culprits(&self) -> &[crate::PartyId] {
+    pub fn culprits(&self) -> &[PartyId] {
         match self {
             Error::NotEnoughQualified { culprits, .. }
             | Error::NotEnoughPossessionProofs { culprits, .. } => culprits,

@@ -22,15 +22,15 @@ use frost_core::keys as fk;
 use frost_core::{Element, Field, Group};
 
 /// Magic of an encoded [`PublicKeyPackage`].
-pub const MAGIC_PUBLIC_KEY_PACKAGE: &[u8; 4] = b"LNPK";
+pub(super) const MAGIC_PUBLIC_KEY_PACKAGE: &[u8; 4] = b"LNPK";
 /// Magic of an encoded [`super::KeyShare`].
-pub const MAGIC_KEY_SHARE: &[u8; 4] = b"LNKS";
+pub(super) const MAGIC_KEY_SHARE: &[u8; 4] = b"LNKS";
 /// Version of the [`super::KeyShare`] encoding (2: the signing share as a bare scalar).
-pub const KEY_SHARE_VERSION: u16 = 2;
+pub(super) const KEY_SHARE_VERSION: u16 = 2;
 /// Magic of an encoded [`super::DealerShare`].
-pub const MAGIC_DEALER_SHARE: &[u8; 4] = b"LNDS";
+pub(super) const MAGIC_DEALER_SHARE: &[u8; 4] = b"LNDS";
 /// Version of the [`super::DealerShare`] encoding (2: fields written by this crate).
-pub const DEALER_SHARE_VERSION: u16 = 2;
+pub(super) const DEALER_SHARE_VERSION: u16 = 2;
 
 // ---------------------------------------------------------------------------------------
 // Public key package

@@ -15,7 +15,7 @@ use super::{Curve, Error, KeyEpoch};
 use crate::PartyId;
 
 /// Magic of an encoded [`SigningCommitments`].
-pub const MAGIC_SIGNING_COMMITMENTS: &[u8; 4] = b"LNC1";
+pub(super) const MAGIC_SIGNING_COMMITMENTS: &[u8; 4] = b"LNC1";
 
 pub(crate) struct NoncesF;
 impl Family for NoncesF {
@@ -165,7 +165,7 @@ impl SigningCommitments {
 /// # Security
 /// The nonces mix 32 bytes from `rng` with the signing share (RFC 9591 `nonce_generate`),
 /// so a weak `rng` alone does not repeat nonces; `rng` must still be a CSPRNG.
-pub fn commit<R: CryptoRngCore + ?Sized>(
+pub(super) fn commit<R: CryptoRngCore + ?Sized>(
     key_share: &KeyShare,
     rng: &mut R,
 ) -> (SigningNonces, SigningCommitments) {

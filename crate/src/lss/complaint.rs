@@ -16,11 +16,11 @@ use crate::wire::{self, Reader, Writer};
 use crate::PartyId;
 
 /// Magic of a [`ComplaintMessage`].
-pub const COMPLAINT_MAGIC: &[u8; 4] = b"LSC1";
+pub(super) const COMPLAINT_MAGIC: &[u8; 4] = b"LSC1";
 /// Magic of a [`ResponseMessage`].
-pub const RESPONSE_MAGIC: &[u8; 4] = b"LSR1";
+pub(super) const RESPONSE_MAGIC: &[u8; 4] = b"LSR1";
 /// Version of both.
-pub const VERSION: u16 = 1;
+pub(super) const VERSION: u16 = 1;
 
 fn read_header<C: Curve>(
     r: &mut Reader<'_>,

@@ -27,11 +27,11 @@ use crate::wire::{self, Reader, Writer};
 use crate::PartyId;
 
 /// Magic of an encoded [`GroupPublic`].
-pub const GROUP_PUBLIC_MAGIC: &[u8; 4] = b"LSG1";
+pub(super) const GROUP_PUBLIC_MAGIC: &[u8; 4] = b"LSG1";
 /// Magic of an encoded [`KeyShare`].
-pub const KEY_SHARE_MAGIC: &[u8; 4] = b"LSK1";
+pub(super) const KEY_SHARE_MAGIC: &[u8; 4] = b"LSK1";
 /// Version of both encodings.
-pub const VERSION: u16 = 1;
+pub(super) const VERSION: u16 = 1;
 
 /// Everything public about a sharing at one generation: the commitment scheme, the
 /// threshold, the parties holding shares, the commitments to the sharing polynomial,

@@ -52,7 +52,7 @@ use crate::PartyId;
 /// Magic of an encoded [`GroupKeyAnnouncement`].
 pub const ANNOUNCEMENT_MAGIC: &[u8; 4] = b"PCKA";
 /// Version of the encoding.
-pub const VERSION: u16 = 1;
+pub(super) const VERSION: u16 = 1;
 /// The ML-DSA context of the proof of possession.
 pub const CEREMONY_CONTEXT: &[u8] = tags::PULSAR_CEREMONY.as_bytes();
 
