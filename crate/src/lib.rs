@@ -41,8 +41,11 @@
 //! `hazmat` (misbehaving parties, for demos and tests only), `ct-check` (the constant-flow
 //! harness).
 #![cfg_attr(not(feature = "std"), no_std)]
-// Lints: Cargo.toml's `[lints]` table (`unsafe_code` and `missing_docs` denied, `unwrap_used`
-// outside tests, casts, `unreachable_pub`).
+// Lints: Cargo.toml's `[lints]` table (`missing_docs` denied, `unwrap_used` outside tests,
+// casts, `unreachable_pub`). The table only warns on `unsafe_code` (tests may need it); the
+// library denies it, allowed in hash::keccak_x4 (AVX2 after detection) and ct (value barrier,
+// Valgrind requests).
+#![deny(unsafe_code)]
 
 extern crate alloc;
 

@@ -259,7 +259,7 @@ impl PublicKeyPackage {
         with_suite!(self.curve(), C => {
             if let Ok(st) = self.state::<C>() {
                 put_component(&mut w, &st.frost.serialize().unwrap_or_default());
-                w.u32(st.commitment.len() as u32);
+                w.u32(crate::wire::len_u32(st.commitment.len()));
                 for c in &st.commitment {
                     w.put(&element_bytes::<C>(c).unwrap_or_default());
                 }
@@ -357,12 +357,12 @@ pub(crate) fn keygen_epoch<C: Suite>(
         .append(session)
         .append(&[C::CURVE.to_byte()])
         .append(&threshold.to_be_bytes())
-        .append(&(parties.len() as u32).to_be_bytes());
+        .append(&crate::wire::len_u32(parties.len()).to_be_bytes());
     for p in parties {
         t.append(&p.get().to_be_bytes());
     }
     for commitment in commitments {
-        t.append(&(commitment.len() as u32).to_be_bytes());
+        t.append(&crate::wire::len_u32(commitment.len()).to_be_bytes());
         for c in *commitment {
             t.append(&element_bytes::<C>(c)?);
         }

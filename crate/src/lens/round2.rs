@@ -169,7 +169,7 @@ impl SigningPackage {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = frame(MAGIC_SIGNING_PACKAGE, self.curve());
         self.epoch.write(&mut w);
-        w.u32(self.signers.len() as u32);
+        w.u32(crate::wire::len_u32(self.signers.len()));
         with_suite!(self.curve(), C => {
             if let Ok(p) = self.inner.get::<C>() {
                 for s in &self.signers {

@@ -331,7 +331,7 @@ impl ActivationCertificate {
         let mut w = Writer::with_header(ACTIVATION_MAGIC, VERSION);
         w.u8(self.kind as u8).u8(self.curve).u8(self.mode.to_byte());
         w.u64(self.generation).put(&self.transcript_hash).bytes(&self.key);
-        w.u16(self.proofs.len() as u16);
+        w.u16(crate::wire::len_u16(self.proofs.len()));
         for (p, proof) in &self.proofs {
             p.write(&mut w);
             w.put(proof);

@@ -132,7 +132,7 @@ impl<C: Curve> ComplaintMessage<C> {
         let mut w = Writer::with_header(COMPLAINT_MAGIC, VERSION);
         w.u8(C::ID).u8(mode.to_byte()).put(&session);
         from.write(&mut w);
-        w.u16(m.complaints.len() as u16);
+        w.u16(crate::wire::len_u16(m.complaints.len()));
         for c in &m.complaints {
             c.dealer.write(&mut w);
             match &c.evidence {
@@ -271,7 +271,7 @@ impl<C: Curve> ResponseMessage<C> {
         let mut w = Writer::with_header(RESPONSE_MAGIC, VERSION);
         w.u8(C::ID).u8(mode.to_byte()).put(&session);
         from.write(&mut w);
-        w.u16(openings.len() as u16);
+        w.u16(crate::wire::len_u16(openings.len()));
         for o in &openings {
             o.receiver.write(&mut w);
             o.share.write(mode, &mut w);

@@ -10,6 +10,8 @@ use super::rounding::D;
 /// Packs 256 values, each already in [0, 2^bits), little-endian bit order
 /// (FIPS 204 Alg. 16 SimpleBitPack after the caller's offset). `out` holds 32·bits bytes.
 #[inline]
+// Each value is in [0, 2^bits) (non-negative), and `acc as u8` keeps its low byte on purpose.
+#[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
 fn pack_bits(vals: &[i32; N], bits: usize, out: &mut [u8]) {
     debug_assert_eq!(out.len(), 32 * bits);
     let mut acc: u64 = 0;
@@ -29,6 +31,8 @@ fn pack_bits(vals: &[i32; N], bits: usize, out: &mut [u8]) {
 
 /// Unpacks 256 values of `bits` bits each (FIPS 204 Alg. 18 SimpleBitUnpack).
 #[inline]
+// Exact: `acc & mask` has at most `bits` ≤ 20 bits.
+#[allow(clippy::cast_possible_truncation)]
 fn unpack_bits(bytes: &[u8], bits: usize) -> [i32; N] {
     debug_assert_eq!(bytes.len(), 32 * bits);
     let mask = (1u64 << bits) - 1;
@@ -191,6 +195,8 @@ pub(super) fn w1_encode_poly<P: Params>(w1: &Poly, out: &mut [u8]) {
 
 /// FIPS 204 Alg. 26 sigEncode: c̃ ‖ BitPack(z, γ1 − 1, γ1) ‖ HintBitPack(h).
 /// `h` holds 0/1 coefficients with at most ω ones in all.
+// Exact: a coefficient index j < 256 and the hint count index ≤ ω ≤ 75 fit in a byte.
+#[allow(clippy::cast_possible_truncation)]
 pub(super) fn sig_encode<P: Params>(c_tilde: &[u8], z: &PolyVec, h: &PolyVec, out: &mut [u8]) {
     out[..P::C_TILDE_LEN].copy_from_slice(c_tilde);
     let z_len = 32 * P::Z_BITS;
@@ -261,6 +267,8 @@ mod tests {
     use super::*;
 
     #[test]
+    // Test data: values reduced mod 2^bits ≤ 2^20.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
     fn bit_packing_round_trips() {
         for bits in [3usize, 4, 6, 10, 13, 18, 20] {
             let mut vals = [0i32; N];

@@ -11,6 +11,8 @@ use crate::hash::shake256_into;
 
 /// FIPS 204 Alg. 6 ML-DSA.KeyGen_internal(ξ): writes pk (`P::PK_LEN` bytes) and
 /// sk (`P::SK_LEN` bytes).
+// Exact: k, ℓ ≤ 8 and the ExpandS nonces r < k + ℓ ≤ 15 fit in a byte.
+#[allow(clippy::cast_possible_truncation)]
 pub(super) fn keygen_internal<P: Params>(xi: &[u8; 32], pk: &mut [u8], sk: &mut [u8]) {
     // (ρ, ρ′, K) ← H(ξ ‖ k ‖ ℓ, 128)
     let mut seeds = Zeroizing::new([0u8; 128]);

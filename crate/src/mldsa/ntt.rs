@@ -26,6 +26,8 @@ const fn pow_mod(base: i64, mut exp: u32) -> i64 {
 }
 
 /// Centred representative of `x · 2^32 mod q`.
+// Exact: r is centred, |r| ≤ q/2 < 2^31.
+#[allow(clippy::cast_possible_truncation)]
 const fn to_mont_centered(x: i64) -> i32 {
     let r = (x % Q as i64) * pow_mod(2, 32) % Q as i64;
     let r = if r > (Q as i64) / 2 { r - Q as i64 } else { r };
@@ -33,6 +35,8 @@ const fn to_mont_centered(x: i64) -> i32 {
 }
 
 /// ζ^BitRev8(k) in Montgomery form, k = 0..255 (FIPS 204 Appendix B, built at compile time).
+// Exact: k < 256.
+#[allow(clippy::cast_possible_truncation)]
 const ZETAS: [i32; 256] = {
     let mut z = [0i32; 256];
     let mut k = 0;
@@ -49,6 +53,8 @@ const INV_NTT_SCALE: i32 = to_mont_centered(pow_mod(2, 32) * pow_mod(8_347_681, 
 
 /// Montgomery reduction: for |a| < 2^31·q, returns r ≡ a·2^-32 (mod q) with |r| < q.
 #[inline(always)]
+// Montgomery reduction: `a as i32` keeps a mod 2^32 on purpose.
+#[allow(clippy::cast_possible_truncation)]
 pub(super) fn mont_reduce(a: i64) -> i32 {
     let t = (a as i32).wrapping_mul(QINV);
     ((a - i64::from(t) * i64::from(Q)) >> 32) as i32
@@ -133,6 +139,8 @@ pub(super) fn inv_ntt(a: &mut [i32; 256]) {
 }
 
 /// −ζ_1 · scale, in Montgomery form: the last layer's twiddle with the scale folded in.
+// Montgomery reduction at compile time: `p as i32` keeps p mod 2^32 on purpose.
+#[allow(clippy::cast_possible_truncation)]
 const LAST_ZETA_SCALED: i32 = {
     let p = (-(ZETAS[1] as i64)) * INV_NTT_SCALE as i64;
     // Montgomery reduction of p, at compile time.
@@ -153,6 +161,8 @@ mod tests {
     }
 
     #[test]
+    // Test data: i < 256.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
     fn inverse_undoes_forward() {
         let mut a = [0i32; 256];
         for (i, x) in a.iter_mut().enumerate() {

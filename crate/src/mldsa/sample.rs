@@ -62,6 +62,8 @@ fn rej_ntt_take(block: &[u8], a: &mut Poly, filled: &mut usize) {
 
 /// Row `i` of Â (FIPS 204 Alg. 32 ExpandA): `row[j]` = Â[i][j] for j < ℓ = `row.len()`.
 /// With WebAssembly SIMD, two entries are sampled at once.
+// Exact: the row and column indices are below k, ℓ ≤ 8 (FIPS 204 Alg. 32 takes them as bytes).
+#[allow(clippy::cast_possible_truncation)]
 pub(super) fn expand_a_row(rho: &[u8; 32], i: usize, row: &mut [Poly]) {
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {
@@ -127,6 +129,8 @@ pub(super) fn rej_bounded_poly<P: Params>(rho_prime: &[u8; 64], index: u16) -> P
 
 /// FIPS 204 Alg. 34 ExpandMask: y[r] from ρ″ and counter κ + r for r < ℓ = `y.len()`.
 /// Coefficients in (−γ1, γ1]. With WebAssembly SIMD, two polynomials at once.
+// Exact: r < ℓ ≤ 7; κ wraps mod 2^16 as FIPS 204 Alg. 34 does.
+#[allow(clippy::cast_possible_truncation)]
 pub(super) fn expand_mask<P: Params>(rho_pp: &[u8; 64], kappa: u16, y: &mut [Poly]) {
     let mut buf = zeroize::Zeroizing::new([[0u8; 5 * RATE256]; 2]);
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]

@@ -175,7 +175,7 @@ impl GroupKeyAnnouncement {
         let mut w = Writer::with_header(ANNOUNCEMENT_MAGIC, VERSION);
         w.put(&self.session);
         self.combiner.write(&mut w);
-        w.u16(self.signers.len() as u16);
+        w.u16(crate::wire::len_u16(self.signers.len()));
         for p in &self.signers {
             p.write(&mut w);
         }
