@@ -27,7 +27,7 @@ impl Family for SecretShareF {
 /// and the dealer's commitment.
 ///
 /// Sent by the dealer to one party over a confidential, authenticated channel; the party
-/// turns it into a [`KeyShare`] with [`KeyShare::from_dealer`].
+/// turns it into a [`super::KeyShare`] with [`super::KeyShare::from_dealer`].
 ///
 /// # Security
 /// Secret: anyone who reads `t` of these learns the key. Wiped on drop; `Debug` redacted.

@@ -31,9 +31,9 @@ impl Family for CommitmentsF {
 /// `binding_nonce`), kept between round 1 and round 2.
 ///
 /// # Security
-/// Never sent, never stored, used once: [`sign`](super::sign) consumes them, so a nonce
-/// cannot sign twice (reuse would reveal the signing share). There is no `Clone`; they
-/// are wiped on drop and `Debug` is redacted.
+/// Never sent, never stored, used once: signing (a [`super::SignerParty`] given the signing
+/// package) consumes them, so a nonce cannot sign twice (reuse would reveal the signing
+/// share). There is no `Clone`; they are wiped on drop and `Debug` is redacted.
 pub struct SigningNonces {
     party: PartyId,
     epoch: KeyEpoch,

@@ -117,8 +117,8 @@ impl<C: Curve> fmt::Debug for ComplaintMessage<C> {
 
 impl<C: Curve> ComplaintMessage<C> {
     /// A complaint message from `from` (the complaints are sorted by dealer; a dealer
-    /// named twice keeps its first complaint). Normally built by
-    /// [`super::Round1State::round2`].
+    /// named twice keeps its first complaint). Normally built by a [`super::DealingParty`]
+    /// in its complaint round.
     pub fn new(mode: Mode, session: [u8; 32], from: PartyId, mut complaints: Vec<Complaint<C>>) -> Self {
         complaints.sort_by_key(|c| c.dealer);
         complaints.dedup_by_key(|c| c.dealer);
@@ -264,7 +264,7 @@ impl<C: Curve> fmt::Debug for ResponseMessage<C> {
 
 impl<C: Curve> ResponseMessage<C> {
     /// A response from dealer `from` (openings sorted by receiver, duplicates dropped).
-    /// Normally built by [`super::Round2State::round3`].
+    /// Normally built by a [`super::DealingParty`] in its response round.
     pub fn new(mode: Mode, session: [u8; 32], from: PartyId, mut openings: Vec<Opening<C>>) -> Self {
         openings.sort_by_key(|o| o.receiver);
         openings.dedup_by_key(|o| o.receiver);
