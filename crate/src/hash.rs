@@ -160,6 +160,8 @@ pub mod tags {
 pub const FUNCTION_NAME: &[u8] = b"QUASAR";
 
 /// SP 800-185 left_encode(x).
+// Exact: n ≤ 8.
+#[allow(clippy::cast_possible_truncation)]
 fn left_encode(x: u64, out: &mut [u8; 9]) -> &[u8] {
     let bytes = x.to_be_bytes();
     let skip = bytes.iter().take_while(|&&b| b == 0).count().min(7);
@@ -170,6 +172,8 @@ fn left_encode(x: u64, out: &mut [u8; 9]) -> &[u8] {
 }
 
 /// SP 800-185 right_encode(x).
+// Exact: n ≤ 8.
+#[allow(clippy::cast_possible_truncation)]
 fn right_encode(x: u64, out: &mut [u8; 9]) -> &[u8] {
     let bytes = x.to_be_bytes();
     let skip = bytes.iter().take_while(|&&b| b == 0).count().min(7);

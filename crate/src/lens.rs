@@ -262,7 +262,7 @@ pub enum Error {
     #[error("invalid signature shares from {}", crate::party::Parties(culprits))]
     InvalidSignatureShare {
         /// Every signer whose share is invalid.
-        culprits: alloc::vec::Vec<PartyId>,
+        culprits: Vec<PartyId>,
     },
     /// A secret share does not match its dealer's commitment.
     #[error("invalid secret share from {}", match culprit { Some(p) => alloc::format!("{p}"), None => "the trusted dealer".into() })]

@@ -41,9 +41,11 @@
 //! `hazmat` (misbehaving parties, for demos and tests only), `ct-check` (the constant-flow
 //! harness).
 #![cfg_attr(not(feature = "std"), no_std)]
-#![deny(unsafe_code)] // allowed in hash::keccak_x4 (AVX2 after detection) and ct (value barrier, Valgrind requests)
-#![deny(missing_docs)]
-#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+// Lints: Cargo.toml's `[lints]` table (`missing_docs` denied, `unwrap_used` outside tests,
+// casts, `unreachable_pub`). The table only warns on `unsafe_code` (tests may need it); the
+// library denies it, allowed in hash::keccak_x4 (AVX2 after detection) and ct (value barrier,
+// Valgrind requests).
+#![deny(unsafe_code)]
 
 extern crate alloc;
 

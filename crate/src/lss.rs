@@ -145,9 +145,10 @@
 //!
 //! Every party hashes everything public (the ceremony, every broadcast, the qualified
 //! set, the blame list and the new commitments) with [`crate::hash::Transcript`] under
-//! `QUASAR-LSS-TRANSCRIPT-v1`; the new key share records it with generation + 1. The new
-//! set then signs [`activation_message`] under the unchanged group key
-//! ([`ActivationCertificate`]).
+//! `QUASAR-LSS-TRANSCRIPT-v1`; the new key share records it with generation + 1. Each
+//! member of the new set then proves possession of its new share against the new
+//! commitments, and the proofs of at least `t_new` members make an
+//! [`ActivationCertificate`].
 
 mod activation;
 mod any;
@@ -317,7 +318,7 @@ impl Error {
     }
 
     /// The parties this error blames (empty when nobody is to blame).
-    pub fn culprits(&self) -> &[crate::PartyId] {
+    pub fn culprits(&self) -> &[PartyId] {
         match self {
             Error::NotEnoughQualified { culprits, .. }
             | Error::NotEnoughPossessionProofs { culprits, .. } => culprits,

@@ -9,10 +9,10 @@
 //! one message; it grows linearly (16,256 bytes per signer at SHAKE-192s).
 //!
 //! A certificate that passes [`AggregateCertificate::verify`] proves: validators of the
-//! given [`Registry`] whose weights sum to more than the [`Quorum`] (by default 2/3) of the
-//! registry's total each produced a valid signature on exactly this message and context
-//! under the key the registry holds for them. Its strength is that of SLH-DSA alone
-//! (second-preimage and PRF properties of SHAKE256), unforgeable per key.
+//! given [`Registry`] whose weights sum to more than the [`Quorum`](crate::quorum::Quorum)
+//! (by default 2/3) of the registry's total each produced a valid signature on exactly this
+//! message and context under the key the registry holds for them. Its strength is that of
+//! SLH-DSA alone (second-preimage and PRF properties of SHAKE256), unforgeable per key.
 //!
 //! It does **not** prove:
 //! - that the registry is the right validator set: the caller supplies it, and a light

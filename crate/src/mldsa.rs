@@ -231,6 +231,8 @@ fn tr_in_sk(sk: &[u8]) -> [u8; 64] {
 }
 
 /// The pure interface's M′ prefix: 0 ‖ |ctx| (FIPS 204 Alg. 2 step 10).
+// Exact: callers have checked |ctx| ≤ 255 (FIPS 204 Alg. 2 step 1).
+#[allow(clippy::cast_possible_truncation)]
 fn pure_prefix(ctx: &[u8]) -> [u8; 2] {
     [0, ctx.len() as u8]
 }

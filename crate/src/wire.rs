@@ -216,6 +216,33 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// A count or length as an encoding's one-byte prefix. Every caller's value is bounded far
+/// below the prefix's range where it is made (a context ≤ 255 bytes, at most four legs…), and
+/// decoders refuse more; debug builds assert it.
+// Exact by the callers' bounds, asserted in debug builds.
+#[allow(clippy::cast_possible_truncation)]
+pub(crate) fn len_u8(n: usize) -> u8 {
+    debug_assert!(u8::try_from(n).is_ok());
+    n as u8
+}
+
+/// A count or length as an encoding's two-byte prefix (a party or signer count, a key's
+/// commitment count…), bounded where it is made; debug builds assert it.
+// Exact by the callers' bounds, asserted in debug builds.
+#[allow(clippy::cast_possible_truncation)]
+pub(crate) fn len_u16(n: usize) -> u16 {
+    debug_assert!(u16::try_from(n).is_ok());
+    n as u16
+}
+
+/// A count or length as an encoding's four-byte prefix; debug builds assert it fits.
+// Exact: messages are far below 4 GiB (and usize is 32 bits on wasm32).
+#[allow(clippy::cast_possible_truncation)]
+pub(crate) fn len_u32(n: usize) -> u32 {
+    debug_assert!(u32::try_from(n).is_ok());
+    n as u32
+}
+
 /// A big-endian writer into a growing buffer.
 ///
 /// The buffer never leaves a copy of what it held behind: when it must grow, the bytes
@@ -290,7 +317,7 @@ impl Writer {
 
     /// Appends a u32 length prefix and the bytes.
     pub fn bytes(&mut self, bytes: &[u8]) -> &mut Self {
-        self.u32(bytes.len() as u32);
+        self.u32(len_u32(bytes.len()));
         self.put(bytes)
     }
 

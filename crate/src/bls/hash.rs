@@ -53,6 +53,8 @@ fn dst_len(dst: &[u8]) -> Result<u8, Error> {
 }
 
 /// expand_message_xmd after the checks: `out.len() <= MAX_XMD_LEN`, `dst_len = len(dst)`.
+// Exact: len_in_bytes ≤ 8160 < 2^16 and the block index i + 1 ≤ 255 (checked by the caller).
+#[allow(clippy::cast_possible_truncation)]
 fn expand(msg: &[u8], dst: &[u8], dst_len: u8, out: &mut [u8]) {
     // 4. DST_prime = DST ‖ I2OSP(len(DST), 1), absorbed piecewise.
     let dst_prime = |h: Sha256| h.chain_update(dst).chain_update([dst_len]);
@@ -92,11 +94,15 @@ pub(super) fn hash_to_g2(msg: &[u8], dst: &[u8]) -> Result<G2Affine, Error> {
 }
 
 /// hash_to_point (draft-irtf-cfrg-bls-signature-05 §2.6): a message under [`DST_SIGNATURE`].
+// Exact: the constant DST is 43 bytes.
+#[allow(clippy::cast_possible_truncation)]
 pub(super) fn hash_message(msg: &[u8]) -> G2Affine {
     hash_to_g2_checked(msg, DST_SIGNATURE, DST_SIGNATURE.len() as u8)
 }
 
 /// hash_pubkey_to_point (§3.3.1): a compressed public key under [`DST_POP`].
+// Exact: the constant DST is 43 bytes.
+#[allow(clippy::cast_possible_truncation)]
 pub(super) fn hash_public_key(pk: &[u8; 48]) -> G2Affine {
     hash_to_g2_checked(pk, DST_POP, DST_POP.len() as u8)
 }

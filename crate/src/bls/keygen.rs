@@ -47,6 +47,8 @@ impl SecretKey {
     ///
     /// # Security
     /// `ikm` must be infeasible to guess and kept secret.
+    // Exact: L = 48.
+    #[allow(clippy::cast_possible_truncation)]
     pub fn keygen(ikm: &[u8], key_info: &[u8]) -> Result<Self, Error> {
         if ikm.len() < MIN_IKM_LEN {
             return Err(Error::IkmTooShort { got: ikm.len() });

@@ -99,7 +99,7 @@ impl<'a> Bitmap<'a> {
                 *b |= 1 << (i % 8);
             }
         }
-        out.u16(size as u16).put(&bytes);
+        out.u16(crate::wire::len_u16(size)).put(&bytes);
     }
 }
 

@@ -304,7 +304,7 @@ pub fn encode(header: &Header, legs: &[(u8, &[u8])]) -> alloc::vec::Vec<u8> {
     let mut w = wire::Writer::with_capacity(6 + 136 + 1 + total);
     w.put(&CERT_MAGIC).u16(CERT_VERSION);
     header.write(&mut w);
-    w.u8(legs.len() as u8);
+    w.u8(crate::wire::len_u8(legs.len()));
     for (kind, payload) in legs {
         w.u8(*kind).bytes(payload);
     }

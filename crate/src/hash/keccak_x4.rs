@@ -401,11 +401,11 @@ mod x86 {
                 round!($rol, $xor5, $chi,
                     [aba abe abi abo abu aga age agi ago agu aka ake aki ako aku ama ame ami amo amu asa ase asi aso asu]
                     => [eba ebe ebi ebo ebu ega ege egi ego egu eka eke eki eko eku ema eme emi emo emu esa ese esi eso esu],
-                    _mm256_set1_epi64x(pair[0] as i64));
+                    _mm256_set1_epi64x(pair[0].cast_signed()));
                 round!($rol, $xor5, $chi,
                     [eba ebe ebi ebo ebu ega ege egi ego egu eka eke eki eko eku ema eme emi emo emu esa ese esi eso esu]
                     => [aba abe abi abo abu aga age agi ago agu aka ake aki ako aku ama ame ami amo amu asa ase asi aso asu],
-                    _mm256_set1_epi64x(pair[1] as i64));
+                    _mm256_set1_epi64x(pair[1].cast_signed()));
             }
             $v = [
                 aba, abe, abi, abo, abu, aga, age, agi, ago, agu, aka, ake, aki, ako, aku, ama, ame, ami, amo,
@@ -462,7 +462,7 @@ mod x86 {
             for step in 0..longest {
                 let hash = |j: usize| {
                     let low = c.template[c.hash_word][j] & 0xFFFF_FFFF;
-                    (low | (u64::from(c.start[j].wrapping_add(step).swap_bytes()) << 32)) as i64
+                    (low | (u64::from(c.start[j].wrapping_add(step).swap_bytes()) << 32)).cast_signed()
                 };
                 let mut v = t;
                 v[c.hash_word] = _mm256_set_epi64x(hash(3), hash(2), hash(1), hash(0));

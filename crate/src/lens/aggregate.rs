@@ -88,7 +88,7 @@ impl Signature {
 /// or a signer without a share in `public`; [`Error::MissingMessage`] for a signer whose
 /// share is missing; [`Error::NotEnoughSigners`]; [`Error::InvalidSignatureShare`] with
 /// every culprit.
-pub fn aggregate(
+pub(super) fn aggregate(
     public: &PublicKeyPackage,
     package: &SigningPackage,
     shares: &BTreeMap<PartyId, SignatureShare>,

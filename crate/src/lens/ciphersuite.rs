@@ -336,7 +336,7 @@ pub(crate) fn read_parties(r: &mut Reader<'_>) -> Result<Vec<PartyId>, Error> {
 
 /// Writes a party list (sorted, as [`read_parties`] requires).
 pub(crate) fn write_parties(w: &mut Writer, parties: &[PartyId]) {
-    w.u32(parties.len() as u32);
+    w.u32(crate::wire::len_u32(parties.len()));
     for p in parties {
         p.write(w);
     }

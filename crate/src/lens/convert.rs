@@ -89,7 +89,7 @@ pub(crate) fn lss_share_g<C: Suite>(share: &KeyShare) -> Result<lss::KeyShare<<C
     let kp = share.key_package::<C>()?;
     // The scalar itself: frost's decoder would branch on the secret's validity.
     let mut s = kp.signing_share().to_scalar();
-    let zero = <<C::Group as Group>::Field as frost_core::Field>::zero();
+    let zero = <<C::Group as Group>::Field as Field>::zero();
     let lss_share = Share::<<C as Suite>::Vss>::new(s, zero);
     C::wipe(&mut s);
     let group = group_public_g::<C>(share.public())?;

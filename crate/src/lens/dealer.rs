@@ -27,7 +27,7 @@ impl Family for SecretShareF {
 /// and the dealer's commitment.
 ///
 /// Sent by the dealer to one party over a confidential, authenticated channel; the party
-/// turns it into a [`KeyShare`] with [`KeyShare::from_dealer`].
+/// turns it into a [`super::KeyShare`] with [`super::KeyShare::from_dealer`].
 ///
 /// # Security
 /// Secret: anyone who reads `t` of these learns the key. Wiped on drop; `Debug` redacted.
@@ -85,7 +85,7 @@ impl DealerShare {
             self.to.write(&mut w);
             let share = Zeroizing::new(ss.signing_share().serialize());
             w.put(&share);
-            w.u16(points.len() as u16);
+            w.u16(crate::wire::len_u16(points.len()));
             for p in &points {
                 w.put(p);
             }
@@ -163,7 +163,7 @@ fn deal_g<C: Suite, R: CryptoRngCore + ?Sized>(
     rng: &mut R,
 ) -> Result<(BTreeMap<PartyId, DealerShare>, PublicKeyPackage), Error> {
     let ids: Vec<_> = parties.iter().map(|p| ident::<C>(*p)).collect::<Result<_, _>>()?;
-    let n = parties.len() as u16;
+    let n = crate::wire::len_u16(parties.len());
     let (mut shares, frost_public) =
         fk::generate_with_dealer::<C, _>(n, threshold, fk::IdentifierList::Custom(&ids), &mut &mut *rng)
             .map_err(|e| frost_err::<C>(e, &parties))?;

@@ -22,15 +22,15 @@ use frost_core::keys as fk;
 use frost_core::{Element, Field, Group};
 
 /// Magic of an encoded [`PublicKeyPackage`].
-pub const MAGIC_PUBLIC_KEY_PACKAGE: &[u8; 4] = b"LNPK";
+pub(super) const MAGIC_PUBLIC_KEY_PACKAGE: &[u8; 4] = b"LNPK";
 /// Magic of an encoded [`super::KeyShare`].
-pub const MAGIC_KEY_SHARE: &[u8; 4] = b"LNKS";
+pub(super) const MAGIC_KEY_SHARE: &[u8; 4] = b"LNKS";
 /// Version of the [`super::KeyShare`] encoding (2: the signing share as a bare scalar).
-pub const KEY_SHARE_VERSION: u16 = 2;
+pub(super) const KEY_SHARE_VERSION: u16 = 2;
 /// Magic of an encoded [`super::DealerShare`].
-pub const MAGIC_DEALER_SHARE: &[u8; 4] = b"LNDS";
+pub(super) const MAGIC_DEALER_SHARE: &[u8; 4] = b"LNDS";
 /// Version of the [`super::DealerShare`] encoding (2: fields written by this crate).
-pub const DEALER_SHARE_VERSION: u16 = 2;
+pub(super) const DEALER_SHARE_VERSION: u16 = 2;
 
 // ---------------------------------------------------------------------------------------
 // Public key package
@@ -259,7 +259,7 @@ impl PublicKeyPackage {
         with_suite!(self.curve(), C => {
             if let Ok(st) = self.state::<C>() {
                 put_component(&mut w, &st.frost.serialize().unwrap_or_default());
-                w.u32(st.commitment.len() as u32);
+                w.u32(crate::wire::len_u32(st.commitment.len()));
                 for c in &st.commitment {
                     w.put(&element_bytes::<C>(c).unwrap_or_default());
                 }
@@ -357,12 +357,12 @@ pub(crate) fn keygen_epoch<C: Suite>(
         .append(session)
         .append(&[C::CURVE.to_byte()])
         .append(&threshold.to_be_bytes())
-        .append(&(parties.len() as u32).to_be_bytes());
+        .append(&crate::wire::len_u32(parties.len()).to_be_bytes());
     for p in parties {
         t.append(&p.get().to_be_bytes());
     }
     for commitment in commitments {
-        t.append(&(commitment.len() as u32).to_be_bytes());
+        t.append(&crate::wire::len_u32(commitment.len()).to_be_bytes());
         for c in *commitment {
             t.append(&element_bytes::<C>(c)?);
         }

@@ -15,7 +15,7 @@ use super::{Curve, Error, KeyEpoch};
 use crate::PartyId;
 
 /// Magic of an encoded [`SigningCommitments`].
-pub const MAGIC_SIGNING_COMMITMENTS: &[u8; 4] = b"LNC1";
+pub(super) const MAGIC_SIGNING_COMMITMENTS: &[u8; 4] = b"LNC1";
 
 pub(crate) struct NoncesF;
 impl Family for NoncesF {
@@ -31,9 +31,9 @@ impl Family for CommitmentsF {
 /// `binding_nonce`), kept between round 1 and round 2.
 ///
 /// # Security
-/// Never sent, never stored, used once: [`sign`](super::sign) consumes them, so a nonce
-/// cannot sign twice (reuse would reveal the signing share). There is no `Clone`; they
-/// are wiped on drop and `Debug` is redacted.
+/// Never sent, never stored, used once: signing (a [`super::SignerParty`] given the signing
+/// package) consumes them, so a nonce cannot sign twice (reuse would reveal the signing
+/// share). There is no `Clone`; they are wiped on drop and `Debug` is redacted.
 pub struct SigningNonces {
     party: PartyId,
     epoch: KeyEpoch,
@@ -165,7 +165,7 @@ impl SigningCommitments {
 /// # Security
 /// The nonces mix 32 bytes from `rng` with the signing share (RFC 9591 `nonce_generate`),
 /// so a weak `rng` alone does not repeat nonces; `rng` must still be a CSPRNG.
-pub fn commit<R: CryptoRngCore + ?Sized>(
+pub(super) fn commit<R: CryptoRngCore + ?Sized>(
     key_share: &KeyShare,
     rng: &mut R,
 ) -> (SigningNonces, SigningCommitments) {

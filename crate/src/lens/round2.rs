@@ -19,9 +19,9 @@ use crate::wire;
 use crate::PartyId;
 
 /// Magic of an encoded [`SigningPackage`].
-pub const MAGIC_SIGNING_PACKAGE: &[u8; 4] = b"LNSP";
+pub(super) const MAGIC_SIGNING_PACKAGE: &[u8; 4] = b"LNSP";
 /// Magic of an encoded [`SignatureShare`].
-pub const MAGIC_SIGNATURE_SHARE: &[u8; 4] = b"LNZ2";
+pub(super) const MAGIC_SIGNATURE_SHARE: &[u8; 4] = b"LNZ2";
 /// Largest message a signing package carries (16 MiB).
 pub const MAX_MESSAGE_LEN: usize = 1 << 24;
 
@@ -169,7 +169,7 @@ impl SigningPackage {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = frame(MAGIC_SIGNING_PACKAGE, self.curve());
         self.epoch.write(&mut w);
-        w.u32(self.signers.len() as u32);
+        w.u32(crate::wire::len_u32(self.signers.len()));
         with_suite!(self.curve(), C => {
             if let Ok(p) = self.inner.get::<C>() {
                 for s in &self.signers {
@@ -353,7 +353,7 @@ impl SignatureShare {
 /// # Security
 /// The nonces are consumed whether or not signing succeeds: never retry with the same
 /// nonces. Check [`SigningPackage::message`] before calling.
-pub fn sign(
+pub(super) fn sign(
     key_share: &KeyShare,
     nonces: SigningNonces,
     package: &SigningPackage,

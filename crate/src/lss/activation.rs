@@ -65,13 +65,13 @@ use crate::wire::{self, Reader, Writer};
 use crate::PartyId;
 
 /// Magic of an encoded [`ActivationCertificate`].
-pub const ACTIVATION_MAGIC: &[u8; 4] = b"LSA2";
+pub(super) const ACTIVATION_MAGIC: &[u8; 4] = b"LSA2";
 /// Magic of a possession message (the activation round's broadcast).
-pub const POSSESSION_MAGIC: &[u8; 4] = b"LSV1";
+pub(super) const POSSESSION_MAGIC: &[u8; 4] = b"LSV1";
 /// Version of both encodings.
-pub const VERSION: u16 = 1;
+pub(super) const VERSION: u16 = 1;
 /// Longest scheme key a statement binds.
-pub const MAX_KEY_LEN: usize = 4096;
+pub(super) const MAX_KEY_LEN: usize = 4096;
 
 /// Which scheme's sharing a certificate activates (its tag starts the statement).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -331,7 +331,7 @@ impl ActivationCertificate {
         let mut w = Writer::with_header(ACTIVATION_MAGIC, VERSION);
         w.u8(self.kind as u8).u8(self.curve).u8(self.mode.to_byte());
         w.u64(self.generation).put(&self.transcript_hash).bytes(&self.key);
-        w.u16(self.proofs.len() as u16);
+        w.u16(crate::wire::len_u16(self.proofs.len()));
         for (p, proof) in &self.proofs {
             p.write(&mut w);
             w.put(proof);

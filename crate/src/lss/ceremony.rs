@@ -120,7 +120,7 @@ impl<C: Curve> Ceremony<C> {
     /// another session, and the activation certificate's statement names the key.
     ///
     /// # Errors
-    /// [`Error::Vss`] for a key longer than [`super::activation::MAX_KEY_LEN`].
+    /// [`Error::Vss`] for a key longer than 4096 bytes.
     pub fn with_key(mut self, kind: super::ActivationKind, key: &[u8]) -> Result<Self, Error> {
         if key.len() > super::activation::MAX_KEY_LEN {
             return Err(crate::vss::Error::LengthMismatch {

@@ -16,11 +16,11 @@ use crate::wire::{self, Reader, Writer};
 use crate::PartyId;
 
 /// Magic of a [`ComplaintMessage`].
-pub const COMPLAINT_MAGIC: &[u8; 4] = b"LSC1";
+pub(super) const COMPLAINT_MAGIC: &[u8; 4] = b"LSC1";
 /// Magic of a [`ResponseMessage`].
-pub const RESPONSE_MAGIC: &[u8; 4] = b"LSR1";
+pub(super) const RESPONSE_MAGIC: &[u8; 4] = b"LSR1";
 /// Version of both.
-pub const VERSION: u16 = 1;
+pub(super) const VERSION: u16 = 1;
 
 fn read_header<C: Curve>(
     r: &mut Reader<'_>,
@@ -117,8 +117,8 @@ impl<C: Curve> fmt::Debug for ComplaintMessage<C> {
 
 impl<C: Curve> ComplaintMessage<C> {
     /// A complaint message from `from` (the complaints are sorted by dealer; a dealer
-    /// named twice keeps its first complaint). Normally built by
-    /// [`super::Round1State::round2`].
+    /// named twice keeps its first complaint). Normally built by a [`super::DealingParty`]
+    /// in its complaint round.
     pub fn new(mode: Mode, session: [u8; 32], from: PartyId, mut complaints: Vec<Complaint<C>>) -> Self {
         complaints.sort_by_key(|c| c.dealer);
         complaints.dedup_by_key(|c| c.dealer);
@@ -132,7 +132,7 @@ impl<C: Curve> ComplaintMessage<C> {
         let mut w = Writer::with_header(COMPLAINT_MAGIC, VERSION);
         w.u8(C::ID).u8(mode.to_byte()).put(&session);
         from.write(&mut w);
-        w.u16(m.complaints.len() as u16);
+        w.u16(crate::wire::len_u16(m.complaints.len()));
         for c in &m.complaints {
             c.dealer.write(&mut w);
             match &c.evidence {
@@ -264,14 +264,14 @@ impl<C: Curve> fmt::Debug for ResponseMessage<C> {
 
 impl<C: Curve> ResponseMessage<C> {
     /// A response from dealer `from` (openings sorted by receiver, duplicates dropped).
-    /// Normally built by [`super::Round2State::round3`].
+    /// Normally built by a [`super::DealingParty`] in its response round.
     pub fn new(mode: Mode, session: [u8; 32], from: PartyId, mut openings: Vec<Opening<C>>) -> Self {
         openings.sort_by_key(|o| o.receiver);
         openings.dedup_by_key(|o| o.receiver);
         let mut w = Writer::with_header(RESPONSE_MAGIC, VERSION);
         w.u8(C::ID).u8(mode.to_byte()).put(&session);
         from.write(&mut w);
-        w.u16(openings.len() as u16);
+        w.u16(crate::wire::len_u16(openings.len()));
         for o in &openings {
             o.receiver.write(&mut w);
             o.share.write(mode, &mut w);

@@ -27,11 +27,11 @@ use crate::wire::{self, Reader, Writer};
 use crate::PartyId;
 
 /// Magic of an encoded [`GroupPublic`].
-pub const GROUP_PUBLIC_MAGIC: &[u8; 4] = b"LSG1";
+pub(super) const GROUP_PUBLIC_MAGIC: &[u8; 4] = b"LSG1";
 /// Magic of an encoded [`KeyShare`].
-pub const KEY_SHARE_MAGIC: &[u8; 4] = b"LSK1";
+pub(super) const KEY_SHARE_MAGIC: &[u8; 4] = b"LSK1";
 /// Version of both encodings.
-pub const VERSION: u16 = 1;
+pub(super) const VERSION: u16 = 1;
 
 /// Everything public about a sharing at one generation: the commitment scheme, the
 /// threshold, the parties holding shares, the commitments to the sharing polynomial,
@@ -101,7 +101,7 @@ impl<C: Curve> GroupPublic<C> {
 
     /// The threshold: how many shares rebuild (or sign for) the secret.
     pub fn threshold(&self) -> u16 {
-        self.commitments.threshold() as u16
+        crate::wire::len_u16(self.commitments.threshold())
     }
 
     /// The parties holding shares, strictly increasing.
@@ -179,7 +179,7 @@ impl<C: Curve> GroupPublic<C> {
     pub(crate) fn write_body(&self, w: &mut Writer) {
         w.u8(C::ID).u8(self.mode().to_byte()).u16(self.threshold());
         w.u64(self.generation).put(&self.transcript_hash);
-        w.u16(self.parties.len() as u16);
+        w.u16(crate::wire::len_u16(self.parties.len()));
         for p in &self.parties {
             p.write(w);
         }

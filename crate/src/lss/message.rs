@@ -12,11 +12,11 @@ use crate::wire::{self, Reader, Writer};
 use crate::PartyId;
 
 /// Magic of a [`DealMessage`].
-pub const DEAL_MAGIC: &[u8; 4] = b"LSD1";
+pub(super) const DEAL_MAGIC: &[u8; 4] = b"LSD1";
 /// Magic of a [`ShareMessage`].
-pub const SHARE_MAGIC: &[u8; 4] = b"LSP1";
+pub(super) const SHARE_MAGIC: &[u8; 4] = b"LSP1";
 /// Version of the round messages.
-pub const VERSION: u16 = 1;
+pub(super) const VERSION: u16 = 1;
 
 fn read_curve<C: Curve>(r: &mut Reader<'_>) -> Result<(), wire::Error> {
     let curve = r.u8()?;

@@ -72,7 +72,7 @@ impl<'a> AggregateCertificate<'a> {
         let mut w = Writer::with_capacity(HEADER_LEN + entries.len() * per_signer);
         w.put(&MAGIC).u16(VERSION).u8(mode.to_byte());
         // At most MAX_SIGNERS (1024) entries: fits the u16.
-        w.u16(entries.len() as u16);
+        w.u16(crate::wire::len_u16(entries.len()));
         for (id, _) in &entries {
             w.put(&id.0);
         }
@@ -179,7 +179,9 @@ impl<'a> AggregateCertificate<'a> {
         let mut w = Writer::with_capacity(self.encoded_len());
         w.put(&MAGIC).u16(VERSION).u8(self.mode.to_byte());
         // len() ≤ MAX_SIGNERS: fits the u16.
-        w.u16(self.len() as u16).put(self.ids).put(self.signatures);
+        w.u16(crate::wire::len_u16(self.len()))
+            .put(self.ids)
+            .put(self.signatures);
         w.into_bytes()
     }
 

@@ -10,6 +10,8 @@ use super::rounding::D;
 /// Packs 256 values, each already in [0, 2^bits), little-endian bit order
 /// (FIPS 204 Alg. 16 SimpleBitPack after the caller's offset). `out` holds 32·bits bytes.
 #[inline]
+// Each value is in [0, 2^bits) (non-negative), and `acc as u8` keeps its low byte on purpose.
+#[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
 fn pack_bits(vals: &[i32; N], bits: usize, out: &mut [u8]) {
     debug_assert_eq!(out.len(), 32 * bits);
     let mut acc: u64 = 0;
@@ -29,6 +31,8 @@ fn pack_bits(vals: &[i32; N], bits: usize, out: &mut [u8]) {
 
 /// Unpacks 256 values of `bits` bits each (FIPS 204 Alg. 18 SimpleBitUnpack).
 #[inline]
+// Exact: `acc & mask` has at most `bits` ≤ 20 bits.
+#[allow(clippy::cast_possible_truncation)]
 fn unpack_bits(bytes: &[u8], bits: usize) -> [i32; N] {
     debug_assert_eq!(bytes.len(), 32 * bits);
     let mask = (1u64 << bits) - 1;
@@ -68,12 +72,12 @@ fn unpack_offset(bytes: &[u8], b: i32, bits: usize) -> Poly {
 }
 
 /// FIPS 204 Alg. 34 step 4: BitUnpack(v, γ1 − 1, γ1) of one ExpandMask output.
-pub fn unpack_mask<P: Params>(bytes: &[u8]) -> Poly {
+pub(super) fn unpack_mask<P: Params>(bytes: &[u8]) -> Poly {
     unpack_offset(bytes, P::GAMMA1, P::Z_BITS)
 }
 
 /// FIPS 204 Alg. 22 pkEncode.
-pub fn pk_encode<P: Params>(rho: &[u8; 32], t1: &PolyVec, out: &mut [u8]) {
+pub(super) fn pk_encode<P: Params>(rho: &[u8; 32], t1: &PolyVec, out: &mut [u8]) {
     out[..32].copy_from_slice(rho);
     for (i, chunk) in out[32..P::PK_LEN].chunks_exact_mut(320).enumerate() {
         pack_bits(&t1[i].0, 10, chunk);
@@ -81,7 +85,7 @@ pub fn pk_encode<P: Params>(rho: &[u8; 32], t1: &PolyVec, out: &mut [u8]) {
 }
 
 /// FIPS 204 Alg. 23 pkDecode. `pk` has exactly `P::PK_LEN` bytes.
-pub fn pk_decode<P: Params>(pk: &[u8]) -> ([u8; 32], PolyVec) {
+pub(super) fn pk_decode<P: Params>(pk: &[u8]) -> ([u8; 32], PolyVec) {
     let mut rho = [0u8; 32];
     rho.copy_from_slice(&pk[..32]);
     let mut t1 = super::poly::zero_vec();
@@ -92,7 +96,7 @@ pub fn pk_decode<P: Params>(pk: &[u8]) -> ([u8; 32], PolyVec) {
 }
 
 /// The parts of a decoded secret key.
-pub struct SecretParts {
+pub(super) struct SecretParts {
     pub rho: [u8; 32],
     pub key: [u8; 32],
     pub tr: [u8; 64],
@@ -117,7 +121,7 @@ impl Drop for SecretParts {
 }
 
 /// FIPS 204 Alg. 24 skEncode.
-pub fn sk_encode<P: Params>(sk: &SecretParts, out: &mut [u8]) {
+pub(super) fn sk_encode<P: Params>(sk: &SecretParts, out: &mut [u8]) {
     out[..32].copy_from_slice(&sk.rho);
     out[32..64].copy_from_slice(&sk.key);
     out[64..128].copy_from_slice(&sk.tr);
@@ -138,7 +142,7 @@ pub fn sk_encode<P: Params>(sk: &SecretParts, out: &mut [u8]) {
 /// FIPS 204 Alg. 25 skDecode. `sk` has exactly `P::SK_LEN` bytes. Returns `None` when
 /// a coefficient of s1 or s2 lies outside [−η, η] (not producible by KeyGen); the check
 /// scans every coefficient and branches once, on the result.
-pub fn sk_decode<P: Params>(sk: &[u8]) -> Option<SecretParts> {
+pub(super) fn sk_decode<P: Params>(sk: &[u8]) -> Option<SecretParts> {
     let mut parts = SecretParts {
         rho: [0; 32],
         key: [0; 32],
@@ -185,13 +189,15 @@ pub fn sk_decode<P: Params>(sk: &[u8]) -> Option<SecretParts> {
 }
 
 /// FIPS 204 Alg. 28 w1Encode, one polynomial at a time.
-pub fn w1_encode_poly<P: Params>(w1: &Poly, out: &mut [u8]) {
+pub(super) fn w1_encode_poly<P: Params>(w1: &Poly, out: &mut [u8]) {
     pack_bits(&w1.0, P::W1_BITS, &mut out[..32 * P::W1_BITS]);
 }
 
 /// FIPS 204 Alg. 26 sigEncode: c̃ ‖ BitPack(z, γ1 − 1, γ1) ‖ HintBitPack(h).
 /// `h` holds 0/1 coefficients with at most ω ones in all.
-pub fn sig_encode<P: Params>(c_tilde: &[u8], z: &PolyVec, h: &PolyVec, out: &mut [u8]) {
+// Exact: a coefficient index j < 256 and the hint count index ≤ ω ≤ 75 fit in a byte.
+#[allow(clippy::cast_possible_truncation)]
+pub(super) fn sig_encode<P: Params>(c_tilde: &[u8], z: &PolyVec, h: &PolyVec, out: &mut [u8]) {
     out[..P::C_TILDE_LEN].copy_from_slice(c_tilde);
     let z_len = 32 * P::Z_BITS;
     let mut off = P::C_TILDE_LEN;
@@ -215,7 +221,7 @@ pub fn sig_encode<P: Params>(c_tilde: &[u8], z: &PolyVec, h: &PolyVec, out: &mut
 }
 
 /// A decoded signature: c̃, z and the hint as booleans.
-pub struct SigParts {
+pub(super) struct SigParts {
     pub z: PolyVec,
     pub h: [[bool; N]; super::poly::MAX_K],
 }
@@ -224,7 +230,7 @@ pub struct SigParts {
 /// `P::SIG_LEN` bytes. Returns `None` (⊥) for a malformed hint: a count decreasing or
 /// above ω, indices not strictly increasing within a row, or non-zero padding.
 /// (c̃ is read by the caller from the first `P::C_TILDE_LEN` bytes.)
-pub fn sig_decode<P: Params>(sig: &[u8]) -> Option<SigParts> {
+pub(super) fn sig_decode<P: Params>(sig: &[u8]) -> Option<SigParts> {
     let mut parts = SigParts {
         z: super::poly::zero_vec(),
         h: [[false; N]; super::poly::MAX_K],
@@ -261,6 +267,8 @@ mod tests {
     use super::*;
 
     #[test]
+    // Test data: values reduced mod 2^bits ≤ 2^20.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
     fn bit_packing_round_trips() {
         for bits in [3usize, 4, 6, 10, 13, 18, 20] {
             let mut vals = [0i32; N];

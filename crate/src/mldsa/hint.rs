@@ -6,7 +6,7 @@ use super::rounding::{decompose, high_bits};
 /// FIPS 204 Alg. 39 MakeHint(z, r) with r and r + z given directly: 1 when adding z
 /// changes the high bits. Branch-free (it runs on secret-dependent values).
 #[inline(always)]
-pub fn make_hint(r: i32, r_plus_z: i32, gamma2: i32) -> i32 {
+pub(super) fn make_hint(r: i32, r_plus_z: i32, gamma2: i32) -> i32 {
     let a = high_bits(r, gamma2);
     let b = high_bits(r_plus_z, gamma2);
     // (a ^ b) is 0 or positive; map non-zero to 1 without a branch.
@@ -15,7 +15,7 @@ pub fn make_hint(r: i32, r_plus_z: i32, gamma2: i32) -> i32 {
 
 /// FIPS 204 Alg. 40 UseHint. Only used by verification, on public data.
 #[inline(always)]
-pub fn use_hint(h: bool, r: i32, gamma2: i32) -> i32 {
+pub(super) fn use_hint(h: bool, r: i32, gamma2: i32) -> i32 {
     let (r1, r0) = decompose(r, gamma2);
     if !h {
         return r1;

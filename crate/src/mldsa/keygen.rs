@@ -11,7 +11,9 @@ use crate::hash::shake256_into;
 
 /// FIPS 204 Alg. 6 ML-DSA.KeyGen_internal(ξ): writes pk (`P::PK_LEN` bytes) and
 /// sk (`P::SK_LEN` bytes).
-pub fn keygen_internal<P: Params>(xi: &[u8; 32], pk: &mut [u8], sk: &mut [u8]) {
+// Exact: k, ℓ ≤ 8 and the ExpandS nonces r < k + ℓ ≤ 15 fit in a byte.
+#[allow(clippy::cast_possible_truncation)]
+pub(super) fn keygen_internal<P: Params>(xi: &[u8; 32], pk: &mut [u8], sk: &mut [u8]) {
     // (ρ, ρ′, K) ← H(ξ ‖ k ‖ ℓ, 128)
     let mut seeds = Zeroizing::new([0u8; 128]);
     shake256_into(&[xi, &[P::K as u8, P::L as u8]], &mut seeds[..]);
@@ -50,7 +52,7 @@ pub fn keygen_internal<P: Params>(xi: &[u8; 32], pk: &mut [u8], sk: &mut [u8]) {
 
 /// t ← NTT^-1(Â ∘ NTT(s1)) + s2 and (t1, t0) ← Power2Round(t) (FIPS 204 Alg. 6 steps
 /// 5–6); writes t0 and returns t1. Â is expanded row by row, never stored whole.
-pub fn compute_t<P: Params>(rho: &[u8; 32], s1: &PolyVec, s2: &PolyVec, t0: &mut PolyVec) -> PolyVec {
+pub(super) fn compute_t<P: Params>(rho: &[u8; 32], s1: &PolyVec, s2: &PolyVec, t0: &mut PolyVec) -> PolyVec {
     let mut s1_hat = Zeroizing::new(*s1);
     for p in s1_hat.iter_mut().take(P::L) {
         p.ntt();

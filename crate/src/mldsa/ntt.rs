@@ -6,7 +6,7 @@
 //! "invntt_tomont") cancels by multiplying with R. No step branches on data.
 
 /// The modulus q = 2^23 − 2^13 + 1.
-pub const Q: i32 = 8_380_417;
+pub(super) const Q: i32 = 8_380_417;
 /// q^-1 mod 2^32.
 const QINV: i32 = 58_728_449;
 /// ζ = 1753, a primitive 512-th root of unity mod q (FIPS 204 §7.5).
@@ -26,6 +26,8 @@ const fn pow_mod(base: i64, mut exp: u32) -> i64 {
 }
 
 /// Centred representative of `x · 2^32 mod q`.
+// Exact: r is centred, |r| ≤ q/2 < 2^31.
+#[allow(clippy::cast_possible_truncation)]
 const fn to_mont_centered(x: i64) -> i32 {
     let r = (x % Q as i64) * pow_mod(2, 32) % Q as i64;
     let r = if r > (Q as i64) / 2 { r - Q as i64 } else { r };
@@ -33,6 +35,8 @@ const fn to_mont_centered(x: i64) -> i32 {
 }
 
 /// ζ^BitRev8(k) in Montgomery form, k = 0..255 (FIPS 204 Appendix B, built at compile time).
+// Exact: k < 256.
+#[allow(clippy::cast_possible_truncation)]
 const ZETAS: [i32; 256] = {
     let mut z = [0i32; 256];
     let mut k = 0;
@@ -49,38 +53,40 @@ const INV_NTT_SCALE: i32 = to_mont_centered(pow_mod(2, 32) * pow_mod(8_347_681, 
 
 /// Montgomery reduction: for |a| < 2^31·q, returns r ≡ a·2^-32 (mod q) with |r| < q.
 #[inline(always)]
-pub fn mont_reduce(a: i64) -> i32 {
+// Montgomery reduction: `a as i32` keeps a mod 2^32 on purpose.
+#[allow(clippy::cast_possible_truncation)]
+pub(super) fn mont_reduce(a: i64) -> i32 {
     let t = (a as i32).wrapping_mul(QINV);
     ((a - i64::from(t) * i64::from(Q)) >> 32) as i32
 }
 
 /// Montgomery product a·b·2^-32 mod q.
 #[inline(always)]
-pub fn mont_mul(a: i32, b: i32) -> i32 {
+pub(super) fn mont_mul(a: i32, b: i32) -> i32 {
     mont_reduce(i64::from(a) * i64::from(b))
 }
 
 /// For a ≤ 2^31 − 2^22 − 1, returns r ≡ a (mod q) with −6283009 ≤ r ≤ 6283008.
 #[inline(always)]
-pub fn reduce32(a: i32) -> i32 {
+pub(super) fn reduce32(a: i32) -> i32 {
     let t = (a + (1 << 22)) >> 23;
     a - t * Q
 }
 
 /// Adds q if a is negative (branch-free).
 #[inline(always)]
-pub fn caddq(a: i32) -> i32 {
+pub(super) fn caddq(a: i32) -> i32 {
     a + ((a >> 31) & Q)
 }
 
 /// The standard representative in [0, q) of a value within the range of `reduce32`.
 #[inline(always)]
-pub fn freeze(a: i32) -> i32 {
+pub(super) fn freeze(a: i32) -> i32 {
     caddq(reduce32(a))
 }
 
 /// FIPS 204 Alg. 41 NTT, in place. Input |a| < q; output |a| < 9q.
-pub fn ntt(a: &mut [i32; 256]) {
+pub(super) fn ntt(a: &mut [i32; 256]) {
     let mut k = 0;
     let mut len = 128;
     while len > 0 {
@@ -105,7 +111,7 @@ pub fn ntt(a: &mut [i32; 256]) {
 ///
 /// The final scaling by 256^-1 (step 21) is folded into the last layer: its sums are
 /// multiplied by the scale, its differences by ζ·scale, saving a pass over the array.
-pub fn inv_ntt(a: &mut [i32; 256]) {
+pub(super) fn inv_ntt(a: &mut [i32; 256]) {
     let mut k = 256;
     let mut len = 1;
     while len < 128 {
@@ -133,6 +139,8 @@ pub fn inv_ntt(a: &mut [i32; 256]) {
 }
 
 /// −ζ_1 · scale, in Montgomery form: the last layer's twiddle with the scale folded in.
+// Montgomery reduction at compile time: `p as i32` keeps p mod 2^32 on purpose.
+#[allow(clippy::cast_possible_truncation)]
 const LAST_ZETA_SCALED: i32 = {
     let p = (-(ZETAS[1] as i64)) * INV_NTT_SCALE as i64;
     // Montgomery reduction of p, at compile time.
@@ -153,6 +161,8 @@ mod tests {
     }
 
     #[test]
+    // Test data: i < 256.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
     fn inverse_undoes_forward() {
         let mut a = [0i32; 256];
         for (i, x) in a.iter_mut().enumerate() {

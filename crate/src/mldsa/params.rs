@@ -118,8 +118,8 @@ mod tests {
             (MlDsa87::PK_LEN, MlDsa87::SK_LEN, MlDsa87::SIG_LEN),
             (2592, 4896, 4627)
         );
-        assert_eq!(MlDsa44::BETA, MlDsa44::TAU as i32 * MlDsa44::ETA);
-        assert_eq!(MlDsa65::BETA, MlDsa65::TAU as i32 * MlDsa65::ETA);
-        assert_eq!(MlDsa87::BETA, MlDsa87::TAU as i32 * MlDsa87::ETA);
+        assert_eq!(MlDsa44::BETA, i32::try_from(MlDsa44::TAU).unwrap() * MlDsa44::ETA);
+        assert_eq!(MlDsa65::BETA, i32::try_from(MlDsa65::TAU).unwrap() * MlDsa65::ETA);
+        assert_eq!(MlDsa87::BETA, i32::try_from(MlDsa87::TAU).unwrap() * MlDsa87::ETA);
     }
 }

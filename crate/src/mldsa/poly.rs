@@ -8,13 +8,13 @@ use zeroize::Zeroize;
 use super::ntt::{self, caddq, mont_mul, reduce32};
 
 /// Coefficients per polynomial.
-pub const N: usize = 256;
+pub(super) const N: usize = 256;
 /// The largest k and ℓ of any parameter set.
-pub const MAX_K: usize = 8;
+pub(super) const MAX_K: usize = 8;
 
 /// A polynomial; coefficients are i32 in whatever range the caller documents.
 #[derive(Clone, Copy, Zeroize)]
-pub struct Poly(pub [i32; N]);
+pub(super) struct Poly(pub [i32; N]);
 
 impl Default for Poly {
     fn default() -> Self {
@@ -25,19 +25,19 @@ impl Default for Poly {
 impl Poly {
     /// Forward NTT in place.
     #[inline]
-    pub fn ntt(&mut self) {
+    pub(super) fn ntt(&mut self) {
         ntt::ntt(&mut self.0);
     }
 
     /// Inverse NTT in place (times 2^32, cancelling one pointwise product).
     #[inline]
-    pub fn inv_ntt(&mut self) {
+    pub(super) fn inv_ntt(&mut self) {
         ntt::inv_ntt(&mut self.0);
     }
 
     /// self = a ∘ b (pointwise Montgomery product of NTT-domain polynomials).
     #[inline]
-    pub fn pointwise(&mut self, a: &Poly, b: &Poly) {
+    pub(super) fn pointwise(&mut self, a: &Poly, b: &Poly) {
         for ((r, x), y) in self.0.iter_mut().zip(a.0.iter()).zip(b.0.iter()) {
             *r = mont_mul(*x, *y);
         }
@@ -45,7 +45,7 @@ impl Poly {
 
     /// self += a ∘ b.
     #[inline]
-    pub fn pointwise_acc(&mut self, a: &Poly, b: &Poly) {
+    pub(super) fn pointwise_acc(&mut self, a: &Poly, b: &Poly) {
         for ((r, x), y) in self.0.iter_mut().zip(a.0.iter()).zip(b.0.iter()) {
             *r += mont_mul(*x, *y);
         }
@@ -53,7 +53,7 @@ impl Poly {
 
     /// self += a.
     #[inline]
-    pub fn add(&mut self, a: &Poly) {
+    pub(super) fn add(&mut self, a: &Poly) {
         for (r, x) in self.0.iter_mut().zip(a.0.iter()) {
             *r += *x;
         }
@@ -61,7 +61,7 @@ impl Poly {
 
     /// self −= a.
     #[inline]
-    pub fn sub(&mut self, a: &Poly) {
+    pub(super) fn sub(&mut self, a: &Poly) {
         for (r, x) in self.0.iter_mut().zip(a.0.iter()) {
             *r -= *x;
         }
@@ -69,7 +69,7 @@ impl Poly {
 
     /// Reduces every coefficient into the `reduce32` range.
     #[inline]
-    pub fn reduce(&mut self) {
+    pub(super) fn reduce(&mut self) {
         for r in self.0.iter_mut() {
             *r = reduce32(*r);
         }
@@ -77,7 +77,7 @@ impl Poly {
 
     /// Maps every coefficient from the `reduce32` range into [0, q).
     #[inline]
-    pub fn freeze(&mut self) {
+    pub(super) fn freeze(&mut self) {
         for r in self.0.iter_mut() {
             *r = caddq(reduce32(*r));
         }
@@ -86,7 +86,7 @@ impl Poly {
     /// Whether some |coefficient| ≥ `bound`, for coefficients in the `reduce32` range.
     /// Examines every coefficient (no early exit, no branch on the sign).
     #[inline]
-    pub fn exceeds(&self, bound: i32) -> bool {
+    pub(super) fn exceeds(&self, bound: i32) -> bool {
         let mut flag = 0i32;
         for &a in self.0.iter() {
             let abs = a - ((a >> 31) & (2 * a));
@@ -97,9 +97,9 @@ impl Poly {
 }
 
 /// A vector of up to [`MAX_K`] polynomials.
-pub type PolyVec = [Poly; MAX_K];
+pub(super) type PolyVec = [Poly; MAX_K];
 
 /// An all-zero vector.
-pub fn zero_vec() -> PolyVec {
+pub(super) fn zero_vec() -> PolyVec {
     [Poly::default(); MAX_K]
 }

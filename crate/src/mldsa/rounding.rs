@@ -7,11 +7,11 @@ use super::ntt::Q;
 use crate::ct::barrier_i32;
 
 /// The number of dropped bits of t (d = 13).
-pub const D: u32 = 13;
+pub(super) const D: u32 = 13;
 
 /// FIPS 204 Alg. 35 Power2Round: r = r1·2^d + r0 with −2^(d−1) < r0 ≤ 2^(d−1).
 #[inline(always)]
-pub fn power2round(r: i32) -> (i32, i32) {
+pub(super) fn power2round(r: i32) -> (i32, i32) {
     let r1 = (r + (1 << (D - 1)) - 1) >> D;
     (r1, r - (r1 << D))
 }
@@ -26,7 +26,7 @@ pub fn power2round(r: i32) -> (i32, i32) {
 /// with `i32.gt_s; select`) and used where it cannot see it is a mask (the barrier after:
 /// else opt-level 1 compiled the γ2 = (q − 1)/88 wrap-around into `cmp; jge`).
 #[inline(always)]
-pub fn decompose(r: i32, gamma2: i32) -> (i32, i32) {
+pub(super) fn decompose(r: i32, gamma2: i32) -> (i32, i32) {
     let mut r1 = (r + 127) >> 7;
     if gamma2 == (Q - 1) / 32 {
         r1 = (r1 * 1025 + (1 << 21)) >> 22;
@@ -50,13 +50,13 @@ fn sign_mask(x: i32) -> i32 {
 
 /// FIPS 204 Alg. 37 HighBits.
 #[inline(always)]
-pub fn high_bits(r: i32, gamma2: i32) -> i32 {
+pub(super) fn high_bits(r: i32, gamma2: i32) -> i32 {
     decompose(r, gamma2).0
 }
 
 /// FIPS 204 Alg. 38 LowBits.
 #[inline(always)]
-pub fn low_bits(r: i32, gamma2: i32) -> i32 {
+pub(super) fn low_bits(r: i32, gamma2: i32) -> i32 {
     decompose(r, gamma2).1
 }
 

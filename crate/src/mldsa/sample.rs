@@ -11,7 +11,7 @@ const RATE256: usize = 136;
 
 /// FIPS 204 Alg. 29 SampleInBall: a polynomial with τ coefficients in {−1, 1}.
 /// Runs on c̃, which is public (it is part of the signature).
-pub fn sample_in_ball<P: Params>(c_tilde: &[u8]) -> Poly {
+pub(super) fn sample_in_ball<P: Params>(c_tilde: &[u8]) -> Poly {
     let mut xof = Shake256Blocks::new(&[c_tilde]);
     let mut buf = xof.next_block();
     let signs = u64::from_le_bytes([buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7]]);
@@ -37,7 +37,7 @@ pub fn sample_in_ball<P: Params>(c_tilde: &[u8]) -> Poly {
 
 /// FIPS 204 Alg. 30 RejNTTPoly: the entry Â[r][s] of ExpandA (Alg. 32), seeded with
 /// ρ ‖ s ‖ r. Coefficients in [0, q), already in the NTT domain.
-pub fn rej_ntt_poly(rho: &[u8; 32], s: u8, r: u8) -> Poly {
+pub(super) fn rej_ntt_poly(rho: &[u8; 32], s: u8, r: u8) -> Poly {
     let mut xof = Shake128Blocks::new(&[rho, &[s, r]]);
     let mut a = Poly::default();
     let mut filled = 0;
@@ -62,7 +62,9 @@ fn rej_ntt_take(block: &[u8], a: &mut Poly, filled: &mut usize) {
 
 /// Row `i` of Â (FIPS 204 Alg. 32 ExpandA): `row[j]` = Â[i][j] for j < ℓ = `row.len()`.
 /// With WebAssembly SIMD, two entries are sampled at once.
-pub fn expand_a_row(rho: &[u8; 32], i: usize, row: &mut [Poly]) {
+// Exact: the row and column indices are below k, ℓ ≤ 8 (FIPS 204 Alg. 32 takes them as bytes).
+#[allow(clippy::cast_possible_truncation)]
+pub(super) fn expand_a_row(rho: &[u8; 32], i: usize, row: &mut [Poly]) {
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {
         use crate::hash::keccak_x2::Shake128BlocksX2;
@@ -97,7 +99,7 @@ pub fn expand_a_row(rho: &[u8; 32], i: usize, row: &mut [Poly]) {
 ///
 /// The rejection of half-bytes depends on the (secret) stream, as in the standard;
 /// what is rejected is discarded and independent of what is kept.
-pub fn rej_bounded_poly<P: Params>(rho_prime: &[u8; 64], index: u16) -> Poly {
+pub(super) fn rej_bounded_poly<P: Params>(rho_prime: &[u8; 64], index: u16) -> Poly {
     let mut xof = Shake256Blocks::new(&[rho_prime, &index.to_le_bytes()]);
     let mut a = Poly::default();
     let mut filled = 0;
@@ -127,7 +129,9 @@ pub fn rej_bounded_poly<P: Params>(rho_prime: &[u8; 64], index: u16) -> Poly {
 
 /// FIPS 204 Alg. 34 ExpandMask: y[r] from ρ″ and counter κ + r for r < ℓ = `y.len()`.
 /// Coefficients in (−γ1, γ1]. With WebAssembly SIMD, two polynomials at once.
-pub fn expand_mask<P: Params>(rho_pp: &[u8; 64], kappa: u16, y: &mut [Poly]) {
+// Exact: r < ℓ ≤ 7; κ wraps mod 2^16 as FIPS 204 Alg. 34 does.
+#[allow(clippy::cast_possible_truncation)]
+pub(super) fn expand_mask<P: Params>(rho_pp: &[u8; 64], kappa: u16, y: &mut [Poly]) {
     let mut buf = zeroize::Zeroizing::new([[0u8; 5 * RATE256]; 2]);
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {

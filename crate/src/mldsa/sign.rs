@@ -16,7 +16,14 @@ use crate::hash::{shake256_into, Shake256Absorb};
 /// (steps 6–7 are done by the caller). Writes `P::SIG_LEN` bytes to `out`.
 ///
 /// Secret data takes no branch except the accept/reject decision of each attempt.
-pub fn sign_mu<P: Params>(sk: &[u8], mu: &[u8; 64], rnd: &[u8; 32], out: &mut [u8]) -> Result<(), Error> {
+// Exact: ℓ ≤ 7 (κ += ℓ), and a hint bit is 0 or 1 (counted with a cast, not a branch).
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+pub(super) fn sign_mu<P: Params>(
+    sk: &[u8],
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
+    out: &mut [u8],
+) -> Result<(), Error> {
     let parts = sk_decode::<P>(sk).ok_or(Error::MalformedSecretKey)?;
     #[cfg(feature = "ct-plant")]
     crate::ct::planted_leak(&parts.key);

@@ -53,7 +53,7 @@ fn shifted_t1_hat(t1: &Poly) -> Poly {
 /// A public key expanded for repeated verification: Â (k·ℓ polynomials), NTT(t1·2^d)
 /// and tr = H(pk, 64).
 #[derive(Clone)]
-pub struct Prepared {
+pub(super) struct Prepared {
     pub tr: [u8; 64],
     a_hat: Vec<Poly>,
     t1_hat: Vec<Poly>,
@@ -61,7 +61,7 @@ pub struct Prepared {
 
 impl Prepared {
     /// Expands an encoded public key of exactly `P::PK_LEN` bytes.
-    pub fn new<P: Params>(pk: &[u8]) -> Self {
+    pub(super) fn new<P: Params>(pk: &[u8]) -> Self {
         let (rho, t1) = pk_decode::<P>(pk);
         let mut a_hat = alloc::vec![Poly::default(); P::K * P::L];
         for (i, row) in a_hat.chunks_exact_mut(P::L).enumerate() {
@@ -88,13 +88,13 @@ impl KeyMaterial for Prepared {
 
 /// FIPS 204 Alg. 8 ML-DSA.Verify_internal from μ (steps 6–7 done by the caller).
 /// `pk` and `sig` have exactly `P::PK_LEN` and `P::SIG_LEN` bytes.
-pub fn verify_mu<P: Params>(pk: &[u8], mu: &[u8; 64], sig: &[u8]) -> bool {
+pub(super) fn verify_mu<P: Params>(pk: &[u8], mu: &[u8; 64], sig: &[u8]) -> bool {
     let (rho, t1) = pk_decode::<P>(pk);
     verify_with::<P>(&OnTheFly { rho, t1 }, mu, sig)
 }
 
 /// As [`verify_mu`], with a prepared key made from the same parameter set.
-pub fn verify_mu_prepared<P: Params>(key: &Prepared, mu: &[u8; 64], sig: &[u8]) -> bool {
+pub(super) fn verify_mu_prepared<P: Params>(key: &Prepared, mu: &[u8; 64], sig: &[u8]) -> bool {
     verify_with::<P>(key, mu, sig)
 }
 

@@ -10,6 +10,8 @@ use super::{check_context, check_len, BatchItem, Error};
 
 /// The domain-separation prefix toByte(0, 1) ‖ toByte(|ctx|, 1) of the pure interface
 /// (FIPS 205 Alg. 22 line 8, Alg. 24 line 4). `ctx` is at most 255 bytes (checked).
+// Exact: |ctx| ≤ 255 is checked before.
+#[allow(clippy::cast_possible_truncation)]
 pub(crate) fn pure_prefix(ctx: &[u8]) -> [u8; 2] {
     [0, ctx.len() as u8]
 }

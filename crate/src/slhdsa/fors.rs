@@ -14,6 +14,8 @@ pub(crate) const MAX_K: usize = 35;
 
 /// FIPS 205, Algorithm 4 (base_2b) applied as base_2b(md, a, k): the k leaf indices, a bits each, big-endian bit
 /// order. `md` holds ceil(k·a/8) bytes.
+// Exact: a leaf index has a ≤ 14 bits.
+#[allow(clippy::cast_possible_truncation)]
 pub(crate) fn indices<P: Params>(md: &[u8]) -> [u32; MAX_K] {
     let mut out = [0u32; MAX_K];
     let (mut total, mut bits, mut next) = (0u64, 0usize, 0usize);
@@ -36,6 +38,8 @@ pub(crate) fn indices<P: Params>(md: &[u8]) -> [u32; MAX_K] {
 /// Each tree is built bottom-up (Alg. 15 fors_node, unrolled): its 2^a secret values
 /// (Alg. 14 fors_skGen) in one PRF batch, the leaves in one F batch, then one H batch per
 /// level, four hashes at a time. The authentication path is read off each level.
+// Exact: ADRS tree indices are below k·2^a ≤ 35·2^9 and heights at most a ≤ 14.
+#[allow(clippy::cast_possible_truncation)]
 pub(crate) fn sign<P: Params>(
     idx: &[u32; MAX_K],
     sk_seed: &Node,
@@ -100,6 +104,8 @@ pub(crate) struct PkFromSig<'a> {
 /// FIPS 205, Algorithm 17 (fors_pkFromSig) on many signatures: the k leaves of every item in one
 /// F batch, each of the a levels of every path in one H batch, then T_k four items at a
 /// time.
+// Exact: ADRS tree indices are below k·2^a ≤ 35·2^9 and heights below a ≤ 14.
+#[allow(clippy::cast_possible_truncation)]
 pub(crate) fn pk_from_sig_many<P: Params>(items: &[PkFromSig<'_>], out: &mut [Node]) {
     let total = items.len() * P::K;
     let part = (1 + P::A) * P::N;

@@ -419,6 +419,8 @@ mod tests {
         v
     }
 
+    // Test data: indices below 11.
+    #[allow(clippy::cast_possible_truncation)]
     fn check<P: Params>() {
         let seed: Node = [1, 2, 3, 4];
         let mut adrs = Adrs::new(3, 0x0102_0304_0506);

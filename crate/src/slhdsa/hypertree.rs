@@ -9,6 +9,8 @@ use super::xmss;
 
 /// The leaf and tree index of the next layer up: idx_leaf ← idx_tree mod 2^h′,
 /// idx_tree ← idx_tree ≫ h′ (FIPS 205 Alg. 12 lines 7–8 / Alg. 13 lines 7–8).
+// Exact: the leaf index is masked to h′ ≤ 9 bits.
+#[allow(clippy::cast_possible_truncation)]
 fn up<P: Params>(idx_tree: u64) -> (u64, u32) {
     let leaf = (idx_tree & ((1u64 << P::HP) - 1)) as u32;
     (idx_tree >> P::HP, leaf)
@@ -16,6 +18,8 @@ fn up<P: Params>(idx_tree: u64) -> (u64, u32) {
 
 /// FIPS 205, Algorithm 12 (ht_sign) of `m` (the FORS public key) with XMSS tree `idx_tree` and
 /// leaf `idx_leaf` of layer 0, written to `out` (d XMSS signatures).
+// Exact: the layer j < d ≤ 22.
+#[allow(clippy::cast_possible_truncation)]
 pub(crate) fn sign<P: Params>(
     m: &Node,
     sk_seed: &Node,
@@ -48,6 +52,8 @@ pub(crate) struct Item<'a> {
 /// FIPS 205, Algorithm 13 (ht_verify) up to the final comparison, on many signatures in lockstep:
 /// layer j of every item is one call of [`xmss::pk_from_sig_many`], so the lanes fill
 /// across signatures. The caller compares each `node` with its PK.root (Alg. 13 line 13).
+// Exact: the layer j < d ≤ 22.
+#[allow(clippy::cast_possible_truncation)]
 pub(crate) fn roots_many<P: Params>(items: &mut [Item<'_>]) {
     let mut out = vec![[0u64; 4]; items.len()];
     for j in 0..P::D {

@@ -34,6 +34,8 @@ fn mask(bits: usize) -> u64 {
 
 /// The digest split of FIPS 205 Alg. 19 lines 7–12 (= Alg. 20 lines 8–13): FORS leaf
 /// indices from md, then idx_tree and idx_leaf.
+// Exact: idx_leaf is masked to h′ ≤ 9 bits.
+#[allow(clippy::cast_possible_truncation)]
 fn split_digest<P: Params>(digest: &[u8]) -> ([u32; fors::MAX_K], u64, u32) {
     let md = &digest[..P::MD_LEN];
     let t0 = P::MD_LEN;
@@ -54,6 +56,8 @@ fn fors_adrs(idx_tree: u64, idx_leaf: u32) -> Adrs {
 
 /// FIPS 205, Algorithm 18 (slh_keygen_internal): pk = PK.seed ‖ PK.root and
 /// sk = SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root, each seed n bytes.
+// Exact: the top layer d − 1 < 22.
+#[allow(clippy::cast_possible_truncation)]
 pub(crate) fn keygen<P: Params>(sk_seed: &[u8], sk_prf: &[u8], pk_seed: &[u8], pk: &mut [u8], sk: &mut [u8]) {
     let n = P::N;
     let s = Zeroizing::new(node_from_bytes::<P>(sk_seed));

@@ -38,6 +38,8 @@ pub(crate) fn digits<P: Params>(m: &Node) -> [u8; MAX_LEN] {
 /// The secret starts of the chains of key pairs `first..first + count` (FIPS 205 Alg. 6
 /// lines 1–5 / Alg. 7 lines 11–13: PRF with a WOTS_PRF address), as chain jobs of
 /// `steps(i)` steps from hash address 0, leaf-major.
+// Exact: key-pair offsets are below 2^h′ ≤ 2^9 and chain indices below len ≤ 67.
+#[allow(clippy::cast_possible_truncation)]
 fn secret_chains<P: Params>(
     sk_seed: &Node,
     seed: &Node,
@@ -79,6 +81,8 @@ fn secret_chains<P: Params>(
 /// FIPS 205, Algorithm 6 (wots_pkGen) for the key pairs `first..first + out.len()` of the XMSS
 /// tree `layer_tree`, in groups of [`LANES`] key pairs: every chain of a group runs in a
 /// lane, then T_len compresses the four public keys together.
+// Exact: key-pair indices are below 2^h′ ≤ 2^9.
+#[allow(clippy::cast_possible_truncation)]
 pub(crate) fn pk_gen_many<P: Params>(
     sk_seed: &Node,
     seed: &Node,
@@ -132,6 +136,8 @@ pub(crate) struct PkFromSig<'a> {
 /// FIPS 205, Algorithm 8 (wots_pkFromSig) on many signatures: every chain of every item is one job
 /// of [`chains`] (sorted by remaining length, in lanes of four), then T_len runs four
 /// items at a time.
+// Exact: a chain index i < len ≤ 67.
+#[allow(clippy::cast_possible_truncation)]
 pub(crate) fn pk_from_sig_many<P: Params>(items: &[PkFromSig<'_>], out: &mut [Node]) {
     let mut jobs = Vec::with_capacity(items.len() * P::LEN);
     for it in items {

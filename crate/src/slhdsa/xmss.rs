@@ -12,6 +12,8 @@ use super::wots;
 /// Every node of the XMSS tree `tree` of layer `layer`: `levels[z][i]` is
 /// xmss_node(i, z) (FIPS 205 Alg. 9), computed bottom-up instead of recursively. Leaves
 /// are WOTS+ public keys, four key pairs at a time; each level is one batch of H calls.
+// Exact: heights z ≤ h′ ≤ 9 and node indices below 2^h′.
+#[allow(clippy::cast_possible_truncation)]
 pub(crate) fn levels<P: Params>(sk_seed: &Node, seed: &Node, layer: u32, tree: u64) -> Vec<Vec<Node>> {
     let base = Adrs::new(layer, tree);
     let mut leaves = vec![[0u64; 4]; 1 << P::HP];
@@ -75,6 +77,8 @@ pub(crate) struct PkFromSig<'a> {
 
 /// FIPS 205, Algorithm 11 (xmss_pkFromSig) on many signatures: the WOTS+ keys of all items
 /// together, then each of the h′ levels of the authentication paths as one batch.
+// Exact: a tree height k + 1 ≤ h′ ≤ 9.
+#[allow(clippy::cast_possible_truncation)]
 pub(crate) fn pk_from_sig_many<P: Params>(items: &[PkFromSig<'_>], out: &mut [Node]) {
     let wots_items: Vec<wots::PkFromSig<'_>> = items
         .iter()

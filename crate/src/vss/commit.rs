@@ -265,7 +265,7 @@ impl<C: Curve> Commitments<C> {
 
     /// Encodes: u16 count ‖ points.
     pub fn write(&self, w: &mut Writer) {
-        w.u16(self.points.len() as u16);
+        w.u16(crate::wire::len_u16(self.points.len()));
         for p in &self.points {
             write_point::<C>(p, w);
         }

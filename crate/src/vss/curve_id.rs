@@ -106,9 +106,8 @@ pub(crate) use with_curve;
 /// value is taken out of a runtime-curve enum without a conversion trait per type.
 pub(crate) fn cast<T: Any, U: Any>(x: T) -> Result<U, T> {
     let mut slot = Some(x);
-    let taken = (&mut slot as &mut dyn Any)
-        .downcast_mut::<Option<U>>()
-        .and_then(Option::take);
+    let any: &mut dyn Any = &mut slot;
+    let taken = any.downcast_mut::<Option<U>>().and_then(Option::take);
     match (taken, slot) {
         (Some(u), _) => Ok(u),
         (None, Some(x)) => Err(x),
@@ -119,5 +118,6 @@ pub(crate) fn cast<T: Any, U: Any>(x: T) -> Result<U, T> {
 
 /// `x` as a `&U` when `T` and `U` are the same type.
 pub(crate) fn cast_ref<T: Any, U: Any>(x: &T) -> Option<&U> {
-    (x as &dyn Any).downcast_ref::<U>()
+    let any: &dyn Any = x;
+    any.downcast_ref::<U>()
 }

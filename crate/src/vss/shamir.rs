@@ -144,6 +144,8 @@ fn two_pow_64<C: Curve>() -> C::Scalar {
 
 /// The product of small non-negative integers (each < 2^16), batching up to seven of them
 /// into one `u128` before each scalar multiplication.
+// The u128 splits into its high and low 64-bit halves on purpose.
+#[allow(clippy::cast_possible_truncation)]
 fn small_product<C: Curve>(factors: impl Iterator<Item = u64>) -> C::Scalar {
     let shift = two_pow_64::<C>();
     let to_scalar = |v: u128| C::Scalar::from((v >> 64) as u64) * shift + C::Scalar::from(v as u64);

@@ -54,7 +54,7 @@ impl<C: Curve> ActivationParty<C> {
     ///
     /// # Errors
     /// [`Error::OldShareMismatch`] when `share` is not `me`'s share of `public`;
-    /// [`Error::Vss`] for a key over [`MAX_KEY_LEN`].
+    /// [`Error::Vss`] for a key over 4096 bytes.
     pub fn start(
         me: PartyId,
         share: Option<&KeyShare<C>>,

@@ -52,7 +52,7 @@ use crate::PartyId;
 /// Magic of an encoded [`GroupKeyAnnouncement`].
 pub const ANNOUNCEMENT_MAGIC: &[u8; 4] = b"PCKA";
 /// Version of the encoding.
-pub const VERSION: u16 = 1;
+pub(super) const VERSION: u16 = 1;
 /// The ML-DSA context of the proof of possession.
 pub const CEREMONY_CONTEXT: &[u8] = tags::PULSAR_CEREMONY.as_bytes();
 
@@ -175,7 +175,7 @@ impl GroupKeyAnnouncement {
         let mut w = Writer::with_header(ANNOUNCEMENT_MAGIC, VERSION);
         w.put(&self.session);
         self.combiner.write(&mut w);
-        w.u16(self.signers.len() as u16);
+        w.u16(crate::wire::len_u16(self.signers.len()));
         for p in &self.signers {
             p.write(&mut w);
         }

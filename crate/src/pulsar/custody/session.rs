@@ -302,14 +302,14 @@ impl Session {
         let mut w = Writer::with_header(SESSION_MAGIC, SESSION_VERSION);
         w.u8(self.purpose.to_byte()).u8(self.mode.to_byte()).put(&self.id);
         w.bytes(&self.public.to_bytes());
-        w.u16(self.signers.len() as u16);
+        w.u16(crate::wire::len_u16(self.signers.len()));
         for p in &self.signers {
             p.write(&mut w);
         }
         w.bytes(&self.combiner.to_bytes());
         if let Some(k) = &self.group_key {
             w.bytes(&k.to_bytes()).bytes(&self.message);
-            w.u8(self.context.len() as u8).put(&self.context);
+            w.u8(crate::wire::len_u8(self.context.len())).put(&self.context);
         }
         w.into_bytes()
     }

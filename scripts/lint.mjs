@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// The lint gate (issue 18): formatting, clippy with Cargo.toml's `[lints]` table at zero
+// warnings for every build the crate ships (native, the light and the full WebAssembly
+// module) and for every target (tests, benches, bins), and rustdoc with warnings denied.
+//
+// Usage: node scripts/lint.mjs
+// Runs every step even after one fails, prints a summary, and exits 1 if any step failed.
+// Respects CARGO_TARGET_DIR. The WebAssembly steps need `rustup target add
+// wasm32-unknown-unknown` (scripts/setup.mjs installs it).
+
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(fileURLToPath(import.meta.url), '..', '..');
+const WASM = ['--target', 'wasm32-unknown-unknown'];
+const DENY = ['--', '-D', 'warnings'];
+
+const STEPS = [
+  { name: 'rustfmt', args: ['fmt', '--check'] },
+  { name: 'clippy native lib', args: ['clippy', '--lib', '--features', 'sim,hazmat', ...DENY] },
+  {
+    name: 'clippy light wasm',
+    args: ['clippy', '--lib', '--no-default-features', '--features', 'light', ...WASM, ...DENY],
+  },
+  { name: 'clippy full wasm', args: ['clippy', '--lib', '--features', 'full,hazmat', ...WASM, ...DENY] },
+  { name: 'clippy all targets', args: ['clippy', '--all-targets', '--features', 'sim,hazmat', ...DENY] },
+  {
+    name: 'rustdoc',
+    args: ['doc', '--no-deps', '--features', 'sim,hazmat'],
+    env: { RUSTDOCFLAGS: [process.env.RUSTDOCFLAGS, '-D warnings'].filter(Boolean).join(' ') },
+  },
+];
+
+const results = [];
+for (const step of STEPS) {
+  console.log(`\n== ${step.name}: cargo ${step.args.join(' ')}`);
+  const started = Date.now();
+  const run = spawnSync('cargo', step.args, {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, ...step.env },
+  });
+  const ok = run.status === 0;
+  results.push({ name: step.name, ok, seconds: Math.round((Date.now() - started) / 1000) });
+  if (run.error) console.error(`cannot run cargo: ${run.error.message}`);
+}
+
+console.log('\nlint summary');
+for (const r of results) console.log(`  ${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (${r.seconds} s)`);
+const failed = results.filter((r) => !r.ok);
+if (failed.length > 0) {
+  console.error(`\n${failed.length} lint step(s) failed: ${failed.map((r) => r.name).join(', ')}`);
+  process.exit(1);
+}
