@@ -14,9 +14,10 @@
 //! term — the unchanged group commitment — a valid certificate proves the new set can
 //! sign.
 //!
-//! The same certificate binds a scheme's public key to the sharing (Pulsar: the ML-DSA
-//! key, which nothing else ties to the Pedersen commitments): its statement includes the
-//! key, and a key record carries the certificate of its generation.
+//! The same certificate binds a scheme's public key to the sharing (Pulsar: the announced
+//! ML-DSA key — `C_0`, the key ceremony's transcript hash and the `PULG` frame — which
+//! nothing else ties to the Pedersen commitments): its statement includes the key, and a
+//! key record carries the certificate of its generation.
 //!
 //! # When the old generation may erase
 //!

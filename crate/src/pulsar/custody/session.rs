@@ -347,7 +347,7 @@ impl Session {
         let session = match purpose {
             Purpose::KeyCeremony => Session::key_ceremony(id, mode, &public, &signers, &combiner)?,
             Purpose::Sign => {
-                let group_key = GroupKey::from_bytes(r.bytes(MAX_KEY_LEN)?)?;
+                let group_key = GroupKey::from_bytes(r.bytes(MAX_KEY_LEN)?, &public)?;
                 let message = r.bytes(MAX_MESSAGE_LEN)?;
                 let ctx_len = usize::from(r.u8()?);
                 let context = r.take(ctx_len)?;
