@@ -1549,7 +1549,13 @@ fn decoders_are_strict() {
 
 fn large_committee(n: u16, t: u16) {
     let g = pulsar_group(Mode::MlDsa65, n, t, &format!("committee {n}"));
-    pulsar_sign(&g, &ids(n - t + 1..=n), b"large committee", b"", "large");
+    let signers = ids(n - t + 1..=n);
+    pulsar_sign(&g, &signers, b"large committee", b"", "large");
+    // Every signer outside this process reads the session (which carries the key record,
+    // its certificate naming all n members) from its bytes.
+    let (session, _) = sign_session(&g, &signers, b"large committee", "large bytes");
+    let bytes = session.to_bytes();
+    assert_eq!(Session::from_bytes(&bytes).unwrap().to_bytes(), bytes);
 }
 
 #[test]

@@ -57,6 +57,9 @@ pub(crate) const MAX_FRAME_LEN: usize = 8192;
 const MAX_LSS_SHARE_LEN: usize = 1 << 20;
 /// Longest certificate accepted inside a [`GroupKey`].
 const MAX_CERTIFICATE_LEN: usize = 1 << 20;
+/// Longest `PCGK` record any decoder of a message that carries one accepts: header, the
+/// announced-key body with the longest frame, and the longest certificate.
+pub(crate) const MAX_RECORD_LEN: usize = 6 + 32 + 32 + 4 + MAX_FRAME_LEN + 4 + MAX_CERTIFICATE_LEN;
 
 /// The ML-DSA key a key ceremony's combiner announced: proven possessed by the combiner
 /// and bound to the ceremony transcript, but not yet certified by the members.
