@@ -854,12 +854,14 @@ export declare const pulsar: {
   /**
    * Whether `certificate` activates generation `generation` of the dealing with transcript
    * hash `transcriptHash` of `sharing` (the NEW generation's `LSG1`) for the key record
-   * `groupKey` (`PCGK`). Only the key the record names enters the verdict — its commitment
-   * C₀ and its ML-DSA key, so an older generation's record of the key serves — not its
-   * ceremony hash nor the certificate it carries (each session checks that one against its
-   * sharing).
-   * @throws decoding codes of the sharing or record (the verifier's own inputs); RangeError
-   *   for a bad generation or a transcript hash that is not 32 bytes.
+   * `groupKey` (`PCGK`) of that same generation — the `keyRecord` every party of the dealing
+   * got. Every byte of the record enters the verdict: it must decode canonically, and its own
+   * certificate must bind all of it (C₀, ceremony hash, ML-DSA key) to `sharing`. An older
+   * generation's record is refused (`ACTIVATION_WRONG_GENERATION`): its certificate can only
+   * be checked against its own sharing. A bad record, like a bad certificate, is a verdict
+   * (`{ ok: false, code, reason }`), never a throw.
+   * @throws decoding codes of the sharing (the verifier's own input); RangeError for a bad
+   *   generation or a transcript hash that is not 32 bytes.
    */
   verifyActivation(sharing: Uint8Array, groupKey: Uint8Array, generation: number, transcriptHash: Uint8Array, certificate: Uint8Array): Verdict;
 };

@@ -843,7 +843,9 @@ export const pulsar = Object.freeze({
   /**
    * Whether `certificate` activates generation `generation` of the dealing with transcript
    * hash `transcriptHash` of `sharing` (the new generation's `LSG1`) for the group key record
-   * `groupKey` (`PCGK`): `{ ok: true }` or `{ ok: false, code, reason }`.
+   * `groupKey` (`PCGK`) of that generation (the `keyRecord` of the dealing's outcome): every
+   * byte of the record is checked against `sharing`. `{ ok: true }` or `{ ok: false, code,
+   * reason }`; a bad record or certificate is a verdict, never a throw.
    */
   verifyActivation(sharing, groupKey, generation, transcriptHash, certificate) {
     const sh = record(sharing, 'sharing');

@@ -635,6 +635,14 @@ fn all_errors() -> Vec<(&'static str, quasar_pq::Error, &'static str)> {
             "snapshot",
         ),
         (
+            "retiring a generation no activation superseded",
+            s(snapshot::Error::NotSuperseded {
+                generation: 1,
+                activated: None,
+            }),
+            "snapshot",
+        ),
+        (
             "a file too large",
             s(snapshot::Error::FileTooLarge {
                 path: "f".into(),

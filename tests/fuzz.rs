@@ -61,6 +61,10 @@ impl Counts {
     }
 }
 
+/// The Pulsar sharing of the corpus: a group key record is only ever read against the
+/// sharing it is for (set by [`build_corpus`]).
+static PULSAR_SHARING: std::sync::OnceLock<lss::GroupPublic<Ristretto255>> = std::sync::OnceLock::new();
+
 /// What a decoder makes of some bytes: `Ok(re-encoding)` or `Err(())`.
 type Decoder = fn(&[u8]) -> Result<Vec<u8>, ()>;
 
@@ -147,9 +151,14 @@ fn decoders() -> Vec<(&'static [u8; 4], &'static str, Decoder)> {
         (b"PCKA", "pulsar GroupKeyAnnouncement", |b| {
             ok(custody::GroupKeyAnnouncement::from_bytes(b), |m| m.to_bytes())
         }),
-        (b"PCGK", "pulsar GroupKey", |b| {
-            ok(custody::GroupKey::from_bytes(b), |m| m.to_bytes())
-        }),
+        (
+            b"PCGK",
+            "pulsar GroupKey (read against the corpus's sharing)",
+            |b| {
+                let public = PULSAR_SHARING.get().expect("the corpus is built first");
+                ok(custody::GroupKey::from_bytes(b, public), |m| m.to_bytes())
+            },
+        ),
         (b"PCKS", "pulsar KeyShare", |b| {
             ok(PulsarShare::from_bytes(b), |m| m.to_bytes().to_vec())
         }),
@@ -365,6 +374,7 @@ fn build_corpus() -> (Corpus, Material) {
     let public = shares[&id(1)].public().clone();
     corpus.add(&public.to_bytes());
     corpus.add(&shares[&id(1)].to_bytes());
+    PULSAR_SHARING.get_or_init(|| public.clone());
     let key = CombinerKey::generate(id(99), &mut party_rng(b"k", id(99)));
     corpus.add(&key.public_key().to_bytes());
     corpus.add(&key.to_bytes());

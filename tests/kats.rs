@@ -52,7 +52,9 @@ fn committed_vectors_match_a_fresh_regeneration() {
 #[cfg(feature = "threshold")]
 mod protocols {
     use quasar_pq::lens::Curve;
-    use quasar_pq::lss::ActivationCertificate;
+    use quasar_pq::lss::{ActivationCertificate, GroupPublic};
+    use quasar_pq::pulsar::custody::GroupKey;
+    use quasar_pq::vss::Ristretto255;
     use serde_json::Value;
 
     use super::common::{self, unhex};
@@ -123,10 +125,19 @@ mod protocols {
             );
             let pk = &frame[11..];
             let (msg, ctx) = (field(c, "message"), field(c, "context"));
+            // What every Pulsar certificate binds: the announced key, C_0 ‖ ceremony
+            // transcript hash ‖ u32 length ‖ PULG frame.
+            let mut announced = field(c, "group_commitment");
+            announced.extend(field(c, "ceremony_hash"));
+            announced.extend((frame.len() as u32).to_be_bytes());
+            announced.extend(&frame);
             let cert_bytes = field(c, "activation_certificate");
             let (scheme, generation, transcript, key, members) = split_certificate(&cert_bytes);
             assert_eq!(scheme, 2, "a Pulsar certificate");
-            assert_eq!(key, frame, "the certificate names the unchanged group key");
+            assert_eq!(
+                key, announced,
+                "the certificate names the unchanged announced key"
+            );
             assert_eq!(transcript, field(c, "reshare_transcript_hash"));
             assert_eq!(generation, c["generation"].as_u64().unwrap());
             assert_eq!(members, ints(c, "activation_members"));
@@ -144,9 +155,24 @@ mod protocols {
                 (2, 0),
                 "the key certificate of generation 0"
             );
-            assert_eq!(key, frame);
+            assert_eq!(key, announced);
             assert_eq!(transcript, field(c, "dkg_transcript_hash"));
             assert_eq!(members, ints(c, "parties"));
+            // The record: PCGK ‖ u16 3 ‖ the announced key ‖ u32 length ‖ the certificate;
+            // read (the one strict check) against the DKG's sharing, it is accepted.
+            let certificate = field(c, "key_certificate");
+            let mut record = b"PCGK\x00\x03".to_vec();
+            record.extend(&announced);
+            record.extend((certificate.len() as u32).to_be_bytes());
+            record.extend(&certificate);
+            assert_eq!(record, field(c, "group_key_record"));
+            let sharing = GroupPublic::<Ristretto255>::from_bytes(&field(c, "sharing")).unwrap();
+            assert_eq!(
+                sharing.transcript_hash().to_vec(),
+                field(c, "dkg_transcript_hash")
+            );
+            let key = GroupKey::from_bytes(&record, &sharing).unwrap();
+            assert_eq!(key.to_bytes(), record);
             for peer in common::peers::peers(mode) {
                 for name in ["signature_deterministic", "signature_hedged"] {
                     assert!(

@@ -1622,14 +1622,36 @@ fn wrong_certificates_are_refused_with_their_reason() {
             }
         );
         assert_eq!(f.code(), "ACTIVATION_INVALID_PROOF");
+        // Another valid commitment R (member 2's) in member 1's proof fails to verify; a
+        // commitment that is no canonical group element does not even decode.
+        let point_len = fields.proofs[0].1.len()
+            - match mode {
+                Mode::Pedersen => 64,
+                Mode::Feldman => 32,
+            };
         let mut bad = fields.clone();
-        bad.proofs[0].1[3] ^= 0x40;
+        let other_r = bad.proofs[1].1[..point_len].to_vec();
+        bad.proofs[0].1[..point_len].copy_from_slice(&other_r);
         assert_eq!(
             fault_of(verify(&bad.cert(), &p1, g1, &t1)),
             ActivationFault::InvalidProof {
                 members: vec![pid(1)]
             }
         );
+        let undecodable = (0..=255u8).find_map(|x| {
+            let mut bad = fields.clone();
+            bad.proofs[0].1[..point_len].fill(x);
+            ActivationCertificate::from_bytes(&bad.encode()).err()
+        });
+        assert!(matches!(undecodable, Some(wire::Error::InvalidValue(_))));
+        // A response that is no canonical scalar (all ones, above every group order) does
+        // not decode either: no proof has two encodings.
+        let mut wide = fields.clone();
+        wide.proofs[0].1[point_len..point_len + 32].fill(0xFF);
+        assert!(matches!(
+            ActivationCertificate::from_bytes(&wide.encode()),
+            Err(wire::Error::InvalidValue(_))
+        ));
         let mut swapped = fields.clone();
         let p = swapped.proofs[0].1.clone();
         swapped.proofs[0].1 = swapped.proofs[2].1.clone();

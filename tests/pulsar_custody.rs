@@ -107,7 +107,7 @@ fn advance(
     )
     .is_err());
     assert_eq!(cert.kind(), ActivationKind::Pulsar);
-    assert_eq!(cert.key(), group.key.frame());
+    assert_eq!(cert.key(), group.key.scheme_key());
     let key = group.key.reactivated(&public, cert).unwrap();
     assert_eq!(key.public_key(), group.key.public_key());
     assert_eq!(key.generation(), public.generation());
@@ -180,7 +180,7 @@ fn ceremony_sign_and_verify_with_plain_mldsa() {
         let back = KeyShare::from_bytes(&share.to_bytes()).unwrap();
         assert_eq!((back.id(), back.group_key()), (*p, &g.key));
         assert!(format!("{share:?}").contains("redacted"));
-        assert_eq!(GroupKey::from_bytes(&g.key.to_bytes()).unwrap(), g.key);
+        assert_eq!(GroupKey::from_bytes(&g.key.to_bytes(), &g.public).unwrap(), g.key);
     }
 }
 
@@ -940,7 +940,7 @@ fn the_old_set_cannot_activate_the_new_generation() {
     let t = *new_public.transcript_hash();
     let verify = |cert: &ActivationCertificate| custody::verify_activation(&new_public, &g.key, 1, &t, cert);
     // What the old set can make: an activation round of its own generation for the key.
-    let frame = g.key.frame();
+    let frame = g.key.scheme_key();
     let started = ids(1..=3)
         .into_iter()
         .map(|p| {
@@ -1072,7 +1072,9 @@ fn wrong_certificates_are_refused() {
     assert_eq!(refused(verify(&lens.cert())), ActivationFault::WrongGroup);
     // A certificate of another key of the same sharing.
     let mut other_key = fields.clone();
-    other_key.key = pulsar_group(Mode::MlDsa44, 4, 2, "refusals other").key.frame();
+    other_key.key = pulsar_group(Mode::MlDsa44, 4, 2, "refusals other")
+        .key
+        .scheme_key();
     assert_eq!(refused(verify(&other_key.cert())), ActivationFault::WrongKey);
     let bytes = cert1.to_bytes();
     for bit in (0..bytes.len() * 8).step_by(3) {
@@ -1085,8 +1087,9 @@ fn wrong_certificates_are_refused() {
 }
 
 /// The record of another ML-DSA key with this sharing's `C_0` and certificate copied:
-/// `PCGK` decodes (it is well formed) but no session, share or reshare accepts it, and
-/// `PCKS` decoding refuses it; a certificate for it needs `t` members.
+/// `PCGK` is well formed, but reading it against the sharing refuses it (so no session,
+/// share or reshare can be given it), and `PCKS` decoding refuses it; a certificate for it
+/// needs `t` members.
 #[test]
 fn a_forged_group_key_with_the_right_commitment_is_refused() {
     let g = pulsar_group(Mode::MlDsa44, 3, 2, "forged");
@@ -1099,26 +1102,30 @@ fn a_forged_group_key_with_the_right_commitment_is_refused() {
         b[at..at + frame_len].copy_from_slice(&other.key.frame());
         b
     };
-    let forged = GroupKey::from_bytes(&swap_frame(&g.key.to_bytes(), frame_at)).unwrap();
-    assert_eq!(forged.commitment(), g.key.commitment());
-    assert_eq!(forged.public_key(), other.key.public_key());
+    let forged = swap_frame(&g.key.to_bytes(), frame_at);
     let wrong_key = Error::Lss(lss::Error::InvalidActivation(ActivationFault::WrongKey));
-    assert_eq!(forged.check_sharing(&g.public).unwrap_err(), wrong_key);
+    assert_eq!(GroupKey::from_bytes(&forged, &g.public).unwrap_err(), wrong_key);
     assert_eq!(wrong_key.code(), "ACTIVATION_WRONG_KEY");
-    let share = copy_share(g.shares[&pid(1)].lss());
-    assert_eq!(KeyShare::new(share, forged.clone()).unwrap_err(), wrong_key);
     // PCKS: the LSK1 share first, then the group-key body.
     let pcks = g.shares[&pid(1)].to_bytes();
     let lsk_len = u32::from_be_bytes(pcks[6..10].try_into().unwrap()) as usize;
     let forged_pcks = swap_frame(&pcks, 10 + lsk_len + 32 + 32 + 4);
     assert_eq!(KeyShare::from_bytes(&forged_pcks).unwrap_err(), wrong_key);
     KeyShare::from_bytes(&pcks).unwrap();
-    // No session, and no reshare, takes it.
+    // Another group's record entirely: another C_0.
+    assert_eq!(
+        other.key.check_sharing(&g.public).unwrap_err(),
+        Error::GroupMismatch
+    );
+    assert_eq!(
+        GroupKey::from_bytes(&other.key.to_bytes(), &g.public).unwrap_err(),
+        Error::GroupMismatch
+    );
     let key = combiner_key("forged");
     assert_eq!(
         Session::sign(
             [0; 32],
-            &forged,
+            &other.key,
             &g.public,
             &ids([1, 2]),
             key.public_key(),
@@ -1126,25 +1133,23 @@ fn a_forged_group_key_with_the_right_commitment_is_refused() {
             b""
         )
         .unwrap_err(),
-        wrong_key
+        Error::GroupMismatch
     );
     assert_eq!(
-        custody::reshare(sid("forged"), &forged, &g.public, &ids(1..=3), &ids(4..=7), 3).unwrap_err(),
-        wrong_key
-    );
-    // Another group's record entirely: another C_0.
-    assert_eq!(
-        other.key.check_sharing(&g.public).unwrap_err(),
+        custody::reshare(sid("forged"), &other.key, &g.public, &ids(1..=3), &ids(4..=7), 3).unwrap_err(),
         Error::GroupMismatch
     );
     // Certifying the forged key needs t members: one member's proof is not enough.
+    let mut forged_key = g.key.scheme_key();
+    let at = forged_key.len() - frame_len;
+    forged_key[at..].copy_from_slice(&other.key.frame());
     let (certs, _) = run(
         vec![ActivationParty::start(
             pid(1),
             Some(g.shares[&pid(1)].lss()),
             &g.public,
             ActivationKind::Pulsar,
-            &forged.frame(),
+            &forged_key,
             &mut party_rng(b"one", pid(1)),
         )
         .unwrap()],
@@ -1154,6 +1159,100 @@ fn a_forged_group_key_with_the_right_commitment_is_refused() {
         certs[&pid(1)].as_ref().unwrap_err().code(),
         "NOT_ENOUGH_POSSESSION_PROOFS"
     );
+}
+
+/// Every way to change a record by one step: each byte with one bit flipped (bit `i % 8`
+/// of byte `i`), every truncation, and one byte more.
+fn record_mutations(record: &[u8]) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::with_capacity(2 * record.len() + 1);
+    for i in 0..record.len() {
+        let mut m = record.to_vec();
+        m[i] ^= 1 << (i % 8);
+        out.push((format!("byte {i} flipped"), m));
+    }
+    for cut in 0..record.len() {
+        out.push((format!("cut to {cut} bytes"), record[..cut].to_vec()));
+    }
+    let mut long = record.to_vec();
+    long.push(0);
+    out.push(("one byte more".into(), long));
+    out
+}
+
+/// Whether `verify_activation(sharing, record, generation, transcript, cert)` accepts
+/// `record`, read (the one strict check) against `own`, the sharing of its generation —
+/// `sharing` itself for the record of the generation `cert` activates, as
+/// `pulsar.verifyActivation` reads it.
+fn verify_activation_takes(
+    own: &lss::GroupPublic<R>,
+    sharing: &lss::GroupPublic<R>,
+    record: &[u8],
+    generation: u64,
+    cert: &ActivationCertificate,
+) -> bool {
+    GroupKey::from_bytes(record, own).is_ok_and(|k| {
+        custody::verify_activation(sharing, &k, generation, sharing.transcript_hash(), cert).is_ok()
+    })
+}
+
+/// Whether a signing combiner starts on `record` (`pulsar.sign.combiner`).
+fn combiner_takes(sharing: &lss::GroupPublic<R>, record: &[u8], key: &CombinerKey) -> bool {
+    GroupKey::from_bytes(record, sharing).is_ok_and(|k| {
+        Session::sign([7; 32], &k, sharing, &ids([1, 2]), key.public_key(), b"m", b"")
+            .is_ok_and(|s| CombinerParty::start_deterministic(copy_key(key), &s).is_ok())
+    })
+}
+
+/// Every byte of a group key record (`PCGK`) is bound: one flipped bit anywhere (header,
+/// `C_0`, the ceremony transcript hash, the `PULG` frame, the embedded `LSA2`
+/// certificate), a truncation or an extension, and `verify_activation`, a signing
+/// combiner and `PCKS` decoding (which embeds the record's body) all refuse it — for the
+/// record of the generation an activation makes and for the older record it came from.
+#[test]
+fn every_byte_of_a_key_record_is_bound() {
+    let (g0, g1) = generation_one(Mode::MlDsa44, "record bytes");
+    let cert = g1.key.certificate().clone();
+    let combiner = combiner_key("record bytes");
+    for (name, group) in [("generation 0", &g0), ("generation 1", &g1)] {
+        let record = group.key.to_bytes();
+        // PCKS: header, the LSK1 share, then the record without its 6-byte header.
+        let pcks = group.shares[&pid(1)].to_bytes();
+        let lsk_len = u32::from_be_bytes(pcks[6..10].try_into().unwrap()) as usize;
+        let pcks_prefix = &pcks[..10 + lsk_len];
+        assert_eq!(&pcks[10 + lsk_len..], &record[6..]);
+        assert!(
+            verify_activation_takes(&group.public, &g1.public, &record, 1, &cert),
+            "{name}"
+        );
+        assert!(combiner_takes(&group.public, &record, &combiner), "{name}");
+        let mut taken = Vec::new();
+        for (what, m) in record_mutations(&record) {
+            let mut by = Vec::new();
+            if verify_activation_takes(&group.public, &g1.public, &m, 1, &cert) {
+                by.push("verify_activation");
+            }
+            if combiner_takes(&group.public, &m, &combiner) {
+                by.push("combiner");
+            }
+            if m.len() >= 6 && m[..6] == record[..6] {
+                let mut share = pcks_prefix.to_vec();
+                share.extend_from_slice(&m[6..]);
+                if KeyShare::from_bytes(&share).is_ok() {
+                    by.push("PCKS");
+                }
+            }
+            if !by.is_empty() {
+                taken.push(format!("{what}: {}", by.join(", ")));
+            }
+        }
+        assert!(
+            taken.is_empty(),
+            "{name} ({} bytes): {} changed records accepted:\n{}",
+            record.len(),
+            taken.len(),
+            taken.join("\n")
+        );
+    }
 }
 
 /// A new member told a forged key for a reshare (its ceremony bound to that key) sees
@@ -1174,7 +1273,7 @@ fn a_new_member_given_a_forged_key_fails_the_dealing() {
     .unwrap();
     let fooled = lss::Ceremony::reshare(sid("forged member"), &g.public, &ids(1..=3), &ids(4..=7), 3)
         .unwrap()
-        .with_key(ActivationKind::Pulsar, &other.key.frame())
+        .with_key(ActivationKind::Pulsar, &other.key.scheme_key())
         .unwrap();
     let old = g.old();
     let started = participants(&honest)
@@ -1390,7 +1489,12 @@ fn decoders_are_strict() {
         CombinerKey::from_bytes,
         trailing,
     );
-    strict("group key", &g.key.to_bytes(), GroupKey::from_bytes, trailing);
+    strict(
+        "group key",
+        &g.key.to_bytes(),
+        |b| GroupKey::from_bytes(b, &g.public),
+        |e| matches!(e, Error::Decode(wire::Error::TrailingBytes { extra: 1 })),
+    );
     strict("session", &session.to_bytes(), Session::from_bytes, |e| {
         matches!(e, Error::Decode(wire::Error::TrailingBytes { extra: 1 }))
     });
@@ -1434,7 +1538,7 @@ fn decoders_are_strict() {
         let _ = Round1Message::from_bytes(&junk);
         let _ = Round2Message::from_bytes(&junk);
         let _ = GroupKeyAnnouncement::from_bytes(&junk);
-        let _ = GroupKey::from_bytes(&junk);
+        let _ = GroupKey::from_bytes(&junk, &g.public);
         let _ = KeyShare::from_bytes(&junk);
         let _ = Session::from_bytes(&junk);
     }
@@ -1445,7 +1549,13 @@ fn decoders_are_strict() {
 
 fn large_committee(n: u16, t: u16) {
     let g = pulsar_group(Mode::MlDsa65, n, t, &format!("committee {n}"));
-    pulsar_sign(&g, &ids(n - t + 1..=n), b"large committee", b"", "large");
+    let signers = ids(n - t + 1..=n);
+    pulsar_sign(&g, &signers, b"large committee", b"", "large");
+    // Every signer outside this process reads the session (which carries the key record,
+    // its certificate naming all n members) from its bytes.
+    let (session, _) = sign_session(&g, &signers, b"large committee", "large bytes");
+    let bytes = session.to_bytes();
+    assert_eq!(Session::from_bytes(&bytes).unwrap().to_bytes(), bytes);
 }
 
 #[test]

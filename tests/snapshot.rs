@@ -363,11 +363,17 @@ fn activation_erases_every_older_generation() {
     );
     store.rollback(4).unwrap();
     assert_eq!(store.current(), Some(4));
-    // The superseded generations can be retired; the current and activated ones cannot.
+    // Nothing at or above the activated generation can be retired: the current and
+    // activated one, nor the abandoned newer ones (the next activation erases those).
     assert_eq!(store.retire(4).unwrap_err(), Error::CannotRetire(4));
-    store.retire(6).unwrap();
-    assert_eq!(store.retire(6).unwrap_err(), Error::UnknownGeneration(6));
-    assert_eq!(file_generations(dir.path()), vec![4, 5]);
+    assert_eq!(
+        store.retire(6).unwrap_err(),
+        Error::NotSuperseded {
+            generation: 6,
+            activated: Some(4)
+        }
+    );
+    assert_eq!(file_generations(dir.path()), vec![4, 5, 6]);
 
     // The activation survives reopening, and activating the newest erases the rest.
     drop(store);
@@ -376,7 +382,73 @@ fn activation_erases_every_older_generation() {
     assert_eq!(store.current(), Some(4));
     store.activate(5).unwrap();
     assert_eq!(store.current(), Some(5));
-    assert_eq!(file_generations(dir.path()), vec![5]);
+    assert_eq!(file_generations(dir.path()), vec![5, 6]);
+    store.activate(6).unwrap();
+    assert_eq!(file_generations(dir.path()), vec![6]);
+}
+
+/// The share that still works is never erased by `retire`: with generation 2 saved but not
+/// activated, generation 1 is the only working share, so retiring it is refused and a
+/// rollback to it still works; once generation 2 is activated, generation 1 is erased.
+#[test]
+fn retire_never_erases_the_working_share() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = store_with(dir.path(), 1, [1, 2]);
+    assert_eq!(store.activated(), None);
+    let e = store.retire(1).unwrap_err();
+    assert_eq!(
+        e,
+        Error::NotSuperseded {
+            generation: 1,
+            activated: None
+        }
+    );
+    assert_eq!(e.code(), "NOT_SUPERSEDED");
+    assert_eq!(file_generations(dir.path()), vec![1, 2]);
+    store.rollback(1).unwrap();
+    assert_eq!(store.latest().unwrap().payload(), &payload(1)[..]);
+    // Nothing activated: neither the current one nor the abandoned newer one goes.
+    assert_eq!(store.retire(1).unwrap_err(), Error::CannotRetire(1));
+    assert_eq!(
+        store.retire(2).unwrap_err(),
+        Error::NotSuperseded {
+            generation: 2,
+            activated: None
+        }
+    );
+    // Generation 3 saved and activated: every older generation is erased, and retiring
+    // one of them finds nothing, as before.
+    let snap = store.seal(&metadata(3), &payload(3), &mut rng(3)).unwrap();
+    store.save(3, &snap).unwrap();
+    store.activate(3).unwrap();
+    assert_eq!(file_generations(dir.path()), vec![3]);
+    assert_eq!(store.retire(1).unwrap_err(), Error::UnknownGeneration(1));
+    assert_eq!(store.retire(3).unwrap_err(), Error::CannotRetire(3));
+    // A generation saved after the activated one is not superseded either.
+    let snap = store.seal(&metadata(4), &payload(4), &mut rng(4)).unwrap();
+    store.save(4, &snap).unwrap();
+    store.rollback(3).unwrap();
+    assert_eq!(
+        store.retire(4).unwrap_err(),
+        Error::NotSuperseded {
+            generation: 4,
+            activated: Some(3)
+        }
+    );
+    assert_eq!(file_generations(dir.path()), vec![3, 4]);
+}
+
+/// A generation below the activated one left on disk (a crash during the activation's
+/// erasure, the store not reopened since) is superseded: `retire` erases it.
+#[test]
+fn retire_erases_a_generation_an_activation_superseded() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = store_with(dir.path(), 1, [1, 2]);
+    let leftover = fs::read(gen_path(dir.path(), 1)).unwrap();
+    store.activate(2).unwrap();
+    fs::write(gen_path(dir.path(), 1), &leftover).unwrap();
+    store.retire(1).unwrap();
+    assert_eq!(file_generations(dir.path()), vec![2]);
 }
 
 #[test]
@@ -416,8 +488,16 @@ fn rollback_then_load_and_continue() {
         store.rollback(10).unwrap_err(),
         Error::RollbackNotEarlier { to: 10, current: 10 }
     );
-    store.retire(2).unwrap();
-    assert_eq!(store.rollback(2).unwrap_err(), Error::UnknownGeneration(2));
+    // No generation is activated: every one may be the share that works, so none is
+    // retired.
+    assert_eq!(
+        store.retire(2).unwrap_err(),
+        Error::NotSuperseded {
+            generation: 2,
+            activated: None
+        }
+    );
+    assert_eq!(store.rollback(0).unwrap_err(), Error::UnknownGeneration(0));
 
     store.rollback(7).unwrap();
     assert_eq!(store.current(), Some(7));
@@ -425,7 +505,7 @@ fn rollback_then_load_and_continue() {
     assert_eq!(store.latest().unwrap().payload(), &payload(7)[..]);
     assert_eq!(store.load(7).unwrap().metadata().generation(), 7);
     // Nothing was deleted; the newer generations stay readable.
-    assert_eq!(store.generations().unwrap(), [1, 3, 4, 5, 6, 7, 8, 9, 10]);
+    assert_eq!(store.generations().unwrap(), (1..=10).collect::<Vec<_>>());
     assert_eq!(store.load(9).unwrap().payload(), &payload(9)[..]);
     // Only earlier generations.
     assert_eq!(
@@ -454,7 +534,7 @@ fn rollback_then_load_and_continue() {
     let snap11 = seal(&key(1), 11);
     store.save(11, &snap11).unwrap();
     assert_eq!(store.current(), Some(11));
-    assert_eq!(store.generations().unwrap(), [1, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    assert_eq!(store.generations().unwrap(), (1..=11).collect::<Vec<_>>());
     assert_eq!(store.history().len(), 2);
 }
 

@@ -131,14 +131,13 @@ test('kats/pulsar.json: signatures verify (WASM, light, noble); the certificates
       assert.ok(!SETS[c.set].verify(sig, ascii('other'), pk, { context }), `${where} ${name}: wrong message`);
     }
     assert.notEqual(c.signature_deterministic, c.signature_hedged);
-    // PCGK v2: magic ‖ version ‖ group commitment ‖ ceremony hash ‖ … ‖ u32 length ‖ LSA2.
-    const record = hex(c.group_key_record);
-    assert.equal(toHex(record.subarray(0, 6)), toHex(concat(ascii('PCGK'), [0, 2])), `${where}: PCGK v2`);
-    assert.equal(toHex(record.subarray(6, 38)), c.group_commitment, `${where}: group commitment`);
-    assert.equal(toHex(record.subarray(38, 70)), c.ceremony_hash, `${where}: ceremony hash`);
+    // What every Pulsar certificate binds, the announced key: group commitment ‖ ceremony
+    // hash ‖ u32 length ‖ PULG frame. PCGK v3: magic ‖ version ‖ that ‖ u32 length ‖ LSA2.
+    const announced = concat(hex(c.group_commitment), hex(c.ceremony_hash), u32be(hex(c.group_key).length), hex(c.group_key));
     const cert = hex(c.key_certificate);
-    assert.ok(c.group_key_record.endsWith(toHex(concat(u32be(cert.length), cert))), `${where}: the record carries its certificate`);
-    const key = c.group_key;
+    const record = concat(ascii('PCGK'), [0, 3], announced, u32be(cert.length), cert);
+    assert.equal(toHex(record), c.group_key_record, `${where}: PCGK v3, the announced key and its certificate`);
+    const key = toHex(announced);
     const first = checkCertificate(`${where} key certificate`, c.key_certificate, { kind: 2, generation: 0, transcriptHash: c.dkg_transcript_hash, key });
     assert.ok(first.members.length >= c.threshold && first.members.every((m) => c.parties.includes(m)), `${where}: t members of the DKG`);
     checkCertificate(`${where} activation`, c.activation_certificate, {
@@ -339,6 +338,7 @@ function replayPulsar(c, rp) {
     dkgShares.set(id, rp.own(o.keyShare));
   }
   const sharing = hex(agreed(`${where} DKG sharing`, [...d.values()].map((o) => o.sharing)));
+  assert.equal(toHex(sharing), c.sharing, `${where}: the DKG's sharing`);
 
   // 2. Key ceremony by the first t parties; the announcement is the combiner's last broadcast.
   const kc = pulsar.keyCeremony.combiner({ id: c.combiner, level, sharing, signers: c.ceremony_signers, session: hex(c.ceremony_session), rng: crng });
@@ -400,10 +400,15 @@ function replayPulsar(c, rp) {
   }
   const next = rr.get(c.reshare_receivers[0]);
   const cert = hex(c.activation_certificate);
-  const verdict = pulsar.verifyActivation(next.sharing, keyRecord, c.generation, hex(c.reshare_transcript_hash), cert);
+  const th = hex(c.reshare_transcript_hash);
+  // The new generation's record: the same announced key, with the activation certificate.
+  assert.equal(toHex(next.keyRecord), toHex(concat(keyRecord.subarray(0, keyRecord.length - hex(c.key_certificate).length - 4), u32be(cert.length), cert)), `${where}: the new record`);
+  const verdict = pulsar.verifyActivation(next.sharing, next.keyRecord, c.generation, th, cert);
   assert.deepEqual({ ...verdict }, { ok: c.activation_valid }, `${where}: pulsar.verifyActivation`);
-  assert.equal(pulsar.verifyActivation(next.sharing, keyRecord, c.generation, hex(c.reshare_transcript_hash), tampered(cert)).ok, false, `${where}: a tampered certificate`);
-  assert.equal(pulsar.verifyActivation(sharing, keyRecord, c.generation, hex(c.reshare_transcript_hash), cert).ok, false, `${where}: not for the old sharing`);
+  assert.equal(pulsar.verifyActivation(next.sharing, next.keyRecord, c.generation, th, tampered(cert)).ok, false, `${where}: a tampered certificate`);
+  assert.equal(pulsar.verifyActivation(sharing, next.keyRecord, c.generation, th, cert).ok, false, `${where}: not for the old sharing`);
+  // The generation-0 record's certificate cannot be checked against the new sharing: refused.
+  assert.equal(pulsar.verifyActivation(next.sharing, keyRecord, c.generation, th, cert).code, 'ACTIVATION_WRONG_GENERATION', `${where}: the old record`);
 }
 
 test('kats/pulsar.json: the WASM parties replay every case byte for byte (native == WASM)', () => {

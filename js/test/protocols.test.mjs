@@ -287,6 +287,49 @@ describe('Pulsar custody', () => {
     next.forEach((s) => s.free());
   });
 
+  test('every byte of a key record is bound: verifyActivation and sign.combiner refuse each changed record', () => {
+    // A 2-of-4 ML-DSA-44 key refreshed by all four: generation 1, a certificate of 4 members.
+    const { shares } = pulsarKey(ids(1, 4), 2, 44);
+    const parties = ids(1, 4).map((id) => pulsar.refresh({ share: shares.get(id), session: label32('record bytes'), dealers: ids(1, 4) }));
+    const rr = must(run(parties), ids(1, 4));
+    parties.forEach((p) => p.free());
+    const gen0 = shares.get(1).publicInfo();
+    shares.forEach((s) => s.free());
+    const o = rr.outcomes.get(1);
+    ids(1, 4).forEach((id) => rr.outcomes.get(id).keyShare.free());
+    const { sharing, keyRecord, generation, transcriptHash } = o;
+    const certificate = o.activation.certificate;
+    assert.equal(generation, 1);
+    const verify = (record) => pulsar.verifyActivation(sharing, record, generation, transcriptHash, certificate);
+    const combiner = (record) => pulsar.sign.combiner({ id: COMBINER, keyRecord: record, sharing, signers: [1, 2], message: enc('m'), session: label32('record bytes sign'), seed: label32('c') });
+    assert.deepEqual(verify(keyRecord), { ok: true });
+    combiner(keyRecord).free();
+    // The generation-0 record: its certificate is of another sharing, so it is refused here.
+    assert.equal(verify(gen0.keyRecord).code, 'ACTIVATION_WRONG_GENERATION');
+    const changed = [];
+    for (let i = 0; i < keyRecord.length; i++) {
+      const m = keyRecord.slice();
+      m[i] ^= 1 << (i % 8);
+      changed.push([`byte ${i} flipped`, m]);
+    }
+    for (let cut = 0; cut < keyRecord.length; cut++) changed.push([`cut to ${cut} bytes`, keyRecord.slice(0, cut)]);
+    const longer = new Uint8Array(keyRecord.length + 1);
+    longer.set(keyRecord);
+    changed.push(['one byte more', longer]);
+    const taken = [];
+    for (const [what, m] of changed) {
+      const v = verify(m); // a verdict, never a throw
+      if (v.ok !== false || typeof v.code !== 'string') taken.push(`${what}: verifyActivation ${JSON.stringify(v)}`);
+      try {
+        combiner(m).free();
+        taken.push(`${what}: sign.combiner`);
+      } catch (e) {
+        if (e.name !== 'QuasarError') taken.push(`${what}: sign.combiner threw ${e.name}: ${e.message}`);
+      }
+    }
+    assert.deepEqual(taken, [], `${taken.length} of ${changed.length} changed ${keyRecord.length}-byte records accepted`);
+  });
+
   test('cheaters: bad-shares in the DKG (INVALID_OPENING by every honest party); bad-contribution in signing (INVALID_SHARE)', () => {
     const { r, shares } = pulsarKey(ids(1, 5), 3, 44, 2);
     for (const id of [1, 3, 4, 5]) {

@@ -14,9 +14,10 @@
 //! term — the unchanged group commitment — a valid certificate proves the new set can
 //! sign.
 //!
-//! The same certificate binds a scheme's public key to the sharing (Pulsar: the ML-DSA
-//! key, which nothing else ties to the Pedersen commitments): its statement includes the
-//! key, and a key record carries the certificate of its generation.
+//! The same certificate binds a scheme's public key to the sharing (Pulsar: the announced
+//! ML-DSA key — `C_0`, the key ceremony's transcript hash and the `PULG` frame — which
+//! nothing else ties to the Pedersen commitments): its statement includes the key, and a
+//! key record carries the certificate of its generation.
 //!
 //! # When the old generation may erase
 //!
@@ -48,7 +49,9 @@
 //! transcript hash (32) ‖ u32 length ‖ scheme key (≤ 4096 bytes) ‖ u16 count ‖ count ×
 //! (u16 member ‖ proof), members strictly increasing.
 //!
-//! A proof is `R` (point) ‖ `z₁` (scalar) ‖ `z₂` (scalar, Pedersen only).
+//! A proof is `R` (point) ‖ `z₁` (scalar) ‖ `z₂` (scalar, Pedersen only), each in its one
+//! canonical encoding (the decoder refuses any other), so a certificate re-encodes to
+//! exactly the bytes it was read from.
 
 mod party;
 mod proof;
@@ -339,9 +342,10 @@ impl ActivationCertificate {
         w.into_bytes()
     }
 
-    /// Decodes strictly (known scheme, group and mode; proofs of the mode's exact length;
-    /// members strictly increasing; no trailing bytes). The proofs are checked by
-    /// [`ActivationCertificate::verify`].
+    /// Decodes strictly (known scheme, group and mode; proofs of the mode's exact length,
+    /// each a canonical point and canonical scalars; members strictly increasing; no
+    /// trailing bytes), so that re-encoding gives the input back byte for byte. Whether
+    /// the proofs verify is [`ActivationCertificate::verify`]'s question.
     ///
     /// # Errors
     /// [`wire::Error`] naming what was wrong.
@@ -368,7 +372,11 @@ impl ActivationCertificate {
             if proofs.last().is_some_and(|(last, _)| *last >= p) {
                 return Err(wire::Error::InvalidValue("members not strictly increasing"));
             }
-            proofs.push((p, r.take(proof_len)?.to_vec()));
+            let proof = r.take(proof_len)?;
+            // Strict, so that the bytes are the one encoding of what they hold: a canonical
+            // prime-order `R` and canonical scalars (no alternative spelling of a proof).
+            crate::vss::with_curve!(curve, C => check_proof::<C>(mode, proof))?;
+            proofs.push((p, proof.to_vec()));
         }
         r.finish()?;
         Ok(ActivationCertificate {
@@ -381,4 +389,11 @@ impl ActivationCertificate {
             proofs,
         })
     }
+}
+
+/// Checks that `bytes` is exactly one proof of `mode`, canonically encoded.
+fn check_proof<C: Curve>(mode: Mode, bytes: &[u8]) -> Result<(), wire::Error> {
+    let mut r = Reader::new(bytes);
+    PossessionProof::<C>::read(mode, &mut r)?;
+    r.finish()
 }

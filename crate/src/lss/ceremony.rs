@@ -114,7 +114,7 @@ impl<C: Curve> Ceremony<C> {
     }
 
     /// Binds the dealing to the scheme `kind` and its public `key` (Lens: the group key;
-    /// Pulsar: the ML-DSA key's `PULG` frame): the session becomes
+    /// Pulsar: the announced key, `C_0` ‖ ceremony hash ‖ `PULG` frame): the session becomes
     /// `cSHAKE256-tuple("QUASAR-LSS-KEYED-SESSION-v1"; session, scheme tag, key)`, so a
     /// participant told another key than the others' sees all their messages as of
     /// another session, and the activation certificate's statement names the key.

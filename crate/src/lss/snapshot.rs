@@ -248,6 +248,15 @@ pub enum Error {
     /// The current or the activated generation cannot be retired.
     #[error("generation {0} is current or activated and cannot be retired")]
     CannotRetire(u64),
+    /// A generation that no activated generation supersedes cannot be retired: it may be
+    /// the share that still works (only an activation of a newer generation erases one).
+    #[error("generation {generation} is not below the activated generation ({activated:?}): it may still be the working share")]
+    NotSuperseded {
+        /// The generation.
+        generation: u64,
+        /// The activated generation, if any.
+        activated: Option<u64>,
+    },
     /// A file is larger than any valid snapshot or state file.
     #[error("{path}: {len} bytes exceeds the limit {max}")]
     FileTooLarge {
@@ -299,6 +308,7 @@ impl Error {
             Error::RollbackBeforeActivation { .. } => "ROLLBACK_BEFORE_ACTIVATION",
             Error::StaleActivation { .. } => "STALE_ACTIVATION",
             Error::CannotRetire(_) => "CANNOT_RETIRE",
+            Error::NotSuperseded { .. } => "NOT_SUPERSEDED",
             Error::FileTooLarge { .. } => "FILE_TOO_LARGE",
             Error::StateMalformed(_) => "STATE_MALFORMED",
             Error::StateCorrupt(_) => "STATE_CORRUPT",

@@ -43,8 +43,8 @@
 //!
 //! # Wire formats
 //!
-//! Big-endian; each object starts with a 4-byte magic and u16 version 1; lengths are
-//! exact; trailing bytes are an error.
+//! Big-endian; each object starts with a 4-byte magic and u16 version (1 unless the table
+//! says otherwise); lengths are exact; trailing bytes are an error.
 //!
 //! | magic | type | channel | bytes |
 //! |---|---|---|---|
@@ -54,8 +54,8 @@
 //! | `PCDK` | [`CombinerKey`] | never (secret) | 2408 |
 //! | `PCSS` | [`Session`] | public | variable |
 //! | `PCKA` | [`GroupKeyAnnouncement`] | broadcast | variable |
-//! | `PCGK` | [`GroupKey`] | public | 74 + `PULG` frame |
-//! | `PCKS` | [`KeyShare`] | never (secret; seal it) | variable |
+//! | `PCGK` | [`GroupKey`] (version 3; read only against its sharing) | public | 201 + 2 × `PULG` frame + 98 per certifying member |
+//! | `PCKS` | [`KeyShare`] (version 3) | never (secret; seal it) | variable |
 //! | `PULS` / `PULG` | signature / group key ([`crate::pulsar::frame`]) | public | 11 + FIPS 204 size |
 //!
 //! Each type's module gives its layout: [`session`] (the 78-byte header), `round1`,

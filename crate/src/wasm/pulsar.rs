@@ -268,8 +268,8 @@ pub fn pulsar_sign_combiner(
     rng: &mut RngWasm,
     deterministic: bool,
 ) -> Result<PartyWasm, JsValue> {
-    let gk = GroupKey::from_bytes(key_record).map_err(to_js_error)?;
     let public = sharing(sharing_bytes)?;
+    let gk = GroupKey::from_bytes(key_record, &public).map_err(to_js_error)?;
     let key = CombinerKey::generate(party_id(me)?, rng.get());
     let s = Session::sign(
         array32("session", session)?,
@@ -410,8 +410,8 @@ pub fn pulsar_reshare_join(
     me: u16,
     rng: &mut RngWasm,
 ) -> Result<PartyWasm, JsValue> {
-    let gk = GroupKey::from_bytes(key_record).map_err(to_js_error)?;
     let public = sharing(sharing_bytes)?;
+    let gk = GroupKey::from_bytes(key_record, &public).map_err(to_js_error)?;
     reshare_party(gk, &public, js::Member::joining(party_id(me)?, rng), reshare)
 }
 
@@ -441,12 +441,15 @@ pub fn pulsar_refresh(
 
 /// Whether `certificate` activates generation `generation` of the dealing with transcript
 /// hash `transcript` of the sharing `sharing` (the new generation's `LSG1`) for the group
-/// key record `key_record`: a verdict `{ ok, code?, reason? }`; an attacker's certificate
-/// never throws.
+/// key record `key_record` (`PCGK`) of that generation — the `keyRecord` every party of the
+/// dealing got: a verdict `{ ok, code?, reason? }`. The record goes through the one strict
+/// check ([`GroupKey::from_bytes`] against `sharing`), so every byte of it is checked; a
+/// record that is not certified for `sharing` (an older generation's included: its
+/// certificate cannot be checked without its own sharing) is a refusal, never a throw,
+/// and so is an attacker's certificate.
 ///
 /// # Errors
-/// Decoding errors of the sharing or key record (the verifier's own inputs); `RangeError`
-/// for a bad generation or transcript hash.
+/// Decoding errors of the sharing; `RangeError` for a bad generation or transcript hash.
 #[wasm_bindgen(js_name = "pulsarVerifyActivation")]
 pub fn pulsar_verify_activation(
     sharing_bytes: &[u8],
@@ -456,12 +459,12 @@ pub fn pulsar_verify_activation(
     certificate: &[u8],
 ) -> Result<JsValue, JsValue> {
     let public = sharing(sharing_bytes)?;
-    let gk = GroupKey::from_bytes(key_record).map_err(to_js_error)?;
     let g = generation(generation_number)?;
     let transcript = array32("transcript hash", transcript)?;
-    let result = lss::ActivationCertificate::from_bytes(certificate)
+    let result = GroupKey::from_bytes(key_record, &public)
         .map_err(crate::Error::from)
-        .and_then(|cert| {
+        .and_then(|gk| {
+            let cert = lss::ActivationCertificate::from_bytes(certificate)?;
             custody::verify_activation(&public, &gk, g, &transcript, &cert).map_err(crate::Error::from)
         });
     Ok(verdict(result))

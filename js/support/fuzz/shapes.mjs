@@ -50,18 +50,6 @@ const verifies = (sig, [msg, sk, o], m) => (eq(sk, m.sk) && !m.api.verify(sig, m
 const verifiesInternal = (sig, [msg, sk, o], m) =>
   eq(sk, m.sk) && !m.api.internal.verify(sig, msg, m.pk, { externalMu: o?.externalMu }) ? 'an internal signature that does not verify' : undefined;
 
-/**
- * The key a `PCGK` record names: its header and commitment C₀ (bytes 0..38) and its `PULG` frame
- * (the u32 length at 70 and the frame). Its ceremony hash (38..70) and the certificate it carries
- * are no part of an activation's statement (an old generation's record names the same key).
- */
-function recordKey(kr) {
-  if (kr.length < 74) return undefined;
-  const n = ((kr[70] << 24) | (kr[71] << 16) | (kr[72] << 8) | kr[73]) >>> 0;
-  return kr.length < 74 + n ? undefined : [...kr.subarray(0, 38), ...kr.subarray(70, 74 + n)];
-}
-const same = (a, b) => a !== undefined && b !== undefined && eq(a, b);
-
 const slhVerifies = (sig, [msg, sk, o], m) => (eq(sk, m.sk) && !m.api.verify(sig, msg, m.pk, { context: o?.context }) ? 'a signature that does not verify' : undefined);
 const slhVerifiesInternal = (sig, [msg, sk], m) => (eq(sk, m.sk) && !m.api.internal.verify(sig, msg, m.pk) ? 'an internal signature that does not verify' : undefined);
 /** A MAGS envelope of the mode asked for (an SLH-DSA secret key does not name its set), verifying under the fixture key when signed with it. */
@@ -183,7 +171,8 @@ export const SHAPES = {
   'pulsar.refresh': [[opts({ share: holder('PulsarKeyShare'), session: B32, dealers: IDS, ...GENERATOR, cheat: CHEAT }, false)], (f) => [{ share: f.pulsar.shares[0], session: f.pulsar.session, dealers: [1, 2], seed: f.pulsar.seed }], 'party'],
   'pulsar.verify': [[B, MSG, B, opts({ context: CTX })], (f) => [f.pulsar.groupKey, f.pulsar.message, f.pulsar.signature, { context: f.pulsar.context }], 'verdict'],
   'pulsar.verifyActivation': [[REC, REC, GEN, B32, REC], (f) => [f.pulsar.activation.sharing, f.pulsar.activation.keyRecord, f.pulsar.activation.generation, f.pulsar.activation.transcriptHash, f.pulsar.activation.certificate], 'activation', {
-    sameStatement: ([sh, kr, g, th, cert], { pulsar: { activation: a } }) => kr instanceof Uint8Array && same(recordKey(kr), recordKey(a.keyRecord)) && eq(sh, a.sharing) && g === a.generation && eq(th, a.transcriptHash) && eq(cert, a.certificate),
+    // Every byte of the record is part of the statement (the record of the generation it activates).
+    sameStatement: ([sh, kr, g, th, cert], { pulsar: { activation: a } }) => kr instanceof Uint8Array && eq(kr, a.keyRecord) && eq(sh, a.sharing) && g === a.generation && eq(th, a.transcriptHash) && eq(cert, a.certificate),
   }],
 
   // ---------------------------------------------------------------- classes

@@ -165,6 +165,10 @@ fn case(c: &Case) -> Result<Obj, Failure> {
         &public,
         lss::ActivationCertificate::from_bytes(&certificate)?,
     )?;
+    ensure(
+        GroupKey::from_bytes(&group_key.to_bytes(), &public)? == group_key,
+        "the record reads back against its sharing",
+    )?;
     let mut shares = BTreeMap::new();
     for (p, share) in lss_shares {
         shares.insert(p, KeyShare::new(share, group_key.clone())?);
@@ -253,6 +257,7 @@ fn case(c: &Case) -> Result<Obj, Failure> {
         .bytes("combiner_seed", &combiner_seed)
         .bytes("dkg_session", &dkg_id)
         .bytes("dkg_transcript_hash", public.transcript_hash())
+        .bytes("sharing", &public.to_bytes())
         .bytes("group_commitment", group_key.commitment())
         .bytes("ceremony_session", &ceremony_id)
         .ints("ceremony_signers", nums(ceremony_signers))

@@ -198,11 +198,15 @@ impl driver::Node for Member {
                 let (key, public) = match &self.share {
                     Some(s) => (s.group_key().clone(), s.public().clone()),
                     // Joining: the sharing and the key as the dealers' majority sent them;
-                    // `custody::reshare` checks the key's certificate against the sharing.
-                    None => (
-                        GroupKey::from_bytes(&published.agreed(custody::GROUP_KEY_MAGIC, &d.dealers)?)?,
-                        GroupPublic::from_bytes(&published.agreed(SHARING_MAGIC, &d.dealers)?)?,
-                    ),
+                    // the record is read against the sharing (its certificate checked).
+                    None => {
+                        let public = GroupPublic::from_bytes(&published.agreed(SHARING_MAGIC, &d.dealers)?)?;
+                        let key = GroupKey::from_bytes(
+                            &published.agreed(custody::GROUP_KEY_MAGIC, &d.dealers)?,
+                            &public,
+                        )?;
+                        (key, public)
+                    }
                 };
                 let (dealers, receivers) = (ids(&d.dealers), ids(&d.receivers));
                 let ceremony = custody::reshare(d.session, &key, &public, &dealers, &receivers, d.threshold)?;
@@ -318,7 +322,8 @@ impl driver::Node for Hub {
         let session = match message {
             None => Session::key_ceremony(id, self.mode, &public, &ids(signers), key.public_key())?,
             Some(m) => {
-                let gk = GroupKey::from_bytes(&published.agreed(custody::GROUP_KEY_MAGIC, signers)?)?;
+                let gk =
+                    GroupKey::from_bytes(&published.agreed(custody::GROUP_KEY_MAGIC, signers)?, &public)?;
                 Session::sign(id, &gk, &public, &ids(signers), key.public_key(), m, b"")?
             }
         };

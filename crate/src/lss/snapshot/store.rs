@@ -101,9 +101,12 @@ pub struct Rollback {
 /// shares), [`SnapshotStore::activate`] records it in the state file and then **erases
 /// every older generation** — each file overwritten with zeros, synced, unlinked, the
 /// directory synced — so stealing the store later yields no pre-reshare share. After
-/// that no rollback goes below the activated generation. [`SnapshotStore::retire`]
-/// erases one superseded, never-activated generation (a failed reshare's, after a
-/// rollback). Nothing else ever deletes a generation.
+/// that no rollback goes below the activated generation. Nothing else erases a share:
+/// [`SnapshotStore::retire`] refuses every generation that no activation superseded —
+/// while generation 2 is saved but not activated, generation 1 is the share that works,
+/// and it stays for [`SnapshotStore::rollback`] — and only erases a file below the
+/// activated generation that a crash left behind. A generation abandoned after a
+/// rollback (a failed reshare's) stays until the next activation erases it.
 ///
 /// # Crash safety
 ///
@@ -422,15 +425,28 @@ impl SnapshotStore {
         self.erase_below(generation)
     }
 
-    /// Erases the superseded generation `generation`: one that is neither current nor
-    /// activated (a failed reshare's, after a rollback).
+    /// Erases generation `generation` if an activated generation supersedes it: only a
+    /// generation older than the activated one, which [`SnapshotStore::activate`]
+    /// normally erased already (a file left by a crash during that erasure, before the
+    /// next [`SnapshotStore::open`]). A verified activation of a newer generation is the
+    /// only way a share is erased: a generation not older than the activated one — or
+    /// any generation while none is activated — may be the share that still works (a
+    /// saved generation is only a candidate until activated), so it stays; the next
+    /// activation erases whatever it supersedes, an abandoned newer generation included.
     ///
     /// # Errors
     /// [`Error::CannotRetire`] for the current or the activated generation;
+    /// [`Error::NotSuperseded`] for any other generation not below the activated one;
     /// [`Error::UnknownGeneration`] if it is not stored; [`Error::Io`].
     pub fn retire(&mut self, generation: u64) -> Result<(), Error> {
         if Some(generation) == self.current || Some(generation) == self.activated {
             return Err(Error::CannotRetire(generation));
+        }
+        if !self.activated.is_some_and(|a| generation < a) {
+            return Err(Error::NotSuperseded {
+                generation,
+                activated: self.activated,
+            });
         }
         if !list_generations(&self.dir)?.contains(&generation) {
             return Err(Error::UnknownGeneration(generation));

@@ -53,7 +53,7 @@ pub fn certification_party(
         share,
         public,
         ActivationKind::Pulsar,
-        &announced.frame(),
+        &announced.scheme_key(),
         rng,
     )?)
 }
@@ -71,7 +71,7 @@ pub fn refresh(
 ) -> Result<lss::Ceremony<Ristretto255>, Error> {
     group_key.check_sharing(public)?;
     Ok(lss::Ceremony::refresh(session, public, dealers)?
-        .with_key(ActivationKind::Pulsar, &group_key.frame())?)
+        .with_key(ActivationKind::Pulsar, &group_key.scheme_key())?)
 }
 
 /// A reshare of the sharing of `group_key` (at the generation of `public`) to
@@ -94,14 +94,19 @@ pub fn reshare(
     group_key.check_sharing(public)?;
     Ok(
         lss::Ceremony::reshare(session, public, dealers, receivers, threshold)?
-            .with_key(ActivationKind::Pulsar, &group_key.frame())?,
+            .with_key(ActivationKind::Pulsar, &group_key.scheme_key())?,
     )
 }
 
 /// Verifies that `certificate` activates generation `generation` of the dealing with
 /// transcript hash `transcript` of the sharing `public` (the new generation's public
 /// data) for `group_key`: at least `t_new` distinct members proved possession of their
-/// shares.
+/// shares for the whole announced key (`C_0`, ceremony transcript hash, `PULG` frame).
+///
+/// `group_key` may be the record of any generation of the key — the caller's own, or the
+/// one [`GroupKey::reactivated`] makes from this certificate: every [`GroupKey`] was
+/// checked, byte for byte, against the sharing it is for when it was made (see
+/// [`GroupKey::from_bytes`]), and this certificate binds everything else it carries.
 ///
 /// # Errors
 /// [`Error::Lss`] with `InvalidActivation` and the reason; [`Error::GroupMismatch`] for a
@@ -117,7 +122,7 @@ pub fn verify_activation(
     certificate.verify_expected(
         public,
         ActivationKind::Pulsar,
-        &group_key.frame(),
+        &group_key.scheme_key(),
         generation,
         transcript,
     )?;

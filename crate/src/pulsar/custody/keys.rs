@@ -9,13 +9,25 @@
 //! one: [`KeyShare::new`], [`KeyShare::from_bytes`] and every session check the
 //! certificate against the sharing.
 //!
+//! **Every byte of a record is checked.** The scheme key a Pulsar certificate binds (its
+//! statement's key, [`AnnouncedKey::scheme_key`]) is the whole announced-key body — `C_0`,
+//! the ceremony transcript hash and the `PULG` frame — so the members certify the
+//! ceremony hash too (each recomputed it from its own sharing before certifying, and a
+//! reshare binds the body its record carries). The certificate cannot sign itself: it is
+//! verified (every proof) against the sharing, and its encoding is canonical. A record is
+//! only ever read by [`GroupKey::from_bytes`] (or inside [`KeyShare::from_bytes`]) against
+//! the sharing it is for: strict decoding, the re-encoding equal to the input, and the
+//! certificate verified for the body — so no [`GroupKey`] value holds a byte nobody
+//! certified, and whatever takes one (sessions, reshares, [`super::verify_activation`])
+//! can rely on it.
+//!
 //! Wire forms (big-endian):
 //!
 //! | object | layout |
 //! |---|---|
 //! | [`AnnouncedKey`] body | group commitment `C_0` (32) ‖ ceremony transcript hash (32) ‖ u32 length ‖ `PULG` frame |
-//! | [`GroupKey`] | `PCGK` ‖ u16 version 2 ‖ the announced-key body ‖ u32 length ‖ `LSA2` certificate |
-//! | [`KeyShare`] (secret) | `PCKS` ‖ u16 version 2 ‖ u32 length ‖ `LSK1` key share ‖ the `GroupKey` body (after its header) |
+//! | [`GroupKey`] | `PCGK` ‖ u16 version 3 ‖ the announced-key body ‖ u32 length ‖ `LSA2` certificate (whose scheme key is the announced-key body) |
+//! | [`KeyShare`] (secret) | `PCKS` ‖ u16 version 3 ‖ u32 length ‖ `LSK1` key share ‖ the `GroupKey` body (after its header) |
 
 use alloc::vec::Vec;
 use core::fmt;
@@ -36,14 +48,18 @@ use crate::PartyId;
 pub const GROUP_KEY_MAGIC: &[u8; 4] = b"PCGK";
 /// Magic of an encoded [`KeyShare`].
 pub const KEY_SHARE_MAGIC: &[u8; 4] = b"PCKS";
-/// Version of both encodings (2: the group key carries its certificate).
-pub const VERSION: u16 = 2;
+/// Version of both encodings (2: the group key carries its certificate; 3: the
+/// certificate binds the whole announced key, ceremony transcript hash included).
+pub const VERSION: u16 = 3;
 /// Longest `PULG`/`PULS` frame accepted inside another message.
 pub(crate) const MAX_FRAME_LEN: usize = 8192;
 /// Longest `LSK1` key share accepted inside a [`KeyShare`].
 const MAX_LSS_SHARE_LEN: usize = 1 << 20;
 /// Longest certificate accepted inside a [`GroupKey`].
 const MAX_CERTIFICATE_LEN: usize = 1 << 20;
+/// Longest `PCGK` record any decoder of a message that carries one accepts: header, the
+/// announced-key body with the longest frame, and the longest certificate.
+pub(crate) const MAX_RECORD_LEN: usize = 6 + 32 + 32 + 4 + MAX_FRAME_LEN + 4 + MAX_CERTIFICATE_LEN;
 
 /// The ML-DSA key a key ceremony's combiner announced: proven possessed by the combiner
 /// and bound to the ceremony transcript, but not yet certified by the members.
@@ -75,9 +91,18 @@ impl AnnouncedKey {
         &self.public_key
     }
 
-    /// The public key in the reference's `PULG` frame (what certificates bind).
+    /// The public key in the reference's `PULG` frame.
     pub fn frame(&self) -> Vec<u8> {
         frame_bytes(self.mode, &self.public_key)
+    }
+
+    /// The scheme key every Pulsar activation certificate binds (its statement's key and
+    /// [`ActivationCertificate::key`]): the announced-key body, `C_0` ‖ ceremony
+    /// transcript hash ‖ u32 length ‖ `PULG` frame.
+    pub fn scheme_key(&self) -> Vec<u8> {
+        let mut w = Writer::new();
+        self.write_body(&mut w);
+        w.into_bytes()
     }
 
     pub(crate) fn write_body(&self, w: &mut Writer) {
@@ -117,6 +142,10 @@ impl AnnouncedKey {
 /// resharing), with the [`ActivationCertificate`] of the current generation binding it to
 /// the sharing (see the module docs).
 ///
+/// Every value is certified: it is made only by [`GroupKey::new`],
+/// [`GroupKey::reactivated`], [`GroupKey::from_bytes`] or [`KeyShare::from_bytes`], each
+/// of which verifies the certificate against the sharing the record is for.
+///
 /// Signatures under it are plain FIPS 204: anyone verifies them with
 /// [`mldsa::verify`] and [`GroupKey::public_key`], or with [`GroupKey::verify`].
 #[derive(Clone)]
@@ -125,6 +154,7 @@ pub struct GroupKey {
     pub(crate) certificate: ActivationCertificate,
     /// Digest of the sharing the certificate was last verified against, so that
     /// signing sessions over a share's own key do not re-verify `n` proofs each time.
+    /// `None` only between decoding and the check, inside this module.
     verified_for: Option<[u8; 32]>,
 }
 
@@ -221,6 +251,12 @@ impl GroupKey {
         self.announced.frame()
     }
 
+    /// The scheme key its certificates bind: the announced-key body (see
+    /// [`AnnouncedKey::scheme_key`]).
+    pub fn scheme_key(&self) -> Vec<u8> {
+        self.announced.scheme_key()
+    }
+
     /// Verifies a raw FIPS 204 signature on `msg` with context `ctx` (ML-DSA.Verify,
     /// FIPS 204 Algorithm 3).
     ///
@@ -249,7 +285,8 @@ impl GroupKey {
     }
 
     /// Checks that this record is for the sharing `public`: Pedersen, the same `C_0`, and
-    /// a certificate that binds the key to `public`'s generation.
+    /// a certificate that binds the announced key (`C_0`, ceremony transcript hash,
+    /// `PULG` frame) to `public`'s generation, every proof verified.
     ///
     /// # Errors
     /// [`Error::NotPedersen`], [`Error::GroupMismatch`], [`Error::Lss`] with
@@ -260,7 +297,7 @@ impl GroupKey {
             return Ok(());
         }
         self.certificate
-            .verify(public, ActivationKind::Pulsar, &self.frame())?;
+            .verify(public, ActivationKind::Pulsar, &self.scheme_key())?;
         Ok(())
     }
 
@@ -294,17 +331,24 @@ impl GroupKey {
         w.into_bytes()
     }
 
-    /// Decodes strictly: header, a canonical non-identity Ristretto255 commitment, a
-    /// strict `PULG` frame, a strict certificate, no trailing bytes. Whether the key
-    /// belongs to a sharing is [`GroupKey::check_sharing`]'s question.
+    /// Reads the record of the sharing `public` — the one strict check every `PCGK`
+    /// record goes through: strict decoding (header, a canonical non-identity
+    /// Ristretto255 commitment, a strict `PULG` frame, a strict certificate, no trailing
+    /// bytes), the re-encoding equal to `bytes`, and [`GroupKey::check_sharing`] against
+    /// `public`. Every byte is then either fixed (header, lengths) or certified.
     ///
     /// # Errors
-    /// [`wire::Error`] naming what was wrong.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, wire::Error> {
+    /// [`Error::Decode`] naming what was wrong with the bytes; as
+    /// [`GroupKey::check_sharing`].
+    pub fn from_bytes(bytes: &[u8], public: &GroupPublic<Ristretto255>) -> Result<Self, Error> {
         let mut r = Reader::new(bytes);
         r.header(GROUP_KEY_MAGIC, VERSION)?;
-        let k = Self::read_body(&mut r)?;
+        let mut k = Self::read_body(&mut r)?;
         r.finish()?;
+        if k.to_bytes() != bytes {
+            return Err(wire::Error::InvalidValue("non-canonical group key record").into());
+        }
+        k.certify_for(public)?;
         Ok(k)
     }
 }
@@ -402,8 +446,9 @@ impl KeyShare {
         w.into_secret()
     }
 
-    /// Decodes strictly and re-checks that the group key is certified for the share's
-    /// sharing and generation.
+    /// Decodes strictly and re-checks the embedded group key as [`GroupKey::from_bytes`]
+    /// does, against the share's sharing and generation (the re-encoding equal to the
+    /// input, the certificate verified for the announced key).
     ///
     /// # Errors
     /// [`Error::Decode`] for malformed bytes; as [`KeyShare::new`].
@@ -411,8 +456,15 @@ impl KeyShare {
         let mut r = Reader::new(bytes);
         r.header(KEY_SHARE_MAGIC, VERSION)?;
         let share = lss::KeyShare::<Ristretto255>::from_bytes(r.bytes(MAX_LSS_SHARE_LEN)?)?;
+        // The rest is the group key's body (public).
+        let body = bytes.get(bytes.len() - r.remaining()..).unwrap_or_default();
         let group_key = GroupKey::read_body(&mut r)?;
         r.finish()?;
+        let mut w = Writer::new();
+        group_key.write_body(&mut w);
+        if w.into_bytes() != body {
+            return Err(wire::Error::InvalidValue("non-canonical group key record").into());
+        }
         KeyShare::new(share, group_key)
     }
 }

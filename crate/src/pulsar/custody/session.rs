@@ -16,7 +16,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use super::envelope::CombinerPublicKey;
-use super::keys::GroupKey;
+use super::keys::{GroupKey, MAX_RECORD_LEN};
 use crate::hash::{tags, Transcript};
 use crate::lss::GroupPublic;
 use crate::mldsa::{self, Mode};
@@ -37,7 +37,7 @@ pub const SESSION_VERSION: u16 = 1;
 pub const MAX_MESSAGE_LEN: usize = 1 << 24;
 /// Longest sharing encoding accepted (a 4096-party sharing fits).
 const MAX_SHARING_LEN: usize = 1 << 20;
-/// Longest key encoding accepted.
+/// Longest combiner key encoding accepted.
 const MAX_KEY_LEN: usize = 1 << 14;
 
 /// What the shares are released for.
@@ -347,7 +347,8 @@ impl Session {
         let session = match purpose {
             Purpose::KeyCeremony => Session::key_ceremony(id, mode, &public, &signers, &combiner)?,
             Purpose::Sign => {
-                let group_key = GroupKey::from_bytes(r.bytes(MAX_KEY_LEN)?)?;
+                // The record's certificate names every member: as long as the group needs.
+                let group_key = GroupKey::from_bytes(r.bytes(MAX_RECORD_LEN)?, &public)?;
                 let message = r.bytes(MAX_MESSAGE_LEN)?;
                 let ctx_len = usize::from(r.u8()?);
                 let context = r.take(ctx_len)?;
