@@ -3,8 +3,12 @@
 // warnings for every build the crate ships (native, the light and the full WebAssembly
 // module) and for every target (tests, benches, bins), and rustdoc with warnings denied.
 //
-// Usage: node scripts/lint.mjs
+// Usage: node scripts/lint.mjs [--gate]
 // Runs every step even after one fails, prints a summary, and exits 1 if any step failed.
+// `--gate` runs only the steps `npm test` (so CI) requires today: formatting, clippy on the
+// native library and rustdoc on the library, each at zero warnings. The WebAssembly bindings
+// and the test, bench and bin targets still carry warnings under the lint table (`npm run
+// lint` lists them); each joins the gate when it is clean.
 // Respects CARGO_TARGET_DIR. The WebAssembly steps need `rustup target add
 // wasm32-unknown-unknown` (scripts/setup.mjs installs it).
 
@@ -17,8 +21,8 @@ const WASM = ['--target', 'wasm32-unknown-unknown'];
 const DENY = ['--', '-D', 'warnings'];
 
 const STEPS = [
-  { name: 'rustfmt', args: ['fmt', '--check'] },
-  { name: 'clippy native lib', args: ['clippy', '--lib', '--features', 'sim,hazmat', ...DENY] },
+  { name: 'rustfmt', args: ['fmt', '--check'], gate: true },
+  { name: 'clippy native lib', args: ['clippy', '--lib', '--features', 'sim,hazmat', ...DENY], gate: true },
   {
     name: 'clippy light wasm',
     args: ['clippy', '--lib', '--no-default-features', '--features', 'light', ...WASM, ...DENY],
@@ -26,14 +30,16 @@ const STEPS = [
   { name: 'clippy full wasm', args: ['clippy', '--lib', '--features', 'full,hazmat', ...WASM, ...DENY] },
   { name: 'clippy all targets', args: ['clippy', '--all-targets', '--features', 'sim,hazmat', ...DENY] },
   {
-    name: 'rustdoc',
-    args: ['doc', '--no-deps', '--features', 'sim,hazmat'],
+    name: 'rustdoc (library)',
+    args: ['doc', '--no-deps', '--lib', '--features', 'sim,hazmat'],
+    gate: true,
     env: { RUSTDOCFLAGS: [process.env.RUSTDOCFLAGS, '-D warnings'].filter(Boolean).join(' ') },
   },
 ];
 
+const gate = process.argv.includes('--gate');
 const results = [];
-for (const step of STEPS) {
+for (const step of STEPS.filter((s) => !gate || s.gate)) {
   console.log(`\n== ${step.name}: cargo ${step.args.join(' ')}`);
   const started = Date.now();
   const run = spawnSync('cargo', step.args, {

@@ -228,7 +228,7 @@ impl Snapshot {
         // In range: payload.len() + TAG_LEN ≤ 16 MiB + 16 < 2^32.
         w.put(&nonce)
             .put(&key_check)
-            .u32((payload.len() + TAG_LEN) as u32);
+            .u32(crate::wire::len_u32(payload.len() + TAG_LEN));
         let mut bytes = w.into_bytes();
         let header_len = bytes.len();
 

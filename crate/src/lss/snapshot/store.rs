@@ -442,7 +442,7 @@ impl SnapshotStore {
         if Some(generation) == self.current || Some(generation) == self.activated {
             return Err(Error::CannotRetire(generation));
         }
-        if !self.activated.is_some_and(|a| generation < a) {
+        if self.activated.is_none_or(|a| generation >= a) {
             return Err(Error::NotSuperseded {
                 generation,
                 activated: self.activated,
@@ -512,7 +512,7 @@ impl SnapshotStore {
             Some(a) => w.u8(1).u64(a),
             None => w.u8(0),
         };
-        w.u32(history.len() as u32);
+        w.u32(crate::wire::len_u32(history.len()));
         for r in history {
             w.u64(r.from).u64(r.to);
         }

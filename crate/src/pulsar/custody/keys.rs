@@ -50,7 +50,7 @@ pub const GROUP_KEY_MAGIC: &[u8; 4] = b"PCGK";
 pub const KEY_SHARE_MAGIC: &[u8; 4] = b"PCKS";
 /// Version of both encodings (2: the group key carries its certificate; 3: the
 /// certificate binds the whole announced key, ceremony transcript hash included).
-pub const VERSION: u16 = 3;
+pub(crate) const VERSION: u16 = 3;
 /// Longest `PULG`/`PULS` frame accepted inside another message.
 pub(crate) const MAX_FRAME_LEN: usize = 8192;
 /// Longest `LSK1` key share accepted inside a [`KeyShare`].
@@ -357,10 +357,9 @@ pub(crate) fn frame_bytes(mode: Mode, public_key: &[u8]) -> Vec<u8> {
     framed(&crate::pulsar::frame::GROUP_KEY_MAGIC, mode, public_key)
 }
 
+/// The reference's 11-byte frame ([`crate::wire::frame`]) around `body`.
 pub(crate) fn framed(magic: &[u8; 4], mode: Mode, body: &[u8]) -> Vec<u8> {
-    let mut w = Writer::with_header(magic, crate::pulsar::frame::VERSION);
-    w.u8(mode.to_byte()).u32(body.len() as u32).put(body);
-    w.into_bytes()
+    crate::wire::frame::encode(magic, mode.to_byte(), body)
 }
 
 /// A party's custody share: its LSS share of the group secret and the certified group

@@ -169,7 +169,8 @@ pub(super) fn erase(dir: &Path, path: &Path) -> Result<(), Error> {
         let mut left = len;
         let mut w = io::BufWriter::new(&file);
         while left > 0 {
-            let n = left.min(zeros.len() as u64) as usize;
+            // At most the buffer's 4096 bytes: the conversion is exact.
+            let n = usize::try_from(left).map_or(zeros.len(), |l| l.min(zeros.len()));
             w.write_all(&zeros[..n])
                 .map_err(|e| io_error("overwrite", path, &e))?;
             left -= n as u64;
