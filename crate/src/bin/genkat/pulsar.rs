@@ -3,21 +3,18 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::RangeInclusive;
 
-use quasar_pq::lss::{self, Ceremony, DealingParty, GroupPublic};
+use quasar_pq::lss::{self, GroupPublic};
 use quasar_pq::mldsa::{self, Mode};
+use quasar_pq::party::keyring::Keyring;
 use quasar_pq::party::sim::{map_output, Network};
-use quasar_pq::pulsar::custody::{
-    self, certification_party, hazmat, Combined, CombinerKey, CombinerParty, CombinerPublicKey, GroupKey,
-    GroupKeyAnnouncement, KeyShare, Session, SignerParty,
-};
+use quasar_pq::pulsar::custody::lifecycle::{Combiner, Member, Outcome, ReshareParams, SetupParams, SignParams};
+use quasar_pq::pulsar::custody::{self, hazmat, GroupKey, GroupKeyAnnouncement, KeyShare};
 use quasar_pq::vss::{self, Ristretto255};
 use quasar_pq::PartyId;
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 
 use crate::format::{ensure, file, nums, pid, pids, run, Failure, MessageLog, Obj, Rngs, Stream};
-
-type LssShare = lss::KeyShare<Ristretto255>;
 
 /// The combiner's party id in every session.
 const COMBINER: u16 = 1000;
@@ -40,34 +37,37 @@ struct Case {
 /// Pulsar custody vectors (`kats/pulsar.json`): ML-DSA-65 3-of-5 resharing to 4-of-7,
 /// and ML-DSA-44 2-of-3 resharing to 3-of-4.
 ///
-/// Each case runs, with party `i` starting its parties with its own
+/// Each case runs the lifecycle parties of [`custody::lifecycle`] on the simulator (this
+/// file only routes), party `i` starting each of its paths with its own
 /// `ChaCha20Rng::from_seed(seeds[i])` and the combiner (party 1000) with
 /// `ChaCha20Rng::from_seed(combiner_seed)`:
 ///
-/// 1. **dkg** — the LSS Pedersen DKG over Ristretto255 among parties `1..=n`, session
-///    `dkg_session`.
-/// 2. **key-ceremony** — the combiner generates a key ([`CombinerKey::generate`]);
-///    parties `1..=t` release their shares in session `ceremony_session`; the combiner's
-///    party announces the key (`PCKA`); every party checks the announcement.
-/// 3. **key-certification** — every party runs the certification round with its own
-///    `ChaCha20Rng::from_seed(certification_seeds[i])`: the resulting certificate makes
-///    the group key record `group_key_record` (`PCGK` v2).
-/// 4. **sign-deterministic**, **sign-hedged** — two sessions, each with a fresh combiner
+/// 1. **dkg**, 2. **key-ceremony**, 3. **key-certification** — the setup path: the LSS
+///    Pedersen DKG over Ristretto255 among parties `1..=n` (session `dkg_session`); each
+///    member's sharing report (`PCSH`), the combiner's key-ceremony session (`PCSS`,
+///    session `ceremony_session`, its key inside), the release of parties `1..=t`, the
+///    announcement (`PCKA`); every member's proof of possession (`LSV1`): the certificate
+///    `key_certificate` makes the group key record `group_key_record` (`PCGK` v2). One
+///    run, its messages logged as three phases by magic.
+/// 4. **sign-deterministic**, **sign-hedged** — two sign paths, each with a fresh combiner
 ///    key: parties `signers` sign `message` with `context`; deterministic
 ///    (`signature_deterministic`, checked to equal `mldsa::sign(.., None)` under the key
 ///    rebuilt from the shares), then hedged (`signature_hedged`).
-/// 5. **reshare** — the keyed LSS reshare ([`custody::reshare`]) by `reshare_dealers` to
+/// 5. **reshare** — the reshare path (the keyed LSS reshare) by `reshare_dealers` to
 ///    `reshare_receivers` with threshold `reshare_threshold`, session `reshare_session`,
-///    ending with the activation round: `activation_certificate` (`LSA2`), checked by
-///    every party, `activation_valid` its verdict, `activation_members` its members.
+///    ending with the activation round: `activation_certificate` (`LSA2`), which every
+///    member's keyring accepts, `activation_valid` its verdict, `activation_members` its
+///    members.
 ///
-/// Generator use per party, in order: the DKG; the key ceremony (if a ceremony signer);
-/// the two signing sessions (if a signer); the reshare (if a dealer or receiver). The
-/// combiner: key generation, the ceremony's proof randomness; key generation
-/// (deterministic session); key generation, the hedged signature's randomness.
+/// Generator use per party, in order: the setup path (the DKG, then a 32-byte seed from
+/// which the lifecycle derives the release's and the certification's generators); each
+/// sign path (if a signer: a seed for the release); the reshare path (if a dealer or
+/// receiver). The combiner: key generation and a seed for the ceremony's proof and
+/// certification check; key generation (deterministic session); key generation and the
+/// hedged signature's randomness.
 ///
-/// Message order: the simulator's (see the binary's docs). A custody session logs the
-/// combiner's `PCEK` key first; signing sessions log the `PULS` frame last.
+/// Message order: the simulator's (see the binary's docs). Signing sessions log the
+/// `PULS` frame last.
 ///
 /// # Panics
 /// If the protocol fails on its own honest run (a bug in the code under test).
@@ -117,90 +117,72 @@ fn case(c: &Case) -> Result<Obj, Failure> {
     let sign_deterministic_id = s.array32();
     let sign_hedged_id = s.array32();
     let reshare_id = s.array32();
-    // Drawn after every earlier field, so those keep their values.
-    let (mut cert_rngs, certification_seeds) = Rngs::new(&mut s, &parties);
     let combiner = pid(COMBINER)?;
     let mut log = MessageLog::default();
 
-    // 1. Pedersen DKG.
-    let dkg = Ceremony::<Ristretto255>::dkg(dkg_id, vss::Mode::Pedersen, &parties, c.t)?;
-    let (lss_shares, public) = deal(dkg, &BTreeMap::new(), &mut rngs, &mut log)?;
-    ensure(public.group_key().is_none(), "a Pedersen DKG publishes no x*G")?;
-    log.end_phase("dkg");
-
-    // 2. Key ceremony by the first t parties.
+    // 1–3. The setup path: DKG, key ceremony by the first t parties, key certification.
     let ceremony_signers = &parties[..usize::from(c.t)];
-    let key = CombinerKey::generate(combiner, &mut crng);
-    let session = Session::key_ceremony(
-        ceremony_id,
-        c.mode,
-        &public,
-        ceremony_signers,
-        &announce(&key, &mut log)?,
-    )?;
-    let used = select(&lss_shares, ceremony_signers)?;
-    let Combined::Announcement(announcement) =
-        session_run(key, &session, &used, false, &mut crng, &mut rngs, &mut log)?
-    else {
-        return Err(Failure("a key ceremony that signed".into()));
-    };
-    ensure(announcement.blame().is_empty(), "no blame in the key ceremony")?;
-    let bytes = announcement.to_bytes();
-    log.end_phase("key-ceremony");
-    let announced = GroupKeyAnnouncement::from_bytes(&bytes)?.verify(&public)?;
-
-    // 3. Key certification by every party.
+    let params = SetupParams::with_sessions(dkg_id, ceremony_id, c.mode, &parties, c.t, ceremony_signers, combiner)?;
     let mut net = Network::new();
     for &p in &parties {
-        let share = select(&lss_shares, &[p])?[0];
-        let (party, first) =
-            certification_party(p, Some(share), share.public(), &announced, cert_rngs.of(p)?)?;
-        net.add(party, first);
+        let (member, first) = Member::setup(p, &params, rngs.of(p)?)?;
+        net.add(map_output(member, Outcome::Member), first);
     }
-    let certificates = run(net, &mut log)?;
-    log.end_phase("key-certification");
-    let certificate = agreed(certificates.values().map(|c| c.to_bytes()))?;
-    let group_key = GroupKey::new(
-        announced,
-        &public,
-        lss::ActivationCertificate::from_bytes(&certificate)?,
-    )?;
+    let (party, first) = Combiner::setup(&params, &mut crng);
+    net.add(map_output(party, Outcome::Combiner), first);
+    let mut certified = None;
     let mut shares = BTreeMap::new();
-    for (p, share) in lss_shares {
-        shares.insert(p, KeyShare::new(share, group_key.clone())?);
+    for (p, out) in run_phases(net, &mut log, setup_phase)? {
+        match out {
+            Outcome::Combiner(o) => certified = o.into_certified(),
+            Outcome::Member(o) => {
+                let setup = o.into_setup().ok_or_else(|| Failure(format!("{p}: no setup")))?;
+                ensure(
+                    setup.blame.is_empty() && setup.dropped.is_empty(),
+                    "no blame in an honest setup",
+                )?;
+                shares.insert(p, setup.key_share);
+            }
+        }
     }
+    let certified = certified.ok_or_else(|| Failure("no certified key".into()))?;
+    ensure(certified.dropped.is_empty(), "nothing dropped by an honest combiner")?;
+    ensure(certified.announcement.blame().is_empty(), "no blame in the key ceremony")?;
+    let public = certified.public;
+    ensure(public.group_key().is_none(), "a Pedersen DKG publishes no x*G")?;
+    let group_key = certified.group_key;
+    GroupKeyAnnouncement::from_bytes(&certified.announcement.to_bytes())?.verify(&public)?;
+    for share in shares.values() {
+        ensure(share.group_key() == &group_key, "every member holds the certified key")?;
+    }
+    let certificate = group_key.certificate().to_bytes();
 
-    // 4. Two signing sessions by the last t parties, one fresh combiner key each (a
-    //    combiner key serves one session): deterministic, then hedged.
+    // 4. Two sign paths by the last t parties, one fresh combiner key each (a combiner
+    //    key serves one session): deterministic, then hedged.
     let signers = pids(c.n - c.t + 1..=c.n)?;
     let mut signatures = [Vec::new(), Vec::new()];
     for (slot, id, deterministic) in [(0, sign_deterministic_id, true), (1, sign_hedged_id, false)] {
-        let key = CombinerKey::generate(combiner, &mut crng);
-        let session = Session::sign(
-            id,
-            &group_key,
-            &public,
-            &signers,
-            &announce(&key, &mut log)?,
-            MESSAGE,
-            CONTEXT,
-        )?;
-        let used: Vec<&LssShare> = select(&shares, &signers)?
-            .into_iter()
-            .map(KeyShare::lss)
-            .collect();
-        let Combined::Signed(signed) = session_run(
-            key,
-            &session,
-            &used,
-            deterministic,
-            &mut crng,
-            &mut rngs,
-            &mut log,
-        )?
-        else {
-            return Err(Failure("a signing session that announced a key".into()));
+        let params = SignParams::new(id, &signers, MESSAGE, CONTEXT, combiner)?;
+        let mut net = Network::new();
+        let (party, first) = if deterministic {
+            Combiner::sign_deterministic(&params, &group_key, &public, &mut crng)?
+        } else {
+            Combiner::sign(&params, &group_key, &public, &mut crng)?
         };
+        net.add(map_output(party, Outcome::Combiner), first);
+        for &p in &signers {
+            let share = shares.get(&p).ok_or_else(|| Failure(format!("no share for {p}")))?;
+            let (member, first) = Member::sign(share, &params, rngs.of(p)?)?;
+            net.add(map_output(member, Outcome::Member), first);
+        }
+        let signed = run(net, &mut log)?
+            .into_values()
+            .find_map(|o| match o {
+                Outcome::Combiner(o) => o.into_signed(),
+                Outcome::Member(_) => None,
+            })
+            .ok_or_else(|| Failure("no signature".into()))?;
+        ensure(signed.blame().is_empty(), "no blame in an honest session")?;
         log.push(&signed.to_frame());
         log.end_phase(if deterministic {
             "sign-deterministic"
@@ -214,21 +196,35 @@ fn case(c: &Case) -> Result<Obj, Failure> {
     mldsa::verify(c.mode, group_key.public_key(), MESSAGE, CONTEXT, &hedged)?;
     ensure(deterministic != hedged, "a hedged signature")?;
 
-    // 5. Reshare, ending with the activation round.
+    // 5. The reshare path, ending with the activation round and each keyring's activation.
     let dealers = pids(c.dealers.clone())?;
     let receivers = pids(c.receivers.clone())?;
-    let ceremony = custody::reshare(reshare_id, &group_key, &public, &dealers, &receivers, c.new_t)?;
-    let old: BTreeMap<PartyId, &LssShare> = shares.iter().map(|(p, s)| (*p, s.lss())).collect();
-    let outcomes = dealing_outcomes(ceremony, &old, &mut rngs, &mut log)?;
+    let params = ReshareParams::reshare(reshare_id, &group_key, &public, &dealers, &receivers, c.new_t)?;
+    let mut net = Network::new();
+    for p in params.participants() {
+        let mut keyring = shares.remove(&p).map_or_else(Keyring::empty, Keyring::new);
+        let (member, first) = Member::reshare(p, &mut keyring, &params, rngs.of(p)?)?;
+        net.add(member, first);
+    }
+    let mut outcomes = Vec::new();
+    for (p, out) in run(net, &mut log)? {
+        let reshared = out.into_reshared().ok_or_else(|| Failure(format!("{p}: no reshare")))?;
+        ensure(
+            reshared.blame.is_empty() && reshared.dropped.is_empty(),
+            "no blame in an honest dealing",
+        )?;
+        reshared.activated.as_ref().map_err(|e| Failure(format!("{p}: activation: {e}")))?;
+        outcomes.push(reshared);
+    }
     log.end_phase("reshare");
-    let new_public = agreed_public(&outcomes)?;
+    let new_public = GroupPublic::from_bytes(&agreed(outcomes.iter().map(|o| o.public.to_bytes()))?)?;
     ensure(new_public.generation() == 1, "generation 1")?;
     ensure(
         new_public.group_commitment_bytes() == public.group_commitment_bytes(),
         "the group commitment unchanged",
     )?;
-    let activation = agreed(outcomes.values().map(|o| {
-        o.activation
+    let activation = agreed(outcomes.iter().map(|o| {
+        o.certificate
             .as_ref()
             .map(lss::ActivationCertificate::to_bytes)
             .unwrap_or_default()
@@ -238,9 +234,10 @@ fn case(c: &Case) -> Result<Obj, Failure> {
     let valid = custody::verify_activation(&new_public, &group_key, 1, &transcript, &decoded).is_ok();
     ensure(valid, "a valid activation certificate")?;
     let new_key = group_key.reactivated(&new_public, decoded.clone())?;
-    for (_, o) in outcomes {
-        if let Some(share) = o.key_share {
-            KeyShare::new(share, new_key.clone())?;
+    for o in &outcomes {
+        if let Some(share) = o.keyring.current() {
+            ensure(share.group_key() == &new_key, "every new share under the reactivated key")?;
+            ensure(o.keyring.generation() == Some(1), "the old share erased")?;
         }
     }
 
@@ -258,7 +255,6 @@ fn case(c: &Case) -> Result<Obj, Failure> {
         .ints("ceremony_signers", nums(ceremony_signers))
         .bytes("ceremony_hash", group_key.ceremony_hash())
         .bytes("group_key", &group_key.frame())
-        .objs("certification_seeds", certification_seeds)
         .bytes("key_certificate", &certificate)
         .bytes("group_key_record", &group_key.to_bytes())
         .bytes("sign_deterministic_session", &sign_deterministic_id)
@@ -280,52 +276,48 @@ fn case(c: &Case) -> Result<Obj, Failure> {
     Ok(log.record(case))
 }
 
-/// The combiner's broadcast of its session key: logged, and decoded as the signers see it.
-fn announce(key: &CombinerKey, log: &mut MessageLog) -> Result<CombinerPublicKey, Failure> {
-    let bytes = key.public_key().to_bytes();
-    log.push(&bytes);
-    Ok(CombinerPublicKey::from_bytes(&bytes)?)
+/// The phase of a setup-path message, by its magic: the DKG's dealing, the key
+/// ceremony's report, session, release and announcement, the certification's proofs.
+fn setup_phase(message: &[u8]) -> &'static str {
+    match message.get(..4) {
+        Some(b"PCSH" | b"PCSS" | b"PCR1" | b"PCR2" | b"PCKA") => "key-ceremony",
+        Some(b"LSV1") => "key-certification",
+        _ => "dkg",
+    }
 }
 
-/// One custody session after its combiner key was announced: the signers (in increasing
-/// order, each with its own generator) and the combiner (hedged from `crng`, or
-/// deterministic), all in the simulator. Returns the combiner's output.
-fn session_run(
-    key: CombinerKey,
-    session: &Session,
-    shares: &[&LssShare],
-    deterministic: bool,
-    crng: &mut ChaCha20Rng,
-    rngs: &mut Rngs,
+/// Runs a simulated network to the end, logging what it sent as phases named by
+/// `phase` (the simulator's order must keep each phase's messages together); every party
+/// must succeed.
+fn run_phases<O: 'static>(
+    net: Network<O>,
     log: &mut MessageLog,
-) -> Result<Combined, Failure> {
-    let mut net = Network::new();
-    for share in shares {
-        let (signer, first) = SignerParty::start(share, session, rngs.of(share.id())?)?;
-        net.add(map_output(signer, |_| None), first);
+    phase: fn(&[u8]) -> &'static str,
+) -> Result<BTreeMap<PartyId, O>, Failure> {
+    let (outputs, sent) = net.run_logged();
+    let mut done: Vec<&str> = Vec::new();
+    let mut current: Option<&str> = None;
+    for s in &sent {
+        let direct = s.outgoing.direct.iter().map(|d| &d.bytes[..]);
+        let messages = s.outgoing.broadcast.iter().map(|b| &b[..]).chain(direct);
+        for m in messages {
+            let name = phase(m);
+            if current != Some(name) {
+                ensure(!done.contains(&name), "each phase's messages together")?;
+                if let Some(prev) = current.replace(name) {
+                    log.end_phase(prev);
+                    done.push(prev);
+                }
+            }
+            log.push(m);
+        }
     }
-    let (combiner, first) = if deterministic {
-        CombinerParty::start_deterministic(key, session)?
-    } else {
-        CombinerParty::start(key, session, crng)?
-    };
-    net.add(map_output(combiner, Some), first);
-    let outputs = run(net, log)?;
-    let combined = outputs
-        .into_values()
-        .flatten()
-        .next()
-        .ok_or_else(|| Failure("no combiner output".into()))?;
-    if let Combined::Signed(s) = &combined {
-        ensure(s.blame().is_empty(), "no blame in an honest session")?;
+    if let Some(prev) = current {
+        log.end_phase(prev);
     }
-    Ok(combined)
-}
-
-/// The values of `map` at `keys`, in order.
-fn select<'a, T>(map: &'a BTreeMap<PartyId, T>, keys: &[PartyId]) -> Result<Vec<&'a T>, Failure> {
-    keys.iter()
-        .map(|p| map.get(p).ok_or_else(|| Failure(format!("no share for {p}"))))
+    outputs
+        .into_iter()
+        .map(|(p, o)| o.map(|o| (p, o)).map_err(|e| Failure(format!("{p}: {e}"))))
         .collect()
 }
 
@@ -361,55 +353,3 @@ fn check_fips204(
     )
 }
 
-/// One LSS dealing among every participant (in increasing order, each with its own
-/// generator), in the simulator; every outcome blame-free.
-fn dealing_outcomes(
-    ceremony: Ceremony<Ristretto255>,
-    old: &BTreeMap<PartyId, &LssShare>,
-    rngs: &mut Rngs,
-    log: &mut MessageLog,
-) -> Result<BTreeMap<PartyId, lss::Outcome<Ristretto255>>, Failure> {
-    let participants: BTreeSet<PartyId> = ceremony
-        .dealers()
-        .iter()
-        .chain(ceremony.receivers())
-        .copied()
-        .collect();
-    let mut net = Network::new();
-    for &p in &participants {
-        let (party, first) = DealingParty::start(ceremony.clone(), p, old.get(&p).copied(), rngs.of(p)?)?;
-        net.add(party, first);
-    }
-    let outcomes = run(net, log)?;
-    for o in outcomes.values() {
-        ensure(
-            o.blame.is_empty() && o.dropped.is_empty(),
-            "no blame in an honest dealing",
-        )?;
-    }
-    Ok(outcomes)
-}
-
-/// The new public data every participant agrees on.
-fn agreed_public(
-    outcomes: &BTreeMap<PartyId, lss::Outcome<Ristretto255>>,
-) -> Result<GroupPublic<Ristretto255>, Failure> {
-    let bytes = agreed(outcomes.values().map(|o| o.public.to_bytes()))?;
-    Ok(GroupPublic::from_bytes(&bytes)?)
-}
-
-/// A dealing's new shares by receiver and its public data.
-fn deal(
-    ceremony: Ceremony<Ristretto255>,
-    old: &BTreeMap<PartyId, &LssShare>,
-    rngs: &mut Rngs,
-    log: &mut MessageLog,
-) -> Result<(BTreeMap<PartyId, LssShare>, GroupPublic<Ristretto255>), Failure> {
-    let outcomes = dealing_outcomes(ceremony, old, rngs, log)?;
-    let public = agreed_public(&outcomes)?;
-    let shares = outcomes
-        .into_iter()
-        .filter_map(|(p, o)| o.key_share.map(|s| (p, s)))
-        .collect();
-    Ok((shares, public))
-}
