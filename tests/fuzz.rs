@@ -351,7 +351,8 @@ fn build_corpus() -> (Corpus, Material) {
     let ids: Vec<PartyId> = (1..=4).map(id).collect();
     // Pulsar: the lifecycle's setup path (DKG, key ceremony, certification), then the
     // samples of a signing session and a reshare.
-    let params = SetupParams::with_sessions([1; 32], [2; 32], MlDsaMode::MlDsa44, &ids, 3, &ids[..3], id(99)).unwrap();
+    let params =
+        SetupParams::with_sessions([1; 32], [2; 32], MlDsaMode::MlDsa44, &ids, 3, &ids[..3], id(99)).unwrap();
     let mut net = Network::new();
     for &p in &ids {
         let (m, first) = Member::setup(p, &params, &mut party_rng(b"fz", p)).unwrap();

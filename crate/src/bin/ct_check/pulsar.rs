@@ -49,7 +49,8 @@ fn custody(mode: Mode) {
         .expect("params");
     let mut net = Network::new();
     for &p in &parties {
-        let (m, o) = Member::setup(p, &params, &mut SecretRng::new(&format!("pulsar dkg {p}"))).expect("member");
+        let (m, o) =
+            Member::setup(p, &params, &mut SecretRng::new(&format!("pulsar dkg {p}"))).expect("member");
         net.add(map_output(m, Outcome::Member), o);
     }
     let (c, o) = Combiner::setup(&params, &mut SecretRng::new("ceremony combiner"));
@@ -81,7 +82,8 @@ fn custody(mode: Mode) {
     .expect("combiner");
     net.add(map_output(c, Outcome::Combiner), o);
     for p in signers {
-        let (m, o) = Member::sign(&shares[&p], &params, &mut SecretRng::new(&format!("sign {p}"))).expect("signer");
+        let (m, o) =
+            Member::sign(&shares[&p], &params, &mut SecretRng::new(&format!("sign {p}"))).expect("signer");
         net.add(map_output(m, Outcome::Member), o);
     }
     let Some(Ok(Outcome::Combiner(c))) = net.run().remove(&combiner) else {

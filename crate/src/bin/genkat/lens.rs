@@ -4,7 +4,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use quasar_pq::lens::lifecycle::{Coordinator, Member};
-use quasar_pq::lens::{self, deal, verify, verify_activation, Curve, DealerShare, KeyShare, PublicKeyPackage, Signature};
+use quasar_pq::lens::{
+    self, deal, verify, verify_activation, Curve, DealerShare, KeyShare, PublicKeyPackage, Signature,
+};
 use quasar_pq::party::keyring::Keyring;
 use quasar_pq::party::sim::{map_output, Network};
 use quasar_pq::PartyId;

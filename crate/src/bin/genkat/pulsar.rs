@@ -7,7 +7,9 @@ use quasar_pq::lss::{self, GroupPublic};
 use quasar_pq::mldsa::{self, Mode};
 use quasar_pq::party::keyring::Keyring;
 use quasar_pq::party::sim::{map_output, Network};
-use quasar_pq::pulsar::custody::lifecycle::{Combiner, Member, Outcome, ReshareParams, SetupParams, SignParams};
+use quasar_pq::pulsar::custody::lifecycle::{
+    Combiner, Member, Outcome, ReshareParams, SetupParams, SignParams,
+};
 use quasar_pq::pulsar::custody::{self, hazmat, GroupKey, GroupKeyAnnouncement, KeyShare};
 use quasar_pq::vss::{self, Ristretto255};
 use quasar_pq::PartyId;
@@ -122,7 +124,15 @@ fn case(c: &Case) -> Result<Obj, Failure> {
 
     // 1–3. The setup path: DKG, key ceremony by the first t parties, key certification.
     let ceremony_signers = &parties[..usize::from(c.t)];
-    let params = SetupParams::with_sessions(dkg_id, ceremony_id, c.mode, &parties, c.t, ceremony_signers, combiner)?;
+    let params = SetupParams::with_sessions(
+        dkg_id,
+        ceremony_id,
+        c.mode,
+        &parties,
+        c.t,
+        ceremony_signers,
+        combiner,
+    )?;
     let mut net = Network::new();
     for &p in &parties {
         let (member, first) = Member::setup(p, &params, rngs.of(p)?)?;
@@ -146,14 +156,23 @@ fn case(c: &Case) -> Result<Obj, Failure> {
         }
     }
     let certified = certified.ok_or_else(|| Failure("no certified key".into()))?;
-    ensure(certified.dropped.is_empty(), "nothing dropped by an honest combiner")?;
-    ensure(certified.announcement.blame().is_empty(), "no blame in the key ceremony")?;
+    ensure(
+        certified.dropped.is_empty(),
+        "nothing dropped by an honest combiner",
+    )?;
+    ensure(
+        certified.announcement.blame().is_empty(),
+        "no blame in the key ceremony",
+    )?;
     let public = certified.public;
     ensure(public.group_key().is_none(), "a Pedersen DKG publishes no x*G")?;
     let group_key = certified.group_key;
     GroupKeyAnnouncement::from_bytes(&certified.announcement.to_bytes())?.verify(&public)?;
     for share in shares.values() {
-        ensure(share.group_key() == &group_key, "every member holds the certified key")?;
+        ensure(
+            share.group_key() == &group_key,
+            "every member holds the certified key",
+        )?;
     }
     let certificate = group_key.certificate().to_bytes();
 
@@ -171,7 +190,9 @@ fn case(c: &Case) -> Result<Obj, Failure> {
         };
         net.add(map_output(party, Outcome::Combiner), first);
         for &p in &signers {
-            let share = shares.get(&p).ok_or_else(|| Failure(format!("no share for {p}")))?;
+            let share = shares
+                .get(&p)
+                .ok_or_else(|| Failure(format!("no share for {p}")))?;
             let (member, first) = Member::sign(share, &params, rngs.of(p)?)?;
             net.add(map_output(member, Outcome::Member), first);
         }
@@ -208,12 +229,17 @@ fn case(c: &Case) -> Result<Obj, Failure> {
     }
     let mut outcomes = Vec::new();
     for (p, out) in run(net, &mut log)? {
-        let reshared = out.into_reshared().ok_or_else(|| Failure(format!("{p}: no reshare")))?;
+        let reshared = out
+            .into_reshared()
+            .ok_or_else(|| Failure(format!("{p}: no reshare")))?;
         ensure(
             reshared.blame.is_empty() && reshared.dropped.is_empty(),
             "no blame in an honest dealing",
         )?;
-        reshared.activated.as_ref().map_err(|e| Failure(format!("{p}: activation: {e}")))?;
+        reshared
+            .activated
+            .as_ref()
+            .map_err(|e| Failure(format!("{p}: activation: {e}")))?;
         outcomes.push(reshared);
     }
     log.end_phase("reshare");
@@ -236,7 +262,10 @@ fn case(c: &Case) -> Result<Obj, Failure> {
     let new_key = group_key.reactivated(&new_public, decoded.clone())?;
     for o in &outcomes {
         if let Some(share) = o.keyring.current() {
-            ensure(share.group_key() == &new_key, "every new share under the reactivated key")?;
+            ensure(
+                share.group_key() == &new_key,
+                "every new share under the reactivated key",
+            )?;
             ensure(o.keyring.generation() == Some(1), "the old share erased")?;
         }
     }
@@ -352,4 +381,3 @@ fn check_fips204(
         "the deterministic combine to be FIPS 204",
     )
 }
-
