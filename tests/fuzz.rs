@@ -29,9 +29,9 @@ use quasar_pq::lss::{self, Ceremony, DealingParty};
 use quasar_pq::magnetar::{self, AggregateCertificate, PublicKeyFrame as MagnetarKeyFrame};
 use quasar_pq::mldsa::{self, Mode as MlDsaMode};
 use quasar_pq::party::sim::{map_output, party_rng, Envelope, Network};
+use quasar_pq::pulsar::custody::lifecycle::{Combiner, Member, Outcome, SetupParams};
 use quasar_pq::pulsar::custody::{
-    self, certification_party, Combined, CombinerKey, CombinerParty, GroupKey, KeyShare as PulsarShare,
-    Session, SignerParty,
+    self, Combined, CombinerKey, CombinerParty, GroupKey, KeyShare as PulsarShare, Session, SignerParty,
 };
 use quasar_pq::pulsar::frame::{GroupKeyFrame, SignatureFrame};
 use quasar_pq::vss::{Ed25519, Mode, Ristretto255};
@@ -358,57 +358,46 @@ fn build_corpus() -> (Corpus, Material) {
         magnetar: None,
     };
     let ids: Vec<PartyId> = (1..=4).map(id).collect();
-    // Pulsar: DKG, ceremony, certification, signing, reshare.
-    let dkg = Ceremony::<Ristretto255>::dkg([1; 32], Mode::Pedersen, &ids, 3).unwrap();
+    // Pulsar: the lifecycle's setup path (DKG, key ceremony, certification), then the
+    // samples of a signing session and a reshare.
+    let params =
+        SetupParams::with_sessions([1; 32], [2; 32], MlDsaMode::MlDsa44, &ids, 3, &ids[..3], id(99)).unwrap();
     let mut net = Network::new();
     for &p in &ids {
-        let (party, first) = DealingParty::start(dkg.clone(), p, None, &mut party_rng(b"fz", p)).unwrap();
-        net.add(party, first);
+        let (m, first) = Member::setup(p, &params, &mut party_rng(b"fz", p)).unwrap();
+        net.add(map_output(m, Outcome::Member), first);
     }
+    let (c, first) = Combiner::setup(&params, &mut party_rng(b"k", id(99)));
+    net.add(map_output(c, Outcome::Combiner), first);
     let (out, sent) = net.run_logged();
     corpus.add_sent(&sent);
-    let shares: BTreeMap<_, _> = out
-        .into_iter()
-        .map(|(p, o)| (p, o.unwrap().key_share.unwrap()))
+    let mut stored_shares = BTreeMap::new();
+    let mut certified = None;
+    for (p, o) in out {
+        match o.unwrap() {
+            Outcome::Combiner(c) => certified = c.into_certified(),
+            Outcome::Member(m) => {
+                stored_shares.insert(p, m.into_setup().unwrap().key_share);
+            }
+        }
+    }
+    let certified = certified.unwrap();
+    let (public, group_key) = (certified.public, certified.group_key);
+    let shares: BTreeMap<PartyId, lss::KeyShare<Ristretto255>> = stored_shares
+        .iter()
+        .map(|(p, s)| (*p, lss::KeyShare::from_bytes(&s.lss().to_bytes()).unwrap()))
         .collect();
-    let public = shares[&id(1)].public().clone();
     corpus.add(&public.to_bytes());
     corpus.add(&shares[&id(1)].to_bytes());
     PULSAR_SHARING.get_or_init(|| public.clone());
-    let key = CombinerKey::generate(id(99), &mut party_rng(b"k", id(99)));
+    let key = CombinerKey::generate(id(99), &mut party_rng(b"k1", id(99)));
     corpus.add(&key.public_key().to_bytes());
     corpus.add(&key.to_bytes());
-    let s = Session::key_ceremony([2; 32], MlDsaMode::MlDsa44, &public, &ids[..3], key.public_key()).unwrap();
-    let (combined, sent) = pulsar_session(
-        &s,
-        key,
-        &[&shares[&id(1)], &shares[&id(2)], &shares[&id(3)]],
-        None,
-    );
-    corpus.add_sent(&sent);
-    let Combined::Announcement(a) = combined.unwrap() else {
-        panic!("ceremony")
-    };
-    corpus.add(&a.to_bytes());
-    let announced = a.verify(&public).unwrap();
-    let mut net = Network::new();
-    for &p in &ids {
-        let (party, first) =
-            certification_party(p, Some(&shares[&p]), &public, &announced, &mut party_rng(b"c", p)).unwrap();
-        net.add(party, first);
-    }
-    let (certs, sent) = net.run_logged();
-    corpus.add_sent(&sent);
-    let cert = certs[&id(1)].as_ref().unwrap().clone();
-    corpus.add(&cert.to_bytes());
-    let group_key = GroupKey::new(announced, &public, cert).unwrap();
+    corpus.add(&certified.announcement.to_bytes());
+    corpus.add(&group_key.certificate().to_bytes());
     corpus.add(&group_key.to_bytes());
     corpus.add(&group_key.frame());
-    let stored = PulsarShare::new(
-        lss::KeyShare::from_bytes(&shares[&id(1)].to_bytes()).unwrap(),
-        group_key.clone(),
-    )
-    .unwrap();
+    let stored = &stored_shares[&id(1)];
     corpus.add(&stored.to_bytes());
     let key = CombinerKey::generate(id(99), &mut party_rng(b"k2", id(99)));
     let session = Session::sign(

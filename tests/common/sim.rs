@@ -696,7 +696,8 @@ pub fn lens_shares(outcomes: Outcomes<lens::Outcome>) -> BTreeMap<PartyId, LensS
         .collect()
 }
 
-/// A Lens key generation by parties `1..=n` with threshold `t`; every party agrees.
+/// A Lens key generation by parties `1..=n` with threshold `t`, run by the library's
+/// lifecycle members; every party agrees.
 pub fn lens_keygen(
     curve: Curve,
     n: u16,
@@ -704,8 +705,17 @@ pub fn lens_keygen(
     label: &str,
 ) -> (BTreeMap<PartyId, LensShare>, PublicKeyPackage) {
     let c = lens::Ceremony::keygen(curve, sid(label), &ids(1..=n), t).unwrap();
-    let (out, _) = lens_deal(&c, &BTreeMap::new(), &[], None, label);
-    let shares = lens_shares(out);
+    let mut net = Network::new();
+    for p in ids(1..=n) {
+        let (m, o) = lens::lifecycle::Member::keygen(p, &c, &mut party_rng(label.as_bytes(), p)).unwrap();
+        net.add(m, o);
+    }
+    let mut shares = BTreeMap::new();
+    for (p, out) in net.run() {
+        let setup = out.unwrap().into_setup().unwrap();
+        assert!(setup.blame.is_empty() && setup.dropped.is_empty(), "{p}");
+        shares.insert(p, setup.key_share);
+    }
     assert_eq!(shares.len(), usize::from(n));
     let public = shares.values().next().unwrap().public().clone();
     assert!(shares.values().all(|s| s.public() == &public));

@@ -1,25 +1,16 @@
-//! Pulsar custody: the Pedersen DKG, the key ceremony (envelopes sealed to the combiner,
-//! opened, shares checked, the group secret rebuilt, the ML-DSA key derived), the key's
-//! certification, a signing session (envelopes, rebuild, FIPS 204 sign), and a combiner
-//! key decoded from secret bytes.
+//! Pulsar custody through the lifecycle parties: the setup path (the Pedersen DKG, the key
+//! ceremony — envelopes sealed to the combiner, opened, shares checked, the group secret
+//! rebuilt, the ML-DSA key derived — and the key's certification), a sign path (envelopes,
+//! rebuild, FIPS 204 sign), and a combiner key decoded from secret bytes.
 
-use std::collections::BTreeMap;
-
-use quasar_pq::lss::{self, Ceremony};
 use quasar_pq::mldsa::{self, Mode};
 use quasar_pq::party::sim::{map_output, Network};
-use quasar_pq::pulsar::custody::{
-    self, certification_party, Combined, CombinerKey, CombinerParty, GroupKey, GroupKeyAnnouncement, Session,
-    SignerParty,
-};
-use quasar_pq::vss::{self, Ristretto255};
-use quasar_pq::PartyId;
+use quasar_pq::pulsar::custody::lifecycle::{Combiner, Member, Outcome, SetupParams, SignParams};
+use quasar_pq::pulsar::custody::CombinerKey;
 
-use crate::lss::{deal, ids, pid};
+use crate::lss::{ids, pid};
 use crate::rng::SecretRng;
 use crate::{path, Path};
-
-type Share = lss::KeyShare<Ristretto255>;
 
 pub fn paths() -> Vec<Path> {
     vec![
@@ -35,11 +26,6 @@ pub fn paths() -> Vec<Path> {
 
 const COMBINER: u16 = 1000;
 
-enum Out {
-    Combiner(Combined),
-    Signer,
-}
-
 fn combiner_key(label: &str) -> CombinerKey {
     CombinerKey::generate(pid(COMBINER), &mut SecretRng::new(label))
 }
@@ -53,75 +39,56 @@ fn combiner_key_decode() {
     CombinerKey::from_bytes(&bytes).expect("decode");
 }
 
-fn session(shares: &[&Share], session: &Session, key: CombinerKey, label: &str) -> Combined {
-    let mut net = Network::new();
-    let (c, o) =
-        CombinerParty::start(key, session, &mut SecretRng::new(&format!("{label} combiner"))).expect("c");
-    net.add(map_output(c, Out::Combiner), o);
-    for s in shares {
-        let (p, o) = SignerParty::start(s, session, &mut SecretRng::new(&format!("{label} {}", s.id())))
-            .expect("signer");
-        net.add(map_output(p, |_| Out::Signer), o);
-    }
-    match net.run().remove(&pid(COMBINER)) {
-        Some(Ok(Out::Combiner(c))) => c,
-        _ => panic!("the combiner did not finish"),
-    }
-}
-
+/// The lifecycle's setup path (DKG, key ceremony, certification) and one sign path, every
+/// party drawing from its own [`SecretRng`] (the lifecycle derives each phase's generator
+/// from a seed it draws, so every secret stays marked); this file only routes.
 fn custody(mode: Mode) {
     let parties = ids(1..=3);
-    let dkg = Ceremony::<Ristretto255>::dkg([5; 32], vss::Mode::Pedersen, &parties, 2).expect("dkg");
-    let lss = deal(&dkg, &BTreeMap::new(), "pulsar dkg");
-    let public = lss[&pid(1)].public().clone();
-    let signers: Vec<&Share> = [pid(1), pid(2)].iter().map(|p| &lss[p]).collect();
-
-    let key = combiner_key("ceremony");
-    let s =
-        Session::key_ceremony([6; 32], mode, &public, &[pid(1), pid(2)], key.public_key()).expect("session");
-    let Combined::Announcement(ann) = session(&signers, &s, key, "ceremony") else {
-        panic!("no announcement")
-    };
-    let announced = GroupKeyAnnouncement::from_bytes(&ann.to_bytes())
-        .expect("announcement")
-        .verify(&public)
-        .expect("verify");
+    let combiner = pid(COMBINER);
+    let params = SetupParams::with_sessions([5; 32], [6; 32], mode, &parties, 2, &[pid(1), pid(2)], combiner)
+        .expect("params");
     let mut net = Network::new();
     for &p in &parties {
-        let (party, first) = certification_party(
-            p,
-            Some(&lss[&p]),
-            &public,
-            &announced,
-            &mut SecretRng::new(&format!("cert {p}")),
-        )
-        .expect("certify");
-        net.add(party, first);
+        let (m, o) =
+            Member::setup(p, &params, &mut SecretRng::new(&format!("pulsar dkg {p}"))).expect("member");
+        net.add(map_output(m, Outcome::Member), o);
     }
-    let certs: BTreeMap<PartyId, _> = net.run();
-    let cert = certs[&pid(1)].as_ref().expect("certificate").clone();
-    let group = GroupKey::new(announced, &public, cert).expect("group key");
-    let _stored = custody::KeyShare::new(
-        Share::from_bytes(&lss[&pid(3)].to_bytes()).expect("copy"),
-        group.clone(),
-    )
-    .expect("custody share");
+    let (c, o) = Combiner::setup(&params, &mut SecretRng::new("ceremony combiner"));
+    net.add(map_output(c, Outcome::Combiner), o);
+    let mut shares = std::collections::BTreeMap::new();
+    let mut certified = None;
+    for (p, out) in net.run() {
+        match out.expect("setup") {
+            Outcome::Combiner(c) => certified = c.into_certified(),
+            Outcome::Member(m) => {
+                shares.insert(p, m.into_setup().expect("a setup").key_share);
+            }
+        }
+    }
+    let certified = certified.expect("the certified key");
+    let group = certified.group_key;
 
-    let key = combiner_key("sign");
     let msg = b"pulsar block 9";
-    let s = Session::sign(
-        [7; 32],
+    let signers = [pid(2), pid(3)];
+    let params = SignParams::new([7; 32], &signers, msg, b"", combiner).expect("params");
+    let mut net = Network::new();
+    let (c, o) = Combiner::sign_with_key(
+        combiner_key("sign"),
+        &params,
         &group,
-        &public,
-        &[pid(2), pid(3)],
-        key.public_key(),
-        msg,
-        b"",
+        &certified.public,
+        &mut SecretRng::new("sign combiner"),
     )
-    .expect("s");
-    let signers: Vec<&Share> = [pid(2), pid(3)].iter().map(|p| &lss[p]).collect();
-    let Combined::Signed(signed) = session(&signers, &s, key, "sign") else {
-        panic!("no signature")
+    .expect("combiner");
+    net.add(map_output(c, Outcome::Combiner), o);
+    for p in signers {
+        let (m, o) =
+            Member::sign(&shares[&p], &params, &mut SecretRng::new(&format!("sign {p}"))).expect("signer");
+        net.add(map_output(m, Outcome::Member), o);
+    }
+    let Some(Ok(Outcome::Combiner(c))) = net.run().remove(&combiner) else {
+        panic!("the combiner did not finish")
     };
+    let signed = c.into_signed().expect("a signature");
     mldsa::verify(mode, group.public_key(), msg, b"", signed.signature()).expect("verify");
 }

@@ -3,10 +3,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use quasar_pq::lens::lifecycle::{Coordinator, Member};
 use quasar_pq::lens::{
-    self, deal, verify, verify_activation, CoordinatorParty, Curve, DealerShare, KeyShare, PublicKeyPackage,
-    Signature, SignerParty,
+    self, deal, verify, verify_activation, Curve, DealerShare, KeyShare, PublicKeyPackage, Signature,
 };
+use quasar_pq::party::keyring::Keyring;
 use quasar_pq::party::sim::{map_output, Network};
 use quasar_pq::PartyId;
 use rand_chacha::ChaCha20Rng;
@@ -28,7 +29,8 @@ const COORDINATOR: u16 = 1000;
 /// Lens vectors (`kats/lens.json`), per key generation (`keygen`: `dealer`, then `dkg`)
 /// and per curve (Ed25519, secp256k1, Ristretto255): a 3-of-5 key reshared to 4-of-7.
 ///
-/// Each case runs, with the dealer (`dealer` cases) using only
+/// Each case runs the Lens lifecycle parties ([`lens::lifecycle`]) on the simulator (this
+/// file only routes), with the dealer (`dealer` cases) using only
 /// `ChaCha20Rng::from_seed(dealer_seed)` and party `i` starting its parties with its own
 /// `ChaCha20Rng::from_seed(seeds[i])`:
 ///
@@ -122,12 +124,28 @@ fn case(curve: Curve, keygen: Keygen) -> Result<Obj, Failure> {
 
     // 3. Reshare 3-of-5 -> 4-of-7, with activation.
     let ceremony = lens::Ceremony::reshare(reshare_id, &public, &dealers, &receivers, NEW_T)?;
+    let mut shares = shares;
     let mut net = Network::new();
     for p in ceremony.participants() {
-        let (party, first) = ceremony.start(p, shares.get(&p), rngs.of(p)?)?;
-        net.add(party, first);
+        let mut keyring = shares.remove(&p).map_or_else(Keyring::empty, Keyring::new);
+        let (member, first) = Member::reshare(p, &mut keyring, &ceremony, rngs.of(p)?)?;
+        net.add(member, first);
     }
-    let outcomes = run(net, &mut log)?;
+    let mut outcomes = BTreeMap::new();
+    for (p, out) in run(net, &mut log)? {
+        let reshared = out
+            .into_reshared()
+            .ok_or_else(|| Failure(format!("{p}: no reshare")))?;
+        ensure(
+            reshared.blame.is_empty() && reshared.dropped.is_empty(),
+            "no blame in an honest reshare",
+        )?;
+        reshared
+            .activated
+            .as_ref()
+            .map_err(|e| Failure(format!("{p}: activation: {e}")))?;
+        outcomes.insert(p, reshared);
+    }
     log.end_phase("reshare");
     let publics: BTreeSet<Vec<u8>> = outcomes.values().map(|o| o.public.to_bytes()).collect();
     ensure(
@@ -136,7 +154,7 @@ fn case(curve: Curve, keygen: Keygen) -> Result<Obj, Failure> {
     )?;
     let certificates: BTreeSet<Vec<u8>> = outcomes
         .values()
-        .map(|o| o.activation.as_ref().map(|c| c.to_bytes()).unwrap_or_default())
+        .map(|o| o.certificate.as_ref().map(|c| c.to_bytes()).unwrap_or_default())
         .collect();
     ensure(
         certificates.len() == 1,
@@ -148,25 +166,25 @@ fn case(curve: Curve, keygen: Keygen) -> Result<Obj, Failure> {
         .ok_or_else(|| Failure("no participants".into()))?;
     let new_public = first.public.clone();
     let certificate = first
-        .activation
+        .certificate
         .clone()
         .ok_or_else(|| Failure("no activation certificate".into()))?;
-    for o in outcomes.values() {
-        ensure(
-            o.blame.is_empty() && o.dropped.is_empty(),
-            "no blame in an honest reshare",
-        )?;
-    }
     let epoch = new_public.epoch();
     let valid = verify_activation(&new_public, epoch.generation, &epoch.transcript, &certificate).is_ok();
     ensure(valid, "a valid activation certificate")?;
     let group_key_after = new_public.group_key_bytes();
     ensure(group_key_after == group_key, "the group key unchanged")?;
     ensure(epoch.generation == 1, "generation 1")?;
-    let new_shares: BTreeMap<PartyId, KeyShare> = outcomes
-        .into_iter()
-        .filter_map(|(p, o)| o.key_share.map(|s| (p, s)))
-        .collect();
+    let mut new_shares = BTreeMap::new();
+    for (p, o) in outcomes {
+        ensure(
+            o.keyring.pending().is_none() && o.keyring.generation().is_none_or(|g| g == 1),
+            "the old share erased",
+        )?;
+        if let Some(share) = o.keyring.into_current() {
+            new_shares.insert(p, share);
+        }
+    }
 
     // 4. Signing with the new shares by the last new_t receivers.
     let signers_after = receivers[receivers.len() - usize::from(NEW_T)..].to_vec();
@@ -255,13 +273,16 @@ fn dkg_keygen(
     let ceremony = lens::Ceremony::keygen(curve, session, parties, T)?;
     let mut net = Network::new();
     for &p in parties {
-        let (party, first) = ceremony.start(p, None, rngs.of(p)?)?;
-        net.add(party, first);
+        let (member, first) = Member::keygen(p, &ceremony, rngs.of(p)?)?;
+        net.add(member, first);
     }
     let outcomes = run(net, log)?;
     let mut shares = BTreeMap::new();
     let mut public: Option<PublicKeyPackage> = None;
     for (p, out) in outcomes {
+        let out = out
+            .into_setup()
+            .ok_or_else(|| Failure(format!("{p}: no key generation")))?;
         ensure(
             out.blame.is_empty() && out.dropped.is_empty() && out.qualified == parties,
             "no blame in an honest DKG",
@@ -273,11 +294,7 @@ fn dkg_keygen(
             "every party to agree on the public key package",
         )?;
         public = Some(out.public);
-        shares.insert(
-            p,
-            out.key_share
-                .ok_or_else(|| Failure(format!("{p} without a share")))?,
-        );
+        shares.insert(p, out.key_share);
     }
     let public = public.ok_or_else(|| Failure("no parties".into()))?;
     Ok((shares, public))
@@ -299,10 +316,10 @@ fn sign(
         let share = shares
             .get(&p)
             .ok_or_else(|| Failure(format!("no share for {p}")))?;
-        let (signer, first) = SignerParty::start(share, coordinator, message, rngs.of(p)?)?;
-        net.add(map_output(signer, |_| None), first);
+        let (member, first) = Member::sign(share, coordinator, message, rngs.of(p)?)?;
+        net.add(map_output(member, |_| None), first);
     }
-    let (c, first) = CoordinatorParty::start(coordinator, public, message)?;
+    let (c, first) = Coordinator::sign(coordinator, public, message)?;
     net.add(map_output(c, |o| Some(o.signature)), first);
     let signature = run(net, log)?
         .into_values()
