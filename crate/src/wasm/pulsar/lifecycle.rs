@@ -220,8 +220,8 @@ pub fn combiner_sign(
         party_id(combiner)?,
     )
     .map_err(to_js_error)?;
-    let gk = GroupKey::from_bytes(key_record).map_err(to_js_error)?;
     let public = sharing(sharing_bytes)?;
+    let gk = GroupKey::from_bytes(key_record, &public).map_err(to_js_error)?;
     let started = if deterministic {
         Combiner::sign_deterministic(&p, &gk, &public, rng.get())
     } else {
@@ -294,7 +294,10 @@ pub fn member_reshare(
     let me = party_id(me)?;
     let (gk, public) = match (keyring.keyring.current(), key_record, sharing_bytes) {
         (Some(s), _, _) => (s.group_key().clone(), s.public().clone()),
-        (None, Some(k), Some(p)) => (GroupKey::from_bytes(&k).map_err(to_js_error)?, sharing(&p)?),
+        (None, Some(k), Some(p)) => {
+            let public = sharing(&p)?;
+            (GroupKey::from_bytes(&k, &public).map_err(to_js_error)?, public)
+        }
         (None, _, _) => return Err(to_js_error(crate::lss::Error::MissingOldShare { party: me })),
     };
     let p = ReshareParams::reshare(
