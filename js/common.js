@@ -60,7 +60,7 @@ export const MAX_CONTEXT_BYTES = 255;
 // array slots), detached buffers, shared and resizable buffers (copied), huge claimed lengths
 // (only the true length counts, and it is bounded).
 //
-// Built-ins changed after load are defended too (issue 17): this module and the generated glue
+// Built-ins changed after load are defended too: this module and the generated glue
 // (rewritten by scripts/harden-glue.mjs) call only intrinsics they captured when they loaded —
 // the copy into WebAssembly memory (internal-slot length, %TypedArray%.prototype.set), the
 // copies out, the objects Rust builds (own data properties: no setter runs), strings, the

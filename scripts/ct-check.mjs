@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The constant-flow check (issue 13): builds the `ct-check` harness (crate/src/bin/ct_check.rs)
+// The constant-flow check: builds the `ct-check` harness (crate/src/bin/ct_check.rs)
 // at each opt-level, runs every secret path in its own Valgrind memcheck process with the
 // secrets marked undefined, and fails on any secret-dependent branch or memory index
 // ("Conditional jump or move depends on uninitialised value(s)", "Use of uninitialised

@@ -1,5 +1,5 @@
 // Rewrites the JS glue wasm-bindgen generates (pkg/<build>/quasar_pq.js) so that it calls only
-// built-ins it captured when it loaded (issue 17: hostile built-ins after load). Called by
+// built-ins it captured when it loaded (hostile built-ins after load). Called by
 // scripts/build-wasm.mjs on each build's output; the glue is generated, never committed, so
 // this transform is what the repository holds.
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The lint gate (issue 18): formatting, clippy with Cargo.toml's `[lints]` table at zero
+// The lint gate: formatting, clippy with Cargo.toml's `[lints]` table at zero
 // warnings for every build the crate ships (native, the light and the full WebAssembly
 // module) and for every target (tests, benches, bins), and rustdoc with warnings denied.
 //

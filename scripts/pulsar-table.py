@@ -231,7 +231,7 @@ def k21(res, out):
     w("")
     ratio_med = m("combine") / m("mldsa-sign") if m("combine") and m("mldsa-sign") else None
     ratio_mean = a("combine") / a("mldsa-sign") if a("combine") and a("mldsa-sign") else None
-    w("Goals (issue 4):")
+    w("Goals:")
     if per_mean is not None:
         w(f"- Per-party signing work under 2 ms: **{fmt_ms(per_mean)}** mean "
           f"({'met' if per_mean < 2.0 else 'NOT met'}; seed 160 ms).")
@@ -309,7 +309,7 @@ def reshare(res, out):
     w("")
     tot128 = get("128->128", "total")
     if tot128 is not None:
-        w(f"Goal (issue 4): 128 → 128 reshare with activation under 1.5 s in one process: "
+        w(f"Goal: 128 → 128 reshare with activation under 1.5 s in one process: "
           f"**{fmt_ms(tot128)}** wall (median; mean {fmt_ms(get('128->128', 'total', 'mean'))}), "
           f"{'met' if tot128 < 1500 else 'NOT met'}; seed 1212.74 s → {fmt_ratio(1212.74e3, tot128)}.")
         w("")

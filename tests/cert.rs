@@ -1,4 +1,4 @@
-//! The finality certificate (issue 12): validator sets, headers, the finality message,
+//! The finality certificate: validator sets, headers, the finality message,
 //! certificates under every policy with each leg broken in turn, structural checks before
 //! any signature work (and without allocating), the light client across epoch changes and
 //! key eras, the builder and devnet, and the BLS leg against the Ethereum test keys.

@@ -1,4 +1,4 @@
-//! One error vocabulary (issue 8): every error variant of every module (mldsa, wire,
+//! One error vocabulary: every error variant of every module (mldsa, wire,
 //! vss, lss — activation faults included —, lens, pulsar, party, snapshot, magnetar,
 //! quorum) and every
 //! `BlameReason`, constructed, with its stable code: codes are UPPER_SNAKE, the

@@ -1,9 +1,9 @@
 //! Lens (FROST, RFC 9591) through the library's parties on the simulator: key generation
 //! (trusted dealer and the LSS Feldman DKG), signing with standard Ed25519 / BIP-340 /
-//! Ristretto255 output checked by independent verifiers, every peer fault of issue 8 in
+//! Ristretto255 output checked by independent verifiers, every peer fault in
 //! signing and in dealing, the `hazmat` cheats, parties keeping their state on error,
 //! strict decoders, LSS resharing with the group key unchanged and epochs never mixed,
-//! and the activation certificate of issue 9.
+//! and the activation certificate.
 //!
 //! Run: `cargo test --features sim,hazmat --test lens`.
 
@@ -352,7 +352,7 @@ fn verify_rejects_malformed_input() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Every peer fault in a signing session (issue 8)
+// Every peer fault in a signing session
 
 /// One fault on signer F's commitment, or an injected message, in a session of four
 /// signers (t = 3): the message is dropped and F named by the coordinator, which signs
@@ -1225,7 +1225,7 @@ per_curve!(keygen_excludes_cheating_dealers, |curve: Curve| {
 });
 
 // ---------------------------------------------------------------------------------------
-// Every peer fault in Lens dealings (issue 8), proven by FROST signatures
+// Every peer fault in Lens dealings, proven by FROST signatures
 
 fn run_lens_faults(
     c: &lens::Ceremony,
@@ -1289,14 +1289,21 @@ per_curve!(peer_faults_in_reshare, |curve: Curve| {
     run_lens_faults(&c, &g1, true, replays, (2, 3, 4), 3, &name);
 });
 
-// Issue 8's attack, on a Lens key: 2-of-3 key generation; reshare to {4, 5, 6, 7} with
+// The misaddressed-reshare attack, on a Lens key: 2-of-3 key generation; reshare to {4, 5, 6, 7} with
 // t = 3 dealt by 1 and 2; dealer 1 hands 4 and 5 the message it made for 6. 4 and 5
 // drop it and name dealer 1, dealer 1's openings settle it, all four hold shares, and
 // exactly three of them sign (checked by the independent verifiers).
-per_curve!(issue_8_misaddressed_shares_in_a_reshare, |curve: Curve| {
-    let (old, public) = lens_keygen(curve, 3, 2, &format!("issue 8 {curve}"));
-    let c = lens::Ceremony::reshare(sid("issue 8"), &public, &ids([1, 2]), &ids(4..=7), 3).unwrap();
-    let (out, _) = lens_deal(&c, &old, &[], Some(issue_8_tamper()), "issue 8");
+per_curve!(misaddressed_shares_in_a_reshare, |curve: Curve| {
+    let (old, public) = lens_keygen(curve, 3, 2, &format!("misaddressed reshare {curve}"));
+    let c =
+        lens::Ceremony::reshare(sid("misaddressed reshare"), &public, &ids([1, 2]), &ids(4..=7), 3).unwrap();
+    let (out, _) = lens_deal(
+        &c,
+        &old,
+        &[],
+        Some(misaddressed_reshare_tamper()),
+        "misaddressed reshare",
+    );
     let mut holders = BTreeMap::new();
     for p in c.participants() {
         let o = out[&p].as_ref().unwrap_or_else(|e| panic!("{p}: {e}"));
@@ -1320,14 +1327,14 @@ per_curve!(issue_8_misaddressed_shares_in_a_reshare, |curve: Curve| {
         lens_sign(
             &refs(&holders, &three),
             &new_public,
-            b"after issue 8",
-            "issue 8 sign",
+            b"after the misaddressed reshare",
+            "misaddressed reshare sign",
         );
     }
 });
 
 // ---------------------------------------------------------------------------------------
-// Activation certificates (issue 9)
+// Activation certificates
 
 fn refused(r: Result<(), Error>) -> ActivationFault {
     match r {
@@ -1342,7 +1349,7 @@ fn observed<C: vss::Curve>(c: &lens::Ceremony, t: u16, log: &[Sent], member: Par
     PublicKeyPackage::from_lss(&AnyGroupPublic::from(g)).unwrap()
 }
 
-/// Issue 9's chained attack on a Lens key: the reshare leaves only 2 of 4 new holders
+/// The chained activation attack on a Lens key: the reshare leaves only 2 of 4 new holders
 /// (t = 3), nobody activates, and no certificate the old set can build activates the new
 /// generation.
 fn old_set_cannot_activate<C: vss::Curve>(curve: Curve) {

@@ -1,8 +1,8 @@
 //! LSS dealings through the library's dealing party on the simulator: DKG (Pedersen and
 //! Feldman, every curve), refresh, reshare (same set, new set, expansion, contraction,
-//! threshold up and down); every peer fault of issue 8 on every flavour; every blame
+//! threshold up and down); every peer fault on every flavour; every blame
 //! variant with its exact culprits; the `hazmat` cheating model; a party keeping its state
-//! on error; strict decoders; and the activation certificate of issue 9 (who can make
+//! on error; strict decoders; and the activation certificate (who can make
 //! one, and every way a wrong one is refused).
 //!
 //! Run: `cargo test --features sim,hazmat --test lss`.
@@ -324,7 +324,7 @@ fn expansion_21_to_64_and_contraction_64_to_21_ed25519() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Every peer fault (issue 8) in every flavour
+// Every peer fault in every flavour
 
 /// One dealing of the fault matrix: the ceremony, the current shares, the logs the
 /// replays come from, the secret (refresh, reshare), the faulty dealer and two victims.
@@ -545,17 +545,17 @@ fn peer_faults_in_a_reshare_with_contraction() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Issue 8's attack, and messages from parties whose role does not send them
+// The misaddressed-reshare attack, and messages from parties whose role does not send them
 
 /// 2-of-3 DKG; reshare to {4, 5, 6, 7} with t = 3 dealt by 1 and 2; dealer 1 hands
 /// receivers 4 and 5 the well-formed share message it made for 6.
 #[test]
-fn issue_8_misaddressed_shares_in_a_reshare() {
-    let (shares, public, secret) = dkg::<Ristretto255>(Mode::Pedersen, 3, 2, "issue 8 dkg");
+fn misaddressed_shares_in_a_reshare() {
+    let (shares, public, secret) = dkg::<Ristretto255>(Mode::Pedersen, 3, 2, "misaddressed reshare dkg");
     let new_set = ids(4..=7);
-    let c = Ceremony::reshare(sid("issue 8"), &public, &ids([1, 2]), &new_set, 3).unwrap();
-    let tamper = issue_8_tamper();
-    let (out, _) = lss_deal(&c, &shares, &[], Some(tamper), "issue 8");
+    let c = Ceremony::reshare(sid("misaddressed reshare"), &public, &ids([1, 2]), &new_set, 3).unwrap();
+    let tamper = misaddressed_reshare_tamper();
+    let (out, _) = lss_deal(&c, &shares, &[], Some(tamper), "misaddressed reshare");
     let mut holders = BTreeMap::new();
     let mut cert = None;
     for p in participants(&c) {
@@ -1504,7 +1504,7 @@ fn transcripts_bind_the_session_and_secrets_are_redacted() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Activation certificates (issue 9)
+// Activation certificates
 
 fn fault_of(r: Result<(), lss::Error>) -> ActivationFault {
     match r {
@@ -1692,7 +1692,7 @@ fn wrong_certificates_are_refused_with_their_reason() {
     go::<Secp256k1>(Mode::Feldman);
 }
 
-/// Issue 9's chained attack: a reshare leaves only 2 of 4 new holders (threshold 3) —
+/// The chained activation attack: a reshare leaves only 2 of 4 new holders (threshold 3) —
 /// receivers 6 and 7 get nothing at all — so nobody activates the new generation; the
 /// old set, which still holds working shares, builds every certificate it can: none
 /// activates the new generation.
@@ -1942,7 +1942,7 @@ fn peer_faults_in_the_activation_round() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Erasure after activation (issue 9)
+// Erasure after activation
 
 /// A party stores its share of each generation; after it verifies the refresh's
 /// certificate and activates the new generation, not a byte of the old share — nor of

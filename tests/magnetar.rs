@@ -1,4 +1,4 @@
-//! Magnetar (issue 11): the reference's `MAGS`/`MAGG` envelopes byte for byte, keys from
+//! Magnetar: the reference's `MAGS`/`MAGG` envelopes byte for byte, keys from
 //! seeds, framed sign/verify, interop of the payloads with `fips205` and RustCrypto
 //! `slh-dsa`, batch bitmaps with planted bad signatures (with and without `parallel`:
 //! same bits), the `MAGA` aggregate certificate against a weighted registry (unknown and

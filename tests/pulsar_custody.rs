@@ -1,9 +1,9 @@
 //! Pulsar custody through the library's parties on the simulator: the key ceremony and
 //! the certified group key, signing with standard FIPS 204 output checked by the peer
-//! ML-DSA implementations, every peer fault of issue 8 in signing and in resharing, blame
+//! ML-DSA implementations, every peer fault in signing and in resharing, blame
 //! only on evidence (an envelope altered in transit never gets an honest signer blamed),
 //! the `hazmat` cheats, parties keeping their state on error, resharing with the key
-//! byte-identical and generations never mixed, strict decoders, and issue 9: activation
+//! byte-identical and generations never mixed, strict decoders, and activation
 //! certificates the old set cannot make, forged group keys refused, reserved contexts.
 //!
 //! Run: `cargo test --features sim,hazmat --test pulsar_custody`.
@@ -319,7 +319,7 @@ fn every_old_party_holds_the_new_members_certificate() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Every peer fault in a signing session (issue 8)
+// Every peer fault in a signing session
 
 /// A group at generation 1 (the ceremony, then a refresh), with its generation-0 record.
 fn generation_one(mode: Mode, label: &str) -> (PulsarGroup, PulsarGroup) {
@@ -822,7 +822,7 @@ fn pulsar_parties_keep_their_state_on_error() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Issue 8 in resharing: every peer fault, proven by ML-DSA signatures
+// Peer faults in resharing: every peer fault, proven by ML-DSA signatures
 
 #[test]
 fn peer_faults_in_a_reshare() {
@@ -869,13 +869,27 @@ fn peer_faults_in_a_reshare() {
     }
 }
 
-/// Issue 8's attack on a Pulsar key (reshare to {4, 5, 6, 7}, t = 3, dealer 1 hands 4
+/// The misaddressed-reshare attack on a Pulsar key (reshare to {4, 5, 6, 7}, t = 3, dealer 1 hands 4
 /// and 5 the message it made for 6): everyone completes, exactly three new members sign.
 #[test]
-fn issue_8_misaddressed_shares_in_a_reshare() {
-    let g = pulsar_group(Mode::MlDsa44, 3, 2, "issue 8");
-    let c = custody::reshare(sid("issue 8"), &g.key, &g.public, &ids([1, 2]), &ids(4..=7), 3).unwrap();
-    let (out, _) = lss_deal(&c, &g.old(), &[], Some(issue_8_tamper()), "issue 8");
+fn misaddressed_shares_in_a_reshare() {
+    let g = pulsar_group(Mode::MlDsa44, 3, 2, "misaddressed reshare");
+    let c = custody::reshare(
+        sid("misaddressed reshare"),
+        &g.key,
+        &g.public,
+        &ids([1, 2]),
+        &ids(4..=7),
+        3,
+    )
+    .unwrap();
+    let (out, _) = lss_deal(
+        &c,
+        &g.old(),
+        &[],
+        Some(misaddressed_reshare_tamper()),
+        "misaddressed reshare",
+    );
     for p in participants(&c) {
         let o = out[&p].as_ref().unwrap();
         let want: Vec<(PartyId, &str)> = if p == pid(4) || p == pid(5) {
@@ -902,12 +916,24 @@ fn issue_8_misaddressed_shares_in_a_reshare() {
         key,
         shares,
     };
-    pulsar_sign(&next, &ids([4, 5, 6]), b"after issue 8", b"", "issue 8 a");
-    pulsar_sign(&next, &ids([5, 6, 7]), b"after issue 8", b"", "issue 8 b");
+    pulsar_sign(
+        &next,
+        &ids([4, 5, 6]),
+        b"after the misaddressed reshare",
+        b"",
+        "misaddressed reshare a",
+    );
+    pulsar_sign(
+        &next,
+        &ids([5, 6, 7]),
+        b"after the misaddressed reshare",
+        b"",
+        "misaddressed reshare b",
+    );
 }
 
 // ---------------------------------------------------------------------------------------
-// Issue 9: activation, group keys, reserved contexts
+// Activation, group keys, reserved contexts
 
 fn refused(r: Result<(), Error>) -> ActivationFault {
     match r {
@@ -916,7 +942,7 @@ fn refused(r: Result<(), Error>) -> ActivationFault {
     }
 }
 
-/// Issue 9's chained attack on a Pulsar key: the reshare leaves only 2 of 4 new holders
+/// The chained activation attack on a Pulsar key: the reshare leaves only 2 of 4 new holders
 /// (t = 3), nobody activates, and no certificate the old set can build activates the new
 /// generation — nor can it sign one under the activation context.
 #[test]

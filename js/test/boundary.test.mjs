@@ -1,4 +1,4 @@
-// The JS boundary (issue 10): every byte argument of the package crosses `bytes()` in
+// The JS boundary: every byte argument of the package crosses `bytes()` in
 // js/common.js. Each of the four hostile-caller reproductions, for every exported function they
 // reach, must give a typed error; afterwards the instance keeps working (a keygen/sign/verify
 // round trip) and its WebAssembly.Memory does not grow. A party given a detached buffer in an
@@ -55,7 +55,7 @@ function detached(n) {
   return a;
 }
 
-/** The four reproductions of issue 10 (and their variants), each a fresh value per use. */
+/** The four boundary reproductions (and their variants), each a fresh value per use. */
 const HOSTILE = {
   '1. lying subclass (length 1, true 4096)': () => new Liar(4096),
   '1. own lying length property': () => ownLength(4096, 1),
@@ -240,7 +240,7 @@ function roundTrip() {
   c.free();
 }
 
-describe('the four reproductions of issue 10, for every exported function they reach', () => {
+describe('the four boundary reproductions, for every exported function they reach', () => {
   for (const [kind, make] of Object.entries(HOSTILE)) {
     test(kind, () => {
       const before = loader.memoryBytes();
@@ -351,7 +351,7 @@ describe('defects the fuzz suite found (regressions)', () => {
 
   test("a caller's trap that frees the party or share during a call: USE_AFTER_FREE, never a null pointer in Rust", () => {
     const [p1, p2] = [1, 2].map((id) => lens.keygen({ curve: 'ed25519', session, parties: [1, 2], threshold: 2, id }));
-    // A getter is refused before it runs (issue 17): the party it would free is untouched.
+    // A getter is refused before it runs: the party it would free is untouched.
     const getter = { from: 2, get bytes() { p1.free(); return p2.start.outgoing.broadcast; } };
     assert.throws(() => p1.step([getter]), TypeError);
     assert.deepEqual({ ...p1.round }, { number: 1, name: p1.round.name }, 'the party is still usable');

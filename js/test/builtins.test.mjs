@@ -1,4 +1,4 @@
-// Hostile built-ins after load (issue 17): a realm whose built-ins the caller changes after the
+// Hostile built-ins after load: a realm whose built-ins the caller changes after the
 // package loaded. The generated glue and js/common.js call only what they captured when they
 // loaded, so a lying `%TypedArray%.prototype.length`, a `crypto.getRandomValues` that hands back
 // another array, a `performance.now` that returns a BigInt, throws or calls back into the

@@ -1,4 +1,4 @@
-// The JS half of the standing fuzz suite (issue 10): every exported function, method, getter,
+// The JS half of the standing fuzz suite: every exported function, method, getter,
 // static and constructor of `quasar-pq`, `quasar-pq/verify` and the protocol layer, called with
 // seeded hostile arguments (js/support/fuzz/: hostile.mjs makes them, shapes.mjs has one line per
 // export, engine.mjs runs and checks the calls, fixtures.mjs makes the valid material, realm.mjs

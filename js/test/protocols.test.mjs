@@ -88,7 +88,7 @@ describe('Lens', () => {
       assert.equal(wrongGen.code, 'ACTIVATION_WRONG_GENERATION');
       const wrongTx = lens.verifyActivation(n4.publicPackage, 1, new Uint8Array(32), n4.activation.certificate);
       assert.equal(wrongTx.code, 'ACTIVATION_WRONG_TRANSCRIPT');
-      // The chained attack of issue 9: the old set's signature is no certificate.
+      // The chained activation attack: the old set's signature is no certificate.
       assert.equal(lens.verifyActivation(n4.publicPackage, 1, n4.transcriptHash, out.signature).ok, false, 'a signature by the old set');
       const garbage = lens.verifyActivation(n4.publicPackage, 1, n4.transcriptHash, new Uint8Array(10));
       assert.equal(garbage.ok, false, 'a malformed certificate is a verdict, not a throw');
@@ -274,7 +274,7 @@ describe('Pulsar custody', () => {
     const old = pulsar.verifyActivation(info.sharing, info.keyRecord, 1, o6.transcriptHash, o6.activation.certificate);
     assert.equal(old.ok, false, 'the old generation does not accept the new certificate');
     assert.equal(pulsar.verifyActivation(o6.sharing, o6.keyRecord, 2, o6.transcriptHash, o6.activation.certificate).code, 'ACTIVATION_WRONG_GENERATION');
-    // The chained attack of issue 9: what the old set alone can make is no certificate of
+    // The chained activation attack: what the old set alone can make is no certificate of
     // the new generation — neither its own key certification nor a signature under the key.
     const oldCert = pulsar.verifyActivation(o6.sharing, o6.keyRecord, 1, o6.transcriptHash, cert.certificate);
     assert.equal(oldCert.ok, false, 'the old set\'s generation-0 certificate');

@@ -1,4 +1,4 @@
-// A polluted realm (issue 17): code that runs beside the package may add properties to
+// A polluted realm: code that runs beside the package may add properties to
 // Object.prototype and Array.prototype, or replace built-ins such as Object.entries, after the
 // package loaded. None of that may change what the package does: options and nested bags are
 // read from the caller's own data properties only (never inherited, never a getter), verdicts

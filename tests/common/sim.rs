@@ -263,7 +263,7 @@ impl DealView for lens::Outcome {
 // ---------------------------------------------------------------------------------------
 // The peer-fault matrix of a dealing
 
-/// One kind of bad peer message (issue 8's list).
+/// One kind of bad peer message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fault {
     /// Dealer F hands receiver B the well-formed share message it made for receiver A.
@@ -1176,9 +1176,9 @@ pub fn lockstep<P: Party>(
     (next, done)
 }
 
-/// Issue 8's attack on a reshare to {4, 5, 6, 7}: dealer 1 hands receivers 4 and 5 the
+/// The misaddressed-reshare attack to {4, 5, 6, 7}: dealer 1 hands receivers 4 and 5 the
 /// well-formed share message it made for 6 (6 gets its own).
-pub fn issue_8_tamper() -> Tamper {
+pub fn misaddressed_reshare_tamper() -> Tamper {
     let mut for6: Option<zeroize::Zeroizing<Vec<u8>>> = None;
     let mut held: Vec<Envelope> = Vec::new();
     Box::new(move |mut e: Envelope| {

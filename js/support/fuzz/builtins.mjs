@@ -1,4 +1,4 @@
-// The "hostile built-ins after load" class of the JS fuzz suite (issue 17): changes a caller can
+// The "hostile built-ins after load" class of the JS fuzz suite: changes a caller can
 // make to the realm after the package loaded, each installed around one call made with the
 // site's base arguments and undone right after it (whatever the call did). The package and its
 // generated glue call only what they captured at load, so the call must behave exactly as with

@@ -1,4 +1,4 @@
-// The engine of the JS fuzz suite (issue 10): enumerates the real exports of `quasar-pq`,
+// The engine of the JS fuzz suite: enumerates the real exports of `quasar-pq`,
 // `quasar-pq/verify` and the protocol layer, matches each to its line in shapes.mjs, and calls
 // every one with seeded hostile arguments, round after round. Each call must return a sane value
 // (a verifier never says true for a changed input) or throw TypeError, RangeError or a

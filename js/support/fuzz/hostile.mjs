@@ -299,7 +299,7 @@ export function hostileIds(r, base) {
   }
   if (mode < 7) {
     // Getters: one that throws, one that answers differently on every read. Both are refused
-    // before they run: a list element is a plain data property (issue 17).
+    // before they run: a list element is a plain data property.
     const a = [...base];
     if (r.chance(0.5)) {
       Object.defineProperty(a, 0, { get() { throw new HostileError('id getter'); } });
@@ -484,7 +484,7 @@ export function hostileOpts(r, base, keys, valueOf) {
     // Options are read through their own property descriptors: a Proxy's get trap never runs.
     ['Proxy with throwing get', () => new Proxy({ ...o }, { get: () => { throw new HostileError('get'); } }), 'same'],
     ['Proxy answering differently on every read', () => changing(o, true), 'same'],
-    // A getter is refused before it runs (issue 17): an option is a plain data property.
+    // A getter is refused before it runs: an option is a plain data property.
     ['getters: base value first, then other values', () => changing(o, false), Object.keys(o).length ? 'reject' : 'same'],
     ['getter that throws', () => throwing(o), 'reject'],
     ['options of another realm', () => Object.assign(otherRealm.obj(), o), 'either'],

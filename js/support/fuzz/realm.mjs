@@ -1,4 +1,4 @@
-// The "polluted realm" class of the JS fuzz suite (issue 17). Code that runs beside the package
+// The "polluted realm" class of the JS fuzz suite. Code that runs beside the package
 // may add properties to Object.prototype and Array.prototype (option names, `ok`, `code`, quorum
 // fields, curve names, list elements), or replace built-ins, after the package loaded. Each round
 // pollutes the worker's realm with a seeded choice of those, makes calls of both builds under it,
