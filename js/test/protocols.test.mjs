@@ -302,7 +302,7 @@ describe('Pulsar custody', () => {
     assert.equal(generation, 1);
     const verify = (record) => pulsar.verifyActivation(sharing, record, generation, transcriptHash, certificate);
     const combiner = (record) => pulsar.sign.combiner({ id: COMBINER, keyRecord: record, sharing, signers: [1, 2], message: enc('m'), session: label32('record bytes sign'), seed: label32('c') });
-    assert.deepEqual(verify(keyRecord), { ok: true });
+    assert.deepEqual({ ...verify(keyRecord) }, { ok: true });
     combiner(keyRecord).free();
     // The generation-0 record: its certificate is of another sharing, so it is refused here.
     assert.equal(verify(gen0.keyRecord).code, 'ACTIVATION_WRONG_GENERATION');
