@@ -23,27 +23,27 @@ use quasar_pq::PartyId;
 use rand_chacha::ChaCha20Rng;
 
 /// A reproducible RNG for party `id` of the run labelled `label`.
-pub fn party_rng(label: &str, id: PartyId) -> ChaCha20Rng {
+pub(crate) fn party_rng(label: &str, id: PartyId) -> ChaCha20Rng {
     quasar_pq::party::sim::party_rng(format!("quasar-pq/bench/{label}").as_bytes(), id)
 }
 
 /// A reproducible RNG for something other than a party (a dealer, a nonce source).
-pub fn rng(label: &str) -> ChaCha20Rng {
+pub(crate) fn rng(label: &str) -> ChaCha20Rng {
     party_rng(label, pid(u16::MAX))
 }
 
 /// Party `v`.
-pub fn pid(v: u16) -> PartyId {
+pub(crate) fn pid(v: u16) -> PartyId {
     PartyId::new(v).expect("non-zero id")
 }
 
 /// Parties of a range.
-pub fn ids(range: impl IntoIterator<Item = u16>) -> Vec<PartyId> {
+pub(crate) fn ids(range: impl IntoIterator<Item = u16>) -> Vec<PartyId> {
     range.into_iter().map(pid).collect()
 }
 
 /// `⌈2n/3⌉`.
-pub fn two_thirds(n: u16) -> u16 {
+pub(crate) fn two_thirds(n: u16) -> u16 {
     (2 * n).div_ceil(3)
 }
 
@@ -52,7 +52,7 @@ pub fn two_thirds(n: u16) -> u16 {
 // ---------------------------------------------------------------------------------------
 
 /// Runs a network to the end; every party must succeed. Returns the outputs and the log.
-pub fn run_logged<O: 'static>(net: Network<O>) -> (BTreeMap<PartyId, O>, Vec<Sent>) {
+pub(crate) fn run_logged<O: 'static>(net: Network<O>) -> (BTreeMap<PartyId, O>, Vec<Sent>) {
     let (outputs, sent) = net.run_logged();
     let outputs = outputs
         .into_iter()
@@ -62,14 +62,14 @@ pub fn run_logged<O: 'static>(net: Network<O>) -> (BTreeMap<PartyId, O>, Vec<Sen
 }
 
 /// [`run_logged`] without the log.
-pub fn run<O: 'static>(net: Network<O>) -> BTreeMap<PartyId, O> {
+pub(crate) fn run<O: 'static>(net: Network<O>) -> BTreeMap<PartyId, O> {
     run_logged(net).0
 }
 
 /// The inbox party `me` got in round `round` of a logged run: what the others sent in the
 /// round before — every broadcast and the direct messages to `me` — as the simulator
 /// delivers it.
-pub fn inbox(sent: &[Sent], round: u32, me: PartyId) -> Vec<(PartyId, Vec<u8>)> {
+pub(crate) fn inbox(sent: &[Sent], round: u32, me: PartyId) -> Vec<(PartyId, Vec<u8>)> {
     let mut out = Vec::new();
     for s in sent.iter().filter(|s| s.round + 1 == round && s.from != me) {
         if let Some(b) = &s.outgoing.broadcast {
@@ -84,7 +84,7 @@ pub fn inbox(sent: &[Sent], round: u32, me: PartyId) -> Vec<(PartyId, Vec<u8>)> 
 
 /// One party's run replayed from `sent`: the time of `start` (timed whole, so it may
 /// include building the session) and of each step, and the output.
-pub struct Replay<O> {
+pub(crate) struct Replay<O> {
     /// `start`, then round 1, round 2, … (rounds spent waiting included, near zero).
     pub times: Vec<Duration>,
     /// The party's output.
@@ -93,19 +93,19 @@ pub struct Replay<O> {
 
 impl<O> Replay<O> {
     /// The time of `start` plus rounds `from..=to` (0 = `start`).
-    pub fn span(&self, from: usize, to: usize) -> Duration {
+    pub(crate) fn span(&self, from: usize, to: usize) -> Duration {
         self.times[from..=to.min(self.times.len() - 1)].iter().sum()
     }
 
     /// The whole party: `start` and every round.
-    pub fn total(&self) -> Duration {
+    pub(crate) fn total(&self) -> Duration {
         self.times.iter().sum()
     }
 }
 
 /// Replays one party: `start` (timed) returns it and its first messages; then each round
 /// it steps (timed alone) on the inbox it got in the logged run, until it is done.
-pub fn replay<P: Party>(start: impl FnOnce() -> (P, Outgoing), sent: &[Sent]) -> Replay<P::Output> {
+pub(crate) fn replay<P: Party>(start: impl FnOnce() -> (P, Outgoing), sent: &[Sent]) -> Replay<P::Output> {
     let t = Instant::now();
     let (mut party, first) = start();
     let mut times = vec![t.elapsed()];
@@ -138,7 +138,7 @@ pub fn replay<P: Party>(start: impl FnOnce() -> (P, Outgoing), sent: &[Sent]) ->
 
 /// One resharing case (t = ⌈2n/3⌉ on both sides).
 #[derive(Clone, Copy)]
-pub enum Case {
+pub(crate) enum Case {
     /// n → n, same set, a minimal quorum of t_old dealers.
     Same(u16),
     /// Refresh of n parties, all dealing.
@@ -149,7 +149,7 @@ pub enum Case {
 
 impl Case {
     /// `21->21`, `21->21 refresh`, `21->64 new set`.
-    pub fn name(self) -> String {
+    pub(crate) fn name(self) -> String {
         match self {
             Case::Same(n) => format!("{n}->{n}"),
             Case::Refresh(n) => format!("{n}->{n} refresh"),
@@ -158,21 +158,21 @@ impl Case {
     }
 
     /// The old set's size.
-    pub fn n_old(self) -> u16 {
+    pub(crate) fn n_old(self) -> u16 {
         match self {
             Case::Same(n) | Case::Refresh(n) | Case::NewSet(n, _) => n,
         }
     }
 
     /// The new set's size.
-    pub fn n_new(self) -> u16 {
+    pub(crate) fn n_new(self) -> u16 {
         match self {
             Case::Same(n) | Case::Refresh(n) | Case::NewSet(_, n) => n,
         }
     }
 
     /// The dealers, the receivers and the new threshold (`None` for a refresh).
-    pub fn sets(self) -> (Vec<PartyId>, Vec<PartyId>, Option<u16>) {
+    pub(crate) fn sets(self) -> (Vec<PartyId>, Vec<PartyId>, Option<u16>) {
         let t_old = two_thirds(self.n_old());
         match self {
             Case::Same(n) => (ids(1..=t_old), ids(1..=n), Some(two_thirds(n))),
@@ -182,7 +182,7 @@ impl Case {
     }
 
     /// The label of a table row.
-    pub fn label(self) -> String {
+    pub(crate) fn label(self) -> String {
         match self {
             Case::Same(n) => n.to_string(),
             Case::Refresh(n) => format!("{n} → {n} (refresh, same set)"),
@@ -194,7 +194,7 @@ impl Case {
 }
 
 /// n → n for n ∈ {3, 7, 21, 64, 128}, then the six transitions.
-pub fn cases() -> Vec<Case> {
+pub(crate) fn cases() -> Vec<Case> {
     let mut v: Vec<Case> = [3, 7, 21, 64, 128].into_iter().map(Case::Same).collect();
     v.extend([
         Case::Refresh(21),
@@ -215,7 +215,7 @@ pub fn cases() -> Vec<Case> {
 static RESULTS: Mutex<BTreeMap<String, (Vec<Duration>, &'static str)>> = Mutex::new(BTreeMap::new());
 
 /// Records one operation of `id`.
-pub fn record(id: &str, d: Duration, harness: &'static str) {
+pub(crate) fn record(id: &str, d: Duration, harness: &'static str) {
     RESULTS
         .lock()
         .expect("results")
@@ -226,7 +226,7 @@ pub fn record(id: &str, d: Duration, harness: &'static str) {
 }
 
 /// The median of the operations recorded under `id`.
-pub fn median_of(id: &str) -> Option<Duration> {
+pub(crate) fn median_of(id: &str) -> Option<Duration> {
     let results = RESULTS.lock().expect("results");
     let mut v = results.get(id)?.0.clone();
     v.sort();
@@ -235,7 +235,7 @@ pub fn median_of(id: &str) -> Option<Duration> {
 
 /// The benchmark filter given on the command line, if any (checked before a case's
 /// set-up, which criterion's own filter would still run).
-pub fn wanted(prefix: &str) -> bool {
+pub(crate) fn wanted(prefix: &str) -> bool {
     match std::env::args().skip(1).find(|a| !a.starts_with('-')) {
         None => true,
         Some(f) => prefix.contains(f.as_str()) || f.contains(prefix),
@@ -244,7 +244,7 @@ pub fn wanted(prefix: &str) -> bool {
 
 /// Benchmarks one operation that times itself (`op` returns the time of the part that
 /// counts, so its preparation stays outside); records every operation under `id`.
-pub fn bench(g: &mut BenchmarkGroup<'_, WallTime>, id: &str, mut op: impl FnMut() -> Duration) {
+pub(crate) fn bench(g: &mut BenchmarkGroup<'_, WallTime>, id: &str, mut op: impl FnMut() -> Duration) {
     let name = id.rsplit_once('/').map_or(id, |(_, n)| n);
     g.bench_function(name, |b| {
         b.iter_custom(|iters| {
@@ -261,7 +261,7 @@ pub fn bench(g: &mut BenchmarkGroup<'_, WallTime>, id: &str, mut op: impl FnMut(
 
 /// [`bench`] for a whole run, also recording its thread CPU time under `id#cpu` (on a
 /// shared machine, next to the wall time).
-pub fn bench_run(g: &mut BenchmarkGroup<'_, WallTime>, id: &str, mut op: impl FnMut() -> Duration) {
+pub(crate) fn bench_run(g: &mut BenchmarkGroup<'_, WallTime>, id: &str, mut op: impl FnMut() -> Duration) {
     let cpu_id = format!("{id}#cpu");
     bench(g, id, || {
         let cpu = cpu_now();
@@ -274,7 +274,7 @@ pub fn bench_run(g: &mut BenchmarkGroup<'_, WallTime>, id: &str, mut op: impl Fn
 }
 
 /// Times `f` once.
-pub fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+pub(crate) fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
     let t = Instant::now();
     let out = f();
     (out, t.elapsed())
@@ -282,7 +282,7 @@ pub fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
 
 /// This thread's CPU time (`/proc/thread-self/schedstat`, updated at least every
 /// scheduler tick): for whole runs on a shared machine, next to their wall time.
-pub fn cpu_now() -> Option<Duration> {
+pub(crate) fn cpu_now() -> Option<Duration> {
     let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     s.split_whitespace()
         .next()?
@@ -294,7 +294,7 @@ pub fn cpu_now() -> Option<Duration> {
 /// A whole run timed by a plain harness (`runs` times, no warm-up): for cases too slow
 /// for criterion's ≥ 10 samples. Records wall time under `id` and CPU time under
 /// `id#cpu`.
-pub fn plain(id: &str, runs: usize, mut op: impl FnMut(usize)) {
+pub(crate) fn plain(id: &str, runs: usize, mut op: impl FnMut(usize)) {
     for i in 0..runs {
         let cpu = cpu_now();
         let start = Instant::now();
@@ -309,7 +309,7 @@ pub fn plain(id: &str, runs: usize, mut op: impl FnMut(usize)) {
 }
 
 /// `PULSAR_BENCH_RUNS` (or `BENCH_RUNS`) runs for the plain harness, default 3.
-pub fn plain_runs() -> usize {
+pub(crate) fn plain_runs() -> usize {
     ["PULSAR_BENCH_RUNS", "BENCH_RUNS"]
         .iter()
         .find_map(|v| std::env::var(v).ok()?.parse().ok())
@@ -318,7 +318,7 @@ pub fn plain_runs() -> usize {
 }
 
 /// A duration for a table: µs below 1 ms, ms below 1 s.
-pub fn fmt(d: Option<Duration>) -> String {
+pub(crate) fn fmt(d: Option<Duration>) -> String {
     match d {
         None => "–".into(),
         Some(d) if d < Duration::from_millis(1) => format!("{:.0} µs", d.as_secs_f64() * 1e6),
@@ -328,7 +328,7 @@ pub fn fmt(d: Option<Duration>) -> String {
 }
 
 /// The 1-, 5- and 15-minute load averages.
-pub fn loadavg() -> String {
+pub(crate) fn loadavg() -> String {
     std::fs::read_to_string("/proc/loadavg")
         .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
         .unwrap_or_default()
@@ -336,7 +336,7 @@ pub fn loadavg() -> String {
 
 /// Writes every recorded operation's median, mean, min, max and count to
 /// `target/<name>.json` (merged with an earlier, filtered run's figures).
-pub fn write_json(name: &str, load_before: &str, started: &str) {
+pub(crate) fn write_json(name: &str, load_before: &str, started: &str) {
     let results = RESULTS.lock().expect("results");
     if results.is_empty() {
         return;
@@ -371,7 +371,7 @@ pub fn write_json(name: &str, load_before: &str, started: &str) {
 }
 
 /// The UTC time now, `YYYY-MM-DDTHH:MM:SSZ` (from `date`).
-pub fn now() -> String {
+pub(crate) fn now() -> String {
     std::process::Command::new("date")
         .args(["-u", "+%Y-%m-%dT%H:%M:%SZ"])
         .output()

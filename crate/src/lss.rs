@@ -91,6 +91,7 @@
 //!             match party.step(&inbox).unwrap() {
 //!                 Step::Continue(out) => mail.push((p, out)),
 //!                 Step::Done(_, outcome) => { done.insert(p, outcome); }
+//!                 Step::Waiting => {} // nothing to send; step again with the next inbox
 //!             }
 //!         }
 //!         parties.retain(|p, _| !done.contains_key(p));

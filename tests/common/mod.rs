@@ -16,22 +16,22 @@ use serde::Deserialize;
 use serde_json::Value;
 use sha3::digest::{ExtendableOutput, Update, XofReader};
 
-pub mod peers;
+pub(crate) mod peers;
 #[cfg(all(feature = "sim", feature = "hazmat"))]
-pub mod sim;
-pub mod slhdsa;
+pub(crate) mod sim;
+pub(crate) mod slhdsa;
 
 // ---------------------------------------------------------------------------------------------
 // Parameter sets
 // ---------------------------------------------------------------------------------------------
 
 /// The three ML-DSA parameter sets, in order.
-pub const MODES: [Mode; 3] = [Mode::MlDsa44, Mode::MlDsa65, Mode::MlDsa87];
+pub(crate) const MODES: [Mode; 3] = [Mode::MlDsa44, Mode::MlDsa65, Mode::MlDsa87];
 
 /// FIPS 204 Table 1 and Table 2, as the byte-level tests need them. Written out here (not read
 /// from the library) so a wrong constant in the library cannot hide itself.
 #[derive(Debug, Clone, Copy)]
-pub struct SetInfo {
+pub(crate) struct SetInfo {
     /// "ML-DSA-44" etc.
     pub name: &'static str,
     /// Rows of A.
@@ -62,15 +62,15 @@ pub struct SetInfo {
 
 impl SetInfo {
     /// Bytes of one packed polynomial of z (32 · (1 + log2 γ1)).
-    pub fn z_poly_len(&self) -> usize {
+    pub(crate) fn z_poly_len(&self) -> usize {
         32 * (self.gamma1_bits as usize + 1)
     }
     /// Offset of the hint section in a signature.
-    pub fn hint_offset(&self) -> usize {
+    pub(crate) fn hint_offset(&self) -> usize {
         self.c_tilde_len + self.l * self.z_poly_len()
     }
     /// Bits per packed s1/s2 coefficient (bitlen 2η).
-    pub fn eta_bits(&self) -> usize {
+    pub(crate) fn eta_bits(&self) -> usize {
         if self.eta == 2 {
             3
         } else {
@@ -78,17 +78,17 @@ impl SetInfo {
         }
     }
     /// Offset of s1 in a secret key (ρ, K, tr).
-    pub fn s1_offset(&self) -> usize {
+    pub(crate) fn s1_offset(&self) -> usize {
         32 + 32 + 64
     }
     /// Offset of s2 in a secret key.
-    pub fn s2_offset(&self) -> usize {
+    pub(crate) fn s2_offset(&self) -> usize {
         self.s1_offset() + self.l * 32 * self.eta_bits()
     }
 }
 
 /// The table row for `mode`.
-pub fn info(mode: Mode) -> SetInfo {
+pub(crate) fn info(mode: Mode) -> SetInfo {
     match mode {
         Mode::MlDsa44 => SetInfo {
             name: "ML-DSA-44",
@@ -141,7 +141,7 @@ pub fn info(mode: Mode) -> SetInfo {
 }
 
 /// `parameterSet` string → [`Mode`]; panics on a set the tests do not know.
-pub fn mode_from_parameter_set(name: &str) -> Mode {
+pub(crate) fn mode_from_parameter_set(name: &str) -> Mode {
     let mode = match name {
         "ML-DSA-44" => Mode::MlDsa44,
         "ML-DSA-65" => Mode::MlDsa65,
@@ -176,12 +176,12 @@ macro_rules! with_params {
 // ---------------------------------------------------------------------------------------------
 
 /// Decodes hex (either case); panics with the field name on bad input.
-pub fn unhex(field: &str, s: &str) -> Vec<u8> {
+pub(crate) fn unhex(field: &str, s: &str) -> Vec<u8> {
     hex::decode(s).unwrap_or_else(|e| panic!("field {field}: bad hex: {e}"))
 }
 
 /// Decodes hex into a fixed-size array.
-pub fn unhex_array<const N: usize>(field: &str, s: &str) -> [u8; N] {
+pub(crate) fn unhex_array<const N: usize>(field: &str, s: &str) -> [u8; N] {
     let v = unhex(field, s);
     v.as_slice()
         .try_into()
@@ -189,7 +189,7 @@ pub fn unhex_array<const N: usize>(field: &str, s: &str) -> [u8; N] {
 }
 
 /// Lower-case hex of `b`, shortened in the middle when long (for messages).
-pub fn short_hex(b: &[u8]) -> String {
+pub(crate) fn short_hex(b: &[u8]) -> String {
     if b.len() <= 24 {
         hex::encode(b)
     } else {
@@ -203,7 +203,7 @@ pub fn short_hex(b: &[u8]) -> String {
 }
 
 /// Index of the first differing byte, if any (or the shorter length).
-pub fn first_diff(a: &[u8], b: &[u8]) -> Option<usize> {
+pub(crate) fn first_diff(a: &[u8], b: &[u8]) -> Option<usize> {
     a.iter()
         .zip(b)
         .position(|(x, y)| x != y)
@@ -212,13 +212,13 @@ pub fn first_diff(a: &[u8], b: &[u8]) -> Option<usize> {
 
 /// A deterministic, labelled byte stream: SHAKE256("quasar-pq/test-stream/v1" ‖ 0x00 ‖ label).
 /// Same label, same bytes, on every machine; so failures are reproducible by label.
-pub struct Stream {
+pub(crate) struct Stream {
     reader: <sha3::Shake256 as ExtendableOutput>::Reader,
 }
 
 impl Stream {
     /// A stream for `label`.
-    pub fn new(label: &str) -> Self {
+    pub(crate) fn new(label: &str) -> Self {
         let mut h = sha3::Shake256::default();
         h.update(b"quasar-pq/test-stream/v1");
         h.update(&[0]);
@@ -228,34 +228,34 @@ impl Stream {
         }
     }
     /// Fills `out`.
-    pub fn fill(&mut self, out: &mut [u8]) {
+    pub(crate) fn fill(&mut self, out: &mut [u8]) {
         self.reader.read(out);
     }
     /// `n` fresh bytes.
-    pub fn bytes(&mut self, n: usize) -> Vec<u8> {
+    pub(crate) fn bytes(&mut self, n: usize) -> Vec<u8> {
         let mut v = vec![0u8; n];
         self.fill(&mut v);
         v
     }
     /// A fresh array.
-    pub fn array<const N: usize>(&mut self) -> [u8; N] {
+    pub(crate) fn array<const N: usize>(&mut self) -> [u8; N] {
         let mut a = [0u8; N];
         self.fill(&mut a);
         a
     }
     /// A fresh `u64`.
-    pub fn u64(&mut self) -> u64 {
+    pub(crate) fn u64(&mut self) -> u64 {
         u64::from_le_bytes(self.array())
     }
     /// Uniform-enough in `0..n` (n > 0; bias ≤ n/2^64, irrelevant for tests).
-    pub fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         assert!(n > 0);
         (self.u64() % n as u64) as usize
     }
 }
 
 /// `[0; 32]`: the `rnd` of deterministic signing (FIPS 204 Alg. 2, line 5 variant).
-pub const ZERO_RND: [u8; 32] = [0u8; 32];
+pub(crate) const ZERO_RND: [u8; 32] = [0u8; 32];
 
 // ---------------------------------------------------------------------------------------------
 // Running cases
@@ -263,7 +263,7 @@ pub const ZERO_RND: [u8; 32] = [0u8; 32];
 
 /// Runs `check` on every case, catching panics, and fails (listing every failure) if any case
 /// failed or no case ran. Returns the number of cases run.
-pub fn run_cases<T, F>(what: &str, cases: &[T], mut check: F) -> usize
+pub(crate) fn run_cases<T, F>(what: &str, cases: &[T], mut check: F) -> usize
 where
     T: Debug,
     F: FnMut(&T) -> Result<(), String>,
@@ -289,7 +289,7 @@ where
 }
 
 /// The text of a caught panic payload.
-pub fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
+pub(crate) fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
     if let Some(s) = p.downcast_ref::<&str>() {
         (*s).to_string()
     } else if let Some(s) = p.downcast_ref::<String>() {
@@ -300,7 +300,7 @@ pub fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
 }
 
 /// Runs `f`, turning a panic into `Err(message)`. For "never a panic" assertions.
-pub fn no_panic<R>(f: impl FnOnce() -> R) -> Result<R, String> {
+pub(crate) fn no_panic<R>(f: impl FnOnce() -> R) -> Result<R, String> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|p| panic_message(&p))
 }
 
@@ -312,7 +312,7 @@ thread_local! {
 /// reported by the caller); keeps the output of tests that probe thousands of inputs readable.
 /// The hook is installed once and delegates to the previous one for every other thread, so
 /// tests running in parallel keep their failure messages.
-pub fn quiet_panics<R>(f: impl FnOnce() -> R) -> R {
+pub(crate) fn quiet_panics<R>(f: impl FnOnce() -> R) -> R {
     static INSTALL: std::sync::Once = std::sync::Once::new();
     INSTALL.call_once(|| {
         let prev = std::panic::take_hook();
@@ -338,7 +338,7 @@ pub fn quiet_panics<R>(f: impl FnOnce() -> R) -> R {
 // ---------------------------------------------------------------------------------------------
 
 /// Directory of the ML-DSA ACVP files.
-pub fn acvp_dir() -> PathBuf {
+pub(crate) fn acvp_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/vectors/acvp/ml-dsa")
 }
 
@@ -386,7 +386,7 @@ fn flag(field: &str, v: &Value) -> bool {
 
 /// One keyGen case.
 #[derive(Debug, Clone)]
-pub struct KeyGenCase {
+pub(crate) struct KeyGenCase {
     pub tc_id: String,
     pub mode: Mode,
     pub seed: [u8; 32],
@@ -412,7 +412,7 @@ struct KeyGenTest {
 }
 
 /// All keyGen cases of `key-gen.json`.
-pub fn load_keygen() -> Vec<KeyGenCase> {
+pub(crate) fn load_keygen() -> Vec<KeyGenCase> {
     let mut out = Vec::new();
     for g in load_file::<KeyGenGroup>("key-gen.json", "keyGen") {
         let mode = mode_from_parameter_set(&g.parameter_set);
@@ -433,7 +433,7 @@ pub fn load_keygen() -> Vec<KeyGenCase> {
 
 /// One sigGen case. `rnd` is `None` in the `deterministic` groups.
 #[derive(Debug, Clone)]
-pub struct SigGenCase {
+pub(crate) struct SigGenCase {
     pub tc_id: String,
     pub mode: Mode,
     pub deterministic: bool,
@@ -465,7 +465,7 @@ struct SigGenTest {
 }
 
 /// All sigGen cases of `sig-gen.json`.
-pub fn load_siggen() -> Vec<SigGenCase> {
+pub(crate) fn load_siggen() -> Vec<SigGenCase> {
     let mut out = Vec::new();
     for g in load_file::<SigGenGroup>("sig-gen.json", "sigGen") {
         let mode = mode_from_parameter_set(&g.parameter_set);
@@ -500,7 +500,7 @@ pub fn load_siggen() -> Vec<SigGenCase> {
 
 /// One sigVer case with its group's public key.
 #[derive(Debug, Clone)]
-pub struct SigVerCase {
+pub(crate) struct SigVerCase {
     pub tc_id: String,
     pub mode: Mode,
     pub pk: Vec<u8>,
@@ -533,7 +533,7 @@ struct SigVerTest {
 }
 
 /// All sigVer cases of `sig-ver.json`.
-pub fn load_sigver() -> Vec<SigVerCase> {
+pub(crate) fn load_sigver() -> Vec<SigVerCase> {
     let mut out = Vec::new();
     for g in load_file::<SigVerGroup>("sig-ver.json", "sigVer") {
         let mode = mode_from_parameter_set(&g.parameter_set);
@@ -561,7 +561,7 @@ pub fn load_sigver() -> Vec<SigVerCase> {
 }
 
 /// Number of cases per parameter set, in [`MODES`] order (to pin the file's shape).
-pub fn count_per_mode<T>(cases: &[T], mode_of: impl Fn(&T) -> Mode) -> [usize; 3] {
+pub(crate) fn count_per_mode<T>(cases: &[T], mode_of: impl Fn(&T) -> Mode) -> [usize; 3] {
     let mut n = [0usize; 3];
     for c in cases {
         let m = mode_of(c);

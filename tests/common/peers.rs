@@ -15,20 +15,23 @@
 //!   `simd256` feature is on) and `ml_dsa_NN::portable::*`.
 //!
 //! `tests/interop.rs::peers_bind_the_context` checks that each of these really uses the context.
+// The per-set wrappers are made by macros inside `pub mod`s that tests and benches reach
+// through different paths; their visibility is the module's, not the crate's.
+#![allow(unreachable_pub)]
 #![allow(dead_code, deprecated)]
 
 use quasar_pq::mldsa::Mode;
 
 /// ML-DSA.KeyGen_internal(ξ) → (pk, sk) encodings.
-pub type KeygenFn = fn(&[u8; 32]) -> (Vec<u8>, Vec<u8>);
+pub(crate) type KeygenFn = fn(&[u8; 32]) -> (Vec<u8>, Vec<u8>);
 /// Pure ML-DSA.Sign(sk, M, ctx) with the given rnd ({0}^32 = deterministic).
-pub type SignFn = fn(sk: &[u8], msg: &[u8], ctx: &[u8], rnd: &[u8; 32]) -> Result<Vec<u8>, String>;
+pub(crate) type SignFn = fn(sk: &[u8], msg: &[u8], ctx: &[u8], rnd: &[u8; 32]) -> Result<Vec<u8>, String>;
 /// Pure ML-DSA.Verify(pk, M, σ, ctx); false also for undecodable input.
-pub type VerifyFn = fn(pk: &[u8], msg: &[u8], ctx: &[u8], sig: &[u8]) -> bool;
+pub(crate) type VerifyFn = fn(pk: &[u8], msg: &[u8], ctx: &[u8], sig: &[u8]) -> bool;
 
 /// One peer implementation of one parameter set.
 #[derive(Clone, Copy)]
-pub struct Peer {
+pub(crate) struct Peer {
     /// Short name used in test messages and bench ids: `rustcrypto`, `fips204`, `libcrux`,
     /// `libcrux-portable`.
     pub name: &'static str,
@@ -213,7 +216,7 @@ macro_rules! list {
 }
 
 /// Every peer for `mode`.
-pub fn peers(mode: Mode) -> Vec<Peer> {
+pub(crate) fn peers(mode: Mode) -> Vec<Peer> {
     match mode {
         Mode::MlDsa44 => list!(mode, p44),
         Mode::MlDsa65 => list!(mode, p65),

@@ -27,29 +27,29 @@ use quasar_pq::vss::{self, Curve as Group, Ristretto255};
 use quasar_pq::PartyId;
 
 /// A rewrite of every envelope in flight: what to deliver instead.
-pub type Tamper = Box<dyn FnMut(Envelope) -> Vec<Envelope>>;
+pub(crate) type Tamper = Box<dyn FnMut(Envelope) -> Vec<Envelope>>;
 /// Each party's result.
-pub type Outcomes<O> = BTreeMap<PartyId, Result<O, quasar_pq::Error>>;
+pub(crate) type Outcomes<O> = BTreeMap<PartyId, Result<O, quasar_pq::Error>>;
 
 // ---------------------------------------------------------------------------------------
 // Ids, sessions, codes
 
-pub fn pid(v: u16) -> PartyId {
+pub(crate) fn pid(v: u16) -> PartyId {
     PartyId::new(v).unwrap()
 }
 
-pub fn ids(range: impl IntoIterator<Item = u16>) -> Vec<PartyId> {
+pub(crate) fn ids(range: impl IntoIterator<Item = u16>) -> Vec<PartyId> {
     range.into_iter().map(pid).collect()
 }
 
 /// A session id from a label (SHA-256, so labels of any length are unique ids).
-pub fn sid(label: &str) -> [u8; 32] {
+pub(crate) fn sid(label: &str) -> [u8; 32] {
     use sha2::{Digest, Sha256};
     Sha256::digest(label.as_bytes()).into()
 }
 
 /// `(party, code)` of every entry, sorted and de-duplicated (the library's own order).
-pub fn codes(list: &[Blame]) -> Vec<(PartyId, &'static str)> {
+pub(crate) fn codes(list: &[Blame]) -> Vec<(PartyId, &'static str)> {
     let mut out: Vec<(PartyId, &'static str)> = list.iter().map(|b| (b.party, b.reason.code())).collect();
     out.sort();
     out.dedup();
@@ -57,14 +57,14 @@ pub fn codes(list: &[Blame]) -> Vec<(PartyId, &'static str)> {
 }
 
 /// The first four bytes.
-pub fn magic(bytes: &[u8]) -> [u8; 4] {
+pub(crate) fn magic(bytes: &[u8]) -> [u8; 4] {
     let mut m = [0u8; 4];
     m.copy_from_slice(&bytes[..4]);
     m
 }
 
 /// Pseudo-random bytes (no known magic: they start with `JUNK`).
-pub fn junk(len: usize, label: &str) -> Vec<u8> {
+pub(crate) fn junk(len: usize, label: &str) -> Vec<u8> {
     use sha3::digest::{ExtendableOutput, Update, XofReader};
     let mut h = sha3::Shake256::default();
     h.update(label.as_bytes());
@@ -78,7 +78,7 @@ pub fn junk(len: usize, label: &str) -> Vec<u8> {
 // Running parties
 
 /// Runs started parties to the end on the simulator; returns every result and the log.
-pub fn run<P>(started: Vec<(P, Outgoing)>, tamper: Option<Tamper>) -> (Outcomes<P::Output>, Vec<Sent>)
+pub(crate) fn run<P>(started: Vec<(P, Outgoing)>, tamper: Option<Tamper>) -> (Outcomes<P::Output>, Vec<Sent>)
 where
     P: Party + 'static,
     P::Output: 'static,
@@ -94,7 +94,7 @@ where
 }
 
 /// Applies the tampers one after the other.
-pub fn chain(mut tampers: Vec<Tamper>) -> Tamper {
+pub(crate) fn chain(mut tampers: Vec<Tamper>) -> Tamper {
     Box::new(move |e| {
         let mut batch = vec![e];
         for t in tampers.iter_mut() {
@@ -105,19 +105,19 @@ pub fn chain(mut tampers: Vec<Tamper>) -> Tamper {
 }
 
 /// Drops every envelope addressed to one of `to`.
-pub fn drop_to(to: Vec<PartyId>) -> Tamper {
+pub(crate) fn drop_to(to: Vec<PartyId>) -> Tamper {
     Box::new(move |e| if to.contains(&e.to) { vec![] } else { vec![e] })
 }
 
 /// What `from` broadcast in `round` (0 = at start), if anything.
-pub fn broadcast_of(log: &[Sent], from: PartyId, round: u32) -> Option<Vec<u8>> {
+pub(crate) fn broadcast_of(log: &[Sent], from: PartyId, round: u32) -> Option<Vec<u8>> {
     log.iter()
         .find(|s| s.from == from && s.round == round)
         .and_then(|s| s.outgoing.broadcast.clone())
 }
 
 /// What `from` sent `to` privately in `round`, if anything.
-pub fn direct_of(log: &[Sent], from: PartyId, round: u32, to: PartyId) -> Option<Vec<u8>> {
+pub(crate) fn direct_of(log: &[Sent], from: PartyId, round: u32, to: PartyId) -> Option<Vec<u8>> {
     log.iter()
         .filter(|s| s.from == from && s.round == round)
         .flat_map(|s| s.outgoing.direct.iter())
@@ -126,7 +126,7 @@ pub fn direct_of(log: &[Sent], from: PartyId, round: u32, to: PartyId) -> Option
 }
 
 /// Every broadcast of `round` whose magic is `m`, by sender.
-pub fn broadcasts_with(log: &[Sent], round: u32, m: &[u8; 4]) -> BTreeMap<PartyId, Vec<u8>> {
+pub(crate) fn broadcasts_with(log: &[Sent], round: u32, m: &[u8; 4]) -> BTreeMap<PartyId, Vec<u8>> {
     log.iter()
         .filter(|s| s.round == round)
         .filter_map(|s| s.outgoing.broadcast.as_ref().map(|b| (s.from, b.clone())))
@@ -138,7 +138,7 @@ pub fn broadcasts_with(log: &[Sent], round: u32, m: &[u8; 4]) -> BTreeMap<PartyI
 // LSS dealings
 
 /// Dealers and receivers of a ceremony, increasing.
-pub fn participants<C: Group>(c: &Ceremony<C>) -> Vec<PartyId> {
+pub(crate) fn participants<C: Group>(c: &Ceremony<C>) -> Vec<PartyId> {
     let mut all: Vec<PartyId> = c.dealers().iter().chain(c.receivers()).copied().collect();
     all.sort();
     all.dedup();
@@ -147,7 +147,7 @@ pub fn participants<C: Group>(c: &Ceremony<C>) -> Vec<PartyId> {
 
 /// Runs an LSS dealing among all its participants (`old`: the current shares; `cheats`:
 /// parties running a `hazmat` misbehaviour).
-pub fn lss_deal<C: Group>(
+pub(crate) fn lss_deal<C: Group>(
     c: &Ceremony<C>,
     old: &BTreeMap<PartyId, KeyShare<C>>,
     cheats: &[(PartyId, Cheat)],
@@ -170,7 +170,7 @@ pub fn lss_deal<C: Group>(
 }
 
 /// The key shares of every successful receiver (the outcomes are consumed).
-pub fn lss_shares<C: Group>(outcomes: Outcomes<Outcome<C>>) -> BTreeMap<PartyId, KeyShare<C>> {
+pub(crate) fn lss_shares<C: Group>(outcomes: Outcomes<Outcome<C>>) -> BTreeMap<PartyId, KeyShare<C>> {
     outcomes
         .into_iter()
         .filter_map(|(p, o)| o.ok().and_then(|o| o.key_share).map(|k| (p, k)))
@@ -178,13 +178,13 @@ pub fn lss_shares<C: Group>(outcomes: Outcomes<Outcome<C>>) -> BTreeMap<PartyId,
 }
 
 /// A copy of a key share (through its encoding).
-pub fn copy_share<C: Group>(s: &KeyShare<C>) -> KeyShare<C> {
+pub(crate) fn copy_share<C: Group>(s: &KeyShare<C>) -> KeyShare<C> {
     KeyShare::from_bytes(&s.to_bytes()).unwrap()
 }
 
 /// The group secret (and blind) from exactly the given shares; the pair must open the
 /// group commitment. Test-only: it puts the secret in one place.
-pub fn reconstruct<C: Group>(shares: &[&KeyShare<C>]) -> (C::Scalar, C::Scalar) {
+pub(crate) fn reconstruct<C: Group>(shares: &[&KeyShare<C>]) -> (C::Scalar, C::Scalar) {
     let value: Vec<(PartyId, C::Scalar)> = shares.iter().map(|s| (s.id(), *s.secret_share())).collect();
     let blind: Vec<(PartyId, C::Scalar)> = shares.iter().map(|s| (s.id(), *s.blind_share())).collect();
     let x = vss::reconstruct::<C>(&value).unwrap();
@@ -202,7 +202,7 @@ pub fn reconstruct<C: Group>(shares: &[&KeyShare<C>]) -> (C::Scalar, C::Scalar) 
 // What every dealing outcome offers (LSS and Lens)
 
 /// The parts of a dealing outcome the fault checks compare.
-pub trait DealView {
+pub(crate) trait DealView {
     fn dropped(&self) -> &[Blame];
     fn blame(&self) -> &[Blame];
     fn qualified(&self) -> &[PartyId];
@@ -265,7 +265,7 @@ impl DealView for lens::Outcome {
 
 /// One kind of bad peer message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Fault {
+pub(crate) enum Fault {
     /// Dealer F hands receiver B the well-formed share message it made for receiver A.
     Misaddressed,
     /// F's deal is replaced by its deal of another session (same ceremony, other id).
@@ -288,7 +288,7 @@ pub enum Fault {
 }
 
 impl Fault {
-    pub const ALL: [Fault; 9] = [
+    pub(crate) const ALL: [Fault; 9] = [
         Fault::Misaddressed,
         Fault::WrongSession,
         Fault::WrongKind,
@@ -302,11 +302,11 @@ impl Fault {
 }
 
 /// The outsider that injects messages.
-pub const OUTSIDER: u16 = 99;
+pub(crate) const OUTSIDER: u16 = 99;
 
 /// Who plays which role in a dealing (for the fault plans).
 #[derive(Debug, Clone)]
-pub struct Roles {
+pub(crate) struct Roles {
     pub participants: Vec<PartyId>,
     pub dealers: Vec<PartyId>,
     pub receivers: Vec<PartyId>,
@@ -315,7 +315,7 @@ pub struct Roles {
 }
 
 impl Roles {
-    pub fn of<C: Group>(c: &Ceremony<C>) -> Roles {
+    pub(crate) fn of<C: Group>(c: &Ceremony<C>) -> Roles {
         Roles {
             participants: participants(c),
             dealers: c.dealers().to_vec(),
@@ -324,7 +324,7 @@ impl Roles {
         }
     }
 
-    pub fn of_lens(c: &lens::Ceremony, activation: bool) -> Roles {
+    pub(crate) fn of_lens(c: &lens::Ceremony, activation: bool) -> Roles {
         Roles {
             participants: c.participants(),
             dealers: c.dealers().to_vec(),
@@ -337,7 +337,7 @@ impl Roles {
 /// Bytes a fault replays: F's messages in a run of the same ceremony under another
 /// session id, and in the dealing that made the current generation (`None` for a DKG:
 /// then the other session stands in, since a DKG has no earlier generation).
-pub struct Replays<'a> {
+pub(crate) struct Replays<'a> {
     pub other_session: &'a [Sent],
     pub previous: Option<&'a [Sent]>,
 }
@@ -345,7 +345,7 @@ pub struct Replays<'a> {
 /// A fault, ready to run: the tamper, the party whose own view is not checked (its
 /// messages were replaced, so its state machine saw something else), and what every
 /// honest party must report.
-pub struct Plan {
+pub(crate) struct Plan {
     pub fault: Option<Fault>,
     pub tamper: Tamper,
     pub cheater: Option<PartyId>,
@@ -357,7 +357,7 @@ pub struct Plan {
 
 impl Plan {
     /// No fault: nothing dropped, no blame.
-    pub fn clean() -> Plan {
+    pub(crate) fn clean() -> Plan {
         Plan {
             fault: None,
             tamper: Box::new(|e| vec![e]),
@@ -368,13 +368,13 @@ impl Plan {
     }
 
     /// The tamper, to hand to the network (a pass-through is left in its place).
-    pub fn take_tamper(&mut self) -> Tamper {
+    pub(crate) fn take_tamper(&mut self) -> Tamper {
         std::mem::replace(&mut self.tamper, Box::new(|e| vec![e]))
     }
 }
 
 /// The plan of `fault` by dealer `f`; `a < b` are two receivers other than `f`.
-pub fn dealing_plan(
+pub(crate) fn dealing_plan(
     fault: Fault,
     roles: &Roles,
     f: PartyId,
@@ -578,7 +578,7 @@ pub fn dealing_plan(
 /// exactly the planned messages (naming their senders), and all honest participants
 /// agree on the public data, transcript hash, qualified set, blame (the planned one) and
 /// activation certificate. Returns the honest participants' outcomes.
-pub fn check_plan<'a, O: DealView>(
+pub(crate) fn check_plan<'a, O: DealView>(
     plan: &Plan,
     outcomes: &'a Outcomes<O>,
     roles: &Roles,
@@ -664,10 +664,10 @@ pub fn check_plan<'a, O: DealView>(
 // Lens
 
 /// The coordinator's id in Lens sessions.
-pub const COORDINATOR: u16 = 100;
+pub(crate) const COORDINATOR: u16 = 100;
 
 /// Runs a Lens dealing (key generation, refresh or reshare).
-pub fn lens_deal(
+pub(crate) fn lens_deal(
     c: &lens::Ceremony,
     old: &BTreeMap<PartyId, LensShare>,
     cheats: &[(PartyId, Cheat)],
@@ -689,7 +689,7 @@ pub fn lens_deal(
 }
 
 /// The Lens key shares of every successful receiver.
-pub fn lens_shares(outcomes: Outcomes<lens::Outcome>) -> BTreeMap<PartyId, LensShare> {
+pub(crate) fn lens_shares(outcomes: Outcomes<lens::Outcome>) -> BTreeMap<PartyId, LensShare> {
     outcomes
         .into_iter()
         .filter_map(|(p, o)| o.ok().and_then(|o| o.key_share).map(|k| (p, k)))
@@ -698,7 +698,7 @@ pub fn lens_shares(outcomes: Outcomes<lens::Outcome>) -> BTreeMap<PartyId, LensS
 
 /// A Lens key generation by parties `1..=n` with threshold `t`, run by the library's
 /// lifecycle members; every party agrees.
-pub fn lens_keygen(
+pub(crate) fn lens_keygen(
     curve: Curve,
     n: u16,
     t: u16,
@@ -723,25 +723,25 @@ pub fn lens_keygen(
 }
 
 /// A copy of a Lens key share.
-pub fn copy_lens(s: &LensShare) -> LensShare {
+pub(crate) fn copy_lens(s: &LensShare) -> LensShare {
     LensShare::from_bytes(s.curve(), &s.to_bytes()).unwrap()
 }
 
 /// What a Lens signing party ends with.
 #[derive(Debug)]
-pub enum LensOut {
+pub(crate) enum LensOut {
     Coordinator(lens::CoordinatorOutcome),
     Signer(lens::SignerOutcome),
 }
 
 impl LensOut {
-    pub fn coordinator(&self) -> &lens::CoordinatorOutcome {
+    pub(crate) fn coordinator(&self) -> &lens::CoordinatorOutcome {
         match self {
             LensOut::Coordinator(c) => c,
             LensOut::Signer(_) => panic!("not the coordinator"),
         }
     }
-    pub fn signer(&self) -> &lens::SignerOutcome {
+    pub(crate) fn signer(&self) -> &lens::SignerOutcome {
         match self {
             LensOut::Signer(s) => s,
             LensOut::Coordinator(_) => panic!("not a signer"),
@@ -750,7 +750,7 @@ impl LensOut {
 }
 
 /// One FROST session: the coordinator ([`COORDINATOR`]) and `signers`, on the simulator.
-pub fn lens_session(
+pub(crate) fn lens_session(
     signers: &[&LensShare],
     public: &PublicKeyPackage,
     msg: &[u8],
@@ -778,7 +778,7 @@ pub fn lens_session(
 
 /// Signs `msg` with exactly `signers`; the signature verifies under `lens::verify` and the
 /// independent verifier of the curve. Returns it.
-pub fn lens_sign(
+pub(crate) fn lens_sign(
     signers: &[&LensShare],
     public: &PublicKeyPackage,
     msg: &[u8],
@@ -796,7 +796,7 @@ pub fn lens_sign(
 
 /// A Lens signature verifies under the library and the curve's independent verifier, and
 /// not for another message.
-pub fn check_lens_signature(public: &PublicKeyPackage, msg: &[u8], sig: &lens::Signature) {
+pub(crate) fn check_lens_signature(public: &PublicKeyPackage, msg: &[u8], sig: &lens::Signature) {
     let curve = public.curve();
     let gk = public.group_key_bytes();
     lens::verify(curve, &gk, msg, sig.as_bytes()).unwrap();
@@ -810,7 +810,7 @@ pub fn check_lens_signature(public: &PublicKeyPackage, msg: &[u8], sig: &lens::S
 /// Verifies with a verifier that shares no code with frost: `ed25519-dalek`'s
 /// `verify_strict`, `k256`'s BIP-340 `verify_raw` with the x-only key, and RFC 9591 §6.2
 /// written on curve25519-dalek for Ristretto255.
-pub fn standard_verify(curve: Curve, group_key: &[u8], msg: &[u8], sig: &[u8; 64]) -> bool {
+pub(crate) fn standard_verify(curve: Curve, group_key: &[u8], msg: &[u8], sig: &[u8; 64]) -> bool {
     match curve {
         Curve::Ed25519 => {
             let vk = ed25519_dalek::VerifyingKey::from_bytes(group_key.try_into().unwrap()).unwrap();
@@ -830,7 +830,7 @@ pub fn standard_verify(curve: Curve, group_key: &[u8], msg: &[u8], sig: &[u8; 64
 /// RFC 9591 §6.2 FROST(ristretto255, SHA-512) verification, written independently on
 /// curve25519-dalek: `c = H2(R ‖ PK ‖ msg)` with `H2(m) = SHA-512(contextString ‖ "chal" ‖
 /// m)` reduced wide; accept iff `z·G == R + c·PK`.
-pub fn ristretto_verify(group_key: &[u8], msg: &[u8], sig: &[u8; 64]) -> bool {
+pub(crate) fn ristretto_verify(group_key: &[u8], msg: &[u8], sig: &[u8; 64]) -> bool {
     use curve25519_dalek::ristretto::CompressedRistretto;
     use curve25519_dalek::{RistrettoPoint, Scalar};
     use sha2::{Digest, Sha512};
@@ -857,14 +857,14 @@ pub fn ristretto_verify(group_key: &[u8], msg: &[u8], sig: &[u8; 64]) -> bool {
 // ---------------------------------------------------------------------------------------
 // Pulsar custody
 
-pub type R = Ristretto255;
-pub type LssShare = KeyShare<R>;
+pub(crate) type R = Ristretto255;
+pub(crate) type LssShare = KeyShare<R>;
 
 /// The combiner's id in Pulsar sessions.
-pub const COMBINER: u16 = 1000;
+pub(crate) const COMBINER: u16 = 1000;
 
 /// A certified Pulsar group: the sharing, the group key, every party's custody share.
-pub struct PulsarGroup {
+pub(crate) struct PulsarGroup {
     pub public: lss::GroupPublic<R>,
     pub announced: AnnouncedKey,
     pub key: GroupKey,
@@ -872,12 +872,12 @@ pub struct PulsarGroup {
 }
 
 impl PulsarGroup {
-    pub fn lss(&self, set: &[PartyId]) -> Vec<&LssShare> {
+    pub(crate) fn lss(&self, set: &[PartyId]) -> Vec<&LssShare> {
         set.iter().map(|p| self.shares[p].lss()).collect()
     }
 
     /// The LSS shares by party, copied (for a dealing's `old`).
-    pub fn old(&self) -> BTreeMap<PartyId, LssShare> {
+    pub(crate) fn old(&self) -> BTreeMap<PartyId, LssShare> {
         self.shares
             .iter()
             .map(|(p, s)| (*p, copy_share(s.lss())))
@@ -887,19 +887,19 @@ impl PulsarGroup {
 
 /// What a Pulsar session party ends with.
 #[derive(Debug)]
-pub enum PulsarOut {
+pub(crate) enum PulsarOut {
     Combiner(Combined),
     Signer(custody::SignerOutcome),
 }
 
 impl PulsarOut {
-    pub fn signed(&self) -> &Signed {
+    pub(crate) fn signed(&self) -> &Signed {
         match self {
             PulsarOut::Combiner(Combined::Signed(s)) => s,
             other => panic!("not a signature: {other:?}"),
         }
     }
-    pub fn signer(&self) -> &custody::SignerOutcome {
+    pub(crate) fn signer(&self) -> &custody::SignerOutcome {
         match self {
             PulsarOut::Signer(s) => s,
             other => panic!("not a signer: {other:?}"),
@@ -908,7 +908,7 @@ impl PulsarOut {
 }
 
 /// One custody session (signing or key ceremony) on the simulator.
-pub fn pulsar_session(
+pub(crate) fn pulsar_session(
     shares: &[&LssShare],
     session: &Session,
     key: CombinerKey,
@@ -934,7 +934,7 @@ pub fn pulsar_session(
 }
 
 /// A combiner key for a session labelled `label`.
-pub fn combiner_key(label: &str) -> CombinerKey {
+pub(crate) fn combiner_key(label: &str) -> CombinerKey {
     CombinerKey::generate(
         pid(COMBINER),
         &mut party_rng(format!("combiner key {label}").as_bytes(), pid(COMBINER)),
@@ -943,7 +943,7 @@ pub fn combiner_key(label: &str) -> CombinerKey {
 
 /// The Pulsar setup path among `1..=n` (threshold `t`), run by the library's lifecycle
 /// parties: the Pedersen DKG, key derivation by the first `t`, certification by all.
-pub fn pulsar_group(mode: Mode, n: u16, t: u16, label: &str) -> PulsarGroup {
+pub(crate) fn pulsar_group(mode: Mode, n: u16, t: u16, label: &str) -> PulsarGroup {
     use quasar_pq::pulsar::custody::lifecycle::{Combiner, Member, Outcome, SetupParams};
     let parties = ids(1..=n);
     let params = SetupParams::with_sessions(
@@ -996,7 +996,13 @@ pub fn pulsar_group(mode: Mode, n: u16, t: u16, label: &str) -> PulsarGroup {
 
 /// Signs `msg` (context `ctx`) with exactly `signers` through one session; the signature
 /// verifies under the library and every peer ML-DSA implementation.
-pub fn pulsar_sign(group: &PulsarGroup, signers: &[PartyId], msg: &[u8], ctx: &[u8], label: &str) -> Signed {
+pub(crate) fn pulsar_sign(
+    group: &PulsarGroup,
+    signers: &[PartyId],
+    msg: &[u8],
+    ctx: &[u8],
+    label: &str,
+) -> Signed {
     let key = combiner_key(label);
     let session = Session::sign(
         sid(label),
@@ -1023,7 +1029,7 @@ pub fn pulsar_sign(group: &PulsarGroup, signers: &[PartyId], msg: &[u8], ctx: &[
 
 /// An ML-DSA signature verifies under ours and every peer implementation, and not for
 /// another message.
-pub fn check_mldsa(mode: Mode, pk: &[u8], msg: &[u8], ctx: &[u8], sig: &[u8]) {
+pub(crate) fn check_mldsa(mode: Mode, pk: &[u8], msg: &[u8], ctx: &[u8], sig: &[u8]) {
     mldsa::verify(mode, pk, msg, ctx, sig).unwrap();
     assert!(mldsa::verify(mode, pk, b"another message", ctx, sig).is_err());
     for peer in super::peers::peers(mode) {
@@ -1042,7 +1048,7 @@ pub fn check_mldsa(mode: Mode, pk: &[u8], msg: &[u8], ctx: &[u8], sig: &[u8]) {
 /// `LSA2` ‖ u16 1 ‖ u8 scheme ‖ u8 curve ‖ u8 mode ‖ u64 generation ‖ transcript (32) ‖
 /// u32 length ‖ key ‖ u16 count ‖ count × (u16 member ‖ proof)).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Lsa2 {
+pub(crate) struct Lsa2 {
     pub scheme: u8,
     pub curve: u8,
     pub mode: u8,
@@ -1053,7 +1059,7 @@ pub struct Lsa2 {
 }
 
 impl Lsa2 {
-    pub fn parse(bytes: &[u8]) -> Lsa2 {
+    pub(crate) fn parse(bytes: &[u8]) -> Lsa2 {
         assert_eq!(&bytes[..6], b"LSA2\x00\x01");
         let key_len = u32::from_be_bytes(bytes[49..53].try_into().unwrap()) as usize;
         let key = bytes[53..53 + key_len].to_vec();
@@ -1076,13 +1082,13 @@ impl Lsa2 {
         }
     }
 
-    pub fn of(cert: &ActivationCertificate) -> Lsa2 {
+    pub(crate) fn of(cert: &ActivationCertificate) -> Lsa2 {
         let parsed = Lsa2::parse(&cert.to_bytes());
         assert_eq!(parsed.encode(), cert.to_bytes(), "the test's LSA2 codec");
         parsed
     }
 
-    pub fn encode(&self) -> Vec<u8> {
+    pub(crate) fn encode(&self) -> Vec<u8> {
         let mut out = b"LSA2\x00\x01".to_vec();
         out.extend([self.scheme, self.curve, self.mode]);
         out.extend(self.generation.to_be_bytes());
@@ -1098,13 +1104,13 @@ impl Lsa2 {
     }
 
     /// The certificate these fields encode (the library's strict decoder).
-    pub fn cert(&self) -> ActivationCertificate {
+    pub(crate) fn cert(&self) -> ActivationCertificate {
         ActivationCertificate::from_bytes(&self.encode()).unwrap()
     }
 }
 
 /// `LSV1` possession message fields: generation, transcript hash, sender, proof.
-pub fn possession_parts(bytes: &[u8]) -> (u64, [u8; 32], u16, Vec<u8>) {
+pub(crate) fn possession_parts(bytes: &[u8]) -> (u64, [u8; 32], u16, Vec<u8>) {
     assert_eq!(&bytes[..6], b"LSV1\x00\x01");
     (
         u64::from_be_bytes(bytes[8..16].try_into().unwrap()),
@@ -1115,7 +1121,7 @@ pub fn possession_parts(bytes: &[u8]) -> (u64, [u8; 32], u16, Vec<u8>) {
 }
 
 /// The code of an activation refusal.
-pub fn refusal(e: impl Into<quasar_pq::Error>) -> &'static str {
+pub(crate) fn refusal(e: impl Into<quasar_pq::Error>) -> &'static str {
     e.into().code()
 }
 
@@ -1123,11 +1129,11 @@ pub fn refusal(e: impl Into<quasar_pq::Error>) -> &'static str {
 // Stepping parties by hand
 
 /// What every party sent in one round.
-pub type Mail = Vec<(PartyId, Outgoing)>;
+pub(crate) type Mail = Vec<(PartyId, Outgoing)>;
 
 /// What `to` receives of `mail` (each sender's outgoing): every other sender's broadcast
 /// and the direct messages addressed to it.
-pub fn inbox_for(mail: &[(PartyId, Outgoing)], to: PartyId) -> Vec<(PartyId, Vec<u8>)> {
+pub(crate) fn inbox_for(mail: &[(PartyId, Outgoing)], to: PartyId) -> Vec<(PartyId, Vec<u8>)> {
     let mut out = Vec::new();
     for (from, o) in mail {
         if *from == to {
@@ -1144,7 +1150,7 @@ pub fn inbox_for(mail: &[(PartyId, Outgoing)], to: PartyId) -> Vec<(PartyId, Vec
 }
 
 /// The inbox as the party API takes it.
-pub fn incoming(v: &[(PartyId, Vec<u8>)]) -> Vec<quasar_pq::party::Incoming<'_>> {
+pub(crate) fn incoming(v: &[(PartyId, Vec<u8>)]) -> Vec<quasar_pq::party::Incoming<'_>> {
     v.iter()
         .map(|(p, b)| quasar_pq::party::Incoming::new(*p, b))
         .collect()
@@ -1152,7 +1158,7 @@ pub fn incoming(v: &[(PartyId, Vec<u8>)]) -> Vec<quasar_pq::party::Incoming<'_>>
 
 /// Steps every party once with what the others sent last round; returns the new mail
 /// (parties that finish report `Done` and stay in the map). Panics on an error.
-pub fn lockstep<P: Party>(
+pub(crate) fn lockstep<P: Party>(
     parties: &mut BTreeMap<PartyId, P>,
     mail: &[(PartyId, Outgoing)],
 ) -> (Mail, BTreeMap<PartyId, P::Output>) {
@@ -1178,7 +1184,7 @@ pub fn lockstep<P: Party>(
 
 /// The misaddressed-reshare attack to {4, 5, 6, 7}: dealer 1 hands receivers 4 and 5 the
 /// well-formed share message it made for 6 (6 gets its own).
-pub fn misaddressed_reshare_tamper() -> Tamper {
+pub(crate) fn misaddressed_reshare_tamper() -> Tamper {
     let mut for6: Option<zeroize::Zeroizing<Vec<u8>>> = None;
     let mut held: Vec<Envelope> = Vec::new();
     Box::new(move |mut e: Envelope| {
@@ -1214,7 +1220,7 @@ pub fn misaddressed_reshare_tamper() -> Tamper {
 /// `log`: the sum of the deals' commitments (valid when nobody was disqualified), the
 /// receivers, and the generation and transcript hash that `member`'s possession message
 /// names.
-pub fn observed_group<C: Group>(
+pub(crate) fn observed_group<C: Group>(
     dealers: &[PartyId],
     receivers: &[PartyId],
     threshold: u16,

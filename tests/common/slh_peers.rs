@@ -12,20 +12,23 @@
 //! - RustCrypto `slh-dsa` 0.2.0-rc.5: `SigningKey::slh_keygen_internal(SK.seed, SK.prf,
 //!   PK.seed)`; `try_sign_with_context(M, ctx, opt_rand)` with `None` = PK.seed;
 //!   `VerifyingKey::try_verify_with_context(M, ctx, σ)`.
+// The per-set wrappers are made by macros inside `pub mod`s that tests and benches reach
+// through different paths; their visibility is the module's, not the crate's.
+#![allow(unreachable_pub)]
 #![allow(dead_code, deprecated)]
 
 use quasar_pq::slhdsa::Mode;
 
 /// A decoded signing key: signs (M, ctx, addrnd) through the pure interface.
-pub type Signer = Box<dyn Fn(&[u8], &[u8], Option<&[u8]>) -> Vec<u8>>;
+pub(crate) type Signer = Box<dyn Fn(&[u8], &[u8], Option<&[u8]>) -> Vec<u8>>;
 /// A decoded public key: verifies (M, ctx, σ); false also for undecodable input.
-pub type Verifier = Box<dyn Fn(&[u8], &[u8], &[u8]) -> bool>;
+pub(crate) type Verifier = Box<dyn Fn(&[u8], &[u8], &[u8]) -> bool>;
 
 /// slh_keygen_internal(SK.seed, SK.prf, PK.seed) → (pk, sk) encodings.
-pub type KeygenFn = fn(&[u8], &[u8], &[u8]) -> (Vec<u8>, Vec<u8>);
+pub(crate) type KeygenFn = fn(&[u8], &[u8], &[u8]) -> (Vec<u8>, Vec<u8>);
 
 /// One peer implementation of one parameter set.
-pub struct Peer {
+pub(crate) struct Peer {
     /// `fips205` or `rustcrypto`.
     pub name: &'static str,
     /// The parameter set.
@@ -39,7 +42,7 @@ pub struct Peer {
 }
 
 /// An RNG that hands out fixed bytes: the `addrnd` for fips205's hedged signing.
-pub struct FixedRng(pub Vec<u8>);
+pub(crate) struct FixedRng(pub Vec<u8>);
 
 impl rand_core::RngCore for FixedRng {
     fn next_u32(&mut self) -> u32 {
@@ -127,7 +130,7 @@ peer_set!(shake256s, slh_dsa_shake_256s, slh_dsa::Shake256s);
 peer_set!(shake256f, slh_dsa_shake_256f, slh_dsa::Shake256f);
 
 /// Both peers for `mode`.
-pub fn peers(mode: Mode) -> Vec<Peer> {
+pub(crate) fn peers(mode: Mode) -> Vec<Peer> {
     macro_rules! both {
         ($m:ident) => {
             vec![

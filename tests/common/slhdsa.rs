@@ -15,7 +15,7 @@ use super::unhex;
 
 /// FIPS 205 Table 2, one row, written out here (not read from the library).
 #[derive(Debug, Clone, Copy)]
-pub struct SetInfo {
+pub(crate) struct SetInfo {
     pub name: &'static str,
     pub n: usize,
     pub h: usize,
@@ -31,7 +31,7 @@ pub struct SetInfo {
 }
 
 /// The six SHAKE rows of FIPS 205 Table 2 (the SHA2 rows share the numbers).
-pub const TABLE_2: [SetInfo; 6] = [
+pub(crate) const TABLE_2: [SetInfo; 6] = [
     SetInfo {
         name: "SLH-DSA-SHAKE-128s",
         n: 16,
@@ -119,7 +119,7 @@ pub const TABLE_2: [SetInfo; 6] = [
 ];
 
 /// The table row for `mode`.
-pub fn info(mode: Mode) -> SetInfo {
+pub(crate) fn info(mode: Mode) -> SetInfo {
     *TABLE_2
         .iter()
         .find(|r| r.name == mode.name())
@@ -128,7 +128,7 @@ pub fn info(mode: Mode) -> SetInfo {
 
 /// `parameterSet` → `Some(mode)` for a SHAKE set, `None` for a SHA2 set (skipped); panics
 /// on anything else.
-pub fn mode_from_parameter_set(name: &str) -> Option<Mode> {
+pub(crate) fn mode_from_parameter_set(name: &str) -> Option<Mode> {
     let mode = match name {
         "SLH-DSA-SHAKE-128s" => Mode::Shake128s,
         "SLH-DSA-SHAKE-128f" => Mode::Shake128f,
@@ -148,7 +148,7 @@ pub fn mode_from_parameter_set(name: &str) -> Option<Mode> {
 }
 
 /// Directory of the SLH-DSA ACVP files.
-pub fn acvp_dir() -> PathBuf {
+pub(crate) fn acvp_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/vectors/acvp/slh-dsa")
 }
 
@@ -191,7 +191,7 @@ fn flag(field: &str, v: &Value) -> bool {
 
 /// One keyGen case.
 #[derive(Debug, Clone)]
-pub struct KeyGenCase {
+pub(crate) struct KeyGenCase {
     pub tc_id: String,
     pub mode: Mode,
     pub sk_seed: Vec<u8>,
@@ -224,7 +224,7 @@ struct KeyGenTest {
 }
 
 /// The SHAKE keyGen cases of `key-gen.json`, and how many SHA2 cases were skipped.
-pub fn load_keygen() -> (Vec<KeyGenCase>, usize) {
+pub(crate) fn load_keygen() -> (Vec<KeyGenCase>, usize) {
     let (mut out, mut skipped) = (Vec::new(), 0);
     for g in load_file::<KeyGenGroup>("key-gen.json", "keyGen") {
         assert!(!g.tests.is_empty(), "keyGen group {} is empty", id(&g.tg_id));
@@ -250,7 +250,7 @@ pub fn load_keygen() -> (Vec<KeyGenCase>, usize) {
 
 /// One sigVer case (with the signing key and randomness the file also carries).
 #[derive(Debug, Clone)]
-pub struct SigVerCase {
+pub(crate) struct SigVerCase {
     pub tc_id: String,
     pub mode: Mode,
     pub pk: Vec<u8>,
@@ -289,7 +289,7 @@ struct SigVerTest {
 }
 
 /// The SHAKE sigVer cases of `sig-ver.json`, and how many SHA2 cases were skipped.
-pub fn load_sigver() -> (Vec<SigVerCase>, usize) {
+pub(crate) fn load_sigver() -> (Vec<SigVerCase>, usize) {
     let (mut out, mut skipped) = (Vec::new(), 0);
     for g in load_file::<SigVerGroup>("sig-ver.json", "sigVer") {
         assert!(!g.tests.is_empty(), "sigVer group {} is empty", id(&g.tg_id));
@@ -321,7 +321,7 @@ pub fn load_sigver() -> (Vec<SigVerCase>, usize) {
 }
 
 /// Cases per set, in [`Mode::ALL`] order.
-pub fn count_per_mode<T>(cases: &[T], mode_of: impl Fn(&T) -> Mode) -> [usize; 6] {
+pub(crate) fn count_per_mode<T>(cases: &[T], mode_of: impl Fn(&T) -> Mode) -> [usize; 6] {
     let mut n = [0usize; 6];
     for c in cases {
         let m = mode_of(c);

@@ -113,7 +113,7 @@ fn signers(bls: Vec<usize>, pulsar: Vec<usize>, mldsa: Vec<usize>, magnetar: Vec
 /// # Panics
 /// If the code under test fails on its own honest run or gives another verdict than the
 /// case is built for.
-pub fn cert() -> String {
+pub(crate) fn cert() -> String {
     build().unwrap_or_else(|e| panic!("kat: cert: {}", e.0))
 }
 

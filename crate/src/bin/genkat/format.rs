@@ -9,37 +9,37 @@ use quasar_pq::party::sim::Sent;
 use quasar_pq::PartyId;
 
 /// A deterministic byte stream: SHAKE256 of a label.
-pub struct Stream(sha3::Shake256Reader);
+pub(crate) struct Stream(sha3::Shake256Reader);
 
 impl Stream {
     /// The stream for `label`.
-    pub fn new(label: &str) -> Self {
+    pub(crate) fn new(label: &str) -> Self {
         Stream(shake256(&[b"quasar-pq kat v1: ", label.as_bytes()]))
     }
 
     /// The next `n` bytes.
-    pub fn bytes(&mut self, n: usize) -> Vec<u8> {
+    pub(crate) fn bytes(&mut self, n: usize) -> Vec<u8> {
         let mut out = vec![0u8; n];
         self.0.squeeze(&mut out);
         out
     }
 
     /// The next 32 bytes as an array.
-    pub fn array32(&mut self) -> [u8; 32] {
+    pub(crate) fn array32(&mut self) -> [u8; 32] {
         let mut out = [0u8; 32];
         self.0.squeeze(&mut out);
         out
     }
 
     /// A length in `0..max` (for message and context lengths).
-    pub fn below(&mut self, max: usize) -> usize {
+    pub(crate) fn below(&mut self, max: usize) -> usize {
         let b = self.bytes(4);
         (u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize) % max
     }
 }
 
 /// Lower-case hex.
-pub fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut s = String::with_capacity(2 * bytes.len());
     for b in bytes {
@@ -51,7 +51,7 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// A JSON object written field by field, in order (the files are compared as bytes).
 #[derive(Default)]
-pub struct Obj(Vec<(String, Field)>);
+pub(crate) struct Obj(Vec<(String, Field)>);
 
 /// One field's value: rendered JSON, or a list of objects (rendered one per line).
 enum Field {
@@ -66,47 +66,47 @@ impl Obj {
     }
 
     /// Adds a hex-encoded byte string.
-    pub fn bytes(self, key: &str, value: &[u8]) -> Self {
+    pub(crate) fn bytes(self, key: &str, value: &[u8]) -> Self {
         let json = format!("\"{}\"", hex(value));
         self.push(key, json)
     }
 
     /// Adds a string (ASCII without quotes or backslashes).
-    pub fn str(self, key: &str, value: &str) -> Self {
+    pub(crate) fn str(self, key: &str, value: &str) -> Self {
         debug_assert!(value.is_ascii() && !value.contains(['"', '\\']));
         self.push(key, format!("\"{value}\""))
     }
 
     /// Adds an integer.
-    pub fn int(self, key: &str, value: u64) -> Self {
+    pub(crate) fn int(self, key: &str, value: u64) -> Self {
         self.push(key, format!("{value}"))
     }
 
     /// Adds an integer or `null`.
-    pub fn opt_int(self, key: &str, value: Option<u64>) -> Self {
+    pub(crate) fn opt_int(self, key: &str, value: Option<u64>) -> Self {
         let json = value.map_or_else(|| String::from("null"), |v| format!("{v}"));
         self.push(key, json)
     }
 
     /// Adds a list of integers, on one line.
-    pub fn ints(self, key: &str, values: impl IntoIterator<Item = u64>) -> Self {
+    pub(crate) fn ints(self, key: &str, values: impl IntoIterator<Item = u64>) -> Self {
         let items: Vec<String> = values.into_iter().map(|v| format!("{v}")).collect();
         self.push(key, format!("[{}]", items.join(", ")))
     }
 
     /// Adds a boolean.
-    pub fn bool(self, key: &str, value: bool) -> Self {
+    pub(crate) fn bool(self, key: &str, value: bool) -> Self {
         self.push(key, format!("{value}"))
     }
 
     /// Adds a list of objects.
-    pub fn objs(mut self, key: &str, values: Vec<Obj>) -> Self {
+    pub(crate) fn objs(mut self, key: &str, values: Vec<Obj>) -> Self {
         self.0.push((String::from(key), Field::Objs(values)));
         self
     }
 
     /// Renders with the given indentation.
-    pub fn render(&self, indent: usize) -> String {
+    pub(crate) fn render(&self, indent: usize) -> String {
         let pad = " ".repeat(indent + 2);
         let fields: Vec<String> = self
             .0
@@ -145,7 +145,7 @@ impl Obj {
 }
 
 /// Renders a vector file.
-pub fn file(name: &str, cases: &[Obj]) -> String {
+pub(crate) fn file(name: &str, cases: &[Obj]) -> String {
     let cases: Vec<String> = cases.iter().map(|c| format!("    {}", c.render(4))).collect();
     format!(
         "{{\n  \"name\": \"{name}\",\n  \"generator\": \"cargo run --bin genkat\",\n  \"cases\": [\n{}\n  ]\n}}\n",
@@ -157,7 +157,7 @@ pub fn file(name: &str, cases: &[Obj]) -> String {
 // Shared by the protocol vectors.
 
 /// Why a protocol vector could not be made: the code under test failed on its own run.
-pub struct Failure(pub String);
+pub(crate) struct Failure(pub String);
 
 impl<E: core::fmt::Display> From<E> for Failure {
     fn from(e: E) -> Self {
@@ -166,7 +166,7 @@ impl<E: core::fmt::Display> From<E> for Failure {
 }
 
 /// `Ok` if `ok`, else a failure saying `what` should have held.
-pub fn ensure(ok: bool, what: &str) -> Result<(), Failure> {
+pub(crate) fn ensure(ok: bool, what: &str) -> Result<(), Failure> {
     if ok {
         Ok(())
     } else {
@@ -175,27 +175,27 @@ pub fn ensure(ok: bool, what: &str) -> Result<(), Failure> {
 }
 
 /// Party `v` (non-zero).
-pub fn pid(v: u16) -> Result<PartyId, Failure> {
+pub(crate) fn pid(v: u16) -> Result<PartyId, Failure> {
     PartyId::new(v).ok_or_else(|| Failure(String::from("party id 0")))
 }
 
 /// Parties `range`.
-pub fn pids(range: std::ops::RangeInclusive<u16>) -> Result<Vec<PartyId>, Failure> {
+pub(crate) fn pids(range: std::ops::RangeInclusive<u16>) -> Result<Vec<PartyId>, Failure> {
     range.map(pid).collect()
 }
 
 /// The integers of a list of parties, for [`Obj::ints`].
-pub fn nums(parties: &[PartyId]) -> impl Iterator<Item = u64> + '_ {
+pub(crate) fn nums(parties: &[PartyId]) -> impl Iterator<Item = u64> + '_ {
     parties.iter().map(|p| u64::from(p.get()))
 }
 
 /// One `ChaCha20Rng` per party, each seeded from the stream (the seeds are recorded).
-pub struct Rngs(BTreeMap<PartyId, rand_chacha::ChaCha20Rng>);
+pub(crate) struct Rngs(BTreeMap<PartyId, rand_chacha::ChaCha20Rng>);
 
 impl Rngs {
     /// Seeds one generator per party of `parties` from `stream`, in increasing order;
     /// returns them with the recorded `{"party", "seed"}` objects.
-    pub fn new(stream: &mut Stream, parties: &[PartyId]) -> (Self, Vec<Obj>) {
+    pub(crate) fn new(stream: &mut Stream, parties: &[PartyId]) -> (Self, Vec<Obj>) {
         use rand_core::SeedableRng;
         let mut rngs = BTreeMap::new();
         let mut seeds = Vec::new();
@@ -212,7 +212,7 @@ impl Rngs {
     }
 
     /// Party `p`'s generator.
-    pub fn of(&mut self, p: PartyId) -> Result<&mut rand_chacha::ChaCha20Rng, Failure> {
+    pub(crate) fn of(&mut self, p: PartyId) -> Result<&mut rand_chacha::ChaCha20Rng, Failure> {
         self.0
             .get_mut(&p)
             .ok_or_else(|| Failure(format!("no generator for {p}")))
@@ -221,7 +221,7 @@ impl Rngs {
 
 /// SHA-256 of the messages of a run, overall and per phase (see the module docs).
 #[derive(Default)]
-pub struct MessageLog {
+pub(crate) struct MessageLog {
     all: sha2::Sha256,
     phase: sha2::Sha256,
     total: u64,
@@ -231,7 +231,7 @@ pub struct MessageLog {
 
 impl MessageLog {
     /// Logs one message.
-    pub fn push(&mut self, message: &[u8]) {
+    pub(crate) fn push(&mut self, message: &[u8]) {
         use sha2::Digest;
         let len = (message.len() as u32).to_be_bytes();
         for h in [&mut self.all, &mut self.phase] {
@@ -243,7 +243,7 @@ impl MessageLog {
     }
 
     /// Ends the current phase under `name`.
-    pub fn end_phase(&mut self, name: &str) {
+    pub(crate) fn end_phase(&mut self, name: &str) {
         use sha2::Digest;
         let digest = std::mem::take(&mut self.phase).finalize();
         self.phases.push(
@@ -256,7 +256,7 @@ impl MessageLog {
     }
 
     /// Adds `phases`, `messages` and `messages_sha256` to `obj`.
-    pub fn record(self, obj: Obj) -> Obj {
+    pub(crate) fn record(self, obj: Obj) -> Obj {
         use sha2::Digest;
         obj.objs("phases", self.phases)
             .int("messages", self.total)
@@ -268,7 +268,7 @@ impl MessageLog {
     /// Logs everything a simulated run sent, in the simulator's order: round by round,
     /// each party in increasing order (as added), its broadcast and then its direct
     /// messages by increasing recipient.
-    pub fn sent(&mut self, sent: &[Sent]) {
+    pub(crate) fn sent(&mut self, sent: &[Sent]) {
         for s in sent {
             if let Some(b) = &s.outgoing.broadcast {
                 self.push(b);
@@ -281,7 +281,7 @@ impl MessageLog {
 }
 
 /// Runs a simulated network to the end, logging what it sent; every party must succeed.
-pub fn run<O: 'static>(
+pub(crate) fn run<O: 'static>(
     net: quasar_pq::party::sim::Network<O>,
     log: &mut MessageLog,
 ) -> Result<BTreeMap<PartyId, O>, Failure> {

@@ -58,7 +58,7 @@ const COORDINATOR: u16 = 1000;
 ///
 /// # Panics
 /// If the protocol fails on its own honest run (a bug in the code under test).
-pub fn lens() -> String {
+pub(crate) fn lens() -> String {
     let mut cases = Vec::new();
     for keygen in [Keygen::Dealer, Keygen::Dkg] {
         for curve in Curve::ALL {

@@ -6,7 +6,7 @@ use crate::format::{file, Obj, Stream};
 
 /// ML-DSA vectors: per set, keygen from a seed, then deterministic and hedged signatures
 /// over the pure interface with a context, and each signature's verdict.
-pub fn mldsa() -> String {
+pub(crate) fn mldsa() -> String {
     let mut cases = Vec::new();
     for mode in Mode::ALL {
         let mut s = Stream::new(&format!("mldsa/{}", mode.name()));

@@ -71,7 +71,7 @@ struct Case {
 ///
 /// # Panics
 /// If the protocol fails on its own honest run (a bug in the code under test).
-pub fn pulsar() -> String {
+pub(crate) fn pulsar() -> String {
     let cases = [
         Case {
             mode: Mode::MlDsa65,

@@ -5,10 +5,10 @@ use quasar_pq::mldsa::Mode;
 use quasar_pq::party::hazmat::Cheat;
 
 /// The most parties a demo runs (one thread each).
-pub const MAX_PARTIES: u16 = 256;
+pub(crate) const MAX_PARTIES: u16 = 256;
 
 /// The usage text printed by `quasar --help`.
-pub const USAGE: &str = "\
+pub(crate) const USAGE: &str = "\
 quasar — post-quantum threshold signing, natively, one thread per party
 
 USAGE:
@@ -59,7 +59,7 @@ EXIT STATUS:
 
 /// Which protocol the demo runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scheme {
+pub(crate) enum Scheme {
     /// Pulsar custody over an LSS Pedersen sharing, with one ML-DSA parameter set.
     Pulsar(Mode),
     /// Lens (FROST) on one curve.
@@ -68,7 +68,7 @@ pub enum Scheme {
 
 /// A validated `demo` invocation.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Demo {
+pub(crate) struct Demo {
     /// The scheme (and its parameter set or curve).
     pub scheme: Scheme,
     /// Number of parties `n` (ids 1..=n).
@@ -85,7 +85,7 @@ pub struct Demo {
 
 /// A misbehaving party and how it misbehaves (`--cheat PARTY[:KIND]`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Cheating {
+pub(crate) struct Cheating {
     /// The party.
     pub party: u16,
     /// The misbehaviour; `None`: bad shares in dealings, a bad contribution in signing.
@@ -94,7 +94,7 @@ pub struct Cheating {
 
 /// How one party misbehaves in dealings and in signing sessions (`None`: honestly).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Acts {
+pub(crate) struct Acts {
     /// In dealings (DKG, reshare).
     pub dealing: Option<Cheat>,
     /// In signing sessions.
@@ -103,7 +103,7 @@ pub struct Acts {
 
 impl Cheating {
     /// How it misbehaves in a dealing (DKG, reshare), if at all.
-    pub fn in_dealing(&self) -> Option<Cheat> {
+    pub(crate) fn in_dealing(&self) -> Option<Cheat> {
         match self.kind {
             None => Some(Cheat::BadShares),
             Some(k) => Some(k).filter(|k| k.in_dealing()),
@@ -112,7 +112,7 @@ impl Cheating {
 
     /// How it misbehaves in a signing session (the Pulsar key ceremony included), if at
     /// all.
-    pub fn in_signing(&self) -> Option<Cheat> {
+    pub(crate) fn in_signing(&self) -> Option<Cheat> {
         match self.kind {
             None => Some(Cheat::BadContribution),
             Some(k) => Some(k).filter(|k| k.in_signing()),
@@ -120,7 +120,7 @@ impl Cheating {
     }
 
     /// How party `party` acts, when `cheat` is the run's misbehaving party (honest: none).
-    pub fn acts(cheat: Option<Cheating>, party: u16) -> Acts {
+    pub(crate) fn acts(cheat: Option<Cheating>, party: u16) -> Acts {
         match cheat.filter(|c| c.party == party) {
             None => Acts::default(),
             Some(c) => Acts {
@@ -131,7 +131,7 @@ impl Cheating {
     }
 
     /// `PARTY[:KIND]`, as on the command line.
-    pub fn arg(&self) -> String {
+    pub(crate) fn arg(&self) -> String {
         match self.kind {
             None => self.party.to_string(),
             Some(k) => format!("{}:{}", self.party, k.name()),
@@ -141,7 +141,7 @@ impl Cheating {
 
 /// What the command line asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Command {
+pub(crate) enum Command {
     /// Print the usage.
     Help,
     /// Run a demo.
@@ -151,7 +151,7 @@ pub enum Command {
 }
 
 /// `floor(2n/3) + 1`: more than two thirds (15 of 21, 43 of 64), at most `n`.
-pub fn default_threshold(n: u16) -> u16 {
+pub(crate) fn default_threshold(n: u16) -> u16 {
     (2 * n / 3 + 1).min(n)
 }
 
@@ -179,7 +179,7 @@ fn hex(value: &str) -> Result<Vec<u8>, String> {
 
 /// Parses the arguments after the program name. `Err` is the one line to print (without
 /// the `quasar: ` prefix).
-pub fn parse(args: &[String]) -> Result<Command, String> {
+pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
     let Some(first) = args.first() else {
         return Err("missing command (try 'quasar --help')".into());
     };

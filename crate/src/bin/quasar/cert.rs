@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use quasar_pq::cert::{LightClient, Policy, ValidatorSet, ValidatorSetView};
 
 /// The usage text of `quasar cert --help`.
-pub const USAGE: &str = "\
+pub(crate) const USAGE: &str = "\
 quasar cert — Quasar finality certificates over files
 
 USAGE:
@@ -39,7 +39,7 @@ EXIT STATUS:
 ";
 
 /// One line for stderr, and the exit code.
-pub struct Failure(pub String, pub u8);
+pub(crate) struct Failure(pub String, pub u8);
 
 fn usage_error(msg: impl Into<String>) -> Failure {
     Failure(msg.into(), 2)
@@ -132,7 +132,7 @@ fn read(path: &str) -> Result<Vec<u8>, Failure> {
 }
 
 /// Runs `quasar cert …` (the arguments after `cert`).
-pub fn run(args: &[String]) -> ExitCode {
+pub(crate) fn run(args: &[String]) -> ExitCode {
     let result = match args.first().map(String::as_str) {
         None => Err(usage_error(
             "cert needs build or verify (try 'quasar cert --help')",

@@ -20,7 +20,7 @@ const TAG_RNG: &str = "QUASAR-DEMO-RNG-v1";
 const TAG_SESSION: &str = "QUASAR-DEMO-SESSION-v1";
 
 /// The randomness of node `addr`, derived from the demo seed (reproducible runs).
-pub fn node_rng(seed: &[u8], scheme: &str, addr: Addr) -> ChaCha20Rng {
+pub(crate) fn node_rng(seed: &[u8], scheme: &str, addr: Addr) -> ChaCha20Rng {
     let mut t = Transcript::new(TAG_RNG);
     t.append(seed)
         .append(scheme.as_bytes())
@@ -29,30 +29,30 @@ pub fn node_rng(seed: &[u8], scheme: &str, addr: Addr) -> ChaCha20Rng {
 }
 
 /// A session id, unique per label and seed (every node derives the same one).
-pub fn session_id(seed: &[u8], scheme: &str, label: &str) -> [u8; 32] {
+pub(crate) fn session_id(seed: &[u8], scheme: &str, label: &str) -> [u8; 32] {
     let mut t = Transcript::new(TAG_SESSION);
     t.append(seed).append(scheme.as_bytes()).append(label.as_bytes());
     t.finalize::<32>()
 }
 
 /// SHA3-256 of a key, for fingerprints.
-pub fn digest(bytes: &[u8]) -> [u8; 32] {
+pub(crate) fn digest(bytes: &[u8]) -> [u8; 32] {
     use sha3::{Digest, Sha3_256};
     Sha3_256::digest(bytes).into()
 }
 
 /// The first 8 bytes of a digest, in hex.
-pub fn fingerprint(d: &[u8; 32]) -> String {
+pub(crate) fn fingerprint(d: &[u8; 32]) -> String {
     d[..8].iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// `1..=n`.
-pub fn range(n: u16) -> Vec<u16> {
+pub(crate) fn range(n: u16) -> Vec<u16> {
     (1..=n).collect()
 }
 
 /// A compact list of party ids: `1-15, 17`.
-pub fn list(ids: &[u16]) -> String {
+pub(crate) fn list(ids: &[u16]) -> String {
     let mut out: Vec<String> = Vec::new();
     let mut i = 0;
     while i < ids.len() {
@@ -74,7 +74,7 @@ pub fn list(ids: &[u16]) -> String {
 
 /// Of the copies of one public object sent by `from`, the one more than half of them
 /// sent. Fails without such a majority.
-pub fn agreed(copies: &BTreeMap<Addr, &[u8]>, from: &[Addr]) -> Result<Vec<u8>, Failure> {
+pub(crate) fn agreed(copies: &BTreeMap<Addr, &[u8]>, from: &[Addr]) -> Result<Vec<u8>, Failure> {
     let mut groups: BTreeMap<&[u8], usize> = BTreeMap::new();
     for (a, b) in copies {
         if from.contains(a) {
@@ -92,7 +92,7 @@ pub fn agreed(copies: &BTreeMap<Addr, &[u8]>, from: &[Addr]) -> Result<Vec<u8>, 
 
 /// Something a node reports at the end of its role in a phase.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Event {
+pub(crate) enum Event {
     /// A party named by this node: the library's blame code and its words.
     Blame {
         /// The party.
@@ -119,7 +119,7 @@ pub enum Event {
 
 impl Event {
     /// The events for a list of the library's blame.
-    pub fn blame<'a>(lists: impl IntoIterator<Item = &'a [Blame]>) -> Vec<Event> {
+    pub(crate) fn blame<'a>(lists: impl IntoIterator<Item = &'a [Blame]>) -> Vec<Event> {
         lists
             .into_iter()
             .flatten()
@@ -132,7 +132,7 @@ impl Event {
     }
 
     /// A key event.
-    pub fn key(label: &'static str, bytes: &[u8]) -> Event {
+    pub(crate) fn key(label: &'static str, bytes: &[u8]) -> Event {
         Event::Key {
             label,
             digest: digest(bytes),
@@ -142,23 +142,23 @@ impl Event {
 }
 
 /// Group key digests (SHA3-256) and lengths, by label ("before reshare", "after reshare").
-pub type Keys = BTreeMap<&'static str, ([u8; 32], usize)>;
+pub(crate) type Keys = BTreeMap<&'static str, ([u8; 32], usize)>;
 
 /// What the flows learn from a finished phase.
 #[derive(Debug, Default)]
-pub struct Done {
+pub(crate) struct Done {
     /// Nodes that finished their role, with their events.
     pub done: BTreeMap<Addr, Vec<Event>>,
 }
 
 impl Done {
     /// How many parties (not the hub) finished a role.
-    pub fn parties(&self) -> usize {
+    pub(crate) fn parties(&self) -> usize {
         self.done.keys().filter(|&&a| a != HUB).count()
     }
 
     /// The signers the hub reported (empty if none).
-    pub fn signers(&self) -> Vec<u16> {
+    pub(crate) fn signers(&self) -> Vec<u16> {
         self.done
             .values()
             .flatten()
@@ -170,7 +170,7 @@ impl Done {
     }
 
     /// The parties that erased an old share.
-    pub fn erased(&self) -> Vec<u16> {
+    pub(crate) fn erased(&self) -> Vec<u16> {
         let mut out: Vec<u16> = self
             .done
             .iter()
@@ -186,7 +186,7 @@ impl Done {
 type Named<'a> = BTreeMap<(u16, &'static str), (Vec<&'a str>, Vec<u16>)>;
 
 /// The run's bookkeeping on top of the cluster.
-pub struct Conductor<P> {
+pub(crate) struct Conductor<P> {
     cluster: Cluster<P>,
     /// The misbehaving party: its own reports are its lies, not printed.
     cheat: Option<Addr>,
@@ -200,7 +200,7 @@ pub struct Conductor<P> {
 
 impl<P: Send + Sync + 'static> Conductor<P> {
     /// Wraps a cluster.
-    pub fn new(cluster: Cluster<P>, cheat: Option<Addr>) -> Self {
+    pub(crate) fn new(cluster: Cluster<P>, cheat: Option<Addr>) -> Self {
         Conductor {
             cluster,
             cheat,
@@ -213,7 +213,7 @@ impl<P: Send + Sync + 'static> Conductor<P> {
     /// Runs one phase; prints the blame every node reported and checks that every node
     /// reporting a key reports the same one. The misbehaving party's own failures take it
     /// out of the phase, as a silent party would be; any other failure is returned.
-    pub fn phase(&mut self, name: &str, phase: P) -> Result<Done, Failure> {
+    pub(crate) fn phase(&mut self, name: &str, phase: P) -> Result<Done, Failure> {
         let PhaseResult { done, failed } = self.cluster.run(name, phase)?;
         self.report(name, &done)?;
         for (addr, f) in failed {
@@ -287,7 +287,7 @@ impl<P: Send + Sync + 'static> Conductor<P> {
     /// Runs a signing session of `signers` (built by `make`), retried without the parties
     /// a failed attempt names while `t` signers remain (FROST is not robust in its last
     /// round: the coordinator names the culprits, and a new session goes without them).
-    pub fn session(
+    pub(crate) fn session(
         &mut self,
         name: &str,
         t: u16,
@@ -312,7 +312,7 @@ impl<P: Send + Sync + 'static> Conductor<P> {
 
     /// Prints and records a party named on a failure's evidence (a session that failed
     /// with culprits, to be retried without them).
-    pub fn named_by_failure(&mut self, f: &Failure) {
+    pub(crate) fn named_by_failure(&mut self, f: &Failure) {
         let by = f.node.map_or_else(|| "the run".to_string(), who);
         for &party in &f.culprits {
             self.name(
@@ -333,7 +333,7 @@ impl<P: Send + Sync + 'static> Conductor<P> {
 
     /// Prints the progress line of a finished phase (its wall-clock summed over every time
     /// it ran).
-    pub fn phase_line(&self, phase: &str, detail: &str) {
+    pub(crate) fn phase_line(&self, phase: &str, detail: &str) {
         let wall: Duration = self
             .cluster
             .log
@@ -346,7 +346,7 @@ impl<P: Send + Sync + 'static> Conductor<P> {
     }
 
     /// The fingerprint of a key seen so far.
-    pub fn fingerprint(&self, label: &str) -> String {
+    pub(crate) fn fingerprint(&self, label: &str) -> String {
         self.keys
             .get(label)
             .map(|(d, _)| fingerprint(d))
@@ -354,7 +354,7 @@ impl<P: Send + Sync + 'static> Conductor<P> {
     }
 
     /// Stops the cluster; returns the command log, the traffic and the group keys seen.
-    pub fn finish(self) -> (Vec<StepLog>, Traffic, Keys) {
+    pub(crate) fn finish(self) -> (Vec<StepLog>, Traffic, Keys) {
         let log = self.cluster.log.clone();
         let keys = self.keys.clone();
         let traffic = self.cluster.finish();
@@ -363,7 +363,7 @@ impl<P: Send + Sync + 'static> Conductor<P> {
 }
 
 /// A node's name for messages.
-pub fn who(a: Addr) -> String {
+pub(crate) fn who(a: Addr) -> String {
     if a == HUB {
         format!("the {}", HUB_NAME.get().copied().unwrap_or("hub"))
     } else {
@@ -372,12 +372,18 @@ pub fn who(a: Addr) -> String {
 }
 
 /// What the hub is in this run ("combiner" or "coordinator"), for messages.
-pub static HUB_NAME: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+pub(crate) static HUB_NAME: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
 
 /// `t` members of `set` not yet named (from the front or the back), plus the cheater when
 /// it is a member, not yet named and misbehaves in this kind of session — so a session
 /// with a cheater still has `t` honest parties whenever the set has them.
-pub fn quorum(set: &[u16], t: u16, named: &BTreeSet<u16>, cheat: Option<u16>, from_back: bool) -> Vec<u16> {
+pub(crate) fn quorum(
+    set: &[u16],
+    t: u16,
+    named: &BTreeSet<u16>,
+    cheat: Option<u16>,
+    from_back: bool,
+) -> Vec<u16> {
     let honest = set
         .iter()
         .copied()
@@ -396,7 +402,7 @@ pub fn quorum(set: &[u16], t: u16, named: &BTreeSet<u16>, cheat: Option<u16>, fr
 
 /// The first `n` ids not yet named: the new set of a reshare (old ids kept, named parties
 /// left out, new ids joining).
-pub fn new_set(n: u16, named: &BTreeSet<u16>) -> Vec<u16> {
+pub(crate) fn new_set(n: u16, named: &BTreeSet<u16>) -> Vec<u16> {
     (1..=u16::MAX)
         .filter(|p| !named.contains(p))
         .take(usize::from(n))

@@ -36,18 +36,18 @@ use crate::net::{self, cpu, Addr, Endpoint, Frame, Traffic, HUB, RECV_TIMEOUT};
 use crate::report::Failure;
 
 /// The hub's party id inside the protocols (parties are 1..=256).
-pub const HUB_ID: u16 = 1000;
+pub(crate) const HUB_ID: u16 = 1000;
 
 /// The most step commands one phase may take (no protocol here needs more than five).
 const MAX_STEPS: usize = 64;
 
 /// The protocol id of node `a`.
-pub fn party_id(a: Addr) -> PartyId {
+pub(crate) fn party_id(a: Addr) -> PartyId {
     PartyId::new(if a == HUB { HUB_ID } else { a }).unwrap_or_else(|| unreachable!("HUB_ID is not 0"))
 }
 
 /// The node of protocol id `p`.
-pub fn addr(p: PartyId) -> Addr {
+pub(crate) fn addr(p: PartyId) -> Addr {
     if p.get() == HUB_ID {
         HUB
     } else {
@@ -57,10 +57,10 @@ pub fn addr(p: PartyId) -> Addr {
 
 /// A party's output, its type erased (the node that started the party knows it: see
 /// [`output`]).
-pub type Output = Box<dyn Any>;
+pub(crate) type Output = Box<dyn Any>;
 
 /// A started party of any protocol.
-pub trait Running {
+pub(crate) trait Running {
     /// [`Party::step`], the output boxed.
     fn advance(&mut self, inbox: &[Incoming<'_>]) -> Result<Step<Output>, quasar_pq::Error>;
 }
@@ -75,14 +75,14 @@ where
 }
 
 /// The output of the party a node started, as the type it has.
-pub fn output<T: 'static>(out: Output) -> Result<T, Failure> {
+pub(crate) fn output<T: 'static>(out: Output) -> Result<T, Failure> {
     out.downcast::<T>()
         .map(|b| *b)
         .map_err(|_| Failure::local("INTERNAL", "a party ended with an unexpected output".into()))
 }
 
 /// What a node does in a phase.
-pub enum Role {
+pub(crate) enum Role {
     /// Nothing.
     Idle,
     /// A local computation, already done (a signature checked, a share erased).
@@ -93,7 +93,7 @@ pub enum Role {
 
 impl Role {
     /// A started library party.
-    pub fn party<P: Party + 'static>((party, first): (P, Outgoing)) -> Role
+    pub(crate) fn party<P: Party + 'static>((party, first): (P, Outgoing)) -> Role
     where
         P::Output: 'static,
     {
@@ -102,7 +102,7 @@ impl Role {
 }
 
 /// Public bytes a node hands to others before a phase starts.
-pub struct Publication {
+pub(crate) struct Publication {
     /// The recipients.
     pub to: Vec<Addr>,
     /// The bytes.
@@ -111,7 +111,7 @@ pub struct Publication {
 
 impl Publication {
     /// `bytes` for the nodes `to`.
-    pub fn new(to: &[Addr], bytes: Vec<u8>) -> Publication {
+    pub(crate) fn new(to: &[Addr], bytes: Vec<u8>) -> Publication {
         Publication {
             to: to.to_vec(),
             bytes,
@@ -119,22 +119,22 @@ impl Publication {
     }
 
     /// `bytes` for the hub.
-    pub fn to_hub(bytes: Vec<u8>) -> Publication {
+    pub(crate) fn to_hub(bytes: Vec<u8>) -> Publication {
         Publication::new(&[HUB], bytes)
     }
 }
 
 /// What was published to a node for this phase.
-pub struct Published(Vec<Frame>);
+pub(crate) struct Published(Vec<Frame>);
 
 impl Published {
     /// The first copy `from` sent.
-    pub fn from(&self, from: Addr) -> Option<&[u8]> {
+    pub(crate) fn from(&self, from: Addr) -> Option<&[u8]> {
         self.0.iter().find(|f| f.from == from).map(|f| f.bytes.as_slice())
     }
 
     /// The copies starting with `magic`, by sender.
-    pub fn by_magic(&self, magic: &[u8]) -> BTreeMap<Addr, &[u8]> {
+    pub(crate) fn by_magic(&self, magic: &[u8]) -> BTreeMap<Addr, &[u8]> {
         self.0
             .iter()
             .filter(|f| f.bytes.starts_with(magic))
@@ -144,13 +144,13 @@ impl Published {
 
     /// The copy starting with `magic` that more than half of `senders` sent (public data
     /// every sender holds, such as a sharing or a group key).
-    pub fn agreed(&self, magic: &[u8], senders: &[Addr]) -> Result<Vec<u8>, Failure> {
+    pub(crate) fn agreed(&self, magic: &[u8], senders: &[Addr]) -> Result<Vec<u8>, Failure> {
         crate::conduct::agreed(&self.by_magic(magic), senders)
     }
 }
 
 /// One node of a flow: see the module docs.
-pub trait Node {
+pub(crate) trait Node {
     /// The phases of the flow.
     type Phase;
     /// Step 1: the public inputs this node hands to others.
@@ -301,7 +301,7 @@ pub struct StepLog {
 
 /// What a phase left at each node.
 #[derive(Debug, Default)]
-pub struct PhaseResult {
+pub(crate) struct PhaseResult {
     /// Nodes that finished their role, with what they reported.
     pub done: BTreeMap<Addr, Vec<Event>>,
     /// Nodes whose role failed (phase and node filled in).
@@ -309,7 +309,7 @@ pub struct PhaseResult {
 }
 
 /// The running nodes.
-pub struct Cluster<P> {
+pub(crate) struct Cluster<P> {
     ctrl: Vec<Sender<(u32, Cmd<P>)>>,
     reports: Receiver<Report>,
     threads: Vec<JoinHandle<()>>,
@@ -321,7 +321,7 @@ pub struct Cluster<P> {
 
 impl<P: Send + Sync + 'static> Cluster<P> {
     /// Starts nodes `0..=max` (0 is the hub), each built in its own thread by `make`.
-    pub fn spawn<N, F>(max: Addr, make: F) -> Cluster<P>
+    pub(crate) fn spawn<N, F>(max: Addr, make: F) -> Cluster<P>
     where
         N: Node<Phase = P>,
         F: Fn(Addr) -> N + Send + Sync + 'static,
@@ -426,7 +426,7 @@ impl<P: Send + Sync + 'static> Cluster<P> {
     }
 
     /// Runs one phase on every node (see the module docs).
-    pub fn run(&mut self, name: &str, phase: P) -> Result<PhaseResult, Failure> {
+    pub(crate) fn run(&mut self, name: &str, phase: P) -> Result<PhaseResult, Failure> {
         let phase = Arc::new(phase);
         let all: Vec<Addr> = (0..self.ctrl.len() as Addr).collect();
         let mut result = PhaseResult::default();
@@ -511,7 +511,7 @@ impl<P: Send + Sync + 'static> Cluster<P> {
     }
 
     /// Stops every node and the router; returns the traffic counts.
-    pub fn finish(mut self) -> Traffic {
+    pub(crate) fn finish(mut self) -> Traffic {
         self.ctrl.clear();
         for t in self.threads.drain(..) {
             let _ = t.join();

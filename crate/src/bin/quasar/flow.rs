@@ -18,33 +18,33 @@ use crate::report::Failure;
 use crate::Summary;
 
 /// Party ids from addresses.
-pub fn ids(v: &[u16]) -> Vec<PartyId> {
+pub(crate) fn ids(v: &[u16]) -> Vec<PartyId> {
     v.iter().filter_map(|&p| PartyId::new(p)).collect()
 }
 
 /// A node asked to do something it has no state for.
-pub fn missing(what: &str) -> Failure {
+pub(crate) fn missing(what: &str) -> Failure {
     Failure::local("OUT_OF_ORDER", format!("no {what} at this point of the pipeline"))
 }
 
 /// The value a node keeps for a later phase, or the failure of a node that lacks it.
-pub fn held<'a, T>(value: &'a Option<T>, what: &str) -> Result<&'a T, Failure> {
+pub(crate) fn held<'a, T>(value: &'a Option<T>, what: &str) -> Result<&'a T, Failure> {
     value.as_ref().ok_or_else(|| missing(what))
 }
 
 /// What the hub published to this node.
-pub fn from_hub(published: &Published) -> Result<&[u8], Failure> {
+pub(crate) fn from_hub(published: &Published) -> Result<&[u8], Failure> {
     published.from(HUB).ok_or_else(|| missing("message from the hub"))
 }
 
 /// The members an activation certificate names, as an event.
-pub fn members(cert: &ActivationCertificate) -> Event {
+pub(crate) fn members(cert: &ActivationCertificate) -> Event {
     Event::Signers(cert.members().iter().map(|p| p.get()).collect())
 }
 
 /// The public parameters of one reshare, as every node knows them.
 #[derive(Debug, Clone)]
-pub struct Dealing {
+pub(crate) struct Dealing {
     /// Session id.
     pub session: [u8; 32],
     /// The old set and its threshold.
@@ -59,17 +59,17 @@ pub struct Dealing {
 
 impl Dealing {
     /// Whether `p` deals or receives.
-    pub fn takes_part(&self, p: u16) -> bool {
+    pub(crate) fn takes_part(&self, p: u16) -> bool {
         self.dealers.contains(&p) || self.receivers.contains(&p)
     }
 
     /// Whether `p` held a share of the old generation.
-    pub fn is_old(&self, p: u16) -> bool {
+    pub(crate) fn is_old(&self, p: u16) -> bool {
         self.old.0.contains(&p)
     }
 
     /// Receivers outside `old` (the parties joining).
-    pub fn newcomers(&self, old: &[PartyId]) -> Vec<Addr> {
+    pub(crate) fn newcomers(&self, old: &[PartyId]) -> Vec<Addr> {
         self.receivers
             .iter()
             .copied()
@@ -78,7 +78,7 @@ impl Dealing {
     }
 
     /// Old parties that took no part (they learn the outcome from the dealers).
-    pub fn outsiders(&self) -> Vec<Addr> {
+    pub(crate) fn outsiders(&self) -> Vec<Addr> {
         self.old
             .0
             .iter()
@@ -89,7 +89,7 @@ impl Dealing {
 }
 
 /// A reshare's result at one party, kept until its old share is retired.
-pub struct Reshared<S, G> {
+pub(crate) struct Reshared<S, G> {
     /// The new generation's public data.
     pub public: G,
     /// Its activation certificate (already verified).
@@ -101,7 +101,7 @@ pub struct Reshared<S, G> {
 impl<S, G> Reshared<S, G> {
     /// Keeps the result: an old party (`old`) until it retires its old share, while a
     /// party joining takes its new share at once.
-    pub fn keep(self, old: bool, share: &mut Option<S>, next: &mut Option<Self>) {
+    pub(crate) fn keep(self, old: bool, share: &mut Option<S>, next: &mut Option<Self>) {
         if old {
             *next = Some(self);
         } else {
@@ -114,7 +114,7 @@ impl<S, G> Reshared<S, G> {
 /// certificate, its own or as the dealers `told` it, are checked by `verify` against the
 /// old share's key (which returns the old generation); only then is the old share
 /// replaced by the new one, if any — dropping, and so wiping, it.
-pub fn retire<S, G>(
+pub(crate) fn retire<S, G>(
     share: &mut Option<S>,
     next: &mut Option<Reshared<S, G>>,
     told: impl FnOnce() -> Result<(G, ActivationCertificate), Failure>,
@@ -135,7 +135,7 @@ pub fn retire<S, G>(
 }
 
 /// A node of a scheme: one of the parties, or the hub.
-pub enum Either<M, H> {
+pub(crate) enum Either<M, H> {
     /// A party.
     Member(Box<M>),
     /// The combiner / coordinator.
@@ -168,7 +168,7 @@ impl<M: driver::Node, H: driver::Node<Phase = M::Phase>> driver::Node for Either
 }
 
 /// Tells `to` the new generation: its public data and its activation certificate.
-pub fn tell(to: &[Addr], public: Vec<u8>, cert: &ActivationCertificate) -> Vec<Publication> {
+pub(crate) fn tell(to: &[Addr], public: Vec<u8>, cert: &ActivationCertificate) -> Vec<Publication> {
     vec![
         Publication::new(to, public),
         Publication::new(to, cert.to_bytes()),
@@ -177,7 +177,7 @@ pub fn tell(to: &[Addr], public: Vec<u8>, cert: &ActivationCertificate) -> Vec<P
 
 /// What the dealers told an old party that took no part: the new public data (magic
 /// `magic`) and certificate, as most dealers sent them.
-pub fn told<G>(
+pub(crate) fn told<G>(
     published: &Published,
     dealers: &[Addr],
     magic: &[u8],
@@ -196,7 +196,7 @@ const MESSAGES: [&[u8]; 2] = [
 
 /// The phases of the pipeline: `C` is the scheme's key-generation ceremony, `X` its own
 /// further phases.
-pub enum Phase<C, X> {
+pub(crate) enum Phase<C, X> {
     /// The key generation among every party.
     Dkg(C),
     /// A signing session of `signers` on `message` (the hub coordinates or combines).
@@ -221,10 +221,10 @@ pub enum Phase<C, X> {
 }
 
 /// The phases of flow `F`.
-pub type PhaseOf<F> = Phase<<F as Flow>::Ceremony, <F as Flow>::Own>;
+pub(crate) type PhaseOf<F> = Phase<<F as Flow>::Ceremony, <F as Flow>::Own>;
 
 /// One scheme.
-pub trait Flow: Sized {
+pub(crate) trait Flow: Sized {
     /// Its key-generation ceremony.
     type Ceremony: Send + Sync + 'static;
     /// Its own phases.
@@ -248,7 +248,7 @@ pub trait Flow: Sized {
 }
 
 /// The run's parameters, for the phases.
-pub struct Pipeline<'a> {
+pub(crate) struct Pipeline<'a> {
     /// The command line.
     pub demo: &'a Demo,
     /// The scheme's name in labels.
@@ -261,14 +261,14 @@ pub struct Pipeline<'a> {
 
 impl Pipeline<'_> {
     /// The session id of `label` (every node derives the same one).
-    pub fn session(&self, label: &str) -> [u8; 32] {
+    pub(crate) fn session(&self, label: &str) -> [u8; 32] {
         conduct::session_id(&self.demo.seed, self.scheme, label)
     }
 }
 
 /// The most node ids a run needs: the parties, and the new set (which skips parties named
 /// for misbehaving).
-pub fn nodes(demo: &Demo) -> u16 {
+pub(crate) fn nodes(demo: &Demo) -> u16 {
     let skipped = u16::from(demo.cheat.is_some());
     demo.reshare
         .map_or(demo.parties, |(n2, _)| demo.parties.max(n2 + skipped))
@@ -311,7 +311,7 @@ fn sign<F: Flow>(
 
 /// Runs the pipeline of `f`: one thread per node, the hub built by `hub`, party `id` by
 /// `member(id, how it acts, its randomness)`.
-pub fn run<F, M, H>(
+pub(crate) fn run<F, M, H>(
     f: &F,
     demo: &Demo,
     member: impl Fn(PartyId, Acts, ChaCha20Rng) -> M + Send + Sync + 'static,

@@ -203,7 +203,7 @@ impl driver::Node for Hub {
 }
 
 /// The Lens scheme on one curve.
-pub struct Lens(Curve);
+pub(crate) struct Lens(Curve);
 
 impl Flow for Lens {
     type Ceremony = Ceremony;
@@ -229,7 +229,7 @@ impl Flow for Lens {
 }
 
 /// The standard verifier a Lens signature on `curve` satisfies.
-pub fn standard(curve: Curve) -> &'static str {
+pub(crate) fn standard(curve: Curve) -> &'static str {
     match curve {
         Curve::Ed25519 => "Ed25519 (RFC 8032)",
         Curve::Secp256k1 => "BIP-340",
@@ -238,7 +238,7 @@ pub fn standard(curve: Curve) -> &'static str {
 }
 
 /// The Lens pipeline.
-pub fn run(demo: &Demo, curve: Curve) -> Result<Summary, Failure> {
+pub(crate) fn run(demo: &Demo, curve: Curve) -> Result<Summary, Failure> {
     let member = move |id, acts, rng| Member {
         id,
         curve,

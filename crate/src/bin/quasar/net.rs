@@ -21,16 +21,16 @@ use zeroize::Zeroizing;
 use crate::report::Failure;
 
 /// A node's address: 0 for the combiner / coordinator, otherwise the party id.
-pub type Addr = u16;
+pub(crate) type Addr = u16;
 
 /// The combiner's / coordinator's address.
-pub const HUB: Addr = 0;
+pub(crate) const HUB: Addr = 0;
 
 /// How long a node waits for a message the conductor says was sent to it.
-pub const RECV_TIMEOUT: Duration = Duration::from_secs(60);
+pub(crate) const RECV_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// One message on the wire.
-pub struct Frame {
+pub(crate) struct Frame {
     /// The command during which it was sent.
     pub tag: u32,
     /// The sender.
@@ -52,7 +52,7 @@ pub struct Traffic {
 }
 
 /// A node's connection to the router.
-pub struct Endpoint {
+pub(crate) struct Endpoint {
     me: Addr,
     router: Sender<Packet>,
     inbox: Receiver<Frame>,
@@ -63,12 +63,12 @@ pub struct Endpoint {
 
 impl Endpoint {
     /// This node's address.
-    pub fn me(&self) -> Addr {
+    pub(crate) fn me(&self) -> Addr {
         self.me
     }
 
     /// Sends `bytes` to every node of `to` but this one, tagged with command `tag`.
-    pub fn send(&mut self, tag: u32, to: &[Addr], bytes: Zeroizing<Vec<u8>>) {
+    pub(crate) fn send(&mut self, tag: u32, to: &[Addr], bytes: Zeroizing<Vec<u8>>) {
         let to: Vec<Addr> = to.iter().copied().filter(|&a| a != self.me).collect();
         if to.is_empty() {
             return;
@@ -86,14 +86,14 @@ impl Endpoint {
     }
 
     /// What this node sent since the last call, by recipient.
-    pub fn take_sent(&mut self) -> BTreeMap<Addr, u32> {
+    pub(crate) fn take_sent(&mut self) -> BTreeMap<Addr, u32> {
         std::mem::take(&mut self.sent)
     }
 
     /// Takes the `count` frames sent to this node during command `tag`, in sender order.
     /// Frames of earlier commands are stale (sent to a node that was not listening) and
     /// dropped; later ones are kept for their turn.
-    pub fn receive(&mut self, tag: u32, count: u32) -> Result<Vec<Frame>, Failure> {
+    pub(crate) fn receive(&mut self, tag: u32, count: u32) -> Result<Vec<Frame>, Failure> {
         let mut got = Vec::new();
         let mut keep = Vec::new();
         for f in self.pending.drain(..) {
@@ -125,7 +125,7 @@ impl Endpoint {
 /// Starts the router for nodes `0..=max`: one endpoint per node (to move into its
 /// thread) and the router's handle, which returns the traffic once every endpoint is
 /// dropped.
-pub fn start(max: Addr) -> (Vec<Endpoint>, JoinHandle<Traffic>) {
+pub(crate) fn start(max: Addr) -> (Vec<Endpoint>, JoinHandle<Traffic>) {
     let (router_tx, router_rx) = mpsc::channel::<Packet>();
     let mut inboxes = Vec::new();
     let mut endpoints = Vec::new();
@@ -168,7 +168,7 @@ fn route(rx: Receiver<Packet>, inboxes: Vec<Sender<Frame>>) -> Traffic {
 }
 
 /// Per-thread CPU time (`CLOCK_THREAD_CPUTIME_ID`) where the platform has it.
-pub mod cpu {
+pub(crate) mod cpu {
     use std::time::{Duration, Instant};
 
     #[cfg(all(target_pointer_width = "64", any(target_os = "linux", target_os = "macos")))]
@@ -176,24 +176,25 @@ pub mod cpu {
         use std::ffi::{c_int, c_long};
 
         #[repr(C)]
-        pub struct Timespec {
+        pub(super) struct Timespec {
             pub tv_sec: c_long,
             pub tv_nsec: c_long,
         }
 
         #[cfg(target_os = "linux")]
-        pub const CLOCK_THREAD_CPUTIME_ID: c_int = 3;
+        pub(super) const CLOCK_THREAD_CPUTIME_ID: c_int = 3;
         #[cfg(target_os = "macos")]
         pub const CLOCK_THREAD_CPUTIME_ID: c_int = 16;
 
         extern "C" {
-            pub fn clock_gettime(clock: c_int, tp: *mut Timespec) -> c_int;
+            pub(super) fn clock_gettime(clock: c_int, tp: *mut Timespec) -> c_int;
         }
     }
 
     /// The calling thread's CPU time, or `None` where it is not available.
     #[cfg(all(target_pointer_width = "64", any(target_os = "linux", target_os = "macos")))]
-    pub fn thread_time() -> Option<Duration> {
+    #[allow(unsafe_code)] // one libc call, justified at the call
+    pub(crate) fn thread_time() -> Option<Duration> {
         let mut ts = sys::Timespec {
             tv_sec: 0,
             tv_nsec: 0,
@@ -218,7 +219,7 @@ pub mod cpu {
     }
 
     /// What per-node times measure on this platform.
-    pub fn kind() -> &'static str {
+    pub(crate) fn kind() -> &'static str {
         if thread_time().is_some() {
             "thread CPU time"
         } else {
@@ -228,7 +229,7 @@ pub mod cpu {
 
     /// Runs `f`, returning its result and the thread time it took (wall time where the
     /// platform has no thread clock).
-    pub fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+    pub(crate) fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
         let wall = Instant::now();
         let start = thread_time();
         let out = f();

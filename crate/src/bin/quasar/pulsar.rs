@@ -33,7 +33,7 @@ type LssShare = lss::KeyShare<R>;
 const SHARING_MAGIC: &[u8] = b"LSG1";
 
 /// Pulsar's own phases.
-pub enum Setup {
+pub(crate) enum Setup {
     /// The key ceremony: `signers` release their DKG shares to the combiner, which
     /// derives the ML-DSA key once and announces it.
     KeyCeremony {
@@ -343,7 +343,7 @@ impl driver::Node for Hub {
 }
 
 /// The Pulsar scheme with one ML-DSA parameter set.
-pub struct Pulsar(Mode);
+pub(crate) struct Pulsar(Mode);
 
 impl Flow for Pulsar {
     type Ceremony = Ceremony<R>;
@@ -397,7 +397,7 @@ impl Flow for Pulsar {
 }
 
 /// The Pulsar pipeline.
-pub fn run(demo: &Demo, mode: Mode) -> Result<Summary, Failure> {
+pub(crate) fn run(demo: &Demo, mode: Mode) -> Result<Summary, Failure> {
     let member = move |id, acts, rng| Member {
         id,
         mode,

@@ -10,7 +10,7 @@ use crate::net::{Addr, Traffic, HUB};
 /// A protocol failure: the typed error's code, module, message and culprits, and where it
 /// happened.
 #[derive(Debug, Clone)]
-pub struct Failure {
+pub(crate) struct Failure {
     /// The error's stable code (`INVALID_SHARE`, …).
     pub code: &'static str,
     /// The module it came from (`pulsar`, `lens`, `lss`, …, or `demo`).
@@ -27,7 +27,7 @@ pub struct Failure {
 
 impl Failure {
     /// A failure found by the demo itself (not a library error).
-    pub fn local(code: &'static str, message: String) -> Failure {
+    pub(crate) fn local(code: &'static str, message: String) -> Failure {
         Failure {
             code,
             module: "demo",
@@ -94,12 +94,12 @@ impl fmt::Display for Failure {
 }
 
 /// Milliseconds with two decimals.
-pub fn ms(d: Duration) -> String {
+pub(crate) fn ms(d: Duration) -> String {
     format!("{:.2}", d.as_secs_f64() * 1e3)
 }
 
 /// An integer with thousands separators.
-pub fn grouped(v: u64) -> String {
+pub(crate) fn grouped(v: u64) -> String {
     let s = v.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
@@ -161,7 +161,7 @@ fn row(phase: String, steps: &[&StepLog], traffic: &Traffic) -> Row {
 }
 
 /// The timing table: one row per phase (in the order they ran) and a total row.
-pub fn table(log: &[StepLog], traffic: &Traffic, hub_name: &str) -> String {
+pub(crate) fn table(log: &[StepLog], traffic: &Traffic, hub_name: &str) -> String {
     let mut order: Vec<&str> = Vec::new();
     for s in log {
         if !order.contains(&s.phase.as_str()) {
@@ -227,7 +227,7 @@ pub fn table(log: &[StepLog], traffic: &Traffic, hub_name: &str) -> String {
 }
 
 /// Every party that was active at least once.
-pub fn active_parties(log: &[StepLog]) -> usize {
+pub(crate) fn active_parties(log: &[StepLog]) -> usize {
     log.iter()
         .flat_map(|s| s.cpu.keys().copied())
         .filter(|&a| a != HUB)
@@ -236,7 +236,7 @@ pub fn active_parties(log: &[StepLog]) -> usize {
 }
 
 /// Today's date (UTC) as `YYYY-MM-DD`, from the system clock.
-pub fn today() -> String {
+pub(crate) fn today() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -255,13 +255,13 @@ pub fn today() -> String {
 
 /// The 1-minute load average (Linux `/proc/loadavg`), if known: other work on the same
 /// cores inflates wall-clock times (not the per-party CPU times).
-pub fn load_average() -> Option<String> {
+pub(crate) fn load_average() -> Option<String> {
     let s = std::fs::read_to_string("/proc/loadavg").ok()?;
     s.split_whitespace().next().map(str::to_string)
 }
 
 /// The CPU model (Linux `/proc/cpuinfo`), if known.
-pub fn cpu_model() -> Option<String> {
+pub(crate) fn cpu_model() -> Option<String> {
     let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
     info.lines()
         .find(|l| l.starts_with("model name"))
