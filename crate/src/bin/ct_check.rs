@@ -32,7 +32,9 @@ use std::process::ExitCode;
 
 /// One secret path: a name (`module/operation[/variant]`) and the code that runs it.
 pub struct Path {
+    /// `module/operation[/variant]`, as the report names it.
     pub name: String,
+    /// Runs the path once on marked secrets.
     pub run: Box<dyn Fn()>,
 }
 
