@@ -984,9 +984,15 @@ export function run(parties, opts) {
  * As `run`, for parties whose `step` returns a promise (a party in a worker): every step is
  * awaited in turn, in the same order.
  */
-export async function runAsync(parties, opts) {
+export function runAsync(parties, opts) {
+  // Arguments are checked now, so a caller's mistake throws here rather than rejecting later.
   const g = network(...runOpts(parties, opts));
-  let next = g.next();
+  // The first round (every party's start, its entries checked) runs now too.
+  return drive(g, g.next());
+}
+
+async function drive(g, first) {
+  let next = first;
   while (!next.done) {
     const [p, inbox] = next.value;
     let r;

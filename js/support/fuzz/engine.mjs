@@ -191,6 +191,8 @@ function returnsCheck(kind, v, m, codes) {
       return typeof v === 'bigint' && v >= 0n ? undefined : 'not a u64 BigInt';
     case 'u64?':
       return v === undefined || (typeof v === 'bigint' && v >= 0n) ? undefined : 'not a u64 BigInt or undefined';
+    case 'generation?':
+      return v === undefined || (Number.isSafeInteger(v) && v >= 0) ? undefined : 'not a generation (a safe integer) or undefined';
     case 'lightClient':
       return v?.constructor?.name === 'LightClient' ? undefined : 'not a LightClient';
     case 'bitmap':
@@ -621,6 +623,12 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
       case 'any':
         h = hostileAny(r);
         break;
+      case 'parties': {
+        // A run's party list: anything but an array of parties is refused before a step runs.
+        const [note, value] = r.pick([['undefined', undefined], ['null', null], ['a number', 1], ['a string', 'x'], ['an object', {}], ['bytes', new Uint8Array(2)], ['a number entry', [1]], ['an empty object entry', [{}]], ['a null entry', [null]]]);
+        h = { value, expect: 'reject', note: `parties: ${note}` };
+        break;
+      }
       case 'holder': {
         const valid = f.receivers[slot.cls];
         if (v === undefined && r.chance(0.5)) h = { value: valid, expect: 'changed', note: `a valid ${slot.cls}` };

@@ -191,6 +191,8 @@ export function build(full, light, beat = () => {}) {
     Rng: () => Rng.fromSeed(seed('rng')),
     MagnetarRegistry: registry(MagnetarRegistry),
     LightClient: () => new full.LightClient(C.set, C.policy),
+    PulsarKeyring: () => full.PulsarKeyring.fromShare(P.shares[0]),
+    LensKeyring: () => full.LensKeyring.fromShare(L.shares[0]),
   };
   const freed = (make) => () => {
     const o = make();
@@ -206,6 +208,8 @@ export function build(full, light, beat = () => {}) {
     Rng: f.fresh.Rng(),
     MagnetarRegistry: f.fresh.MagnetarRegistry(),
     LightClient: f.fresh.LightClient(),
+    PulsarKeyring: f.fresh.PulsarKeyring(),
+    LensKeyring: f.fresh.LensKeyring(),
   };
   // The light build's classes are its own: their members get receivers of that build.
   const lightFresh = { MagnetarRegistry: registry(light.MagnetarRegistry), LightClient: () => new light.LightClient(C.set, C.policy) };
@@ -216,7 +220,7 @@ export function build(full, light, beat = () => {}) {
       receivers: Object.fromEntries(Object.entries(lightFresh).map(([k, make]) => [k, make()])),
     },
   };
-  f.holders = [...L.shares, ...P.shares, ...P.dkgShares, f.receivers.Rng, f.receivers.Party];
+  f.holders = [...L.shares, ...P.shares, ...P.dkgShares, f.receivers.Rng, f.receivers.Party, f.receivers.PulsarKeyring, f.receivers.LensKeyring];
 
   // The protocol scenarios: a victim party, its peers, the victim's genuine first inbox (what its
   // peers' starts sent it), and a check of the run's outcomes once it completes (a string: why not).
