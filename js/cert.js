@@ -22,12 +22,11 @@ export const CERT_POLICIES = Object.freeze(['pq-off', 'pq-fast', 'pq-heavy', 'st
 const POLICY_NAMES = Object.freeze({ __proto__: null, 'pq-off': true, 'pq-fast': true, 'pq-heavy': true, 'strict-pq-fast': true, 'strict-pq-heavy': true });
 const split = Function.prototype.call.bind(String.prototype.split);
 
-/**
- * Length bounds come from Rust (crate::cert): `certMaxSetLength()` is the longest QVST any
- * call accepts, `certMaxLength(set)` / a light client's `maxCertificateLength()` the longest
- * certificate its set admits. The verifier refuses longer input itself (TOO_LONG), so
- * refusing it here, uncopied, never refuses a certificate the verifier would accept.
- */
+// Length bounds come from Rust (crate::cert): `certMaxSetLength()` is the longest QVST any
+// call accepts, `certMaxLength(set)` / a light client's `maxCertificateLength()` the longest
+// certificate its set admits. The verifier refuses longer input itself (TOO_LONG), so
+// refusing it here, uncopied, never refuses a certificate the verifier would accept.
+
 /** The trust model of the light client, as the README states it. */
 export const CERT_TRUST_MODEL =
   'Light client: it trusts the validator set it starts from (a checkpoint obtained out of band) and the policy its ' +
