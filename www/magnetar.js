@@ -9,7 +9,7 @@
 // `magnetar.sign`, the batch is checked there by the library's `MagnetarRegistry`, and the
 // page calls `magnetar.aggregate` and `MagnetarRegistry.verifyAggregate`.
 
-import { describeError, fmtBytes, fmtMs, hex, median } from './util.js';
+import { describeError, errorBox, fmtBytes, fmtMs, hex, median, setStatus as setLine } from './util.js';
 
 const $ = (id) => document.getElementById(id);
 const utf8 = new TextEncoder();
@@ -65,20 +65,11 @@ function readK() {
   return ok ? v : null;
 }
 
-function setStatus(s, text) {
-  el.status.dataset.state = s;
-  el.status.textContent = text;
-}
-
-function showError(err) {
-  el.errorText.textContent = describeError(err, (k) => `validator ${k}`);
-  el.error.hidden = false;
-}
-
-function clearError() {
-  el.error.hidden = true;
-  el.errorText.textContent = '';
-}
+const setStatus = (state, text) => setLine(el.status, state, text);
+const { show: showError, clear: clearError } = errorBox(
+  { box: el.error, text: el.errorText, dismiss: el.errorDismiss },
+  (k) => `validator ${k}`,
+);
 
 function refresh() {
   const k = readK();
@@ -330,7 +321,6 @@ export function setupMagnetar({ lib, light, getPool }) {
 }
 
 el.run.addEventListener('click', action);
-el.errorDismiss.addEventListener('click', clearError);
 el.k.addEventListener('input', refresh);
 el.cheater.addEventListener('change', refresh);
 el.mode.addEventListener('change', refresh);

@@ -1,6 +1,8 @@
 // quasar-pq demo, "one signer" tab: ML-DSA keygen / sign / verify / tamper, with timings.
 // Runs on the page (each operation takes about a millisecond); the threshold tab uses workers.
 
+import { byteCount as fmtBytes, equalBytes, errorBox, fmtMs, hex as hexPrefix } from './util.js';
+
 const $ = (id) => document.getElementById(id);
 
 const el = {
@@ -34,8 +36,6 @@ const el = {
   tamper: $('ml-tamper'),
 };
 
-import { describeError, equalBytes, fmtMs, hex as hexPrefix } from './util.js';
-
 const utf8 = new TextEncoder();
 
 /** Demo state. `signed` remembers what was signed so the page can explain an `invalid`. */
@@ -47,10 +47,6 @@ const state = {
   flips: [], // [{ index, before, after }]
 };
 
-function fmtBytes(n) {
-  return `${n.toLocaleString('en-US')} bytes`;
-}
-
 function scheme() {
   const name = `mlDsa${el.level.value}`;
   const s = state.lib[name];
@@ -58,15 +54,7 @@ function scheme() {
   return s;
 }
 
-function showError(err) {
-  el.errorText.textContent = describeError(err);
-  el.error.hidden = false;
-}
-
-function clearError() {
-  el.error.hidden = true;
-  el.errorText.textContent = '';
-}
+const { show: showError, clear: clearError } = errorBox({ box: el.error, text: el.errorText, dismiss: el.errorDismiss });
 
 /** Run a button action: clears old errors, shows new ones, never fails silently. */
 function action(fn) {
@@ -235,7 +223,6 @@ el.keygen.addEventListener('click', action(doKeygen));
 el.sign.addEventListener('click', action(doSign));
 el.verify.addEventListener('click', action(doVerify));
 el.flip.addEventListener('click', action(doFlip));
-el.errorDismiss.addEventListener('click', clearError);
 el.level.addEventListener('change', () => {
   clearError();
   resetKeys();

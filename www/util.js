@@ -1,4 +1,5 @@
-// Small helpers the demo's modules share (formatting, bytes, errors). No protocol logic.
+// Small helpers the demo's tabs share (formatting, bytes, status lines, error boxes). The one
+// place for them: a tab imports these rather than restating them. No protocol logic.
 
 /** Lower-case hex of the first `n` bytes, with "…" when cut. */
 export function hex(bytes, n = 32) {
@@ -21,6 +22,11 @@ export function fmtBytes(n) {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
   return `${(n / (1024 * 1024)).toFixed(2)} MB`;
+}
+
+/** An exact size for people: "1,312 bytes". */
+export function byteCount(n) {
+  return `${n.toLocaleString('en-US')} bytes`;
 }
 
 /** [1,2,3,5,7,8] → "P1–P3, P5, P7, P8" */
@@ -85,4 +91,29 @@ export function errorInfo(err, party) {
     };
   }
   return { name: 'Error', message: String(err), culprits: [], blame: [], party };
+}
+
+/** Set a status line or verdict element: its `data-state` (styled and read by tests) and text. */
+export function setStatus(out, state, text) {
+  out.dataset.state = state;
+  out.textContent = text;
+}
+
+/**
+ * A tab's error box (`box` holding `text`, closed by `dismiss`): `show(err)` writes one line
+ * for the error (parties named by `nameOf`) and opens it; `clear()` closes it.
+ */
+export function errorBox({ box, text, dismiss }, nameOf) {
+  const clear = () => {
+    box.hidden = true;
+    text.textContent = '';
+  };
+  dismiss?.addEventListener('click', clear);
+  return {
+    show(err) {
+      text.textContent = describeError(err, nameOf);
+      box.hidden = false;
+    },
+    clear,
+  };
 }
