@@ -7,11 +7,22 @@
 // with the buffers transferred, when its owner next steps. Nothing else crosses: no shared
 // memory, no shortcuts, so the same parties could sit in other processes or hosts.
 //
-// `run()` is the one generic driver (the semantics of the Rust simulator, `party::sim`):
-// every round, each unfinished party of the run steps on what was sent to it in the previous
-// round; a party whose step result is `waiting` sends nothing and steps again next round;
-// the run ends when every party is done (or failed) or nothing is in flight. (The same loop
-// as the package's `run()`; here each step is a message to a worker.)
+// `run()` only routes: every round, each unfinished party of the run steps on what was sent
+// to it in the previous round (the semantics of the Rust simulator, `party::sim`, and of the
+// package's `run()`; here each step is a message to a worker, and the parties of a round step
+// in parallel across the workers); a party whose step result is `waiting` sends nothing and
+// steps again next round; the run ends when every party is done (or failed) or nothing is in
+// flight. What the parties do — which protocol follows which, who keeps which share — is the
+// library's lifecycle parties' business; the router never looks inside a message.
+
+/** The most rounds a run takes (the Rust simulator's `MAX_ROUNDS`). */
+const MAX_ROUNDS = 64;
+
+/** The name of a round: the distinct round names its parties report ("DKG · await sharing"). */
+function roundName(list) {
+  const names = [...new Set(list.filter(Boolean).map((r) => r.name))];
+  return names.length ? names.join(' · ') : 'finish';
+}
 
 /** Wire accounting of one round. */
 export class RoundStats {
@@ -21,7 +32,6 @@ export class RoundStats {
     this.actors = actors; // number of entities that ran this step
     this.messages = 0; // messages sent (a broadcast counts once)
     this.broadcasts = 0;
-    this.direct = 0;
     this.bytesSent = 0; // payload bytes, each message once
     this.bytesDelivered = 0; // payload bytes times recipients
     this.wallMs = 0; // page-side wall clock of the round (dispatch → last reply)
@@ -40,7 +50,7 @@ export class Network {
   /**
    * @param {import('./pool.js').WorkerPool} pool
    * @param {{
-   *   onRoundStart?: (r: {phase: string, round: string, total: number, token: string, actors: any[]}) => void,
+   *   onRoundStart?: (r: {phase: string, round: string, names: Map<any, string>, total: number, token: string, actors: any[]}) => void,
    *   onProgress?: (p: {phase: string, round: string, done: number, total: number, token: string, key: any, ms: number}) => void,
    * }} [opts]
    */
@@ -51,12 +61,10 @@ export class Network {
     this.onRoundStart = onRoundStart ?? (() => {});
     this.onProgress = onProgress ?? (() => {});
     this.placement = new Map(); // key -> worker index
-    this.roles = new Map(); // key -> role
     this.inbox = new Map(); // key -> [{ from, channel, tag, bytes }]
     this.refs = new Map(); // ArrayBuffer -> number of inbox entries still holding it
     this.nextWorker = 0;
     this.rounds = []; // RoundStats, in order
-    this.perParty = new Map(); // key -> { sentMsgs, sentBytes, recvMsgs, recvBytes }
     this.current = null; // { phase, round, done, total }
   }
 
@@ -74,7 +82,7 @@ export class Network {
 
   /**
    * Place entities (parties, a combiner, a coordinator) in the workers, round-robin
-   * (`worker` in a spec pins one). An entity keeps its key share between runs.
+   * (`worker` in a spec pins one). An entity keeps its keyring between runs.
    * @param {{ key: any, role: string, worker?: number }[]} specs
    */
   spawn(specs) {
@@ -82,25 +90,30 @@ export class Network {
       if (this.placement.has(s.key)) throw new Error(`entity ${String(s.key)} exists already`);
       const w = s.worker ?? this.nextWorker++ % this.pool.size;
       this.placement.set(s.key, w);
-      this.roles.set(s.key, s.role);
       this.inbox.set(s.key, []);
     }
   }
 
   /** Remove entities from their workers (their secrets go with them). */
   async drop(keys) {
-    const byWorker = new Map();
+    const byWorker = this.#byWorker(keys.filter((k) => this.placement.has(k)));
     for (const k of keys) {
-      const w = this.placement.get(k);
-      if (w === undefined) continue;
       this.placement.delete(k);
-      this.roles.delete(k);
       for (const m of this.inbox.get(k) ?? []) this.#release(m.bytes.buffer);
       this.inbox.delete(k);
-      if (!byWorker.has(w)) byWorker.set(w, []);
-      byWorker.get(w).push(k);
     }
     await Promise.all([...byWorker].map(([w, list]) => this.pool.call(w, { op: 'drop', keys: list })));
+  }
+
+  /** `items` (keys, or objects with a `key`) grouped by the worker that hosts them. */
+  #byWorker(items) {
+    const out = new Map();
+    for (const it of items) {
+      const w = this.placement.get(typeof it === 'object' ? it.key : it);
+      if (!out.has(w)) out.set(w, []);
+      out.get(w).push(it);
+    }
+    return out;
   }
 
   workerOf(key) {
@@ -116,55 +129,40 @@ export class Network {
   }
 
   /**
-   * Run parties to the end. `parties`: `[{ key, factory, params }]` (a package factory and its
-   * public parameters; `share: true` = the entity's own key share). Broadcasts reach every
-   * other party of the run plus `observers`. Resolves with `{ outcomes: Map, errors: Map,
-   * starts: Map }` (errors: the failed starts and steps, with codes and culprits).
+   * Run parties to the end: route their bytes round by round until every party is done.
+   * `parties`: `[{ key, factory, params }]` (a package factory and its public parameters; see
+   * www/party-worker.js). A broadcast reaches every other party of the run. Resolves with
+   * `{ outcomes: Map, errors: Map, waiting: [] }` (errors: the failed starts and steps, with
+   * codes and culprits; waiting: parties still waiting when nothing was left in flight).
    */
-  async run({ phase, parties, observers = [] }) {
+  async run({ phase, parties }) {
     const outcomes = new Map();
     const errors = new Map();
-    const starts = new Map();
     const keys = parties.map((p) => p.key);
-    for (const p of parties) if (!this.placement.has(p.key)) throw new Error(`no entity ${String(p.key)}`);
-    // Parties whose params are a function start second, with the first ones' public start
-    // data (a Pulsar combiner's session for its signers).
-    const startBatch = async (list) => {
-      const groups = new Map();
-      for (const p of list) {
-        const w = this.placement.get(p.key);
-        if (!groups.has(w)) groups.set(w, []);
-        groups.get(w).push({ key: p.key, factory: p.factory, params: typeof p.params === 'function' ? p.params(starts) : p.params });
-      }
-      const rs = await Promise.all([...groups].map(([w, specs]) => this.pool.call(w, { op: 'start', specs })));
-      for (const r of rs) for (const s of r.results) if (s.ok) starts.set(s.key, s);
-      return rs;
-    };
-    const replies = [
-      ...(await startBatch(parties.filter((p) => typeof p.params !== 'function'))),
-      ...(await startBatch(parties.filter((p) => typeof p.params === 'function'))),
-    ];
-    let sent = [];
+    for (const k of keys) if (!this.placement.has(k)) throw new Error(`no entity ${String(k)}`);
     const live = new Set();
-    let roundName = 'start';
-    for (const r of replies) {
-      for (const s of r.results) {
-        if (!s.ok) {
-          errors.set(s.key, s.error);
-          continue;
-        }
-        live.add(s.key);
-        sent.push({ from: s.key, outgoing: s.outgoing });
-        if (s.round) roundName = `round ${s.round.number}: ${s.round.name}`;
+    const rounds = new Map(); // key -> the round its next step runs, as the party names it
+    let sent = [];
+    const byWorker = this.#byWorker(parties.map(({ key, factory, params }) => ({ key, factory, params })));
+    const replies = await Promise.all([...byWorker].map(([w, specs]) => this.pool.call(w, { op: 'start', specs })));
+    for (const s of replies.flatMap((r) => r.results)) {
+      if (!s.ok) {
+        errors.set(s.key, s.error);
+        continue;
       }
+      live.add(s.key);
+      rounds.set(s.key, s.round);
+      sent.push({ from: s.key, outgoing: s.outgoing });
     }
-    if (errors.size) return { outcomes, errors, starts };
-    const audience = [...keys, ...observers];
-    for (let tick = 0; live.size && tick < 16; tick++) {
-      const stats = new RoundStats(phase, roundName, live.size);
-      for (const { from, outgoing } of sent) this.#post(from, outgoing, audience, stats);
-      if (tick > 0 && stats.messages === 0) break;
-      const r = await this.#round(phase, roundName, [...live], stats);
+    if (errors.size) {
+      await this.#stop([...live]);
+      return { outcomes, errors, waiting: [] };
+    }
+    for (let tick = 0; live.size && tick < MAX_ROUNDS; tick++) {
+      const stats = new RoundStats(phase, roundName([...live].map((k) => rounds.get(k))), live.size);
+      for (const { from, outgoing } of sent) this.#post(from, outgoing, keys, stats);
+      if (tick > 0 && stats.messages === 0) break; // nothing in flight: the rest would wait forever
+      const r = await this.#round(phase, stats.name, [...live], stats, new Map([...live].map((k) => [k, rounds.get(k)?.name ?? 'finish'])));
       sent = [];
       for (const s of r) {
         if (!s.ok) {
@@ -178,40 +176,36 @@ export class Network {
         if (s.done) {
           outcomes.set(s.key, s.outcome);
           live.delete(s.key);
-        } else if (s.round) {
-          roundName = `round ${s.round.number}: ${s.round.name}`;
+        } else {
+          rounds.set(s.key, s.round);
         }
       }
       this.rounds.push(stats);
       this.onRoundEnd(stats);
     }
-    // The last messages (a signer's envelope, a combiner's announcement) reach observers.
-    for (const { from, outgoing } of sent) this.#post(from, outgoing, audience, new RoundStats(phase, 'last', 0));
-    if (live.size) {
-      await Promise.all([...new Set([...live].map((k) => this.placement.get(k)))].map((w) => this.pool.call(w, { op: 'stop', keys: [...live].filter((k) => this.placement.get(k) === w) })));
-      for (const k of live) errors.set(k, { name: 'Error', message: `party ${k} still waits for a message that never came`, culprits: [] });
-    }
-    return { outcomes, errors, starts, waiting: [...live] };
+    const waiting = [...live];
+    await this.#stop(waiting);
+    return { outcomes, errors, waiting };
   }
 
-  /** Take the messages waiting for `key` (e.g. an announcement an observer received). */
+  /** Free the parties of `keys` in their workers (their keyrings stay). */
+  async #stop(keys) {
+    await Promise.all([...this.#byWorker(keys)].map(([w, list]) => this.pool.call(w, { op: 'stop', keys: list })));
+  }
+
+  /** Take the messages waiting for `key`. */
   takeInbox(key) {
     const list = this.inbox.get(key) ?? [];
     this.inbox.set(key, []);
     return list;
   }
 
-  async #round(phase, name, actors, stats) {
+  async #round(phase, name, actors, stats, names) {
     const token = `${this.rounds.length}:${phase}/${name}`;
     stats.token = token;
-    this.current = { phase, round: name, done: 0, total: actors.length, token };
+    this.current = { phase, round: name, names, done: 0, total: actors.length, token };
     this.onRoundStart({ ...this.current, actors });
-    const byWorker = new Map();
-    for (const key of actors) {
-      const w = this.placement.get(key);
-      if (!byWorker.has(w)) byWorker.set(w, []);
-      byWorker.get(w).push(key);
-    }
+    const byWorker = this.#byWorker(actors);
     const t0 = performance.now();
     const calls = [];
     for (const [w, keys] of byWorker) {
@@ -219,12 +213,9 @@ export class Network {
       const buffers = new Set();
       for (const key of keys) {
         const inbox = this.takeInbox(key);
-        const pp = this.#party(key);
         for (const m of inbox) {
           this.#release(m.bytes.buffer);
           buffers.add(m.bytes.buffer);
-          pp.recvMsgs += 1;
-          pp.recvBytes += m.bytes.length;
         }
         steps.push({ key, inbox: inbox.map((m) => ({ from: m.from, bytes: m.bytes })) });
       }
@@ -245,15 +236,6 @@ export class Network {
     for (const d of outgoing.direct) this.#route(from, d.bytes, [d.to], stats, false);
   }
 
-  #party(key) {
-    let p = this.perParty.get(key);
-    if (!p) {
-      p = { sentMsgs: 0, sentBytes: 0, recvMsgs: 0, recvBytes: 0 };
-      this.perParty.set(key, p);
-    }
-    return p;
-  }
-
   #hold(buffer) {
     this.refs.set(buffer, (this.refs.get(buffer) ?? 0) + 1);
   }
@@ -268,12 +250,8 @@ export class Network {
   #route(from, payload, recipients, stats, broadcast) {
     const bytes = ownBuffer(payload);
     if (broadcast) stats.broadcasts += 1;
-    else stats.direct += 1;
     stats.messages += 1;
     stats.bytesSent += bytes.length;
-    const pp = this.#party(from);
-    pp.sentMsgs += 1;
-    pp.sentBytes += bytes.length;
     // One copy per destination worker; the parties of one worker share it (read-only).
     const copies = new Map();
     let originalUsed = false;
@@ -290,18 +268,5 @@ export class Network {
       this.inbox.get(to).push({ from, bytes: copy });
       stats.bytesDelivered += bytes.length;
     }
-  }
-
-  /** Totals over the rounds of one phase (or all rounds). */
-  totals(phase) {
-    const rs = phase ? this.rounds.filter((r) => r.phase === phase) : this.rounds;
-    const t = { rounds: rs.length, messages: 0, bytesSent: 0, bytesDelivered: 0, wallMs: 0 };
-    for (const r of rs) {
-      t.messages += r.messages;
-      t.bytesSent += r.bytesSent;
-      t.bytesDelivered += r.bytesDelivered;
-      t.wallMs += r.wallMs;
-    }
-    return t;
   }
 }

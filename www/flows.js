@@ -1,8 +1,17 @@
 // The flows of each scheme, on the page side. A `Run` is one group of parties (plus the
-// combiner or the FROST coordinator) living in the worker pool. A flow only says which
-// package factory each party starts with which public parameters, and routes the bytes
-// (www/coordinator.js: step until done); it reads back public outcomes (group key, signatures,
-// certificates, blame with the library's own codes). No round is implemented here.
+// combiner or the FROST coordinator) living in the worker pool. Each action — the key
+// ceremony, a signature, a reshare — starts one path of the library's lifecycle parties
+// (`pulsar.lifecycle.*`, `lens.lifecycle.*`: DKG → key ceremony → certification, sign,
+// reshare → activation, each one party per role) with public parameters, and routes their
+// bytes (www/coordinator.js) until every party is done. Which protocol follows which, and when
+// an old share is erased (only by a verified activation certificate, the keyring's rule), is
+// the library's; this module reads back public outcomes (group key, signatures, certificates,
+// the keyrings' verdicts, blame with the library's own codes) and picks who signs.
+//
+// The cheating toggle: a Pulsar member runs the lifecycle party with the library's
+// misbehaviour hook (`cheat`); the Lens lifecycle parties have no hook, so a cheating Lens
+// party runs the expert single-protocol party with it (`lens.keygen`, `lens.sign`), whose
+// messages are the same bytes.
 
 import { Network } from './coordinator.js';
 import { equalBytes, plural, randomSession } from './util.js';
@@ -15,8 +24,6 @@ export const COORDINATOR = 1001;
 export function defaultThreshold(k) {
   return Math.ceil((2 * k) / 3);
 }
-
-const EMPTY = new Uint8Array(0);
 
 function names(list) {
   return list.map((p) => `party ${p}`).join(', ');
@@ -95,8 +102,8 @@ export class Run {
     return `${this.p.curve} group key of ${this.group.publicKey.length} bytes`;
   }
 
-  /** The misbehaviour a party runs in a `kind` ('dealing' | 'signing') step: the one Cheat model. */
-  cheat(id, kind) {
+  /** The misbehaviour the cheater runs (in `kind` steps only, if given): the one Cheat model. */
+  cheat(id, kind = this.cheatMode) {
     return id === this.cheater && this.cheatMode === kind ? this.lib.constants.cheats[kind] : undefined;
   }
 
@@ -163,20 +170,19 @@ export class Run {
     return ref;
   }
 
-  /** t signers of the current group: the cheater (if not caught yet) and the lowest ids. */
-  pickSigners() {
-    const g = this.group;
-    const avail = g.parties.filter((p) => !this.blamed.has(p));
-    if (avail.length < g.t) {
+  /** t signers among `parties`: the cheater (if not caught yet) and the lowest ids. */
+  pickSigners(parties = this.group.parties, t = this.group.t) {
+    const avail = parties.filter((p) => !this.blamed.has(p));
+    if (avail.length < t) {
       throw new ProtocolError(
-        { name: 'ProtocolError', code: 'NOT_ENOUGH_HONEST', message: `only ${avail.length} parties are not blamed, ${g.t} are needed`, culprits: [...this.blamed] },
+        { name: 'ProtocolError', code: 'NOT_ENOUGH_HONEST', message: `only ${avail.length} parties are not blamed, ${t} are needed`, culprits: [...this.blamed] },
         'signing',
       );
     }
     const set =
       this.cheater !== null && avail.includes(this.cheater)
-        ? [this.cheater, ...avail.filter((p) => p !== this.cheater).slice(0, g.t - 1)]
-        : avail.slice(0, g.t);
+        ? [this.cheater, ...avail.filter((p) => p !== this.cheater).slice(0, t - 1)]
+        : avail.slice(0, t);
     return set.sort((a, b) => a - b);
   }
 
@@ -184,14 +190,14 @@ export class Run {
    * Run a session with t signers; if it fails naming culprits, name them, leave them out and
    * run it again with another set (while t unblamed parties remain).
    */
-  async withExclusion(phase, fn) {
+  async withExclusion(phase, fn, pick = () => this.pickSigners()) {
     let lastErr = null;
     for (let attempt = 1; attempt <= 4; attempt++) {
-      const signers = this.pickSigners();
+      const signers = pick();
       try {
+        this.net.clearInboxes();
         const res = await fn(signers, attempt > 1 ? `attempt ${attempt} · ` : '');
-        this.blameFrom(phase, res.blame, (b) => `party ${b.party} was excluded (${b.code}: ${b.reason}); the session still had ${res.signers.length} valid contributions.`);
-        return { ...res, note: lastErr ? `First attempt failed with ${lastErr.code}; signed on attempt ${attempt} without ${names(lastErr.culprits)}` : '' };
+        return { ...res, note: lastErr ? `First attempt failed with ${lastErr.code}; done on attempt ${attempt} without ${names(lastErr.culprits)}` : '' };
       } catch (err) {
         const culprits = (err.culprits ?? []).filter((c) => signers.includes(c));
         if (!culprits.length) throw err;
@@ -206,6 +212,13 @@ export class Run {
     throw lastErr;
   }
 
+  /** The failure of the service role (combiner or coordinator), if it failed. */
+  serviceFailed(r, context) {
+    if (r.errors.has(this.service)) throw new ProtocolError(r.errors.get(this.service), context);
+    if (!r.outcomes.has(this.service)) throw new Error(`${context}: the service did not finish`);
+    return r.outcomes.get(this.service);
+  }
+
   markSigners(signers, label) {
     for (const p of this.group.parties) {
       if (this.blamed.has(p)) continue;
@@ -215,62 +228,57 @@ export class Run {
 
   // -------------------------------------------------------------------------- key ceremony
 
+  /**
+   * The setup path of the lifecycle: Pulsar DKG → key ceremony → certification (members and
+   * the combiner, its key-ceremony signers picked here), Lens key generation (members).
+   */
   async keyCeremony() {
     const { k, t } = this.p;
     const members = Array.from({ length: k }, (_, i) => i + 1);
     this.newPhase();
-    const factory = this.scheme === 'pulsar' ? 'pulsar.dkg' : 'lens.keygen';
-    const session = randomSession();
-    const dkg = await this.run(
-      'DKG',
-      members.map((id) => ({
-        key: id,
-        factory,
-        params: { session, parties: members, threshold: t, id, cheat: this.cheat(id, 'dealing'), ...(this.scheme === 'lens' ? { curve: this.p.curve } : {}) },
-      })),
-    );
-    const out = this.honest(dkg, members, 'DKG');
+    let r;
+    if (this.scheme === 'pulsar') {
+      const res = await this.withExclusion(
+        'Key ceremony',
+        async (signers) => {
+          const setup = { session: randomSession(), level: this.p.level, members, threshold: t, signers };
+          const r = await this.run('Key ceremony', [
+            ...members.map((id) => ({ key: id, factory: 'pulsar.lifecycle.member.setup', params: { ...setup, combiner: COMBINER, id, cheat: this.cheat(id) } })),
+            { key: COMBINER, factory: 'pulsar.lifecycle.combiner.setup', params: { ...setup, id: COMBINER } },
+          ], { tolerate: signers });
+          this.serviceFailed(r, 'the combiner (key ceremony)');
+          return { r };
+        },
+        () => this.pickSigners(members, t),
+      );
+      r = res.r;
+      this.ui.party(COMBINER, { state: 'idle', label: 'derived, announced, erased' });
+    } else {
+      const session = randomSession();
+      r = await this.run('Key ceremony', members.map((id) => (id === this.cheater && this.cheatMode === 'dealing'
+        ? { key: id, factory: 'lens.keygen', params: { curve: this.p.curve, session, parties: members, threshold: t, id, cheat: this.cheat(id) } }
+        : { key: id, factory: 'lens.lifecycle.member.keygen', params: { curve: this.p.curve, session, members, threshold: t, id } })));
+    }
+    const out = this.honest(r, members, 'key ceremony');
     this.blameFrom('Key ceremony (DKG)', out.blame, (b) =>
       `party ${b.party} was disqualified as a dealer (${b.code}: ${b.reason})${b.related ? `, after a complaint by party ${b.related}` : ''}. ` +
       `It was excluded and the ceremony continued: the key comes from the ${plural(out.qualified.length, 'qualified dealer')}.`,
     );
-    this.group = { generation: out.generation, t: out.threshold, parties: out.parties, transcriptHash: out.transcriptHash };
-    if (this.scheme === 'lens') {
-      Object.assign(this.group, { publicKey: out.groupKey, publicPackage: out.publicPackage });
-    } else {
-      this.group.sharing = out.sharing;
-      for (const p of members) if (!this.blamed.has(p)) this.ui.party(p, { state: 'share', label: 'Pedersen share' });
-      await this.pulsarKey();
-    }
+    // The group's public record: the combiner's certified record (Pulsar), the package (Lens).
+    const rec = this.scheme === 'pulsar' ? r.outcomes.get(COMBINER) : out;
+    this.group = {
+      generation: rec.generation,
+      t: rec.threshold,
+      parties: rec.parties,
+      transcriptHash: rec.transcriptHash,
+      publicKey: rec.groupKey,
+      sharing: rec.sharing,
+      keyRecord: rec.keyRecord,
+      level: rec.level,
+      publicPackage: rec.publicPackage,
+    };
     for (const p of this.group.parties) if (!this.blamed.has(p)) this.ui.party(p, { state: 'share', label: 'share · gen 0' });
     this.hasKey = true;
-  }
-
-  /** Pulsar: t parties release their shares to the combiner, which derives the key once and
-   *  announces it; then every party certifies the announced key for its sharing. */
-  async pulsarKey() {
-    this.newPhase();
-    const res = await this.withExclusion('Key derivation', async (signers) => {
-      this.net.clearInboxes();
-      const session = randomSession();
-      const r = await this.run('Key derivation', [
-        { key: COMBINER, factory: 'pulsar.keyCeremony.combiner', params: { id: COMBINER, level: this.p.level, sharing: this.group.sharing, signers, session } },
-        ...signers.map((id) => ({
-          key: id,
-          factory: 'pulsar.keyCeremony.signer',
-          params: (starts) => ({ share: true, session: starts.get(COMBINER).info.session, cheat: this.cheat(id, 'signing') }),
-        })),
-      ], { tolerate: signers });
-      if (r.errors.has(COMBINER)) throw new ProtocolError(r.errors.get(COMBINER), 'the combiner (key derivation)');
-      return r.outcomes.get(COMBINER);
-    });
-    this.ui.party(COMBINER, { state: 'idle', label: 'derived, announced, erased' });
-    this.newPhase();
-    const holders = this.group.parties.filter((p) => !this.blamed.has(p));
-    const r = await this.run('Key certification', holders.map((id) => ({ key: id, factory: 'pulsar.certify', params: { share: true, announcement: res.announcement } })));
-    const cert = r.outcomes.get(holders[0]);
-    for (const [p, o] of r.outcomes) if (!equalBytes(o.groupKey, res.groupKey)) throw new Error(`party ${p} certified a different group key`);
-    Object.assign(this.group, { publicKey: cert.groupKey, keyRecord: cert.keyRecord, level: cert.level });
   }
 
   // -------------------------------------------------------------------------- signing
@@ -281,28 +289,26 @@ export class Run {
     const phase = `Sign ${this.signCount}${g.generation ? ` (gen ${g.generation})` : ''}`;
     this.newPhase();
     const res = await this.withExclusion(phase, async (signers) => {
-      this.net.clearInboxes();
       if (this.scheme === 'pulsar') {
         const session = randomSession();
+        const common = { session, signers, message };
         const r = await this.run(phase, [
-          { key: COMBINER, factory: 'pulsar.sign.combiner', params: { id: COMBINER, keyRecord: g.keyRecord, sharing: g.sharing, signers, message, context: EMPTY, session } },
-          ...signers.map((id) => ({
-            key: id,
-            factory: 'pulsar.sign.signer',
-            params: (starts) => ({ share: true, session: starts.get(COMBINER).info.session, message, context: EMPTY, cheat: this.cheat(id, 'signing') }),
-          })),
+          { key: COMBINER, factory: 'pulsar.lifecycle.combiner.sign', params: { ...common, id: COMBINER, keyRecord: g.keyRecord, sharing: g.sharing } },
+          ...signers.map((id) => ({ key: id, factory: 'pulsar.lifecycle.member.sign', params: { ...common, keyring: true, combiner: COMBINER, cheat: this.cheat(id, 'signing') } })),
         ], { tolerate: signers });
-        if (r.errors.has(COMBINER)) throw new ProtocolError(r.errors.get(COMBINER), 'the combiner');
+        const out = this.serviceFailed(r, 'the combiner');
         this.ui.party(COMBINER, { state: 'idle', label: 'rebuilt, signed, erased' });
-        return r.outcomes.get(COMBINER);
+        return out;
       }
       const r = await this.run(phase, [
-        { key: COORDINATOR, factory: 'lens.coordinate', params: { publicPackage: g.publicPackage, id: COORDINATOR, message } },
-        ...signers.map((id) => ({ key: id, factory: 'lens.sign', params: { share: true, coordinator: COORDINATOR, message, cheat: this.cheat(id, 'signing') } })),
+        { key: COORDINATOR, factory: 'lens.lifecycle.coordinator.sign', params: { publicPackage: g.publicPackage, id: COORDINATOR, message } },
+        ...signers.map((id) => (this.cheat(id, 'signing')
+          ? { key: id, factory: 'lens.sign', params: { share: true, coordinator: COORDINATOR, message, cheat: this.cheat(id, 'signing') } }
+          : { key: id, factory: 'lens.lifecycle.member.sign', params: { keyring: true, coordinator: COORDINATOR, message } })),
       ], { tolerate: signers });
-      if (r.errors.has(COORDINATOR)) throw new ProtocolError(r.errors.get(COORDINATOR), 'the coordinator');
-      return { ...r.outcomes.get(COORDINATOR), blame: [] };
+      return { ...this.serviceFailed(r, 'the coordinator'), blame: [] };
     });
+    this.blameFrom(phase, res.blame, (b) => `party ${b.party} was excluded (${b.code}: ${b.reason}); the session still had ${res.signers.length} valid contributions.`);
     this.markSigners(res.signers, `signed #${this.signCount}`);
     return res;
   }
@@ -311,7 +317,7 @@ export class Run {
     const g = this.group;
     const request =
       this.scheme === 'pulsar'
-        ? { kind: 'pulsar', groupKey: g.publicKey, message, signature, context: EMPTY }
+        ? { kind: 'pulsar', groupKey: g.publicKey, message, signature }
         : { kind: 'lens', curve: this.p.curve, groupKey: g.publicKey, message, signature };
     return this.pool.call(0, { op: 'verify', request });
   }
@@ -319,8 +325,9 @@ export class Run {
   // -------------------------------------------------------------------------- resharing
 
   /**
-   * Reshare to (t, n): the dealing ends with the activation round, and every party checks the
-   * certificate against the new generation before its worker erases an old share.
+   * The reshare path of the lifecycle to (t, n): the dealing ends with the activation round,
+   * and each member's keyring makes the new generation current — erasing the old share —
+   * only if it verified the activation certificate.
    */
   async reshare(n, t) {
     const g = this.group;
@@ -334,24 +341,22 @@ export class Run {
     const fresh = this.addParties(receivers, 'new, no share yet');
     const participants = [...new Set([...dealers, ...receivers])].sort((a, b) => a - b);
     const common = { session: randomSession(), dealers, receivers, threshold: t };
-    const join =
-      this.scheme === 'pulsar'
-        ? { factory: 'pulsar.reshareJoin', extra: { keyRecord: g.keyRecord, sharing: g.sharing } }
-        : { factory: 'lens.reshareJoin', extra: { publicPackage: g.publicPackage } };
+    // The group's public record, for a joining member (a holder uses its own share's).
+    const record = this.scheme === 'pulsar' ? { keyRecord: g.keyRecord, sharing: g.sharing } : { publicPackage: g.publicPackage };
     const r = await this.run(
       phase,
-      participants.map((id) =>
-        dealers.includes(id)
-          ? { key: id, factory: `${this.scheme}.reshare`, params: { share: true, ...common, cheat: this.cheat(id, 'dealing') } }
-          : { key: id, factory: join.factory, params: { ...join.extra, ...common, id } },
-      ),
+      participants.map((id) => ({
+        key: id,
+        factory: `${this.scheme}.lifecycle.member.reshare`,
+        params: { keyring: true, id, ...common, ...record, ...(this.scheme === 'pulsar' ? { cheat: this.cheat(id, 'dealing') } : {}) },
+      })),
     );
     const out = this.honest(r, receivers, 'reshare');
     for (const p of receivers) {
       const o = r.outcomes.get(p);
       if (!o || p === this.cheater) continue;
-      if (!o.hasShare) throw new Error(`new party ${p} did not get a share`);
-      if (!equalBytes(o.groupKey, g.publicKey)) throw new Error(`party ${p} ended with a different group key`);
+      if (o.keyring?.generation !== out.generation) throw new Error(`new party ${p} does not hold a generation-${out.generation} share`);
+      if (!equalBytes(o.keyring.share.groupKey, g.publicKey)) throw new Error(`party ${p} ended with a different group key`);
     }
     this.blameFrom(phase, out.blame, (b) => `dealer ${b.party} was disqualified (${b.code}: ${b.reason}); the new shares come from the ${out.qualified.length} qualified dealers.`);
     this.lastReshare = { old: g, outcomes: r.outcomes, dealers, receivers, fresh, out };
@@ -364,7 +369,6 @@ export class Run {
       sharing: out.sharing ?? g.sharing,
       keyRecord: out.keyRecord ?? g.keyRecord,
       publicPackage: out.publicPackage ?? g.publicPackage,
-      publicKey: g.publicKey,
     };
     for (const p of out.parties) {
       if (this.blamed.has(p)) continue;
@@ -373,17 +377,17 @@ export class Run {
     return { dealers, receivers };
   }
 
-  /** The activation certificate of the last reshare, and every old party's own check of it. */
+  /** The activation certificate of the last reshare, and what every old party's keyring did with it. */
   async activate() {
     const { outcomes, old, out } = this.lastReshare;
-    const oldParties = old.parties.filter((p) => !this.blamed.has(p));
-    const unverified = oldParties.filter((p) => !outcomes.get(p)?.activation?.verified);
-    if (unverified.length) throw new Error(`the activation certificate was not verified by ${names(unverified)}`);
+    const oldParties = old.parties.filter((p) => !this.blamed.has(p) && outcomes.has(p));
+    const refused = oldParties.filter((p) => !outcomes.get(p).activated?.ok);
+    if (refused.length) throw new Error(`the keyring of ${names(refused)} refused the activation certificate and kept the old share`);
     return { bytes: out.activation.certificate, signers: out.activation.members, verifiedBy: oldParties };
   }
 
   /** A third party's check, with only the new generation's public data; then the old shares
-   *  (erased by their workers after their own check) are shown as erased. */
+   *  the keyrings erased are shown as erased. */
   async verifyActivation(cert) {
     const g = this.group;
     const common = { generation: g.generation, transcriptHash: g.transcriptHash, certificate: cert.bytes };
@@ -395,11 +399,11 @@ export class Run {
     if (v.ok) {
       const { outcomes, old } = this.lastReshare;
       for (const p of old.parties) {
-        if (this.blamed.has(p) || !outcomes.get(p)?.erasedOld) continue;
-        const stays = g.parties.includes(p);
-        this.ui.party(p, stays
-          ? { detail: `old share erased (after verifying the activation certificate); holds its generation-${g.generation} share` }
-          : { state: 'retired', label: 'old share erased', detail: `left the group; erased its generation-${old.generation} share after verifying the activation certificate` });
+        const a = outcomes.get(p)?.activated;
+        if (this.blamed.has(p) || !a?.ok || a.erased === undefined) continue;
+        this.ui.party(p, a.member
+          ? { detail: `its keyring erased the generation-${a.erased} share on the verified activation certificate; holds its generation-${a.generation} share` }
+          : { state: 'retired', label: 'old share erased', detail: `left the group; its keyring erased the generation-${a.erased} share on the verified activation certificate` });
       }
     }
     return { ...v, verifier: v.ok ? v.verifier : `${v.verifier}: ${v.code} (${v.reason})` };

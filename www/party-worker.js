@@ -1,14 +1,17 @@
-// A worker of the pool: its own WebAssembly instance, hosting entities (parties, a combiner,
+// A worker of the pool: its own WebAssembly instance, hosting entities (members, a combiner,
 // a signing coordinator). An entity holds at most one running `Party` (js/protocols.js) and
-// its key share (a WASM-held holder object); its secrets never leave this worker. In and out
-// go only bytes (a party's `outgoing`, routed by www/coordinator.js) and public outcomes.
+// its keyring (`PulsarKeyring` / `LensKeyring`, in WASM memory); its secrets never leave this
+// worker. In and out go only bytes (a party's `outgoing`, routed by www/coordinator.js) and
+// public outcomes.
 //
-// There is no protocol logic here: `start` calls a package factory by name (`lens.keygen`,
-// `pulsar.sign.signer`, …) with the page's public parameters (`share: true` stands for the
-// entity's own key share), and `step` calls `party.step(inbox)`. When a party finishes, its
-// outcome's new key share replaces the entity's old one — except that an old share is erased
-// only when the outcome's activation certificate was verified (then it is erased even if the
-// entity got no new share); an unverified activation keeps the old share.
+// There is no protocol logic here: `start` calls a package factory by name
+// (`pulsar.lifecycle.member.setup`, `lens.lifecycle.coordinator.sign`, …) with the page's
+// public parameters (`keyring: true` stands for the entity's own keyring, empty until a setup
+// fills it; `share: true` for a copy of its current share, which only the expert parties the
+// cheating toggle runs take), and `step` calls `party.step(inbox)`. When a party finishes with
+// a keyring, that keyring is the entity's: which generation it holds, and whether the old
+// share was erased, is the keyring's decision (only a verified activation certificate erases
+// it), reported back as public data.
 //
 // Magnetar validators live here too (`magnetar-keygen`, `magnetar-sign`): each holds its own
 // SLH-DSA secret key, made and used only through `lib.magnetar`, and never sent out; the page
@@ -22,7 +25,7 @@ import * as lib from '/js/index.js';
 import { errorInfo } from './util.js';
 import { standardVerify } from './verify.js';
 
-const entities = new Map(); // key -> { party, share }
+const entities = new Map(); // key -> { party, keyring }
 const validators = new Map(); // Magnetar validator index -> { mode, secretKey }
 let registry = null; // { version, r: MagnetarRegistry }
 let ready = null;
@@ -30,7 +33,7 @@ let ready = null;
 function entity(key) {
   let e = entities.get(key);
   if (!e) {
-    e = { party: null, share: null };
+    e = { party: null, keyring: null };
     entities.set(key, e);
   }
   return e;
@@ -42,23 +45,33 @@ function factory(name) {
   return f;
 }
 
-/** Installs a finished party's key share by the rule in the header; returns what happened. */
-function settle(ent, outcome) {
-  const act = outcome.activation;
-  const next = outcome.keyShare;
-  delete outcome.keyShare;
-  if (act && !act.verified) {
-    next?.free();
-    return { ...outcome, hasShare: ent.share !== null, erasedOld: false };
+/** The keyring class of a factory's scheme. */
+function keyringClass(name) {
+  return name.startsWith('pulsar.') ? lib.PulsarKeyring : lib.LensKeyring;
+}
+
+/** The public view of a keyring (what the page shows). */
+function keyringInfo(k) {
+  return { generation: k.generation, pendingGeneration: k.pendingGeneration, share: k.publicInfo() };
+}
+
+/**
+ * A finished party's outcome, its secrets kept here: a keyring becomes the entity's (the one
+ * the party took is empty now); a bare share (from an expert party) is loaded into a keyring.
+ */
+function keep(ent, name, outcome) {
+  let next = outcome.keyring;
+  delete outcome.keyring;
+  if (outcome.keyShare) {
+    next = keyringClass(name).fromShare(outcome.keyShare);
+    outcome.keyShare.free();
+    delete outcome.keyShare;
   }
-  let erasedOld = false;
-  if (ent.share && (next || act)) {
-    ent.share.free();
-    erasedOld = true;
+  if (next) {
+    ent.keyring?.free();
+    ent.keyring = next;
   }
-  if (next) ent.share = next;
-  else if (act) ent.share = null;
-  return { ...outcome, hasShare: ent.share !== null, erasedOld, shareInfo: ent.share?.publicInfo() };
+  return { ...outcome, keyring: ent.keyring ? keyringInfo(ent.keyring) : null };
 }
 
 function transferables(list) {
@@ -77,16 +90,25 @@ function start({ specs }) {
     const ent = entity(s.key);
     ent.party?.free();
     ent.party = null;
+    let copy = null;
     try {
       const params = { ...s.params };
+      if (params.keyring === true) {
+        ent.keyring ??= keyringClass(s.factory).empty();
+        params.keyring = ent.keyring;
+      }
       if (params.share === true) {
-        if (!ent.share) throw new Error(`entity ${s.key} holds no key share`);
-        params.share = ent.share;
+        copy = ent.keyring?.current();
+        if (!copy) throw new Error(`entity ${s.key} holds no key share`);
+        params.share = copy;
       }
       ent.party = factory(s.factory)(params);
-      results.push({ key: s.key, ok: true, outgoing: ent.party.start.outgoing, round: ent.party.round, info: ent.party.info });
+      ent.factory = s.factory;
+      results.push({ key: s.key, ok: true, outgoing: ent.party.start.outgoing, round: ent.party.round });
     } catch (err) {
       results.push({ key: s.key, ok: false, error: errorInfo(err, s.key) });
+    } finally {
+      copy?.free();
     }
   }
   return { result: { results }, transfer: transferables(results.map((r) => r.outgoing)) };
@@ -103,7 +125,7 @@ function step({ token, steps }) {
       if (!ent?.party) throw new Error(`entity ${String(s.key)} runs no party`);
       const r = ent.party.step(s.inbox);
       if (r.done) {
-        r.outcome = settle(ent, r.outcome);
+        r.outcome = keep(ent, ent.factory, r.outcome);
         ent.party.free();
         ent.party = null;
       }
@@ -143,7 +165,7 @@ async function handle(msg) {
       for (const k of msg.keys) {
         const e = entities.get(k);
         e?.party?.free();
-        e?.share?.free();
+        e?.keyring?.free();
         entities.delete(k);
       }
       return { result: { count: entities.size } };

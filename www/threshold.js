@@ -1,7 +1,8 @@
-// The threshold tab: K parties in a pool of Web Workers run the key ceremony, sign, and
-// reshare with activation under one public key (Pulsar custody or Lens). This module only
-// renders and routes: every protocol step runs in a worker (www/party-worker.js), messages are
-// routed by www/coordinator.js, and the sequence of rounds of each scheme is in www/flows.js.
+// The threshold tab: K parties in a pool of Web Workers run a scheme's lifecycle — the key
+// ceremony, signing, resharing with activation — under one public key (Pulsar custody or Lens).
+// This module only renders and routes: every protocol step runs in a worker
+// (www/party-worker.js), messages are routed by www/coordinator.js, and each action starts
+// one path of the library's lifecycle parties (www/flows.js).
 
 import { WorkerPool, defaultPoolSize } from './pool.js';
 import { COMBINER, COORDINATOR, Run, SCHEMES, defaultThreshold } from './flows.js';
@@ -773,12 +774,12 @@ async function doReshare() {
   setVerdict(el.activationResult, v.ok && same ? 'verified' : 'failed', v.ok && same ? 'verified' : 'not verified');
   el.activationDetail.textContent =
     `${cert.bytes.length.toLocaleString('en-US')}-byte certificate for generation ${run.group.generation}, ` +
-    `with the proofs of possession of ${ranges(cert.signers)}; checked by every old party (${ranges(cert.verifiedBy)}) before it erased its old share, and by ${v.verifier} under the ` +
+    `with the proofs of possession of ${ranges(cert.signers)}; accepted by the keyring of every old party (${ranges(cert.verifiedBy)}), the only way its old share is erased, and checked by ${v.verifier} under the ` +
     `${same ? 'unchanged' : 'CHANGED'} group key (${fmtMs(v.ms)}).`;
   if (!same) throw new Error('the group public key changed during resharing');
   if (!v.ok) throw new Error(`the activation certificate did not verify (${v.verifier})`);
   resetPipeline('sign-again');
-  return `Reshared to ${t} of ${n}; the new set proved its new shares in the activation certificate; old shares erased after it was verified`;
+  return `Reshared to ${t} of ${n}; the new set proved its new shares in the activation certificate; each keyring erased its old share on that verified certificate`;
 }
 
 async function doAll() {
