@@ -9,7 +9,7 @@
 //
 // No cryptography here: every verdict is the library's.
 
-import { describeError, fmtMs, hex } from './util.js';
+import { describeError, fmtMs, hex, setStatus } from './util.js';
 
 const $ = (id) => document.getElementById(id);
 const POLICY = 'pq-fast';
@@ -115,9 +115,8 @@ export function setupLightClient({ light }) {
         el.blocks.append(tr);
       }
       const ok = firstRefusal === null;
-      el.verdict.dataset.state = ok ? 'valid' : 'invalid';
       el.verdict.dataset.code = ok ? '' : firstRefusal.code;
-      el.verdict.textContent = ok ? `Chain followed: epoch ${client.epoch}, height ${client.height}` : `Refused: ${firstRefusal.code}`;
+      setStatus(el.verdict, ok ? 'valid' : 'invalid', ok ? `Chain followed: epoch ${client.epoch}, height ${client.height}` : `Refused: ${firstRefusal.code}`);
       el.detail.textContent = ok
         ? `Every certificate final under ${POLICY}; the client moved to epoch ${client.epoch} (key era ${client.keyEra}: the reshared Pulsar group signs under the same key), set root ${hex(client.setRoot, 8)}…, in ${fmtMs(performance.now() - started)}.`
         : `${firstRefusal.reason}. The client stays at epoch ${client.epoch}, height ${client.height ?? '—'}.`;
@@ -132,8 +131,7 @@ export function setupLightClient({ light }) {
     try {
       run();
     } catch (err) {
-      el.verdict.dataset.state = 'invalid';
-      el.verdict.textContent = `Error: ${describeError(err)}`;
+      setStatus(el.verdict, 'invalid', `Error: ${describeError(err)}`);
     }
   });
 

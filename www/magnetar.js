@@ -120,8 +120,7 @@ function resetOutputs() {
   delete el.bitmap.dataset.bits;
   for (const k of ['valid', 'total']) delete el.count.dataset[k];
   for (const k of ['signed', 'total']) delete el.weight.dataset[k];
-  el.verdict.dataset.state = 'none';
-  el.verdict.textContent = '—';
+  setLine(el.verdict, 'none', '—');
   delete el.refusal.dataset.code;
 }
 
@@ -251,9 +250,8 @@ async function runRound() {
     el.weight.dataset.total = String(total);
     el.certSize.textContent = certLen ? `${fmtBytes(certLen)} (${good.length} signers)` : '—';
     el.verifyTime.textContent = certLen ? fmtMs(verifyMs) : '—';
-    el.verdict.dataset.state = verdict.ok ? 'valid' : 'invalid';
     el.verdict.dataset.code = verdict.code ?? '';
-    el.verdict.textContent = verdict.ok ? 'quorum met' : verdict.code === 'QUORUM_NOT_MET' ? 'quorum not met' : `refused (${verdict.code})`;
+    setLine(el.verdict, verdict.ok ? 'valid' : 'invalid', verdict.ok ? 'quorum met' : verdict.code === 'QUORUM_NOT_MET' ? 'quorum not met' : `refused (${verdict.code})`);
 
     // What a dishonest aggregator gets for keeping the bad signature: a refusal naming it.
     if (valid < k) {

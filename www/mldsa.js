@@ -1,7 +1,7 @@
 // quasar-pq demo, "one signer" tab: ML-DSA keygen / sign / verify / tamper, with timings.
 // Runs on the page (each operation takes about a millisecond); the threshold tab uses workers.
 
-import { byteCount as fmtBytes, equalBytes, errorBox, fmtMs, hex as hexPrefix } from './util.js';
+import { byteCount as fmtBytes, equalBytes, errorBox, fmtMs, hex as hexPrefix, setStatus } from './util.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -79,8 +79,7 @@ function timed(fn) {
 }
 
 function setVerdict(kind, detail = '') {
-  el.verdict.dataset.state = kind;
-  el.verdict.textContent = kind === 'none' ? '—' : kind;
+  setStatus(el.verdict, kind, kind === 'none' ? '—' : kind);
   el.verdictDetail.textContent = detail;
 }
 
