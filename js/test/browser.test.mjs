@@ -235,6 +235,8 @@ describe('demo page in Chromium', { timeout: 240_000 }, () => {
       // The rounds carried bytes, and every phase has per-party timings.
       assert.ok((await page.locator('#phase-table tbody tr.phase').count()) >= 1);
       assert.ok((await page.locator('#party-table tbody tr').count()) >= 7);
+      // The phases show as the lifecycle parties name their rounds.
+      assert.match(await text('#phase-table'), scheme === 'pulsar' ? /DKG[\s\S]*release[\s\S]*certify/ : /check shares[\s\S]*finalize/);
 
       await page.fill('#message', `Quasar ${scheme} block ${Date.now()}`);
       await runAction('#sign');
@@ -251,6 +253,7 @@ describe('demo page in Chromium', { timeout: 240_000 }, () => {
       assert.equal(await page.getAttribute('#group-key', 'data-full'), key0, 'the group key is unchanged');
       assert.equal(await page.locator('#party-grid .tile[data-role="party"]').count(), 9);
       assert.match(await text('#key-history'), /= the same key/);
+      assert.match(await text('#phase-table'), scheme === 'pulsar' ? /Reshare → 5 of 9/ : /Reshare → 5 of 9[\s\S]*activate/);
 
       await page.fill('#message', `after the reshare, ${scheme}`);
       await runAction('#sign');
