@@ -20,6 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { startServer } from '../../scripts/serve.mjs';
+import { patience } from '../support/patience.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const OUT = path.join(ROOT, 'test-output');
@@ -40,8 +41,8 @@ const EXPECTED = {
   65: { publicKey: 1952, signature: 3309 },
   87: { publicKey: 2592, signature: 4627 },
 };
-const TIMEOUT = 30_000;
-const RUN_TIMEOUT = 60_000;
+const TIMEOUT = patience(120);
+const RUN_TIMEOUT = patience(300);
 
 let server;
 let context;
@@ -115,7 +116,7 @@ async function screenshot(name) {
   await page.screenshot({ path: path.join(OUT, `${name}.png`), fullPage: true });
 }
 
-describe('demo page in Chromium', { timeout: 240_000 }, () => {
+describe('demo page in Chromium', { timeout: patience(1800) }, () => {
   before(async () => {
     if (!existsSync(CHROMIUM)) {
       throw new Error(

@@ -10,8 +10,9 @@
 //
 // It prints its counts and fails on: an export without a shape (or a shape naming nothing); a
 // call that traps, poisons the instance, throws anything but TypeError, RangeError or a
-// QuasarError with a code the library defines, or takes over 5 s (the watchdog below also kills
-// a worker stuck for 30 s, naming the call); a verifier saying true for a changed input; a call
+// QuasarError with a code the library defines; a worker that makes no progress (one call) for
+// minutes — a hang, by a ceiling scaled to this machine's load (js/support/patience.mjs), never a
+// speed check; a verifier saying true for a changed input; a call
 // in a polluted realm (js/support/fuzz/realm.mjs) stating anything else than in a clean one; a
 // call made with its base arguments in a realm whose built-ins were changed after load
 // (js/support/fuzz/builtins.mjs: a lying typed-array length, a replaced push, performance.now,
@@ -25,15 +26,16 @@ import { before, test } from 'node:test';
 import { Worker } from 'node:worker_threads';
 
 import { TAMPERINGS } from '../support/fuzz/builtins.mjs';
+import { SLOWNESS, patience } from '../support/patience.mjs';
 
 const SHORT = 40;
 const LONG = 400;
 const iters = Number(process.env.FUZZ_ITERS ?? (process.env.npm_lifecycle_event === 'fuzz' ? LONG : SHORT));
 const seed = Number(process.env.FUZZ_SEED ?? 0x51a5a5) >>> 0;
-/** A worker whose heartbeat stops this long is stuck in one call. */
-const WATCHDOG_MS = 30000;
-/** The setup (fixtures, base calls: a minute on a busy machine) beats once, so it gets longer. */
-const SETUP_MS = 300000;
+/** A worker whose heartbeat stops this long is stuck in one call (the slowest call takes ~1 s). */
+const WATCHDOG_MS = patience(300);
+/** The setup (fixtures, base calls: a minute on a busy machine) beats rarely, so it gets longer. */
+const SETUP_MS = patience(900);
 /**
  * How much either instance's WebAssembly memory may grow, in bytes, from the end of the warm-up
  * round to the end of the run: 1 MiB (16 pages), whatever the number of rounds. A leak on any
@@ -70,7 +72,7 @@ before(async () => {
         if (performance.now() - since > limit) {
           clearInterval(watchdog);
           worker.terminate();
-          reject(new Error(`a hang: no progress for ${limit / 1000} s in ${label}`));
+          reject(new Error(`a hang: no progress for ${Math.round(limit / 1000)} s (slowness ${SLOWNESS.toFixed(1)}) in ${label || 'the worker before its first call'}`));
         }
       }
     }, 250);

@@ -47,7 +47,10 @@ import {
 } from './hostile.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-/** A call slower than this is a hang (the watchdog in fuzz.test.mjs also kills a stuck worker). */
+/**
+ * A call slower than this is counted (and reported) as slow, never failed: a busy machine may be
+ * slow. Hangs are the watchdog's: fuzz.test.mjs kills a worker that makes no progress for minutes.
+ */
 export const SLOW_MS = 5000;
 /** Rounds per batch: the health checks run after each batch. */
 export const BATCH_ROUNDS = 5;
@@ -401,10 +404,7 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
       return fn();
     } finally {
       const ms = performance.now() - t0;
-      if (ms > SLOW_MS) {
-        counts.slow += 1;
-        fail(label, `a hang: ${Math.round(ms)} ms`);
-      }
+      if (ms > SLOW_MS) counts.slow += 1;
     }
   }
 
