@@ -11,7 +11,7 @@ import * as light from '../verify.js';
 import { loader } from '../full.js';
 import { makeInit } from '../common.js';
 import * as glue from '../../pkg/full/quasar_pq.js';
-import { label32, run } from '../support/run.mjs';
+import { label32, pulsarGroup, run } from '../support/run.mjs';
 
 const { lens, pulsar, LensKeyShare, PulsarKeyShare, Rng, mlDsa44, slhDsaShake128f, magnetar, MagnetarRegistry } = full;
 
@@ -101,19 +101,12 @@ function lensKey() {
   return r.outcomes;
 }
 
+/** A 2-of-2 group made by the custody lifecycle: member 1's share. */
 function pulsarKey() {
-  const ids = [1, 2];
-  const dkg = ids.map((id) => pulsar.dkg({ session: label32('pd'), parties: ids, threshold: 2, id }));
-  const r = run(dkg);
-  dkg.forEach((p) => p.free());
-  const shares = ids.map((id) => r.outcomes.get(id).keyShare);
-  const c = pulsar.keyCeremony.combiner({ id: 9, level: 44, sharing: r.outcomes.get(1).sharing, signers: ids, session: label32('kc') });
-  const signers = shares.map((s) => pulsar.keyCeremony.signer({ share: s, session: c.info.session }));
-  const a = run([c, ...signers]).outcomes.get(9);
-  const certs = shares.map((s) => pulsar.certify({ share: s, announcement: a.announcement }));
-  const rc = run(certs);
-  [c, ...signers, ...certs, ...shares].forEach((p) => p.free());
-  return rc.outcomes.get(1).keyShare;
+  const g = pulsarGroup(pulsar, { label: 'b', members: [1, 2], threshold: 2, seeded: false });
+  const share = g.members.get(1).keyring.current();
+  for (const o of g.members.values()) o.keyring.free();
+  return share;
 }
 
 before(async () => {

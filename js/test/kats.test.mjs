@@ -7,15 +7,17 @@
 //   build and through verifiers that share no code with the library (@noble/post-quantum,
 //   node:crypto Ed25519, @noble/curves BIP-340 and FROST(ristretto255)); every `LSA2`
 //   certificate's header names the recorded scheme, generation, transcript, key and members.
-// - The whole protocol run of every case, replayed through the WASM `Party` objects: each
-//   party draws from one `Rng` seeded with its recorded seed across all its phases (as the
-//   generator's one `ChaCha20Rng` per party), the combiner from `combiner_seed`, the dealer
-//   from `dealer_seed`, each key certification from its `certification_seeds[i]`. The parties
-//   run in js/support/run.mjs (the semantics and message order of the Rust simulator), and
-//   every message is hashed per phase and overall as the generator does:
-//   sha256(for each message: u32_be(len) ‖ message). Every phase hash and count, and every
-//   recorded output (transcript hashes, group keys, key record and certificate, signatures,
-//   activation certificates and verdicts), must match exactly.
+// - The whole protocol run of every case, replayed through the WASM `Party` objects (Pulsar:
+//   the custody lifecycle parties, `pulsar.lifecycle.*`, as the generator runs the library's;
+//   Lens: the single-protocol factories): each party draws from one `Rng` seeded with its
+//   recorded seed across all its paths (as the generator's one `ChaCha20Rng` per party), the
+//   combiner from `combiner_seed`, the dealer from `dealer_seed`. The parties run in the
+//   package's `run()` (js/support/run.mjs: the semantics and message order of the Rust
+//   simulator), and every message is hashed per phase and overall as the generator does:
+//   sha256(for each message: u32_be(len) ‖ message), the Pulsar setup's one run filed into
+//   its phases by message kind. Every phase hash and count, and every recorded output
+//   (transcript hashes, group keys, key record and certificate, signatures, activation
+//   certificates, verdicts and keyrings), must match exactly.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, createPublicKey, verify as nodeVerify } from 'node:crypto';
@@ -25,7 +27,7 @@ import { ml_dsa44, ml_dsa65, ml_dsa87 } from '@noble/post-quantum/ml-dsa.js';
 import { ristretto255_FROST } from '@noble/curves/ed25519.js';
 import { schnorr } from '@noble/curves/secp256k1.js';
 
-import { init, mlDsa44, mlDsa65, mlDsa87, pulsar, lens, LensKeyShare, PulsarKeyShare, Rng } from '../index.js';
+import { init, mlDsa44, mlDsa65, mlDsa87, pulsar, lens, LensKeyShare, PulsarKeyring, Rng } from '../index.js';
 import * as light from '../verify.js';
 import { run } from '../support/run.mjs';
 
@@ -229,9 +231,9 @@ class MessageLog {
 }
 
 /**
- * A replay's resources: every `Party`, `Rng` and key share it makes is freed at the end.
- * `run(parties)` runs them to the end (logging every message) and frees them; every party
- * must finish.
+ * A replay's resources: every `Party`, `Rng`, key share and keyring it makes is freed at the
+ * end. `run(parties, sink)` runs them to the end (every post to `sink`, by default logged in
+ * order) and frees them; every party must finish, and nobody may drop or blame anything.
  */
 class Replay {
   owned = [];
@@ -246,11 +248,12 @@ class Replay {
   rngs(seeds) {
     return new Map(seeds.map((s) => [s.party, this.own(Rng.fromSeed(hex(s.seed)))]));
   }
-  run(parties) {
+  run(parties, sink = (out) => this.log.sent(out)) {
     try {
-      const r = run(parties, { onSent: (_, out) => this.log.sent(out) });
+      const r = run(parties, { onSent: (_, out) => sink(out) });
       for (const [id, e] of r.errors) assert.fail(`${this.where}: party ${id} failed: ${e.code ?? ''} ${e.message}`);
-      for (const [id, o] of r.outcomes) assert.deepEqual(o.dropped, [], `${this.where}: party ${id} dropped nothing`);
+      assert.deepEqual(r.blame, [], `${this.where}: nobody dropped or blamed anything`);
+      for (const [id, o] of r.outcomes) if (o.dropped !== undefined) assert.deepEqual(o.dropped, [], `${this.where}: party ${id} dropped nothing`);
       return r.outcomes;
     } finally {
       parties.forEach((p) => p.free());
@@ -311,11 +314,36 @@ function tampered(bytes) {
 // ---------------------------------------------------------------------------------------
 // Pulsar
 
-/** One custody session: the combiner (its `PCEK` key logged first) and `signers`. */
-function custodySession(rp, combiner, signerOf, signers) {
-  rp.log.push(combiner.info.combinerKey);
-  const parties = signers.map((id) => signerOf(id, combiner.info.session));
-  return rp.run([...parties, combiner]).get(combiner.id);
+/**
+ * The phases of the setup path and the message kinds each logs (genkat/pulsar.rs
+ * `SETUP_PHASES`): one run, each message hashed in its kind's phase, in the run's order.
+ */
+const SETUP_PHASES = [
+  ['dkg', ['LSD1', 'LSP1', 'LSC1', 'LSR1']],
+  ['key-ceremony', ['PCSH', 'PCSS', 'PCR1', 'PCR2', 'PCKA']],
+  ['key-certification', ['LSV1']],
+];
+
+/** A sink for `Replay.run` that files each message under its phase, and the flush that logs them phase by phase. */
+function byKind(rp, phases) {
+  const buckets = phases.map(() => []);
+  const file = (bytes) => {
+    const kind = new TextDecoder().decode(bytes.subarray(0, 4));
+    const i = phases.findIndex(([, kinds]) => kinds.includes(kind));
+    assert.ok(i >= 0, `${rp.where}: a message of no phase (${kind})`);
+    buckets[i].push(bytes);
+  };
+  const sink = (out) => {
+    if (out.broadcast) file(out.broadcast);
+    for (const d of out.direct) file(d.bytes);
+  };
+  const flush = () => {
+    for (const [i, [name]] of phases.entries()) {
+      for (const m of buckets[i]) rp.log.push(m);
+      rp.log.endPhase(name);
+    }
+  };
+  return { sink, flush };
 }
 
 function replayPulsar(c, rp) {
@@ -323,58 +351,45 @@ function replayPulsar(c, rp) {
   const level = Number(c.set.slice(-2));
   const message = hex(c.message);
   const context = hex(c.context);
+  // One generator per party across all its paths, as genkat's one `ChaCha20Rng` per party.
   const rng = rp.rngs(c.seeds);
   const crng = rp.own(Rng.fromSeed(hex(c.combiner_seed)));
 
-  // 1. Pedersen DKG.
-  const dkg = { session: hex(c.dkg_session), parties: c.parties, threshold: c.threshold };
-  const d = rp.run(c.parties.map((id) => pulsar.dkg({ ...dkg, id, rng: rng.get(id) })));
-  rp.log.endPhase('dkg');
-  const dkgShares = new Map();
-  for (const [id, o] of d) {
-    assert.equal(toHex(o.transcriptHash), c.dkg_transcript_hash, `${where}: party ${id} DKG transcript`);
-    assert.deepEqual(o.blame, [], `${where}: no blame`);
+  // 1. Setup: DKG → key ceremony by the first t parties → key certification, one run.
+  const setup = { session: hex(c.setup_session), level, members: c.parties, threshold: c.threshold, signers: c.ceremony_signers };
+  const members = c.parties.map((id) => pulsar.lifecycle.member.setup({ ...setup, combiner: c.combiner, id, rng: rng.get(id) }));
+  const combiner = pulsar.lifecycle.combiner.setup({ ...setup, id: c.combiner, rng: crng });
+  const phases = byKind(rp, SETUP_PHASES);
+  const s = rp.run([...members, combiner], phases.sink);
+  phases.flush();
+  const rec = s.get(c.combiner);
+  assert.equal(rec.path, 'setup');
+  assert.equal(toHex(rec.sharing), c.sharing, `${where}: the DKG's sharing`);
+  assert.equal(toHex(rec.transcriptHash), c.dkg_transcript_hash, `${where}: DKG transcript`);
+  assert.equal(toHex(rec.keyRecord), c.group_key_record, `${where}: the combiner's group key record`);
+  assert.equal(toHex(frame('PULG', level, rec.groupKey)), c.group_key, `${where}: the combiner's group key`);
+  const keyrings = new Map();
+  for (const id of c.parties) {
+    const o = s.get(id);
+    rp.own(o.keyring);
+    assert.equal(o.path, 'setup');
+    assert.deepEqual(o.blame, [], `${where}: party ${id} no blame`);
     assert.deepEqual(o.qualified, c.parties);
-    dkgShares.set(id, rp.own(o.keyShare));
-  }
-  const sharing = hex(agreed(`${where} DKG sharing`, [...d.values()].map((o) => o.sharing)));
-  assert.equal(toHex(sharing), c.sharing, `${where}: the DKG's sharing`);
-
-  // 2. Key ceremony by the first t parties; the announcement is the combiner's last broadcast.
-  const kc = pulsar.keyCeremony.combiner({ id: c.combiner, level, sharing, signers: c.ceremony_signers, session: hex(c.ceremony_session), rng: crng });
-  const ann = custodySession(rp, kc, (id, session) => pulsar.keyCeremony.signer({ share: dkgShares.get(id), session, rng: rng.get(id) }), c.ceremony_signers);
-  rp.log.endPhase('key-ceremony');
-  assert.deepEqual(ann.blame, [], `${where}: no blame in the key ceremony`);
-  assert.equal(toHex(frame('PULG', level, ann.groupKey)), c.group_key, `${where}: announced group key`);
-
-  // 3. Key certification by every party, each with its own certification seed.
-  const certSeeds = new Map(c.certification_seeds.map((s) => [s.party, hex(s.seed)]));
-  const kcert = rp.run(c.parties.map((id) => pulsar.certify({ share: dkgShares.get(id), announcement: ann.announcement, seed: certSeeds.get(id) })));
-  rp.log.endPhase('key-certification');
-  const shares = new Map();
-  for (const [id, o] of kcert) {
-    assert.equal(toHex(o.certificate), c.key_certificate, `${where}: party ${id} key certificate`);
+    assert.equal(toHex(o.transcriptHash), c.dkg_transcript_hash, `${where}: party ${id} DKG transcript`);
     assert.equal(toHex(o.keyRecord), c.group_key_record, `${where}: party ${id} group key record`);
-    assert.equal(toHex(frame('PULG', level, o.groupKey)), c.group_key, `${where}: party ${id} group key`);
-    assert.ok(o.keyShare instanceof PulsarKeyShare);
-    shares.set(id, rp.own(o.keyShare));
+    assert.equal(o.keyring.generation, 0);
+    keyrings.set(id, o.keyring);
   }
   const keyRecord = hex(c.group_key_record);
+  const sharing = hex(c.sharing);
 
-  // 4. Deterministic, then hedged signing by `signers`, a fresh combiner key each.
+  // 2. Deterministic, then hedged signing by `signers`, a fresh combiner key each; the
+  //    combiner is added first (its session broadcast opens the run).
   for (const [name, deterministic] of [['deterministic', true], ['hedged', false]]) {
-    const combiner = pulsar.sign.combiner({
-      id: c.combiner,
-      keyRecord,
-      sharing,
-      signers: c.signers,
-      message,
-      context,
-      session: hex(c[`sign_${name}_session`]),
-      rng: crng,
-      deterministic,
-    });
-    const signed = custodySession(rp, combiner, (id, session) => pulsar.sign.signer({ share: shares.get(id), session, message, context, rng: rng.get(id) }), c.signers);
+    const sp = { session: hex(c[`sign_${name}_session`]), signers: c.signers, message, context };
+    const sc = pulsar.lifecycle.combiner.sign({ ...sp, id: c.combiner, keyRecord, sharing, rng: crng, deterministic });
+    const ss = c.signers.map((id) => pulsar.lifecycle.member.sign({ ...sp, keyring: keyrings.get(id), combiner: c.combiner, rng: rng.get(id) }));
+    const signed = rp.run([sc, ...ss]).get(c.combiner);
     rp.log.push(signed.frame);
     rp.log.endPhase(`sign-${name}`);
     assert.equal(toHex(signed.signature), c[`signature_${name}`], `${where}: ${name} signature`);
@@ -383,22 +398,31 @@ function replayPulsar(c, rp) {
     assert.deepEqual(signed.blame, []);
   }
 
-  // 5. Reshare with the activation round: old holders with their shares, new members join.
+  // 3. Reshare with the activation round: each participant with its keyring (empty, with the
+  //    group's record, for a joining member); the keyrings come back in the outcomes.
   const rs = { session: hex(c.reshare_session), dealers: c.reshare_dealers, receivers: c.reshare_receivers, threshold: c.reshare_threshold };
   const parties = union(c.reshare_dealers, c.reshare_receivers).map((id) =>
-    shares.has(id)
-      ? pulsar.reshare({ share: shares.get(id), ...rs, rng: rng.get(id) })
-      : pulsar.reshareJoin({ keyRecord, sharing, ...rs, id, rng: rng.get(id) }),
+    keyrings.has(id)
+      ? pulsar.lifecycle.member.reshare({ ...rs, id, keyring: keyrings.get(id), rng: rng.get(id) })
+      : pulsar.lifecycle.member.reshare({ ...rs, id, keyring: rp.own(PulsarKeyring.empty()), keyRecord, sharing, rng: rng.get(id) }),
   );
   const rr = rp.run(parties);
   rp.log.endPhase('reshare');
+  let next;
   for (const [id, o] of rr) {
+    rp.own(o.keyring);
+    const receiver = c.reshare_receivers.includes(id);
+    assert.equal(o.path, 'reshare');
     checkActivation(`${where}: party ${id}`, o, c);
-    assert.equal(toHex(frame('PULG', level, o.groupKey)), c.group_key, `${where}: party ${id} keeps the group key`);
-    assert.equal(o.keyShare !== undefined, c.reshare_receivers.includes(id), `${where}: party ${id} holds a new share iff a receiver`);
-    if (o.keyShare) rp.own(o.keyShare);
+    assert.equal(o.activated.ok, true, `${where}: party ${id} accepts the activation: ${o.activated.reason}`);
+    assert.equal(o.activated.member, receiver, `${where}: party ${id} holds a new share iff a receiver`);
+    assert.equal(o.keyring.generation, receiver ? c.generation : undefined, `${where}: party ${id} keyring generation`);
+    assert.equal(o.keyring.pendingGeneration, undefined, `${where}: party ${id} nothing pending`);
+    if (receiver) {
+      assert.equal(toHex(frame('PULG', level, o.groupKey)), c.group_key, `${where}: party ${id} keeps the group key`);
+      next ??= o;
+    }
   }
-  const next = rr.get(c.reshare_receivers[0]);
   const cert = hex(c.activation_certificate);
   const th = hex(c.reshare_transcript_hash);
   // The new generation's record: the same announced key, with the activation certificate.

@@ -88,14 +88,14 @@ test('`files` ships the entry points, types and WASM, and nothing else', () => {
   assert.deepEqual(pkg.dependencies ?? {}, {}, 'no runtime dependencies');
 });
 
-// The worker: one entity (a party or the combiner), its own WASM instance. It holds at most
-// one running Party and its key share; calls arrive as `{ call, op, ... }`.
+// The worker: one entity (a member or the combiner), its own WASM instance. It holds at most
+// one running Party and its keyring; calls arrive as `{ call, op, ... }`.
 const WORKER = `
 import { parentPort } from 'node:worker_threads';
 import { init, lens, pulsar } from 'quasar-pq';
 await init();
 let party = null;
-let share = null;
+let keyring = null;
 const factory = (name) => name.split('.').reduce((o, k) => o[k], { lens, pulsar });
 function buffers(v, out = new Set()) {
   if (v instanceof Uint8Array) out.add(v.buffer);
@@ -106,14 +106,14 @@ function buffers(v, out = new Set()) {
 function handle(m) {
   if (m.op === 'start') {
     party?.free();
-    party = factory(m.factory)({ ...m.params, ...(m.params.share ? { share } : {}) });
-    return { outgoing: party.start.outgoing, info: party.info };
+    party = factory(m.factory)({ ...m.params, ...(m.params.keyring ? { keyring } : {}) });
+    return { outgoing: party.start.outgoing };
   }
   const r = party.step(m.inbox);
   if (r.done) {
-    const next = r.outcome.keyShare;
-    delete r.outcome.keyShare;
-    if (next) { share?.free(); share = next; }
+    const next = r.outcome.keyring;
+    delete r.outcome.keyring;
+    if (next) { keyring?.free(); keyring = next; }
     party.free();
     party = null;
   }
@@ -183,13 +183,9 @@ class Remote {
 /** Start \`specs\` ([{ remote, factory, params }]) and run them to the end with the package's
  *  \`runAsync\` (each step a message to a worker; this side only routes bytes): outcomes by id. */
 async function run(specs) {
-  const live = new Map();
   const stand = [];
   for (const s of specs) {
-    const p = typeof s.params === 'function' ? s.params(live) : s.params;
-    const r = await s.remote.call({ op: 'start', factory: s.factory, params: p });
-    s.remote.info = r.info;
-    live.set(s.remote.id, s.remote);
+    const r = await s.remote.call({ op: 'start', factory: s.factory, params: s.params });
     const remote = s.remote;
     stand.push({ id: remote.id, start: { outgoing: r.outgoing }, step: (inbox) => remote.call({ op: 'step', inbox }) });
   }
@@ -205,24 +201,23 @@ const combiner = new Remote(1000);
 await Promise.all([...parties, combiner].map((p) => p.ready));
 const sid = () => crypto.getRandomValues(new Uint8Array(32));
 
-const dkg = await run(parties.map((r) => ({ remote: r, factory: 'pulsar.dkg', params: { session: sid().fill(1), parties: ids, threshold: 3, id: r.id } })));
-const sharing = dkg.get(1).sharing;
-out.sharingsAgree = [...dkg.values()].every((o) => Buffer.from(o.sharing).equals(Buffer.from(sharing)));
-
-const kc = await run([
-  { remote: combiner, factory: 'pulsar.keyCeremony.combiner', params: { id: 1000, level: 44, sharing, signers: [1, 2, 3], session: sid() } },
-  ...parties.slice(0, 3).map((r) => ({ remote: r, factory: 'pulsar.keyCeremony.signer', params: () => ({ share: true, session: combiner.info.session }) })),
+// The custody lifecycle: DKG → key ceremony by 1, 2, 3 → certification, one run; then a
+// signing session. The parties' own messages carry the sharing, the session and the key.
+const setup = { session: sid(), level: 44, members: ids, threshold: 3, signers: [1, 2, 3] };
+const made = await run([
+  ...parties.map((r) => ({ remote: r, factory: 'pulsar.lifecycle.member.setup', params: { ...setup, combiner: 1000, id: r.id } })),
+  { remote: combiner, factory: 'pulsar.lifecycle.combiner.setup', params: { ...setup, id: 1000 } },
 ]);
-const announcement = kc.get(1000).announcement;
-const certified = await run(parties.map((r) => ({ remote: r, factory: 'pulsar.certify', params: { share: true, announcement } })));
-const key = certified.get(1);
-out.keysAgree = [...certified.values()].every((o) => Buffer.from(o.groupKey).equals(Buffer.from(kc.get(1000).groupKey)));
+const key = made.get(1000);
+out.sharingsAgree = ids.every((id) => Buffer.from(made.get(id).sharing).equals(Buffer.from(key.sharing)));
+out.keysAgree = ids.every((id) => Buffer.from(made.get(id).keyRecord).equals(Buffer.from(key.keyRecord)));
 
 const message = new TextEncoder().encode('signed by 2, 4 and 5 in three workers');
 const signers = [parties[1], parties[3], parties[4]];
+const sign = { session: sid(), signers: [2, 4, 5], message };
 const signed = (await run([
-  { remote: combiner, factory: 'pulsar.sign.combiner', params: { id: 1000, keyRecord: key.keyRecord, sharing, signers: [2, 4, 5], message, session: sid() } },
-  ...signers.map((r) => ({ remote: r, factory: 'pulsar.sign.signer', params: () => ({ share: true, session: combiner.info.session, message }) })),
+  { remote: combiner, factory: 'pulsar.lifecycle.combiner.sign', params: { ...sign, id: 1000, keyRecord: key.keyRecord, sharing: key.sharing } },
+  ...signers.map((r) => ({ remote: r, factory: 'pulsar.lifecycle.member.sign', params: { ...sign, keyring: true, combiner: 1000 } })),
 ])).get(1000);
 out.signers = signed.signers;
 out.groupKeyLength = key.groupKey.length;

@@ -7,7 +7,7 @@ import { before, describe, test } from 'node:test';
 
 import { init, lens, pulsar, constants, trustModels, mlDsa65, Party, LensKeyShare, LensKeyring, PulsarKeyShare, PulsarKeyring, Rng, run as runParties } from '../index.js';
 import * as glue from '../../pkg/full/quasar_pq.js';
-import { label32, run } from '../support/run.mjs';
+import { label32, pulsarGroup, run } from '../support/run.mjs';
 
 const ids = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
 const enc = (s) => new TextEncoder().encode(s);
@@ -208,27 +208,26 @@ function custody(makeCombiner, signerOf, signerIds, cheater) {
   return r.outcomes.get(COMBINER);
 }
 
-/** DKG, key ceremony and key certification: `PulsarKeyShare`s by id. */
+/**
+ * A group made by the custody lifecycle (js/support/run.mjs `pulsarGroup`): the run `r`,
+ * the combiner's `record`, and each honest member's `PulsarKeyShare` by id (copies out of its
+ * keyring) for the single-protocol factories below.
+ */
 function pulsarKey(parties, t, level = 65, cheater) {
-  const dkg = parties.map((id) =>
-    pulsar.dkg({ session: label32('pdkg'), parties, threshold: t, id, seed: seedFor('pdkg', id), cheat: id === cheater ? constants.cheats.dealing : undefined }),
-  );
-  const r = run(dkg);
-  dkg.forEach((p) => p.free());
   const honest = parties.filter((p) => p !== cheater);
-  must(r, honest);
-  const dkgShares = new Map(honest.map((id) => [id, r.outcomes.get(id).keyShare]));
-  const sharing = r.outcomes.get(honest[0]).sharing;
-  const ann = custody(
-    () => pulsar.keyCeremony.combiner({ id: COMBINER, level, sharing, signers: honest.slice(0, t), session: label32('kc') }),
-    (id, session) => pulsar.keyCeremony.signer({ share: dkgShares.get(id), session }),
-    honest.slice(0, t),
-  );
-  const certs = honest.map((id) => pulsar.certify({ share: dkgShares.get(id), announcement: ann.announcement }));
-  const rc = must(run(certs), honest);
-  certs.forEach((p) => p.free());
-  dkgShares.forEach((s) => s.free());
-  return { r, ann, shares: new Map(honest.map((id) => [id, rc.outcomes.get(id).keyShare])), cert: rc.outcomes.get(honest[0]) };
+  const cheats = cheater === undefined ? {} : { [cheater]: constants.cheats.dealing };
+  const g = pulsarGroup(pulsar, { label: `pkey/${parties.length}/${t}/${level}`, level, members: parties, threshold: t, signers: honest.slice(0, t), combiner: COMBINER, cheats });
+  must(g.r, honest);
+  const shares = new Map(honest.map((id) => [id, g.members.get(id).keyring.current()]));
+  for (const o of g.members.values()) o.keyring.free();
+  return { r: g.r, record: g.record, shares };
+}
+
+/** The key certificate at the end of a `PCGK` record: magic ‖ u16 version ‖ commitment ‖ ceremony hash ‖ u32 ‖ `PULG` frame ‖ u32 ‖ `LSA2`. */
+function keyCertificate(record) {
+  const view = new DataView(record.buffer, record.byteOffset, record.byteLength);
+  const at = 70 + 4 + view.getUint32(70);
+  return record.slice(at + 4, at + 4 + view.getUint32(at));
 }
 
 function pulsarSign(shares, signerIds, msg, context, cheater) {
@@ -243,11 +242,11 @@ function pulsarSign(shares, signerIds, msg, context, cheater) {
 
 describe('Pulsar custody', () => {
   test('DKG 3-of-5, key ceremony, certification, sign, standard verify; reshare to (3, 6) with activation; sign again', () => {
-    const { ann, shares, cert } = pulsarKey(ids(1, 5), 3);
+    const { record: cert, shares } = pulsarKey(ids(1, 5), 3);
     assert.ok(shares.get(1) instanceof PulsarKeyShare);
     assert.equal(cert.groupKey.length, 1952);
-    assert.deepEqual(cert.groupKey, ann.groupKey);
-    assert.ok(cert.members.length >= 3);
+    for (const s of shares.values()) assert.deepEqual(s.publicInfo().keyRecord, cert.keyRecord, 'every member holds the certified record');
+    assert.equal(new TextDecoder().decode(keyCertificate(cert.keyRecord).subarray(0, 4)), 'LSA2');
     const msg = enc('block 1');
     const signed = pulsarSign(shares, [2, 3, 4], msg);
     assert.equal(mlDsa65.verify(signed.signature, msg, cert.groupKey), true, 'a standard ML-DSA-65 signature');
@@ -276,7 +275,7 @@ describe('Pulsar custody', () => {
     assert.equal(pulsar.verifyActivation(o6.sharing, o6.keyRecord, 2, o6.transcriptHash, o6.activation.certificate).code, 'ACTIVATION_WRONG_GENERATION');
     // The chained activation attack: what the old set alone can make is no certificate of
     // the new generation — neither its own key certification nor a signature under the key.
-    const oldCert = pulsar.verifyActivation(o6.sharing, o6.keyRecord, 1, o6.transcriptHash, cert.certificate);
+    const oldCert = pulsar.verifyActivation(o6.sharing, o6.keyRecord, 1, o6.transcriptHash, keyCertificate(cert.keyRecord));
     assert.equal(oldCert.ok, false, 'the old set\'s generation-0 certificate');
     assert.equal(pulsar.verifyActivation(o6.sharing, o6.keyRecord, 1, o6.transcriptHash, signed.signature).ok, false, 'a signature by the old set');
     // Old shares erased only after that.

@@ -14,7 +14,7 @@ import * as light from '../verify.js';
 import { loader } from '../full.js';
 import * as fullGlue from '../../pkg/full/quasar_pq.js';
 import * as lightGlue from '../../pkg/light/quasar_pq.js';
-import { label32, run } from '../support/run.mjs';
+import { label32, pulsarGroup, run } from '../support/run.mjs';
 import { bytes as labelled } from '../support/bytes.mjs';
 
 const { lens, pulsar, magnetar, mlDsa44, slhDsaShake128f, bls, LensKeyShare } = full;
@@ -139,18 +139,15 @@ before(async () => {
   L.activation = [r1.publicPackage, r1.generation, r1.transcriptHash, r1.activation.certificate];
   L.ids.forEach((id) => rf.get(id).keyShare.free());
 
-  // Pulsar: a 2-of-2 ML-DSA-44 key (DKG, key ceremony, certification), refreshed once.
+  // Pulsar: a 2-of-2 ML-DSA-44 key made by the custody lifecycle, reshared once to the same
+  // set (its activation certificate).
   const ids = [1, 2];
-  const dkg = complete(ids.map((id) => pulsar.dkg({ session: seed('p/dkg'), parties: ids, threshold: 2, id, seed: seed(`p/dkg/${id}`) })));
-  const dkgShares = ids.map((id) => dkg.get(id).keyShare);
-  const kc = pulsar.keyCeremony.combiner({ id: 9, level: 44, sharing: dkg.get(1).sharing, signers: ids, session: seed('p/kc'), seed: seed('p/kc/9') });
-  const ann = complete([kc, ...dkgShares.map((s) => pulsar.keyCeremony.signer({ share: s, session: kc.info.session, seed: seed(`p/kc/${s.id}`) }))]);
-  const certs = complete(dkgShares.map((s) => pulsar.certify({ share: s, announcement: ann.get(9).announcement, seed: seed(`p/cert/${s.id}`) })));
-  const shares = ids.map((id) => certs.get(id).keyShare);
-  const prf = complete(shares.map((s) => pulsar.refresh({ share: s, session: seed('p/rf'), dealers: ids, seed: seed(`p/rf/${s.id}`) })));
-  const p1 = prf.get(1);
+  const g = pulsarGroup(pulsar, { label: 'realm/p', members: ids, threshold: 2 });
+  const rp = { session: seed('p/rs'), dealers: ids, receivers: ids, threshold: 2 };
+  const rs = complete(ids.map((id) => pulsar.lifecycle.member.reshare({ ...rp, id, keyring: g.members.get(id).keyring, seed: seed(`p/rs/${id}`) })));
+  const p1 = rs.get(1);
   F.pulsar = { activation: [p1.sharing, p1.keyRecord, p1.generation, p1.transcriptHash, p1.activation.certificate] };
-  [...dkgShares, ...shares, ...ids.map((id) => prf.get(id).keyShare)].forEach((s) => s.free());
+  ids.forEach((id) => [g.members.get(id).keyring, rs.get(id).keyring].forEach((k) => k.free()));
 });
 
 // ------------------------------------------------------------------ 1. options

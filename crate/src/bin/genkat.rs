@@ -18,17 +18,18 @@
 //!
 //! In `pulsar.json` and `lens.json` every party, the combiner and the dealer owns its own
 //! `rand_chacha::ChaCha20Rng::from_seed(seed)`, with the seed recorded in the file, and
-//! passes it to each protocol party it starts (`start` draws everything a party needs).
-//! Any implementation that starts the same parties in the same order per party — the
-//! WebAssembly party objects do — draws the same bytes, whatever order the parties run
-//! in. The parties run in the library's simulator (`party::sim`), every message as
-//! bytes. A file records, per phase and overall,
+//! passes it to each lifecycle path it starts (`start` draws everything the path's first
+//! phase needs, and a seed for its later phases). Any implementation that starts the same
+//! parties in the same order per party — the WebAssembly party objects do — draws the same
+//! bytes, whatever order the parties run in. The parties run in the library's simulator
+//! (`party::sim`), every message as bytes. A file records, per phase and overall,
 //!
 //! `sha256( for each message in order: u32_be(len(message)) ‖ message )`
 //!
 //! (`phases[i].sha256`, `messages_sha256`) with the message counts, in the simulator's
 //! order: round by round, each party in increasing id order, its broadcast then its
-//! private messages by increasing recipient.
+//! private messages by increasing recipient. A run that spans several phases (the Pulsar
+//! setup path) files each message under the phase its kind belongs to, in that order.
 
 #[path = "genkat/cert.rs"]
 mod cert;

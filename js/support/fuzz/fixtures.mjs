@@ -2,13 +2,14 @@
 // and SLH-DSA keys and signatures per parameter set, three Magnetar validators with their votes,
 // a certificate and a registry per build, the golden validator set and certificate with a light
 // client per build, BLS keys, signatures and an aggregate, a Lens key (DKG, dealer, refresh with its activation
-// certificate, a FROST signature, a sealed share), a Pulsar key (DKG, key ceremony,
-// certification, a signature, a refresh with its certificate, a sealed share), receivers for
+// certificate, a FROST signature, a sealed share), a Pulsar group (made by the custody lifecycle,
+// a signature, a reshare with its certificate, a sealed share; a DKG, key-ceremony session and
+// announcement for the single-protocol factories), receivers for
 // every exported class, and the protocol scenarios whose parties `Party#step` is fuzzed on.
 // Deterministic: every seed is a label. Not part of the package.
 import { readFileSync } from 'node:fs';
 
-import { label32, run } from '../run.mjs';
+import { label32, pulsarGroup, run } from '../run.mjs';
 import { bytes as labelled } from '../bytes.mjs';
 
 const enc = (s) => new TextEncoder().encode(s);
@@ -145,33 +146,44 @@ export function build(full, light, beat = () => {}) {
   L.snapshot = L.shares[0].seal(L.snapshotKey);
 
   beat('fixtures: Pulsar');
-  // Pulsar: a 2-of-2 ML-DSA-44 key (DKG, key ceremony, certification), a signature, a refresh
-  // (generation 1) with its certificate, a sealed share, the sessions of a ceremony and a signing.
+  // Pulsar: a 2-of-2 ML-DSA-44 group made by the custody lifecycle (setup, a signature, a
+  // reshare to the same set: generation 1 with its activation certificate), a share out of a
+  // keyring and its sealed copy; for the single-protocol factories, a DKG's shares with a key
+  // ceremony's session and announcement for their sharing, and a signing session.
   const P = (f.pulsar = { ids: [1, 2], session: seed('pulsar/session'), seed: seed('pulsar/seed'), message: enc('fuzz pulsar message'), context: enc('ctx') });
+  const g = pulsarGroup(pulsar, { label: 'fuzz/pulsar/group', members: P.ids, threshold: 2, combiner: 9 });
+  if (g.r.errors.size) throw new Error(`fixture pulsar setup: ${[...g.r.errors.values()].map((e) => e.message).join('; ')}`);
+  Object.assign(P, { sharing: g.record.sharing, keyRecord: g.record.keyRecord, groupKey: g.record.groupKey, level: g.record.level });
+  const keyrings = P.ids.map((id) => g.members.get(id).keyring);
+  P.shares = keyrings.map((k) => k.current());
+  const sign = { session: seed('pulsar/sign'), signers: P.ids, message: P.message, context: P.context };
+  const ps = complete(
+    [
+      pulsar.lifecycle.combiner.sign({ ...sign, id: 9, keyRecord: P.keyRecord, sharing: P.sharing, seed: seed('pulsar/sign/9') }),
+      ...keyrings.map((keyring, i) => pulsar.lifecycle.member.sign({ ...sign, keyring, combiner: 9, seed: seed(`pulsar/sign/${P.ids[i]}`) })),
+    ],
+    'pulsar sign',
+  );
+  P.signature = ps.get(9).signature;
+  const reshare = { session: seed('pulsar/reshare'), dealers: P.ids, receivers: P.ids, threshold: 2 };
+  const prs = complete(keyrings.map((keyring, i) => pulsar.lifecycle.member.reshare({ ...reshare, id: P.ids[i], keyring, seed: seed(`pulsar/rs/${P.ids[i]}`) })), 'pulsar reshare');
+  const p1 = prs.get(1);
+  P.activation = { sharing: p1.sharing, keyRecord: p1.keyRecord, generation: p1.generation, transcriptHash: p1.transcriptHash, certificate: p1.activation.certificate };
+  [...keyrings, ...P.ids.map((id) => prs.get(id).keyring)].forEach((k) => k.free());
+  P.snapshotKey = seed('pulsar/snapshot-key');
+  P.snapshot = P.shares[0].seal(P.snapshotKey);
+  // The single-protocol factories' inputs.
   const dkg = complete(P.ids.map((id) => pulsar.dkg({ session: seed('pulsar/dkg'), parties: P.ids, threshold: 2, id, seed: seed(`pulsar/dkg/${id}`) })), 'pulsar dkg');
   P.dkgShares = P.ids.map((id) => dkg.get(id).keyShare);
-  P.sharing = dkg.get(1).sharing;
-  const ceremony = () => pulsar.keyCeremony.combiner({ id: 9, level: 44, sharing: P.sharing, signers: P.ids, session: seed('pulsar/kc'), seed: seed('pulsar/kc/9') });
-  const kc = ceremony();
+  const kc = pulsar.keyCeremony.combiner({ id: 9, level: 44, sharing: dkg.get(1).sharing, signers: P.ids, session: seed('pulsar/kc'), seed: seed('pulsar/kc/9') });
   P.ceremonySession = kc.info.session;
   const ann = complete([kc, ...P.dkgShares.map((s) => pulsar.keyCeremony.signer({ share: s, session: kc.info.session, seed: seed(`pulsar/kc/${s.id}`) }))], 'pulsar key ceremony');
   P.announcement = ann.get(9).announcement;
-  const certs = complete(P.dkgShares.map((s) => pulsar.certify({ share: s, announcement: P.announcement, seed: seed(`pulsar/cert/${s.id}`) })), 'pulsar certify');
-  P.shares = P.ids.map((id) => certs.get(id).keyShare);
-  const info = P.shares[0].publicInfo();
-  Object.assign(P, { keyRecord: info.keyRecord, groupKey: info.groupKey, level: info.level });
   const signCombiner = () =>
     pulsar.sign.combiner({ id: 9, keyRecord: P.keyRecord, sharing: P.sharing, signers: P.ids, message: P.message, context: P.context, session: seed('pulsar/sign'), seed: seed('pulsar/sign/9') });
   const sc = signCombiner();
   P.signSession = sc.info.session;
-  const ps = complete([sc, ...P.shares.map((s) => pulsar.sign.signer({ share: s, session: sc.info.session, message: P.message, context: P.context, seed: seed(`pulsar/sign/${s.id}`) }))], 'pulsar sign');
-  P.signature = ps.get(9).signature;
-  const prf = complete(P.shares.map((s) => pulsar.refresh({ share: s, session: seed('pulsar/refresh'), dealers: P.ids, seed: seed(`pulsar/rf/${s.id}`) })), 'pulsar refresh');
-  const p1 = prf.get(1);
-  P.activation = { sharing: p1.sharing, keyRecord: p1.keyRecord, generation: p1.generation, transcriptHash: p1.transcriptHash, certificate: p1.activation.certificate };
-  P.refreshed = P.ids.map((id) => prf.get(id).keyShare);
-  P.snapshotKey = seed('pulsar/snapshot-key');
-  P.snapshot = P.shares[0].seal(P.snapshotKey);
+  sc.free();
 
   beat('fixtures: receivers, scenarios');
   // Receivers of every exported class: a shared one, fresh ones (for free), freed ones.

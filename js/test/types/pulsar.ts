@@ -1,51 +1,53 @@
-// The Pulsar flow of protocols.d.ts, type-checked: DKG 3-of-5, key ceremony, certification,
-// signing, reshare to {1..6} with t = 4 and its activation, a refresh, seal and restore.
-import { init, mlDsa65, pulsar, constants, trustModels, PulsarKeyShare, Rng } from 'quasar-pq';
-import type { BlameEntry, PulsarSigned, QuasarError, Verdict } from 'quasar-pq';
+// The Pulsar flow of protocols.d.ts, type-checked: a 3-of-5 group set up by the custody
+// lifecycle parties (DKG → key ceremony → certification, one run), signing, a reshare to
+// {1..6} with t = 4 and its activation into the keyrings, a refresh, seal and restore.
+import { init, mlDsa65, pulsar, constants, trustModels, PulsarKeyring, PulsarKeyShare, Rng } from 'quasar-pq';
+import type { BlameEntry, PulsarCombinerCertified, PulsarMemberSetup, PulsarSigned, QuasarError, Verdict } from 'quasar-pq';
 import { run, sid } from './run.js';
 
 await init();
 const message = new TextEncoder().encode('block 1');
 const ids = [1, 2, 3, 4, 5];
+const combiner = 100;
 
-// 1. DKG, one generator per party across its protocols.
-const rngs = new Map(ids.map((id) => [id, Rng.fromSeed(sid())]));
-const dkg = { session: sid(), parties: ids, threshold: 3 };
-const dkgParties = ids.map((id) => pulsar.dkg({ ...dkg, id, rng: rngs.get(id)! }));
-const d = run(dkgParties);
-const dkgShares = dkgParties.map((p) => d.of(p).keyShare!);
-const { sharing } = d.of(dkgParties[0]!);
-const blame: BlameEntry[] = d.of(dkgParties[0]!).blame;
+// 1. Setup, one generator per party across its paths: the first t derive the key.
+const rngs = new Map([...ids, 6].map((id) => [id, Rng.fromSeed(sid())]));
+const setup = { session: sid(), level: 65 as const, members: ids, threshold: 3, signers: [1, 2, 3] };
+const members = ids.map((id) => pulsar.lifecycle.member.setup({ ...setup, combiner, id, rng: rngs.get(id)! }));
+const c = pulsar.lifecycle.combiner.setup({ ...setup, id: combiner });
+const s = run([...members, c]);
+const record: PulsarCombinerCertified = s.of(c);
+const { keyRecord, sharing, groupKey, level } = record;
+const first: PulsarMemberSetup = s.of(members[0]!);
+const blame: BlameEntry[] = first.blame;
+const keyrings = new Map<number, PulsarKeyring>(members.map((m) => [m.id, s.of(m).keyring]));
 
-// 2. Key ceremony by the first t.
-const kc = pulsar.keyCeremony.combiner({ id: 100, level: 65, sharing, signers: [1, 2, 3], session: sid() });
-const kcSigners = dkgShares.slice(0, 3).map((share) => pulsar.keyCeremony.signer({ share, session: kc.info.session!, rng: rngs.get(share.id)! }));
-const { announcement, groupKey, level } = run([kc, ...kcSigners]).of(kc);
-
-// 3. Certification by every party.
-const certs = dkgShares.map((share) => pulsar.certify({ share, announcement }));
-const c = run(certs);
-const shares: PulsarKeyShare[] = certs.map((p) => c.of(p).keyShare);
-const keyRecord: Uint8Array = c.of(certs[0]!).keyRecord;
-
-// 4. Signing by any t, a fresh combiner per session; deterministic for reproducible output.
-const signers = [shares[1]!, shares[3]!, shares[4]!];
-const sc = pulsar.sign.combiner({ id: 100, keyRecord, sharing, signers: signers.map((s) => s.id), message, session: sid(), deterministic: true });
-const ss = signers.map((share) => pulsar.sign.signer({ share, session: sc.info.session!, message }));
+// 2. Signing by any t, a fresh combiner per session; deterministic for reproducible output.
+const sp = { session: sid(), signers: [2, 4, 5], message };
+const sc = pulsar.lifecycle.combiner.sign({ ...sp, id: combiner, keyRecord, sharing, deterministic: true });
+const ss = sp.signers.map((id) => pulsar.lifecycle.member.sign({ ...sp, keyring: keyrings.get(id)!, combiner, rng: rngs.get(id)! }));
 const signed: PulsarSigned = run([sc, ...ss]).of(sc);
 const ok: boolean = mlDsa65.verify(signed.signature, message, groupKey) && pulsar.verify(groupKey, message, signed.signature);
 
-// 5. Reshare to {1..6}, t = 4: holders with their share, member 6 with the public data.
+// 3. Reshare to {1..6}, t = 4: holders with their keyring, member 6 with an empty one and the
+//    group's record. Each keyring erases its old share only on a verified activation.
+keyrings.set(6, PulsarKeyring.empty());
 const rs = { session: sid(), dealers: [1, 2, 3], receivers: [1, 2, 3, 4, 5, 6], threshold: 4 };
-const rsParties = [...shares.map((share) => pulsar.reshare({ share, ...rs })), pulsar.reshareJoin({ keyRecord, sharing, id: 6, ...rs })];
+const rsParties = [...ids, 6].map((id) =>
+  pulsar.lifecycle.member.reshare({ ...rs, id, keyring: keyrings.get(id)!, ...(id === 6 ? { keyRecord, sharing } : {}), rng: rngs.get(id)! }),
+);
 const r = run(rsParties);
 const o6 = r.of(rsParties[5]!);
-if (o6.activation.verified) shares.forEach((s) => s.free()); // only now may old shares go
-const verdict: Verdict = pulsar.verifyActivation(o6.sharing, o6.keyRecord!, o6.generation, o6.transcriptHash, o6.activation.certificate);
+for (const p of rsParties) {
+  keyrings.get(p.id)!.free();
+  keyrings.set(p.id, r.of(p).keyring);
+}
+const verdict: Verdict = pulsar.verifyActivation(o6.sharing, o6.keyRecord!, o6.generation, o6.transcriptHash, o6.activation!.certificate);
 const why: string = verdict.ok ? 'ok' : verdict.code;
+const activated: string = o6.activated.ok ? `generation ${o6.activated.generation}` : o6.activated.code;
 
-// 6. A refresh, seal and restore.
-const next = o6.keyShare!;
+// 4. A refresh (the single-protocol factory, from a copy out of a keyring), seal and restore.
+const next: PulsarKeyShare = keyrings.get(6)!.current();
 const refresh = pulsar.refresh({ share: next, session: sid(), dealers: [6] });
 const sealed = next.seal(new Uint8Array(32));
 const back = PulsarKeyShare.restore(sealed, new Uint8Array(32));
@@ -58,5 +60,5 @@ try {
   const q = e as QuasarError;
   console.log(q.code, q.culprits, q.blame?.length);
 }
-[refresh, back, ...rngs.values()].forEach((x) => x.free());
-console.log(blame, level, ok, why, lvl, trustModels.pulsar, constants.pulsarActivationContext.length);
+[refresh, next, back, ...keyrings.values(), ...rngs.values()].forEach((x) => x.free());
+console.log(blame, level, ok, why, activated, lvl, trustModels.pulsar, constants.pulsarActivationContext.length);

@@ -1,23 +1,23 @@
-//! `kats/pulsar.json`: Pulsar custody under per-party seeded generators.
+//! `kats/pulsar.json`: Pulsar custody under per-party seeded generators, run by the
+//! custody lifecycle parties.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::RangeInclusive;
 
-use quasar_pq::lss::{self, Ceremony, DealingParty, GroupPublic};
+use quasar_pq::lss::ActivationCertificate;
 use quasar_pq::mldsa::{self, Mode};
-use quasar_pq::party::sim::{map_output, Network};
-use quasar_pq::pulsar::custody::{
-    self, certification_party, hazmat, Combined, CombinerKey, CombinerParty, CombinerPublicKey, GroupKey,
-    GroupKeyAnnouncement, KeyShare, Session, SignerParty,
+use quasar_pq::party::keyring::Keyring;
+use quasar_pq::party::sim::{map_output, Network, Sent};
+use quasar_pq::pulsar::custody::lifecycle::{
+    Certified, Combiner, Member, Outcome, ReshareParams, Reshared, SetupParams, SignParams,
 };
+use quasar_pq::pulsar::custody::{self, hazmat, GroupKey, KeyShare};
 use quasar_pq::vss::{self, Ristretto255};
 use quasar_pq::PartyId;
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 
-use crate::format::{ensure, file, nums, pid, pids, run, Failure, MessageLog, Obj, Rngs, Stream};
-
-type LssShare = lss::KeyShare<Ristretto255>;
+use crate::format::{ensure, file, nums, pid, pids, Failure, MessageLog, Obj, Rngs, Stream};
 
 /// The combiner's party id in every session.
 const COMBINER: u16 = 1000;
@@ -25,6 +25,14 @@ const COMBINER: u16 = 1000;
 const MESSAGE: &[u8] = b"quasar-pq Pulsar KAT: block 1";
 /// Its ML-DSA context string.
 const CONTEXT: &[u8] = b"quasar-pq kat";
+
+/// The phases of the setup path and the message kinds each logs (the lifecycle's routing
+/// tags; see the module docs of `pulsar::custody::lifecycle`).
+const SETUP_PHASES: [(&str, &[&[u8; 4]]); 3] = [
+    ("dkg", &[b"LSD1", b"LSP1", b"LSC1", b"LSR1"]),
+    ("key-ceremony", &[b"PCSH", b"PCSS", b"PCR1", b"PCR2", b"PCKA"]),
+    ("key-certification", &[b"LSV1"]),
+];
 
 /// One vector: a `t`-of-`n` key, then a reshare by `dealers` to `receivers` with
 /// threshold `new_t`.
@@ -40,34 +48,43 @@ struct Case {
 /// Pulsar custody vectors (`kats/pulsar.json`): ML-DSA-65 3-of-5 resharing to 4-of-7,
 /// and ML-DSA-44 2-of-3 resharing to 3-of-4.
 ///
-/// Each case runs, with party `i` starting its parties with its own
+/// Each case runs the custody lifecycle parties ([`custody::lifecycle`]) on the simulator
+/// (this file only routes), with member `i` starting each of its paths with its own
 /// `ChaCha20Rng::from_seed(seeds[i])` and the combiner (party 1000) with
 /// `ChaCha20Rng::from_seed(combiner_seed)`:
 ///
-/// 1. **dkg** — the LSS Pedersen DKG over Ristretto255 among parties `1..=n`, session
-///    `dkg_session`.
-/// 2. **key-ceremony** — the combiner generates a key ([`CombinerKey::generate`]);
-///    parties `1..=t` release their shares in session `ceremony_session`; the combiner's
-///    party announces the key (`PCKA`); every party checks the announcement.
-/// 3. **key-certification** — every party runs the certification round with its own
-///    `ChaCha20Rng::from_seed(certification_seeds[i])`: the resulting certificate makes
-///    the group key record `group_key_record` (`PCGK` v2).
-/// 4. **sign-deterministic**, **sign-hedged** — two sessions, each with a fresh combiner
-///    key: parties `signers` sign `message` with `context`; deterministic
-///    (`signature_deterministic`, checked to equal `mldsa::sign(.., None)` under the key
-///    rebuilt from the shares), then hedged (`signature_hedged`).
-/// 5. **reshare** — the keyed LSS reshare ([`custody::reshare`]) by `reshare_dealers` to
-///    `reshare_receivers` with threshold `reshare_threshold`, session `reshare_session`,
-///    ending with the activation round: `activation_certificate` (`LSA2`), checked by
-///    every party, `activation_valid` its verdict, `activation_members` its members.
+/// 1. **setup** — `SetupParams::new(setup_session, set, parties, t, ceremony_signers,
+///    1000)`, `ceremony_signers` the first `t` parties; one run, logged as three phases by
+///    message kind (each phase in the simulator's order):
+///    - **dkg** — the LSS Pedersen DKG over Ristretto255 (`LSD1` `LSP1` `LSC1` `LSR1`),
+///      session `dkg_session` (derived from `setup_session`);
+///    - **key-ceremony** — each member's sharing report to the combiner (`PCSH`), the
+///      combiner's session broadcast (`PCSS`, its `PCEK` key inside, session
+///      `ceremony_session`), the signers' release (`PCR1`, `PCR2`), the announcement
+///      (`PCKA`);
+///    - **key-certification** — every member's proof of possession (`LSV1`): the
+///      certificate `key_certificate` makes the group key record `group_key_record`.
+/// 2. **sign-deterministic**, **sign-hedged** — two sign paths (`SignParams`), a fresh
+///    combiner key each: the combiner's session broadcast (`PCSS`), then `signers` sign
+///    `message` with `context`; deterministic (`signature_deterministic`, checked to equal
+///    `mldsa::sign(.., None)` under the key rebuilt from the shares), then hedged
+///    (`signature_hedged`).
+/// 3. **reshare** — the reshare path (`ReshareParams::reshare`) by `reshare_dealers` to
+///    `reshare_receivers` with threshold `reshare_threshold`, session `reshare_session`, each
+///    participant with its keyring (empty for a joining member), ending with the
+///    activation round: `activation_certificate` (`LSA2`), accepted by every keyring,
+///    `activation_valid` its verdict, `activation_members` its members.
 ///
-/// Generator use per party, in order: the DKG; the key ceremony (if a ceremony signer);
-/// the two signing sessions (if a signer); the reshare (if a dealer or receiver). The
-/// combiner: key generation, the ceremony's proof randomness; key generation
-/// (deterministic session); key generation, the hedged signature's randomness.
+/// Generator use per member, in order: the setup path; the two sign paths (if a signer);
+/// the reshare path (if a dealer or receiver). The combiner: the setup path; the
+/// deterministic sign path; the hedged one. Each path draws what its first phase needs
+/// at start and a seed for its later phases (their randomness is expanded per phase from
+/// it, `PhaseRng`), so a party's key-ceremony release and certification, or a signer's
+/// release, use per-phase streams rather than the party's generator.
 ///
-/// Message order: the simulator's (see the binary's docs). A custody session logs the
-/// combiner's `PCEK` key first; signing sessions log the `PULS` frame last.
+/// Message order: the simulator's (see the binary's docs), parties added members first
+/// (setup, reshare) or the combiner first (sign); signing sessions log the `PULS` frame
+/// last.
 ///
 /// # Panics
 /// If the protocol fails on its own honest run (a bug in the code under test).
@@ -112,99 +129,95 @@ fn case(c: &Case) -> Result<Obj, Failure> {
     let (mut rngs, seeds) = Rngs::new(&mut s, &everyone);
     let combiner_seed = s.array32();
     let mut crng = ChaCha20Rng::from_seed(combiner_seed);
-    let dkg_id = s.array32();
-    let ceremony_id = s.array32();
+    let setup_id = s.array32();
+    // Formerly the key ceremony's session id (now derived from `setup_id`): drawn so the
+    // later session ids keep their values.
+    let _ = s.array32();
     let sign_deterministic_id = s.array32();
     let sign_hedged_id = s.array32();
     let reshare_id = s.array32();
-    // Drawn after every earlier field, so those keep their values.
-    let (mut cert_rngs, certification_seeds) = Rngs::new(&mut s, &parties);
     let combiner = pid(COMBINER)?;
     let mut log = MessageLog::default();
 
-    // 1. Pedersen DKG.
-    let dkg = Ceremony::<Ristretto255>::dkg(dkg_id, vss::Mode::Pedersen, &parties, c.t)?;
-    let (lss_shares, public) = deal(dkg, &BTreeMap::new(), &mut rngs, &mut log)?;
-    ensure(public.group_key().is_none(), "a Pedersen DKG publishes no x*G")?;
-    log.end_phase("dkg");
-
-    // 2. Key ceremony by the first t parties.
+    // 1. Setup: DKG → key ceremony by the first t parties → key certification.
     let ceremony_signers = &parties[..usize::from(c.t)];
-    let key = CombinerKey::generate(combiner, &mut crng);
-    let session = Session::key_ceremony(
-        ceremony_id,
-        c.mode,
-        &public,
-        ceremony_signers,
-        &announce(&key, &mut log)?,
-    )?;
-    let used = select(&lss_shares, ceremony_signers)?;
-    let Combined::Announcement(announcement) =
-        session_run(key, &session, &used, false, &mut crng, &mut rngs, &mut log)?
-    else {
-        return Err(Failure("a key ceremony that signed".into()));
-    };
-    ensure(announcement.blame().is_empty(), "no blame in the key ceremony")?;
-    let bytes = announcement.to_bytes();
-    log.end_phase("key-ceremony");
-    let announced = GroupKeyAnnouncement::from_bytes(&bytes)?.verify(&public)?;
-
-    // 3. Key certification by every party.
+    let params = SetupParams::new(setup_id, c.mode, &parties, c.t, ceremony_signers, combiner)?;
     let mut net = Network::new();
     for &p in &parties {
-        let share = select(&lss_shares, &[p])?[0];
-        let (party, first) =
-            certification_party(p, Some(share), share.public(), &announced, cert_rngs.of(p)?)?;
-        net.add(party, first);
+        let (m, first) = Member::setup(p, &params, rngs.of(p)?)?;
+        net.add(map_output(m, Outcome::Member), first);
     }
-    let certificates = run(net, &mut log)?;
-    log.end_phase("key-certification");
-    let certificate = agreed(certificates.values().map(|c| c.to_bytes()))?;
-    let group_key = GroupKey::new(
-        announced,
-        &public,
-        lss::ActivationCertificate::from_bytes(&certificate)?,
-    )?;
+    let (m, first) = Combiner::setup(&params, &mut crng);
+    net.add(map_output(m, Outcome::Combiner), first);
+    let (outputs, sent) = net.run_logged();
+    log_by_kind(&sent, &SETUP_PHASES, &mut log)?;
+    let mut keyrings = BTreeMap::new();
+    let mut record: Option<Certified> = None;
+    for (p, o) in outputs {
+        match o.map_err(|e| Failure(format!("{p}: {e}")))? {
+            Outcome::Member(m) => {
+                let setup = m.into_setup().ok_or_else(|| Failure(format!("{p}: no setup")))?;
+                ensure(
+                    setup.blame.is_empty() && setup.dropped.is_empty() && setup.qualified == parties,
+                    "no blame in an honest setup",
+                )?;
+                keyrings.insert(p, Keyring::new(setup.key_share));
+            }
+            Outcome::Combiner(o) => {
+                let certified = o
+                    .into_certified()
+                    .ok_or_else(|| Failure("the combiner certified no key".into()))?;
+                ensure(certified.dropped.is_empty(), "no blame at the combiner")?;
+                record = Some(certified);
+            }
+        }
+    }
+    let Certified {
+        group_key, public, ..
+    } = record.ok_or_else(|| Failure("no combiner output".into()))?;
+    ensure(public.group_key().is_none(), "a Pedersen DKG publishes no x*G")?;
+    for ring in keyrings.values() {
+        let share = current(ring)?;
+        ensure(
+            share.group_key().to_bytes() == group_key.to_bytes()
+                && share.public().to_bytes() == public.to_bytes(),
+            "every member to hold the combiner's certified key",
+        )?;
+    }
     ensure(
         GroupKey::from_bytes(&group_key.to_bytes(), &public)? == group_key,
         "the record reads back against its sharing",
     )?;
-    let mut shares = BTreeMap::new();
-    for (p, share) in lss_shares {
-        shares.insert(p, KeyShare::new(share, group_key.clone())?);
-    }
+    let certificate = group_key.certificate().to_bytes();
 
-    // 4. Two signing sessions by the last t parties, one fresh combiner key each (a
-    //    combiner key serves one session): deterministic, then hedged.
+    // 2. Two sign paths by the last t parties, one fresh combiner key each:
+    //    deterministic, then hedged.
     let signers = pids(c.n - c.t + 1..=c.n)?;
     let mut signatures = [Vec::new(), Vec::new()];
     for (slot, id, deterministic) in [(0, sign_deterministic_id, true), (1, sign_hedged_id, false)] {
-        let key = CombinerKey::generate(combiner, &mut crng);
-        let session = Session::sign(
-            id,
-            &group_key,
-            &public,
-            &signers,
-            &announce(&key, &mut log)?,
-            MESSAGE,
-            CONTEXT,
-        )?;
-        let used: Vec<&LssShare> = select(&shares, &signers)?
-            .into_iter()
-            .map(KeyShare::lss)
-            .collect();
-        let Combined::Signed(signed) = session_run(
-            key,
-            &session,
-            &used,
-            deterministic,
-            &mut crng,
-            &mut rngs,
-            &mut log,
-        )?
-        else {
-            return Err(Failure("a signing session that announced a key".into()));
+        let sp = SignParams::new(id, &signers, MESSAGE, CONTEXT, combiner)?;
+        let mut net = Network::new();
+        let (m, first) = if deterministic {
+            Combiner::sign_deterministic(&sp, &group_key, &public, &mut crng)?
+        } else {
+            Combiner::sign(&sp, &group_key, &public, &mut crng)?
         };
+        net.add(map_output(m, |o| o.into_signed()), first);
+        for &p in &signers {
+            let share = current(
+                keyrings
+                    .get(&p)
+                    .ok_or_else(|| Failure(format!("no keyring for {p}")))?,
+            )?;
+            let (m, first) = Member::sign(share, &sp, rngs.of(p)?)?;
+            net.add(map_output(m, |_| None), first);
+        }
+        let signed = crate::format::run(net, &mut log)?
+            .into_values()
+            .flatten()
+            .next()
+            .ok_or_else(|| Failure("no signature".into()))?;
+        ensure(signed.blame().is_empty(), "no blame in an honest session")?;
         log.push(&signed.to_frame());
         log.end_phase(if deterministic {
             "sign-deterministic"
@@ -214,37 +227,85 @@ fn case(c: &Case) -> Result<Obj, Failure> {
         signatures[slot] = signed.into_signature();
     }
     let [deterministic, hedged] = signatures;
-    check_fips204(&shares, &group_key, &deterministic)?;
+    check_fips204(&keyrings, &group_key, &deterministic)?;
     mldsa::verify(c.mode, group_key.public_key(), MESSAGE, CONTEXT, &hedged)?;
     ensure(deterministic != hedged, "a hedged signature")?;
 
-    // 5. Reshare, ending with the activation round.
+    // 3. Reshare, ending with the activation round; joining members start empty.
     let dealers = pids(c.dealers.clone())?;
     let receivers = pids(c.receivers.clone())?;
-    let ceremony = custody::reshare(reshare_id, &group_key, &public, &dealers, &receivers, c.new_t)?;
-    let old: BTreeMap<PartyId, &LssShare> = shares.iter().map(|(p, s)| (*p, s.lss())).collect();
-    let outcomes = dealing_outcomes(ceremony, &old, &mut rngs, &mut log)?;
+    let rp = ReshareParams::reshare(reshare_id, &group_key, &public, &dealers, &receivers, c.new_t)?;
+    let mut net = Network::new();
+    for p in rp.participants() {
+        let mut keyring = keyrings.remove(&p).unwrap_or_else(Keyring::empty);
+        let (m, first) = Member::reshare(p, &mut keyring, &rp, rngs.of(p)?)?;
+        net.add(m, first);
+    }
+    let mut outcomes: BTreeMap<PartyId, Reshared> = BTreeMap::new();
+    for (p, out) in crate::format::run(net, &mut log)? {
+        let reshared = out
+            .into_reshared()
+            .ok_or_else(|| Failure(format!("{p}: no reshare")))?;
+        ensure(
+            reshared.blame.is_empty() && reshared.dropped.is_empty(),
+            "no blame in an honest reshare",
+        )?;
+        let activated = reshared
+            .activated
+            .as_ref()
+            .map_err(|e| Failure(format!("{p}: activation: {e}")))?;
+        ensure(
+            activated.member == receivers.contains(&p)
+                && reshared.keyring.pending().is_none()
+                && reshared.keyring.generation() == activated.member.then_some(1),
+            "the old share erased, the new one current at receivers only",
+        )?;
+        outcomes.insert(p, reshared);
+    }
     log.end_phase("reshare");
-    let new_public = agreed_public(&outcomes)?;
+    let publics: BTreeSet<Vec<u8>> = outcomes.values().map(|o| o.public.to_bytes()).collect();
+    ensure(
+        publics.len() == 1,
+        "every participant to agree on the new sharing",
+    )?;
+    let activations: BTreeSet<Vec<u8>> = outcomes
+        .values()
+        .map(|o| {
+            o.certificate
+                .as_ref()
+                .map(ActivationCertificate::to_bytes)
+                .unwrap_or_default()
+        })
+        .collect();
+    ensure(
+        activations.len() == 1,
+        "every participant to agree on the certificate",
+    )?;
+    let first = outcomes
+        .values()
+        .next()
+        .ok_or_else(|| Failure("no participants".into()))?;
+    let new_public = first.public.clone();
+    let decoded = first
+        .certificate
+        .clone()
+        .ok_or_else(|| Failure("no activation certificate".into()))?;
+    let activation = decoded.to_bytes();
     ensure(new_public.generation() == 1, "generation 1")?;
     ensure(
         new_public.group_commitment_bytes() == public.group_commitment_bytes(),
         "the group commitment unchanged",
     )?;
-    let activation = agreed(outcomes.values().map(|o| {
-        o.activation
-            .as_ref()
-            .map(lss::ActivationCertificate::to_bytes)
-            .unwrap_or_default()
-    }))?;
-    let decoded = lss::ActivationCertificate::from_bytes(&activation)?;
     let transcript = *new_public.transcript_hash();
     let valid = custody::verify_activation(&new_public, &group_key, 1, &transcript, &decoded).is_ok();
     ensure(valid, "a valid activation certificate")?;
     let new_key = group_key.reactivated(&new_public, decoded.clone())?;
-    for (_, o) in outcomes {
-        if let Some(share) = o.key_share {
-            KeyShare::new(share, new_key.clone())?;
+    for o in outcomes.values() {
+        if let Some(share) = o.keyring.current() {
+            ensure(
+                share.group_key().to_bytes() == new_key.to_bytes(),
+                "the new generation's key record in every keyring",
+            )?;
         }
     }
 
@@ -255,15 +316,15 @@ fn case(c: &Case) -> Result<Obj, Failure> {
         .int("combiner", u64::from(COMBINER))
         .objs("seeds", seeds)
         .bytes("combiner_seed", &combiner_seed)
-        .bytes("dkg_session", &dkg_id)
+        .bytes("setup_session", &setup_id)
+        .bytes("dkg_session", params.dkg_session())
         .bytes("dkg_transcript_hash", public.transcript_hash())
         .bytes("sharing", &public.to_bytes())
         .bytes("group_commitment", group_key.commitment())
-        .bytes("ceremony_session", &ceremony_id)
+        .bytes("ceremony_session", params.ceremony_session())
         .ints("ceremony_signers", nums(ceremony_signers))
         .bytes("ceremony_hash", group_key.ceremony_hash())
         .bytes("group_key", &group_key.frame())
-        .objs("certification_seeds", certification_seeds)
         .bytes("key_certificate", &certificate)
         .bytes("group_key_record", &group_key.to_bytes())
         .bytes("sign_deterministic_session", &sign_deterministic_id)
@@ -285,73 +346,48 @@ fn case(c: &Case) -> Result<Obj, Failure> {
     Ok(log.record(case))
 }
 
-/// The combiner's broadcast of its session key: logged, and decoded as the signers see it.
-fn announce(key: &CombinerKey, log: &mut MessageLog) -> Result<CombinerPublicKey, Failure> {
-    let bytes = key.public_key().to_bytes();
-    log.push(&bytes);
-    Ok(CombinerPublicKey::from_bytes(&bytes)?)
-}
-
-/// One custody session after its combiner key was announced: the signers (in increasing
-/// order, each with its own generator) and the combiner (hedged from `crng`, or
-/// deterministic), all in the simulator. Returns the combiner's output.
-fn session_run(
-    key: CombinerKey,
-    session: &Session,
-    shares: &[&LssShare],
-    deterministic: bool,
-    crng: &mut ChaCha20Rng,
-    rngs: &mut Rngs,
-    log: &mut MessageLog,
-) -> Result<Combined, Failure> {
-    let mut net = Network::new();
-    for share in shares {
-        let (signer, first) = SignerParty::start(share, session, rngs.of(share.id())?)?;
-        net.add(map_output(signer, |_| None), first);
+/// Logs one run's messages phase by phase: each message in the phase its kind (its first
+/// four bytes) belongs to, in the simulator's order within a phase. A message of no
+/// phase's kind is a failure.
+fn log_by_kind(sent: &[Sent], phases: &[(&str, &[&[u8; 4]])], log: &mut MessageLog) -> Result<(), Failure> {
+    let mut buckets: Vec<Vec<&[u8]>> = vec![Vec::new(); phases.len()];
+    let messages = sent.iter().flat_map(|s| {
+        let direct = s.outgoing.direct.iter().map(|d| &d.bytes[..]);
+        s.outgoing.broadcast.as_deref().into_iter().chain(direct)
+    });
+    for m in messages {
+        let i = phases
+            .iter()
+            .position(|(_, kinds)| kinds.iter().any(|k| m.starts_with(&k[..])))
+            .ok_or_else(|| Failure(format!("a message of no phase: {:02x?}", &m[..m.len().min(4)])))?;
+        buckets[i].push(m);
     }
-    let (combiner, first) = if deterministic {
-        CombinerParty::start_deterministic(key, session)?
-    } else {
-        CombinerParty::start(key, session, crng)?
-    };
-    net.add(map_output(combiner, Some), first);
-    let outputs = run(net, log)?;
-    let combined = outputs
-        .into_values()
-        .flatten()
-        .next()
-        .ok_or_else(|| Failure("no combiner output".into()))?;
-    if let Combined::Signed(s) = &combined {
-        ensure(s.blame().is_empty(), "no blame in an honest session")?;
+    for ((name, _), bucket) in phases.iter().zip(buckets) {
+        for m in bucket {
+            log.push(m);
+        }
+        log.end_phase(name);
     }
-    Ok(combined)
+    Ok(())
 }
 
-/// The values of `map` at `keys`, in order.
-fn select<'a, T>(map: &'a BTreeMap<PartyId, T>, keys: &[PartyId]) -> Result<Vec<&'a T>, Failure> {
-    keys.iter()
-        .map(|p| map.get(p).ok_or_else(|| Failure(format!("no share for {p}"))))
-        .collect()
-}
-
-/// The one value every party agrees on.
-fn agreed(values: impl Iterator<Item = Vec<u8>>) -> Result<Vec<u8>, Failure> {
-    let all: BTreeSet<Vec<u8>> = values.collect();
-    ensure(all.len() == 1, "every party to agree")?;
-    all.into_iter().next().ok_or_else(|| Failure("no parties".into()))
+/// A keyring's current share.
+fn current(ring: &Keyring<KeyShare>) -> Result<&KeyShare, Failure> {
+    ring.current().ok_or_else(|| Failure("an empty keyring".into()))
 }
 
 /// The deterministic signature is FIPS 204 under the key rebuilt from the shares (only
 /// a test or a KAT generator may rebuild it).
 fn check_fips204(
-    shares: &BTreeMap<PartyId, KeyShare>,
+    keyrings: &BTreeMap<PartyId, Keyring<KeyShare>>,
     group_key: &GroupKey,
     signature: &[u8],
 ) -> Result<(), Failure> {
-    let points: Vec<(PartyId, _)> = shares
-        .values()
-        .map(|s| (s.id(), *s.lss().secret_share()))
-        .collect();
+    let mut points = Vec::new();
+    for ring in keyrings.values() {
+        let s = current(ring)?;
+        points.push((s.id(), *s.lss().secret_share()));
+    }
     let x = vss::reconstruct::<Ristretto255>(&points)?;
     let seed = hazmat::derive_seed(group_key.mode(), &x);
     let (pk, sk) = mldsa::keygen(group_key.mode(), &seed);
@@ -364,57 +400,4 @@ fn check_fips204(
         signature == expected.as_slice(),
         "the deterministic combine to be FIPS 204",
     )
-}
-
-/// One LSS dealing among every participant (in increasing order, each with its own
-/// generator), in the simulator; every outcome blame-free.
-fn dealing_outcomes(
-    ceremony: Ceremony<Ristretto255>,
-    old: &BTreeMap<PartyId, &LssShare>,
-    rngs: &mut Rngs,
-    log: &mut MessageLog,
-) -> Result<BTreeMap<PartyId, lss::Outcome<Ristretto255>>, Failure> {
-    let participants: BTreeSet<PartyId> = ceremony
-        .dealers()
-        .iter()
-        .chain(ceremony.receivers())
-        .copied()
-        .collect();
-    let mut net = Network::new();
-    for &p in &participants {
-        let (party, first) = DealingParty::start(ceremony.clone(), p, old.get(&p).copied(), rngs.of(p)?)?;
-        net.add(party, first);
-    }
-    let outcomes = run(net, log)?;
-    for o in outcomes.values() {
-        ensure(
-            o.blame.is_empty() && o.dropped.is_empty(),
-            "no blame in an honest dealing",
-        )?;
-    }
-    Ok(outcomes)
-}
-
-/// The new public data every participant agrees on.
-fn agreed_public(
-    outcomes: &BTreeMap<PartyId, lss::Outcome<Ristretto255>>,
-) -> Result<GroupPublic<Ristretto255>, Failure> {
-    let bytes = agreed(outcomes.values().map(|o| o.public.to_bytes()))?;
-    Ok(GroupPublic::from_bytes(&bytes)?)
-}
-
-/// A dealing's new shares by receiver and its public data.
-fn deal(
-    ceremony: Ceremony<Ristretto255>,
-    old: &BTreeMap<PartyId, &LssShare>,
-    rngs: &mut Rngs,
-    log: &mut MessageLog,
-) -> Result<(BTreeMap<PartyId, LssShare>, GroupPublic<Ristretto255>), Failure> {
-    let outcomes = dealing_outcomes(ceremony, old, rngs, log)?;
-    let public = agreed_public(&outcomes)?;
-    let shares = outcomes
-        .into_iter()
-        .filter_map(|(p, o)| o.key_share.map(|s| (p, s)))
-        .collect();
-    Ok((shares, public))
 }
