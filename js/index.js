@@ -28,29 +28,29 @@ export const init = loader.init;
 /** Instantiate synchronously from the module's bytes or a compiled `WebAssembly.Module`. */
 export const initSync = loader.initSync;
 
-const mlDsa = (level) => makeMlDsa(level, glue, loader, { full: true });
+const ml = makeMlDsa(glue, loader, { full: true });
 
 /** ML-DSA-44 (FIPS 204, NIST security category 2). */
-export const mlDsa44 = mlDsa(44);
+export const mlDsa44 = ml.mlDsa44;
 /** ML-DSA-65 (FIPS 204, NIST security category 3). */
-export const mlDsa65 = mlDsa(65);
+export const mlDsa65 = ml.mlDsa65;
 /** ML-DSA-87 (FIPS 204, NIST security category 5). */
-export const mlDsa87 = mlDsa(87);
+export const mlDsa87 = ml.mlDsa87;
 
-const slhDsa = (name) => makeSlhDsa(name, glue, loader, { full: true });
+const slh = makeSlhDsa(glue, loader, { full: true });
 
 /** SLH-DSA-SHAKE-128s (FIPS 205, NIST security category 1; small signatures, slow signing). */
-export const slhDsaShake128s = slhDsa('SLH-DSA-SHAKE-128s');
+export const slhDsaShake128s = slh.slhDsaShake128s;
 /** SLH-DSA-SHAKE-128f (FIPS 205, NIST security category 1; fast signing). */
-export const slhDsaShake128f = slhDsa('SLH-DSA-SHAKE-128f');
+export const slhDsaShake128f = slh.slhDsaShake128f;
 /** SLH-DSA-SHAKE-192s (FIPS 205, NIST security category 3; small signatures, slow signing). */
-export const slhDsaShake192s = slhDsa('SLH-DSA-SHAKE-192s');
+export const slhDsaShake192s = slh.slhDsaShake192s;
 /** SLH-DSA-SHAKE-192f (FIPS 205, NIST security category 3; fast signing). */
-export const slhDsaShake192f = slhDsa('SLH-DSA-SHAKE-192f');
+export const slhDsaShake192f = slh.slhDsaShake192f;
 /** SLH-DSA-SHAKE-256s (FIPS 205, NIST security category 5; small signatures, slow signing). */
-export const slhDsaShake256s = slhDsa('SLH-DSA-SHAKE-256s');
+export const slhDsaShake256s = slh.slhDsaShake256s;
 /** SLH-DSA-SHAKE-256f (FIPS 205, NIST security category 5; fast signing). */
-export const slhDsaShake256f = slhDsa('SLH-DSA-SHAKE-256f');
+export const slhDsaShake256f = slh.slhDsaShake256f;
 
 // Magnetar: validator keys and MAGS/MAGG envelopes, batch verification with a bitmap,
 // aggregate certificates (MAGA) checked against a registry with a quorum. See index.d.ts.

@@ -1,5 +1,5 @@
-// ML-DSA (FIPS 204): the sizes of each parameter set and `makeMlDsa`, the factory of one
-// set's API over one WebAssembly instance — verify, prepare and μ in both builds, keygen and
+// ML-DSA (FIPS 204): the sizes of each parameter set and `makeMlDsa`, the factory of the
+// sets' API over one WebAssembly instance — verify, prepare and μ in both builds, keygen and
 // sign in the full one. Not a public entry point: js/index.js and js/verify.js export its sets.
 
 import {
@@ -94,10 +94,17 @@ function verifySurface(level, w, loader) {
 }
 
 /**
- * ML-DSA-`level` over the instance of generated module `w` and its `loader`: the full build's
- * API (`full`: keygen, sign and the internal interface) or the light build's (verify only).
+ * The three ML-DSA sets over the instance of generated module `w` and its `loader`, as
+ * `{ mlDsa44, mlDsa65, mlDsa87 }`: the full build's API (`full`: keygen, sign and the
+ * internal interface) or the light build's (verify only).
  */
-export function makeMlDsa(level, w, loader, { full }) {
+export function makeMlDsa(w, loader, { full }) {
+  const set = (level) => makeSet(level, w, loader, full);
+  return Object.freeze({ mlDsa44: set(44), mlDsa65: set(65), mlDsa87: set(87) });
+}
+
+/** ML-DSA-`level`'s frozen API (see `makeMlDsa`). */
+function makeSet(level, w, loader, full) {
   const v = verifySurface(level, w, loader);
   const { lengths } = v;
   if (!full) {

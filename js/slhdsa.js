@@ -1,5 +1,5 @@
 // SLH-DSA (FIPS 205, the SHAKE sets): the sizes of each set and `makeSlhDsa`, the factory of
-// one set's API over one WebAssembly instance — verify in both builds, keygen and sign in the
+// the sets' API over one WebAssembly instance — verify in both builds, keygen and sign in the
 // full one. Not a public entry point: js/index.js and js/verify.js export its sets.
 
 import {
@@ -69,11 +69,24 @@ function verifySurface(name, w, loader) {
 }
 
 /**
- * The SLH-DSA set named `name` over the instance of generated module `w` and its `loader`:
- * the full build's API (`full`: keygen, sign and the internal interface) or the light
- * build's (verify only).
+ * The six SLH-DSA SHAKE sets over the instance of generated module `w` and its `loader`, as
+ * `{ slhDsaShake128s, …, slhDsaShake256f }`: the full build's API (`full`: keygen, sign and
+ * the internal interface) or the light build's (verify only).
  */
-export function makeSlhDsa(name, w, loader, { full }) {
+export function makeSlhDsa(w, loader, { full }) {
+  const set = (name) => makeSet(name, w, loader, full);
+  return Object.freeze({
+    slhDsaShake128s: set('SLH-DSA-SHAKE-128s'),
+    slhDsaShake128f: set('SLH-DSA-SHAKE-128f'),
+    slhDsaShake192s: set('SLH-DSA-SHAKE-192s'),
+    slhDsaShake192f: set('SLH-DSA-SHAKE-192f'),
+    slhDsaShake256s: set('SLH-DSA-SHAKE-256s'),
+    slhDsaShake256f: set('SLH-DSA-SHAKE-256f'),
+  });
+}
+
+/** The frozen API of the set named `name` (see `makeSlhDsa`). */
+function makeSet(name, w, loader, full) {
   const v = verifySurface(name, w, loader);
   const { lengths } = v;
   const n = lengths.signRand;

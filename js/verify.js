@@ -31,29 +31,29 @@ export const init = loader.init;
 /** Instantiate synchronously from the module's bytes or a compiled `WebAssembly.Module`. */
 export const initSync = loader.initSync;
 
-const mlDsa = (level) => makeMlDsa(level, glue, loader, { full: false });
+const ml = makeMlDsa(glue, loader, { full: false });
 
 /** ML-DSA-44 verification (FIPS 204, NIST security category 2). */
-export const mlDsa44 = mlDsa(44);
+export const mlDsa44 = ml.mlDsa44;
 /** ML-DSA-65 verification (FIPS 204, NIST security category 3). */
-export const mlDsa65 = mlDsa(65);
+export const mlDsa65 = ml.mlDsa65;
 /** ML-DSA-87 verification (FIPS 204, NIST security category 5). */
-export const mlDsa87 = mlDsa(87);
+export const mlDsa87 = ml.mlDsa87;
 
-const slhDsa = (name) => makeSlhDsa(name, glue, loader, { full: false });
+const slh = makeSlhDsa(glue, loader, { full: false });
 
 /** SLH-DSA-SHAKE-128s verification (FIPS 205, NIST security category 1). */
-export const slhDsaShake128s = slhDsa('SLH-DSA-SHAKE-128s');
+export const slhDsaShake128s = slh.slhDsaShake128s;
 /** SLH-DSA-SHAKE-128f verification (FIPS 205, NIST security category 1). */
-export const slhDsaShake128f = slhDsa('SLH-DSA-SHAKE-128f');
+export const slhDsaShake128f = slh.slhDsaShake128f;
 /** SLH-DSA-SHAKE-192s verification (FIPS 205, NIST security category 3). */
-export const slhDsaShake192s = slhDsa('SLH-DSA-SHAKE-192s');
+export const slhDsaShake192s = slh.slhDsaShake192s;
 /** SLH-DSA-SHAKE-192f verification (FIPS 205, NIST security category 3). */
-export const slhDsaShake192f = slhDsa('SLH-DSA-SHAKE-192f');
+export const slhDsaShake192f = slh.slhDsaShake192f;
 /** SLH-DSA-SHAKE-256s verification (FIPS 205, NIST security category 5). */
-export const slhDsaShake256s = slhDsa('SLH-DSA-SHAKE-256s');
+export const slhDsaShake256s = slh.slhDsaShake256s;
 /** SLH-DSA-SHAKE-256f verification (FIPS 205, NIST security category 5). */
-export const slhDsaShake256f = slhDsa('SLH-DSA-SHAKE-256f');
+export const slhDsaShake256f = slh.slhDsaShake256f;
 
 // Magnetar verification: `magnetar.verify`, `magnetar.verifyBatch`, and a validator
 // registry (`MagnetarRegistry`) that checks contributions and aggregate certificates.

@@ -23,18 +23,18 @@ export const loader = makeInit(glue, new URL('../../pkg/demo/quasar_pq_bg.wasm',
 export const init = loader.init;
 export const initSync = loader.initSync;
 
-const mlDsa = (level) => makeMlDsa(level, glue, loader, { full: true });
-export const mlDsa44 = mlDsa(44);
-export const mlDsa65 = mlDsa(65);
-export const mlDsa87 = mlDsa(87);
+const ml = makeMlDsa(glue, loader, { full: true });
+export const mlDsa44 = ml.mlDsa44;
+export const mlDsa65 = ml.mlDsa65;
+export const mlDsa87 = ml.mlDsa87;
 
-const slhDsa = (name) => makeSlhDsa(name, glue, loader, { full: true });
-export const slhDsaShake128s = slhDsa('SLH-DSA-SHAKE-128s');
-export const slhDsaShake128f = slhDsa('SLH-DSA-SHAKE-128f');
-export const slhDsaShake192s = slhDsa('SLH-DSA-SHAKE-192s');
-export const slhDsaShake192f = slhDsa('SLH-DSA-SHAKE-192f');
-export const slhDsaShake256s = slhDsa('SLH-DSA-SHAKE-256s');
-export const slhDsaShake256f = slhDsa('SLH-DSA-SHAKE-256f');
+const slh = makeSlhDsa(glue, loader, { full: true });
+export const slhDsaShake128s = slh.slhDsaShake128s;
+export const slhDsaShake128f = slh.slhDsaShake128f;
+export const slhDsaShake192s = slh.slhDsaShake192s;
+export const slhDsaShake192f = slh.slhDsaShake192f;
+export const slhDsaShake256s = slh.slhDsaShake256s;
+export const slhDsaShake256f = slh.slhDsaShake256f;
 
 const mag = makeMagnetar(glue, loader, { full: true });
 export const magnetar = mag.magnetar;

@@ -384,6 +384,7 @@ describe('defects the fuzz suite found (regressions)', () => {
     assert.equal(full.constants.cheats, undefined);
     assert.equal(typeof glue.hazmatArm, 'undefined');
     assert.equal(typeof demo.glue.hazmatArm, 'function');
+    for (const k of Object.keys(full)) assert.ok(k in demo, `the demo entry exports ${k} as the package does`);
   });
 
   test('a party list is read once: a Proxy whose length grows after the check cannot stretch the loop', () => {
