@@ -5,6 +5,10 @@
 //   pkg/demo/   release profile,     --features full,hazmat             (the demo and the JS tests
 //               only, never shipped: the full module plus the misbehaviour hooks that make *one*
 //               party cheat, armed through js/support/demo.mjs)
+// The demo build shares the release profile's dependencies with full (hazmat changes only this
+// crate's features), so it costs one more compile of this crate (about a minute of CPU);
+// full and demo write the same cdylib path, so a warm rebuild of both recompiles the crate
+// twice.
 // with `cargo build --lib --target wasm32-unknown-unknown` then `wasm-bindgen --target web`, whose
 // JS glue scripts/harden-glue.mjs then rewrites to call only built-ins it captured at load (the
 // build fails if the glue is not the shape it knows).
