@@ -12,24 +12,11 @@
 // @noble/post-quantum so the two can be swapped in tests.
 
 import { glue, loader } from './full.js';
-import {
-  INTERNAL_SIGN_OPTS,
-  INTERNAL_SLH_SIGN_OPTS,
-  MAX_MESSAGE_BYTES,
-  SECURITY_LEVEL,
-  SIGN_OPTS,
-  boolOpt,
-  bytes,
-  checkOpts,
-  contextOf,
-  mlDsaVerifySurface,
-  randomBytes,
-  slhDsaVerifySurface,
-  secretBytes,
-  signRandomness,
-} from './common.js';
 import { makeCert } from './cert.js';
+import { makeMlDsa } from './mldsa.js';
+import { makeSlhDsa } from './slhdsa.js';
 import { makeMagnetar } from './magnetar.js';
+import { makeProtocols } from './protocols.js';
 
 /**
  * Load and instantiate the WebAssembly module. Call (and await) once before anything else;
@@ -41,133 +28,29 @@ export const init = loader.init;
 /** Instantiate synchronously from the module's bytes or a compiled `WebAssembly.Module`. */
 export const initSync = loader.initSync;
 
-function mlDsa(level) {
-  const w = glue;
-  const v = mlDsaVerifySurface(level, w, loader);
-  const { lengths } = v;
-
-  function keygen(seed) {
-    const ownSeed = seed === undefined;
-    const s = ownSeed ? randomBytes(32) : secretBytes(seed, 'seed', { length: 32 });
-    try {
-      // Indexed, not destructured: a replaced Array.prototype[Symbol.iterator] cannot choose the keys.
-      const keys = loader.call(() => w.mlDsaKeygen(level, s));
-      return { publicKey: keys[0], secretKey: keys[1] };
-    } finally {
-      s.fill(0);
-    }
-  }
-
-  function sign(msg, secretKey, opts) {
-    const o = checkOpts(opts, SIGN_OPTS);
-    const ctx = contextOf(o);
-    const m = bytes(msg, 'message', { max: MAX_MESSAGE_BYTES });
-    const sk = secretBytes(secretKey, 'secretKey', { length: lengths.secretKey });
-    const rnd = signRandomness(o.extraEntropy);
-    try {
-      return loader.call(() => w.mlDsaSign(level, sk, m, ctx, rnd));
-    } finally {
-      sk.fill(0);
-      if (rnd) rnd.fill(0);
-    }
-  }
-
-  function internalSign(msg, secretKey, opts) {
-    const o = checkOpts(opts, INTERNAL_SIGN_OPTS);
-    const externalMu = boolOpt(o, 'externalMu');
-    const m = externalMu ? bytes(msg, 'mu', { length: 64 }) : bytes(msg, 'message', { max: MAX_MESSAGE_BYTES });
-    const sk = secretBytes(secretKey, 'secretKey', { length: lengths.secretKey });
-    const rnd = signRandomness(o.extraEntropy, true);
-    try {
-      return loader.call(() => (externalMu ? w.mlDsaSignMu(level, sk, m, rnd) : w.mlDsaSignInternal(level, sk, m, rnd)));
-    } finally {
-      sk.fill(0);
-      rnd.fill(0);
-    }
-  }
-
-  return Object.freeze({
-    lengths,
-    securityLevel: SECURITY_LEVEL[level],
-    keygen,
-    sign,
-    verify: v.verify,
-    prepare: v.prepare,
-    internal: Object.freeze({
-      lengths,
-      keygen,
-      sign: internalSign,
-      verify: v.internalVerify,
-      computeMu: v.computeMu,
-    }),
-  });
-}
+const ml = makeMlDsa(glue, loader, { full: true });
 
 /** ML-DSA-44 (FIPS 204, NIST security category 2). */
-export const mlDsa44 = mlDsa(44);
+export const mlDsa44 = ml.mlDsa44;
 /** ML-DSA-65 (FIPS 204, NIST security category 3). */
-export const mlDsa65 = mlDsa(65);
+export const mlDsa65 = ml.mlDsa65;
 /** ML-DSA-87 (FIPS 204, NIST security category 5). */
-export const mlDsa87 = mlDsa(87);
+export const mlDsa87 = ml.mlDsa87;
 
-function slhDsa(name) {
-  const w = glue;
-  const v = slhDsaVerifySurface(name, w, loader);
-  const { lengths } = v;
-  const n = lengths.signRand;
-
-  function keygen(seed) {
-    const s = seed === undefined ? randomBytes(lengths.seed) : secretBytes(seed, 'seed', { length: lengths.seed });
-    try {
-      const keys = loader.call(() => w.slhDsaKeygen(name, s));
-      return { publicKey: keys[0], secretKey: keys[1] };
-    } finally {
-      s.fill(0);
-    }
-  }
-
-  /** Sign M = `msg` through the pure interface (`internal`: M′ = `msg` as given). */
-  function signWith(internal, msg, secretKey, opts) {
-    const o = checkOpts(opts, internal ? INTERNAL_SLH_SIGN_OPTS : SIGN_OPTS);
-    const ctx = internal ? undefined : contextOf(o, 'slhdsa');
-    const m = bytes(msg, 'message', { max: MAX_MESSAGE_BYTES });
-    const sk = secretBytes(secretKey, 'secretKey', { length: lengths.secretKey });
-    const rnd = signRandomness(o.extraEntropy, false, n);
-    try {
-      return loader.call(() => (internal ? w.slhDsaSignInternal(name, sk, m, rnd) : w.slhDsaSign(name, sk, m, ctx, rnd)));
-    } finally {
-      sk.fill(0);
-      if (rnd) rnd.fill(0);
-    }
-  }
-
-  return Object.freeze({
-    lengths,
-    securityLevel: 8 * n,
-    keygen,
-    sign: (msg, secretKey, opts) => signWith(false, msg, secretKey, opts),
-    verify: v.verify,
-    internal: Object.freeze({
-      lengths,
-      keygen,
-      sign: (msg, secretKey, opts) => signWith(true, msg, secretKey, opts),
-      verify: v.internalVerify,
-    }),
-  });
-}
+const slh = makeSlhDsa(glue, loader, { full: true });
 
 /** SLH-DSA-SHAKE-128s (FIPS 205, NIST security category 1; small signatures, slow signing). */
-export const slhDsaShake128s = slhDsa('SLH-DSA-SHAKE-128s');
+export const slhDsaShake128s = slh.slhDsaShake128s;
 /** SLH-DSA-SHAKE-128f (FIPS 205, NIST security category 1; fast signing). */
-export const slhDsaShake128f = slhDsa('SLH-DSA-SHAKE-128f');
+export const slhDsaShake128f = slh.slhDsaShake128f;
 /** SLH-DSA-SHAKE-192s (FIPS 205, NIST security category 3; small signatures, slow signing). */
-export const slhDsaShake192s = slhDsa('SLH-DSA-SHAKE-192s');
+export const slhDsaShake192s = slh.slhDsaShake192s;
 /** SLH-DSA-SHAKE-192f (FIPS 205, NIST security category 3; fast signing). */
-export const slhDsaShake192f = slhDsa('SLH-DSA-SHAKE-192f');
+export const slhDsaShake192f = slh.slhDsaShake192f;
 /** SLH-DSA-SHAKE-256s (FIPS 205, NIST security category 5; small signatures, slow signing). */
-export const slhDsaShake256s = slhDsa('SLH-DSA-SHAKE-256s');
+export const slhDsaShake256s = slh.slhDsaShake256s;
 /** SLH-DSA-SHAKE-256f (FIPS 205, NIST security category 5; fast signing). */
-export const slhDsaShake256f = slhDsa('SLH-DSA-SHAKE-256f');
+export const slhDsaShake256f = slh.slhDsaShake256f;
 
 // Magnetar: validator keys and MAGS/MAGG envelopes, batch verification with a bitmap,
 // aggregate certificates (MAGA) checked against a registry with a quorum. See index.d.ts.
@@ -191,23 +74,12 @@ export { CERT_POLICIES, CERT_TRUST_MODEL } from './cert.js';
 
 // Threshold protocols: one Party class for every protocol, the key-share holders, the
 // factories and verifiers of Lens and Pulsar. See protocols.d.ts.
-export {
-  Party,
-  LensKeyShare,
-  LensKeyring,
-  PulsarKeyShare,
-  PulsarDkgShare,
-  PulsarKeyring,
-  Rng,
-  lens,
-  pulsar,
-  constants,
-  trustModels,
-  run,
-  runAsync,
-} from './protocols.js';
+export const { Party, LensKeyShare, LensKeyring, PulsarKeyShare, PulsarDkgShare, PulsarKeyring, Rng, lens, pulsar } = makeProtocols(glue, loader);
+export { constants, trustModels, run, runAsync } from './protocols.js';
 
 /** FIPS 204 / FIPS 205 Table 2 sizes of each set, and the package's input bounds. */
-export { ML_DSA_LENGTHS, SLH_DSA_LENGTHS, MAX_MESSAGE_BYTES, MAX_CONTEXT_BYTES } from './common.js';
+export { ML_DSA_LENGTHS } from './mldsa.js';
+export { SLH_DSA_LENGTHS } from './slhdsa.js';
+export { MAX_MESSAGE_BYTES, MAX_CONTEXT_BYTES } from './common.js';
 
 export default init;

@@ -12,7 +12,6 @@
 
 import {
   MAX_MESSAGE_BYTES,
-  SLH_DSA_LENGTHS,
   booleans,
   byteLength,
   bytes,
@@ -30,6 +29,7 @@ import {
   secretBytes,
   signRandomness,
 } from './common.js';
+import { SLH_DSA_LENGTHS } from './slhdsa.js';
 
 /**
  * The three Magnetar modes, by name, with their envelope mode byte and SLH-DSA set (a

@@ -42,7 +42,7 @@
 //   a non-Uint8Array or an unknown option key is a TypeError, a wrong fixed length or an
 //   id outside 1..65535 a RangeError. Codes are API (README, "Error codes").
 // * A polluted realm changes nothing: options and inbox entries count only their own data
-//   properties (nothing on Object.prototype is read as a `seed`, `cheat` or `from`; a getter
+//   properties (nothing on Object.prototype is read as a `seed` or `from`; a getter
 //   is a TypeError, refused before it runs); a list (`parties`, `signers`, an inbox) is copied
 //   once, its `length` read once and bounded; curve names are checked against the package's
 //   own table. Every object a step, a factory or a verifier returns has no prototype, so an
@@ -305,22 +305,6 @@ export interface Randomness {
   rng?: Rng;
 }
 
-/**
- * A misbehaviour name (`constants.cheats`, full build with `hazmat`), for demos and tests: it
- * makes THAT party send wrong messages; every other party checks and blames as it would an
- * attacker. 'bad-shares' (a dealer's shares off by one: 'INVALID_OPENING'),
- * 'bad-contribution' (a bad signature share: Lens 'INVALID_SIGNATURE_SHARE', Pulsar
- * 'INVALID_SHARE'), 'misaddress' (private messages to the wrong party: 'WRONG_RECIPIENT'),
- * 'garbage' (undecodable bytes: 'MALFORMED_MESSAGE').
- */
-export type Cheat = 'bad-shares' | 'bad-contribution' | 'misaddress' | 'garbage';
-
-/** The misbehaviour option of the factories of parties that send protocol messages. */
-export interface Misbehaving {
-  /** @throws RangeError for an unknown name. */
-  cheat?: Cheat;
-}
-
 // ---------------------------------------------------------------------------------------
 // Dealings (Lens key generation, Pulsar DKG, refresh, reshare)
 
@@ -353,7 +337,7 @@ export interface DealingReport {
 export interface ReshareParams {
   /** 32 bytes, unique to this run. */
   session: Uint8Array;
-  /** Old holders that deal: at least the old threshold (more lets a cheater be dropped). */
+  /** Old holders that deal: at least the old threshold (more lets a faulty dealer be dropped). */
   dealers: number[];
   /** The new set (may overlap the old one or not). */
   receivers: number[];
@@ -528,7 +512,7 @@ export declare const lens: {
    * @throws QuasarError 'INVALID_THRESHOLD', 'DUPLICATE_PARTY', 'NOT_A_PARTICIPANT'.
    */
   keygen(
-    opts: { curve: LensCurve; session: Uint8Array; parties: number[]; threshold: number; id: number } & Randomness & Misbehaving,
+    opts: { curve: LensCurve; session: Uint8Array; parties: number[]; threshold: number; id: number } & Randomness,
   ): Party<LensDealingOutcome>;
   /**
    * The holder of `share` in a reshare (same group key, generation + 1, ending with the
@@ -536,7 +520,7 @@ export declare const lens: {
    * @throws QuasarError 'INVALID_THRESHOLD', 'DUPLICATE_PARTY', 'NOT_A_PARTICIPANT',
    *   'DEALER_NOT_IN_OLD_SET', 'NOT_ENOUGH_DEALERS'.
    */
-  reshare(opts: { share: LensKeyShare } & ReshareParams & Randomness & Misbehaving): Party<LensDealingOutcome>;
+  reshare(opts: { share: LensKeyShare } & ReshareParams & Randomness): Party<LensDealingOutcome>;
   /**
    * A new receiver `id` (no share yet) of a reshare of the key whose current package is
    * `publicPackage`.
@@ -547,14 +531,14 @@ export declare const lens: {
    * The holder of `share` in a refresh (same set and threshold, fresh shares) dealt by `dealers`.
    * @throws QuasarError 'NOT_ENOUGH_DEALERS', 'DEALER_NOT_IN_OLD_SET'.
    */
-  refresh(opts: { share: LensKeyShare; session: Uint8Array; dealers: number[] } & Randomness & Misbehaving): Party<LensDealingOutcome>;
+  refresh(opts: { share: LensKeyShare; session: Uint8Array; dealers: number[] } & Randomness): Party<LensDealingOutcome>;
   /**
    * A FROST signer of `message` with `share`, sending to `coordinator` (a signer checks the
    * coordinator's package signs exactly this message).
    * @throws QuasarError 'RESERVED_MESSAGE' (a message starting with an activation tag);
    *   RangeError for a message over `constants.maxMessageBytes`.
    */
-  sign(opts: { share: LensKeyShare; coordinator: number; message: Uint8Array } & Randomness & Misbehaving): Party<LensSignerOutcome>;
+  sign(opts: { share: LensKeyShare; coordinator: number; message: Uint8Array } & Randomness): Party<LensSignerOutcome>;
   /**
    * The coordinator `id` of a session signing `message` under the key of `publicPackage`
    * (public data only; trusted for liveness, not security). Draws nothing.
@@ -761,16 +745,16 @@ export declare const pulsar: {
        * `signers` let `combiner` derive at `level`.
        * @throws QuasarError 'INVALID_THRESHOLD', 'DUPLICATE_PARTY', 'UNKNOWN_PARTY', 'NOT_ENOUGH_SIGNERS', 'NOT_A_PARTICIPANT'.
        */
-      setup(opts: { session: Uint8Array; level: PulsarLevel; members: number[]; threshold: number; signers: number[]; combiner: number; id: number } & Randomness & Misbehaving): Party<PulsarMemberSetup>;
+      setup(opts: { session: Uint8Array; level: PulsarLevel; members: number[]; threshold: number; signers: number[]; combiner: number; id: number } & Randomness): Party<PulsarMemberSetup>;
       /** The holder of `keyring` as a signer of `combiner`'s session. @throws QuasarError 'MISSING_OLD_SHARE', 'NOT_A_SIGNER'. */
-      sign(opts: { keyring: PulsarKeyring; session: Uint8Array; signers: number[]; combiner: number } & PulsarMessage & Randomness & Misbehaving): Party<PulsarMemberReleased>;
+      sign(opts: { keyring: PulsarKeyring; session: Uint8Array; signers: number[]; combiner: number } & PulsarMessage & Randomness): Party<PulsarMemberReleased>;
       /**
        * Member `id` of a reshare with its `keyring` (a joining member: `PulsarKeyring.empty()`
        * and the group's `keyRecord` and `sharing`). The keyring moves into the party and comes
        * back as the outcome's `keyring`.
        * @throws QuasarError 'MISSING_OLD_SHARE', and as `pulsar.reshare`.
        */
-      reshare(opts: ReshareParams & { keyring: PulsarKeyring; id: number; keyRecord?: Uint8Array; sharing?: Uint8Array } & Randomness & Misbehaving): Party<PulsarMemberReshared>;
+      reshare(opts: ReshareParams & { keyring: PulsarKeyring; id: number; keyRecord?: Uint8Array; sharing?: Uint8Array } & Randomness): Party<PulsarMemberReshared>;
     };
     readonly combiner: {
       /** The combiner `id` of a group's setup (the members' parameters). */
@@ -783,7 +767,7 @@ export declare const pulsar: {
    * Party `id` of the Pulsar DKG (LSS Pedersen over Ristretto255).
    * @throws QuasarError 'INVALID_THRESHOLD', 'DUPLICATE_PARTY', 'NOT_A_PARTICIPANT'.
    */
-  dkg(opts: { session: Uint8Array; parties: number[]; threshold: number; id: number } & Randomness & Misbehaving): Party<PulsarDkgOutcome>;
+  dkg(opts: { session: Uint8Array; parties: number[]; threshold: number; id: number } & Randomness): Party<PulsarDkgOutcome>;
   readonly keyCeremony: {
     /**
      * The combiner `id` of the key ceremony of `sharing` by `signers` (≥ t) at `level`: a
@@ -798,7 +782,7 @@ export declare const pulsar: {
      * The holder of a DKG `share` as a signer of the key-ceremony `session` (the combiner's `info.session`).
      * @throws QuasarError 'PURPOSE_MISMATCH', 'NOT_A_SIGNER', 'GROUP_MISMATCH'.
      */
-    signer(opts: { share: PulsarDkgShare; session: Uint8Array } & Randomness & Misbehaving): Party<PulsarSignerOutcome>;
+    signer(opts: { share: PulsarDkgShare; session: Uint8Array } & Randomness): Party<PulsarSignerOutcome>;
   };
   /**
    * The key certification (every party): checks the combiner's `announcement` against the
@@ -824,7 +808,7 @@ export declare const pulsar: {
      * must be for its own key and sign exactly `message`/`context`.
      * @throws QuasarError 'PURPOSE_MISMATCH', 'GROUP_MISMATCH', 'WRONG_MESSAGE', 'NOT_A_SIGNER', 'WRONG_GENERATION'.
      */
-    signer(opts: { share: PulsarKeyShare; session: Uint8Array } & PulsarMessage & Randomness & Misbehaving): Party<PulsarSignerOutcome>;
+    signer(opts: { share: PulsarKeyShare; session: Uint8Array } & PulsarMessage & Randomness): Party<PulsarSignerOutcome>;
   };
   /**
    * The holder of `share` in a reshare bound to its own certified group key, ending with
@@ -832,7 +816,7 @@ export declare const pulsar: {
    * @throws QuasarError 'INVALID_THRESHOLD', 'DUPLICATE_PARTY', 'NOT_A_PARTICIPANT',
    *   'DEALER_NOT_IN_OLD_SET', 'NOT_ENOUGH_DEALERS'.
    */
-  reshare(opts: { share: PulsarKeyShare } & ReshareParams & Randomness & Misbehaving): Party<PulsarDealingOutcome>;
+  reshare(opts: { share: PulsarKeyShare } & ReshareParams & Randomness): Party<PulsarDealingOutcome>;
   /**
    * A new member `id` of a reshare: `keyRecord` is checked against the old `sharing` first.
    * @throws as `reshare`; 'GROUP_MISMATCH', 'ACTIVATION_*' (a key the old set did not certify).
@@ -844,7 +828,7 @@ export declare const pulsar: {
    * The holder of `share` in a refresh dealt by `dealers`.
    * @throws QuasarError 'NOT_ENOUGH_DEALERS', 'DEALER_NOT_IN_OLD_SET'.
    */
-  refresh(opts: { share: PulsarKeyShare; session: Uint8Array; dealers: number[] } & Randomness & Misbehaving): Party<PulsarDealingOutcome>;
+  refresh(opts: { share: PulsarKeyShare; session: Uint8Array; dealers: number[] } & Randomness): Party<PulsarDealingOutcome>;
   /**
    * Plain FIPS 204 verification under a raw group key (level from its length). False for
    * any bad signature.
@@ -881,13 +865,6 @@ export declare const constants: {
   readonly maxMessageBytes: 16777216;
   readonly curves: readonly LensCurve[];
   readonly levels: readonly PulsarLevel[];
-  /** The misbehaviour names of the demo's cheating-party toggle (`cheat`). */
-  readonly cheats: {
-    readonly dealing: 'bad-shares';
-    readonly signing: 'bad-contribution';
-    readonly misaddress: 'misaddress';
-    readonly garbage: 'garbage';
-  };
 };
 
 /** One sentence per trust model (DESIGN §3), for UIs. */

@@ -9,11 +9,15 @@
 // Same names and behaviour as the full build (`quasar-pq`), without keygen and sign.
 
 import * as glue from '../pkg/light/quasar_pq.js';
-import { SECURITY_LEVEL, makeInit, mlDsaVerifySurface, slhDsaVerifySurface } from './common.js';
+import { makeInit } from './common.js';
 import { makeCert } from './cert.js';
 import { makeMagnetar } from './magnetar.js';
+import { makeMlDsa } from './mldsa.js';
+import { makeSlhDsa } from './slhdsa.js';
 
-export { ML_DSA_LENGTHS, SLH_DSA_LENGTHS, MAX_MESSAGE_BYTES, MAX_CONTEXT_BYTES } from './common.js';
+export { ML_DSA_LENGTHS } from './mldsa.js';
+export { SLH_DSA_LENGTHS } from './slhdsa.js';
+export { MAX_MESSAGE_BYTES, MAX_CONTEXT_BYTES } from './common.js';
 
 const loader = makeInit(glue, new URL('../pkg/light/quasar_pq_bg.wasm', import.meta.url).href);
 
@@ -27,50 +31,29 @@ export const init = loader.init;
 /** Instantiate synchronously from the module's bytes or a compiled `WebAssembly.Module`. */
 export const initSync = loader.initSync;
 
-function mlDsa(level) {
-  const v = mlDsaVerifySurface(level, glue, loader);
-  return Object.freeze({
-    lengths: v.lengths,
-    securityLevel: SECURITY_LEVEL[level],
-    verify: v.verify,
-    prepare: v.prepare,
-    internal: Object.freeze({
-      lengths: v.lengths,
-      verify: v.internalVerify,
-      computeMu: v.computeMu,
-    }),
-  });
-}
+const ml = makeMlDsa(glue, loader, { full: false });
 
 /** ML-DSA-44 verification (FIPS 204, NIST security category 2). */
-export const mlDsa44 = mlDsa(44);
+export const mlDsa44 = ml.mlDsa44;
 /** ML-DSA-65 verification (FIPS 204, NIST security category 3). */
-export const mlDsa65 = mlDsa(65);
+export const mlDsa65 = ml.mlDsa65;
 /** ML-DSA-87 verification (FIPS 204, NIST security category 5). */
-export const mlDsa87 = mlDsa(87);
+export const mlDsa87 = ml.mlDsa87;
 
-function slhDsa(name) {
-  const v = slhDsaVerifySurface(name, glue, loader);
-  return Object.freeze({
-    lengths: v.lengths,
-    securityLevel: 8 * (v.lengths.seed / 3),
-    verify: v.verify,
-    internal: Object.freeze({ lengths: v.lengths, verify: v.internalVerify }),
-  });
-}
+const slh = makeSlhDsa(glue, loader, { full: false });
 
 /** SLH-DSA-SHAKE-128s verification (FIPS 205, NIST security category 1). */
-export const slhDsaShake128s = slhDsa('SLH-DSA-SHAKE-128s');
+export const slhDsaShake128s = slh.slhDsaShake128s;
 /** SLH-DSA-SHAKE-128f verification (FIPS 205, NIST security category 1). */
-export const slhDsaShake128f = slhDsa('SLH-DSA-SHAKE-128f');
+export const slhDsaShake128f = slh.slhDsaShake128f;
 /** SLH-DSA-SHAKE-192s verification (FIPS 205, NIST security category 3). */
-export const slhDsaShake192s = slhDsa('SLH-DSA-SHAKE-192s');
+export const slhDsaShake192s = slh.slhDsaShake192s;
 /** SLH-DSA-SHAKE-192f verification (FIPS 205, NIST security category 3). */
-export const slhDsaShake192f = slhDsa('SLH-DSA-SHAKE-192f');
+export const slhDsaShake192f = slh.slhDsaShake192f;
 /** SLH-DSA-SHAKE-256s verification (FIPS 205, NIST security category 5). */
-export const slhDsaShake256s = slhDsa('SLH-DSA-SHAKE-256s');
+export const slhDsaShake256s = slh.slhDsaShake256s;
 /** SLH-DSA-SHAKE-256f verification (FIPS 205, NIST security category 5). */
-export const slhDsaShake256f = slhDsa('SLH-DSA-SHAKE-256f');
+export const slhDsaShake256f = slh.slhDsaShake256f;
 
 // Magnetar verification: `magnetar.verify`, `magnetar.verifyBatch`, and a validator
 // registry (`MagnetarRegistry`) that checks contributions and aggregate certificates.

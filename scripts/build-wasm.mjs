@@ -1,16 +1,22 @@
 #!/usr/bin/env node
-// Builds the two WASM modules and their JS bindings:
-//   pkg/full/   release profile,     --features full,hazmat             (everything; hazmat = the
-//               demo's cheating-party hooks, which only make *that* party misbehave)
-//   pkg/light/  wasm-light profile,  --no-default-features --features light  (verify only)
+// Builds the WASM modules and their JS bindings:
+//   pkg/full/   release profile,     --features full                    (everything; the package)
+//   pkg/light/  wasm-light profile,  --no-default-features --features light  (verify only; the package)
+//   pkg/demo/   release profile,     --features full,hazmat             (the demo and the JS tests
+//               only, never shipped: the full module plus the misbehaviour hooks that make *one*
+//               party cheat, armed through js/support/demo.mjs)
+// The demo build shares the release profile's dependencies with full (hazmat changes only this
+// crate's features), so it costs one more compile of this crate (about a minute of CPU);
+// full and demo write the same cdylib path, so a warm rebuild of both recompiles the crate
+// twice.
 // with `cargo build --lib --target wasm32-unknown-unknown` then `wasm-bindgen --target web`, whose
 // JS glue scripts/harden-glue.mjs then rewrites to call only built-ins it captured at load (the
 // build fails if the glue is not the shape it knows).
-// Prints raw and gzip sizes of both .wasm files. No wasm-opt: measured with npm binaryen 132,
+// Prints raw and gzip sizes of the .wasm files. No wasm-opt: measured with npm binaryen 132,
 // `-Oz` saves ~1.3 KB gzipped on the light module and `-O3` gains no speed on the full one,
 // not worth a 100 MB dev dependency.
 //
-// Usage: node scripts/build-wasm.mjs [full|light ...]   (default: both)
+// Usage: node scripts/build-wasm.mjs [full|light|demo ...]   (default: all three)
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,15 +28,19 @@ import { ROOT, fail, findWasmBindgen, lockedWasmBindgenVersion } from './setup.m
 
 const TARGET = 'wasm32-unknown-unknown';
 
-/** The two builds. `profileDir` is cargo's output folder for the profile. */
+/** The builds. `profileDir` is cargo's output folder for the profile. */
 export const BUILDS = {
   full: {
-    cargoArgs: ['--release', '--features', 'full,hazmat'],
+    cargoArgs: ['--release', '--features', 'full'],
     profileDir: 'release',
   },
   light: {
     cargoArgs: ['--profile', 'wasm-light', '--no-default-features', '--features', 'light'],
     profileDir: 'wasm-light',
+  },
+  demo: {
+    cargoArgs: ['--release', '--features', 'full,hazmat'],
+    profileDir: 'release',
   },
 };
 

@@ -4,6 +4,8 @@
 //   node scripts/serve.mjs            # http://127.0.0.1:8080/  (PORT env overrides; PORT=0 = any free port)
 //
 // Routes: `/` -> www/index.html; `/www/*`, `/js/*`, `/pkg/*`, `/kats/*` (the light-client tab's golden chain) from the repository root.
+// The demo (www/) loads the package's API from /js/support/demo.mjs, over the demo build
+// (pkg/demo: `hazmat`, the cheating-party toggle), which the npm package never ships.
 // Everything else is 404. Paths containing `..` (raw or percent-encoded) are rejected.
 // The same module exports `startServer({ port })` so tests can run it in-process.
 

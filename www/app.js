@@ -47,9 +47,9 @@ if (fromHash) selectTab(fromHash[0]);
 async function boot() {
   let lib;
   try {
-    lib = await import('/js/index.js');
+    lib = await import('/js/support/demo.mjs');
   } catch (err) {
-    throw new Error(`could not load /js/index.js (${describeError(err)}). Build the WASM package first: npm run build`);
+    throw new Error(`could not load /js/support/demo.mjs (${describeError(err)}). Build the WASM package first: npm run build`);
   }
   // The single-signer tab runs on the page (about a millisecond per operation).
   await lib.init();

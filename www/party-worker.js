@@ -21,7 +21,7 @@
 // Requests: { id, op, ... } → { id, ok, result } | { id, ok: false, error }.
 // Events:   { event: 'step-start', token, key } and { event: 'step-done', token, key, ms, ok }.
 
-import * as lib from '/js/index.js';
+import * as lib from '/js/support/demo.mjs';
 import { errorInfo } from './util.js';
 import { standardVerify } from './verify.js';
 

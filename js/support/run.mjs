@@ -1,10 +1,10 @@
-// The tests' view of the package's `run()` (js/protocols.js: the Rust simulator's semantics
+// The tests' view of the package's `run()` (js/run.js: the Rust simulator's semantics
 // and message order, so `onSent(from, outgoing)` sees every post in the order the
 // known-answer vectors hash). A party still waiting when the run ends is also listed in
 // `errors` here, so a test asserting on `errors` sees it. `pulsarGroup` sets up a Pulsar group
 // through the custody lifecycle parties: the tests' one way to make one. Not part of the
 // package.
-import { run as runParties } from '../protocols.js';
+import { run as runParties } from '../run.js';
 
 /**
  * Runs `parties` (an array of Party) to the end with the package's `run()` (options

@@ -8,6 +8,7 @@ import { before, describe, test } from 'node:test';
 
 import * as full from '../index.js';
 import * as light from '../verify.js';
+import * as demo from '../support/demo.mjs';
 import { loader } from '../full.js';
 import { makeInit } from '../common.js';
 import * as glue from '../../pkg/full/quasar_pq.js';
@@ -112,6 +113,7 @@ function pulsarKey() {
 before(async () => {
   await full.init();
   await light.init();
+  await demo.init();
   kp = mlDsa44.keygen(new Uint8Array(32).fill(7));
   sig = mlDsa44.sign(msg, kp.secretKey);
   slhKp = slhDsaShake128f.keygen(new Uint8Array(48).fill(7));
@@ -360,13 +362,22 @@ describe('defects the fuzz suite found (regressions)', () => {
     roundTrip();
   });
 
-  test('an unknown misbehaviour name is refused before it is copied into WASM memory', () => {
-    const before = loader.memoryBytes();
+  test('an unknown misbehaviour name is refused before it is copied into WASM memory (demo build)', () => {
+    const before = demo.loader.memoryBytes();
     const opts = { curve: 'ed25519', session, parties: [1, 2], threshold: 2, id: 1 };
-    assert.throws(() => lens.keygen({ ...opts, cheat: 'x'.repeat(8 << 20) }), RangeError);
-    assert.throws(() => lens.keygen({ ...opts, cheat: 'bad-share' }), RangeError);
-    assert.equal(loader.memoryBytes(), before, 'an 8 MiB name did not grow the memory');
-    lens.keygen({ ...opts, cheat: 'garbage' }).free();
+    assert.throws(() => demo.lens.keygen({ ...opts, cheat: 'x'.repeat(8 << 20) }), RangeError);
+    assert.throws(() => demo.lens.keygen({ ...opts, cheat: 'bad-share' }), RangeError);
+    assert.equal(demo.loader.memoryBytes(), before, 'an 8 MiB name did not grow the memory');
+    demo.lens.keygen({ ...opts, cheat: 'garbage' }).free();
+  });
+
+  test('the package has no misbehaviour hooks: `cheat` is an unknown option, the module has no hazmatArm', () => {
+    const opts = { curve: 'ed25519', session, parties: [1, 2], threshold: 2, id: 1 };
+    assert.throws(() => lens.keygen({ ...opts, cheat: 'garbage' }), /unexpected option "cheat"/);
+    assert.equal(full.constants.cheats, undefined);
+    assert.equal(typeof glue.hazmatArm, 'undefined');
+    assert.equal(typeof demo.glue.hazmatArm, 'function');
+    for (const k of Object.keys(full)) assert.ok(k in demo, `the demo entry exports ${k} as the package does`);
   });
 
   test('a party list is read once: a Proxy whose length grows after the check cannot stretch the loop', () => {

@@ -59,14 +59,21 @@ test('`files` ships the entry points, types and WASM, and nothing else', () => {
     'LICENSE-APACHE',
     'LICENSE-MIT',
     'README.md',
+    'js/bls.js',
     'js/cert.js',
     'js/common.js',
     'js/full.js',
     'js/index.d.ts',
     'js/index.js',
+    'js/lens.js',
     'js/magnetar.js',
+    'js/mldsa.js',
+    'js/party.js',
     'js/protocols.d.ts',
     'js/protocols.js',
+    'js/pulsar.js',
+    'js/run.js',
+    'js/slhdsa.js',
     'js/verify.d.ts',
     'js/verify.js',
     'package.json',
@@ -86,6 +93,24 @@ test('`files` ships the entry points, types and WASM, and nothing else', () => {
     assert.ok(text.includes(f === 'LICENSE-MIT' ? 'Permission is hereby granted' : 'Apache License'), f);
   }
   assert.deepEqual(pkg.dependencies ?? {}, {}, 'no runtime dependencies');
+});
+
+test('the packed package has no misbehaviour hooks: no `cheat` option, no hazmat export', () => {
+  const dir = join(work, 'unpacked');
+  mkdirSync(dir);
+  execFileSync('tar', ['-xzf', tarball, '-C', dir]);
+  const root = join(dir, 'package');
+  for (const path of packed.files.map((f) => f.path)) {
+    if (!/\.(js|ts)$/.test(path)) continue;
+    const text = readFileSync(join(root, path), 'utf8');
+    assert.doesNotMatch(text, /cheat|hazmat/i, `${path} mentions a misbehaviour hook`);
+  }
+  for (const b of ['full', 'light']) {
+    const exports = WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(join(root, 'pkg', b, 'quasar_pq_bg.wasm'))));
+    if (b === 'full') assert.ok(exports.some((e) => e.name === 'lensKeygen'), 'the export names are the bindings\' own');
+    const hooks = exports.filter((e) => /cheat|hazmat/i.test(e.name));
+    assert.deepEqual(hooks, [], `pkg/${b} exports no misbehaviour hook`);
+  }
 });
 
 // The worker: one entity (a member or the combiner), its own WASM instance. It holds at most

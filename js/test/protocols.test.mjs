@@ -5,8 +5,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
 
-import { init, lens, pulsar, constants, trustModels, mlDsa65, Party, LensKeyShare, LensKeyring, PulsarKeyShare, PulsarKeyring, Rng, run as runParties } from '../index.js';
-import * as glue from '../../pkg/full/quasar_pq.js';
+// The demo build (js/support/demo.mjs): the package's API whose factories also take `cheat`.
+import { glue, init, lens, pulsar, constants, trustModels, mlDsa65, Party, LensKeyShare, LensKeyring, PulsarKeyShare, PulsarKeyring, Rng, run as runParties } from '../support/demo.mjs';
 import { label32, pulsarGroup, run } from '../support/run.mjs';
 
 const ids = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => a + i);

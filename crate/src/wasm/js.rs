@@ -1,9 +1,10 @@
 //! Plumbing shared by the protocol bindings: arguments from JS (party ids, session ids,
-//! seeds, generations, the misbehaviour name, a reshare's parameters and member), result
-//! objects (outgoing messages, blame lists, activation certificates) and the snapshot
-//! helpers of the key-share holders.
+//! seeds, generations, a reshare's parameters and member), result objects (outgoing
+//! messages, blame lists, activation certificates) and the snapshot helpers of the key-share
+//! holders. With feature `hazmat` (the demo build only), the slot a misbehaviour is armed in.
 //!
-//! Exported to JS: only `ReshareWasm`, a reshare's parameters in one argument. Blame
+//! Exported to JS: `ReshareWasm`, a reshare's parameters in one argument, and, in the demo
+//! build only, `hazmatArm`. Blame
 //! reaches JS as `{ party, code, reason, related? }` with the code and text of
 //! [`BlameReason`] itself: the one table is the Rust one.
 
@@ -79,33 +80,26 @@ impl Reshare {
 }
 
 /// One party of a reshare, as the factory knows it: its id, its current share (none for a
-/// new member), its generator and its misbehaviour (a new member has none).
+/// new member) and its generator.
 pub(super) struct Member<'a, S> {
     pub(super) id: PartyId,
     pub(super) share: Option<&'a S>,
     pub(super) rng: &'a mut RngWasm,
-    pub(super) cheat: Option<String>,
 }
 
 impl<'a, S> Member<'a, S> {
     /// The holder `id` of `share`.
-    pub(super) fn holder(id: PartyId, share: &'a S, rng: &'a mut RngWasm, cheat: Option<String>) -> Self {
+    pub(super) fn holder(id: PartyId, share: &'a S, rng: &'a mut RngWasm) -> Self {
         Member {
             id,
             share: Some(share),
             rng,
-            cheat,
         }
     }
 
     /// New member `id` (no share yet).
     pub(super) fn joining(id: PartyId, rng: &'a mut RngWasm) -> Self {
-        Member {
-            id,
-            share: None,
-            rng,
-            cheat: None,
-        }
+        Member { id, share: None, rng }
     }
 }
 
@@ -132,44 +126,58 @@ pub(super) fn rng_from_seed(seed: Vec<u8>) -> Result<ChaCha20Rng, JsValue> {
     Ok(ChaCha20Rng::from_seed(*array))
 }
 
-/// The misbehaviour named `name` (`None`: an honest party).
+/// The misbehaviour armed for the next party a factory starts (feature `hazmat`): 0 for
+/// none, else 1 + its index in [`Cheat::ALL`](crate::party::hazmat::Cheat::ALL). One WASM
+/// instance runs one call at a time, so the slot is never shared between two starts.
 #[cfg(feature = "hazmat")]
-pub(super) fn cheat(name: Option<String>) -> Result<Option<crate::party::hazmat::Cheat>, JsValue> {
-    match name {
-        None => Ok(None),
-        Some(n) => crate::party::hazmat::Cheat::from_name(&n)
-            .map(Some)
-            .ok_or_else(|| range_error("cheat must be bad-shares, misaddress, bad-contribution or garbage")),
-    }
+static ARMED: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+
+/// Demo and test builds only (feature `hazmat`; the published package is built without it,
+/// so this export does not exist there): arms the misbehaviour named `name` for the next
+/// party a factory starts (`undefined` disarms). The start takes it, so it applies once.
+#[cfg(feature = "hazmat")]
+#[wasm_bindgen(js_name = "hazmatArm")]
+pub fn hazmat_arm(name: Option<String>) -> Result<(), JsValue> {
+    use crate::party::hazmat::Cheat;
+    let slot = match name {
+        None => 0,
+        Some(n) => Cheat::ALL
+            .iter()
+            .position(|c| c.name() == n)
+            .and_then(|i| u8::try_from(i + 1).ok())
+            .ok_or_else(|| {
+                range_error("cheat must be bad-shares, misaddress, bad-contribution or garbage")
+            })?,
+    };
+    ARMED.store(slot, core::sync::atomic::Ordering::Relaxed);
+    Ok(())
 }
 
-/// Starts a party honestly (`$honest`) or, with the misbehaviour named by `$cheat`
-/// (feature `hazmat`), cheating as `$k` (`$cheating`): the started party and its first
-/// messages, or `?` with the JS error (an unknown name, the start's own error).
+/// Takes the armed misbehaviour (`None`: an honest party), leaving the slot empty.
+#[cfg(feature = "hazmat")]
+pub(super) fn take_cheat() -> Option<crate::party::hazmat::Cheat> {
+    let slot = ARMED.swap(0, core::sync::atomic::Ordering::Relaxed);
+    crate::party::hazmat::Cheat::ALL
+        .get(usize::from(slot).checked_sub(1)?)
+        .copied()
+}
+
+/// Starts a party: honestly (`$honest`), or, in a `hazmat` build with a misbehaviour armed by
+/// [`hazmat_arm`], cheating as `$k` (`$cheating`). The started party and its first messages,
+/// or `?` with the start's JS error. Without `hazmat` only `$honest` is compiled.
 macro_rules! start_with_cheat {
-    ($cheat:expr, $honest:expr, $k:ident => $cheating:expr) => {
-        match $crate::wasm::js::cheat($cheat)? {
+    ($honest:expr, $k:ident => $cheating:expr) => {{
+        #[cfg(feature = "hazmat")]
+        let started = match $crate::wasm::js::take_cheat() {
             None => $honest,
-            #[cfg(feature = "hazmat")]
             Some($k) => $cheating,
-            #[cfg(not(feature = "hazmat"))]
-            Some($k) => match $k {},
-        }
-        .map_err($crate::wasm::to_js_error)?
-    };
+        };
+        #[cfg(not(feature = "hazmat"))]
+        let started = $honest;
+        started.map_err($crate::wasm::to_js_error)?
+    }};
 }
 pub(super) use start_with_cheat;
-
-/// Without the `hazmat` feature no party can be told to misbehave.
-#[cfg(not(feature = "hazmat"))]
-pub(super) fn cheat(name: Option<String>) -> Result<Option<core::convert::Infallible>, JsValue> {
-    match name {
-        None => Ok(None),
-        Some(_) => Err(range_error(
-            "this build has no misbehaviour hooks (feature hazmat)",
-        )),
-    }
-}
 
 /// A JS object under construction, with no prototype ([`super::null_object`]).
 pub(super) struct Obj(Object);

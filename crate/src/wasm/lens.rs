@@ -13,7 +13,6 @@
 
 use alloc::boxed::Box;
 use alloc::collections::BTreeSet;
-use alloc::string::String;
 use alloc::vec::Vec;
 
 use js_sys::Array;
@@ -184,10 +183,9 @@ fn dealing_party(
     share: Option<&KeyShare>,
     expect: Option<u64>,
     rng: &mut RngWasm,
-    cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
     let rng = rng.get();
-    let (party, out) = start_with_cheat!(cheat, c.start(me, share, rng),
+    let (party, out) = start_with_cheat!(c.start(me, share, rng),
         k => c.start_cheating(me, share, k, rng));
     let n = c.participants().len();
     // A threshold is at most n.
@@ -211,7 +209,7 @@ fn dealing_party(
 }
 
 /// Starts party `me` of a Lens key generation (the LSS Feldman DKG) among `parties` with
-/// threshold `threshold` on curve byte `curve` (`cheat`: a misbehaviour name, demo only).
+/// threshold `threshold` on curve byte `curve`.
 ///
 /// # Errors
 /// `INVALID_THRESHOLD`, `DUPLICATE_PARTY`, `NOT_A_PARTICIPANT`; `RangeError` for bad ids
@@ -224,7 +222,6 @@ pub fn lens_keygen(
     threshold: u16,
     me: u16,
     rng: &mut RngWasm,
-    cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
     let c = Ceremony::keygen(
         curve(curve_byte)?,
@@ -233,7 +230,7 @@ pub fn lens_keygen(
         threshold,
     )
     .map_err(to_js_error)?;
-    dealing_party(&c, party_id(me)?, None, None, rng, cheat)
+    dealing_party(&c, party_id(me)?, None, None, rng)
 }
 
 /// Starts the holder of `share` in the reshare `reshare` of its key (its session, dealers,
@@ -246,10 +243,9 @@ pub fn lens_reshare(
     share: &LensKeyShareWasm,
     reshare: js::Reshare,
     rng: &mut RngWasm,
-    cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
     let s = &share.share;
-    reshare_party(s.public(), js::Member::holder(s.party(), s, rng, cheat), reshare)
+    reshare_party(s.public(), js::Member::holder(s.party(), s, rng), reshare)
 }
 
 /// Starts `member` in the reshare `r` of the key of `public`.
@@ -261,7 +257,7 @@ fn reshare_party(
     let c =
         Ceremony::reshare(r.session, public, &r.dealers, &r.receivers, r.threshold).map_err(to_js_error)?;
     let next = Some(public.epoch().generation + 1);
-    dealing_party(&c, member.id, member.share, next, member.rng, member.cheat)
+    dealing_party(&c, member.id, member.share, next, member.rng)
 }
 
 /// Starts new receiver `me` (no share yet) in the reshare `reshare` of the key whose
@@ -291,13 +287,12 @@ pub fn lens_refresh(
     session: &[u8],
     dealers: Vec<u16>,
     rng: &mut RngWasm,
-    cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
     let s = &share.share;
     let c = Ceremony::refresh(array32("session", session)?, s.public(), &party_ids(&dealers)?)
         .map_err(to_js_error)?;
     let next = s.public().epoch().generation + 1;
-    dealing_party(&c, s.party(), Some(s), Some(next), rng, cheat)
+    dealing_party(&c, s.party(), Some(s), Some(next), rng)
 }
 
 /// Starts a FROST signer: signs `message` with `share`, sending to `coordinator`.
@@ -310,11 +305,10 @@ pub fn lens_sign(
     coordinator: u16,
     message: &[u8],
     rng: &mut RngWasm,
-    cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
     let coordinator = party_id(coordinator)?;
     let rng = rng.get();
-    let (party, out) = start_with_cheat!(cheat, SignerParty::start(&share.share, coordinator, message, rng),
+    let (party, out) = start_with_cheat!(SignerParty::start(&share.share, coordinator, message, rng),
         k => SignerParty::start_cheating(&share.share, coordinator, message, k, rng));
     let n = share.share.public().parties().len();
     let bound = inbox_bound(1, message.len() + 256 + 160 * n);
@@ -381,8 +375,8 @@ pub fn lens_verify_activation(
 }
 
 /// The protocol constants the JS package exports, from their one definition here:
-/// `{ lensActivationTag, pulsarActivationContext, lssActivationTag, cheats,
-/// lensMaxMessageBytes, pulsarMaxMessageBytes }`.
+/// `{ lensActivationTag, pulsarActivationContext, lssActivationTag, lensMaxMessageBytes,
+/// pulsarMaxMessageBytes }`.
 #[wasm_bindgen(js_name = "protocolConstants")]
 pub fn protocol_constants() -> JsValue {
     use crate::lss::ActivationKind;
@@ -398,6 +392,7 @@ pub fn protocol_constants() -> JsValue {
             "pulsarMaxMessageBytes",
             crate::pulsar::custody::session::MAX_MESSAGE_LEN as u32,
         );
+    // The demo build (feature `hazmat`) adds the names of its misbehaviours.
     #[cfg(feature = "hazmat")]
     {
         let names: js_sys::Array = crate::party::hazmat::Cheat::ALL

@@ -20,7 +20,6 @@
 //! record is checked against the old generation's certificate before it takes part.
 
 use alloc::boxed::Box;
-use alloc::string::String;
 use alloc::vec::Vec;
 
 use wasm_bindgen::prelude::*;
@@ -71,7 +70,6 @@ pub fn pulsar_dkg(
     threshold: u16,
     me: u16,
     rng: &mut RngWasm,
-    cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
     let ids = party_ids(&parties)?;
     let c = AnyCeremony::dkg(
@@ -85,7 +83,7 @@ pub fn pulsar_dkg(
     let me = party_id(me)?;
     let rng = rng.get();
     let bound = dealing_bound(ids.len(), usize::from(threshold));
-    let (party, out) = start_with_cheat!(cheat, Dealing::start(c, me, None, rng),
+    let (party, out) = start_with_cheat!(Dealing::start(c, me, None, rng),
         k => Dealing::start_cheating(c, me, None, k, rng));
     let finish = Box::new(|o: AnyOutcome| {
         let mut o = o.into_curve::<R>().map_err(to_js_error)?;
@@ -186,10 +184,9 @@ fn signer_party(
     share: &lss::KeyShare<R>,
     session: &Session,
     rng: &mut RngWasm,
-    cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
     let rng = rng.get();
-    let (party, out) = start_with_cheat!(cheat, SignerParty::start(share, session, rng),
+    let (party, out) = start_with_cheat!(SignerParty::start(share, session, rng),
         k => SignerParty::start_cheating(share, session, k, rng));
     let bound = inbox_bound(session.signers().len(), custody::ROUND1_LEN + 64);
     let finish =
@@ -207,10 +204,9 @@ pub fn pulsar_ceremony_signer(
     share: &LssShareWasm,
     session: &[u8],
     rng: &mut RngWasm,
-    cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
     let s = session_of(session, Purpose::KeyCeremony)?;
-    signer_party(&share.share, &s, rng, cheat)
+    signer_party(&share.share, &s, rng)
 }
 
 /// Starts the key-certification round for the holder of `share`: checks the combiner's
@@ -298,7 +294,6 @@ pub fn pulsar_sign_signer(
     message: &[u8],
     context: &[u8],
     rng: &mut RngWasm,
-    cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
     let s = session_of(session, Purpose::Sign)?;
     if s.group_key() != Some(share.share.group_key()) {
@@ -312,7 +307,7 @@ pub fn pulsar_sign_signer(
             &[],
         ));
     }
-    signer_party(share.share.lss(), &s, rng, cheat)
+    signer_party(share.share.lss(), &s, rng)
 }
 
 /// The `PartyWasm` of a Pulsar refresh or reshare `c` for `me` (with its custody share,
@@ -323,7 +318,6 @@ fn pulsar_dealing(
     share: Option<&KeyShare>,
     gk: GroupKey,
     rng: &mut RngWasm,
-    cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
     let rng = rng.get();
     let n = {
@@ -334,7 +328,7 @@ fn pulsar_dealing(
     let expect = c.new_generation();
     let old = share.map(|s| lss::AnyKeyShare::from(dup(s.lss())));
     let any = AnyCeremony::from(c);
-    let (party, out) = start_with_cheat!(cheat, Dealing::start(any, me, old.as_ref(), rng),
+    let (party, out) = start_with_cheat!(Dealing::start(any, me, old.as_ref(), rng),
         k => Dealing::start_cheating(any, me, old.as_ref(), k, rng));
     let finish = Box::new(move |o: AnyOutcome| {
         let mut o = o.into_curve::<R>().map_err(to_js_error)?;
@@ -373,13 +367,12 @@ pub fn pulsar_reshare(
     share: &PulsarKeyShareWasm,
     reshare: js::Reshare,
     rng: &mut RngWasm,
-    cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
     let s = &share.share;
     reshare_party(
         s.group_key().clone(),
         s.public(),
-        js::Member::holder(s.id(), s, rng, cheat),
+        js::Member::holder(s.id(), s, rng),
         reshare,
     )
 }
@@ -393,7 +386,7 @@ fn reshare_party(
 ) -> Result<PartyWasm, JsValue> {
     let c = custody::reshare(r.session, &gk, public, &r.dealers, &r.receivers, r.threshold)
         .map_err(to_js_error)?;
-    pulsar_dealing(c, member.id, member.share, gk, member.rng, member.cheat)
+    pulsar_dealing(c, member.id, member.share, gk, member.rng)
 }
 
 /// Starts new member `me` (no share yet) in the reshare `reshare` of the sharing `sharing`
@@ -425,7 +418,6 @@ pub fn pulsar_refresh(
     session: &[u8],
     dealers: Vec<u16>,
     rng: &mut RngWasm,
-    cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
     let s = &share.share;
     let gk = s.group_key().clone();
@@ -436,7 +428,7 @@ pub fn pulsar_refresh(
         &party_ids(&dealers)?,
     )
     .map_err(to_js_error)?;
-    pulsar_dealing(c, s.id(), Some(s), gk, rng, cheat)
+    pulsar_dealing(c, s.id(), Some(s), gk, rng)
 }
 
 /// Whether `certificate` activates generation `generation` of the dealing with transcript

@@ -612,11 +612,6 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
       case 'list':
         h = hostileList(r, v, (e) => mutate(r, e, f.allBytes));
         break;
-      case 'cheat':
-        // null is an honest party, as absent is.
-        h = hostileName(r, v, f.cheats);
-        if (h.value === null) h.expect = 'same';
-        break;
       case 'entropy':
         h = hostileEntropy(r, v);
         break;

@@ -32,7 +32,6 @@ const GEN = { kind: 'generation' };
 const LEVEL = { kind: 'level' };
 const BOOL = { kind: 'bool' };
 const CURVE = { kind: 'curve' };
-const CHEAT = { kind: 'cheat' };
 const ENTROPY = { kind: 'entropy' };
 const ANY = { kind: 'any' };
 const INBOX = { kind: 'inbox' };
@@ -150,25 +149,25 @@ export const SHAPES = {
 
   // ---------------------------------------------------------------- Lens
   'lens.deal': [[opts({ curve: CURVE, parties: IDS, threshold: INT, ...GENERATOR }, false)], (f) => [{ curve: 'ed25519', parties: [1, 2, 3], threshold: 2, seed: f.lens.seed }], 'deal'],
-  'lens.keygen': [[opts({ curve: CURVE, session: B32, parties: IDS, threshold: INT, id: INT, ...GENERATOR, cheat: CHEAT }, false)], (f) => [{ curve: 'ed25519', session: f.lens.session, parties: [1, 2, 3], threshold: 2, id: 1, seed: f.lens.seed }], 'party'],
-  'lens.reshare': [[opts({ share: holder('LensKeyShare'), ...RESHARE, ...GENERATOR, cheat: CHEAT }, false)], (f) => [{ share: f.lens.shares[0], session: f.lens.session, dealers: [1, 2], receivers: [1, 2, 3], threshold: 2, seed: f.lens.seed }], 'party'],
+  'lens.keygen': [[opts({ curve: CURVE, session: B32, parties: IDS, threshold: INT, id: INT, ...GENERATOR }, false)], (f) => [{ curve: 'ed25519', session: f.lens.session, parties: [1, 2, 3], threshold: 2, id: 1, seed: f.lens.seed }], 'party'],
+  'lens.reshare': [[opts({ share: holder('LensKeyShare'), ...RESHARE, ...GENERATOR }, false)], (f) => [{ share: f.lens.shares[0], session: f.lens.session, dealers: [1, 2], receivers: [1, 2, 3], threshold: 2, seed: f.lens.seed }], 'party'],
   'lens.reshareJoin': [[opts({ publicPackage: REC, ...RESHARE, id: INT, ...GENERATOR }, false)], (f) => [{ publicPackage: f.lens.publicPackage, session: f.lens.session, dealers: [1, 2], receivers: [1, 2, 3, 4], threshold: 2, id: 4, seed: f.lens.seed }], 'party'],
-  'lens.refresh': [[opts({ share: holder('LensKeyShare'), session: B32, dealers: IDS, ...GENERATOR, cheat: CHEAT }, false)], (f) => [{ share: f.lens.shares[0], session: f.lens.session, dealers: [1, 2, 3], seed: f.lens.seed }], 'party'],
-  'lens.sign': [[opts({ share: holder('LensKeyShare'), coordinator: INT, message: MSG, ...GENERATOR, cheat: CHEAT }, false)], (f) => [{ share: f.lens.shares[0], coordinator: 100, message: f.lens.message, seed: f.lens.seed }], 'party'],
+  'lens.refresh': [[opts({ share: holder('LensKeyShare'), session: B32, dealers: IDS, ...GENERATOR }, false)], (f) => [{ share: f.lens.shares[0], session: f.lens.session, dealers: [1, 2, 3], seed: f.lens.seed }], 'party'],
+  'lens.sign': [[opts({ share: holder('LensKeyShare'), coordinator: INT, message: MSG, ...GENERATOR }, false)], (f) => [{ share: f.lens.shares[0], coordinator: 100, message: f.lens.message, seed: f.lens.seed }], 'party'],
   'lens.coordinate': [[opts({ publicPackage: REC, id: INT, message: MSG }, false)], (f) => [{ publicPackage: f.lens.publicPackage, id: 100, message: f.lens.message }], 'party'],
   'lens.verify': [[CURVE, B, MSG, B], (f) => ['ed25519', f.lens.groupKey, f.lens.message, f.lens.signature], 'verdict'],
   'lens.verifyActivation': [[REC, GEN, B32, REC], (f) => [f.lens.activation.publicPackage, f.lens.activation.generation, f.lens.activation.transcriptHash, f.lens.activation.certificate], 'activation'],
 
   // ---------------------------------------------------------------- Pulsar
-  'pulsar.dkg': [[opts({ session: B32, parties: IDS, threshold: INT, id: INT, ...GENERATOR, cheat: CHEAT }, false)], (f) => [{ session: f.pulsar.session, parties: [1, 2, 3], threshold: 2, id: 1, seed: f.pulsar.seed }], 'party'],
+  'pulsar.dkg': [[opts({ session: B32, parties: IDS, threshold: INT, id: INT, ...GENERATOR }, false)], (f) => [{ session: f.pulsar.session, parties: [1, 2, 3], threshold: 2, id: 1, seed: f.pulsar.seed }], 'party'],
   'pulsar.keyCeremony.combiner': [[opts({ id: INT, level: LEVEL, sharing: REC, signers: IDS, session: B32, ...GENERATOR }, false)], (f) => [{ id: 9, level: 44, sharing: f.pulsar.sharing, signers: [1, 2], session: f.pulsar.session, seed: f.pulsar.seed }], 'party'],
-  'pulsar.keyCeremony.signer': [[opts({ share: holder('PulsarDkgShare'), session: REC, ...GENERATOR, cheat: CHEAT }, false)], (f) => [{ share: f.pulsar.dkgShares[0], session: f.pulsar.ceremonySession, seed: f.pulsar.seed }], 'party'],
+  'pulsar.keyCeremony.signer': [[opts({ share: holder('PulsarDkgShare'), session: REC, ...GENERATOR }, false)], (f) => [{ share: f.pulsar.dkgShares[0], session: f.pulsar.ceremonySession, seed: f.pulsar.seed }], 'party'],
   'pulsar.certify': [[opts({ share: holder('PulsarDkgShare'), announcement: REC, ...GENERATOR }, false)], (f) => [{ share: f.pulsar.dkgShares[0], announcement: f.pulsar.announcement, seed: f.pulsar.seed }], 'party'],
   'pulsar.sign.combiner': [[opts({ id: INT, keyRecord: REC, sharing: REC, signers: IDS, message: MSG, context: CTX, session: B32, ...GENERATOR, deterministic: BOOL }, false)], (f) => [{ id: 9, keyRecord: f.pulsar.keyRecord, sharing: f.pulsar.sharing, signers: [1, 2], message: f.pulsar.message, context: f.pulsar.context, session: f.pulsar.session, seed: f.pulsar.seed }], 'party'],
-  'pulsar.sign.signer': [[opts({ share: holder('PulsarKeyShare'), session: REC, message: MSG, context: CTX, ...GENERATOR, cheat: CHEAT }, false)], (f) => [{ share: f.pulsar.shares[0], session: f.pulsar.signSession, message: f.pulsar.message, context: f.pulsar.context, seed: f.pulsar.seed }], 'party'],
-  'pulsar.reshare': [[opts({ share: holder('PulsarKeyShare'), ...RESHARE, ...GENERATOR, cheat: CHEAT }, false)], (f) => [{ share: f.pulsar.shares[0], session: f.pulsar.session, dealers: [1, 2], receivers: [1, 2, 3], threshold: 2, seed: f.pulsar.seed }], 'party'],
+  'pulsar.sign.signer': [[opts({ share: holder('PulsarKeyShare'), session: REC, message: MSG, context: CTX, ...GENERATOR }, false)], (f) => [{ share: f.pulsar.shares[0], session: f.pulsar.signSession, message: f.pulsar.message, context: f.pulsar.context, seed: f.pulsar.seed }], 'party'],
+  'pulsar.reshare': [[opts({ share: holder('PulsarKeyShare'), ...RESHARE, ...GENERATOR }, false)], (f) => [{ share: f.pulsar.shares[0], session: f.pulsar.session, dealers: [1, 2], receivers: [1, 2, 3], threshold: 2, seed: f.pulsar.seed }], 'party'],
   'pulsar.reshareJoin': [[opts({ keyRecord: REC, sharing: REC, ...RESHARE, id: INT, ...GENERATOR }, false)], (f) => [{ keyRecord: f.pulsar.keyRecord, sharing: f.pulsar.sharing, session: f.pulsar.session, dealers: [1, 2], receivers: [1, 2, 3], threshold: 2, id: 3, seed: f.pulsar.seed }], 'party'],
-  'pulsar.refresh': [[opts({ share: holder('PulsarKeyShare'), session: B32, dealers: IDS, ...GENERATOR, cheat: CHEAT }, false)], (f) => [{ share: f.pulsar.shares[0], session: f.pulsar.session, dealers: [1, 2], seed: f.pulsar.seed }], 'party'],
+  'pulsar.refresh': [[opts({ share: holder('PulsarKeyShare'), session: B32, dealers: IDS, ...GENERATOR }, false)], (f) => [{ share: f.pulsar.shares[0], session: f.pulsar.session, dealers: [1, 2], seed: f.pulsar.seed }], 'party'],
   'pulsar.verify': [[B, MSG, B, opts({ context: CTX })], (f) => [f.pulsar.groupKey, f.pulsar.message, f.pulsar.signature, { context: f.pulsar.context }], 'verdict'],
   'pulsar.verifyActivation': [[REC, REC, GEN, B32, REC], (f) => [f.pulsar.activation.sharing, f.pulsar.activation.keyRecord, f.pulsar.activation.generation, f.pulsar.activation.transcriptHash, f.pulsar.activation.certificate], 'activation', {
     // Every byte of the record is part of the statement (the record of the generation it activates).
@@ -197,9 +196,9 @@ export const SHAPES = {
   'LensKeyring#pendingGeneration': [[], () => [], 'generation?'],
   'LensKeyring#publicInfo': [[], () => [], 'object'],
   'LensKeyring#current': [[], () => [], 'holder:LensKeyShare'],
-  'pulsar.lifecycle.member.setup': [[opts({ session: B32, level: LEVEL, members: IDS, threshold: INT, signers: IDS, combiner: INT, id: INT, ...GENERATOR, cheat: CHEAT }, false)], (f) => [{ session: f.pulsar.session, level: 44, members: [1, 2, 3], threshold: 2, signers: [1, 2], combiner: 9, id: 1, seed: f.pulsar.seed }], 'party'],
-  'pulsar.lifecycle.member.sign': [[opts({ keyring: holder('PulsarKeyring'), session: B32, signers: IDS, message: MSG, context: CTX, combiner: INT, ...GENERATOR, cheat: CHEAT }, false)], (f) => [{ keyring: f.receivers.PulsarKeyring, session: f.pulsar.session, signers: [1, 2], message: f.pulsar.message, context: f.pulsar.context, combiner: 9, seed: f.pulsar.seed }], 'party'],
-  'pulsar.lifecycle.member.reshare': [[opts({ keyring: holder('PulsarKeyring'), id: INT, ...RESHARE, keyRecord: bytes({ optional: true, max: 'record' }), sharing: bytes({ optional: true, max: 'record' }), ...GENERATOR, cheat: CHEAT }, false)], (f) => [{ keyring: f.fresh.PulsarKeyring(), id: 1, session: f.pulsar.session, dealers: [1, 2], receivers: [1, 2, 3], threshold: 2, seed: f.pulsar.seed }], 'party'],
+  'pulsar.lifecycle.member.setup': [[opts({ session: B32, level: LEVEL, members: IDS, threshold: INT, signers: IDS, combiner: INT, id: INT, ...GENERATOR }, false)], (f) => [{ session: f.pulsar.session, level: 44, members: [1, 2, 3], threshold: 2, signers: [1, 2], combiner: 9, id: 1, seed: f.pulsar.seed }], 'party'],
+  'pulsar.lifecycle.member.sign': [[opts({ keyring: holder('PulsarKeyring'), session: B32, signers: IDS, message: MSG, context: CTX, combiner: INT, ...GENERATOR }, false)], (f) => [{ keyring: f.receivers.PulsarKeyring, session: f.pulsar.session, signers: [1, 2], message: f.pulsar.message, context: f.pulsar.context, combiner: 9, seed: f.pulsar.seed }], 'party'],
+  'pulsar.lifecycle.member.reshare': [[opts({ keyring: holder('PulsarKeyring'), id: INT, ...RESHARE, keyRecord: bytes({ optional: true, max: 'record' }), sharing: bytes({ optional: true, max: 'record' }), ...GENERATOR }, false)], (f) => [{ keyring: f.fresh.PulsarKeyring(), id: 1, session: f.pulsar.session, dealers: [1, 2], receivers: [1, 2, 3], threshold: 2, seed: f.pulsar.seed }], 'party'],
   'pulsar.lifecycle.combiner.setup': [[opts({ session: B32, level: LEVEL, members: IDS, threshold: INT, signers: IDS, id: INT, ...GENERATOR }, false)], (f) => [{ session: f.pulsar.session, level: 44, members: [1, 2, 3], threshold: 2, signers: [1, 2], id: 9, seed: f.pulsar.seed }], 'party'],
   'pulsar.lifecycle.combiner.sign': [[opts({ id: INT, keyRecord: REC, sharing: REC, session: B32, signers: IDS, message: MSG, context: CTX, ...GENERATOR, deterministic: BOOL }, false)], (f) => [{ id: 9, keyRecord: f.pulsar.keyRecord, sharing: f.pulsar.sharing, session: f.pulsar.session, signers: [1, 2], message: f.pulsar.message, context: f.pulsar.context, seed: f.pulsar.seed }], 'party'],
   'lens.lifecycle.member.keygen': [[opts({ curve: CURVE, session: B32, members: IDS, threshold: INT, id: INT, ...GENERATOR }, false)], (f) => [{ curve: 'ed25519', session: f.lens.session, members: [1, 2, 3], threshold: 2, id: 1, seed: f.lens.seed }], 'party'],

@@ -27,8 +27,7 @@ const ok: boolean = lens.verify(curve, groupKey, message, signature);
 // Reshare 3-of-5 → 4-of-{3..7}: holders with their share, new members with the package.
 const rs = { session: sid(), dealers: [1, 2, 3], receivers: [3, 4, 5, 6, 7], threshold: 4 };
 const rsParties: Party<LensDealingOutcome>[] = [
-  // Party 2 deals bad shares (a demo toggle): the others name it and finish without it.
-  ...shares.map((share) => lens.reshare({ share, ...rs, ...(share.id === 2 ? { cheat: constants.cheats.dealing } : {}) })),
+  ...shares.map((share) => lens.reshare({ share, ...rs })),
   ...[6, 7].map((id) => lens.reshareJoin({ publicPackage, id, ...rs })),
 ];
 const first: StepResult<LensDealingOutcome> = rsParties[0]!.step([]);

@@ -13,7 +13,6 @@
 //! as the parties' own messages: a host only routes bytes.
 
 use alloc::boxed::Box;
-use alloc::string::String;
 use alloc::vec::Vec;
 
 use wasm_bindgen::prelude::*;
@@ -156,12 +155,11 @@ pub fn member_setup(
     combiner: u16,
     me: u16,
     rng: &mut RngWasm,
-    cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
     let p = setup_params(session, level, &members, threshold, &signers, combiner)?;
     let me = party_id(me)?;
     let rng = rng.get();
-    let started = start_with_cheat!(cheat, Member::setup(me, &p, rng),
+    let started = start_with_cheat!(Member::setup(me, &p, rng),
         k => Member::setup_cheating(me, &p, k, rng));
     let b = bound(members.len(), usize::from(threshold), 0);
     Ok(host("pulsar-member", started, b, Box::new(member_outcome)))
@@ -254,7 +252,6 @@ pub fn member_sign(
     context: &[u8],
     combiner: u16,
     rng: &mut RngWasm,
-    cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
     let share = keyring.current_share()?;
     let p = SignParams::new(
@@ -266,7 +263,7 @@ pub fn member_sign(
     )
     .map_err(to_js_error)?;
     let rng = rng.get();
-    let started = start_with_cheat!(cheat, Member::sign(share, &p, rng),
+    let started = start_with_cheat!(Member::sign(share, &p, rng),
         k => Member::sign_cheating(share, &p, k, rng));
     let b = bound(signers.len(), 0, message.len() + context.len());
     Ok(host("pulsar-member", started, b, Box::new(member_outcome)))
@@ -289,7 +286,6 @@ pub fn member_reshare(
     sharing_bytes: Option<Vec<u8>>,
     reshare: js::Reshare,
     rng: &mut RngWasm,
-    cheat: Option<String>,
 ) -> Result<PartyWasm, JsValue> {
     let me = party_id(me)?;
     let (gk, public) = match (keyring.keyring.current(), key_record, sharing_bytes) {
@@ -313,7 +309,7 @@ pub fn member_reshare(
     let t = usize::from(p.ceremony().threshold());
     let rng = rng.get();
     let ring = &mut keyring.keyring;
-    let started = start_with_cheat!(cheat, Member::reshare(me, ring, &p, rng),
+    let started = start_with_cheat!(Member::reshare(me, ring, &p, rng),
         k => Member::reshare_cheating(me, ring, &p, k, rng));
     Ok(host(
         "pulsar-member",
