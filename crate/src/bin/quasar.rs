@@ -71,7 +71,7 @@ use args::{Command, Demo, Scheme};
 /// What a finished run hands to the report.
 pub struct Summary {
     /// Every command, with its phase, wall-clock and per-node times.
-    pub log: Vec<driver::StepLog>,
+    pub log: Vec<report::StepLog>,
     /// Messages and bytes by step.
     pub traffic: net::Traffic,
     /// Group key digests and lengths, by label ("before reshare", "after reshare").

@@ -11,9 +11,9 @@ use quasar_pq::party::Blame;
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
-use crate::driver::{Cluster, PhaseResult, StepLog};
+use crate::driver::{Cluster, PhaseResult};
 use crate::net::{Addr, Traffic, HUB};
-use crate::report::Failure;
+use crate::report::{Failure, StepLog};
 
 /// Domain tags of the demo's own derivations (seeds, session ids).
 const TAG_RNG: &str = "QUASAR-DEMO-RNG-v1";

@@ -37,7 +37,7 @@ use zeroize::Zeroizing;
 
 use crate::conduct::Event;
 use crate::net::{self, cpu, Addr, Endpoint, Frame, Traffic, HUB, RECV_TIMEOUT};
-use crate::report::Failure;
+use crate::report::{Failure, StepLog};
 
 /// The hub's party id inside the protocols (parties are 1..=256).
 pub(crate) const HUB_ID: u16 = 1000;
@@ -329,19 +329,6 @@ impl<N: Node> Host<N> {
     }
 }
 
-/// One command as the conductor saw it.
-#[derive(Debug, Clone)]
-pub struct StepLog {
-    /// Command number (the router's key).
-    pub no: u32,
-    /// The phase it belongs to.
-    pub phase: String,
-    /// Wall-clock from sending the command to the last report.
-    pub wall: Duration,
-    /// Time spent by every node that worked, in its own thread, by address.
-    pub cpu: BTreeMap<Addr, Duration>,
-}
-
 /// What a phase left at each node.
 #[derive(Debug, Default)]
 pub(crate) struct PhaseResult {
@@ -462,39 +449,20 @@ impl<P: Send + Sync + 'static> Cluster<P> {
             reports.push(r);
         }
         let progressed = |r: &&Report| {
+            let s = &r.status;
             matches!(
-                r.status,
+                s,
                 Status::Running | Status::Done(_) | Status::Local(_) | Status::Published(true)
             )
         };
         if let Some(first) = reports.iter().filter(progressed).filter_map(|r| r.label).min() {
             *row = first.min(labels.len() - 1);
         }
-        let wall = start.elapsed();
-        for (i, &label) in labels.iter().enumerate() {
-            let cpu: BTreeMap<Addr, Duration> = reports
-                .iter()
-                .filter(|r| r.label.map(|l| l.min(labels.len() - 1)) == Some(i))
-                .map(|r| (r.addr, r.cpu))
-                .collect();
-            if i == *row {
-                self.log.push(StepLog {
-                    no,
-                    phase: label.to_string(),
-                    wall,
-                    cpu,
-                });
-            } else if !cpu.is_empty() {
-                // Work of another row in the same command: its time, not the wall-clock
-                // or the traffic (command 0 carries none).
-                self.log.push(StepLog {
-                    no: 0,
-                    phase: label.to_string(),
-                    wall: Duration::ZERO,
-                    cpu,
-                });
-            }
-        }
+        let cpu = reports
+            .iter()
+            .filter_map(|r| Some((r.addr, r.label?.min(labels.len() - 1), r.cpu)));
+        self.log
+            .extend(StepLog::rows(no, labels, *row, start.elapsed(), cpu));
         Ok((no, reports))
     }
 
