@@ -14,9 +14,9 @@
 //!   (answer complaints), `dkg-finalize`; `keyceremony-total`: the whole ceremony in one
 //!   process, the lifecycle's setup path (21 DKG parties, derivation by 14 signers and
 //!   the combiner, 21 parties checking the announcement, certifying the key and storing);
-//! - key derivation session: `derive-round1` (one signer: decode the combiner's session,
-//!   seal its share, commit), `derive-round2` (one signer: check the round-1
-//!   broadcasts, release its envelope), `derive-combine` (the combiner: the session,
+//! - key derivation session: `derive-round1` (one signer: decode the combiner key, build
+//!   the session, seal its share, commit), `derive-round2` (one signer: check the round-1
+//!   broadcasts, release its envelope), `derive-combine` (the combiner: build the session,
 //!   check 14 commitments, open 14 envelopes, check the shares, rebuild, ML-DSA keygen,
 //!   sign the proof of possession, encode the announcement), `derive-store` (one party:
 //!   decode and verify the announcement, its key-certification round — its proof of
@@ -72,8 +72,8 @@ use quasar_pq::pulsar::custody::lifecycle::{
     Combiner, Member, Outcome, Pending, ReshareParams, Reshared, SetupParams, SignParams,
 };
 use quasar_pq::pulsar::custody::{
-    self, certification_party, AnnouncedKey, CombinerKey, CombinerParty, GroupKey, GroupKeyAnnouncement,
-    KeyShare, Session, Signed, SignerParty,
+    self, certification_party, AnnouncedKey, CombinerKey, CombinerParty, CombinerPublicKey, GroupKey,
+    GroupKeyAnnouncement, KeyShare, Session, Signed, SignerParty,
 };
 use quasar_pq::vss::{self, Ristretto255};
 use quasar_pq::PartyId;
@@ -93,32 +93,40 @@ fn session_id(label: &str) -> [u8; 32] {
     id
 }
 
-/// A signer's start: decode the session the combiner broadcast (its key inside), seal
-/// and commit.
+/// How the signers and the combiner build a session from the combiner's public key.
+type MakeSession<'a> = &'a dyn Fn(&CombinerPublicKey) -> Session;
+
+/// A signer's start: decode the combiner key, build the session, seal and commit.
 fn signer<'a>(
     share: &'a LssShare,
-    session: &'a [u8],
+    make: MakeSession<'a>,
+    pk: &'a [u8],
     label: &str,
 ) -> impl FnOnce() -> (SignerParty, Outgoing) + 'a {
     let mut rng = common::party_rng(label, share.id());
     move || {
-        let session = Session::from_bytes(session).expect("session");
+        let session = make(&CombinerPublicKey::from_bytes(pk).expect("combiner key"));
         SignerParty::start(share, &session, &mut rng).expect("signer")
     }
 }
 
-/// The combiner's start: decode its key and the session, start the party.
+/// The combiner's start: build the session, start the party.
 fn combiner<'a>(
     key: &'a [u8],
-    session: &'a [u8],
+    make: MakeSession<'a>,
     label: &str,
 ) -> impl FnOnce() -> (CombinerParty, Outgoing) + 'a {
     let mut rng = common::party_rng(label, pid(COMBINER));
     move || {
         let key = CombinerKey::from_bytes(key).expect("combiner key");
-        let session = Session::from_bytes(session).expect("session");
+        let session = make(key.public_key());
         CombinerParty::start(key, &session, &mut rng).expect("combiner")
     }
+}
+
+/// The public key of an encoded combiner key.
+fn public_of(key: &[u8]) -> Vec<u8> {
+    CombinerKey::from_bytes(key).expect("key").public_key().to_bytes()
 }
 
 /// One sign path of the lifecycle: the combiner with key `key` (encoded) and the holders
@@ -386,16 +394,23 @@ fn bench_k21(c: &mut Criterion) {
     // --- key derivation session (the setup path's phase, replayed from its log) ----------
     let derive_label = format!("{label}/derive");
     let derive_log = window(&run.sent, run.derive_round);
-    let session = run.session.to_bytes();
+    let signers = &params.signers().to_vec();
+    let make = |pk: &CombinerPublicKey| {
+        Session::key_ceremony(*params.ceremony_session(), MODE, &group_.public, signers, pk).expect("session")
+    };
+    let pk = public_of(&run.derive_key);
+    // The session the lifecycle's combiner broadcast, rebuilt as the bench's parties do.
+    let rebuilt = make(&CombinerPublicKey::from_bytes(&pk).expect("pk")).to_bytes();
+    assert_eq!(run.session.to_bytes(), rebuilt);
     let mine = group_.shares[&me].lss();
     bench(&mut g, "pulsar/k21/derive-round1", || {
-        timed(signer(mine, &session, &derive_label)).1
+        timed(signer(mine, &make, &pk, &derive_label)).1
     });
     bench(&mut g, "pulsar/k21/derive-round2", || {
-        replay(signer(mine, &session, &derive_label), &derive_log).times[1]
+        replay(signer(mine, &make, &pk, &derive_label), &derive_log).times[1]
     });
     bench(&mut g, "pulsar/k21/derive-combine", || {
-        replay(combiner(&run.derive_key, &session, &derive_label), &derive_log).total()
+        replay(combiner(&run.derive_key, &make, &derive_label), &derive_log).total()
     });
     let cert_label = format!("{label}/certify");
     let cert_log = window(&run.sent, run.cert_round);
@@ -416,9 +431,18 @@ fn bench_k21(c: &mut Criterion) {
     let key = CombinerKey::generate(pid(COMBINER), &mut common::rng("k21/combiner")).to_bytes();
     let sign_label = "pulsar/k21/sign";
     let (signed, sign_log) = custody(group_, &signers, &key, sign_label);
-    // The sign path's session as the combiner broadcast it; the signers start on it.
-    let (_, session, at) = combiner_broadcast(&sign_log, |b| Session::from_bytes(b).ok());
+    // The sign path's session as the combiner broadcast it, rebuilt as the bench's
+    // parties do; the signers start on it.
+    let (session, _, at) = combiner_broadcast(&sign_log, |b| Session::from_bytes(b).ok());
     let sign_log = window(&sign_log, at + 1);
+    let sign = |pk: &CombinerPublicKey| {
+        let (gk, public) = (&group_.key, &group_.public);
+        let id = session_id("sign-session");
+        Session::sign(id, gk, public, &signers, pk, MESSAGE, CONTEXT).expect("session")
+    };
+    let pk = public_of(&key);
+    let rebuilt = sign(&CombinerPublicKey::from_bytes(&pk).expect("pk")).to_bytes();
+    assert_eq!(session.to_bytes(), rebuilt);
     let signature = signed.signature().to_vec();
     mldsa::verify(MODE, group_.key.public_key(), MESSAGE, CONTEXT, &signature).expect("verify");
     let mut r = common::rng("k21/combiner-setup");
@@ -430,13 +454,13 @@ fn bench_k21(c: &mut Criterion) {
         .1
     });
     bench(&mut g, "pulsar/k21/sign-round1", || {
-        timed(signer(mine, &session, sign_label)).1
+        timed(signer(mine, &sign, &pk, sign_label)).1
     });
     bench(&mut g, "pulsar/k21/sign-round2", || {
-        replay(signer(mine, &session, sign_label), &sign_log).times[1]
+        replay(signer(mine, &sign, &pk, sign_label), &sign_log).times[1]
     });
     bench(&mut g, "pulsar/k21/combine", || {
-        replay(combiner(&key, &session, sign_label), &sign_log).total()
+        replay(combiner(&key, &sign, sign_label), &sign_log).total()
     });
     bench(&mut g, "pulsar/k21/verify", || {
         timed(|| mldsa::verify(MODE, group_.key.public_key(), MESSAGE, CONTEXT, &signature).expect("verify"))
