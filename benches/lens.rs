@@ -11,8 +11,13 @@
 //! - `aggregate`: the coordinator's last step (decode `t` shares, aggregate; shares are
 //!   verified only if the aggregate fails, as in frost);
 //! - `verify`: `lens::verify` of the final signature;
-//! - `total`: one whole session through `party::sim`: `t` signers and the coordinator
-//!   (the sum of what every party does, not a per-party figure).
+//! - `total`: one whole sign path of the lifecycle (`lens::lifecycle`) through
+//!   `party::sim`: `t` signers and the coordinator (the sum of what every party does, not
+//!   a per-party figure).
+//!
+//! The per-round figures replay the single-protocol parties (`lens::SignerParty`,
+//! `lens::CoordinatorParty`) on the lifecycle run's log: the lifecycle parties are built
+//! from them and send the same bytes.
 //!
 //! Per-party figures are one party's own steps on the inbox of a reference run
 //! (`benches/common`). Keys come from the trusted dealer with a fixed, labelled seed, so
@@ -26,6 +31,7 @@ use std::time::Duration;
 
 use common::{bench, pid, replay, run, run_logged, timed, wanted};
 use criterion::Criterion;
+use quasar_pq::lens::lifecycle::{Coordinator, Member};
 use quasar_pq::lens::{self, CoordinatorParty, Curve, KeyShare, PublicKeyPackage, SignerParty};
 use quasar_pq::party::sim::{map_output, Network};
 use quasar_pq::PartyId;
@@ -45,15 +51,15 @@ fn keys(curve: Curve, t: u16, n: u16, label: &str) -> (Vec<KeyShare>, PublicKeyP
     (shares, public)
 }
 
-/// One session of `signers`, party `p` with the RNG of `label`; the coordinator's
-/// signature (and the signers' `None`s).
+/// One sign path of the lifecycle (`lens::lifecycle`): `signers`, party `p` with the RNG
+/// of `label`, and the coordinator; the coordinator's signature (and the signers' `None`s).
 fn session(signers: &[KeyShare], public: &PublicKeyPackage, label: &str) -> Network<Option<lens::Signature>> {
     let mut net = Network::new();
-    let (c, first) = CoordinatorParty::start(pid(HUB), public, MESSAGE).expect("coordinator");
+    let (c, first) = Coordinator::sign(pid(HUB), public, MESSAGE).expect("coordinator");
     net.add(map_output(c, |o| Some(o.signature)), first);
     for s in signers {
         let rng = &mut common::party_rng(label, s.party());
-        let (p, first) = SignerParty::start(s, pid(HUB), MESSAGE, rng).expect("signer");
+        let (p, first) = Member::sign(s, pid(HUB), MESSAGE, rng).expect("signer");
         net.add(map_output(p, |_| None), first);
     }
     net

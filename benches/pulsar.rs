@@ -1,6 +1,8 @@
 //! Pulsar custody (threshold ML-DSA-65 over the LSS Pedersen kernel) on the library's
 //! parties: the K = 21 ceremony per phase and per party, and resharing with the
-//! activation round.
+//! activation round. Groups are made, signed with and reshared by the lifecycle parties
+//! (`pulsar::custody::lifecycle`) on `party::sim`; a bench of one round replays that
+//! round's single-protocol party on the lifecycle run's log.
 //!
 //! Every figure starts and ends with bytes. Per-party figures time **one party's own
 //! `start` or step** on the inbox a reference run delivered to it (`benches/common`),
@@ -10,8 +12,8 @@
 //! - key ceremony, the LSS Pedersen DKG (`lss::DealingParty`), one party: `dkg-deal`
 //!   (start), `dkg-round2` (decode deals and shares, check, complaint), `dkg-round3`
 //!   (answer complaints), `dkg-finalize`; `keyceremony-total`: the whole ceremony in one
-//!   process (21 DKG parties, derivation by 14 signers and the combiner, 21 parties
-//!   checking the announcement, certifying the key and storing);
+//!   process, the lifecycle's setup path (21 DKG parties, derivation by 14 signers and
+//!   the combiner, 21 parties checking the announcement, certifying the key and storing);
 //! - key derivation session: `derive-round1` (one signer: decode the combiner key, build
 //!   the session, seal its share, commit), `derive-round2` (one signer: check the round-1
 //!   broadcasts, release its envelope), `derive-combine` (the combiner: build the session,
@@ -32,12 +34,13 @@
 //! Ids `pulsar/reshare/<case>/<step>` (t = ⌈2n/3⌉; dealers = the first t_old old parties,
 //! except refresh where all deal; new sets use fresh ids), the dealing bound to the group
 //! key (`custody::reshare`, `custody::refresh`):
-//! - `total`: in one process, every party's dealing through `party::sim` with all checks
-//!   and the activation round (proofs of possession of the new shares, the certificate),
-//!   and every new member checking the certificate and storing its custody share;
+//! - `total`: in one process, the lifecycle's reshare path through `party::sim`: every
+//!   party's dealing with all checks and the activation round (proofs of possession of
+//!   the new shares, the certificate), and every member's keyring activating the new
+//!   generation (the certificate checked, the custody share stored);
 //! - `deal`: one dealer's start; `receive`: one receiver's rounds 1–3 (in same-set cases
 //!   the dealer itself); `activate`: the same receiver's activation round (the others'
-//!   proofs, the certificate), checking the certificate and storing its custody share;
+//!   proofs, the certificate), then staging and activating it in a keyring;
 //!   `cert-verify`: a third party decoding the certificate and checking it against the new
 //!   generation's public data and the group key (`custody::verify_activation`).
 //!
@@ -56,18 +59,21 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use common::{
-    bench, bench_run, cases, ids, pid, plain, plain_runs, replay, run, run_logged, timed, two_thirds, wanted,
-    Case,
+    bench, bench_run, cases, ids, pid, plain, plain_runs, replay, run_logged, timed, two_thirds, wanted, Case,
 };
 use criterion::{Criterion, SamplingMode};
 use libcrux_ml_kem::mlkem768;
 use quasar_pq::lss::{self, ActivationCertificate, Ceremony, DealingParty, GroupPublic};
 use quasar_pq::mldsa::{self, Mode};
+use quasar_pq::party::keyring::Keyring;
 use quasar_pq::party::sim::{map_output, Network, Sent};
-use quasar_pq::party::Outgoing;
+use quasar_pq::party::{Direct, Outgoing};
+use quasar_pq::pulsar::custody::lifecycle::{
+    Combiner, Member, Outcome, Pending, ReshareParams, Reshared, SetupParams, SignParams,
+};
 use quasar_pq::pulsar::custody::{
-    self, certification_party, AnnouncedKey, Combined, CombinerKey, CombinerParty, CombinerPublicKey,
-    GroupKey, GroupKeyAnnouncement, KeyShare, Session, SignerParty,
+    self, certification_party, AnnouncedKey, CombinerKey, CombinerParty, CombinerPublicKey, GroupKey,
+    GroupKeyAnnouncement, KeyShare, Session, Signed, SignerParty,
 };
 use quasar_pq::vss::{self, Ristretto255};
 use quasar_pq::PartyId;
@@ -85,20 +91,6 @@ fn session_id(label: &str) -> [u8; 32] {
     let mut id = [0u8; 32];
     common::rng(label).fill_bytes(&mut id);
     id
-}
-
-/// Every participant of the dealing `c`, party `p` with the RNG of `label`.
-fn dealing(c: &Ceremony<R>, old: &BTreeMap<PartyId, &LssShare>, label: &str) -> Network<lss::Outcome<R>> {
-    let mut net = Network::new();
-    let mut all: Vec<PartyId> = c.dealers().iter().chain(c.receivers()).copied().collect();
-    all.sort_unstable();
-    all.dedup();
-    for p in all {
-        let rng = &mut common::party_rng(label, p);
-        let (party, first) = DealingParty::start(c.clone(), p, old.get(&p).copied(), rng).expect("start");
-        net.add(party, first);
-    }
-    net
 }
 
 /// How the signers and the combiner build a session from the combiner's public key.
@@ -132,18 +124,41 @@ fn combiner<'a>(
     }
 }
 
-/// One custody session: the combiner with key `key` (encoded) and `signers`.
-fn custody(signers: &[&LssShare], key: &[u8], make: MakeSession<'_>, label: &str) -> (Combined, Vec<Sent>) {
+/// The public key of an encoded combiner key.
+fn public_of(key: &[u8]) -> Vec<u8> {
+    CombinerKey::from_bytes(key).expect("key").public_key().to_bytes()
+}
+
+/// One sign path of the lifecycle: the combiner with key `key` (encoded) and the holders
+/// of `signers`' shares.
+fn custody(group: &Group, signers: &[PartyId], key: &[u8], label: &str) -> (Signed, Vec<Sent>) {
+    let params = SignParams::new(
+        session_id("sign-session"),
+        signers,
+        MESSAGE,
+        CONTEXT,
+        pid(COMBINER),
+    )
+    .expect("params");
     let mut net = Network::new();
-    let (c, first) = combiner(key, make, label)();
-    net.add(map_output(c, Some), first);
-    let pk = CombinerKey::from_bytes(key).expect("key").public_key().to_bytes();
-    for share in signers {
-        let (s, first) = signer(share, make, &pk, label)();
-        net.add(map_output(s, |_| None), first);
+    let key = CombinerKey::from_bytes(key).expect("combiner key");
+    let rng = &mut common::party_rng(label, pid(COMBINER));
+    let (c, first) = Combiner::sign_with_key(key, &params, &group.key, &group.public, rng).expect("combiner");
+    net.add(map_output(c, Outcome::Combiner), first);
+    for p in signers {
+        let rng = &mut common::party_rng(label, *p);
+        let (m, first) = Member::sign(&group.shares[p], &params, rng).expect("signer");
+        net.add(map_output(m, Outcome::Member), first);
     }
     let (out, sent) = run_logged(net);
-    (out.into_values().flatten().next().expect("a result"), sent)
+    let signed = out
+        .into_values()
+        .find_map(|o| match o {
+            Outcome::Combiner(c) => c.into_signed(),
+            Outcome::Member(_) => None,
+        })
+        .expect("a signature");
+    (signed, sent)
 }
 
 /// A group: custody shares, the sharing's public data and the group key.
@@ -157,6 +172,19 @@ impl Group {
     fn lss(&self) -> BTreeMap<PartyId, &LssShare> {
         self.shares.iter().map(|(p, s)| (*p, s.lss())).collect()
     }
+
+    /// Each member's keyring at the current generation (a copy of its share).
+    fn keyrings(&self) -> BTreeMap<PartyId, Keyring<KeyShare>> {
+        self.shares
+            .iter()
+            .map(|(p, s)| {
+                (
+                    *p,
+                    Keyring::new(KeyShare::from_bytes(&s.to_bytes()).expect("share")),
+                )
+            })
+            .collect()
+    }
 }
 
 /// A copy of an LSS share (shares are not `Clone`).
@@ -164,67 +192,142 @@ fn copy(s: &LssShare) -> LssShare {
     LssShare::from_bytes(&s.to_bytes()).expect("share")
 }
 
+/// The log from round `from` on, renumbered from 0: a phase of a lifecycle run as the
+/// single-protocol party of that phase saw it (its `start` in round `from`).
+fn window(sent: &[Sent], from: u32) -> Vec<Sent> {
+    sent.iter()
+        .filter(|s| s.round >= from)
+        .map(|s| Sent {
+            round: s.round - from,
+            from: s.from,
+            outgoing: Outgoing {
+                broadcast: s.outgoing.broadcast.clone(),
+                direct: s
+                    .outgoing
+                    .direct
+                    .iter()
+                    .map(|d| Direct {
+                        to: d.to,
+                        bytes: d.bytes.clone(),
+                    })
+                    .collect(),
+            },
+        })
+        .collect()
+}
+
+/// The first broadcast of the combiner that `decode` accepts, and its round.
+fn combiner_broadcast<T>(sent: &[Sent], decode: impl Fn(&[u8]) -> Option<T>) -> (T, Vec<u8>, u32) {
+    sent.iter()
+        .filter(|s| s.from == pid(COMBINER))
+        .find_map(|s| {
+            let b = s.outgoing.broadcast.as_ref()?;
+            Some((decode(b)?, b.clone(), s.round))
+        })
+        .expect("the combiner's broadcast")
+}
+
 /// What a key ceremony leaves for the per-party benches.
 struct CeremonyRun {
     group: Group,
     dkg: Ceremony<R>,
-    dkg_log: Vec<Sent>,
-    derive_signers: Vec<PartyId>,
+    /// The whole setup path's log.
+    sent: Vec<Sent>,
     derive_key: Vec<u8>,
-    derive_log: Vec<Sent>,
+    /// The key ceremony's session, as the combiner broadcast it.
+    session: Session,
+    /// The round the key ceremony's signers start in.
+    derive_round: u32,
     announcement: Vec<u8>,
-    cert_log: Vec<Sent>,
+    /// The round the key certification starts in.
+    cert_round: u32,
 }
 
-/// The whole key ceremony: DKG (n parties), derivation by the first t, certification and
-/// storage by all.
-fn key_ceremony(n: u16, label: &str) -> CeremonyRun {
+/// The setup path's parameters: a `two_thirds(n)`-of-`n` group, whose first `t` members
+/// derive the key.
+fn setup_params(n: u16) -> SetupParams {
     let parties = ids(1..=n);
-    let dkg = Ceremony::<R>::dkg(
+    let t = two_thirds(n);
+    SetupParams::with_sessions(
         session_id("dkg-session"),
-        vss::Mode::Pedersen,
+        session_id("derive-session"),
+        MODE,
         &parties,
-        two_thirds(n),
+        t,
+        &parties[..usize::from(t)],
+        pid(COMBINER),
+    )
+    .expect("setup")
+}
+
+/// The whole setup path of the lifecycle in one process: the DKG (n members), the key
+/// derivation by the first t and the combiner, the certification and storage by all.
+fn setup(params: &SetupParams, label: &str) -> (BTreeMap<PartyId, Outcome>, Vec<Sent>) {
+    let mut net = Network::new();
+    for &p in params.members() {
+        let rng = &mut common::party_rng(&format!("{label}/dkg"), p);
+        let (m, first) = Member::setup(p, params, rng).expect("member");
+        net.add(map_output(m, Outcome::Member), first);
+    }
+    let rng = &mut common::party_rng(&format!("{label}/derive"), pid(COMBINER));
+    let (c, first) = Combiner::setup(params, rng);
+    net.add(map_output(c, Outcome::Combiner), first);
+    run_logged(net)
+}
+
+/// The group the setup path leaves.
+fn group_of(out: BTreeMap<PartyId, Outcome>) -> Group {
+    let mut shares = BTreeMap::new();
+    let mut record = None;
+    for (p, o) in out {
+        match o {
+            Outcome::Member(m) => {
+                shares.insert(p, m.into_setup().expect("setup").key_share);
+            }
+            Outcome::Combiner(c) => record = c.into_certified(),
+        }
+    }
+    let record = record.expect("the group's record");
+    assert!(shares.values().all(|s| s.group_key() == &record.group_key));
+    Group {
+        shares,
+        public: record.public,
+        key: record.group_key,
+    }
+}
+
+/// A `two_thirds(n)`-of-`n` group made by the lifecycle's setup path.
+fn make_group(n: u16, label: &str) -> Group {
+    group_of(setup(&setup_params(n), label).0)
+}
+
+/// The whole key ceremony (the lifecycle's setup path), and what the per-party benches
+/// replay from its log.
+fn key_ceremony(n: u16, label: &str) -> CeremonyRun {
+    let params = setup_params(n);
+    let (out, sent) = setup(&params, label);
+    let dkg = Ceremony::<R>::dkg(
+        *params.dkg_session(),
+        vss::Mode::Pedersen,
+        params.members(),
+        params.threshold(),
     )
     .expect("dkg");
-    let (out, dkg_log) = run_logged(dealing(&dkg, &BTreeMap::new(), &format!("{label}/dkg")));
-    let lss: BTreeMap<PartyId, LssShare> = out
-        .into_iter()
-        .map(|(p, o)| (p, o.key_share.expect("share")))
-        .collect();
-    let public = lss[&pid(1)].public().clone();
-
-    let derive_signers = parties[..usize::from(two_thirds(n))].to_vec();
-    let derive_key =
-        CombinerKey::generate(pid(COMBINER), &mut common::rng(&format!("{label}/key"))).to_bytes();
-    let make = |pk: &CombinerPublicKey| {
-        Session::key_ceremony(session_id("derive-session"), MODE, &public, &derive_signers, pk)
-            .expect("session")
-    };
-    let used: Vec<&LssShare> = derive_signers.iter().map(|p| &lss[p]).collect();
-    let (result, derive_log) = custody(&used, &derive_key, &make, &format!("{label}/derive"));
-    let Combined::Announcement(a) = result else {
-        panic!("an announcement")
-    };
-    let announcement = a.to_bytes();
-    let (keys, cert_log) = certify(&lss, &announcement, &format!("{label}/certify"));
-    let shares = lss
-        .into_iter()
-        .map(|(p, s)| (p, KeyShare::new(s, keys[&p].clone()).expect("store")))
-        .collect();
+    // The combiner's first draw is its key-ceremony key (`Combiner::setup`).
+    let rng = &mut common::party_rng(&format!("{label}/derive"), pid(COMBINER));
+    let derive_key = CombinerKey::generate(pid(COMBINER), rng).to_bytes().to_vec();
+    let (session, _, at) = combiner_broadcast(&sent, |b| Session::from_bytes(b).ok());
+    let (_, announcement, announced) =
+        combiner_broadcast(&sent, |b| GroupKeyAnnouncement::from_bytes(b).ok());
     CeremonyRun {
-        group: Group {
-            shares,
-            key: keys[&pid(1)].clone(),
-            public,
-        },
+        group: group_of(out),
         dkg,
-        dkg_log,
-        derive_signers,
-        derive_key: derive_key.to_vec(),
-        derive_log,
+        sent,
+        derive_key,
+        session,
+        derive_round: at + 1,
         announcement,
-        cert_log,
+        cert_round: announced + 1,
     }
 }
 
@@ -243,32 +346,6 @@ fn certifier(
             certification_party(share.id(), Some(&share), share.public(), &key, &mut rng).expect("certify");
         (party, key)
     }
-}
-
-/// The key-certification round by every party: each one's certified group key.
-fn certify(
-    lss: &BTreeMap<PartyId, LssShare>,
-    announcement: &[u8],
-    label: &str,
-) -> (BTreeMap<PartyId, GroupKey>, Vec<Sent>) {
-    let mut net = Network::new();
-    let mut announced = BTreeMap::new();
-    for (p, s) in lss {
-        let ((party, first), key) = certifier(s, announcement, label)();
-        announced.insert(*p, key);
-        net.add(party, first);
-    }
-    let (certs, sent) = run_logged(net);
-    let keys = certs
-        .into_iter()
-        .map(|(p, cert)| {
-            (
-                p,
-                GroupKey::new(announced[&p].clone(), lss[&p].public(), cert).expect("key"),
-            )
-        })
-        .collect();
-    (keys, sent)
 }
 
 fn group<'a>(
@@ -304,40 +381,42 @@ fn bench_k21(c: &mut Criterion) {
     bench(&mut g, "pulsar/k21/dkg-deal", || timed(dealer()).1);
     for (round, id) in [(1, "dkg-round2"), (2, "dkg-round3"), (3, "dkg-finalize")] {
         bench(&mut g, &format!("{prefix}{id}"), || {
-            replay(dealer(), &run.dkg_log).times[round]
+            replay(dealer(), &run.sent).times[round]
         });
     }
+    let params = setup_params(N);
     let mut i = 0;
     bench_run(&mut g, "pulsar/k21/keyceremony-total", || {
         i += 1;
-        timed(|| key_ceremony(N, &format!("{label}/{i}")).group.key).1
+        timed(|| setup(&params, &format!("{label}/{i}"))).1
     });
 
-    // --- key derivation session ---------------------------------------------------------
+    // --- key derivation session (the setup path's phase, replayed from its log) ----------
     let derive_label = format!("{label}/derive");
-    let signers = &run.derive_signers;
+    let derive_log = window(&run.sent, run.derive_round);
+    let signers = &params.signers().to_vec();
     let make = |pk: &CombinerPublicKey| {
-        Session::key_ceremony(session_id("derive-session"), MODE, &group_.public, signers, pk)
-            .expect("session")
+        Session::key_ceremony(*params.ceremony_session(), MODE, &group_.public, signers, pk).expect("session")
     };
-    let pk = CombinerKey::from_bytes(&run.derive_key)
-        .expect("key")
-        .public_key()
-        .to_bytes();
+    let pk = public_of(&run.derive_key);
+    // The session the lifecycle's combiner broadcast, rebuilt as the bench's parties do.
+    let rebuilt = make(&CombinerPublicKey::from_bytes(&pk).expect("pk")).to_bytes();
+    assert_eq!(run.session.to_bytes(), rebuilt);
     let mine = group_.shares[&me].lss();
     bench(&mut g, "pulsar/k21/derive-round1", || {
         timed(signer(mine, &make, &pk, &derive_label)).1
     });
     bench(&mut g, "pulsar/k21/derive-round2", || {
-        replay(signer(mine, &make, &pk, &derive_label), &run.derive_log).times[1]
+        replay(signer(mine, &make, &pk, &derive_label), &derive_log).times[1]
     });
     bench(&mut g, "pulsar/k21/derive-combine", || {
-        replay(combiner(&run.derive_key, &make, &derive_label), &run.derive_log).total()
+        replay(combiner(&run.derive_key, &make, &derive_label), &derive_log).total()
     });
     let cert_label = format!("{label}/certify");
+    let cert_log = window(&run.sent, run.cert_round);
     bench(&mut g, "pulsar/k21/derive-store", || {
         let ((party, key), d0) = timed(certifier(mine, &run.announcement, &cert_label));
-        let r = replay(|| party, &run.cert_log);
+        let r = replay(|| party, &cert_log);
         let d1 = r.total();
         let (_, d2) = timed(|| {
             let key = GroupKey::new(key, mine.public(), r.output).expect("key");
@@ -350,28 +429,20 @@ fn bench_k21(c: &mut Criterion) {
     let t = two_thirds(N);
     let signers = ids(1..=t);
     let key = CombinerKey::generate(pid(COMBINER), &mut common::rng("k21/combiner")).to_bytes();
-    let pk = CombinerKey::from_bytes(&key)
-        .expect("key")
-        .public_key()
-        .to_bytes();
+    let sign_label = "pulsar/k21/sign";
+    let (signed, sign_log) = custody(group_, &signers, &key, sign_label);
+    // The sign path's session as the combiner broadcast it, rebuilt as the bench's
+    // parties do; the signers start on it.
+    let (session, _, at) = combiner_broadcast(&sign_log, |b| Session::from_bytes(b).ok());
+    let sign_log = window(&sign_log, at + 1);
     let sign = |pk: &CombinerPublicKey| {
         let (gk, public) = (&group_.key, &group_.public);
-        Session::sign(
-            session_id("sign-session"),
-            gk,
-            public,
-            &signers,
-            pk,
-            MESSAGE,
-            CONTEXT,
-        )
-        .expect("session")
+        let id = session_id("sign-session");
+        Session::sign(id, gk, public, &signers, pk, MESSAGE, CONTEXT).expect("session")
     };
-    let shares: Vec<&LssShare> = signers.iter().map(|p| group_.shares[p].lss()).collect();
-    let sign_label = "pulsar/k21/sign";
-    let (Combined::Signed(signed), sign_log) = custody(&shares, &key, &sign, sign_label) else {
-        panic!("a signature")
-    };
+    let pk = public_of(&key);
+    let rebuilt = sign(&CombinerPublicKey::from_bytes(&pk).expect("pk")).to_bytes();
+    assert_eq!(session.to_bytes(), rebuilt);
     let signature = signed.signature().to_vec();
     mldsa::verify(MODE, group_.key.public_key(), MESSAGE, CONTEXT, &signature).expect("verify");
     let mut r = common::rng("k21/combiner-setup");
@@ -401,7 +472,7 @@ fn bench_k21(c: &mut Criterion) {
         i += 1;
         timed(|| {
             let key = CombinerKey::generate(pid(COMBINER), &mut r).to_bytes();
-            custody(&shares, &key, &sign, &format!("{sign_label}/{i}")).0
+            custody(group_, &signers, &key, &format!("{sign_label}/{i}")).0
         })
         .1
     });
@@ -439,30 +510,50 @@ fn bench_k21(c: &mut Criterion) {
 // Resharing with the activation round
 // ---------------------------------------------------------------------------------------
 
-fn ceremony(case: Case, old: &Group) -> Ceremony<R> {
+fn params(case: Case, old: &Group) -> ReshareParams {
     let session = session_id(&format!("reshare-session/{}", case.name()));
     let (dealers, receivers, t) = case.sets();
     match t {
-        Some(t) => custody::reshare(session, &old.key, &old.public, &dealers, &receivers, t),
-        None => custody::refresh(session, &old.key, &old.public, &dealers),
+        Some(t) => ReshareParams::reshare(session, &old.key, &old.public, &dealers, &receivers, t),
+        None => ReshareParams::refresh(session, &old.key, &old.public, &dealers),
     }
-    .expect("ceremony")
+    .expect("params")
 }
 
-/// What a new member does with its outcome: check the certificate, store its share.
-fn store(old: &GroupKey, o: lss::Outcome<R>) -> Option<KeyShare> {
-    let cert = o.activation.expect("activation certificate");
-    let g = old.generation() + 1;
-    custody::verify_activation(&o.public, old, g, o.public.transcript_hash(), &cert).expect("activation");
-    let key = old.reactivated(&o.public, cert).expect("reactivated");
-    o.key_share.map(|s| KeyShare::new(s, key).expect("store"))
+/// Every member's keyring for the reshare `params` of `old`: a copy of its share, or
+/// empty for a member joining.
+fn keyrings(old: &Group, params: &ReshareParams) -> BTreeMap<PartyId, Keyring<KeyShare>> {
+    let mut rings = old.keyrings();
+    let all = params.participants();
+    rings.retain(|p, _| all.contains(p));
+    for p in all {
+        rings.entry(p).or_default();
+    }
+    rings
 }
 
-/// The whole reshare in one process: the dealing with activation, every new member
-/// checking the certificate and storing its share.
-fn reshare_total(old: &Group, c: &Ceremony<R>, label: &str) -> usize {
-    let out = run(dealing(c, &old.lss(), label));
-    out.into_values().filter_map(|o| store(&old.key, o)).count()
+/// The lifecycle's reshare path in one process: the dealing with activation, every member
+/// staging the new generation and activating it in its keyring (the certificate checked,
+/// the new custody share stored). Returns each member's outcome and the log.
+fn reshare(
+    params: &ReshareParams,
+    mut rings: BTreeMap<PartyId, Keyring<KeyShare>>,
+    label: &str,
+) -> (BTreeMap<PartyId, Reshared>, Vec<Sent>) {
+    let mut net = Network::new();
+    for (p, ring) in &mut rings {
+        let rng = &mut common::party_rng(label, *p);
+        let (m, first) = Member::reshare(*p, ring, params, rng).expect("member");
+        net.add(map_output(m, |o| o.into_reshared().expect("reshared")), first);
+    }
+    run_logged(net)
+}
+
+/// The members holding an activated share of the new generation.
+fn activated(out: &BTreeMap<PartyId, Reshared>) -> usize {
+    out.values()
+        .filter(|r| r.activated.as_ref().is_ok_and(|a| a.member))
+        .count()
 }
 
 fn bench_reshare(c: &mut Criterion, case: Case, groups: &mut HashMap<u16, Group>) {
@@ -473,17 +564,15 @@ fn bench_reshare(c: &mut Criterion, case: Case, groups: &mut HashMap<u16, Group>
     let n_old = case.n_old();
     let old = groups
         .entry(n_old)
-        .or_insert_with(|| key_ceremony(n_old, &format!("pulsar/reshare/old/{n_old}")).group);
+        .or_insert_with(|| make_group(n_old, &format!("pulsar/reshare/old/{n_old}")));
     let old = &*old;
-    let ceremony = ceremony(case, old);
+    let params = params(case, old);
+    let ceremony = params.ceremony().clone();
     let reference = format!("{prefix}reference");
-    let (outcomes, sent) = run_logged(dealing(&ceremony, &old.lss(), &reference));
-    let new_public = outcomes[&ceremony.receivers()[0]].public.clone();
-    let cert = outcomes[&ceremony.receivers()[0]]
-        .activation
-        .as_ref()
-        .expect("activation")
-        .to_bytes();
+    let (outcomes, sent) = reshare(&params, keyrings(old, &params), &reference);
+    let first = &outcomes[&ceremony.receivers()[0]];
+    let new_public = first.public.clone();
+    let cert = first.certificate.as_ref().expect("activation").to_bytes();
     assert_eq!(
         new_public.group_commitment_bytes(),
         old.public.group_commitment_bytes()
@@ -494,17 +583,17 @@ fn bench_reshare(c: &mut Criterion, case: Case, groups: &mut HashMap<u16, Group>
     let receivers = ceremony.receivers().len();
     if case.n_old().max(case.n_new()) >= 128 {
         plain(&total_id, plain_runs(), |i| {
-            assert_eq!(
-                reshare_total(old, &ceremony, &format!("{total_id}/{i}")),
-                receivers
-            )
+            let rings = keyrings(old, &params);
+            let (out, _) = reshare(&params, rings, &format!("{total_id}/{i}"));
+            assert_eq!(activated(&out), receivers)
         });
     } else {
         let mut i = 0;
         bench_run(&mut g, &total_id, || {
             i += 1;
-            let (n, d) = timed(|| reshare_total(old, &ceremony, &format!("{total_id}/{i}")));
-            assert_eq!(n, receivers);
+            let rings = keyrings(old, &params);
+            let ((out, _), d) = timed(|| reshare(&params, rings, &format!("{total_id}/{i}")));
+            assert_eq!(activated(&out), receivers);
             d
         });
     }
@@ -531,8 +620,18 @@ fn bench_reshare(c: &mut Criterion, case: Case, groups: &mut HashMap<u16, Group>
     bench(&mut g, &format!("{prefix}activate"), || {
         let r = replay(start(receiver), &sent);
         let round4 = r.span(4, r.times.len() - 1);
-        let (share, d) = timed(|| store(&old.key, r.output));
-        black_box(share);
+        let (o, key) = (r.output, old.key.clone());
+        // What the reshare path does with the outcome: stage the new generation and
+        // activate it (the certificate checked, the custody share stored).
+        let (ring, d) = timed(|| {
+            let mut ring = Keyring::<KeyShare>::empty();
+            ring.stage(Pending::new(o.key_share, o.public, key))
+                .expect("stage");
+            ring.activate(o.activation.as_ref().expect("certificate"))
+                .expect("activate");
+            ring
+        });
+        black_box(ring);
         round4 + d
     });
     bench(&mut g, &format!("{prefix}cert-verify"), || {

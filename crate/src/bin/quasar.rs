@@ -9,11 +9,14 @@
 //! timings: wall-clock, per-party time measured inside each party's thread (min / median /
 //! max), messages and bytes. `quasar --help` prints the usage.
 //!
-//! Every thread holds the library's protocol party (`quasar_pq::party::Party`) and only
-//! routes its bytes: one generic driver (`driver`) runs every protocol, through an
-//! in-process router (`net`); the schemes (`pulsar`, `lens`) are short phase lists over
-//! one shared pipeline (`flow`). Misbehaviour is the library's (`party::hazmat::Cheat`),
-//! and blame is printed with the library's codes and words.
+//! Every thread holds the library's lifecycle party (`pulsar::custody::lifecycle`,
+//! `lens::lifecycle`: setup, sign, reshare with activation into the member's keyring) and
+//! only routes its bytes: one generic driver (`driver`) runs every path, through an
+//! in-process router (`net`); the schemes (`pulsar`, `lens`) only say which lifecycle
+//! party each node starts on the paths of one shared pipeline (`flow`). An old share is
+//! erased only by the keyring (`party::keyring`), on a verified activation. Misbehaviour
+//! is the library's (`party::hazmat::Cheat`), and blame is printed with the library's
+//! codes and words.
 //!
 //! The modules live in `quasar/` (a crate root resolves `mod` beside itself, hence the
 //! `#[path]`s).
@@ -68,7 +71,7 @@ use args::{Command, Demo, Scheme};
 /// What a finished run hands to the report.
 pub struct Summary {
     /// Every command, with its phase, wall-clock and per-node times.
-    pub log: Vec<driver::StepLog>,
+    pub log: Vec<report::StepLog>,
     /// Messages and bytes by step.
     pub traffic: net::Traffic,
     /// Group key digests and lengths, by label ("before reshare", "after reshare").

@@ -11,9 +11,9 @@ use quasar_pq::party::Blame;
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
-use crate::driver::{Cluster, PhaseResult, StepLog};
+use crate::driver::{Cluster, PhaseResult};
 use crate::net::{Addr, Traffic, HUB};
-use crate::report::Failure;
+use crate::report::{Failure, StepLog};
 
 /// Domain tags of the demo's own derivations (seeds, session ids).
 const TAG_RNG: &str = "QUASAR-DEMO-RNG-v1";
@@ -95,6 +95,8 @@ pub(crate) fn agreed(copies: &BTreeMap<Addr, &[u8]>, from: &[Addr]) -> Result<Ve
 pub(crate) enum Event {
     /// A party named by this node: the library's blame code and its words.
     Blame {
+        /// The row of the path it was named in (`None`: the path's first).
+        phase: Option<&'static str>,
         /// The party.
         party: u16,
         /// [`BlameReason::code`].
@@ -111,19 +113,26 @@ pub(crate) enum Event {
         /// Length of the key in bytes.
         len: usize,
     },
-    /// The parties whose contributions made a result.
+    /// The parties whose contributions made the hub's result (a key, a signature).
     Signers(Vec<u16>),
+    /// The parties an activation certificate names (proofs of possession).
+    Certified(Vec<u16>),
     /// The node erased its share of this generation.
     Erased(u64),
 }
 
 impl Event {
-    /// The events for a list of the library's blame.
-    pub(crate) fn blame<'a>(lists: impl IntoIterator<Item = &'a [Blame]>) -> Vec<Event> {
+    /// The events for a list of the library's blame, named in the row `phase` of the path
+    /// (`None`: its first).
+    pub(crate) fn blame<'a>(
+        phase: Option<&'static str>,
+        lists: impl IntoIterator<Item = &'a [Blame]>,
+    ) -> Vec<Event> {
         lists
             .into_iter()
             .flatten()
             .map(|b| Event::Blame {
+                phase,
                 party: b.party.get(),
                 code: b.reason.code(),
                 reason: b.reason.to_string(),
@@ -169,6 +178,18 @@ impl Done {
             .unwrap_or_default()
     }
 
+    /// The members an activation certificate names, as the parties reported it.
+    pub(crate) fn certified(&self) -> Vec<u16> {
+        self.done
+            .values()
+            .flatten()
+            .find_map(|e| match e {
+                Event::Certified(s) => Some(s.clone()),
+                _ => None,
+            })
+            .unwrap_or_default()
+    }
+
     /// The parties that erased an old share.
     pub(crate) fn erased(&self) -> Vec<u16> {
         let mut out: Vec<u16> = self
@@ -182,8 +203,8 @@ impl Done {
     }
 }
 
-/// Blame of one phase: (party, code) → (the reasons, in order; who reported them).
-type Named<'a> = BTreeMap<(u16, &'static str), (Vec<&'a str>, Vec<u16>)>;
+/// Blame of one path: (row, party, code) → (the reasons, in order; who reported them).
+type Named<'a> = BTreeMap<(&'a str, u16, &'static str), (Vec<&'a str>, Vec<u16>)>;
 
 /// The run's bookkeeping on top of the cluster.
 pub(crate) struct Conductor<P> {
@@ -210,18 +231,34 @@ impl<P: Send + Sync + 'static> Conductor<P> {
         }
     }
 
-    /// Runs one phase; prints the blame every node reported and checks that every node
-    /// reporting a key reports the same one. The misbehaving party's own failures take it
-    /// out of the phase, as a silent party would be; any other failure is returned.
-    pub(crate) fn phase(&mut self, name: &str, phase: P) -> Result<Done, Failure> {
-        let PhaseResult { done, failed } = self.cluster.run(name, phase)?;
-        self.report(name, &done)?;
-        for (addr, f) in failed {
+    /// Runs one phase (a path with one row in the table): see [`Conductor::path`].
+    pub(crate) fn phase(&mut self, name: &'static str, phase: P) -> Result<Done, Failure> {
+        self.path(&[name], phase)
+    }
+
+    /// Runs one lifecycle path, whose rounds belong to the rows `labels` of the table;
+    /// prints the blame every node reported and checks that every node reporting a key
+    /// reports the same one. The misbehaving party's own failures take it out of the path,
+    /// as a silent party would be; any other failure is returned (a node left waiting only
+    /// when no node failed).
+    pub(crate) fn path(&mut self, labels: &[&'static str], phase: P) -> Result<Done, Failure> {
+        let PhaseResult {
+            done,
+            failed,
+            stalled,
+        } = self.cluster.run(labels, phase)?;
+        self.report(labels[0], &done)?;
+        let honest_failure = failed.iter().any(|(a, _)| Some(*a) != self.cheat);
+        for (addr, f) in failed
+            .into_iter()
+            .chain(stalled.into_iter().filter(|_| !honest_failure))
+        {
             if Some(addr) != self.cheat {
                 return Err(f);
             }
             say!(
-                "    · party {addr} drops out of {name} ({}: {})",
+                "    · party {addr} drops out of {} ({}: {})",
+                f.phase,
                 f.code,
                 f.message
             );
@@ -229,14 +266,24 @@ impl<P: Send + Sync + 'static> Conductor<P> {
         Ok(Done { done })
     }
 
-    fn report(&mut self, phase: &str, done: &BTreeMap<Addr, Vec<Event>>) -> Result<(), Failure> {
+    fn report(&mut self, first: &'static str, done: &BTreeMap<Addr, Vec<Event>>) -> Result<(), Failure> {
         let mut named: Named<'_> = BTreeMap::new();
-        let honest: Vec<u16> = done.keys().copied().filter(|&a| Some(a) != self.cheat).collect();
+        let honest: Vec<u16> = done
+            .keys()
+            .copied()
+            .filter(|&a| Some(a) != self.cheat && a != HUB)
+            .collect();
         for (&addr, events) in done.iter().filter(|(a, _)| Some(**a) != self.cheat) {
             for e in events {
                 match e {
-                    Event::Blame { party, code, reason } => {
-                        let (reasons, by) = named.entry((*party, *code)).or_default();
+                    Event::Blame {
+                        phase,
+                        party,
+                        code,
+                        reason,
+                    } => {
+                        let key = (phase.unwrap_or(first), *party, *code);
+                        let (reasons, by) = named.entry(key).or_default();
                         if !reasons.contains(&reason.as_str()) {
                             reasons.push(reason);
                         }
@@ -254,15 +301,15 @@ impl<P: Send + Sync + 'static> Conductor<P> {
                                 "KEY_DISAGREEMENT",
                                 format!("{} holds another group key ({label})", who(addr)),
                             );
-                            f.phase = phase.to_string();
+                            f.phase = first.to_string();
                             return Err(f);
                         }
                     },
-                    Event::Signers(_) | Event::Erased(_) => {}
+                    Event::Signers(_) | Event::Certified(_) | Event::Erased(_) => {}
                 }
             }
         }
-        for ((party, code), (reasons, mut by)) in named {
+        for ((phase, party, code), (reasons, mut by)) in named {
             by.sort_unstable();
             let more = match reasons.len() {
                 1 => String::new(),
@@ -289,7 +336,7 @@ impl<P: Send + Sync + 'static> Conductor<P> {
     /// round: the coordinator names the culprits, and a new session goes without them).
     pub(crate) fn session(
         &mut self,
-        name: &str,
+        name: &'static str,
         t: u16,
         mut signers: Vec<u16>,
         make: impl Fn(&[u16]) -> P,

@@ -1,23 +1,27 @@
 //! The one driver of every protocol: one thread per node, each holding the library's
-//! party for the current phase and only routing its bytes.
+//! lifecycle party for the current path and only routing its bytes.
 //!
-//! A run is a list of phases. For each phase the conductor (the main thread) issues
+//! A run is a list of paths (the library's lifecycle paths: setup, sign, reshare, and the
+//! local steps between them). For each path the conductor (the main thread) issues
 //! commands to the node threads and waits for all of them (a barrier per command):
 //!
-//! 1. **publish** — each node hands others the public inputs the phase needs (a sharing,
-//!    a group key, the combiner's session key, a signature to verify): bytes, through the
-//!    router like every other message;
+//! 1. **publish** — each node hands others the public inputs the path starts from (the
+//!    group's public record for a joining member or the combiner, a signature to verify):
+//!    bytes, through the router like every other message;
 //! 2. **start** — each node reads what was published to it and starts its role: none, a
-//!    local check, or a library [`Party`] (`start` returns it and its first [`Outgoing`]);
+//!    local step, or a library [`Party`] (`start` returns it and its first [`Outgoing`]);
 //! 3. **flush** — the parties send what `start` returned;
 //! 4. **step**, repeated — every unfinished party reads the messages sent to it in the
 //!    previous command and runs [`Party::step`]; it sends what the step returns, until
 //!    every party is done. A party that is still waiting for a message steps again next
 //!    time; one whose step fails drops out of the phase with its typed error.
 //!
-//! A broadcast goes to every other node that runs a party in the phase, a direct message
+//! A broadcast goes to every other node that runs a party in the path, a direct message
 //! to its recipient. Nothing here knows any protocol: the flows (`pulsar`, `lens`) only
-//! say, per phase, which party each node starts and what it keeps from the output.
+//! say, per path, which lifecycle party each node starts and what it keeps from the
+//! output, and which row of the timing table each of the party's rounds belongs to (a
+//! path may span several rows: Pulsar's setup is the DKG, the key ceremony and the key
+//! certification).
 
 use std::any::Any;
 use std::collections::BTreeMap;
@@ -27,13 +31,13 @@ use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use quasar_pq::party::{Incoming, Outgoing, Party, Step};
+use quasar_pq::party::{Incoming, Outgoing, Party, Round, Step};
 use quasar_pq::PartyId;
 use zeroize::Zeroizing;
 
 use crate::conduct::Event;
 use crate::net::{self, cpu, Addr, Endpoint, Frame, Traffic, HUB, RECV_TIMEOUT};
-use crate::report::Failure;
+use crate::report::{Failure, StepLog};
 
 /// The hub's party id inside the protocols (parties are 1..=256).
 pub(crate) const HUB_ID: u16 = 1000;
@@ -63,6 +67,8 @@ pub(crate) type Output = Box<dyn Any>;
 pub(crate) trait Running {
     /// [`Party::step`], the output boxed.
     fn advance(&mut self, inbox: &[Incoming<'_>]) -> Result<Step<Output>, quasar_pq::Error>;
+    /// [`Party::round`].
+    fn at(&self) -> Option<Round>;
 }
 
 impl<P: Party> Running for P
@@ -71,6 +77,10 @@ where
 {
     fn advance(&mut self, inbox: &[Incoming<'_>]) -> Result<Step<Output>, quasar_pq::Error> {
         Ok(self.step(inbox)?.map(|o| Box::new(o) as Output))
+    }
+
+    fn at(&self) -> Option<Round> {
+        self.round()
     }
 }
 
@@ -133,19 +143,22 @@ impl Published {
         self.0.iter().find(|f| f.from == from).map(|f| f.bytes.as_slice())
     }
 
-    /// The copies starting with `magic`, by sender.
-    pub(crate) fn by_magic(&self, magic: &[u8]) -> BTreeMap<Addr, &[u8]> {
-        self.0
+    /// The value more than half of `senders` sent, among the copies `decode` accepts
+    /// (public data every sender holds, such as a sharing or a group key: the library's
+    /// decoder tells the kinds apart).
+    pub(crate) fn agreed<T>(
+        &self,
+        senders: &[Addr],
+        decode: impl Fn(&[u8]) -> Option<T>,
+    ) -> Result<T, Failure> {
+        let copies: BTreeMap<Addr, &[u8]> = self
+            .0
             .iter()
-            .filter(|f| f.bytes.starts_with(magic))
+            .filter(|f| decode(&f.bytes).is_some())
             .map(|f| (f.from, f.bytes.as_slice()))
-            .collect()
-    }
-
-    /// The copy starting with `magic` that more than half of `senders` sent (public data
-    /// every sender holds, such as a sharing or a group key).
-    pub(crate) fn agreed(&self, magic: &[u8], senders: &[Addr]) -> Result<Vec<u8>, Failure> {
-        crate::conduct::agreed(&self.by_magic(magic), senders)
+            .collect();
+        let bytes = crate::conduct::agreed(&copies, senders)?;
+        decode(&bytes).ok_or_else(|| Failure::local("INTERNAL", "agreed bytes do not decode".into()))
     }
 }
 
@@ -159,6 +172,11 @@ pub(crate) trait Node {
     fn start(&mut self, phase: &Self::Phase, published: &Published) -> Result<Role, Failure>;
     /// The output of the party this node started; returns what to report.
     fn finish(&mut self, phase: &Self::Phase, output: Output) -> Result<Vec<Event>, Failure>;
+    /// The row of the timing table (an index into the path's labels) that the party's
+    /// next step, in `round`, belongs to.
+    fn label(&self, _phase: &Self::Phase, _round: Option<Round>) -> usize {
+        0
+    }
 }
 
 enum Cmd<P> {
@@ -181,6 +199,8 @@ enum Status {
     Published(bool),
     Local(Vec<Event>),
     Running,
+    /// Still waiting, after reading messages.
+    Read,
     Waiting,
     Done(Vec<Event>),
     Failed(Failure),
@@ -190,6 +210,8 @@ struct Report {
     addr: Addr,
     cpu: Duration,
     status: Status,
+    /// The row this node's work belongs to (`None`: it did nothing worth counting).
+    label: Option<usize>,
     sent: BTreeMap<Addr, u32>,
 }
 
@@ -218,7 +240,26 @@ impl<N: Node> Host<N> {
             .ok_or_else(|| Failure::local("INTERNAL", "no phase".into()))
     }
 
-    fn run(&mut self, no: u32, cmd: Cmd<N::Phase>) -> Result<Status, Failure> {
+    /// The row of the running party's next step.
+    fn label(&self) -> Option<usize> {
+        let (phase, party) = (self.phase.as_ref()?, self.party.as_ref()?);
+        Some(self.node.label(phase, party.at()))
+    }
+
+    fn run(&mut self, no: u32, cmd: Cmd<N::Phase>) -> (Result<Status, Failure>, Option<usize>) {
+        let label = self.label();
+        let status = self.command(no, cmd);
+        let label = match &status {
+            // A party that only waited with nothing to read did no work.
+            Ok(Status::Idle | Status::Published(false) | Status::Waiting) => None,
+            Ok(Status::Running) if label.is_none() => self.label(),
+            Ok(Status::Local(_) | Status::Published(true)) => Some(0),
+            _ => label,
+        };
+        (status, label)
+    }
+
+    fn command(&mut self, no: u32, cmd: Cmd<N::Phase>) -> Result<Status, Failure> {
         match cmd {
             Cmd::Publish(phase) => {
                 self.party = None;
@@ -269,6 +310,8 @@ impl<N: Node> Host<N> {
                         self.send(no, out, &members);
                         Ok(Status::Running)
                     }
+                    // Messages read and kept (or dropped): work, in the row it waits in.
+                    Ok(Step::Waiting) if !inbox.is_empty() => Ok(Status::Read),
                     Ok(Step::Done(out, output)) => {
                         self.party = None;
                         self.send(no, out, &members);
@@ -286,19 +329,6 @@ impl<N: Node> Host<N> {
     }
 }
 
-/// One command as the conductor saw it.
-#[derive(Debug, Clone)]
-pub struct StepLog {
-    /// Command number (the router's key).
-    pub no: u32,
-    /// The phase it belongs to.
-    pub phase: String,
-    /// Wall-clock from sending the command to the last report.
-    pub wall: Duration,
-    /// Time spent by every node that worked, in its own thread, by address.
-    pub cpu: BTreeMap<Addr, Duration>,
-}
-
 /// What a phase left at each node.
 #[derive(Debug, Default)]
 pub(crate) struct PhaseResult {
@@ -306,6 +336,8 @@ pub(crate) struct PhaseResult {
     pub done: BTreeMap<Addr, Vec<Event>>,
     /// Nodes whose role failed (phase and node filled in).
     pub failed: BTreeMap<Addr, Failure>,
+    /// Nodes still waiting when nothing was left in flight (phase and node filled in).
+    pub stalled: BTreeMap<Addr, Failure>,
 }
 
 /// The running nodes.
@@ -353,9 +385,10 @@ impl<P: Send + Sync + 'static> Cluster<P> {
                         unsent: None,
                     };
                     while let Ok((no, cmd)) = rx.recv() {
-                        let (result, cpu) = cpu::timed(|| {
-                            catch_unwind(AssertUnwindSafe(|| host.run(no, cmd)))
-                                .unwrap_or_else(|_| Err(Failure::local("PANIC", "a node panicked".into())))
+                        let ((result, label), cpu) = cpu::timed(|| {
+                            catch_unwind(AssertUnwindSafe(|| host.run(no, cmd))).unwrap_or_else(|_| {
+                                (Err(Failure::local("PANIC", "a node panicked".into())), None)
+                            })
                         });
                         let status = result.unwrap_or_else(Status::Failed);
                         let sent = host.net.take_sent();
@@ -364,6 +397,7 @@ impl<P: Send + Sync + 'static> Cluster<P> {
                                 addr,
                                 cpu,
                                 status,
+                                label,
                                 sent,
                             })
                             .is_err()
@@ -385,10 +419,13 @@ impl<P: Send + Sync + 'static> Cluster<P> {
         }
     }
 
-    /// Sends one command to each node of `to` and waits for every report; logs it.
+    /// Sends one command to each node of `to` and waits for every report; logs it under
+    /// the first of `labels` a node that made progress worked in (`*row` when none did,
+    /// which it then becomes), and each node's time under its own row.
     fn command(
         &mut self,
-        phase: &str,
+        labels: &[&'static str],
+        row: &mut usize,
         to: &[Addr],
         cmd: impl Fn(Addr) -> Cmd<P>,
     ) -> Result<(u32, Vec<Report>), Failure> {
@@ -408,46 +445,53 @@ impl<P: Send + Sync + 'static> Cluster<P> {
             let r = self
                 .reports
                 .recv_timeout(RECV_TIMEOUT * 2)
-                .map_err(|_| Failure::local("TIMEOUT", format!("a node did not finish {phase}")))?;
+                .map_err(|_| Failure::local("TIMEOUT", format!("a node did not finish {}", labels[*row])))?;
             reports.push(r);
+        }
+        let progressed = |r: &&Report| {
+            let s = &r.status;
+            matches!(
+                s,
+                Status::Running | Status::Done(_) | Status::Local(_) | Status::Published(true)
+            )
+        };
+        if let Some(first) = reports.iter().filter(progressed).filter_map(|r| r.label).min() {
+            *row = first.min(labels.len() - 1);
         }
         let cpu = reports
             .iter()
-            .filter(|r| !matches!(r.status, Status::Idle | Status::Published(false)))
-            .map(|r| (r.addr, r.cpu))
-            .collect();
-        self.log.push(StepLog {
-            no,
-            phase: phase.to_string(),
-            wall: start.elapsed(),
-            cpu,
-        });
+            .filter_map(|r| Some((r.addr, r.label?.min(labels.len() - 1), r.cpu)));
+        self.log
+            .extend(StepLog::rows(no, labels, *row, start.elapsed(), cpu));
         Ok((no, reports))
     }
 
-    /// Runs one phase on every node (see the module docs).
-    pub(crate) fn run(&mut self, name: &str, phase: P) -> Result<PhaseResult, Failure> {
+    /// Runs one path on every node (see the module docs); `labels` name the rows of the
+    /// timing table its rounds belong to (at least one).
+    pub(crate) fn run(&mut self, labels: &[&'static str], phase: P) -> Result<PhaseResult, Failure> {
         let phase = Arc::new(phase);
         let all: Vec<Addr> = (0..self.ctrl.len() as Addr).collect();
         let mut result = PhaseResult::default();
-        let fail = |result: &mut PhaseResult, a: Addr, mut f: Failure| {
-            f.phase = name.to_string();
-            f.node = Some(a);
-            result.failed.insert(a, f);
+        let fail = |result: &mut PhaseResult, r: &Report, mut f: Failure| {
+            f.phase = labels[r.label.unwrap_or(0).min(labels.len() - 1)].to_string();
+            f.node = Some(r.addr);
+            result.failed.insert(r.addr, f);
         };
+        let mut row = 0;
 
-        let (mut from, reports) = self.command(name, &all, |_| Cmd::Publish(Arc::clone(&phase)))?;
+        let (mut from, reports) =
+            self.command(labels, &mut row, &all, |_| Cmd::Publish(Arc::clone(&phase)))?;
         let mut expect = totals(&reports);
         for r in reports {
-            if let Status::Failed(f) = r.status {
-                fail(&mut result, r.addr, f);
+            if let Status::Failed(ref f) = r.status {
+                fail(&mut result, &r, f.clone());
             }
         }
         let alive: Vec<Addr> = all
             .into_iter()
             .filter(|a| !result.failed.contains_key(a))
             .collect();
-        let (_, reports) = self.command(name, &alive, |a| Cmd::Start {
+        let (_, reports) = self.command(labels, &mut row, &alive, |a| Cmd::Start {
             from,
             expect: expect.get(&a).copied().unwrap_or(0),
         })?;
@@ -455,10 +499,10 @@ impl<P: Send + Sync + 'static> Cluster<P> {
         for r in reports {
             match r.status {
                 Status::Running => members.push(r.addr),
-                Status::Local(events) => {
-                    result.done.insert(r.addr, events);
+                Status::Local(ref events) => {
+                    result.done.insert(r.addr, events.clone());
                 }
-                Status::Failed(f) => fail(&mut result, r.addr, f),
+                Status::Failed(ref f) => fail(&mut result, &r, f.clone()),
                 _ => {}
             }
         }
@@ -466,11 +510,11 @@ impl<P: Send + Sync + 'static> Cluster<P> {
             return Ok(result);
         }
         let members = Arc::new(members);
-        let (no, reports) = self.command(name, &members, |_| Cmd::Flush(Arc::clone(&members)))?;
+        let (no, reports) = self.command(labels, &mut row, &members, |_| Cmd::Flush(Arc::clone(&members)))?;
         (from, expect) = (no, totals(&reports));
         let mut running = (*members).clone();
         for _ in 0..MAX_STEPS {
-            let (no, reports) = self.command(name, &running, |a| Cmd::Step {
+            let (no, reports) = self.command(labels, &mut row, &running, |a| Cmd::Step {
                 from,
                 expect: expect.get(&a).copied().unwrap_or(0),
                 members: Arc::clone(&members),
@@ -484,12 +528,12 @@ impl<P: Send + Sync + 'static> Cluster<P> {
                         progress = true;
                         running.push(r.addr);
                     }
-                    Status::Waiting => running.push(r.addr),
-                    Status::Done(events) => {
+                    Status::Waiting | Status::Read => running.push(r.addr),
+                    Status::Done(ref events) => {
                         progress = true;
-                        result.done.insert(r.addr, events);
+                        result.done.insert(r.addr, events.clone());
                     }
-                    Status::Failed(f) => fail(&mut result, r.addr, f),
+                    Status::Failed(ref f) => fail(&mut result, &r, f.clone()),
                     _ => {}
                 }
             }
@@ -502,10 +546,12 @@ impl<P: Send + Sync + 'static> Cluster<P> {
         }
         // Still waiting with nothing in flight: the messages they wait for never come.
         for a in running {
-            let f = Failure::from(quasar_pq::Error::from(quasar_pq::party::Error::Waiting {
+            let mut f = Failure::from(quasar_pq::Error::from(quasar_pq::party::Error::Waiting {
                 party: party_id(a),
             }));
-            fail(&mut result, a, f);
+            f.phase = labels[row].to_string();
+            f.node = Some(a);
+            result.stalled.insert(a, f);
         }
         Ok(result)
     }

@@ -1,17 +1,22 @@
-//! The pipeline both schemes share, as a list of phases, and the helpers their nodes
-//! share: DKG → [scheme's own set-up] → sign → verify → [reshare (ending with the
-//! activation certificate) → every old party verifies it, then erases its old share →
-//! the new set signs and verifies again].
+//! The pipeline both schemes share, as the lifecycle paths a user runs: set up the group
+//! → sign → verify → [reshare (the library's reshare path ends with the activation: each
+//! member's keyring takes the new generation and erases the old share once the
+//! certificate verifies) → the old parties that took no part are told the certificate and
+//! activate their keyrings too → the new set signs and verifies again].
 //!
-//! A scheme ([`Flow`]) only builds its phases; what each node does in them is in the
-//! scheme's module, and the rounds are the library's.
+//! A scheme ([`Flow`]) says which rows of the timing table its setup spans and prints its
+//! lines; what each node does on a path is in the scheme's module, and the rounds are the
+//! library's lifecycle parties.
+
+use std::collections::BTreeSet;
 
 use quasar_pq::lss::ActivationCertificate;
+use quasar_pq::party::keyring::{Activated, Custody, Keyring};
 use quasar_pq::PartyId;
 use rand_chacha::ChaCha20Rng;
 
 use crate::args::{Acts, Cheating, Demo};
-use crate::conduct::{self, list, new_set, quorum, range, Conductor, Event};
+use crate::conduct::{self, list, new_set, quorum, range, Conductor, Done, Event};
 use crate::driver::{self, Cluster, Output, Publication, Published, Role};
 use crate::net::{Addr, HUB};
 use crate::report::Failure;
@@ -39,7 +44,7 @@ pub(crate) fn from_hub(published: &Published) -> Result<&[u8], Failure> {
 
 /// The members an activation certificate names, as an event.
 pub(crate) fn members(cert: &ActivationCertificate) -> Event {
-    Event::Signers(cert.members().iter().map(|p| p.get()).collect())
+    Event::Certified(cert.members().iter().map(|p| p.get()).collect())
 }
 
 /// The public parameters of one reshare, as every node knows them.
@@ -88,50 +93,60 @@ impl Dealing {
     }
 }
 
-/// A reshare's result at one party, kept until its old share is retired.
-pub(crate) struct Reshared<S, G> {
-    /// The new generation's public data.
-    pub public: G,
-    /// Its activation certificate (already verified).
-    pub certificate: ActivationCertificate,
-    /// This party's new share, if it is in the new set.
-    pub share: Option<S>,
+/// What a member keeps from its reshare path for "Erase old shares": what its keyring's
+/// activation did, and (a dealer) the new generation's public data and certificate to
+/// tell the old parties that took no part.
+pub(crate) struct Resharing {
+    /// The keyring's receipt of the activation.
+    pub activated: Activated,
+    /// The new generation's public data, encoded, and its activation certificate.
+    pub told: (Vec<u8>, ActivationCertificate),
 }
 
-impl<S, G> Reshared<S, G> {
-    /// Keeps the result: an old party (`old`) until it retires its old share, while a
-    /// party joining takes its new share at once.
-    pub(crate) fn keep(self, old: bool, share: &mut Option<S>, next: &mut Option<Self>) {
-        if old {
-            *next = Some(self);
-        } else {
-            *share = self.share;
-        }
-    }
-}
-
-/// An old party's part in "Erase old shares": the new generation's public data and
-/// certificate, its own or as the dealers `told` it, are checked by `verify` against the
-/// old share's key (which returns the old generation); only then is the old share
-/// replaced by the new one, if any — dropping, and so wiping, it.
-pub(crate) fn retire<S, G>(
-    share: &mut Option<S>,
-    next: &mut Option<Reshared<S, G>>,
-    told: impl FnOnce() -> Result<(G, ActivationCertificate), Failure>,
-    verify: impl FnOnce(&S, &G, &ActivationCertificate) -> Result<u64, Failure>,
+/// A node's part in "Erase old shares". A member that took part in the reshare reports
+/// what its keyring's activation did at the end of the path; an old member that took no
+/// part is `told` the new generation by the dealers and activates its keyring with it —
+/// the keyring erases the old share only if the certificate verifies.
+pub(crate) fn retire<S: Custody>(
+    keyring: &mut Keyring<S>,
+    reshared: Option<&Resharing>,
+    told: impl FnOnce(&S) -> Result<(S::Pending, S::Certificate), Failure>,
 ) -> Result<Role, Failure> {
-    let Some(old) = share.as_ref() else {
-        return Ok(Role::Idle);
-    };
-    let generation = match next {
-        Some(n) => verify(old, &n.public, &n.certificate)?,
+    let activated = match reshared {
+        Some(r) => r.activated,
         None => {
-            let (public, cert) = told()?;
-            verify(old, &public, &cert)?
+            let Some(current) = keyring.current() else {
+                return Ok(Role::Idle);
+            };
+            let (pending, certificate) = told(current)?;
+            keyring.stage(pending).map_err(quasar_pq::Error::from)?;
+            keyring.activate(&certificate)?
         }
     };
-    *share = next.take().and_then(|n| n.share);
-    Ok(Role::Local(vec![Event::Erased(generation)]))
+    Ok(Role::Local(
+        activated.erased.map(Event::Erased).into_iter().collect(),
+    ))
+}
+
+/// The new generation's public data (decoded by `decode`) and activation certificate as
+/// most dealers told them.
+pub(crate) fn told<G>(
+    published: &Published,
+    dealers: &[Addr],
+    decode: impl Fn(&[u8]) -> Option<G>,
+) -> Result<(G, ActivationCertificate), Failure> {
+    let public = published.agreed(dealers, decode)?;
+    let cert = published.agreed(dealers, |b| ActivationCertificate::from_bytes(b).ok())?;
+    Ok((public, cert))
+}
+
+/// Tells `to` the new generation: its public data and its activation certificate.
+pub(crate) fn tell(to: &[Addr], reshared: Option<&Resharing>) -> Result<Vec<Publication>, Failure> {
+    let (public, cert) = &held(&reshared, "reshare result")?.told;
+    Ok(vec![
+        Publication::new(to, public.clone()),
+        Publication::new(to, cert.to_bytes()),
+    ])
 }
 
 /// A node of a scheme: one of the parties, or the hub.
@@ -165,27 +180,13 @@ impl<M: driver::Node, H: driver::Node<Phase = M::Phase>> driver::Node for Either
             Either::Hub(h) => h.finish(phase, out),
         }
     }
-}
 
-/// Tells `to` the new generation: its public data and its activation certificate.
-pub(crate) fn tell(to: &[Addr], public: Vec<u8>, cert: &ActivationCertificate) -> Vec<Publication> {
-    vec![
-        Publication::new(to, public),
-        Publication::new(to, cert.to_bytes()),
-    ]
-}
-
-/// What the dealers told an old party that took no part: the new public data (magic
-/// `magic`) and certificate, as most dealers sent them.
-pub(crate) fn told<G>(
-    published: &Published,
-    dealers: &[Addr],
-    magic: &[u8],
-    decode: impl Fn(&[u8]) -> Result<G, Failure>,
-) -> Result<(G, ActivationCertificate), Failure> {
-    let public = decode(&published.agreed(magic, dealers)?)?;
-    let cert = published.agreed(b"LSA2", dealers)?;
-    Ok((public, ActivationCertificate::from_bytes(&cert)?))
+    fn label(&self, phase: &M::Phase, round: Option<quasar_pq::party::Round>) -> usize {
+        match self {
+            Either::Member(m) => m.label(phase, round),
+            Either::Hub(h) => h.label(phase, round),
+        }
+    }
 }
 
 /// The messages signed before and after the reshare.
@@ -194,12 +195,23 @@ const MESSAGES: [&[u8]; 2] = [
     b"quasar demo: block 2, after the reshare",
 ];
 
-/// The phases of the pipeline: `C` is the scheme's key-generation ceremony, `X` its own
-/// further phases.
-pub(crate) enum Phase<C, X> {
-    /// The key generation among every party.
-    Dkg(C),
-    /// A signing session of `signers` on `message` (the hub coordinates or combines).
+/// The paths of the pipeline.
+pub(crate) enum Phase {
+    /// The setup path: the group `parties` with threshold `t` (Pulsar: the key ceremony's
+    /// `signers` release their shares to derive the key, then every member certifies it).
+    Setup {
+        /// The DKG's session id.
+        dkg: [u8; 32],
+        /// The key ceremony's session id (Pulsar).
+        ceremony: [u8; 32],
+        /// The members.
+        parties: Vec<u16>,
+        /// The threshold.
+        t: u16,
+        /// The key ceremony's signers (Pulsar).
+        signers: Vec<u16>,
+    },
+    /// The sign path: `signers` on `message` (the hub coordinates or combines).
     Sign {
         /// Session id.
         id: [u8; 32],
@@ -210,37 +222,26 @@ pub(crate) enum Phase<C, X> {
     },
     /// `audience` verifies the signature the hub made on `message`.
     Verify(Vec<u16>, &'static [u8]),
-    /// A reshare bound to the group key, ending with the activation round.
+    /// The reshare path, bound to the group key, ending with the activation.
     Reshare(Dealing),
-    /// "Erase old shares": every old party verifies the activation certificate, then
-    /// erases its old share; the dealers tell the certificate to old parties that took no
-    /// part.
+    /// "Erase old shares": every old party reports its keyring's activation; the dealers
+    /// tell the certificate to old parties that took no part, which activate theirs.
     Retire(Dealing),
-    /// A phase of the scheme's own.
-    Own(X),
 }
-
-/// The phases of flow `F`.
-pub(crate) type PhaseOf<F> = Phase<<F as Flow>::Ceremony, <F as Flow>::Own>;
 
 /// One scheme.
 pub(crate) trait Flow: Sized {
-    /// Its key-generation ceremony.
-    type Ceremony: Send + Sync + 'static;
-    /// Its own phases.
-    type Own: Send + Sync + 'static;
     /// The scheme's name in session labels and seeds.
     const SCHEME: &'static str;
     /// The hub's column name in the table.
     const HUB: &'static str;
-    /// The key generation among `parties`.
-    fn dkg(&self, session: [u8; 32], parties: &[u16], t: u16) -> Result<Self::Ceremony, Failure>;
+    /// The rows of the table the setup path spans.
+    const SETUP: &'static [&'static str];
     /// What the DKG is, for its progress line.
     fn dkg_line(&self, n: u16, t: u16) -> String;
-    /// Work between the DKG and the first signature (Pulsar: derive and certify the key).
-    fn after_dkg(&self, _c: &mut Conductor<PhaseOf<Self>>, _p: &Pipeline<'_>) -> Result<(), Failure> {
-        Ok(())
-    }
+    /// The progress lines of the setup's further rows (Pulsar: the key derived and
+    /// certified).
+    fn setup_lines(&self, _c: &Conductor<Phase>, _done: &Done) {}
     /// How the signature was verified, for the progress line.
     fn verifier(&self) -> String;
     /// What the group key is ("ML-DSA-65 public key").
@@ -279,7 +280,7 @@ pub(crate) fn nodes(demo: &Demo) -> u16 {
 /// "Verify (gen 1)".
 fn sign<F: Flow>(
     f: &F,
-    c: &mut Conductor<PhaseOf<F>>,
+    c: &mut Conductor<Phase>,
     p: &Pipeline<'_>,
     generation: usize,
     (set, t): (&[u16], u16),
@@ -319,8 +320,8 @@ pub(crate) fn run<F, M, H>(
 ) -> Result<Summary, Failure>
 where
     F: Flow,
-    M: driver::Node<Phase = PhaseOf<F>>,
-    H: driver::Node<Phase = PhaseOf<F>>,
+    M: driver::Node<Phase = Phase>,
+    H: driver::Node<Phase = Phase>,
 {
     let (seed, cheat) = (demo.seed.clone(), demo.cheat);
     let cluster = Cluster::spawn(nodes(demo), move |addr: Addr| {
@@ -351,12 +352,26 @@ where
     })
 }
 
-fn pipeline<F: Flow>(f: &F, c: &mut Conductor<PhaseOf<F>>, p: &Pipeline<'_>) -> Result<(), Failure> {
+fn pipeline<F: Flow>(f: &F, c: &mut Conductor<Phase>, p: &Pipeline<'_>) -> Result<(), Failure> {
     let (n, t) = (p.demo.parties, p.demo.threshold);
     let parties = range(n);
-    c.phase("DKG", Phase::Dkg(f.dkg(p.session("dkg"), &parties, t)?))?;
+    // The key ceremony's signers: `t` members, not the one that cheats in dealings (the
+    // DKG will name it) while `t` others remain, but the one that cheats in signing.
+    let dealing_cheat: BTreeSet<u16> = p.dealing_cheat.into_iter().collect();
+    let mut signers = quorum(&parties, t, &dealing_cheat, p.signing_cheat, false);
+    if signers.len() < usize::from(t) {
+        signers = quorum(&parties, t, &BTreeSet::new(), p.signing_cheat, false);
+    }
+    let setup = Phase::Setup {
+        dkg: p.session("dkg"),
+        ceremony: p.session("key ceremony"),
+        parties: parties.clone(),
+        t,
+        signers,
+    };
+    let done = c.path(F::SETUP, setup)?;
     c.phase_line("DKG", &f.dkg_line(n, t));
-    f.after_dkg(c, p)?;
+    f.setup_lines(c, &done);
     sign(f, c, p, 0, (&parties, t))?;
 
     let Some((n2, t2)) = p.demo.reshare else {
@@ -381,7 +396,7 @@ fn pipeline<F: Flow>(f: &F, c: &mut Conductor<PhaseOf<F>>, p: &Pipeline<'_>) -> 
              proofs of possession of parties {}; {same}",
             list(&d.receivers),
             list(&d.dealers),
-            list(&done.signers())
+            list(&done.certified())
         ),
     );
     let done = c.phase("Erase old shares", Phase::Retire(d.clone()))?;

@@ -1,78 +1,61 @@
-//! Pulsar custody on the shared pipeline: LSS Pedersen DKG → key ceremony (the ML-DSA
-//! key derived once and announced) → key certification (every party checks the
-//! announcement and proves possession of its share for it) → sign → verify with plain
-//! `mldsa::verify` → [reshare, ending with the activation certificate → every old party
-//! verifies it, then erases its old share → sign again under the unchanged key → verify].
+//! Pulsar custody on the shared pipeline, through the library's lifecycle parties
+//! (`pulsar::custody::lifecycle`): the setup path (LSS Pedersen DKG → key ceremony → key
+//! certification, one `Member` per party and the `Combiner`) → the sign path → verify
+//! with plain `mldsa::verify` → [the reshare path, ending with each member's keyring
+//! activating the new generation → the old parties that took no part activate theirs →
+//! sign again under the unchanged key → verify].
 //!
-//! Each node only says which library party it starts in a phase and what it keeps from
+//! Each node only says which lifecycle party it starts on a path and what it keeps from
 //! the output; the rounds are the library's (`driver` routes the bytes).
 
-use quasar_pq::lss::{self, ActivationCertificate, Ceremony, DealingParty, GroupPublic};
+use quasar_pq::lss::GroupPublic;
 use quasar_pq::mldsa::{self, Mode};
-use quasar_pq::party::Outgoing;
-use quasar_pq::pulsar::custody::{
-    self, certification_party, AnnouncedKey, Combined, CombinerKey, CombinerParty, CombinerPublicKey,
-    GroupKey, GroupKeyAnnouncement, KeyShare, Session, SignerOutcome, SignerParty,
+use quasar_pq::party::keyring::Keyring;
+use quasar_pq::party::Round;
+use quasar_pq::pulsar::custody::lifecycle::{
+    Combiner, CombinerOutcome, Member as Lifecycle, MemberOutcome, Pending, ReshareParams, SetupParams,
+    SignParams,
 };
-use quasar_pq::vss::{self, Ristretto255};
+use quasar_pq::pulsar::custody::{GroupKey, KeyShare};
+use quasar_pq::vss::Ristretto255;
 use quasar_pq::PartyId;
 use rand_chacha::ChaCha20Rng;
 
 use crate::args::{Acts, Demo};
-use crate::conduct::{list, quorum, range, Conductor, Event};
+use crate::conduct::{list, Conductor, Done, Event};
 use crate::driver::{self, output, party_id, Output, Publication, Published, Role};
-use crate::flow::{self, held, ids, Flow, PhaseOf, Pipeline, Reshared};
+use crate::flow::{self, held, ids, Flow, Phase, Resharing};
 use crate::net::HUB;
 use crate::report::Failure;
 use crate::Summary;
 
 type R = Ristretto255;
-type LssShare = lss::KeyShare<R>;
 
-/// The magic of an encoded LSS sharing (`GroupPublic`).
-const SHARING_MAGIC: &[u8] = b"LSG1";
+/// The rows of the table the setup path spans.
+const SETUP: &[&str] = &["DKG", "Key ceremony", "Key certification"];
 
-/// Pulsar's own phases.
-pub(crate) enum Setup {
-    /// The key ceremony: `signers` release their DKG shares to the combiner, which
-    /// derives the ML-DSA key once and announces it.
-    KeyCeremony {
-        /// Session id.
-        id: [u8; 32],
-        /// The signers.
-        signers: Vec<u16>,
-    },
-    /// Every party checks the announcement and proves possession of its share for it.
-    Certify(Vec<u16>),
+/// The setup's parameters as every node builds them.
+fn setup_params(phase: &Phase, mode: Mode) -> Result<Option<SetupParams>, Failure> {
+    let Phase::Setup {
+        dkg,
+        ceremony,
+        parties,
+        t,
+        signers,
+    } = phase
+    else {
+        return Ok(None);
+    };
+    let (members, signers) = (ids(parties), ids(signers));
+    let hub = party_id(HUB);
+    Ok(Some(SetupParams::with_sessions(
+        *dkg, *ceremony, mode, &members, *t, &signers, hub,
+    )?))
 }
 
-type Phase = PhaseOf<Pulsar>;
-type P = flow::Phase<Ceremony<R>, Setup>;
-
-/// A custody session as the signers and the combiner build it.
-#[derive(Clone, Copy)]
-struct Custody<'a> {
-    id: [u8; 32],
-    signers: &'a [u16],
-    /// What to sign; `None` for the key ceremony.
-    message: Option<&'static [u8]>,
-}
-
-/// The custody session of a phase, if it is one.
-fn session_of(phase: &Phase) -> Option<Custody<'_>> {
-    match phase {
-        P::Sign { id, signers, message } => Some(Custody {
-            id: *id,
-            signers,
-            message: Some(*message),
-        }),
-        P::Own(Setup::KeyCeremony { id, signers }) => Some(Custody {
-            id: *id,
-            signers,
-            message: None,
-        }),
-        _ => None,
-    }
+/// A sign path's parameters as every node builds them.
+fn sign_params(id: [u8; 32], signers: &[u16], message: &[u8]) -> Result<SignParams, Failure> {
+    Ok(SignParams::new(id, &ids(signers), message, b"", party_id(HUB))?)
 }
 
 /// A party's node.
@@ -81,49 +64,15 @@ struct Member {
     mode: Mode,
     acts: Acts,
     rng: ChaCha20Rng,
-    /// The DKG's share, until the key is certified.
-    dkg: Option<LssShare>,
-    /// The announced key, while it is being certified.
-    announced: Option<AnnouncedKey>,
-    /// The custody share of the current generation.
-    share: Option<KeyShare>,
-    /// The group key a reshare starts from.
-    base: Option<GroupKey>,
-    /// A reshare's result, until the old share is retired.
-    next: Option<Reshared<KeyShare, GroupPublic<R>>>,
+    /// Its custody shares: the current generation and a pending one.
+    keyring: Keyring<KeyShare>,
+    /// What its reshare path left, until "Erase old shares".
+    reshared: Option<Resharing>,
 }
 
 impl Member {
-    /// A signer's start in the custody session `(id, signers, message)`.
-    fn signer(&mut self, c: Custody<'_>, published: &Published) -> Result<(SignerParty, Outgoing), Failure> {
-        let combiner = CombinerPublicKey::from_bytes(flow::from_hub(published)?)?;
-        let (id, signers) = (c.id, ids(c.signers));
-        let (share, session) = match c.message {
-            None => {
-                let s = held(&self.dkg, "DKG share")?;
-                let session = Session::key_ceremony(id, self.mode, s.public(), &signers, &combiner)?;
-                (s, session)
-            }
-            Some(m) => {
-                let k = held(&self.share, "key share")?;
-                let session = Session::sign(id, k.group_key(), k.public(), &signers, &combiner, m, b"")?;
-                (k.lss(), session)
-            }
-        };
-        Ok(match self.acts.signing {
-            Some(c) => SignerParty::start_cheating(share, &session, c, &mut self.rng)?,
-            None => SignerParty::start(share, &session, &mut self.rng)?,
-        })
-    }
-
-    /// A dealing party's start: the DKG, or a reshare from the group key `key`.
-    fn dealer(&mut self, ceremony: Ceremony<R>) -> Result<(DealingParty<R>, Outgoing), Failure> {
-        let old = self.share.as_ref().map(KeyShare::lss);
-        let (me, rng) = (self.id, &mut self.rng);
-        Ok(match self.acts.dealing {
-            Some(c) => DealingParty::start_cheating(ceremony, me, old, c, rng)?,
-            None => DealingParty::start(ceremony, me, old, rng)?,
-        })
+    fn share(&self) -> Result<&KeyShare, Failure> {
+        self.keyring.current().ok_or_else(|| flow::missing("key share"))
     }
 }
 
@@ -132,36 +81,26 @@ impl driver::Node for Member {
 
     fn publish(&mut self, phase: &Phase) -> Result<Vec<Publication>, Failure> {
         let me = self.id.get();
-        if let Some(c) = session_of(phase) {
-            if !c.signers.contains(&me) {
-                return Ok(Vec::new());
-            }
-            // The combiner learns the sharing (and the key) from the signers' majority.
-            return Ok(match c.message {
-                None => vec![Publication::to_hub(
-                    held(&self.dkg, "DKG share")?.public().to_bytes(),
-                )],
-                Some(_) => {
-                    let share = held(&self.share, "key share")?;
-                    vec![
-                        Publication::to_hub(share.public().to_bytes()),
-                        Publication::to_hub(share.group_key().to_bytes()),
-                    ]
-                }
-            });
-        }
         Ok(match phase {
-            P::Reshare(d) if d.dealers.contains(&me) => {
-                let share = held(&self.share, "key share")?;
+            // The combiner learns the group's public record from the signers' majority.
+            Phase::Sign { signers, .. } if signers.contains(&me) => {
+                let share = self.share()?;
+                vec![
+                    Publication::to_hub(share.public().to_bytes()),
+                    Publication::to_hub(share.group_key().to_bytes()),
+                ]
+            }
+            // A joining member learns it from the dealers' majority.
+            Phase::Reshare(d) if d.dealers.contains(&me) => {
+                let share = self.share()?;
                 let to = d.newcomers(share.public().parties());
                 vec![
                     Publication::new(&to, share.public().to_bytes()),
                     Publication::new(&to, share.group_key().to_bytes()),
                 ]
             }
-            P::Retire(d) if d.dealers.contains(&me) => {
-                let next = held(&self.next, "reshare result")?;
-                flow::tell(&d.outsiders(), next.public.to_bytes(), &next.certificate)
+            Phase::Retire(d) if d.dealers.contains(&me) => {
+                flow::tell(&d.outsiders(), self.reshared.as_ref())?
             }
             _ => Vec::new(),
         })
@@ -169,21 +108,28 @@ impl driver::Node for Member {
 
     fn start(&mut self, phase: &Phase, published: &Published) -> Result<Role, Failure> {
         let me = self.id;
-        if let Some(session) = session_of(phase).filter(|c| c.signers.contains(&me.get())) {
-            return Ok(Role::party(self.signer(session, published)?));
-        }
         match phase {
-            P::Dkg(ceremony) if ceremony.is_receiver(me) => Ok(Role::party(self.dealer(ceremony.clone())?)),
-            P::Own(Setup::Certify(parties)) if parties.contains(&me.get()) => {
-                let share = held(&self.dkg, "DKG share")?;
-                let announcement = GroupKeyAnnouncement::from_bytes(flow::from_hub(published)?)?;
-                let announced = announcement.verify(share.public())?;
-                let party = certification_party(me, Some(share), share.public(), &announced, &mut self.rng)?;
-                self.announced = Some(announced);
-                Ok(Role::party(party))
+            Phase::Setup { parties, .. } if parties.contains(&me.get()) => {
+                let params = held(&setup_params(phase, self.mode)?, "setup")?.clone();
+                let rng = &mut self.rng;
+                // One misbehaviour for the whole path: the dealing's if any, else the
+                // signing's (its release in the key ceremony).
+                Ok(Role::party(match self.acts.dealing.or(self.acts.signing) {
+                    Some(c) => Lifecycle::setup_cheating(me, &params, c, rng)?,
+                    None => Lifecycle::setup(me, &params, rng)?,
+                }))
             }
-            P::Verify(audience, message) if audience.contains(&me.get()) => {
-                let key = held(&self.share, "key share")?.group_key();
+            Phase::Sign { id, signers, message } if signers.contains(&me.get()) => {
+                let params = sign_params(*id, signers, message)?;
+                let share = self.keyring.current().ok_or_else(|| flow::missing("key share"))?;
+                let rng = &mut self.rng;
+                Ok(Role::party(match self.acts.signing {
+                    Some(c) => Lifecycle::sign_cheating(share, &params, c, rng)?,
+                    None => Lifecycle::sign(share, &params, rng)?,
+                }))
+            }
+            Phase::Verify(audience, message) if audience.contains(&me.get()) => {
+                let key = self.share()?.group_key();
                 // The standard verifier: FIPS 204 ML-DSA.Verify under the group key.
                 mldsa::verify(
                     self.mode,
@@ -194,95 +140,90 @@ impl driver::Node for Member {
                 )?;
                 Ok(Role::Local(Vec::new()))
             }
-            P::Reshare(d) if d.takes_part(me.get()) => {
-                let (key, public) = match &self.share {
+            Phase::Reshare(d) if d.takes_part(me.get()) => {
+                let (key, public) = match self.keyring.current() {
                     Some(s) => (s.group_key().clone(), s.public().clone()),
-                    // Joining: the sharing and the key as the dealers' majority sent them;
-                    // the record is read against the sharing (its certificate checked).
+                    // Joining: the group's public record as the dealers' majority sent it
+                    // (the key's certificate is checked against the sharing).
                     None => {
-                        let public = GroupPublic::from_bytes(&published.agreed(SHARING_MAGIC, &d.dealers)?)?;
-                        let key = GroupKey::from_bytes(
-                            &published.agreed(custody::GROUP_KEY_MAGIC, &d.dealers)?,
-                            &public,
-                        )?;
+                        let public: GroupPublic<R> =
+                            published.agreed(&d.dealers, |b| GroupPublic::from_bytes(b).ok())?;
+                        let key = published.agreed(&d.dealers, |b| GroupKey::from_bytes(b, &public).ok())?;
                         (key, public)
                     }
                 };
                 let (dealers, receivers) = (ids(&d.dealers), ids(&d.receivers));
-                let ceremony = custody::reshare(d.session, &key, &public, &dealers, &receivers, d.threshold)?;
-                self.base = Some(key);
-                Ok(Role::party(self.dealer(ceremony)?))
+                let params =
+                    ReshareParams::reshare(d.session, &key, &public, &dealers, &receivers, d.threshold)?;
+                let (keyring, rng) = (&mut self.keyring, &mut self.rng);
+                Ok(Role::party(match self.acts.dealing {
+                    Some(c) => Lifecycle::reshare_cheating(me, keyring, &params, c, rng)?,
+                    None => Lifecycle::reshare(me, keyring, &params, rng)?,
+                }))
             }
-            P::Retire(d) if d.is_old(me.get()) => flow::retire(
-                &mut self.share,
-                &mut self.next,
-                || {
-                    flow::told(published, &d.dealers, SHARING_MAGIC, |b| {
-                        Ok(GroupPublic::from_bytes(b)?)
-                    })
-                },
-                |share, public: &GroupPublic<R>, cert| {
-                    // Erase the old share only once a certificate of the next generation checks.
-                    let g = share.generation();
-                    custody::verify_activation(
-                        public,
-                        share.group_key(),
-                        g + 1,
-                        public.transcript_hash(),
-                        cert,
-                    )?;
-                    Ok(g)
-                },
-            ),
+            Phase::Retire(d) if d.is_old(me.get()) => {
+                flow::retire(&mut self.keyring, self.reshared.as_ref(), |current| {
+                    let (public, cert) =
+                        flow::told(published, &d.dealers, |b| GroupPublic::<R>::from_bytes(b).ok())?;
+                    Ok((Pending::new(None, public, current.group_key().clone()), cert))
+                })
+            }
             _ => Ok(Role::Idle),
         }
     }
 
     fn finish(&mut self, phase: &Phase, out: Output) -> Result<Vec<Event>, Failure> {
+        let missing = || flow::missing("the path's outcome");
         match phase {
-            P::Dkg(_) => {
-                let o: lss::Outcome<R> = output(out)?;
-                self.dkg = o.key_share;
-                Ok(Event::blame([o.blame.as_slice(), o.dropped.as_slice()]))
+            Phase::Setup { .. } => {
+                let o = output::<MemberOutcome>(out)?.into_setup().ok_or_else(missing)?;
+                let mut events = Event::blame(Some(SETUP[0]), [o.blame.as_slice(), o.dropped.as_slice()]);
+                let key = o.key_share.group_key();
+                events.push(Event::key("before reshare", key.public_key()));
+                events.push(flow::members(key.certificate()));
+                self.keyring = Keyring::new(o.key_share);
+                Ok(events)
             }
-            P::Sign { .. } | P::Own(Setup::KeyCeremony { .. }) => {
-                let o: SignerOutcome = output(out)?;
-                Ok(Event::blame([o.dropped.as_slice()]))
+            Phase::Sign { .. } => {
+                let o = output::<MemberOutcome>(out)?
+                    .into_released()
+                    .ok_or_else(missing)?;
+                Ok(Event::blame(None, [o.dropped.as_slice()]))
             }
-            P::Own(Setup::Certify(_)) => {
-                let cert: ActivationCertificate = output(out)?;
-                let share = self.dkg.take().ok_or_else(|| flow::missing("DKG share"))?;
-                let announced = self
-                    .announced
-                    .take()
-                    .ok_or_else(|| flow::missing("announced key"))?;
-                let members = flow::members(&cert);
-                let key = GroupKey::new(announced, share.public(), cert)?;
-                let event = Event::key("before reshare", key.public_key());
-                self.share = Some(KeyShare::new(share, key)?);
-                Ok(vec![event, members])
-            }
-            P::Reshare(d) => {
-                let o: lss::Outcome<R> = output(out)?;
-                let key = self.base.take().ok_or_else(|| flow::missing("group key"))?;
-                let mut events = Event::blame([o.blame.as_slice(), o.dropped.as_slice()]);
-                let cert = held(&o.activation, "activation certificate")?.clone();
-                // The certificate must activate the generation after the one this party knew.
-                let generation = key.generation() + 1;
-                custody::verify_activation(&o.public, &key, generation, o.transcript_hash(), &cert)?;
-                let new_key = key.reactivated(&o.public, cert.clone())?;
-                events.push(Event::key("after reshare", new_key.public_key()));
+            Phase::Reshare(d) => {
+                let o = output::<MemberOutcome>(out)?
+                    .into_reshared()
+                    .ok_or_else(missing)?;
+                let mut events = Event::blame(None, [o.blame.as_slice(), o.dropped.as_slice()]);
+                self.keyring = o.keyring;
+                let activated = o.activated?;
+                let cert = held(&o.certificate, "activation certificate")?.clone();
+                if let Some(share) = self.keyring.current() {
+                    events.push(Event::key("after reshare", share.group_key().public_key()));
+                }
                 events.push(flow::members(&cert));
-                let share = o.key_share.map(|s| KeyShare::new(s, new_key)).transpose()?;
-                let next = Reshared {
-                    public: o.public,
-                    certificate: cert,
-                    share,
-                };
-                next.keep(d.is_old(self.id.get()), &mut self.share, &mut self.next);
+                if d.is_old(self.id.get()) {
+                    self.reshared = Some(Resharing {
+                        activated,
+                        told: (o.public.to_bytes(), cert),
+                    });
+                }
                 Ok(events)
             }
             _ => Ok(Vec::new()),
+        }
+    }
+
+    fn label(&self, phase: &Phase, round: Option<Round>) -> usize {
+        let Phase::Setup { signers, .. } = phase else {
+            return 0;
+        };
+        match round.map(|r| r.name) {
+            Some("DKG") => 0,
+            // A non-signer's check of the session belongs to its certification.
+            Some("await session") if signers.contains(&self.id.get()) => 1,
+            Some("release") => 1,
+            _ => 2,
         }
     }
 }
@@ -291,54 +232,66 @@ impl driver::Node for Member {
 struct Hub {
     mode: Mode,
     rng: ChaCha20Rng,
-    key: Option<CombinerKey>,
-    /// The last result: the announcement or the signature.
-    result: Vec<u8>,
+    /// The last signature.
+    signature: Vec<u8>,
 }
 
 impl driver::Node for Hub {
     type Phase = Phase;
 
     fn publish(&mut self, phase: &Phase) -> Result<Vec<Publication>, Failure> {
-        if let Some(c) = session_of(phase) {
-            // A fresh ML-KEM key per session.
-            let key = CombinerKey::generate(party_id(HUB), &mut self.rng);
-            let out = Publication::new(c.signers, key.public_key().to_bytes());
-            self.key = Some(key);
-            return Ok(vec![out]);
-        }
         Ok(match phase {
-            P::Own(Setup::Certify(to)) | P::Verify(to, _) => vec![Publication::new(to, self.result.clone())],
+            Phase::Verify(to, _) => vec![Publication::new(to, self.signature.clone())],
             _ => Vec::new(),
         })
     }
 
     fn start(&mut self, phase: &Phase, published: &Published) -> Result<Role, Failure> {
-        let Some(Custody { id, signers, message }) = session_of(phase) else {
-            return Ok(Role::Idle);
-        };
-        let key = self.key.take().ok_or_else(|| flow::missing("combiner key"))?;
-        let public = GroupPublic::<R>::from_bytes(&published.agreed(SHARING_MAGIC, signers)?)?;
-        let session = match message {
-            None => Session::key_ceremony(id, self.mode, &public, &ids(signers), key.public_key())?,
-            Some(m) => {
-                let gk =
-                    GroupKey::from_bytes(&published.agreed(custody::GROUP_KEY_MAGIC, signers)?, &public)?;
-                Session::sign(id, &gk, &public, &ids(signers), key.public_key(), m, b"")?
+        match phase {
+            Phase::Setup { .. } => {
+                let params = held(&setup_params(phase, self.mode)?, "setup")?.clone();
+                Ok(Role::party(Combiner::setup(&params, &mut self.rng)))
             }
-        };
-        Ok(Role::party(CombinerParty::start(key, &session, &mut self.rng)?))
+            Phase::Sign { id, signers, message } => {
+                let params = sign_params(*id, signers, message)?;
+                let public: GroupPublic<R> =
+                    published.agreed(signers, |b| GroupPublic::from_bytes(b).ok())?;
+                let key = published.agreed(signers, |b| GroupKey::from_bytes(b, &public).ok())?;
+                Ok(Role::party(Combiner::sign(
+                    &params,
+                    &key,
+                    &public,
+                    &mut self.rng,
+                )?))
+            }
+            _ => Ok(Role::Idle),
+        }
     }
 
     fn finish(&mut self, _: &Phase, out: Output) -> Result<Vec<Event>, Failure> {
-        let (blame, signers, result) = match output::<Combined>(out)? {
-            Combined::Announcement(a) => (a.blame().to_vec(), a.signers().to_vec(), a.to_bytes()),
-            Combined::Signed(s) => (s.blame().to_vec(), s.signers().to_vec(), s.signature().to_vec()),
-        };
-        self.result = result;
-        let mut events = Event::blame([blame.as_slice()]);
-        events.push(Event::Signers(signers.iter().map(|p| p.get()).collect()));
-        Ok(events)
+        Ok(match output::<CombinerOutcome>(out)? {
+            CombinerOutcome::Certified(c) => {
+                let mut events = Event::blame(Some(SETUP[1]), [c.dropped.as_slice()]);
+                events.push(Event::Signers(
+                    c.announcement.signers().iter().map(|p| p.get()).collect(),
+                ));
+                events
+            }
+            CombinerOutcome::Signed(s) => {
+                self.signature = s.signature().to_vec();
+                let mut events = Event::blame(None, [s.blame()]);
+                events.push(Event::Signers(s.signers().iter().map(|p| p.get()).collect()));
+                events
+            }
+        })
+    }
+
+    fn label(&self, phase: &Phase, round: Option<Round>) -> usize {
+        match (phase, round.map(|r| r.name)) {
+            (Phase::Setup { .. }, Some("observe certification")) => 2,
+            (Phase::Setup { .. }, _) => 1,
+            _ => 0,
+        }
     }
 }
 
@@ -346,45 +299,28 @@ impl driver::Node for Hub {
 pub(crate) struct Pulsar(Mode);
 
 impl Flow for Pulsar {
-    type Ceremony = Ceremony<R>;
-    type Own = Setup;
     const SCHEME: &'static str = "pulsar";
     const HUB: &'static str = "combiner";
-
-    fn dkg(&self, session: [u8; 32], parties: &[u16], t: u16) -> Result<Ceremony<R>, Failure> {
-        Ok(Ceremony::dkg(session, vss::Mode::Pedersen, &ids(parties), t)?)
-    }
+    const SETUP: &'static [&'static str] = SETUP;
 
     fn dkg_line(&self, n: u16, t: u16) -> String {
         format!("LSS Pedersen DKG on ristretto255: {n} dealers, t = {t}")
     }
 
-    fn after_dkg(&self, c: &mut Conductor<Phase>, p: &Pipeline<'_>) -> Result<(), Failure> {
-        let (n, t) = (p.demo.parties, p.demo.threshold);
-        let parties = range(n);
-        let id = p.session("key ceremony");
-        let signers = quorum(&parties, t, &c.named, p.signing_cheat, false);
-        let d = c.session("Key ceremony", t, signers, |signers| {
-            P::Own(Setup::KeyCeremony {
-                id,
-                signers: signers.to_vec(),
-            })
-        })?;
+    fn setup_lines(&self, c: &Conductor<Phase>, d: &Done) {
         let line = format!(
             "{} key derived from the shares of parties {}, announced",
             self.0.name(),
             list(&d.signers())
         );
-        c.phase_line("Key ceremony", &line);
-        let d = c.phase("Key certification", P::Own(Setup::Certify(parties)))?;
+        c.phase_line(SETUP[1], &line);
         let line = format!(
             "announcement checked by {}; key certified by proofs of possession of parties {}: {}",
             d.parties(),
-            list(&d.signers()),
+            list(&d.certified()),
             c.fingerprint("before reshare")
         );
-        c.phase_line("Key certification", &line);
-        Ok(())
+        c.phase_line(SETUP[2], &line);
     }
 
     fn verifier(&self) -> String {
@@ -403,17 +339,13 @@ pub(crate) fn run(demo: &Demo, mode: Mode) -> Result<Summary, Failure> {
         mode,
         acts,
         rng,
-        dkg: None,
-        announced: None,
-        share: None,
-        base: None,
-        next: None,
+        keyring: Keyring::empty(),
+        reshared: None,
     };
     let hub = move |rng| Hub {
         mode,
         rng,
-        key: None,
-        result: Vec::new(),
+        signature: Vec::new(),
     };
     flow::run(&Pulsar(mode), demo, member, hub)
 }

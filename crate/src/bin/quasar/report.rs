@@ -4,7 +4,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::time::Duration;
 
-use crate::driver::StepLog;
 use crate::net::{Addr, Traffic, HUB};
 
 /// A protocol failure: the typed error's code, module, message and culprits, and where it
@@ -90,6 +89,51 @@ impl fmt::Display for Failure {
             let list: Vec<String> = self.culprits.iter().map(u16::to_string).collect();
             write!(f, "; culprits: {}", list.join(", "))
         }
+    }
+}
+
+/// One command as the conductor saw it, under one row of the table.
+#[derive(Debug, Clone)]
+pub struct StepLog {
+    /// Command number (the router's key; 0: the command's traffic is on another row).
+    pub no: u32,
+    /// The row (phase) it belongs to.
+    pub phase: String,
+    /// Wall-clock from sending the command to the last report (0 on the other rows).
+    pub wall: Duration,
+    /// Time spent by every node that worked on this row, in its own thread, by address.
+    pub cpu: BTreeMap<Addr, Duration>,
+}
+
+impl StepLog {
+    /// The entries of command `no`: its wall-clock and traffic under `labels[row]`, and
+    /// each node's time (`cpu`: address, row, time) under its own row.
+    pub(crate) fn rows(
+        no: u32,
+        labels: &[&str],
+        row: usize,
+        wall: Duration,
+        cpu: impl Iterator<Item = (Addr, usize, Duration)>,
+    ) -> Vec<StepLog> {
+        let mut out: Vec<StepLog> = labels
+            .iter()
+            .enumerate()
+            .map(|(i, l)| StepLog {
+                no: if i == row { no } else { 0 },
+                phase: (*l).to_string(),
+                wall: if i == row { wall } else { Duration::ZERO },
+                cpu: BTreeMap::new(),
+            })
+            .collect();
+        for (a, i, d) in cpu {
+            if let Some(entry) = out.get_mut(i) {
+                entry.cpu.insert(a, d);
+            }
+        }
+        out.retain(|s| s.no != 0 || !s.cpu.is_empty());
+        // The command's own row first (the table lists rows in the order they first ran).
+        out.sort_by_key(|s| s.no == 0);
+        out
     }
 }
 

@@ -159,6 +159,54 @@ impl Member {
         Ok((Member::new(me, Path::Reshare(party, Some(keyring))), out))
     }
 
+    /// As [`Member::keygen`], for a member that misbehaves as `cheat` says.
+    ///
+    /// # Errors
+    /// As [`Member::keygen`].
+    #[cfg(feature = "hazmat")]
+    pub fn keygen_cheating(
+        me: PartyId,
+        ceremony: &Ceremony,
+        cheat: crate::party::hazmat::Cheat,
+        rng: &mut impl CryptoRngCore,
+    ) -> Result<(Member, Outgoing), Error> {
+        let (party, out) = ceremony.start_cheating(me, None, cheat, rng)?;
+        Ok((Member::new(me, Path::Setup(party)), out))
+    }
+
+    /// As [`Member::sign`], for a signer that misbehaves as `cheat` says.
+    ///
+    /// # Errors
+    /// As [`Member::sign`].
+    #[cfg(feature = "hazmat")]
+    pub fn sign_cheating(
+        share: &KeyShare,
+        coordinator: PartyId,
+        message: &[u8],
+        cheat: crate::party::hazmat::Cheat,
+        rng: &mut impl CryptoRngCore,
+    ) -> Result<(Member, Outgoing), Error> {
+        let (party, out) = SignerParty::start_cheating(share, coordinator, message, cheat, rng)?;
+        Ok((Member::new(share.party(), Path::Sign(party)), out))
+    }
+
+    /// As [`Member::reshare`], for a participant that misbehaves as `cheat` says.
+    ///
+    /// # Errors
+    /// As [`Member::reshare`].
+    #[cfg(feature = "hazmat")]
+    pub fn reshare_cheating(
+        me: PartyId,
+        keyring: &mut Keyring<KeyShare>,
+        ceremony: &Ceremony,
+        cheat: crate::party::hazmat::Cheat,
+        rng: &mut impl CryptoRngCore,
+    ) -> Result<(Member, Outgoing), Error> {
+        let (party, out) = ceremony.start_cheating(me, keyring.current(), cheat, rng)?;
+        let keyring = core::mem::take(keyring);
+        Ok((Member::new(me, Path::Reshare(party, Some(keyring))), out))
+    }
+
     fn new(me: PartyId, path: Path) -> Member {
         Member {
             me,
