@@ -27,6 +27,7 @@ use zeroize::Zeroizing;
 
 use crate::hash::Shake256Absorb;
 
+mod consistency;
 mod encode;
 pub mod hazmat;
 mod hint;
@@ -40,6 +41,7 @@ mod sample;
 mod sign;
 mod verify;
 
+pub(crate) use consistency::public_from_expanded;
 pub use keys::{PreparedPublicKey, PreparedVerifyingKey, SigningKey, VerifyingKey};
 pub use params::{MlDsa44, MlDsa65, MlDsa87, Params};
 
