@@ -124,11 +124,7 @@ fn all_errors() -> Vec<(&'static str, quasar_pq::Error, &'static str)> {
             "mldsa",
         ),
         // keyfmt
-        (
-            "key encoding ends early",
-            k(keyfmt::Error::Truncated),
-            "keyfmt",
-        ),
+        ("key encoding ends early", k(keyfmt::Error::Truncated), "keyfmt"),
         (
             "bytes after a key",
             k(keyfmt::Error::TrailingData { extra: 1 }),
@@ -136,7 +132,10 @@ fn all_errors() -> Vec<(&'static str, quasar_pq::Error, &'static str)> {
         ),
         (
             "a DER element with another tag",
-            k(keyfmt::Error::UnexpectedTag { expected: 0x30, got: 0x31 }),
+            k(keyfmt::Error::UnexpectedTag {
+                expected: 0x30,
+                got: 0x31,
+            }),
             "keyfmt",
         ),
         (
@@ -166,7 +165,11 @@ fn all_errors() -> Vec<(&'static str, quasar_pq::Error, &'static str)> {
         ),
         (
             "a key part of the wrong length",
-            k(keyfmt::Error::KeyLength { what: "seed", expected: 32, got: 31 }),
+            k(keyfmt::Error::KeyLength {
+                what: "seed",
+                expected: 32,
+                got: 31,
+            }),
             "keyfmt",
         ),
         (
@@ -174,26 +177,10 @@ fn all_errors() -> Vec<(&'static str, quasar_pq::Error, &'static str)> {
             k(keyfmt::Error::KeyMismatch("x")),
             "keyfmt",
         ),
-        (
-            "bad PEM",
-            k(keyfmt::Error::BadPem("x")),
-            "keyfmt",
-        ),
-        (
-            "bad base64",
-            k(keyfmt::Error::BadBase64),
-            "keyfmt",
-        ),
-        (
-            "bad JSON",
-            k(keyfmt::Error::BadJson("x")),
-            "keyfmt",
-        ),
-        (
-            "bad CBOR",
-            k(keyfmt::Error::BadCbor("x")),
-            "keyfmt",
-        ),
+        ("bad PEM", k(keyfmt::Error::BadPem("x")), "keyfmt"),
+        ("bad base64", k(keyfmt::Error::BadBase64), "keyfmt"),
+        ("bad JSON", k(keyfmt::Error::BadJson("x")), "keyfmt"),
+        ("bad CBOR", k(keyfmt::Error::BadCbor("x")), "keyfmt"),
         (
             "a missing key field",
             k(keyfmt::Error::MissingField("pub")),

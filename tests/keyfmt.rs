@@ -14,7 +14,9 @@ use quasar_pq::keyfmt::{self, AkpKey, Algorithm, MlDsaForm, PrivateKey, PublicKe
 use quasar_pq::{mldsa, slhdsa};
 
 fn vector(name: &str) -> String {
-    let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "vectors", "keyfmt", name].iter().collect();
+    let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "vectors", "keyfmt", name]
+        .iter()
+        .collect();
     std::fs::read_to_string(p).unwrap()
 }
 
@@ -31,7 +33,13 @@ fn every_key() -> Vec<PrivateKey> {
             Algorithm::SlhDsa(m) => {
                 let n = m.n();
                 let s = seed(m.to_byte());
-                let (_, sk) = slhdsa::keygen(m, &s[..n], &s[..n].iter().map(|b| b ^ 0x55).collect::<Vec<_>>(), &seed(9)[..n]).unwrap();
+                let (_, sk) = slhdsa::keygen(
+                    m,
+                    &s[..n],
+                    &s[..n].iter().map(|b| b ^ 0x55).collect::<Vec<_>>(),
+                    &seed(9)[..n],
+                )
+                .unwrap();
                 PrivateKey::slh_dsa_from_bytes(m, &sk).unwrap()
             }
         })
@@ -69,7 +77,10 @@ fn round_trips_for_every_set() {
         assert!(pem.starts_with("-----BEGIN PRIVATE KEY-----\n"));
         same_key(&key, &PrivateKey::from_pkcs8_pem(&pem).unwrap());
         // JWK and COSE_Key, where the documents define them.
-        let jose = matches!(alg, Algorithm::MlDsa(_) | Algorithm::SlhDsa(slhdsa::Mode::Shake128s));
+        let jose = matches!(
+            alg,
+            Algorithm::MlDsa(_) | Algorithm::SlhDsa(slhdsa::Mode::Shake128s)
+        );
         match pk.to_jwk() {
             Ok(text) => {
                 assert!(jose);
@@ -101,7 +112,10 @@ fn round_trips_for_every_set() {
                 assert_eq!(e.code(), "UNSUPPORTED_FORMAT");
             }
         }
-        assert_eq!(format!("{key:?}"), format!("PrivateKey<{}>(<redacted>)", alg.name()));
+        assert_eq!(
+            format!("{key:?}"),
+            format!("PrivateKey<{}>(<redacted>)", alg.name())
+        );
     }
 }
 
@@ -113,7 +127,10 @@ fn an_expanded_only_key_keeps_no_seed_and_says_so() {
     assert_eq!(back.to_pkcs8_der().unwrap_err().code(), "NO_SEED");
     assert_eq!(back.to_jwk().unwrap_err().code(), "NO_SEED");
     assert_eq!(back.to_cose_key().unwrap_err().code(), "NO_SEED");
-    assert_eq!(back.to_pkcs8_der_with(MlDsaForm::Expanded, true).unwrap().len(), der.len() + 4 + 1 + 1952);
+    assert_eq!(
+        back.to_pkcs8_der_with(MlDsaForm::Expanded, true).unwrap().len(),
+        der.len() + 4 + 1 + 1952
+    );
 }
 
 macro_rules! rustcrypto_ml_dsa {
@@ -132,7 +149,10 @@ macro_rules! rustcrypto_ml_dsa {
         let vk = ml_dsa::VerifyingKey::<$P>::from_public_key_der(&ours.public_key().to_spki_der()).unwrap();
         assert_eq!(vk.encode().as_slice(), ours.public_key().as_bytes());
         same_key(&ours, &PrivateKey::from_pkcs8_der(their_der.as_bytes()).unwrap());
-        assert_eq!(ours.public_key(), &PublicKey::from_spki_der(their_spki.as_bytes()).unwrap());
+        assert_eq!(
+            ours.public_key(),
+            &PublicKey::from_spki_der(their_spki.as_bytes()).unwrap()
+        );
     }};
 }
 
@@ -161,7 +181,10 @@ macro_rules! rustcrypto_slh_dsa {
         let vk = slh_dsa::VerifyingKey::<$P>::from_public_key_der(&ours.public_key().to_spki_der()).unwrap();
         assert_eq!(vk.to_bytes().as_slice(), ours.public_key().as_bytes());
         same_key(&ours, &PrivateKey::from_pkcs8_der(their_der.as_bytes()).unwrap());
-        assert_eq!(ours.public_key(), &PublicKey::from_spki_der(their_spki.as_bytes()).unwrap());
+        assert_eq!(
+            ours.public_key(),
+            &PublicKey::from_spki_der(their_spki.as_bytes()).unwrap()
+        );
     }};
 }
 
@@ -189,7 +212,11 @@ fn the_rfc_9881_examples_decode_and_reencode_exactly() {
         let pk = PublicKey::from_pem(&pub_pem).unwrap();
         assert_eq!(&pk, expected.public_key());
         assert_eq!(pk.to_pem(), normalise(&pub_pem));
-        for (form, name) in [(MlDsaForm::Seed, "seed"), (MlDsaForm::Expanded, "expanded"), (MlDsaForm::Both, "both")] {
+        for (form, name) in [
+            (MlDsaForm::Seed, "seed"),
+            (MlDsaForm::Expanded, "expanded"),
+            (MlDsaForm::Both, "both"),
+        ] {
             let text = vector(&format!("ML-DSA-{level}-{name}.priv"));
             let key = PrivateKey::from_pkcs8_pem(&text).unwrap();
             same_key(&key, &expected);
@@ -239,8 +266,18 @@ fn the_rfc_9881_inconsistent_keys_are_refused() {
 #[test]
 fn the_rfc_9909_sha2_example_is_refused_by_name() {
     // The example is SLH-DSA-SHA2-128s, a set this crate does not implement.
-    assert_eq!(PublicKey::from_pem(&vector("id-slh-dsa-sha2-128s.pub")).unwrap_err().code(), "UNKNOWN_ALGORITHM");
-    assert_eq!(PrivateKey::from_pkcs8_pem(&vector("id-slh-dsa-sha2-128s.priv")).unwrap_err().code(), "UNKNOWN_ALGORITHM");
+    assert_eq!(
+        PublicKey::from_pem(&vector("id-slh-dsa-sha2-128s.pub"))
+            .unwrap_err()
+            .code(),
+        "UNKNOWN_ALGORITHM"
+    );
+    assert_eq!(
+        PrivateKey::from_pkcs8_pem(&vector("id-slh-dsa-sha2-128s.priv"))
+            .unwrap_err()
+            .code(),
+        "UNKNOWN_ALGORITHM"
+    );
 }
 
 #[test]
@@ -248,19 +285,24 @@ fn the_rfc_9964_examples_decode_with_their_thumbprints() {
     for mode in mldsa::Mode::ALL {
         let level = mode.level();
         let expected = PrivateKey::ml_dsa_from_seed(mode, &[0u8; 32]);
-        let jose: serde_json::Value = serde_json::from_str(&vector(&format!("ML_DSA_{level}.jose.json"))).unwrap();
+        let jose: serde_json::Value =
+            serde_json::from_str(&vector(&format!("ML_DSA_{level}.jose.json"))).unwrap();
         let jwk_text = serde_json::to_string(&jose["jwk"]).unwrap();
         let AkpKey::Private(key) = keyfmt::decode_jwk(&jwk_text).unwrap() else {
             panic!("the example JWK has priv")
         };
         same_key(&key, &expected);
-        assert_eq!(key.public_key().jwk_thumbprint().unwrap(), jose["jwk"]["kid"].as_str().unwrap());
+        assert_eq!(
+            key.public_key().jwk_thumbprint().unwrap(),
+            jose["jwk"]["kid"].as_str().unwrap()
+        );
         // The example's signature verifies under the decoded key (empty context, RFC 9964 §4).
         let tbs = hex::decode(jose["raw_to_be_signed"].as_str().unwrap()).unwrap();
         let sig = hex::decode(jose["raw_signature"].as_str().unwrap()).unwrap();
         mldsa::verify(mode, key.public_key().as_bytes(), &tbs, b"", &sig).unwrap();
 
-        let cose: serde_json::Value = serde_json::from_str(&vector(&format!("ML_DSA_{level}.cose.json"))).unwrap();
+        let cose: serde_json::Value =
+            serde_json::from_str(&vector(&format!("ML_DSA_{level}.cose.json"))).unwrap();
         let bytes = hex::decode(cose["key"].as_str().unwrap()).unwrap();
         let AkpKey::Private(key) = keyfmt::decode_cose_key(&bytes).unwrap() else {
             panic!("the example COSE_Key has priv")
@@ -278,10 +320,18 @@ fn the_rfc_9964_examples_decode_with_their_thumbprints() {
 /// Every truncation, one byte appended, every byte flipped (two ways): refused, or the
 /// same key, or (for a flip inside `free`, bytes no check covers: a bare seed, a public key)
 /// another well-formed key. `decode` returns the decoded key's bytes or an error code.
-fn mutate(name: &str, good: &[u8], free: std::ops::Range<usize>, decode: &dyn Fn(&[u8]) -> Result<Vec<u8>, &'static str>) {
+fn mutate(
+    name: &str,
+    good: &[u8],
+    free: std::ops::Range<usize>,
+    decode: &dyn Fn(&[u8]) -> Result<Vec<u8>, &'static str>,
+) {
     let want = decode(good).unwrap();
     for len in 0..good.len() {
-        assert!(decode(&good[..len]).is_err(), "{name}: truncated to {len} accepted");
+        assert!(
+            decode(&good[..len]).is_err(),
+            "{name}: truncated to {len} accepted"
+        );
     }
     for extra in [0u8, 0x80] {
         let mut v = good.to_vec();
@@ -302,18 +352,38 @@ fn mutate(name: &str, good: &[u8], free: std::ops::Range<usize>, decode: &dyn Fn
 }
 
 fn private_identity(r: Result<PrivateKey, keyfmt::Error>) -> Result<Vec<u8>, &'static str> {
-    r.map(|k| [k.secret_key(), k.public_key().as_bytes()].concat()).map_err(|e| e.code())
+    r.map(|k| [k.secret_key(), k.public_key().as_bytes()].concat())
+        .map_err(|e| e.code())
 }
 
 #[test]
 fn mutated_encodings_are_refused_or_decode_to_the_same_key() {
     let ml = PrivateKey::ml_dsa_from_seed(mldsa::Mode::MlDsa44, &seed(3));
     let pkcs8 = |b: &[u8]| private_identity(PrivateKey::from_pkcs8_der(b));
-    let spki = |b: &[u8]| PublicKey::from_spki_der(b).map(|p| p.as_bytes().to_vec()).map_err(|e| e.code());
+    let spki = |b: &[u8]| {
+        PublicKey::from_spki_der(b)
+            .map(|p| p.as_bytes().to_vec())
+            .map_err(|e| e.code())
+    };
     let seed_only = ml.to_pkcs8_der().unwrap();
-    mutate("ML-DSA-44 seed", &seed_only, seed_only.len() - 32..seed_only.len(), &pkcs8);
-    mutate("ML-DSA-44 seed+public", &ml.to_pkcs8_der_with(MlDsaForm::Seed, true).unwrap(), 0..0, &pkcs8);
-    mutate("ML-DSA-44 both", &ml.to_pkcs8_der_with(MlDsaForm::Both, false).unwrap(), 0..0, &pkcs8);
+    mutate(
+        "ML-DSA-44 seed",
+        &seed_only,
+        seed_only.len() - 32..seed_only.len(),
+        &pkcs8,
+    );
+    mutate(
+        "ML-DSA-44 seed+public",
+        &ml.to_pkcs8_der_with(MlDsaForm::Seed, true).unwrap(),
+        0..0,
+        &pkcs8,
+    );
+    mutate(
+        "ML-DSA-44 both",
+        &ml.to_pkcs8_der_with(MlDsaForm::Both, false).unwrap(),
+        0..0,
+        &pkcs8,
+    );
     let der = ml.public_key().to_spki_der();
     mutate("ML-DSA-44 SPKI", &der, der.len() - 1312..der.len(), &spki);
     let cose = |b: &[u8]| match keyfmt::decode_cose_key(b) {
@@ -347,8 +417,15 @@ fn an_expanded_key_with_one_flipped_bit_is_refused() {
         match PrivateKey::from_pkcs8_der(&v) {
             // ρ and K change only what a key signs with, not whether it is whole: K is any
             // 32 bytes; a flipped ρ makes tr (and the public key) disagree.
-            Ok(k) => assert!((32..64).contains(&off), "offset {off} accepted: {:?}", k.algorithm()),
-            Err(e) => assert!(matches!(e.code(), "KEY_MISMATCH" | "MALFORMED_KEY"), "offset {off}: {e}"),
+            Ok(k) => assert!(
+                (32..64).contains(&off),
+                "offset {off} accepted: {:?}",
+                k.algorithm()
+            ),
+            Err(e) => assert!(
+                matches!(e.code(), "KEY_MISMATCH" | "MALFORMED_KEY"),
+                "offset {off}: {e}"
+            ),
         }
     }
 }
@@ -397,41 +474,80 @@ fn strict_der_rules() {
     p.extend_from_slice(&spki[6..17]);
     p.extend_from_slice(&[0x05, 0x00]);
     p.extend_from_slice(&spki[17..]);
-    assert_eq!(PublicKey::from_spki_der(&p).unwrap_err().code(), "ALGORITHM_PARAMETERS_PRESENT");
+    assert_eq!(
+        PublicKey::from_spki_der(&p).unwrap_err().code(),
+        "ALGORITHM_PARAMETERS_PRESENT"
+    );
     // Another set's OID with this set's key: the length is refused.
     let mut wrong = spki.clone();
     wrong[16] = 18;
-    assert_eq!(PublicKey::from_spki_der(&wrong).unwrap_err().code(), "KEY_LENGTH_MISMATCH");
+    assert_eq!(
+        PublicKey::from_spki_der(&wrong).unwrap_err().code(),
+        "KEY_LENGTH_MISMATCH"
+    );
     wrong[16] = 20;
-    assert_eq!(PublicKey::from_spki_der(&wrong).unwrap_err().code(), "UNKNOWN_ALGORITHM");
+    assert_eq!(
+        PublicKey::from_spki_der(&wrong).unwrap_err().code(),
+        "UNKNOWN_ALGORITHM"
+    );
 }
 
 #[test]
 fn strict_pem_json_and_cbor() {
     let ml = PrivateKey::ml_dsa_from_seed(mldsa::Mode::MlDsa44, &seed(7));
     let pem = ml.public_key().to_pem();
-    assert_eq!(PublicKey::from_pem(&pem.replace('\n', "\r\n")).unwrap(), *ml.public_key());
-    assert_eq!(PublicKey::from_pem(&format!("junk\n{pem}")).unwrap_err().code(), "BAD_PEM");
-    assert_eq!(PublicKey::from_pem(&pem.replace("PUBLIC KEY", "PRIVATE KEY")).unwrap_err().code(), "BAD_PEM");
+    assert_eq!(
+        PublicKey::from_pem(&pem.replace('\n', "\r\n")).unwrap(),
+        *ml.public_key()
+    );
+    assert_eq!(
+        PublicKey::from_pem(&format!("junk\n{pem}")).unwrap_err().code(),
+        "BAD_PEM"
+    );
+    assert_eq!(
+        PublicKey::from_pem(&pem.replace("PUBLIC KEY", "PRIVATE KEY"))
+            .unwrap_err()
+            .code(),
+        "BAD_PEM"
+    );
     assert_eq!(PrivateKey::from_pkcs8_pem(&pem).unwrap_err().code(), "BAD_PEM");
     let bad64 = pem.replacen("MII", "MI!", 1);
     assert_eq!(PublicKey::from_pem(&bad64).unwrap_err().code(), "BAD_BASE64");
 
     let jwk = ml.to_jwk().unwrap();
     let code = |t: &str| keyfmt::decode_jwk(t).unwrap_err().code();
-    assert_eq!(code(&jwk.replace("\"kty\":\"AKP\"", "\"kty\":\"OKP\"")), "WRONG_KEY_TYPE");
-    assert_eq!(code(&jwk.replace("ML-DSA-44", "ML-DSA-65")), "KEY_LENGTH_MISMATCH");
+    assert_eq!(
+        code(&jwk.replace("\"kty\":\"AKP\"", "\"kty\":\"OKP\"")),
+        "WRONG_KEY_TYPE"
+    );
+    assert_eq!(
+        code(&jwk.replace("ML-DSA-44", "ML-DSA-65")),
+        "KEY_LENGTH_MISMATCH"
+    );
     assert_eq!(code(&jwk.replace("ML-DSA-44", "ML-DSA-99")), "UNKNOWN_ALGORITHM");
-    assert_eq!(code(&jwk.replacen('{', "{\"kty\":\"AKP\",", 1)), "DUPLICATE_FIELD");
+    assert_eq!(
+        code(&jwk.replacen('{', "{\"kty\":\"AKP\",", 1)),
+        "DUPLICATE_FIELD"
+    );
     assert_eq!(code(&format!("{}x", jwk.as_str())), "BAD_JSON");
     // Ignored members are skipped; the key still decodes.
-    let extra = jwk.replacen("\"alg\"", "\"kid\":\"k\",\"x\":[1,2,{\"y\":-0.5e3,\"z\":null}],\"alg\"", 1);
+    let extra = jwk.replacen(
+        "\"alg\"",
+        "\"kid\":\"k\",\"x\":[1,2,{\"y\":-0.5e3,\"z\":null}],\"alg\"",
+        1,
+    );
     assert!(keyfmt::decode_jwk(&extra).is_ok());
-    let deep = jwk.replacen("\"alg\"", &format!("\"x\":{}{},\"alg\"", "[".repeat(40), "]".repeat(40)), 1);
+    let deep = jwk.replacen(
+        "\"alg\"",
+        &format!("\"x\":{}{},\"alg\"", "[".repeat(40), "]".repeat(40)),
+        1,
+    );
     assert_eq!(code(&deep), "BAD_JSON");
     // A priv of another key.
     let other = PrivateKey::ml_dsa_from_seed(mldsa::Mode::MlDsa44, &seed(8));
-    let AkpKey::Private(_) = keyfmt::decode_jwk(&other.to_jwk().unwrap()).unwrap() else { panic!() };
+    let AkpKey::Private(_) = keyfmt::decode_jwk(&other.to_jwk().unwrap()).unwrap() else {
+        panic!()
+    };
     let priv_of_other = other.to_jwk().unwrap();
     let their_priv = &priv_of_other[priv_of_other.find("\"priv\"").unwrap()..];
     let mine = &jwk[..jwk.find("\"priv\"").unwrap()];
@@ -442,7 +558,10 @@ fn strict_pem_json_and_cbor() {
     let cose = ml.to_cose_key().unwrap().to_vec();
     let ccode = |b: &[u8]| keyfmt::decode_cose_key(b).unwrap_err().code();
     // a4 01 07 03 38 2f 20 59 05 20 …: deterministic order.
-    assert_eq!(&cose[..10], &[0xa4, 0x01, 0x07, 0x03, 0x38, 0x2f, 0x20, 0x59, 0x05, 0x20]);
+    assert_eq!(
+        &cose[..10],
+        &[0xa4, 0x01, 0x07, 0x03, 0x38, 0x2f, 0x20, 0x59, 0x05, 0x20]
+    );
     let mut nonmin = cose.clone();
     nonmin.splice(1..2, [0x18, 0x01]);
     assert_eq!(ccode(&nonmin), "NON_MINIMAL_ENCODING");

@@ -365,7 +365,9 @@ impl PrivateKey {
         check_len("ML-DSA expanded key", mode.secret_key_len(), sk.len())?;
         let pk = mldsa::public_from_expanded(mode, sk)
             .map_err(|_| Error::Malformed("expanded ML-DSA key (s1, s2 out of range)"))?
-            .ok_or(Error::KeyMismatch("expanded key's t0 or tr does not belong to its s1, s2"))?;
+            .ok_or(Error::KeyMismatch(
+                "expanded key's t0 or tr does not belong to its s1, s2",
+            ))?;
         Ok(PrivateKey {
             algorithm: Algorithm::MlDsa(mode),
             seed: None,
@@ -451,7 +453,9 @@ impl PrivateKey {
         if public == self.public_key.as_bytes() {
             Ok(())
         } else {
-            Err(Error::KeyMismatch("the public key does not belong to the private key"))
+            Err(Error::KeyMismatch(
+                "the public key does not belong to the private key",
+            ))
         }
     }
 

@@ -100,7 +100,9 @@ impl<'a> Reader<'a> {
         if self.buf.is_empty() {
             Ok(())
         } else {
-            Err(Error::TrailingData { extra: self.buf.len() })
+            Err(Error::TrailingData {
+                extra: self.buf.len(),
+            })
         }
     }
 }

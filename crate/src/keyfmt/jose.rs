@@ -35,7 +35,9 @@ fn check_defined(alg: Algorithm) -> Result<(), Error> {
 }
 
 fn jwk_text(alg: Algorithm, public: &[u8], private: Option<&[u8]>) -> Zeroizing<String> {
-    let cap = 64 + alg.name().len() + b64::encoded_len(public.len(), false)
+    let cap = 64
+        + alg.name().len()
+        + b64::encoded_len(public.len(), false)
         + private.map_or(0, |p| 10 + b64::encoded_len(p.len(), false));
     let mut out = Zeroizing::new(String::with_capacity(cap));
     out.push_str("{\"kty\":\"AKP\",\"alg\":\"");
@@ -94,7 +96,11 @@ impl PrivateKey {
             Algorithm::MlDsa(_) => self.seed().ok_or(Error::NoSeed)?,
             Algorithm::SlhDsa(_) => &self.secret_key,
         };
-        Ok(jwk_text(self.algorithm, self.public_key.as_bytes(), Some(private)))
+        Ok(jwk_text(
+            self.algorithm,
+            self.public_key.as_bytes(),
+            Some(private),
+        ))
     }
 }
 
@@ -105,7 +111,10 @@ impl PrivateKey {
 /// [`Error::WrongKeyType`], [`Error::UnknownAlgorithm`], [`Error::UnsupportedFormat`],
 /// [`Error::BadBase64`], [`Error::KeyLength`], [`Error::KeyMismatch`].
 pub fn decode_jwk(text: &str) -> Result<AkpKey, Error> {
-    let mut p = Parser { s: text.as_bytes(), i: 0 };
+    let mut p = Parser {
+        s: text.as_bytes(),
+        i: 0,
+    };
     let mut kty: Option<Zeroizing<String>> = None;
     let mut alg: Option<Zeroizing<String>> = None;
     let mut public: Option<Zeroizing<String>> = None;
@@ -209,10 +218,15 @@ impl Parser<'_> {
     }
 
     fn hex4(&mut self) -> Result<u32, Error> {
-        let digits = self.s.get(self.i..self.i + 4).ok_or(Error::BadJson("short \\u escape"))?;
+        let digits = self
+            .s
+            .get(self.i..self.i + 4)
+            .ok_or(Error::BadJson("short \\u escape"))?;
         self.i += 4;
         digits.iter().try_fold(0u32, |acc, &d| {
-            let v = char::from(d).to_digit(16).ok_or(Error::BadJson("bad \\u escape"))?;
+            let v = char::from(d)
+                .to_digit(16)
+                .ok_or(Error::BadJson("bad \\u escape"))?;
             Ok(acc * 16 + v)
         })
     }
@@ -280,7 +294,10 @@ impl Parser<'_> {
                         0xE0..=0xEF => 3,
                         _ => 4,
                     };
-                    let bytes = self.s.get(start..start + len).ok_or(Error::BadJson("bad UTF-8"))?;
+                    let bytes = self
+                        .s
+                        .get(start..start + len)
+                        .ok_or(Error::BadJson("bad UTF-8"))?;
                     out.push_str(core::str::from_utf8(bytes).map_err(|_| Error::BadJson("bad UTF-8"))?);
                     self.i = start + len;
                 }

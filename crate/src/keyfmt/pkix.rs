@@ -101,11 +101,17 @@ impl PrivateKey {
             (Algorithm::MlDsa(_), MlDsaForm::Both) => der::tlv_len(der::tlv_len(32) + der::tlv_len(sk.len())),
         };
         let seed = match (self.algorithm, form) {
-            (Algorithm::MlDsa(_), MlDsaForm::Seed | MlDsaForm::Both) => Some(self.seed().ok_or(Error::NoSeed)?),
+            (Algorithm::MlDsa(_), MlDsaForm::Seed | MlDsaForm::Both) => {
+                Some(self.seed().ok_or(Error::NoSeed)?)
+            }
             _ => None,
         };
         let pk = self.public_key.as_bytes();
-        let public_len = if with_public { der::tlv_len(1 + pk.len()) } else { 0 };
+        let public_len = if with_public {
+            der::tlv_len(1 + pk.len())
+        } else {
+            0
+        };
         let inner = 3 + ALGORITHM_LEN + der::tlv_len(contents_len) + public_len;
         let mut out = Zeroizing::new(Vec::with_capacity(der::tlv_len(inner)));
         der::push_header(&mut out, der::SEQUENCE, inner);
@@ -144,14 +150,19 @@ impl PrivateKey {
         let version = match r.read(der::INTEGER)? {
             [v @ (0 | 1)] => *v,
             [] => return Err(Error::Malformed("empty INTEGER")),
-            [0, next, ..] if *next < 0x80 => return Err(Error::NonMinimal("INTEGER with a leading zero octet")),
+            [0, next, ..] if *next < 0x80 => {
+                return Err(Error::NonMinimal("INTEGER with a leading zero octet"))
+            }
             [v, ..] => return Err(Error::UnsupportedVersion(*v)),
         };
         let algorithm = read_algorithm(&mut r)?;
         let private = r.read(der::OCTET_STRING)?;
         // Attributes are allowed and not kept.
         r.read_optional(der::CONTEXT_0_CONSTRUCTED)?;
-        let public = r.read_optional(der::CONTEXT_1)?.map(bit_string_bytes).transpose()?;
+        let public = r
+            .read_optional(der::CONTEXT_1)?
+            .map(bit_string_bytes)
+            .transpose()?;
         r.finish()?;
         if public.is_some() != (version == 1) {
             return Err(Error::UnsupportedVersion(version));
@@ -161,8 +172,12 @@ impl PrivateKey {
             Algorithm::MlDsa(mode) => {
                 let mut c = Reader::new(private);
                 let key = match c.peek_tag() {
-                    Some(der::CONTEXT_0) => PrivateKey::ml_dsa_seed_checked(mode, c.read(der::CONTEXT_0)?, None)?,
-                    Some(der::OCTET_STRING) => PrivateKey::ml_dsa_from_expanded(mode, c.read(der::OCTET_STRING)?)?,
+                    Some(der::CONTEXT_0) => {
+                        PrivateKey::ml_dsa_seed_checked(mode, c.read(der::CONTEXT_0)?, None)?
+                    }
+                    Some(der::OCTET_STRING) => {
+                        PrivateKey::ml_dsa_from_expanded(mode, c.read(der::OCTET_STRING)?)?
+                    }
                     Some(der::SEQUENCE) => {
                         let mut both = Reader::new(c.read(der::SEQUENCE)?);
                         let seed = both.read(der::OCTET_STRING)?;

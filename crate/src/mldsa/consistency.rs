@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 
 use zeroize::{Zeroize, Zeroizing};
 
-use super::{check_len, dispatch, encode, keygen, poly, Error, Mode, MlDsa44, MlDsa65, MlDsa87, Params};
+use super::{check_len, dispatch, encode, keygen, poly, Error, MlDsa44, MlDsa65, MlDsa87, Mode, Params};
 
 /// The public key of an encoded secret key, if the key is one ML-DSA.KeyGen could output:
 /// s1 and s2 in range ([`Error::MalformedSecretKey`] otherwise), t0 the low bits of
@@ -19,7 +19,7 @@ fn check<P: Params>(sk: &[u8]) -> Result<Option<Vec<u8>>, Error> {
     check_len("secret key", P::SK_LEN, sk.len())?;
     let mut parts = Zeroizing::new(encode::sk_decode::<P>(sk).ok_or(Error::MalformedSecretKey)?);
     let mut t0 = Zeroizing::new(poly::zero_vec());
-    let t1 = keygen::compute_t::<P>(&parts.rho, &parts.s1, &parts.s2, &mut *t0);
+    let t1 = keygen::compute_t::<P>(&parts.rho, &parts.s1, &parts.s2, &mut t0);
     let mut pk = vec![0u8; P::PK_LEN];
     encode::pk_encode::<P>(&parts.rho, &t1, &mut pk);
     // Public: the public key is this function's output.
