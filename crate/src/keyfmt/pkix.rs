@@ -113,7 +113,8 @@ impl PrivateKey {
             0
         };
         let inner = 3 + ALGORITHM_LEN + der::tlv_len(contents_len) + public_len;
-        let mut out = Zeroizing::new(Vec::with_capacity(der::tlv_len(inner)));
+        let total = der::tlv_len(inner);
+        let mut out = Zeroizing::new(Vec::with_capacity(total));
         der::push_header(&mut out, der::SEQUENCE, inner);
         der::push_tlv(&mut out, der::INTEGER, &[u8::from(with_public)]);
         push_algorithm(&mut out, self.algorithm);
@@ -133,7 +134,8 @@ impl PrivateKey {
             out.push(0);
             out.extend_from_slice(pk);
         }
-        debug_assert_eq!(out.len(), out.capacity());
+        // Sized exactly: the buffer never moved, so no copy of the key was left behind.
+        debug_assert_eq!(out.len(), total);
         Ok(out)
     }
 
