@@ -18,7 +18,7 @@ use quasar_pq::lss::{self, ActivationFault};
 use quasar_pq::magnetar::{self, ValidatorId};
 use quasar_pq::party::{self, Blame, BlameReason};
 use quasar_pq::pulsar;
-use quasar_pq::{mldsa, quorum, slhdsa, vss, wire, PartyId};
+use quasar_pq::{keyfmt, mldsa, quorum, slhdsa, vss, wire, PartyId};
 
 fn pid(v: u16) -> PartyId {
     PartyId::new(v).unwrap()
@@ -91,6 +91,7 @@ fn all_errors() -> Vec<(&'static str, quasar_pq::Error, &'static str)> {
     let sets = magnetar::Mode::Shake192s;
     let fault = |f: ActivationFault| l(lss::Error::InvalidActivation(f));
     let c = |e: cert::Error| quasar_pq::Error::from(e);
+    let k = |e: keyfmt::Error| quasar_pq::Error::from(e);
     vec![
         // mldsa
         (
@@ -121,6 +122,89 @@ fn all_errors() -> Vec<(&'static str, quasar_pq::Error, &'static str)> {
             "a mode byte naming nothing",
             m(mldsa::Error::UnknownMode(0)),
             "mldsa",
+        ),
+        // keyfmt
+        ("key encoding ends early", k(keyfmt::Error::Truncated), "keyfmt"),
+        (
+            "bytes after a key",
+            k(keyfmt::Error::TrailingData { extra: 1 }),
+            "keyfmt",
+        ),
+        (
+            "a DER element with another tag",
+            k(keyfmt::Error::UnexpectedTag {
+                expected: 0x30,
+                got: 0x31,
+            }),
+            "keyfmt",
+        ),
+        (
+            "a non-minimal DER or CBOR encoding",
+            k(keyfmt::Error::NonMinimal("length")),
+            "keyfmt",
+        ),
+        (
+            "a malformed key encoding",
+            k(keyfmt::Error::Malformed("x")),
+            "keyfmt",
+        ),
+        (
+            "an algorithm not implemented",
+            k(keyfmt::Error::UnknownAlgorithm),
+            "keyfmt",
+        ),
+        (
+            "algorithm parameters present",
+            k(keyfmt::Error::ParametersPresent),
+            "keyfmt",
+        ),
+        (
+            "a OneAsymmetricKey version not allowed",
+            k(keyfmt::Error::UnsupportedVersion(2)),
+            "keyfmt",
+        ),
+        (
+            "a key part of the wrong length",
+            k(keyfmt::Error::KeyLength {
+                what: "seed",
+                expected: 32,
+                got: 31,
+            }),
+            "keyfmt",
+        ),
+        (
+            "key parts that do not belong together",
+            k(keyfmt::Error::KeyMismatch("x")),
+            "keyfmt",
+        ),
+        ("bad PEM", k(keyfmt::Error::BadPem("x")), "keyfmt"),
+        ("bad base64", k(keyfmt::Error::BadBase64), "keyfmt"),
+        ("bad JSON", k(keyfmt::Error::BadJson("x")), "keyfmt"),
+        ("bad CBOR", k(keyfmt::Error::BadCbor("x")), "keyfmt"),
+        (
+            "a missing key field",
+            k(keyfmt::Error::MissingField("pub")),
+            "keyfmt",
+        ),
+        (
+            "a key field given twice",
+            k(keyfmt::Error::DuplicateField("pub")),
+            "keyfmt",
+        ),
+        (
+            "a key type other than AKP",
+            k(keyfmt::Error::WrongKeyType),
+            "keyfmt",
+        ),
+        (
+            "an encoding needing a seed the key lacks",
+            k(keyfmt::Error::NoSeed),
+            "keyfmt",
+        ),
+        (
+            "a format without an encoding for the algorithm",
+            k(keyfmt::Error::UnsupportedFormat("x")),
+            "keyfmt",
         ),
         // wire
         (

@@ -40,6 +40,10 @@ pub enum Error {
     /// A finality-certificate, validator-set or light-client error.
     #[error("certificate: {0}")]
     Cert(#[from] cert::Error),
+    /// A key-format error (SubjectPublicKeyInfo, PKCS #8, PEM, JWK, COSE_Key).
+    #[cfg(not(feature = "light"))]
+    #[error("key format: {0}")]
+    KeyFormat(#[from] crate::keyfmt::Error),
     /// A decoding error.
     #[error("decoding: {0}")]
     Wire(#[from] wire::Error),
@@ -64,6 +68,8 @@ impl Error {
             Error::Bls(e) => e.code(),
             Error::Cert(e) => e.code(),
             Error::Wire(e) => e.code(),
+            #[cfg(not(feature = "light"))]
+            Error::KeyFormat(e) => e.code(),
             Error::Party(e) => e.code(),
             #[cfg(feature = "threshold")]
             Error::Snapshot(e) => e.code(),
@@ -88,6 +94,8 @@ impl Error {
             Error::Bls(_) => "bls",
             Error::Cert(_) => "cert",
             Error::Wire(_) => "wire",
+            #[cfg(not(feature = "light"))]
+            Error::KeyFormat(_) => "keyfmt",
             Error::Party(_) => "party",
             #[cfg(feature = "threshold")]
             Error::Snapshot(_) => "snapshot",
@@ -113,6 +121,8 @@ impl Error {
             | Error::Bls(_)
             | Error::Cert(_)
             | Error::Wire(_) => &[],
+            #[cfg(not(feature = "light"))]
+            Error::KeyFormat(_) => &[],
             Error::Party(e) => e.culprits(),
             #[cfg(feature = "threshold")]
             Error::Snapshot(_) => &[],

@@ -15,6 +15,7 @@
 //! | [`pulsar`] | Pulsar custody: t-of-n ML-DSA whose key is rebuilt by a combiner while it signs | the combiner is trusted while it signs (see [`pulsar::custody`]) |
 //! | [`cert`] | the finality certificate (BLS, Pulsar, Magnetar and ML-DSA-set legs) and the light client | the caller's checkpoint set and policy; a quorum of weight signed |
 //! | [`party`] | the one shape of every protocol party: bytes in, bytes out, a round at a time | a peer's bad message is dropped and named, never fatal |
+//! | [`keyfmt`] | ML-DSA and SLH-DSA keys as X.509 SubjectPublicKeyInfo, PKCS #8 (DER, PEM) and JOSE/COSE `AKP` keys | strict decoding; a private key is checked against itself |
 //! | [`wire`], [`hash`], [`quorum`] | strict decoding, the shared 11-byte frame, domain-separated hashing, integer quorums | — |
 //!
 //! Every protocol party is a [`party::Party`] (`start` → `step` … → `Done`); each protocol's
@@ -57,6 +58,8 @@ pub mod ct;
 mod ct;
 mod error;
 pub mod hash;
+#[cfg(not(feature = "light"))]
+pub mod keyfmt;
 #[cfg(feature = "threshold")]
 pub mod lens;
 #[cfg(feature = "threshold")]

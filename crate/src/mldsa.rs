@@ -27,6 +27,8 @@ use zeroize::Zeroizing;
 
 use crate::hash::Shake256Absorb;
 
+#[cfg(not(feature = "light"))]
+mod consistency;
 mod encode;
 pub mod hazmat;
 mod hint;
@@ -40,6 +42,8 @@ mod sample;
 mod sign;
 mod verify;
 
+#[cfg(not(feature = "light"))]
+pub(crate) use consistency::public_from_expanded;
 pub use keys::{PreparedPublicKey, PreparedVerifyingKey, SigningKey, VerifyingKey};
 pub use params::{MlDsa44, MlDsa65, MlDsa87, Params};
 
