@@ -6,7 +6,7 @@
 //!          PublicKey::from_spki_der(der)  | from_pem(text)   → algorithm(), as_bytes()
 //! private: PrivateKey::ml_dsa_from_seed(mode, seed) | ml_dsa_from_expanded(mode, sk)
 //!          | slh_dsa_from_bytes(mode, sk)
-//!          → to_pkcs8_der() (seed-only) / to_pkcs8_der_with(form, with_public) / to_pkcs8_pem
+//!          → to_pkcs8_der() (seed-only) / to_pkcs8_der_with(form, with_public) / to_pkcs8_pem(_with)
 //!          → to_jwk() / to_cose_key();   public_key() → PublicKey
 //!          PrivateKey::from_pkcs8_der(der) | from_pkcs8_pem(text)
 //! AKP:     decode_jwk(text) | decode_cose_key(bytes) → AkpKey::Public | AkpKey::Private
@@ -437,6 +437,14 @@ impl PrivateKey {
     /// [`Error::NoSeed`] for an ML-DSA key imported without its seed.
     pub fn to_pkcs8_pem(&self) -> Result<Zeroizing<String>, Error> {
         Ok(pem::encode(pem::PRIVATE_KEY, &self.to_pkcs8_der()?))
+    }
+
+    /// The `PRIVATE KEY` PEM block of [`to_pkcs8_der_with`](Self::to_pkcs8_der_with).
+    ///
+    /// # Errors
+    /// [`Error::NoSeed`] when `form` needs the seed and the key has none.
+    pub fn to_pkcs8_pem_with(&self, form: MlDsaForm, with_public: bool) -> Result<Zeroizing<String>, Error> {
+        Ok(pem::encode(pem::PRIVATE_KEY, &self.to_pkcs8_der_with(form, with_public)?))
     }
 
     /// Decodes a `PRIVATE KEY` PEM block.

@@ -24,6 +24,8 @@
 //!   (both builds: they only verify).
 //! - [`bls`]: the BLS12-381 byte API (keygen, sign, proofs of possession, aggregation,
 //!   verification), in the full build only, for cross-checks against other implementations.
+//! - [`keyfmt`]: public and private keys as SubjectPublicKeyInfo, PKCS #8 (DER, PEM), JWK
+//!   and COSE_Key, and their thumbprints (full build only).
 //! - The full build binds the threshold protocols. Every protocol party is the library's
 //!   own [`crate::party::Party`], held by one class, `PartyWasm` ([`party`]); factory
 //!   functions per protocol start one ([`lens`], [`pulsar`]); key shares stay in WASM
@@ -58,6 +60,8 @@ use wasm_bindgen::prelude::*;
 #[cfg(not(feature = "light"))]
 mod bls;
 mod cert;
+#[cfg(not(feature = "light"))]
+mod keyfmt;
 mod magnetar;
 mod mldsa;
 mod slhdsa;
