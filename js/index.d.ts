@@ -545,6 +545,80 @@ export interface Bls {
 /** BLS12-381 byte API (full build only). */
 export declare const bls: Bls;
 
+/** The algorithms whose keys `keys` encodes, by their standard names. */
+export type KeyAlgorithm =
+  | 'ML-DSA-44' | 'ML-DSA-65' | 'ML-DSA-87'
+  | 'SLH-DSA-SHAKE-128s' | 'SLH-DSA-SHAKE-128f' | 'SLH-DSA-SHAKE-192s'
+  | 'SLH-DSA-SHAKE-192f' | 'SLH-DSA-SHAKE-256s' | 'SLH-DSA-SHAKE-256f';
+
+/** The key algorithms, ML-DSA then SLH-DSA. */
+export declare const KEY_ALGORITHMS: readonly KeyAlgorithm[];
+
+/**
+ * A key for the encoders: `{ publicKey }` alone (a public JWK or COSE_Key), or a secret —
+ * `seed` (ML-DSA's 32-byte ξ) and/or `secretKey` (the FIPS 204 expanded key, or the FIPS 205
+ * 4n-byte key). A `publicKey` or `alg` given beside a secret must match it (QuasarError
+ * 'KEY_MISMATCH'), so a decoded key can be passed back unchanged.
+ */
+export interface KeyInput {
+  alg?: KeyAlgorithm;
+  publicKey?: Uint8Array;
+  seed?: Uint8Array;
+  secretKey?: Uint8Array;
+}
+
+/** A decoded public key. */
+export interface DecodedPublicKey {
+  alg: KeyAlgorithm;
+  publicKey: Uint8Array;
+}
+
+/** A decoded private key, checked against itself; `seed` when the encoding held one (ML-DSA). */
+export interface DecodedPrivateKey extends DecodedPublicKey {
+  seed?: Uint8Array;
+  secretKey: Uint8Array;
+}
+
+/**
+ * ML-DSA and SLH-DSA keys as X.509 SubjectPublicKeyInfo (RFC 9881, RFC 9909), PKCS #8
+ * OneAsymmetricKey (DER or PEM), JWK and COSE_Key `AKP` keys (RFC 9964), full build only.
+ * Bytes are DER or CBOR, strings are text (PEM, JSON). Decoding is strict (DER, canonical
+ * base64, no duplicate members); errors are QuasarErrors of module 'keyfmt' (e.g.
+ * 'KEY_TRUNCATED', 'UNEXPECTED_TAG', 'UNKNOWN_ALGORITHM', 'KEY_MISMATCH', 'BAD_PEM',
+ * 'BAD_JSON', 'UNSUPPORTED_FORMAT', 'NO_SEED'); a wrong argument type is a TypeError.
+ */
+export interface KeyFormats {
+  readonly algorithms: readonly KeyAlgorithm[];
+  /** SubjectPublicKeyInfo: DER bytes, or a `PUBLIC KEY` PEM block with `format: 'pem'`. */
+  toSpki(alg: KeyAlgorithm, publicKey: Uint8Array, opts?: { format?: 'der' }): Uint8Array;
+  toSpki(alg: KeyAlgorithm, publicKey: Uint8Array, opts: { format: 'pem' }): string;
+  /** Decodes a SubjectPublicKeyInfo (DER bytes or a PEM string). */
+  fromSpki(derOrPem: Uint8Array | string): DecodedPublicKey;
+  /**
+   * PKCS #8: DER, or PEM with `format: 'pem'`. ML-DSA `form`: 'seed' (default), 'expanded' or
+   * 'both'; `includePublicKey` writes the public key too. @throws QuasarError 'NO_SEED'.
+   */
+  toPkcs8(alg: KeyAlgorithm, key: KeyInput, opts?: { format?: 'der'; form?: 'seed' | 'expanded' | 'both'; includePublicKey?: boolean }): Uint8Array;
+  toPkcs8(alg: KeyAlgorithm, key: KeyInput, opts: { format: 'pem'; form?: 'seed' | 'expanded' | 'both'; includePublicKey?: boolean }): string;
+  /** Decodes PKCS #8 (DER bytes or a PEM string; any ML-DSA form). */
+  fromPkcs8(derOrPem: Uint8Array | string): DecodedPrivateKey;
+  /** JWK text: public for `{ publicKey }`, private (`priv`) when a secret is given. ML-DSA and SLH-DSA-SHAKE-128s. */
+  toJwk(alg: KeyAlgorithm, key: KeyInput): string;
+  /** Decodes JWK text. */
+  fromJwk(jwk: string): DecodedPublicKey | DecodedPrivateKey;
+  /** COSE_Key bytes (ML-DSA only). */
+  toCoseKey(alg: KeyAlgorithm, key: KeyInput): Uint8Array;
+  /** Decodes a COSE_Key. */
+  fromCoseKey(coseKey: Uint8Array): DecodedPublicKey | DecodedPrivateKey;
+  /** The JWK thumbprint (RFC 7638), base64url. */
+  jwkThumbprint(alg: KeyAlgorithm, publicKey: Uint8Array): string;
+  /** The COSE Key thumbprint (RFC 9679), 32 bytes. */
+  coseThumbprint(alg: KeyAlgorithm, publicKey: Uint8Array): Uint8Array;
+}
+
+/** Key formats (full build only). */
+export declare const keys: KeyFormats;
+
 /**
  * What the package throws for the library's errors and its own checks
  * (`err.name === 'QuasarError'`). Codes are API, listed in the README; never renamed.

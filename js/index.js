@@ -13,6 +13,7 @@
 
 import { glue, loader } from './full.js';
 import { makeCert } from './cert.js';
+import { makeKeyFormats } from './keyfmt.js';
 import { makeMlDsa } from './mldsa.js';
 import { makeSlhDsa } from './slhdsa.js';
 import { makeMagnetar } from './magnetar.js';
@@ -71,6 +72,11 @@ export const LightClient = cert.LightClient;
 export const bls = cert.bls;
 /** The certificate policies, mildest first, and the light client's trust model. */
 export { CERT_POLICIES, CERT_TRUST_MODEL } from './cert.js';
+
+// Key formats: SubjectPublicKeyInfo, PKCS #8 (DER, PEM), JWK and COSE_Key. See index.d.ts.
+/** ML-DSA and SLH-DSA keys in the formats other tools use, and their thumbprints. */
+export const { keys } = makeKeyFormats(glue, loader);
+export { KEY_ALGORITHMS } from './keyfmt.js';
 
 // Threshold protocols: one Party class for every protocol, the key-share holders, the
 // factories and verifiers of Lens and Pulsar. See protocols.d.ts.

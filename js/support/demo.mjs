@@ -11,6 +11,7 @@
 import * as glue from '../../pkg/demo/quasar_pq.js';
 import { echo, makeInit, member, oneOf } from '../common.js';
 import { makeCert } from '../cert.js';
+import { makeKeyFormats } from '../keyfmt.js';
 import { makeMagnetar } from '../magnetar.js';
 import { makeMlDsa } from '../mldsa.js';
 import { makeProtocols, constants as packageConstants } from '../protocols.js';
@@ -45,6 +46,9 @@ export const verifyCertificate = cert.verifyCertificate;
 export const LightClient = cert.LightClient;
 export const bls = cert.bls;
 export { CERT_POLICIES, CERT_TRUST_MODEL } from '../cert.js';
+
+export const { keys } = makeKeyFormats(glue, loader);
+export { KEY_ALGORITHMS } from '../keyfmt.js';
 
 /** The misbehaviour names, by what the demo's toggle makes the party do (`party::hazmat::Cheat`). */
 const CHEATS = Object.freeze({ dealing: 'bad-shares', signing: 'bad-contribution', misaddress: 'misaddress', garbage: 'garbage' });

@@ -65,6 +65,7 @@ test('`files` ships the entry points, types and WASM, and nothing else', () => {
     'js/full.js',
     'js/index.d.ts',
     'js/index.js',
+    'js/keyfmt.js',
     'js/lens.js',
     'js/magnetar.js',
     'js/mldsa.js',
