@@ -42,6 +42,7 @@ import {
   hostileList,
   hostileQuorum,
   hostileName,
+  hostileText,
   hostileOpts,
   hostileThis,
 } from './hostile.mjs';
@@ -605,6 +606,17 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
         break;
       case 'policy':
         h = hostileName(r, v, f.cert.policies);
+        break;
+      case 'alg':
+      case 'choice': {
+        // A name made by changing the base may be a valid one ('ML-DSA-44' upper-cased).
+        const valid = slot.kind === 'alg' ? f.keys.algs : slot.values;
+        h = hostileName(r, v, valid);
+        if (h.expect === 'reject' && valid.includes(h.value)) h.expect = h.value === v ? 'same' : 'changed';
+        break;
+      }
+      case 'text':
+        h = hostileText(r, v);
         break;
       case 'quorum':
         h = hostileQuorum(r, v);

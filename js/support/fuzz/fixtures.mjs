@@ -126,6 +126,14 @@ export function build(full, light, beat = () => {}) {
   Bm.pks = blsKeys.map((k) => k.publicKey);
   Bm.agg = bls.aggregate(Bm.sigs);
 
+  beat('fixtures: key formats');
+  // Key formats: ML-DSA-44's fixture key in every format.
+  const K = (f.keys = { alg: 'ML-DSA-44', algs: full.KEY_ALGORITHMS, seed: f.ml[44].seed, pk: f.ml[44].pk, sk: f.ml[44].sk });
+  K.spki = full.keys.toSpki(K.alg, K.pk);
+  K.pkcs8 = full.keys.toPkcs8(K.alg, { seed: K.seed });
+  K.jwk = full.keys.toJwk(K.alg, { seed: K.seed });
+  K.cose = full.keys.toCoseKey(K.alg, { seed: K.seed });
+
   beat('fixtures: Lens');
   // Lens: a 2-of-3 Ed25519 key by DKG, a signature, a refresh (generation 1, with its
   // activation certificate), a trusted dealer's key, a sealed share.

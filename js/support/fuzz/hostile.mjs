@@ -398,6 +398,22 @@ export function hostileName(r, base, valid) {
   return { value, expect: 'reject', note };
 }
 
+/**
+ * A hostile text argument (a JWK's JSON) around the valid `base`: anything but a string is
+ * refused, a string changed in any way may decode to another key or be refused.
+ */
+export function hostileText(r, base) {
+  const at = r.int(base.length);
+  const [note, value, expect] = r.pick([
+    ['the same', base, 'same'], ['truncated', base.slice(0, at), 'changed'], ['one character changed', `${base.slice(0, at)}${String.fromCharCode(r.int(0x80))}${base.slice(at + 1)}`, 'changed'],
+    ['a BOM first', `\uFEFF${base}`, 'changed'], ['a lone surrogate inside', `${base.slice(0, at)}\uD800${base.slice(at)}`, 'changed'], ['doubled', base + base, 'changed'],
+    ['empty', '', 'reject'], ['String object', new String(base), 'reject'], ['its UTF-8 bytes', new TextEncoder().encode(base), 'reject'], ['number', 1, 'reject'],
+    ['null', null, 'reject'], ['undefined', undefined, 'reject'], ['Symbol', Symbol('text'), 'reject'], ['array', [base], 'reject'],
+    ['{ toString }', { toString: () => base }, 'reject'], ['10 MB string', 'x'.repeat(10 << 20), 'reject'], ['parsed', JSON.parse(base), 'reject'],
+  ]);
+  return { value, expect, note };
+}
+
 /** A hostile level (44, 65, 87). */
 export function hostileLevel(r, base) {
   const [note, value] = r.pick([['65', 65], ['87', 87], ['44', 44], ['"44"', '44'], ['44n', 44n], ['45', 45], ['0', 0], ['null', null], ['NaN', NaN], ['Number object', new Number(44)]]);

@@ -38,6 +38,9 @@ const INBOX = { kind: 'inbox' };
 const MODE = { kind: 'mode' };
 const LIST = { kind: 'list' };
 const POLICY = { kind: 'policy' };
+const ALG = { kind: 'alg' };
+const TEXT = { kind: 'text' };
+const choice = (values) => ({ kind: 'choice', values });
 const holder = (cls, optional = false) => ({ kind: 'holder', cls, optional });
 const RNG = holder('Rng', true);
 const opts = (keys, optional = true) => ({ kind: 'opts', keys, optional });
@@ -147,6 +150,19 @@ export const SHAPES = {
       m.pks.every((k) => pks.some((x) => x instanceof Uint8Array && eq(x, k))),
   }],
 
+  // ---------------------------------------------------------------- key formats (full build)
+  // The fixtures' key is ML-DSA-44's (fixtures.mjs: f.keys); a key bag is checked as options are.
+  'keys.toSpki': [[ALG, B, opts({})], (m) => [m.alg, m.pk], 'bytes'],
+  'keys.fromSpki': [[REC], (m) => [m.spki], 'object'],
+  'keys.toPkcs8': [[ALG, opts({ alg: ALG, publicKey: bytes({ optional: true }), seed: SEED, secretKey: bytes({ optional: true }) }, false), opts({ form: choice(['seed', 'expanded', 'both']), includePublicKey: BOOL })], (m) => [m.alg, { seed: m.seed }], 'bytes'],
+  'keys.fromPkcs8': [[REC], (m) => [m.pkcs8], 'object'],
+  'keys.toJwk': [[ALG, opts({ publicKey: bytes({ optional: true }), seed: SEED }, false)], (m) => [m.alg, { publicKey: m.pk }], 'string'],
+  'keys.fromJwk': [[TEXT], (m) => [m.jwk], 'object'],
+  'keys.toCoseKey': [[ALG, opts({ publicKey: bytes({ optional: true }), seed: SEED }, false)], (m) => [m.alg, { seed: m.seed }], 'bytes'],
+  'keys.fromCoseKey': [[REC], (m) => [m.cose], 'object'],
+  'keys.jwkThumbprint': [[ALG, B], (m) => [m.alg, m.pk], 'string'],
+  'keys.coseThumbprint': [[ALG, B], (m) => [m.alg, m.pk], 'bytes'],
+
   // ---------------------------------------------------------------- Lens
   'lens.deal': [[opts({ curve: CURVE, parties: IDS, threshold: INT, ...GENERATOR }, false)], (f) => [{ curve: 'ed25519', parties: [1, 2, 3], threshold: 2, seed: f.lens.seed }], 'deal'],
   'lens.keygen': [[opts({ curve: CURVE, session: B32, parties: IDS, threshold: INT, id: INT, ...GENERATOR }, false)], (f) => [{ curve: 'ed25519', session: f.lens.session, parties: [1, 2, 3], threshold: 2, id: 1, seed: f.lens.seed }], 'party'],
@@ -237,4 +253,5 @@ export const FAMILIES = [
   [/^slhDsaShake(128|192|256)[sf]$/, 'slhDsa*', (f, name, api) => ({ ...f.slh[name], api })],
   [/^magnetar$/, 'magnetar', (f, name, api) => ({ ...f.magnetar, api })],
   [/^bls$/, 'bls', (f, name, api) => ({ ...f.bls, api })],
+  [/^keys$/, 'keys', (f, name, api) => ({ ...f.keys, api })],
 ];
