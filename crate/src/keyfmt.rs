@@ -444,7 +444,10 @@ impl PrivateKey {
     /// # Errors
     /// [`Error::NoSeed`] when `form` needs the seed and the key has none.
     pub fn to_pkcs8_pem_with(&self, form: MlDsaForm, with_public: bool) -> Result<Zeroizing<String>, Error> {
-        Ok(pem::encode(pem::PRIVATE_KEY, &self.to_pkcs8_der_with(form, with_public)?))
+        Ok(pem::encode(
+            pem::PRIVATE_KEY,
+            &self.to_pkcs8_der_with(form, with_public)?,
+        ))
     }
 
     /// Decodes a `PRIVATE KEY` PEM block.
