@@ -14,7 +14,7 @@ import { makeInit } from '../common.js';
 import * as glue from '../../pkg/full/quasar_pq.js';
 import { label32, pulsarGroup, run } from '../support/run.mjs';
 
-const { lens, pulsar, LensKeyShare, PulsarKeyShare, Rng, mlDsa44, slhDsaShake128f, magnetar, MagnetarRegistry } = full;
+const { lens, pulsar, LensKeyShare, PulsarKeyShare, Rng, mlDsa44, slhDsaShake128f, magnetar, MagnetarRegistry, keys } = full;
 
 // ------------------------------------------------------------------ the hostile arguments
 
@@ -190,6 +190,17 @@ function calls() {
     'registry.verifyAggregate(certificate)': (b) => magRegistry.verifyAggregate(b, msg),
     'registry.verifyAggregate(context)': (b) => magRegistry.verifyAggregate(magCert, msg, ctx(b)),
     'magnetar.aggregate(contributions[0].signature)': (b) => magnetar.aggregate('shake192f', [{ id: new Uint8Array(32), signature: b }]),
+    'keys.toSpki(publicKey)': (b) => keys.toSpki('ML-DSA-44', b),
+    'keys.fromSpki(der)': (b) => keys.fromSpki(b),
+    'keys.toPkcs8(key.seed)': (b) => keys.toPkcs8('ML-DSA-44', { seed: b }),
+    'keys.toPkcs8(key.secretKey)': (b) => keys.toPkcs8('ML-DSA-44', { secretKey: b }),
+    'keys.toPkcs8(key.publicKey)': (b) => keys.toPkcs8('ML-DSA-44', { seed: new Uint8Array(32).fill(7), publicKey: b }),
+    'keys.fromPkcs8(der)': (b) => keys.fromPkcs8(b),
+    'keys.toJwk(key.publicKey)': (b) => keys.toJwk('ML-DSA-44', { publicKey: b }),
+    'keys.toCoseKey(key.seed)': (b) => keys.toCoseKey('ML-DSA-44', { seed: b }),
+    'keys.fromCoseKey(coseKey)': (b) => keys.fromCoseKey(b),
+    'keys.jwkThumbprint(publicKey)': (b) => keys.jwkThumbprint('ML-DSA-44', b),
+    'keys.coseThumbprint(publicKey)': (b) => keys.coseThumbprint('ML-DSA-44', b),
     'lens.verify(groupKey)': (b) => lens.verify('ed25519', b, msg, new Uint8Array(64)),
     'lens.verify(message)': (b) => lens.verify('ed25519', lensOutcome.get(1).groupKey, b, new Uint8Array(64)),
     'lens.verify(signature)': (b) => lens.verify('ed25519', lensOutcome.get(1).groupKey, msg, b),
