@@ -224,6 +224,12 @@ fn the_rfc_9881_examples_decode_and_reencode_exactly() {
             if form == MlDsaForm::Seed {
                 assert_eq!(*expected.to_pkcs8_pem().unwrap(), normalise(&text));
             }
+            // Every form's PEM, as the JavaScript `keys.toPkcs8(…, { form, format: 'pem' })` writes it.
+            assert_eq!(
+                *expected.to_pkcs8_pem_with(form, false).unwrap(),
+                normalise(&text),
+                "ML-DSA-{level} {name}"
+            );
             // The example's DER is exactly what we write in that form.
             assert_eq!(pem_body(&text), der.as_slice(), "ML-DSA-{level} {name}");
         }
