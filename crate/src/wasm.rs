@@ -74,6 +74,8 @@ mod slhdsa;
 #[cfg(all(feature = "threshold", not(feature = "light")))]
 mod js;
 #[cfg(all(feature = "threshold", not(feature = "light")))]
+mod keyring;
+#[cfg(all(feature = "threshold", not(feature = "light")))]
 #[allow(unreachable_pub)]
 mod lens;
 #[cfg(all(feature = "threshold", not(feature = "light")))]
