@@ -7,6 +7,9 @@
 //! `cargo bench --bench snapshot`; the store lives in a temporary directory on the
 //! machine's disk (fsync cost is the disk's).
 
+// A bench's setup unwraps: a panic there is a failed run, not a caller's crash.
+#![allow(clippy::unwrap_used)]
+
 use criterion::{criterion_group, criterion_main, Criterion};
 use quasar_pq::lss::snapshot::{Metadata, SnapshotKey, SnapshotStore};
 use quasar_pq::lss::{GroupPublic, KeyShare};
@@ -33,7 +36,15 @@ fn bench(c: &mut Criterion) {
         let share = share(n, t);
         let bytes = share.to_bytes();
         let id = PartyId::new(1).unwrap();
-        let meta = Metadata::new("pulsar", &[0x22; 32], 1, t as u16, id, 0).unwrap();
+        let meta = Metadata::new(
+            "pulsar",
+            &[0x22; 32],
+            1,
+            u16::try_from(t).expect("t fits u16"),
+            id,
+            0,
+        )
+        .unwrap();
         let dir = tempfile::tempdir().unwrap();
         let key = SnapshotKey::generate(&mut rng);
         let mut store = SnapshotStore::open(dir.path(), key).unwrap();
@@ -61,7 +72,7 @@ fn bench(c: &mut Criterion) {
         store.activate(generation).unwrap();
         g.bench_function("retire-one", |b| {
             b.iter_custom(|iters| {
-                let mut total = std::time::Duration::ZERO;
+                let mut total = core::time::Duration::ZERO;
                 for _ in 0..iters {
                     // Two pending generations; activating the newer erases the older.
                     for _ in 0..2 {

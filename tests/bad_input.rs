@@ -69,7 +69,7 @@ impl Failures {
 }
 
 /// `r` (computed without panicking) must be `Err(InvalidLength { expected, got, .. })`.
-fn want_len<T: std::fmt::Debug>(
+fn want_len<T: core::fmt::Debug>(
     ctx: &str,
     r: Result<Result<T, Error>, String>,
     expected: usize,
@@ -87,7 +87,7 @@ fn want_len<T: std::fmt::Debug>(
 }
 
 /// `r` (computed without panicking) must be exactly `Err(want)`.
-fn want_err<T: std::fmt::Debug>(
+fn want_err<T: core::fmt::Debug>(
     ctx: &str,
     r: Result<Result<T, Error>, String>,
     want: &Error,
@@ -100,7 +100,7 @@ fn want_err<T: std::fmt::Debug>(
 }
 
 /// `r` (computed without panicking) must be some `Err`.
-fn want_any_err<T: std::fmt::Debug>(ctx: &str, r: Result<Result<T, Error>, String>) -> Result<(), String> {
+fn want_any_err<T: core::fmt::Debug>(ctx: &str, r: Result<Result<T, Error>, String>) -> Result<(), String> {
     match r {
         Err(panic) => Err(format!("{ctx}: PANIC {panic}")),
         Ok(Err(_)) => Ok(()),
@@ -637,17 +637,17 @@ fn malformed_signatures(f: &Fixture) -> Vec<(String, Vec<u8>, Vec<u8>)> {
     }
     // Counts: more than ω in total, one count past ω, and a decreasing count.
     let mut s = sig.clone();
-    s[h.off + h.omega + t.k - 1] = (h.omega + 1) as u8;
+    s[h.off + h.omega + t.k - 1] = u8::try_from(h.omega + 1).expect("ω + 1 fits a byte");
     out.push((format!("total hint count {} > ω = {}", h.omega + 1, h.omega), s));
     let mut s = sig.clone();
     s[h.off + h.omega + t.k - 1] = 0xFF;
     out.push(("total hint count 255".to_string(), s));
     let mut s = sig.clone();
-    s[h.off + h.omega] = (h.omega + 1) as u8;
+    s[h.off + h.omega] = u8::try_from(h.omega + 1).expect("ω + 1 fits a byte");
     out.push((format!("first hint count {} > ω", h.omega + 1), s));
     if let Some(q) = (1..t.k).find(|q| h.counts[*q - 1] > 0) {
         let mut s = sig.clone();
-        s[h.off + h.omega + q] = (h.counts[q - 1] - 1) as u8;
+        s[h.off + h.omega + q] = u8::try_from(h.counts[q - 1] - 1).expect("a count fits a byte");
         out.push((format!("hint count of poly {q} decreases"), s));
     }
 

@@ -61,7 +61,7 @@ fn run(file: &str, mut check: impl FnMut(&Value) -> Result<(), String>) -> usize
 fn key(i: u32) -> SecretKey {
     let mut ikm = [0u8; 32];
     ikm[..4].copy_from_slice(&i.to_be_bytes());
-    SecretKey::keygen(&ikm, b"quasar-pq bls tests").unwrap()
+    SecretKey::keygen(&ikm, b"quasar-pq bls tests").expect("32-byte ikm")
 }
 
 /// A validator set of `n` keys with their proofs of possession.
@@ -84,7 +84,7 @@ impl Rng {
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        usize::try_from(self.next() % n as u64).expect("below n")
     }
 }
 
@@ -352,7 +352,7 @@ fn vectors_expand_message_xmd() {
     let dst = v["dst"].as_str().unwrap().as_bytes();
     let n = run("expand_message_xmd.json", |c| {
         let msg = c["msg"].as_str().unwrap().as_bytes();
-        let len = c["len_in_bytes"].as_u64().unwrap() as usize;
+        let len = usize::try_from(c["len_in_bytes"].as_u64().unwrap()).unwrap();
         let got = hazmat::expand_message_xmd(msg, dst, len).map_err(|e| format!("{e:?}"))?;
         if got == unhex(&c["uniform_bytes"]) {
             Ok(())
@@ -577,13 +577,13 @@ fn pop_rejects_rogue_key() {
 // ---------------------------------------------------------------------------------------------
 
 fn bitmap_of(n: usize, signers: &[usize]) -> Vec<u8> {
-    SignerBitmap::from_indices(n, signers).unwrap()
+    SignerBitmap::from_indices(n, signers).expect("signer indices below n")
 }
 
 #[test]
 fn prepared_set_agrees_with_fast_aggregate_verify() {
     const K: usize = 21;
-    let (sks, members) = committee(K as u32);
+    let (sks, members) = committee(u32::try_from(K).unwrap());
     let keys: Vec<PublicKey> = members.iter().map(|(pk, _)| *pk).collect();
     let set = PreparedSet::new(&members).unwrap();
     assert_eq!(set.len(), K);
@@ -1031,7 +1031,7 @@ fn random_input_never_panics() {
     let mut rng = Rng(0xdead_beef_cafe_f00d);
     for _ in 0..300 {
         let len = rng.below(200);
-        let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        let bytes: Vec<u8> = (0..len).map(|_| rng.next().to_le_bytes()[0]).collect();
         for r in [
             PublicKey::try_from(bytes.as_slice()).map(|_| ()),
             Signature::try_from(bytes.as_slice()).map(|_| ()),
@@ -1055,10 +1055,10 @@ fn random_input_never_panics() {
     let mut reached = [0usize; 3];
     for _ in 0..100 {
         let mut pk = [0u8; 48];
-        pk.iter_mut().for_each(|b| *b = rng.next() as u8);
+        pk.iter_mut().for_each(|b| *b = rng.next().to_le_bytes()[0]);
         pk[0] = 0x80 | ((pk[0] & 0x3f) % 0x1a);
         let mut s = [0u8; 96];
-        s.iter_mut().for_each(|b| *b = rng.next() as u8);
+        s.iter_mut().for_each(|b| *b = rng.next().to_le_bytes()[0]);
         s[0] = 0x80 | ((s[0] & 0x3f) % 0x1a);
         s[48] %= 0x1a;
         for e in [PublicKey::from_bytes(&pk).err(), Signature::from_bytes(&s).err()]

@@ -21,7 +21,7 @@ use quasar_pq::pulsar;
 use quasar_pq::{keyfmt, mldsa, quorum, slhdsa, vss, wire, PartyId};
 
 fn pid(v: u16) -> PartyId {
-    PartyId::new(v).unwrap()
+    PartyId::new(v).expect("non-zero id")
 }
 
 /// The codes more than one variant uses, deliberately: each names one fault, whichever

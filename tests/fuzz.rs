@@ -20,9 +20,15 @@
 //!
 //! The engine is `harness = false`: it prints its counts in every run.
 
+// Helpers outside `#[test]` functions unwrap too: a panic here is a failed test
+// (clippy.toml's allow-unwrap-in-tests covers only the test functions themselves).
+#![allow(clippy::unwrap_used)]
+
+use core::panic::AssertUnwindSafe;
+use core::time::Duration;
 use std::collections::BTreeMap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::time::{Duration, Instant};
+use std::panic::catch_unwind;
+use std::time::Instant;
 
 use quasar_pq::lens::{self, CoordinatorParty, Curve, SignerParty as LensSigner};
 use quasar_pq::lss::{self, Ceremony, DealingParty};
@@ -208,7 +214,7 @@ fn mutants(sample: &[u8], foreign: &[Vec<u8>], iters: usize, rng: &mut impl RngC
     }
     for extra in [1usize, 2, 33] {
         let mut v = sample.to_vec();
-        v.extend((0..extra).map(|_| rng.next_u32() as u8));
+        v.extend((0..extra).map(|_| rng.next_u32().to_le_bytes()[0]));
         out.push(v);
     }
     for _ in 0..iters {
@@ -302,7 +308,7 @@ fn magnetar_sample() -> MagnetarSample {
         .iter()
         .map(|k| k.sign_deterministic(b"fuzz", b"").unwrap())
         .collect();
-    let id = |i: usize| magnetar::ValidatorId([i as u8 + 1; 32]);
+    let id = |i: usize| magnetar::ValidatorId([u8::try_from(i + 1).unwrap(); 32]);
     let registry = magnetar::Registry::new(
         mode,
         keys.iter()
@@ -664,7 +670,7 @@ fn fuzz_protocols(material: &Material, runs: usize, rng: &mut impl RngCore, coun
         let key = CombinerKey::generate(id(99), &mut party_rng(b"fk", id(99)));
         let signers: Vec<PartyId> = (1..=4).map(id).collect();
         let session = Session::sign(
-            [run as u8; 32],
+            [u8::try_from(run).unwrap(); 32],
             &material.group_key,
             &material.public,
             &signers,
@@ -704,7 +710,7 @@ fn fuzz_protocols(material: &Material, runs: usize, rng: &mut impl RngCore, coun
         let tamper = one_fault(target * 3, kind, seed, foreign.clone());
         probe(counts, "lss reshare", || {
             let c = Ceremony::reshare(
-                [run as u8 ^ 0x55; 32],
+                [u8::try_from(run).unwrap() ^ 0x55; 32],
                 &material.public,
                 &signers,
                 &[id(2), id(5), id(6)],

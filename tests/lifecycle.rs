@@ -6,6 +6,10 @@
 //!
 //! Run: `cargo test --features sim,hazmat --test lifecycle`.
 
+// Helpers outside `#[test]` functions unwrap too: a panic here is a failed test
+// (clippy.toml's allow-unwrap-in-tests covers only the test functions themselves).
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::collections::BTreeMap;
@@ -557,7 +561,7 @@ fn a_reshare_whose_activation_fails_never_erases_the_old_share() {
     // parties after they fail.
     let mut failed = BTreeMap::new();
     for _round in 0..8 {
-        let sent = std::mem::take(&mut mail);
+        let sent = core::mem::take(&mut mail);
         for (p, m) in parties.iter_mut() {
             if failed.contains_key(p) {
                 continue;

@@ -1,6 +1,9 @@
 //! Encrypted share snapshots: in-memory seal/open, strict decoding, tamper detection,
 //! passphrase keys, and the file store (activation and erasure, rollback, crash safety).
 #![cfg(all(feature = "std", feature = "threshold"))]
+// Helpers outside `#[test]` functions unwrap too: a panic here is a failed test
+// (clippy.toml's allow-unwrap-in-tests covers only the test functions themselves).
+#![allow(clippy::unwrap_used)]
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -180,6 +180,26 @@ impl<S: Custody> Keyring<S> {
         }
     }
 
+    /// Stages `pending` and applies `certificate` to it: how every reshare path ends at a
+    /// member. Without a certificate (the activation round collected too few proofs) the
+    /// new generation stays pending and `missing` is the refusal.
+    ///
+    /// # Errors
+    /// As [`Keyring::stage`] and [`Keyring::activate`]; `missing`.
+    #[allow(clippy::result_large_err)]
+    pub(crate) fn stage_and_activate(
+        &mut self,
+        pending: S::Pending,
+        certificate: Option<&S::Certificate>,
+        missing: crate::Error,
+    ) -> Result<Activated, crate::Error> {
+        self.stage(pending)?;
+        match certificate {
+            Some(certificate) => self.activate(certificate),
+            None => Err(missing),
+        }
+    }
+
     /// Drops the pending generation (a reshare that will not be activated); the current
     /// share is untouched.
     pub fn discard_pending(&mut self) {

@@ -17,8 +17,8 @@ use rand_core::SeedableRng;
 use wasm_bindgen::prelude::*;
 use zeroize::Zeroizing;
 
-use super::js_error;
 use super::rng::RngWasm;
+use super::{js_error, js_number};
 use crate::lss::snapshot::{Metadata, Snapshot, SnapshotKey};
 use crate::lss::ActivationCertificate;
 use crate::party::{Blame, Outgoing};
@@ -104,6 +104,8 @@ impl<'a, S> Member<'a, S> {
 }
 
 /// A generation number from JS: a non-negative safe integer.
+// The range check below makes the float-to-integer `as` exact; no `From` exists.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
 pub(super) fn generation(g: f64) -> Result<u64, JsValue> {
     // 2^53 - 1, the largest integer a JS number holds exactly.
     const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
@@ -262,7 +264,7 @@ pub(super) fn outgoing(out: &Outgoing) -> JsValue {
 pub(super) fn activation(cert: &ActivationCertificate, verified: bool) -> JsValue {
     let o = Obj::new();
     o.bytes("certificate", &cert.to_bytes())
-        .set("generation", cert.generation() as f64)
+        .set("generation", js_number(cert.generation()))
         .bytes("transcriptHash", cert.transcript_hash())
         .ids("members", &cert.members())
         .set("verified", verified);
