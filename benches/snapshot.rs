@@ -8,7 +8,7 @@
 //! machine's disk (fsync cost is the disk's).
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use quasar_pq::lss::snapshot::{Metadata, SnapshotKey, SnapshotStore};
+use quasar_pq::keystore::{Metadata, SnapshotKey, SnapshotStore};
 use quasar_pq::lss::{GroupPublic, KeyShare};
 use quasar_pq::vss::{Commitments, Mode, Polynomial, Ristretto255 as C, Share};
 use quasar_pq::PartyId;

@@ -1950,7 +1950,7 @@ fn peer_faults_in_the_activation_round() {
 /// activation worked.
 #[test]
 fn activation_leaves_no_old_share_in_the_store() {
-    use quasar_pq::lss::snapshot::{Metadata, SnapshotKey, SnapshotStore};
+    use quasar_pq::keystore::{Metadata, SnapshotKey, SnapshotStore};
     use rand_chacha::rand_core::SeedableRng;
 
     let me = pid(2);

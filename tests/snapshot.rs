@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use quasar_pq::lss::snapshot::{
+use quasar_pq::keystore::{
     Corruption, Error, Kdf, KdfParams, Metadata, Snapshot, SnapshotKey, SnapshotStore, STATE_FILE,
 };
 use quasar_pq::PartyId;

@@ -1,7 +1,7 @@
 //! Encrypted share snapshots: seal an LSS key share under a secret snapshot key, open it
 //! (key check, AEAD decryption) and decode the share from the secret payload.
 
-use quasar_pq::lss::snapshot::{Metadata, OpenedSnapshot, Snapshot, SnapshotKey};
+use quasar_pq::keystore::{Metadata, OpenedSnapshot, Snapshot, SnapshotKey};
 use quasar_pq::lss::{Ceremony, KeyShare};
 use quasar_pq::vss::{Mode, Ristretto255};
 

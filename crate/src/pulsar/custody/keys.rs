@@ -367,7 +367,7 @@ pub(crate) fn framed(magic: &[u8; 4], mode: Mode, body: &[u8]) -> Vec<u8> {
 ///
 /// # Security
 /// Holds the secret share: wiped on drop, `Debug` redacted; [`KeyShare::to_bytes`] is
-/// secret (seal it with `lss::snapshot`).
+/// secret (seal it with `keystore`).
 pub struct KeyShare {
     pub(crate) share: lss::KeyShare<Ristretto255>,
     pub(crate) group_key: GroupKey,

@@ -47,7 +47,7 @@ pub struct Rollback {
 ///
 /// ```
 /// use chacha20poly1305::aead::OsRng;
-/// use quasar_pq::lss::snapshot::{Metadata, SnapshotKey, SnapshotStore};
+/// use quasar_pq::keystore::{Metadata, SnapshotKey, SnapshotStore};
 /// use quasar_pq::PartyId;
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// # let dir = tempfile::tempdir()?;

@@ -13,7 +13,7 @@
 //!
 //! ```
 //! use chacha20poly1305::aead::OsRng;
-//! use quasar_pq::lss::snapshot::{Metadata, Snapshot, SnapshotKey};
+//! use quasar_pq::keystore::{Metadata, Snapshot, SnapshotKey};
 //! use quasar_pq::PartyId;
 //!
 //! let key = SnapshotKey::generate(&mut OsRng);
@@ -24,7 +24,7 @@
 //! let bytes = sealed.to_bytes();
 //! let opened = Snapshot::from_bytes(&bytes)?.open(&key)?; // Zeroizing<Vec<u8>>
 //! assert_eq!(&opened[..], b"serialized key share");
-//! # Ok::<(), quasar_pq::lss::snapshot::Error>(())
+//! # Ok::<(), quasar_pq::keystore::Error>(())
 //! ```
 //!
 //! # Format (`QSNP`, version 1)
