@@ -630,16 +630,20 @@ fn all_errors() -> Vec<(&'static str, quasar_pq::Error, &'static str)> {
             "keystore",
         ),
         (
-            "retiring the current or activated generation",
-            s(keystore::Error::CannotRetire(2)),
+            "a decrypted payload that is not a keyring entry",
+            s(keystore::Error::EntryMalformed(wire::Error::TrailingBytes {
+                extra: 1,
+            })),
             "keystore",
         ),
         (
-            "retiring a generation no activation superseded",
-            s(keystore::Error::NotSuperseded {
-                generation: 1,
-                activated: None,
-            }),
+            "a keyring whose activation the store did not record",
+            s(keystore::Error::ActivationNotRecorded { generation: 2 }),
+            "keystore",
+        ),
+        (
+            "an activation receipt for another keyring",
+            s(keystore::Error::ReceiptMismatch { generation: 2 }),
             "keystore",
         ),
         (

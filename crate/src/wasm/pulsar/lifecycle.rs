@@ -88,9 +88,9 @@ fn member_outcome(o: MemberOutcome) -> Result<Finished, JsValue> {
                 Ok(a) => {
                     verdict
                         .set("ok", true)
-                        .set("generation", a.generation as f64)
-                        .set("member", a.member);
-                    if let Some(g) = a.erased {
+                        .set("generation", a.generation() as f64)
+                        .set("member", a.member());
+                    if let Some(g) = a.erased() {
                         verdict.set("erased", g as f64);
                     }
                 }
