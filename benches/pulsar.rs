@@ -552,7 +552,7 @@ fn reshare(
 /// The members holding an activated share of the new generation.
 fn activated(out: &BTreeMap<PartyId, Reshared>) -> usize {
     out.values()
-        .filter(|r| r.activated.as_ref().is_ok_and(|a| a.member))
+        .filter(|r| r.activated.as_ref().is_ok_and(|a| a.member()))
         .count()
 }
 

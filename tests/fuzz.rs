@@ -30,6 +30,7 @@ use std::collections::BTreeMap;
 use std::panic::catch_unwind;
 use std::time::Instant;
 
+use quasar_pq::keystore;
 use quasar_pq::lens::{self, CoordinatorParty, Curve, SignerParty as LensSigner};
 use quasar_pq::lss::{self, Ceremony, DealingParty};
 use quasar_pq::magnetar::{self, AggregateCertificate, PublicKeyFrame as MagnetarKeyFrame};
@@ -192,7 +193,7 @@ fn decoders() -> Vec<(&'static [u8; 4], &'static str, Decoder)> {
             ok(quasar_pq::cert::CertificateView::parse(b), |_| b.to_vec())
         }),
         (b"QSNP", "snapshot", |b| {
-            ok(lss::snapshot::Snapshot::from_bytes(b), |m| m.to_bytes())
+            ok(keystore::Snapshot::from_bytes(b), |m| m.to_bytes())
         }),
     ]
 }
@@ -448,10 +449,10 @@ fn build_corpus() -> (Corpus, Material) {
         .collect();
     corpus.add(&ed_shares[&id(1)].to_bytes());
     // Snapshots.
-    let skey = lss::snapshot::SnapshotKey::generate(&mut party_rng(b"sk", id(1)));
-    let meta = lss::snapshot::Metadata::new("pulsar", &[1; 32], 1, 3, id(1), 0).unwrap();
-    let snap = lss::snapshot::Snapshot::seal(&skey, &meta, &stored.to_bytes(), &mut party_rng(b"sn", id(1)))
-        .unwrap();
+    let skey = keystore::SnapshotKey::generate(&mut party_rng(b"sk", id(1)));
+    let meta = keystore::Metadata::new("pulsar", &[1; 32], 1, 3, id(1), 0).unwrap();
+    let snap =
+        keystore::Snapshot::seal(&skey, &meta, &stored.to_bytes(), &mut party_rng(b"sn", id(1))).unwrap();
     corpus.add(&snap.to_bytes());
     // A finality certificate and its validator set (BLS, ML-DSA-set and Pulsar legs).
     let config = quasar_pq::cert::devnet::DevnetConfig {

@@ -112,7 +112,7 @@ fn lens_keygen_sign_and_reshare_run_whole_as_parties() {
             };
             let a = r.activated.unwrap();
             assert_eq!(
-                (a.generation, a.erased, a.member),
+                (a.generation(), a.erased(), a.member()),
                 (1, (p.get() <= 3).then_some(0), p.get() >= 2)
             );
             public = Some(r.public);

@@ -162,7 +162,6 @@ mod message;
 mod party;
 mod redistribute;
 mod refresh;
-pub mod snapshot;
 mod transcript;
 
 pub use activation::{ActivationCertificate, ActivationFault, ActivationKind, ActivationParty};

@@ -19,7 +19,7 @@ use zeroize::Zeroizing;
 
 use super::rng::RngWasm;
 use super::{js_error, js_number};
-use crate::lss::snapshot::{Metadata, Snapshot, SnapshotKey};
+use crate::keystore::{Metadata, Snapshot, SnapshotKey};
 use crate::lss::ActivationCertificate;
 use crate::party::{Blame, Outgoing};
 use crate::PartyId;
@@ -306,9 +306,9 @@ fn snapshot_key(key: Vec<u8>) -> Result<SnapshotKey, JsValue> {
     Ok(SnapshotKey::from_bytes(&array))
 }
 
-/// A snapshot error as a `QuasarError` (module `snapshot`).
-fn snapshot_error(e: crate::lss::snapshot::Error) -> JsValue {
-    js_error(&alloc::format!("{e}"), e.code(), "snapshot", &[])
+/// A key-storage error as a `QuasarError` (module `keystore`).
+fn snapshot_error(e: crate::keystore::Error) -> JsValue {
+    js_error(&alloc::format!("{e}"), e.code(), "keystore", &[])
 }
 
 /// What a snapshot's metadata says about the share it holds.

@@ -87,9 +87,9 @@ pub(super) fn reshare_fields(
         Ok(a) => {
             verdict
                 .set("ok", true)
-                .set("generation", js_number(a.generation))
-                .set("member", a.member);
-            if let Some(g) = a.erased {
+                .set("generation", js_number(a.generation()))
+                .set("member", a.member());
+            if let Some(g) = a.erased() {
                 verdict.set("erased", js_number(g));
             }
         }

@@ -255,9 +255,9 @@ fn case(c: &Case) -> Result<Obj, Failure> {
             .as_ref()
             .map_err(|e| Failure(format!("{p}: activation: {e}")))?;
         ensure(
-            activated.member == receivers.contains(&p)
+            activated.member() == receivers.contains(&p)
                 && reshared.keyring.pending().is_none()
-                && reshared.keyring.generation() == activated.member.then_some(1),
+                && reshared.keyring.generation() == activated.member().then_some(1),
             "the old share erased, the new one current at receivers only",
         )?;
         outcomes.insert(p, reshared);
