@@ -138,6 +138,7 @@ static ARMED: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0
 /// so this export does not exist there): arms the misbehaviour named `name` for the next
 /// party a factory starts (`undefined` disarms). The start takes it, so it applies once.
 #[cfg(feature = "hazmat")]
+#[allow(unreachable_pub)] // `#[wasm_bindgen]` exports only `pub` functions
 #[wasm_bindgen(js_name = "hazmatArm")]
 pub fn hazmat_arm(name: Option<String>) -> Result<(), JsValue> {
     use crate::party::hazmat::Cheat;
