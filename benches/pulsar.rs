@@ -55,8 +55,8 @@
 mod common;
 
 use std::collections::{BTreeMap, HashMap};
-use std::hint::black_box;
-use std::time::Duration;
+use core::hint::black_box;
+use core::time::Duration;
 
 use common::{
     bench, bench_run, cases, ids, pid, plain, plain_runs, replay, run_logged, timed, two_thirds, wanted, Case,

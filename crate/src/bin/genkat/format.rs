@@ -180,7 +180,7 @@ pub(crate) fn pid(v: u16) -> Result<PartyId, Failure> {
 }
 
 /// Parties `range`.
-pub(crate) fn pids(range: std::ops::RangeInclusive<u16>) -> Result<Vec<PartyId>, Failure> {
+pub(crate) fn pids(range: core::ops::RangeInclusive<u16>) -> Result<Vec<PartyId>, Failure> {
     range.map(pid).collect()
 }
 
@@ -245,7 +245,7 @@ impl MessageLog {
     /// Ends the current phase under `name`.
     pub(crate) fn end_phase(&mut self, name: &str) {
         use sha2::Digest;
-        let digest = std::mem::take(&mut self.phase).finalize();
+        let digest = core::mem::take(&mut self.phase).finalize();
         self.phases.push(
             Obj::default()
                 .str("phase", name)

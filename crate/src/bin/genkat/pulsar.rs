@@ -2,7 +2,7 @@
 //! custody lifecycle parties.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::ops::RangeInclusive;
+use core::ops::RangeInclusive;
 
 use quasar_pq::lss::ActivationCertificate;
 use quasar_pq::mldsa::{self, Mode};

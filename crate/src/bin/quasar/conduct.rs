@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
-use std::time::Duration;
+use core::time::Duration;
 
 use quasar_pq::hash::Transcript;
 use quasar_pq::party::Blame;

@@ -23,7 +23,7 @@
 //! path may span several rows: Pulsar's setup is the DKG, the key ceremony and the key
 //! certification).
 
-use std::any::Any;
+use core::any::Any;
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{self, Receiver, Sender};

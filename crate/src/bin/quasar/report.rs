@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::time::Duration;
+use core::time::Duration;
 
 use crate::net::{Addr, Traffic, HUB};
 
