@@ -10,7 +10,6 @@
 mod common;
 
 use common::{no_panic, quiet_panics};
-use quasar_pq::hash::keccak_x4::{self, Backend};
 use quasar_pq::slhdsa::{self, hazmat, BatchItem, Error, Mode, Shake128f, SigningKey};
 
 struct Fixture {
@@ -279,17 +278,6 @@ fn batch_gives_per_item_verdicts() {
     }
     // Under another mode every item has the wrong lengths.
     assert_eq!(slhdsa::verify_batch(Mode::Shake192f, &items), [false; 10]);
-}
-
-#[test]
-fn portable_backend_signs_and_verifies_identically() {
-    let f = fixture(Mode::Shake128f, 0x60);
-    keccak_x4::set_backend(Backend::Portable);
-    let sig = slhdsa::sign(f.mode, &f.sk, &f.msg, &f.ctx, Some(&[0x63; 16])).expect("sign");
-    let ok = slhdsa::verify(f.mode, &f.pk, &f.msg, &f.ctx, &f.sig);
-    keccak_x4::set_backend(Backend::Auto);
-    assert_eq!(sig, f.sig);
-    assert_eq!(ok, Ok(()));
 }
 
 #[test]

@@ -1,15 +1,21 @@
 //! Hashing on `sha3`: the SHAKE extendable-output functions used by the FIPS algorithms.
 //!
 //! FIPS 204 names SHAKE256 `H` and SHAKE128 `G`; the helpers here absorb several byte
-//! strings in order (their concatenation) without allocating. [`keccak_x4`] runs
-//! Keccak-f\[1600\] on four states at once (AVX-512VL or AVX2 after run-time detection,
-//! two simd128 lanes on wasm32), for SLH-DSA's many independent one-block hashes.
+//! strings in order (their concatenation) without allocating. The crate-internal
+//! `keccak_x4` runs Keccak-f\[1600\] on four states at once (AVX-512VL or AVX2 after
+//! run-time detection, two simd128 lanes on wasm32), for SLH-DSA's many independent
+//! one-block hashes; it, and its process-wide backend switch, are public only under the
+//! `bench-internals` feature (benches and the constant-flow harness force a backend).
 
-pub mod blocks;
+pub(crate) mod blocks;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-pub mod keccak_x2;
+pub(crate) mod keccak_x2;
+#[cfg(feature = "bench-internals")]
 #[allow(unsafe_code)] // the one module with `unsafe`: target-feature calls after detection
 pub mod keccak_x4;
+#[cfg(not(feature = "bench-internals"))]
+#[allow(unsafe_code, unreachable_pub)] // as above; public only under `bench-internals`
+pub(crate) mod keccak_x4;
 
 /// Keccak-f[1600] round constants ι (FIPS 202 §3.2.5), for the vector permutations.
 #[cfg(any(

@@ -20,7 +20,7 @@
 //! # Speed
 //! Almost all the work is Keccak-f\[1600\] on inputs of one block. Every F, H and PRF call
 //! builds its Keccak state directly (no sponge object) and independent calls run four at
-//! a time ([`crate::hash::keccak_x4`]: AVX-512VL or AVX2 on x86-64, detected at run time;
+//! a time (`hash::keccak_x4`: AVX-512VL or AVX2 on x86-64, detected at run time;
 //! two lanes of simd128 on wasm32; scalar elsewhere): the chains of a WOTS+ layer sorted
 //! by length, the leaves and levels of FORS trees, the XMSS leaves in groups of four, and
 //! in [`verify_batch`] the same step of different signatures.

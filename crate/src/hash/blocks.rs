@@ -6,19 +6,19 @@
 //! on) and permutes only when a block is asked for.
 
 /// A SHAKE instance with rate `RATE` bytes whose whole input fits in one block.
-pub struct ShakeBlocks<const RATE: usize> {
+pub(crate) struct ShakeBlocks<const RATE: usize> {
     state: [u64; 25],
 }
 
 /// SHAKE128 (rate 168 bytes).
-pub type Shake128Blocks = ShakeBlocks<168>;
+pub(crate) type Shake128Blocks = ShakeBlocks<168>;
 /// SHAKE256 (rate 136 bytes).
-pub type Shake256Blocks = ShakeBlocks<136>;
+pub(crate) type Shake256Blocks = ShakeBlocks<136>;
 
 impl<const RATE: usize> ShakeBlocks<RATE> {
     /// Absorbs the concatenation of `parts` (shorter than `RATE` bytes in total) and pads
     /// with the SHAKE domain bits. Inputs are fixed-size seeds chosen by the caller.
-    pub fn new(parts: &[&[u8]]) -> Self {
+    pub(crate) fn new(parts: &[&[u8]]) -> Self {
         let mut block = [0u8; RATE];
         let mut len = 0;
         for p in parts {
@@ -38,7 +38,7 @@ impl<const RATE: usize> ShakeBlocks<RATE> {
     }
 
     /// The next `RATE` output bytes.
-    pub fn next_block(&mut self) -> [u8; RATE] {
+    pub(crate) fn next_block(&mut self) -> [u8; RATE] {
         keccak::f1600(&mut self.state);
         let mut out = [0u8; RATE];
         for (chunk, lane) in out.chunks_exact_mut(8).zip(self.state.iter()) {
