@@ -10,7 +10,7 @@
 mod common;
 
 use common::{no_panic, quiet_panics};
-use quasar_pq::slhdsa::{self, hazmat, BatchItem, Error, Mode, Shake128f, SigningKey};
+use quasar_pq::slhdsa::{self, hazmat, BatchItem, Error, Mode, Shake128f, Signature, SigningKey};
 
 struct Fixture {
     mode: Mode,
@@ -193,7 +193,8 @@ fn context_of_256_bytes_is_a_typed_error() {
         Err(Error::ContextTooLong { len: 256 })
     );
     assert_eq!(
-        sk.verifying_key().verify(&f.msg, &ctx, &f.sig),
+        sk.verifying_key()
+            .verify(&f.msg, &ctx, &Signature::try_from(f.sig.as_slice()).expect("sig")),
         Err(Error::ContextTooLong { len: 256 })
     );
     // 255 bytes is fine.
