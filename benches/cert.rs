@@ -209,7 +209,7 @@ fn main() {
     }
     // The BLS goal: one plain verify from bytes.
     let sk = net.bls_key(0).unwrap();
-    let pk = sk.public_key().to_bytes();
+    let pk = sk.verifying_key().to_bytes();
     let msg = [7u8; 32];
     let sig = sk.sign(&msg).to_bytes();
     bench(&mut c, "cert/bls_reference/verify", 30, || {

@@ -16,7 +16,7 @@ mod common;
 
 use common::peers::peers;
 use common::{info, no_panic, quiet_panics, SetInfo, Stream, MODES};
-use quasar_pq::mldsa::{self, hazmat, Error, Mode, Params, SigningKey, VerifyingKey};
+use quasar_pq::mldsa::{self, hazmat, Error, Mode, Params, Signature, SigningKey, VerifyingKey};
 
 const MSG: &[u8] = b"quasar-pq bad-input test message";
 const CTX: &[u8] = b"bad-input";
@@ -162,6 +162,12 @@ fn public_key_lengths<P: Params>(f: &Fixture) {
                 want,
                 n,
             ));
+            fails.check(want_len(
+                &format!("{c}: VerifyingKey::try_from"),
+                no_panic(|| VerifyingKey::<P>::try_from(pk.as_slice()).map(|_| ())),
+                want,
+                n,
+            ));
         }
     });
     fails.finish(&format!("{}: public key lengths", f.t.name));
@@ -194,8 +200,8 @@ fn signature_lengths<P: Params>(f: &Fixture) {
                 n,
             ));
             fails.check(want_len(
-                &format!("{c}: VerifyingKey::verify"),
-                no_panic(|| vk.verify(MSG, CTX, &sig)),
+                &format!("{c}: Signature::try_from"),
+                no_panic(|| Signature::<P>::try_from(sig.as_slice()).and_then(|s| vk.verify(MSG, CTX, &s))),
                 want,
                 n,
             ));
@@ -419,7 +425,13 @@ fn context_limits<P: Params>(f: &Fixture) {
         ));
         fails.check(want_err(
             &format!("{c}: VerifyingKey::verify"),
-            no_panic(|| vk.verify(MSG, &ctx, &f.sig)),
+            no_panic(|| {
+                vk.verify(
+                    MSG,
+                    &ctx,
+                    &Signature::<P>::try_from(f.sig.as_slice()).expect("fixture sig"),
+                )
+            }),
             &want,
         ));
     }
@@ -428,8 +440,12 @@ fn context_limits<P: Params>(f: &Fixture) {
     let sig = mldsa::sign(f.mode, &f.sk, MSG, &ctx, None).expect("255-byte context signs");
     fails.check(mldsa::verify(f.mode, &f.pk, MSG, &ctx, &sig).map_err(|e| format!("255-byte ctx: {e:?}")));
     fails.check(
-        vk.verify(MSG, &ctx, &sig)
-            .map_err(|e| format!("255-byte ctx (typed): {e:?}")),
+        vk.verify(
+            MSG,
+            &ctx,
+            &Signature::<P>::try_from(sig.as_slice()).expect("signature length"),
+        )
+        .map_err(|e| format!("255-byte ctx (typed): {e:?}")),
     );
     fails.finish(&format!("{}: context limits", f.t.name));
 }

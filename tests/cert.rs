@@ -781,9 +781,9 @@ fn bls_leg_is_a_standard_aggregate_under_the_ethereum_vector_keys() {
         "{checked} cases, {} keys",
         keys.len()
     );
-    let secret: Vec<bls::SecretKey> = keys
+    let secret: Vec<bls::SigningKey> = keys
         .iter()
-        .map(|k| bls::SecretKey::from_bytes(k.as_slice().try_into().unwrap()).unwrap())
+        .map(|k| bls::SigningKey::from_bytes(k.as_slice().try_into().unwrap()).unwrap())
         .collect();
     let validators = secret
         .iter()
@@ -791,7 +791,7 @@ fn bls_leg_is_a_standard_aggregate_under_the_ethereum_vector_keys() {
         .map(|(i, sk)| Validator {
             id: [u8::try_from(i + 1).unwrap(); 32],
             weight: 1,
-            bls: Some((sk.public_key().to_bytes(), sk.prove_possession().to_bytes())),
+            bls: Some((sk.verifying_key().to_bytes(), sk.prove_possession().to_bytes())),
             mldsa: None,
             slhdsa: None,
         })
@@ -815,7 +815,7 @@ fn bls_leg_is_a_standard_aggregate_under_the_ethereum_vector_keys() {
         panic!("no BLS leg")
     };
     assert_eq!(signers.count(), secret.len());
-    let pks: Vec<[u8; 48]> = secret.iter().map(|s| s.public_key().to_bytes()).collect();
+    let pks: Vec<[u8; 48]> = secret.iter().map(|s| s.verifying_key().to_bytes()).collect();
     let refs: Vec<&[u8]> = pks.iter().map(|k| &k[..]).collect();
     bls::fast_aggregate_verify(&refs, &m, &signature[..]).unwrap();
     let sigs: Vec<[u8; 96]> = secret.iter().map(|s| s.sign(&m).to_bytes()).collect();
