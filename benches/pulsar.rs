@@ -54,9 +54,9 @@
 
 mod common;
 
-use std::collections::{BTreeMap, HashMap};
 use core::hint::black_box;
 use core::time::Duration;
+use std::collections::{BTreeMap, HashMap};
 
 use common::{
     bench, bench_run, cases, ids, pid, plain, plain_runs, replay, run_logged, timed, two_thirds, wanted, Case,

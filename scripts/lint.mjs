@@ -5,10 +5,8 @@
 // warnings denied.
 //
 // Usage: node scripts/lint.mjs [--gate]
-// Runs every step even after one fails, prints a summary, and exits 1 if any step failed.
-// `--gate` is what `npm test` (so CI) runs: the same steps, except that warnings in the
-// files of PENDING (being rewritten elsewhere) are counted but do not fail it; `npm run
-// lint` fails on those too.
+// Runs every step even after one fails, prints a summary, and exits 1 if any step failed or
+// warned. `npm test` (so CI) runs it as `--gate`, `npm run lint` without: the same steps.
 // Respects CARGO_TARGET_DIR. The WebAssembly steps need `rustup target add
 // wasm32-unknown-unknown` (scripts/setup.mjs installs it).
 
@@ -19,10 +17,6 @@ import { fileURLToPath } from 'node:url';
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..');
 const WASM = ['--target', 'wasm32-unknown-unknown'];
 const DENY = ['--', '-D', 'warnings'];
-
-// Files whose warnings `--gate` reports without failing: each leaves this list the day its
-// rewrite lands clean.
-const PENDING = ['crate/src/bin/quasar', 'crate/src/bin/genkat', 'benches/pulsar.rs'];
 
 const STEPS = [
   { name: 'rustfmt', args: ['fmt', '--check'] },
@@ -47,13 +41,11 @@ const STEPS = [
 
 /**
  * Prints the warnings and errors of cargo's JSON output once each (a file shared by many
- * test crates warns once per crate) and counts them; warnings in `excused` files are
- * counted apart.
+ * test crates warns once per crate) and counts them.
  */
-function diagnostics(stdout, excused) {
+function diagnostics(stdout) {
   const seen = new Set();
   let failing = 0;
-  let pending = 0;
   for (const line of stdout.split('\n')) {
     if (!line.startsWith('{')) continue;
     let msg;
@@ -74,17 +66,12 @@ function diagnostics(stdout, excused) {
     const key = `${span.file_name}:${span.line_start}:${span.column_start}:${m.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    if (m.level === 'warning' && excused.some((p) => span.file_name.startsWith(p))) {
-      pending += 1;
-      continue;
-    }
     failing += 1;
     process.stdout.write(m.rendered ?? `${key}\n`);
   }
-  return { failing, pending };
+  return failing;
 }
 
-const gate = process.argv.includes('--gate');
 const results = [];
 for (const step of STEPS) {
   console.log(`\n== ${step.name}: cargo ${step.args.join(' ')}`);
@@ -99,9 +86,9 @@ for (const step of STEPS) {
   let ok = run.status === 0;
   let note = '';
   if (step.json && run.stdout) {
-    const { failing, pending } = diagnostics(run.stdout, gate ? PENDING : []);
+    const failing = diagnostics(run.stdout);
     ok = ok && failing === 0;
-    note = `${failing} warning(s)${pending ? `, ${pending} more in files being rewritten (${PENDING.join(', ')})` : ''}`;
+    note = `${failing} warning(s)`;
   }
   results.push({ name: step.name, ok, note, seconds: Math.round((Date.now() - started) / 1000) });
   if (run.error) console.error(`cannot run cargo: ${run.error.message}`);

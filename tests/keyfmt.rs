@@ -6,6 +6,13 @@
 //!
 //! Run: `cargo test --test keyfmt`.
 
+// Tests unwrap what must succeed, cast test indices to bytes and name decoder closures inline.
+#![allow(
+    clippy::unwrap_used,
+    clippy::cast_possible_truncation,
+    clippy::type_complexity
+)]
+
 use std::path::PathBuf;
 
 use ml_dsa::pkcs8::{DecodePrivateKey, DecodePublicKey, EncodePrivateKey, EncodePublicKey};

@@ -233,7 +233,9 @@ impl MessageLog {
     /// Logs one message.
     pub(crate) fn push(&mut self, message: &[u8]) {
         use sha2::Digest;
-        let len = (message.len() as u32).to_be_bytes();
+        let len = u32::try_from(message.len())
+            .expect("a message under 4 GiB")
+            .to_be_bytes();
         for h in [&mut self.all, &mut self.phase] {
             h.update(len);
             h.update(message);

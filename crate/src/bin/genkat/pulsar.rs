@@ -1,8 +1,8 @@
 //! `kats/pulsar.json`: Pulsar custody under per-party seeded generators, run by the
 //! custody lifecycle parties.
 
-use std::collections::{BTreeMap, BTreeSet};
 use core::ops::RangeInclusive;
+use std::collections::{BTreeMap, BTreeSet};
 
 use quasar_pq::lss::ActivationCertificate;
 use quasar_pq::mldsa::{self, Mode};

@@ -11,10 +11,10 @@
 //! Per-node times are the thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`) where the OS has
 //! it, so they do not grow when more threads than cores share the machine.
 
+use core::time::Duration;
 use std::collections::BTreeMap;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::{self, JoinHandle};
-use core::time::Duration;
 
 use zeroize::Zeroizing;
 
@@ -169,7 +169,8 @@ fn route(rx: Receiver<Packet>, inboxes: Vec<Sender<Frame>>) -> Traffic {
 
 /// Per-thread CPU time (`CLOCK_THREAD_CPUTIME_ID`) where the platform has it.
 pub(crate) mod cpu {
-    use std::time::{Duration, Instant};
+    use core::time::Duration;
+    use std::time::Instant;
 
     #[cfg(all(target_pointer_width = "64", any(target_os = "linux", target_os = "macos")))]
     mod sys {
