@@ -24,7 +24,9 @@ const STEPS = [
     name: 'clippy light wasm',
     args: ['clippy', '--lib', '--no-default-features', '--features', 'light', ...WASM, ...DENY],
   },
-  { name: 'clippy full wasm', args: ['clippy', '--lib', '--features', 'full,hazmat', ...WASM, ...DENY] },
+  // The package's full module, and the demo's (the same with the misbehaviour hooks).
+  { name: 'clippy full wasm', args: ['clippy', '--lib', '--features', 'full', ...WASM, ...DENY] },
+  { name: 'clippy demo wasm', args: ['clippy', '--lib', '--features', 'full,hazmat', ...WASM, ...DENY] },
   // Every native target, the library included (as a library and with its unit tests);
   // `bench-internals`: the SLH-DSA bench forces the Keccak backends.
   {

@@ -8,7 +8,6 @@
 //! reaches JS as `{ party, code, reason, related? }` with the code and text of
 //! [`BlameReason`] itself: the one table is the Rust one.
 
-use alloc::string::String;
 use alloc::vec::Vec;
 
 use js_sys::{Array, Object, Reflect, Uint8Array};
@@ -140,7 +139,7 @@ static ARMED: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0
 #[cfg(feature = "hazmat")]
 #[allow(unreachable_pub)] // `#[wasm_bindgen]` exports only `pub` functions
 #[wasm_bindgen(js_name = "hazmatArm")]
-pub fn hazmat_arm(name: Option<String>) -> Result<(), JsValue> {
+pub fn hazmat_arm(name: Option<alloc::string::String>) -> Result<(), JsValue> {
     use crate::party::hazmat::Cheat;
     let slot = match name {
         None => 0,

@@ -13,7 +13,7 @@ use alloc::vec::Vec;
 
 use wasm_bindgen::prelude::*;
 
-use super::super::js::{self, array32, party_id, party_ids, Obj};
+use super::super::js::{self, array32, party_id, party_ids, start_with_cheat, Obj};
 use super::super::keyring::{keyring_class, reshare_fields, JsCustody};
 use super::super::party::{host, inbox_bound, Finished, PartyWasm};
 use super::super::rng::RngWasm;
@@ -81,7 +81,10 @@ pub fn member_keygen(
         threshold,
     )
     .map_err(to_js_error)?;
-    let started = Member::keygen(party_id(me)?, &c, rng.get()).map_err(to_js_error)?;
+    let me = party_id(me)?;
+    let rng = rng.get();
+    let started = start_with_cheat!(Member::keygen(me, &c, rng),
+        k => Member::keygen_cheating(me, &c, k, rng));
     let b = bound(members.len(), usize::from(threshold), 0);
     Ok(host("lens-member", started, b, Box::new(member_outcome)))
 }
@@ -98,7 +101,10 @@ pub fn member_sign(
     rng: &mut RngWasm,
 ) -> Result<PartyWasm, JsValue> {
     let share = keyring.current_share()?;
-    let started = Member::sign(share, party_id(coordinator)?, message, rng.get()).map_err(to_js_error)?;
+    let coordinator = party_id(coordinator)?;
+    let rng = rng.get();
+    let started = start_with_cheat!(Member::sign(share, coordinator, message, rng),
+        k => Member::sign_cheating(share, coordinator, message, k, rng));
     let b = bound(share.public().parties().len(), 0, message.len());
     Ok(host("lens-member", started, b, Box::new(member_outcome)))
 }
@@ -152,7 +158,10 @@ pub fn member_reshare(
     )
     .map_err(to_js_error)?;
     let n = public.parties().len() + reshare.receivers.len();
-    let started = Member::reshare(me, &mut keyring.keyring, &c, rng.get()).map_err(to_js_error)?;
+    let rng = rng.get();
+    let ring = &mut keyring.keyring;
+    let started = start_with_cheat!(Member::reshare(me, ring, &c, rng),
+        k => Member::reshare_cheating(me, ring, &c, k, rng));
     let b = bound(n, usize::from(reshare.threshold), 0);
     Ok(host("lens-member", started, b, Box::new(member_outcome)))
 }
