@@ -14,13 +14,17 @@
 //! back-to-back pairs (robust to load from other processes). Keys come from KeyGen on fixed
 //! IKMs (`[i; 32]`), so reruns are comparable.
 
+// A bench's setup unwraps: a panic there is a failed run, not a caller's crash.
+#![allow(clippy::unwrap_used)]
+
+use core::hint::black_box;
+use core::time::Duration;
 use std::collections::BTreeMap;
-use std::hint::black_box;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use criterion::Criterion;
-use quasar_pq::bls::{self, hazmat, PreparedSet, PublicKey, SecretKey, Signature, SignerBitmap};
+use quasar_pq::bls::{self, hazmat, PreparedSet, Signature, SignerBitmap, SigningKey, VerifyingKey};
 
 static MEDIANS: Mutex<BTreeMap<String, Vec<f64>>> = Mutex::new(BTreeMap::new());
 
@@ -58,7 +62,7 @@ fn bench(c: &mut Criterion, id: &str, samples: usize, mut f: impl FnMut()) {
                 f();
             }
             let elapsed = start.elapsed();
-            let per = elapsed.as_secs_f64() / iters as f64;
+            let per = (elapsed / u32::try_from(iters).expect("iteration count fits u32")).as_secs_f64();
             MEDIANS
                 .lock()
                 .unwrap()
@@ -71,12 +75,12 @@ fn bench(c: &mut Criterion, id: &str, samples: usize, mut f: impl FnMut()) {
     group.finish();
 }
 
-fn keys(n: usize) -> Vec<SecretKey> {
+fn keys(n: usize) -> Vec<SigningKey> {
     (0..n)
         .map(|i| {
             let mut ikm = [0u8; 32];
             ikm[..8].copy_from_slice(&(i as u64).to_be_bytes());
-            SecretKey::keygen(&ikm, b"quasar-pq bls bench").unwrap()
+            SigningKey::keygen(&ikm, b"quasar-pq bls bench").unwrap()
         })
         .collect()
 }
@@ -87,7 +91,7 @@ fn main() {
     let mut c = Criterion::default().configure_from_args();
 
     let sk = &keys(1)[0];
-    let pk = sk.public_key().to_bytes();
+    let pk = sk.verifying_key().to_bytes();
     let sig = sk.sign(MSG).to_bytes();
     bench(&mut c, "bls/sign", 30, || {
         black_box(sk.sign(black_box(MSG)));
@@ -102,12 +106,12 @@ fn main() {
         black_box(Signature::from_bytes(black_box(&sig)).unwrap());
     });
     bench(&mut c, "bls/part/decode_public_key", 30, || {
-        black_box(PublicKey::from_bytes(black_box(&pk)).unwrap());
+        black_box(VerifyingKey::from_bytes(black_box(&pk)).unwrap());
     });
 
     for k in [21usize, 128] {
         let sks = keys(k);
-        let pks: Vec<[u8; 48]> = sks.iter().map(|sk| sk.public_key().to_bytes()).collect();
+        let pks: Vec<[u8; 48]> = sks.iter().map(|sk| sk.verifying_key().to_bytes()).collect();
         let pops: Vec<[u8; 96]> = sks.iter().map(|sk| sk.prove_possession().to_bytes()).collect();
         let sigs: Vec<Signature> = sks.iter().map(|sk| sk.sign(MSG)).collect();
         let pk_concat: Vec<u8> = pks.concat();
@@ -125,7 +129,7 @@ fn main() {
         bench(&mut c, &format!("bls/prepared_new/{k}"), samples, || {
             black_box(PreparedSet::from_bytes(black_box(&pk_concat), black_box(&pop_concat)).unwrap());
         });
-        let typed: Vec<PublicKey> = pks.iter().map(|p| PublicKey::from_bytes(p).unwrap()).collect();
+        let typed: Vec<VerifyingKey> = pks.iter().map(|p| VerifyingKey::from_bytes(p).unwrap()).collect();
         bench(&mut c, &format!("bls/prepared_trusting_pops/{k}"), 30, || {
             black_box(PreparedSet::from_keys_trusting_pops(black_box(&typed)).unwrap());
         });

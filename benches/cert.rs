@@ -21,11 +21,16 @@
 //!
 //! Run: `cargo bench --bench cert --features sim` (add `-- --quick` on a loaded machine).
 
-use std::alloc::{GlobalAlloc, Layout, System};
+// A bench's setup unwraps: a panic there is a failed run, not a caller's crash.
+#![allow(clippy::unwrap_used)]
+
+use core::alloc::{GlobalAlloc, Layout};
+use core::hint::black_box;
+use core::sync::atomic::{AtomicU64, Ordering};
+use core::time::Duration;
+use std::alloc::System;
 use std::collections::BTreeMap;
-use std::hint::black_box;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use criterion::Criterion;
 use quasar_pq::cert::devnet::{two_thirds_plus_one, Devnet, DevnetConfig, Signers};
@@ -37,17 +42,22 @@ struct Counting;
 static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
 
 // The counting allocator forwards to the system allocator: the one unsafe code of this file.
+// SAFETY: every method passes its caller's arguments unchanged to `System`, which meets
+// the `GlobalAlloc` contract; counting touches no memory the allocator hands out.
 #[allow(unsafe_code)]
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: the caller meets `alloc`'s contract; it is passed on unchanged.
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from this allocator, that is from `System`, with `layout`.
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: as for `dealloc`; the caller meets `realloc`'s contract for `new_size`.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 }
@@ -104,7 +114,7 @@ fn main() {
 
     // Parse + structure, K = 21 and 128; light-client updates.
     for k in [21usize, 128] {
-        let mut net = chain(k, false, k as u8);
+        let mut net = chain(k, false, u8::try_from(k).expect("k < 256"));
         let set0 = net.set().clone();
         let trusted = TrustedSet::new(set0.clone()).unwrap();
         let s = signers(k, false);
@@ -180,7 +190,9 @@ fn main() {
             totals.push(t.elapsed().as_secs_f64());
             for l in r.legs() {
                 if let Some(ns) = l.time_ns {
-                    legs.entry(l.kind).or_default().push(ns as f64 / 1e6);
+                    legs.entry(l.kind)
+                        .or_default()
+                        .push(Duration::from_nanos(ns).as_secs_f64() * 1e3);
                 }
             }
         }
@@ -197,7 +209,7 @@ fn main() {
     }
     // The BLS goal: one plain verify from bytes.
     let sk = net.bls_key(0).unwrap();
-    let pk = sk.public_key().to_bytes();
+    let pk = sk.verifying_key().to_bytes();
     let msg = [7u8; 32];
     let sig = sk.sign(&msg).to_bytes();
     bench(&mut c, "cert/bls_reference/verify", 30, || {

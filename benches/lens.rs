@@ -25,9 +25,9 @@
 
 mod common;
 
+use core::hint::black_box;
+use core::time::Duration;
 use std::collections::BTreeSet;
-use std::hint::black_box;
-use std::time::Duration;
 
 use common::{bench, pid, replay, run, run_logged, timed, wanted};
 use criterion::Criterion;

@@ -31,8 +31,8 @@
 
 mod common;
 
+use core::time::Duration;
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use common::{
     bench, cases, fmt, ids, median_of, pid, replay, run, run_logged, timed, two_thirds, wanted, Case,

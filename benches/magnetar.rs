@@ -14,8 +14,8 @@
 //! "quasar-pq/bench/magnetar/…"). Run: `cargo bench --bench magnetar` and
 //! `cargo bench --bench magnetar --features parallel` (`-- --quick` on a loaded machine).
 
-use std::hint::black_box;
-use std::time::Duration;
+use core::hint::black_box;
+use core::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use quasar_pq::magnetar::{

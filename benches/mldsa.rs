@@ -13,8 +13,8 @@
 //! and machines are comparable. Run: `cargo bench --bench mldsa`; table:
 //! `python3 scripts/bench-table.py`.
 
-use std::hint::black_box;
-use std::time::Duration;
+use core::hint::black_box;
+use core::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use quasar_pq::mldsa::{self, Mode};

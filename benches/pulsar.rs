@@ -54,9 +54,9 @@
 
 mod common;
 
+use core::hint::black_box;
+use core::time::Duration;
 use std::collections::{BTreeMap, HashMap};
-use std::hint::black_box;
-use std::time::Duration;
 
 use common::{
     bench, bench_run, cases, ids, pid, plain, plain_runs, replay, run_logged, timed, two_thirds, wanted, Case,
@@ -552,7 +552,7 @@ fn reshare(
 /// The members holding an activated share of the new generation.
 fn activated(out: &BTreeMap<PartyId, Reshared>) -> usize {
     out.values()
-        .filter(|r| r.activated.as_ref().is_ok_and(|a| a.member))
+        .filter(|r| r.activated.as_ref().is_ok_and(|a| a.member()))
         .count()
 }
 

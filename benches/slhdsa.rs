@@ -16,8 +16,8 @@
 //! and machines are comparable. Run: `cargo bench --bench slhdsa` (filter with e.g.
 //! `cargo bench --bench slhdsa -- 192s/verify`).
 
-use std::hint::black_box;
-use std::time::Duration;
+use core::hint::black_box;
+use core::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use quasar_pq::hash::keccak_x4::{self, Backend};

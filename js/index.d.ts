@@ -637,7 +637,7 @@ export interface QuasarError extends Error {
    * `%TypedArray%.prototype.byteLength`, which the platform generator reads, was replaced).
    */
   code: string;
-  /** The module that raised it: 'mldsa', 'slhdsa', 'magnetar', 'quorum', 'lens', 'lss', 'pulsar', 'party', 'snapshot', 'wire', 'js', … */
+  /** The module that raised it: 'mldsa', 'slhdsa', 'magnetar', 'quorum', 'lens', 'lss', 'pulsar', 'party', 'keystore', 'wire', 'js', … */
   module: string;
   /** Party ids to blame, increasing (empty for ML-DSA and the caller's own faults). */
   culprits: number[];

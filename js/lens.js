@@ -133,36 +133,39 @@ export function makeLens(core) {
       member: Object.freeze({
         /** Member `id` of a key generation among `members`; outcome: its `keyring`. */
         keygen(opts) {
-          const o = options(opts, ['curve', 'session', 'members', 'threshold', 'id', 'seed', 'rng']);
+          const o = options(opts, ['curve', 'session', 'members', 'threshold', 'id', 'seed', 'rng'], true);
           const what = 'lens.lifecycle.member.keygen';
           const c = curveByte(required(o, 'curve', what));
           const s = session(required(o, 'session', what));
           const members = idList(required(o, 'members', what), 'members');
           const t = partyId(required(o, 'threshold', what), 'threshold');
           const id = partyId(required(o, 'id', what), 'id');
-          return withRng(o, (rng) => party(loader.call(() => glue.lensLifecycleMemberKeygen(c, s, members, t, id, rng))));
+          const start = starter(o);
+          return withRng(o, (rng) => party(loader.call(() => start(() => glue.lensLifecycleMemberKeygen(c, s, members, t, id, rng)))));
         },
         /** The holder of `keyring` as a signer of `message` for `coordinator`. */
         sign(opts) {
-          const o = options(opts, ['keyring', 'coordinator', 'message', 'seed', 'rng']);
+          const o = options(opts, ['keyring', 'coordinator', 'message', 'seed', 'rng'], true);
           const what = 'lens.lifecycle.member.sign';
           const kr = holder(required(o, 'keyring', what), LensKeyring, 'keyring');
           const coord = partyId(required(o, 'coordinator', what), 'coordinator');
           const m = message(required(o, 'message', what));
-          return withRng(o, (rng) => party(loader.call(() => glue.lensLifecycleMemberSign(unwrap(kr), coord, m, rng))));
+          const start = starter(o);
+          return withRng(o, (rng) => party(loader.call(() => start(() => glue.lensLifecycleMemberSign(unwrap(kr), coord, m, rng)))));
         },
         /**
          * Member `id` of a reshare with its `keyring` (`LensKeyring.empty()` and the current
          * `publicPackage` for a joining member); the keyring comes back as the outcome's `keyring`.
          */
         reshare(opts) {
-          const o = options(opts, ['keyring', 'id', 'session', 'dealers', 'receivers', 'threshold', 'publicPackage', 'seed', 'rng']);
+          const o = options(opts, ['keyring', 'id', 'session', 'dealers', 'receivers', 'threshold', 'publicPackage', 'seed', 'rng'], true);
           const what = 'lens.lifecycle.member.reshare';
           const kr = holder(required(o, 'keyring', what), LensKeyring, 'keyring');
           const id = partyId(required(o, 'id', what), 'id');
           const rs = reshareOf(o, what);
           const pkg = o.publicPackage === undefined ? undefined : record(o.publicPackage, 'publicPackage');
-          return withRng(o, (rng) => party(loader.call(() => glue.lensLifecycleMemberReshare(id, unwrap(kr), pkg, rs(), rng))));
+          const start = starter(o);
+          return withRng(o, (rng) => party(loader.call(() => start(() => glue.lensLifecycleMemberReshare(id, unwrap(kr), pkg, rs(), rng)))));
         },
       }),
       coordinator: Object.freeze({

@@ -717,7 +717,7 @@ export declare class PulsarKeyShare {
   free(): void;
   /**
    * Restore a sealed share; its group key's certificate is checked again.
-   * @throws QuasarError snapshot codes, decoding codes, 'GROUP_MISMATCH', 'ACTIVATION_*'.
+   * @throws QuasarError key-storage codes (module 'keystore'), decoding codes, 'GROUP_MISMATCH', 'ACTIVATION_*'.
    */
   static restore(snapshot: Uint8Array, snapshotKey: Uint8Array): PulsarKeyShare;
 }

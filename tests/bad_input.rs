@@ -16,7 +16,7 @@ mod common;
 
 use common::peers::peers;
 use common::{info, no_panic, quiet_panics, SetInfo, Stream, MODES};
-use quasar_pq::mldsa::{self, hazmat, Error, Mode, Params, SigningKey, VerifyingKey};
+use quasar_pq::mldsa::{self, hazmat, Error, Mode, Params, Signature, SigningKey, VerifyingKey};
 
 const MSG: &[u8] = b"quasar-pq bad-input test message";
 const CTX: &[u8] = b"bad-input";
@@ -69,7 +69,7 @@ impl Failures {
 }
 
 /// `r` (computed without panicking) must be `Err(InvalidLength { expected, got, .. })`.
-fn want_len<T: std::fmt::Debug>(
+fn want_len<T: core::fmt::Debug>(
     ctx: &str,
     r: Result<Result<T, Error>, String>,
     expected: usize,
@@ -87,7 +87,7 @@ fn want_len<T: std::fmt::Debug>(
 }
 
 /// `r` (computed without panicking) must be exactly `Err(want)`.
-fn want_err<T: std::fmt::Debug>(
+fn want_err<T: core::fmt::Debug>(
     ctx: &str,
     r: Result<Result<T, Error>, String>,
     want: &Error,
@@ -100,7 +100,7 @@ fn want_err<T: std::fmt::Debug>(
 }
 
 /// `r` (computed without panicking) must be some `Err`.
-fn want_any_err<T: std::fmt::Debug>(ctx: &str, r: Result<Result<T, Error>, String>) -> Result<(), String> {
+fn want_any_err<T: core::fmt::Debug>(ctx: &str, r: Result<Result<T, Error>, String>) -> Result<(), String> {
     match r {
         Err(panic) => Err(format!("{ctx}: PANIC {panic}")),
         Ok(Err(_)) => Ok(()),
@@ -162,6 +162,12 @@ fn public_key_lengths<P: Params>(f: &Fixture) {
                 want,
                 n,
             ));
+            fails.check(want_len(
+                &format!("{c}: VerifyingKey::try_from"),
+                no_panic(|| VerifyingKey::<P>::try_from(pk.as_slice()).map(|_| ())),
+                want,
+                n,
+            ));
         }
     });
     fails.finish(&format!("{}: public key lengths", f.t.name));
@@ -194,8 +200,8 @@ fn signature_lengths<P: Params>(f: &Fixture) {
                 n,
             ));
             fails.check(want_len(
-                &format!("{c}: VerifyingKey::verify"),
-                no_panic(|| vk.verify(MSG, CTX, &sig)),
+                &format!("{c}: Signature::try_from"),
+                no_panic(|| Signature::<P>::try_from(sig.as_slice()).and_then(|s| vk.verify(MSG, CTX, &s))),
                 want,
                 n,
             ));
@@ -419,7 +425,13 @@ fn context_limits<P: Params>(f: &Fixture) {
         ));
         fails.check(want_err(
             &format!("{c}: VerifyingKey::verify"),
-            no_panic(|| vk.verify(MSG, &ctx, &f.sig)),
+            no_panic(|| {
+                vk.verify(
+                    MSG,
+                    &ctx,
+                    &Signature::<P>::try_from(f.sig.as_slice()).expect("fixture sig"),
+                )
+            }),
             &want,
         ));
     }
@@ -428,8 +440,12 @@ fn context_limits<P: Params>(f: &Fixture) {
     let sig = mldsa::sign(f.mode, &f.sk, MSG, &ctx, None).expect("255-byte context signs");
     fails.check(mldsa::verify(f.mode, &f.pk, MSG, &ctx, &sig).map_err(|e| format!("255-byte ctx: {e:?}")));
     fails.check(
-        vk.verify(MSG, &ctx, &sig)
-            .map_err(|e| format!("255-byte ctx (typed): {e:?}")),
+        vk.verify(
+            MSG,
+            &ctx,
+            &Signature::<P>::try_from(sig.as_slice()).expect("signature length"),
+        )
+        .map_err(|e| format!("255-byte ctx (typed): {e:?}")),
     );
     fails.finish(&format!("{}: context limits", f.t.name));
 }
@@ -637,17 +653,17 @@ fn malformed_signatures(f: &Fixture) -> Vec<(String, Vec<u8>, Vec<u8>)> {
     }
     // Counts: more than ω in total, one count past ω, and a decreasing count.
     let mut s = sig.clone();
-    s[h.off + h.omega + t.k - 1] = (h.omega + 1) as u8;
+    s[h.off + h.omega + t.k - 1] = u8::try_from(h.omega + 1).expect("ω + 1 fits a byte");
     out.push((format!("total hint count {} > ω = {}", h.omega + 1, h.omega), s));
     let mut s = sig.clone();
     s[h.off + h.omega + t.k - 1] = 0xFF;
     out.push(("total hint count 255".to_string(), s));
     let mut s = sig.clone();
-    s[h.off + h.omega] = (h.omega + 1) as u8;
+    s[h.off + h.omega] = u8::try_from(h.omega + 1).expect("ω + 1 fits a byte");
     out.push((format!("first hint count {} > ω", h.omega + 1), s));
     if let Some(q) = (1..t.k).find(|q| h.counts[*q - 1] > 0) {
         let mut s = sig.clone();
-        s[h.off + h.omega + q] = (h.counts[q - 1] - 1) as u8;
+        s[h.off + h.omega + q] = u8::try_from(h.counts[q - 1] - 1).expect("a count fits a byte");
         out.push((format!("hint count of poly {q} decreases"), s));
     }
 

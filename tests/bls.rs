@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use bls12_381::{G1Affine, G1Projective, G2Affine, G2Projective, Scalar};
 use quasar_pq::bls::{
-    self, hazmat, Error, PreparedSet, ProofOfPossession, PublicKey, SecretKey, Signature, SignerBitmap,
+    self, hazmat, Error, PreparedSet, ProofOfPossession, Signature, SignerBitmap, SigningKey, VerifyingKey,
     MAX_SET_SIZE,
 };
 use serde_json::Value;
@@ -58,18 +58,18 @@ fn run(file: &str, mut check: impl FnMut(&Value) -> Result<(), String>) -> usize
     n
 }
 
-fn key(i: u32) -> SecretKey {
+fn key(i: u32) -> SigningKey {
     let mut ikm = [0u8; 32];
     ikm[..4].copy_from_slice(&i.to_be_bytes());
-    SecretKey::keygen(&ikm, b"quasar-pq bls tests").unwrap()
+    SigningKey::keygen(&ikm, b"quasar-pq bls tests").expect("32-byte ikm")
 }
 
 /// A validator set of `n` keys with their proofs of possession.
-fn committee(n: u32) -> (Vec<SecretKey>, Vec<(PublicKey, ProofOfPossession)>) {
-    let sks: Vec<SecretKey> = (0..n).map(key).collect();
+fn committee(n: u32) -> (Vec<SigningKey>, Vec<(VerifyingKey, ProofOfPossession)>) {
+    let sks: Vec<SigningKey> = (0..n).map(key).collect();
     let members = sks
         .iter()
-        .map(|sk| (sk.public_key(), sk.prove_possession()))
+        .map(|sk| (sk.verifying_key(), sk.prove_possession()))
         .collect();
     (sks, members)
 }
@@ -84,7 +84,7 @@ impl Rng {
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        usize::try_from(self.next() % n as u64).expect("below n")
     }
 }
 
@@ -209,7 +209,7 @@ fn vectors_fast_aggregate_verify() {
         }
         // The same case through a prepared set with every member signing (where the keys
         // form a valid set: no identity, no duplicate).
-        let typed: Result<Vec<PublicKey>, _> = refs.iter().map(|k| PublicKey::try_from(*k)).collect();
+        let typed: Result<Vec<VerifyingKey>, _> = refs.iter().map(|k| VerifyingKey::try_from(*k)).collect();
         if let Ok(set) = typed
             .map_err(|_| ())
             .and_then(|k| PreparedSet::from_keys_trusting_pops(&k).map_err(|_| ()))
@@ -269,7 +269,7 @@ fn check_deserialization(
 #[test]
 fn vectors_deserialization_g1() {
     let n = run("deserialization_G1.json", |c| {
-        check_deserialization(c, "pubkey", |b| PublicKey::try_from(b).map(|_| ()))
+        check_deserialization(c, "pubkey", |b| VerifyingKey::try_from(b).map(|_| ()))
     });
     assert_eq!(n, 13);
 }
@@ -289,7 +289,7 @@ fn vectors_deserialization_errors_are_specific() {
         run(file, |c| {
             let bytes = unhex(&c["input"][field]);
             let got = if g1 {
-                PublicKey::try_from(bytes.as_slice()).map(|_| ())
+                VerifyingKey::try_from(bytes.as_slice()).map(|_| ())
             } else {
                 Signature::try_from(bytes.as_slice()).map(|_| ())
             };
@@ -352,7 +352,7 @@ fn vectors_expand_message_xmd() {
     let dst = v["dst"].as_str().unwrap().as_bytes();
     let n = run("expand_message_xmd.json", |c| {
         let msg = c["msg"].as_str().unwrap().as_bytes();
-        let len = c["len_in_bytes"].as_u64().unwrap() as usize;
+        let len = usize::try_from(c["len_in_bytes"].as_u64().unwrap()).unwrap();
         let got = hazmat::expand_message_xmd(msg, dst, len).map_err(|e| format!("{e:?}"))?;
         if got == unhex(&c["uniform_bytes"]) {
             Ok(())
@@ -385,20 +385,20 @@ fn vectors_keygen_eip2333() {
 #[test]
 fn round_trips() {
     let sk = key(1);
-    let pk = sk.public_key();
+    let pk = sk.verifying_key();
     let sig = sk.sign(b"block 7");
     let pop = sk.prove_possession();
-    assert_eq!(PublicKey::from_bytes(&pk.to_bytes()), Ok(pk));
+    assert_eq!(VerifyingKey::from_bytes(&pk.to_bytes()), Ok(pk));
     assert_eq!(Signature::from_bytes(&sig.to_bytes()), Ok(sig));
     assert_eq!(ProofOfPossession::from_bytes(&pop.to_bytes()), Ok(pop));
-    let sk2 = SecretKey::from_bytes(&sk.to_bytes()).unwrap();
-    assert_eq!(sk2.public_key(), pk);
+    let sk2 = SigningKey::from_bytes(&sk.to_bytes()).unwrap();
+    assert_eq!(sk2.verifying_key(), pk);
     assert_eq!(sk2.sign(b"block 7"), sig, "signing is deterministic");
 
     assert_eq!(pk.verify(b"block 7", &sig), Ok(()));
     assert_eq!(pk.verify(b"block 8", &sig), Err(Error::InvalidSignature));
     assert_eq!(
-        key(2).public_key().verify(b"block 7", &sig),
+        key(2).verifying_key().verify(b"block 7", &sig),
         Err(Error::InvalidSignature)
     );
     assert_eq!(pk.verify_possession(&pop), Ok(()));
@@ -424,26 +424,26 @@ fn round_trips() {
 
 #[test]
 fn secret_keys() {
-    assert_eq!(format!("{:?}", key(3)), "SecretKey(<redacted>)");
+    assert_eq!(format!("{:?}", key(3)), "SigningKey(<redacted>)");
     assert_eq!(
-        SecretKey::from_bytes(&[0; 32]).err(),
+        SigningKey::from_bytes(&[0; 32]).err(),
         Some(Error::InvalidSecretKey)
     );
     // r itself and 2^256 − 1 are out of range; r − 1 is the largest key.
     let r = hex::decode("73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001").unwrap();
     assert_eq!(
-        SecretKey::try_from(r.as_slice()).err(),
+        SigningKey::try_from(r.as_slice()).err(),
         Some(Error::InvalidSecretKey)
     );
     assert_eq!(
-        SecretKey::from_bytes(&[0xff; 32]).err(),
+        SigningKey::from_bytes(&[0xff; 32]).err(),
         Some(Error::InvalidSecretKey)
     );
     let mut r_minus_1 = r.clone();
     r_minus_1[31] -= 1;
-    assert!(SecretKey::try_from(r_minus_1.as_slice()).is_ok());
+    assert!(SigningKey::try_from(r_minus_1.as_slice()).is_ok());
     assert_eq!(
-        SecretKey::try_from(&[1u8; 31][..]).err(),
+        SigningKey::try_from(&[1u8; 31][..]).err(),
         Some(Error::InvalidLength {
             what: "secret key",
             expected: 32,
@@ -451,19 +451,19 @@ fn secret_keys() {
         })
     );
     assert_eq!(
-        SecretKey::keygen(&[7; 31], b"").err(),
+        SigningKey::keygen(&[7; 31], b"").err(),
         Some(Error::IkmTooShort { got: 31 })
     );
     // key_info separates keys from the same IKM.
-    let a = SecretKey::keygen(&[7; 32], b"a").unwrap().public_key();
-    let b = SecretKey::keygen(&[7; 32], b"b").unwrap().public_key();
+    let a = SigningKey::keygen(&[7; 32], b"a").unwrap().verifying_key();
+    let b = SigningKey::keygen(&[7; 32], b"b").unwrap().verifying_key();
     assert_ne!(a, b);
 }
 
 #[test]
 fn aggregation_basics() {
     let (sks, members) = committee(3);
-    let keys: Vec<PublicKey> = members.iter().map(|(pk, _)| *pk).collect();
+    let keys: Vec<VerifyingKey> = members.iter().map(|(pk, _)| *pk).collect();
     let sigs: Vec<Signature> = sks.iter().map(|sk| sk.sign(b"m")).collect();
     let agg = Signature::aggregate(&sigs).unwrap();
     assert_eq!(agg.verify_fast_aggregate(&keys, b"m"), Ok(()));
@@ -484,16 +484,16 @@ fn aggregation_basics() {
     let msgs: [&[u8]; 3] = [b"a", b"b", b"a"];
     let sigs: Vec<Signature> = sks.iter().zip(msgs).map(|(sk, m)| sk.sign(m)).collect();
     let agg = Signature::aggregate(&sigs).unwrap();
-    let pairs: Vec<(&PublicKey, &[u8])> = keys.iter().zip(msgs).collect();
+    let pairs: Vec<(&VerifyingKey, &[u8])> = keys.iter().zip(msgs).collect();
     assert_eq!(agg.verify_aggregate(&pairs), Ok(()));
-    let swapped: Vec<(&PublicKey, &[u8])> = keys.iter().zip([b"b" as &[u8], b"a", b"a"]).collect();
+    let swapped: Vec<(&VerifyingKey, &[u8])> = keys.iter().zip([b"b" as &[u8], b"a", b"a"]).collect();
     assert_eq!(agg.verify_aggregate(&swapped), Err(Error::InvalidSignature));
     // More pairs than one Miller-loop chunk.
-    let many: Vec<(&PublicKey, &[u8])> = (0..19).map(|i| (&keys[i % 3], msgs[i % 3])).collect();
+    let many: Vec<(&VerifyingKey, &[u8])> = (0..19).map(|i| (&keys[i % 3], msgs[i % 3])).collect();
     let agg19 = Signature::aggregate(&(0..19).map(|i| sigs[i % 3]).collect::<Vec<_>>()).unwrap();
     assert_eq!(agg19.verify_aggregate(&many), Ok(()));
     assert_eq!(agg19.verify_aggregate(&many[..18]), Err(Error::InvalidSignature));
-    let kb: Vec<[u8; 48]> = keys.iter().map(PublicKey::to_bytes).collect();
+    let kb: Vec<[u8; 48]> = keys.iter().map(VerifyingKey::to_bytes).collect();
     let kr: Vec<&[u8]> = kb.iter().map(|k| k.as_slice()).collect();
     assert_eq!(
         bls::aggregate_verify(&kr, &msgs[..2], &agg.to_bytes()),
@@ -528,12 +528,12 @@ fn aggregation_basics() {
 #[test]
 fn pop_rejects_rogue_key() {
     let honest = key(10);
-    let honest_pk = honest.public_key();
+    let honest_pk = honest.verifying_key();
     // The attacker knows x and publishes pk_r = x·G − pk_honest, whose secret nobody knows.
     let x = Scalar::from(0x5eed_u64);
     let honest_point = G1Affine::from_compressed(&honest_pk.to_bytes()).unwrap();
     let rogue_point = G1Affine::from(G1Projective::generator() * x - G1Projective::from(honest_point));
-    let rogue_pk = PublicKey::from_bytes(&rogue_point.to_compressed()).unwrap();
+    let rogue_pk = VerifyingKey::from_bytes(&rogue_point.to_compressed()).unwrap();
 
     // Without PoPs, x alone "signs for both": the aggregate key is x·G.
     let message = b"transfer everything";
@@ -551,7 +551,7 @@ fn pop_rejects_rogue_key() {
     let attempts = [
         ProofOfPossession::from_bytes(&G2Affine::from(G2Projective::from(hp) * x).to_compressed()).unwrap(),
         honest.prove_possession(),
-        SecretKey::from_bytes(&{
+        SigningKey::from_bytes(&{
             let mut be = x.to_bytes();
             be.reverse();
             be
@@ -577,18 +577,18 @@ fn pop_rejects_rogue_key() {
 // ---------------------------------------------------------------------------------------------
 
 fn bitmap_of(n: usize, signers: &[usize]) -> Vec<u8> {
-    SignerBitmap::from_indices(n, signers).unwrap()
+    SignerBitmap::from_indices(n, signers).expect("signer indices below n")
 }
 
 #[test]
 fn prepared_set_agrees_with_fast_aggregate_verify() {
     const K: usize = 21;
-    let (sks, members) = committee(K as u32);
-    let keys: Vec<PublicKey> = members.iter().map(|(pk, _)| *pk).collect();
+    let (sks, members) = committee(u32::try_from(K).unwrap());
+    let keys: Vec<VerifyingKey> = members.iter().map(|(pk, _)| *pk).collect();
     let set = PreparedSet::new(&members).unwrap();
     assert_eq!(set.len(), K);
-    assert_eq!(set.public_key(3), Some(keys[3]));
-    assert_eq!(set.public_key(K), None);
+    assert_eq!(set.verifying_key(3), Some(keys[3]));
+    assert_eq!(set.verifying_key(K), None);
     let msg = b"finality: block 1234";
     let sigs: Vec<Signature> = sks.iter().map(|sk| sk.sign(msg)).collect();
 
@@ -617,7 +617,7 @@ fn prepared_set_agrees_with_fast_aggregate_verify() {
         assert_eq!(b.absent().count(), K - signers.len());
 
         let agg = Signature::aggregate(&signers.iter().map(|&i| sigs[i]).collect::<Vec<_>>()).unwrap();
-        let signer_keys: Vec<PublicKey> = signers.iter().map(|&i| keys[i]).collect();
+        let signer_keys: Vec<VerifyingKey> = signers.iter().map(|&i| keys[i]).collect();
         assert_eq!(agg.verify_fast_aggregate(&signer_keys, msg), Ok(()));
         assert_eq!(set.verify_aggregate(msg, &agg, &bitmap), Ok(()), "{signers:?}");
         assert_eq!(set.verify_aggregate_bytes(msg, &agg.to_bytes(), &bitmap), Ok(()));
@@ -680,7 +680,7 @@ fn prepared_set_construction_errors() {
         PreparedSet::new(&swapped).err(),
         Some(Error::InvalidProofOfPossession { index: 2 })
     );
-    let keys: Vec<PublicKey> = members.iter().map(|(pk, _)| *pk).collect();
+    let keys: Vec<VerifyingKey> = members.iter().map(|(pk, _)| *pk).collect();
     assert!(PreparedSet::from_keys_trusting_pops(&keys).is_ok());
     let too_many = vec![keys[0]; MAX_SET_SIZE + 1];
     assert_eq!(
@@ -884,21 +884,23 @@ fn check_flips<T: core::fmt::Debug>(
 #[test]
 fn decoders_reject_bad_input() {
     let sk = key(5);
-    let pk = sk.public_key().to_bytes();
+    let pk = sk.verifying_key().to_bytes();
     let sig = sk.sign(b"m").to_bytes();
     let pop = sk.prove_possession().to_bytes();
 
-    check_lengths(&pk, "public key", |b| PublicKey::try_from(b));
+    check_lengths(&pk, "public key", |b| VerifyingKey::try_from(b));
     check_lengths(&sig, "signature", |b| Signature::try_from(b));
     check_lengths(&pop, "proof of possession", |b| ProofOfPossession::try_from(b));
-    check_lengths(sk.to_bytes().as_slice(), "secret key", |b| SecretKey::try_from(b));
+    check_lengths(sk.to_bytes().as_slice(), "secret key", |b| {
+        SigningKey::try_from(b)
+    });
     check_lengths(&pk, "public key", |b| bls::verify(b, b"m", &sig));
     check_lengths(&sig, "signature", |b| bls::verify(&pk, b"m", b));
     check_lengths(&pop, "proof of possession", |b| bls::pop_verify(&pk, b));
     check_lengths(&sig, "signature", |b| bls::aggregate(&[b]));
     check_lengths(&sig, "signature", |b| bls::fast_aggregate_verify(&[&pk], b"m", b));
 
-    check_flips(&pk, "public key", |b| PublicKey::try_from(b));
+    check_flips(&pk, "public key", |b| VerifyingKey::try_from(b));
     check_flips(&sig, "signature", |b| Signature::try_from(b));
     check_flips(&pop, "proof of possession", |b| ProofOfPossession::try_from(b));
 
@@ -1031,12 +1033,12 @@ fn random_input_never_panics() {
     let mut rng = Rng(0xdead_beef_cafe_f00d);
     for _ in 0..300 {
         let len = rng.below(200);
-        let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        let bytes: Vec<u8> = (0..len).map(|_| rng.next().to_le_bytes()[0]).collect();
         for r in [
-            PublicKey::try_from(bytes.as_slice()).map(|_| ()),
+            VerifyingKey::try_from(bytes.as_slice()).map(|_| ()),
             Signature::try_from(bytes.as_slice()).map(|_| ()),
             ProofOfPossession::try_from(bytes.as_slice()).map(|_| ()),
-            SecretKey::try_from(bytes.as_slice()).map(|_| ()),
+            SigningKey::try_from(bytes.as_slice()).map(|_| ()),
             bls::verify(&bytes, b"m", &sig),
             bls::verify(&members[0].0.to_bytes(), b"m", &bytes),
             bls::pop_verify(&bytes, &bytes),
@@ -1055,15 +1057,18 @@ fn random_input_never_panics() {
     let mut reached = [0usize; 3];
     for _ in 0..100 {
         let mut pk = [0u8; 48];
-        pk.iter_mut().for_each(|b| *b = rng.next() as u8);
+        pk.iter_mut().for_each(|b| *b = rng.next().to_le_bytes()[0]);
         pk[0] = 0x80 | ((pk[0] & 0x3f) % 0x1a);
         let mut s = [0u8; 96];
-        s.iter_mut().for_each(|b| *b = rng.next() as u8);
+        s.iter_mut().for_each(|b| *b = rng.next().to_le_bytes()[0]);
         s[0] = 0x80 | ((s[0] & 0x3f) % 0x1a);
         s[48] %= 0x1a;
-        for e in [PublicKey::from_bytes(&pk).err(), Signature::from_bytes(&s).err()]
-            .into_iter()
-            .flatten()
+        for e in [
+            VerifyingKey::from_bytes(&pk).err(),
+            Signature::from_bytes(&s).err(),
+        ]
+        .into_iter()
+        .flatten()
         {
             match e {
                 Error::NotOnCurve { .. } => reached[0] += 1,

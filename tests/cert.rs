@@ -5,8 +5,13 @@
 //!
 //! Run: `cargo test --release --features sim,hazmat --test cert`.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+// Helpers outside `#[test]` functions unwrap too: a panic here is a failed test
+// (clippy.toml's allow-unwrap-in-tests covers only the test functions themselves).
+#![allow(clippy::unwrap_used)]
+
+use core::alloc::{GlobalAlloc, Layout};
+use core::cell::Cell;
+use std::alloc::System;
 use std::path::PathBuf;
 
 use quasar_pq::bls;
@@ -28,17 +33,22 @@ thread_local! {
 }
 
 // The counting allocator forwards to the system allocator: the one unsafe code of this file.
+// SAFETY: every method passes its caller's arguments unchanged to `System`, which meets
+// the `GlobalAlloc` contract; counting touches no memory the allocator hands out.
 #[allow(unsafe_code)]
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        // SAFETY: the caller meets `alloc`'s contract; it is passed on unchanged.
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from this allocator, that is from `System`, with `layout`.
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        // SAFETY: as for `dealloc`; the caller meets `realloc`'s contract for `new_size`.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 }
@@ -697,7 +707,9 @@ fn epoch_changes_that_break_the_era_rule_or_skip_are_refused() {
     ];
     for (height, (p, code)) in (1..).zip(cases) {
         let next = ValidatorSet::new(&p, validators.clone()).unwrap();
-        let b = net.builder(height, 0, [height as u8; 32]).ending_epoch(&next);
+        let b = net
+            .builder(height, 0, [u8::try_from(height).unwrap(); 32])
+            .ending_epoch(&next);
         let cert = net.sign(b, &signers(all.bls.clone(), vec![], vec![])).unwrap();
         assert_eq!(
             client.update(&cert, Some(next.as_bytes())).unwrap_err().code(),
@@ -769,17 +781,17 @@ fn bls_leg_is_a_standard_aggregate_under_the_ethereum_vector_keys() {
         "{checked} cases, {} keys",
         keys.len()
     );
-    let secret: Vec<bls::SecretKey> = keys
+    let secret: Vec<bls::SigningKey> = keys
         .iter()
-        .map(|k| bls::SecretKey::from_bytes(k.as_slice().try_into().unwrap()).unwrap())
+        .map(|k| bls::SigningKey::from_bytes(k.as_slice().try_into().unwrap()).unwrap())
         .collect();
     let validators = secret
         .iter()
         .enumerate()
         .map(|(i, sk)| Validator {
-            id: [i as u8 + 1; 32],
+            id: [u8::try_from(i + 1).unwrap(); 32],
             weight: 1,
-            bls: Some((sk.public_key().to_bytes(), sk.prove_possession().to_bytes())),
+            bls: Some((sk.verifying_key().to_bytes(), sk.prove_possession().to_bytes())),
             mldsa: None,
             slhdsa: None,
         })
@@ -803,7 +815,7 @@ fn bls_leg_is_a_standard_aggregate_under_the_ethereum_vector_keys() {
         panic!("no BLS leg")
     };
     assert_eq!(signers.count(), secret.len());
-    let pks: Vec<[u8; 48]> = secret.iter().map(|s| s.public_key().to_bytes()).collect();
+    let pks: Vec<[u8; 48]> = secret.iter().map(|s| s.verifying_key().to_bytes()).collect();
     let refs: Vec<&[u8]> = pks.iter().map(|k| &k[..]).collect();
     bls::fast_aggregate_verify(&refs, &m, &signature[..]).unwrap();
     let sigs: Vec<[u8; 96]> = secret.iter().map(|s| s.sign(&m).to_bytes()).collect();
@@ -1013,7 +1025,7 @@ fn certificates_longer_than_the_set_admits_are_too_long_and_the_longest_parses()
     let mut header = *CertificateView::parse(&genuine).unwrap().header();
     header.next_set_root = Some([7; 32]);
     let bitmap = |n: usize| {
-        let mut b = (n as u16).to_be_bytes().to_vec();
+        let mut b = u16::try_from(n).unwrap().to_be_bytes().to_vec();
         let mut bits = vec![0u8; n.div_ceil(8)];
         for i in 0..n {
             bits[i / 8] |= 1 << (i % 8);
@@ -1026,17 +1038,21 @@ fn certificates_longer_than_the_set_admits_are_too_long_and_the_longest_parses()
     let mut puls = b"PULS".to_vec();
     puls.extend(1u16.to_be_bytes());
     puls.push(Mode::MlDsa87.to_byte());
-    puls.extend((Mode::MlDsa87.signature_len() as u32).to_be_bytes());
+    puls.extend(
+        u32::try_from(Mode::MlDsa87.signature_len())
+            .unwrap()
+            .to_be_bytes(),
+    );
     puls.resize(11 + Mode::MlDsa87.signature_len(), 0);
     let corona = vec![0u8; MAX_CORONA_LEG_LEN];
     let sig = MagnetarMode::Shake192f.signature_len();
     let mut maga = b"MAGA".to_vec();
     maga.extend(1u16.to_be_bytes());
     maga.push(MagnetarMode::Shake192f.to_byte());
-    maga.extend((n as u16).to_be_bytes());
+    maga.extend(u16::try_from(n).unwrap().to_be_bytes());
     for i in 0..n {
         let mut id = [0u8; 32];
-        id[31] = i as u8 + 1;
+        id[31] = u8::try_from(i + 1).unwrap();
         maga.extend(id);
     }
     maga.resize(maga.len() + n * sig, 0);

@@ -4,6 +4,9 @@
 //!
 //! Run: `cargo test --test cli --features sim,hazmat` (the binary needs `hazmat`).
 #![cfg(all(feature = "std", feature = "threshold", feature = "hazmat"))]
+// Helpers outside `#[test]` functions unwrap too: a panic here is a failed test
+// (clippy.toml's allow-unwrap-in-tests covers only the test functions themselves).
+#![allow(clippy::unwrap_used)]
 
 use std::process::{Command, Output};
 
@@ -51,7 +54,11 @@ fn check_table(out: &str, phases: &[(&str, usize)]) {
         let r = row(out, phase);
         assert_eq!(r.len(), 8, "{phase}: {r:?}");
         assert!(r[0].is_some_and(|w| w > 0.0), "{phase}: wall");
-        assert_eq!(r[4], Some(parties as f64), "{phase}: parties");
+        assert_eq!(
+            r[4],
+            Some(f64::from(u32::try_from(parties).unwrap())),
+            "{phase}: parties"
+        );
         if parties > 0 {
             let (lo, mid, hi) = (r[1].unwrap(), r[2].unwrap(), r[3].unwrap());
             assert!(lo <= mid && mid <= hi, "{phase}: min ≤ median ≤ max");

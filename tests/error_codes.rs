@@ -1,5 +1,5 @@
 //! One error vocabulary: every error variant of every module (mldsa, wire,
-//! vss, lss — activation faults included —, lens, pulsar, party, snapshot, magnetar,
+//! vss, lss — activation faults included —, lens, pulsar, party, keystore, magnetar,
 //! quorum) and every
 //! `BlameReason`, constructed, with its stable code: codes are UPPER_SNAKE, the
 //! crate-wide error keeps each module's code, wrappers report their inner error's code,
@@ -12,8 +12,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use quasar_pq::cert::{self, LegKind as K};
+use quasar_pq::keystore::{self, Corruption};
 use quasar_pq::lens::{self, Curve, KeyEpoch};
-use quasar_pq::lss::snapshot::{self, Corruption};
 use quasar_pq::lss::{self, ActivationFault};
 use quasar_pq::magnetar::{self, ValidatorId};
 use quasar_pq::party::{self, Blame, BlameReason};
@@ -21,7 +21,7 @@ use quasar_pq::pulsar;
 use quasar_pq::{keyfmt, mldsa, quorum, slhdsa, vss, wire, PartyId};
 
 fn pid(v: u16) -> PartyId {
-    PartyId::new(v).unwrap()
+    PartyId::new(v).expect("non-zero id")
 }
 
 /// The codes more than one variant uses, deliberately: each names one fault, whichever
@@ -84,7 +84,7 @@ fn all_errors() -> Vec<(&'static str, quasar_pq::Error, &'static str)> {
     let n = |e: lens::Error| quasar_pq::Error::from(e);
     let u = |e: pulsar::Error| quasar_pq::Error::from(e);
     let y = |e: party::Error| quasar_pq::Error::from(e);
-    let s = |e: snapshot::Error| quasar_pq::Error::from(e);
+    let s = |e: keystore::Error| quasar_pq::Error::from(e);
     let g = |e: magnetar::Error| quasar_pq::Error::from(e);
     let q = |e: quorum::Error| quasar_pq::Error::from(e);
     let v_id = ValidatorId([7; 32]);
@@ -625,136 +625,140 @@ fn all_errors() -> Vec<(&'static str, quasar_pq::Error, &'static str)> {
             y(party::Error::Waiting { party: p }),
             "party",
         ),
-        // snapshot
+        // keystore
         (
             "a snapshot that does not decode",
-            s(snapshot::Error::Malformed(wire::Error::TrailingBytes {
+            s(keystore::Error::Malformed(wire::Error::TrailingBytes {
                 extra: 1,
             })),
-            "snapshot",
+            "keystore",
         ),
         (
             "a damaged or altered snapshot",
-            s(snapshot::Error::Corrupt(Corruption::Digest)),
-            "snapshot",
+            s(keystore::Error::Corrupt(Corruption::Digest)),
+            "keystore",
         ),
         (
             "a snapshot under another key",
-            s(snapshot::Error::WrongKey),
-            "snapshot",
+            s(keystore::Error::WrongKey),
+            "keystore",
         ),
         (
             "a snapshot sealed without a passphrase",
-            s(snapshot::Error::NotPassphraseSealed),
-            "snapshot",
+            s(keystore::Error::NotPassphraseSealed),
+            "keystore",
         ),
         (
             "invalid KDF parameters",
-            s(snapshot::Error::InvalidKdfParams("m")),
-            "snapshot",
+            s(keystore::Error::InvalidKdfParams("m")),
+            "keystore",
         ),
         (
             "KDF parameters over the limits",
-            s(snapshot::Error::KdfTooCostly { m_kib: 1, t: 1, p: 1 }),
-            "snapshot",
+            s(keystore::Error::KdfTooCostly { m_kib: 1, t: 1, p: 1 }),
+            "keystore",
         ),
         (
             "KDF memory unavailable",
-            s(snapshot::Error::KdfMemory { m_kib: 1 }),
-            "snapshot",
+            s(keystore::Error::KdfMemory { m_kib: 1 }),
+            "keystore",
         ),
         (
             "invalid snapshot metadata",
-            s(snapshot::Error::InvalidMetadata("x")),
-            "snapshot",
+            s(keystore::Error::InvalidMetadata("x")),
+            "keystore",
         ),
         (
             "payload too large",
-            s(snapshot::Error::PayloadTooLarge { len: 2, max: 1 }),
-            "snapshot",
+            s(keystore::Error::PayloadTooLarge { len: 2, max: 1 }),
+            "keystore",
         ),
         (
             "no stored generation",
-            s(snapshot::Error::UnknownGeneration(3)),
-            "snapshot",
+            s(keystore::Error::UnknownGeneration(3)),
+            "keystore",
         ),
-        ("an empty store", s(snapshot::Error::EmptyStore), "snapshot"),
+        ("an empty store", s(keystore::Error::EmptyStore), "keystore"),
         (
             "a save below the high-water mark",
-            s(snapshot::Error::StaleGeneration {
+            s(keystore::Error::StaleGeneration {
                 generation: 1,
                 high_water: 2,
             }),
-            "snapshot",
+            "keystore",
         ),
         (
             "a generation argument that differs from the snapshot's",
-            s(snapshot::Error::GenerationMismatch {
+            s(keystore::Error::GenerationMismatch {
                 expected: 1,
                 found: 2,
             }),
-            "snapshot",
+            "keystore",
         ),
         (
             "a rollback that is not earlier",
-            s(snapshot::Error::RollbackNotEarlier { to: 2, current: 1 }),
-            "snapshot",
+            s(keystore::Error::RollbackNotEarlier { to: 2, current: 1 }),
+            "keystore",
         ),
         (
             "a rollback below the activated generation",
-            s(snapshot::Error::RollbackBeforeActivation { to: 1, activated: 2 }),
-            "snapshot",
+            s(keystore::Error::RollbackBeforeActivation { to: 1, activated: 2 }),
+            "keystore",
         ),
         (
             "an activation older than the activated generation",
-            s(snapshot::Error::StaleActivation {
+            s(keystore::Error::StaleActivation {
                 generation: 1,
                 activated: 2,
             }),
-            "snapshot",
+            "keystore",
         ),
         (
-            "retiring the current or activated generation",
-            s(snapshot::Error::CannotRetire(2)),
-            "snapshot",
+            "a decrypted payload that is not a keyring entry",
+            s(keystore::Error::EntryMalformed(wire::Error::TrailingBytes {
+                extra: 1,
+            })),
+            "keystore",
         ),
         (
-            "retiring a generation no activation superseded",
-            s(snapshot::Error::NotSuperseded {
-                generation: 1,
-                activated: None,
-            }),
-            "snapshot",
+            "a keyring whose activation the store did not record",
+            s(keystore::Error::ActivationNotRecorded { generation: 2 }),
+            "keystore",
+        ),
+        (
+            "an activation receipt for another keyring",
+            s(keystore::Error::ReceiptMismatch { generation: 2 }),
+            "keystore",
         ),
         (
             "a file too large",
-            s(snapshot::Error::FileTooLarge {
+            s(keystore::Error::FileTooLarge {
                 path: "f".into(),
                 len: 2,
                 max: 1,
             }),
-            "snapshot",
+            "keystore",
         ),
         (
             "a state file that does not decode",
-            s(snapshot::Error::StateMalformed(wire::Error::TrailingBytes {
+            s(keystore::Error::StateMalformed(wire::Error::TrailingBytes {
                 extra: 1,
             })),
-            "snapshot",
+            "keystore",
         ),
         (
             "a damaged or altered state file",
-            s(snapshot::Error::StateCorrupt(Corruption::Authentication)),
-            "snapshot",
+            s(keystore::Error::StateCorrupt(Corruption::Authentication)),
+            "keystore",
         ),
         (
             "a file-system error",
-            s(snapshot::Error::Io {
+            s(keystore::Error::Io {
                 op: "read",
                 kind: "NotFound".into(),
                 path: "f".into(),
             }),
-            "snapshot",
+            "keystore",
         ),
         // cert
         ("a leg kind naming no leg", c(cert::Error::UnknownLeg(9)), "cert"),
@@ -1109,9 +1113,9 @@ fn wrappers_report_their_inner_code_and_culprits() {
         quasar_pq::Error::from(pulsar::Error::MlDsa(mldsa::Error::InvalidSignature)).code(),
         "INVALID_SIGNATURE"
     );
-    let in_generation = snapshot::Error::InGeneration {
+    let in_generation = keystore::Error::InGeneration {
         generation: 4,
-        error: Box::new(snapshot::Error::WrongKey),
+        error: Box::new(keystore::Error::WrongKey),
     };
     assert_eq!(in_generation.code(), "WRONG_KEY");
     assert_eq!(in_generation.generation(), Some(4));

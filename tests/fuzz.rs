@@ -20,10 +20,17 @@
 //!
 //! The engine is `harness = false`: it prints its counts in every run.
 
-use std::collections::BTreeMap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::time::{Duration, Instant};
+// Helpers outside `#[test]` functions unwrap too: a panic here is a failed test
+// (clippy.toml's allow-unwrap-in-tests covers only the test functions themselves).
+#![allow(clippy::unwrap_used)]
 
+use core::panic::AssertUnwindSafe;
+use core::time::Duration;
+use std::collections::BTreeMap;
+use std::panic::catch_unwind;
+use std::time::Instant;
+
+use quasar_pq::keystore;
 use quasar_pq::lens::{self, CoordinatorParty, Curve, SignerParty as LensSigner};
 use quasar_pq::lss::{self, Ceremony, DealingParty};
 use quasar_pq::magnetar::{self, AggregateCertificate, PublicKeyFrame as MagnetarKeyFrame};
@@ -186,7 +193,7 @@ fn decoders() -> Vec<(&'static [u8; 4], &'static str, Decoder)> {
             ok(quasar_pq::cert::CertificateView::parse(b), |_| b.to_vec())
         }),
         (b"QSNP", "snapshot", |b| {
-            ok(lss::snapshot::Snapshot::from_bytes(b), |m| m.to_bytes())
+            ok(keystore::Snapshot::from_bytes(b), |m| m.to_bytes())
         }),
     ]
 }
@@ -208,7 +215,7 @@ fn mutants(sample: &[u8], foreign: &[Vec<u8>], iters: usize, rng: &mut impl RngC
     }
     for extra in [1usize, 2, 33] {
         let mut v = sample.to_vec();
-        v.extend((0..extra).map(|_| rng.next_u32() as u8));
+        v.extend((0..extra).map(|_| rng.next_u32().to_le_bytes()[0]));
         out.push(v);
     }
     for _ in 0..iters {
@@ -302,7 +309,7 @@ fn magnetar_sample() -> MagnetarSample {
         .iter()
         .map(|k| k.sign_deterministic(b"fuzz", b"").unwrap())
         .collect();
-    let id = |i: usize| magnetar::ValidatorId([i as u8 + 1; 32]);
+    let id = |i: usize| magnetar::ValidatorId([u8::try_from(i + 1).unwrap(); 32]);
     let registry = magnetar::Registry::new(
         mode,
         keys.iter()
@@ -442,10 +449,10 @@ fn build_corpus() -> (Corpus, Material) {
         .collect();
     corpus.add(&ed_shares[&id(1)].to_bytes());
     // Snapshots.
-    let skey = lss::snapshot::SnapshotKey::generate(&mut party_rng(b"sk", id(1)));
-    let meta = lss::snapshot::Metadata::new("pulsar", &[1; 32], 1, 3, id(1), 0).unwrap();
-    let snap = lss::snapshot::Snapshot::seal(&skey, &meta, &stored.to_bytes(), &mut party_rng(b"sn", id(1)))
-        .unwrap();
+    let skey = keystore::SnapshotKey::generate(&mut party_rng(b"sk", id(1)));
+    let meta = keystore::Metadata::new("pulsar", &[1; 32], 1, 3, id(1), 0).unwrap();
+    let snap =
+        keystore::Snapshot::seal(&skey, &meta, &stored.to_bytes(), &mut party_rng(b"sn", id(1))).unwrap();
     corpus.add(&snap.to_bytes());
     // A finality certificate and its validator set (BLS, ML-DSA-set and Pulsar legs).
     let config = quasar_pq::cert::devnet::DevnetConfig {
@@ -664,7 +671,7 @@ fn fuzz_protocols(material: &Material, runs: usize, rng: &mut impl RngCore, coun
         let key = CombinerKey::generate(id(99), &mut party_rng(b"fk", id(99)));
         let signers: Vec<PartyId> = (1..=4).map(id).collect();
         let session = Session::sign(
-            [run as u8; 32],
+            [u8::try_from(run).unwrap(); 32],
             &material.group_key,
             &material.public,
             &signers,
@@ -704,7 +711,7 @@ fn fuzz_protocols(material: &Material, runs: usize, rng: &mut impl RngCore, coun
         let tamper = one_fault(target * 3, kind, seed, foreign.clone());
         probe(counts, "lss reshare", || {
             let c = Ceremony::reshare(
-                [run as u8 ^ 0x55; 32],
+                [u8::try_from(run).unwrap() ^ 0x55; 32],
                 &material.public,
                 &signers,
                 &[id(2), id(5), id(6)],

@@ -2,6 +2,10 @@
 //! (`cargo run --features sim --bin genkat` regenerates them), generation is deterministic, and the
 //! protocol vectors' outputs verify under independent verifiers.
 
+// Helpers outside `#[test]` functions unwrap too: a panic here is a failed test
+// (clippy.toml's allow-unwrap-in-tests covers only the test functions themselves).
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::path::{Path, PathBuf};
@@ -129,7 +133,7 @@ mod protocols {
             // transcript hash ‖ u32 length ‖ PULG frame.
             let mut announced = field(c, "group_commitment");
             announced.extend(field(c, "ceremony_hash"));
-            announced.extend((frame.len() as u32).to_be_bytes());
+            announced.extend(u32::try_from(frame.len()).unwrap().to_be_bytes());
             announced.extend(&frame);
             let cert_bytes = field(c, "activation_certificate");
             let (scheme, generation, transcript, key, members) = split_certificate(&cert_bytes);
@@ -163,7 +167,7 @@ mod protocols {
             let certificate = field(c, "key_certificate");
             let mut record = b"PCGK\x00\x03".to_vec();
             record.extend(&announced);
-            record.extend((certificate.len() as u32).to_be_bytes());
+            record.extend(u32::try_from(certificate.len()).unwrap().to_be_bytes());
             record.extend(&certificate);
             assert_eq!(record, field(c, "group_key_record"));
             let sharing = GroupPublic::<Ristretto255>::from_bytes(&field(c, "sharing")).unwrap();
@@ -307,8 +311,8 @@ mod certificates {
         }
         let mut b = bytes_of(file, c["base"].as_str().unwrap());
         for s in c["splices"].as_array().unwrap() {
-            let at = s["at"].as_u64().unwrap() as usize;
-            let cut = s["cut"].as_u64().unwrap() as usize;
+            let at = usize::try_from(s["at"].as_u64().unwrap()).unwrap();
+            let cut = usize::try_from(s["cut"].as_u64().unwrap()).unwrap();
             b.splice(at..at + cut, hex_of(&s["insert"]));
         }
         b

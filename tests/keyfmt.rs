@@ -6,6 +6,13 @@
 //!
 //! Run: `cargo test --test keyfmt`.
 
+// Tests unwrap what must succeed, cast test indices to bytes and name decoder closures inline.
+#![allow(
+    clippy::unwrap_used,
+    clippy::cast_possible_truncation,
+    clippy::type_complexity
+)]
+
 use std::path::PathBuf;
 
 use ml_dsa::pkcs8::{DecodePrivateKey, DecodePublicKey, EncodePrivateKey, EncodePublicKey};
@@ -21,7 +28,7 @@ fn vector(name: &str) -> String {
 }
 
 fn seed(tag: u8) -> [u8; 32] {
-    std::array::from_fn(|i| (i as u8).wrapping_mul(31) ^ tag)
+    core::array::from_fn(|i| (i as u8).wrapping_mul(31) ^ tag)
 }
 
 /// A private key for every algorithm.
@@ -204,7 +211,7 @@ fn normalise(pem: &str) -> String {
 
 #[test]
 fn the_rfc_9881_examples_decode_and_reencode_exactly() {
-    let s: [u8; 32] = std::array::from_fn(|i| i as u8);
+    let s: [u8; 32] = core::array::from_fn(|i| i as u8);
     for mode in mldsa::Mode::ALL {
         let level = mode.level();
         let expected = PrivateKey::ml_dsa_from_seed(mode, &s);
@@ -329,7 +336,7 @@ fn the_rfc_9964_examples_decode_with_their_thumbprints() {
 fn mutate(
     name: &str,
     good: &[u8],
-    free: std::ops::Range<usize>,
+    free: core::ops::Range<usize>,
     decode: &dyn Fn(&[u8]) -> Result<Vec<u8>, &'static str>,
 ) {
     let want = decode(good).unwrap();

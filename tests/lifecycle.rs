@@ -6,6 +6,10 @@
 //!
 //! Run: `cargo test --features sim,hazmat --test lifecycle`.
 
+// Helpers outside `#[test]` functions unwrap too: a panic here is a failed test
+// (clippy.toml's allow-unwrap-in-tests covers only the test functions themselves).
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::collections::BTreeMap;
@@ -221,10 +225,10 @@ fn pulsar_setup_sign_and_reshare_run_whole_as_parties() {
     for (p, o) in net.run() {
         let r = o.unwrap().reshared();
         let activated = r.activated.as_ref().unwrap();
-        assert_eq!(activated.generation, 1);
+        assert_eq!(activated.generation(), 1);
         assert!(r.dropped.is_empty() && r.blame.is_empty());
-        assert_eq!(activated.member, (3..=6).contains(&p.get()), "{p}");
-        assert_eq!(activated.erased, (p.get() <= 4).then_some(0), "{p}");
+        assert_eq!(activated.member(), (3..=6).contains(&p.get()), "{p}");
+        assert_eq!(activated.erased(), (p.get() <= 4).then_some(0), "{p}");
         assert_eq!(r.keyring.pending_generation(), None);
         public = Some(r.public.clone());
         if let Some(share) = r.keyring.current() {
@@ -557,7 +561,7 @@ fn a_reshare_whose_activation_fails_never_erases_the_old_share() {
     // parties after they fail.
     let mut failed = BTreeMap::new();
     for _round in 0..8 {
-        let sent = std::mem::take(&mut mail);
+        let sent = core::mem::take(&mut mail);
         for (p, m) in parties.iter_mut() {
             if failed.contains_key(p) {
                 continue;
@@ -629,7 +633,10 @@ fn a_keyring_erases_the_old_share_only_for_the_new_generations_certificate() {
     assert_eq!(keyring.generation(), Some(0));
     // The new generation's own certificate: activated, the old share erased.
     let done = keyring.activate(&new_certificate).unwrap();
-    assert_eq!((done.generation, done.erased, done.member), (1, Some(0), true));
+    assert_eq!(
+        (done.generation(), done.erased(), done.member()),
+        (1, Some(0), true)
+    );
     assert_eq!(keyring.generation(), Some(1));
     assert_eq!(keyring.pending_generation(), None);
     assert_eq!(
@@ -645,4 +652,88 @@ fn a_keyring_erases_the_old_share_only_for_the_new_generations_certificate() {
         ))
         .unwrap_err();
     assert_eq!(e.code(), "STALE_PENDING_GENERATION");
+}
+
+/// A member restarted from storage resumes with exactly its keyring across a reshare:
+/// its old share and its pending generation are both stored and reload byte for byte; a
+/// refused activation leaves the old share loadable; the verified one's receipt erases it
+/// from disk (not a 32-byte run of its sealed file is left), and the member resumes with
+/// the new generation alone.
+#[test]
+fn a_stored_keyring_resumes_across_a_reshare_and_loses_its_old_share_only_on_activation() {
+    use quasar_pq::keystore::{Metadata, SnapshotKey, SnapshotStore};
+    use rand_chacha::rand_core::SeedableRng;
+
+    let g = group(3, 2);
+    let params = reshare_params(&g);
+    let old: BTreeMap<PartyId, LssShare> = g
+        .keyrings
+        .iter()
+        .map(|(p, k)| (*p, copy_share(k.current().unwrap().lss())))
+        .collect();
+    let (mut out, _) = lss_deal(params.ceremony(), &old, &[], None, "keyring at rest");
+    let o2 = out.remove(&pid(2)).unwrap().unwrap();
+    let new_certificate = o2.activation.clone().unwrap();
+    let mut keyring = g.keyrings.into_iter().find(|(p, _)| *p == pid(2)).unwrap().1;
+
+    let dir = tempfile::tempdir().unwrap();
+    let key = || SnapshotKey::from_bytes(&[0x42; 32]);
+    let meta = Metadata::new("pulsar", g.record.group_key.commitment(), 0, 2, pid(2), 0).unwrap();
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(1);
+    let mut store = SnapshotStore::open(dir.path(), key()).unwrap();
+    store.save_keyring(&keyring, &meta, &mut rng).unwrap();
+    keyring
+        .stage(Pending::new(
+            o2.key_share,
+            o2.public.clone(),
+            g.record.group_key.clone(),
+        ))
+        .unwrap();
+    store.save_keyring(&keyring, &meta, &mut rng).unwrap();
+    let old_bytes = keyring.current().unwrap().to_bytes();
+    let old_file = std::fs::read(dir.path().join(format!("gen-{:020}.qsnp", 0))).unwrap();
+    drop((store, keyring));
+
+    // Restarted: the same keyring.
+    let mut store = SnapshotStore::open(dir.path(), key()).unwrap();
+    let mut keyring = store.load_keyring::<KeyShare>().unwrap();
+    assert_eq!(keyring.generation(), Some(0));
+    assert_eq!(keyring.pending_generation(), Some(1));
+    assert_eq!(keyring.current().unwrap().to_bytes(), old_bytes);
+    assert_eq!(keyring.pending().unwrap().public(), &o2.public);
+
+    // The old generation's certificate does not activate it: nothing changes anywhere.
+    assert!(keyring.activate(g.record.group_key.certificate()).is_err());
+    assert_eq!(store.generations().unwrap(), vec![0, 1]);
+    let again = SnapshotStore::open(dir.path(), key())
+        .unwrap()
+        .load_keyring::<KeyShare>()
+        .unwrap();
+    assert_eq!(
+        again.current().unwrap().to_bytes(),
+        old_bytes,
+        "the old share still loads"
+    );
+    assert_eq!(again.pending_generation(), Some(1));
+
+    // The new generation's certificate: the receipt erases the old share on disk.
+    let receipt = keyring.activate(&new_certificate).unwrap();
+    store.activate(&keyring, &receipt, &meta, &mut rng).unwrap();
+    assert_eq!(store.generations().unwrap(), vec![1]);
+    for entry in std::fs::read_dir(dir.path()).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        for chunk in old_file.chunks(32).filter(|c| c.len() == 32).skip(4) {
+            assert!(
+                !bytes.windows(32).any(|w| w == chunk),
+                "part of the old share's file is on disk"
+            );
+        }
+    }
+    let new_bytes = keyring.current().unwrap().to_bytes();
+    drop((store, keyring));
+    let mut store = SnapshotStore::open(dir.path(), key()).unwrap();
+    let keyring = store.load_keyring::<KeyShare>().unwrap();
+    assert_eq!(keyring.generation(), Some(1));
+    assert_eq!(keyring.pending_generation(), None);
+    assert_eq!(keyring.current().unwrap().to_bytes(), new_bytes);
 }

@@ -38,7 +38,7 @@ fn rng(label: &str, id: PartyId) -> ChaCha20Rng {
 }
 
 fn pid(v: u16) -> PartyId {
-    PartyId::new(v).unwrap()
+    PartyId::new(v).expect("non-zero id")
 }
 
 fn ids(v: &[u16]) -> Vec<PartyId> {
@@ -55,15 +55,23 @@ fn transcript(sent: &[Sent]) -> String {
         match &s.outgoing.broadcast {
             Some(b) => {
                 h.update([1]);
-                h.update((b.len() as u32).to_be_bytes());
+                h.update(u32::try_from(b.len()).expect("length fits u32").to_be_bytes());
                 h.update(b);
             }
             None => h.update([0]),
         }
-        h.update((s.outgoing.direct.len() as u32).to_be_bytes());
+        h.update(
+            u32::try_from(s.outgoing.direct.len())
+                .expect("length fits u32")
+                .to_be_bytes(),
+        );
         for d in &s.outgoing.direct {
             h.update(d.to.get().to_be_bytes());
-            h.update((d.bytes.len() as u32).to_be_bytes());
+            h.update(
+                u32::try_from(d.bytes.len())
+                    .expect("length fits u32")
+                    .to_be_bytes(),
+            );
             h.update(&d.bytes[..]);
         }
     }

@@ -11,6 +11,10 @@
 //! `cargo test --release --features sim,hazmat --test magnetar` (add `parallel` for the
 //! threaded batch path).
 
+// Helpers outside `#[test]` functions unwrap too: a panic here is a failed test
+// (clippy.toml's allow-unwrap-in-tests covers only the test functions themselves).
+#![allow(clippy::unwrap_used)]
+
 #[path = "common/slh_peers.rs"]
 mod slh_peers;
 
@@ -94,7 +98,7 @@ fn cert_of(signers: &[usize]) -> Vec<u8> {
     AggregateCertificate::encode(Mode::Shake192f, &contributions).unwrap()
 }
 
-fn code<T: std::fmt::Debug>(r: Result<T, magnetar::Error>) -> &'static str {
+fn code<T: core::fmt::Debug>(r: Result<T, magnetar::Error>) -> &'static str {
     r.unwrap_err().code()
 }
 
@@ -153,7 +157,19 @@ fn envelope_headers_and_sizes_are_the_reference_ones() {
         let g = PublicKeyFrame::encode(mode, &pk).unwrap();
         assert_eq!(
             &g[..11],
-            &[0x4D, 0x41, 0x47, 0x47, 0x00, 0x01, byte, 0, 0, 0, pk_len as u8]
+            &[
+                0x4D,
+                0x41,
+                0x47,
+                0x47,
+                0x00,
+                0x01,
+                byte,
+                0,
+                0,
+                0,
+                u8::try_from(pk_len).unwrap()
+            ]
         );
         assert_eq!(
             SignatureFrame::decode(&s).unwrap(),

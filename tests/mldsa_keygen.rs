@@ -68,9 +68,9 @@ fn check_sizes<P: Params>(mode: Mode) {
     let t = info(mode);
     assert_eq!(P::K, t.k, "{}: K", t.name);
     assert_eq!(P::L, t.l, "{}: L", t.name);
-    assert_eq!(P::ETA, t.eta as i32, "{}: ETA", t.name);
+    assert_eq!(P::ETA, i32::try_from(t.eta).expect("small"), "{}: ETA", t.name);
     assert_eq!(P::TAU, t.tau, "{}: TAU", t.name);
-    assert_eq!(P::BETA, t.beta as i32, "{}: BETA", t.name);
+    assert_eq!(P::BETA, i32::try_from(t.beta).expect("small"), "{}: BETA", t.name);
     assert_eq!(P::GAMMA1, 1 << t.gamma1_bits, "{}: GAMMA1", t.name);
     assert_eq!(P::GAMMA2, (8_380_417 - 1) / t.gamma2_div, "{}: GAMMA2", t.name);
     assert_eq!(P::OMEGA, t.omega, "{}: OMEGA", t.name);

@@ -8,6 +8,10 @@
 //!
 //! Run: `cargo test --features sim,hazmat --test pulsar_custody`.
 
+// Helpers outside `#[test]` functions unwrap too: a panic here is a failed test
+// (clippy.toml's allow-unwrap-in-tests covers only the test functions themselves).
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::collections::BTreeMap;
@@ -1447,7 +1451,7 @@ fn session_setup_errors_are_typed() {
 // ---------------------------------------------------------------------------------------
 // Decoders
 
-fn strict<T, E: std::fmt::Debug>(
+fn strict<T, E: core::fmt::Debug>(
     name: &str,
     bytes: &[u8],
     decode: impl Fn(&[u8]) -> Result<T, E>,

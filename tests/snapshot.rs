@@ -1,11 +1,15 @@
 //! Encrypted share snapshots: in-memory seal/open, strict decoding, tamper detection,
-//! passphrase keys, and the file store (activation and erasure, rollback, crash safety).
+//! passphrase keys, and the file store (rollback, crash safety), and a keyring in the store:
+//! saved, reloaded exactly, its old share erased only for the keyring's activation receipt.
 #![cfg(all(feature = "std", feature = "threshold"))]
+// Helpers outside `#[test]` functions unwrap too: a panic here is a failed test
+// (clippy.toml's allow-unwrap-in-tests covers only the test functions themselves).
+#![allow(clippy::unwrap_used)]
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use quasar_pq::lss::snapshot::{
+use quasar_pq::keystore::{
     Corruption, Error, Kdf, KdfParams, Metadata, Snapshot, SnapshotKey, SnapshotStore, STATE_FILE,
 };
 use quasar_pq::PartyId;
@@ -337,121 +341,6 @@ fn every_generation_is_kept_until_one_is_activated() {
 }
 
 #[test]
-fn activation_erases_every_older_generation() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = store_with(dir.path(), 1, 1..=6);
-    assert_eq!(store.activate(9).unwrap_err(), Error::UnknownGeneration(9));
-    store.activate(4).unwrap();
-    assert_eq!(store.activated(), Some(4));
-    assert_eq!(store.current(), Some(6));
-    assert_eq!(file_generations(dir.path()), vec![4, 5, 6]);
-    for g in 1..=3 {
-        assert_eq!(store.load(g).unwrap_err(), Error::UnknownGeneration(g));
-    }
-    // An older activation is refused and changes nothing.
-    assert_eq!(
-        store.activate(3).unwrap_err(),
-        Error::StaleActivation {
-            generation: 3,
-            activated: 4
-        }
-    );
-    // Rolling back stops at the activated generation.
-    assert_eq!(
-        store.rollback(3).unwrap_err(),
-        Error::RollbackBeforeActivation { to: 3, activated: 4 }
-    );
-    store.rollback(4).unwrap();
-    assert_eq!(store.current(), Some(4));
-    // Nothing at or above the activated generation can be retired: the current and
-    // activated one, nor the abandoned newer ones (the next activation erases those).
-    assert_eq!(store.retire(4).unwrap_err(), Error::CannotRetire(4));
-    assert_eq!(
-        store.retire(6).unwrap_err(),
-        Error::NotSuperseded {
-            generation: 6,
-            activated: Some(4)
-        }
-    );
-    assert_eq!(file_generations(dir.path()), vec![4, 5, 6]);
-
-    // The activation survives reopening, and activating the newest erases the rest.
-    drop(store);
-    let mut store = SnapshotStore::open(dir.path(), key(1)).unwrap();
-    assert_eq!(store.activated(), Some(4));
-    assert_eq!(store.current(), Some(4));
-    store.activate(5).unwrap();
-    assert_eq!(store.current(), Some(5));
-    assert_eq!(file_generations(dir.path()), vec![5, 6]);
-    store.activate(6).unwrap();
-    assert_eq!(file_generations(dir.path()), vec![6]);
-}
-
-/// The share that still works is never erased by `retire`: with generation 2 saved but not
-/// activated, generation 1 is the only working share, so retiring it is refused and a
-/// rollback to it still works; once generation 2 is activated, generation 1 is erased.
-#[test]
-fn retire_never_erases_the_working_share() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = store_with(dir.path(), 1, [1, 2]);
-    assert_eq!(store.activated(), None);
-    let e = store.retire(1).unwrap_err();
-    assert_eq!(
-        e,
-        Error::NotSuperseded {
-            generation: 1,
-            activated: None
-        }
-    );
-    assert_eq!(e.code(), "NOT_SUPERSEDED");
-    assert_eq!(file_generations(dir.path()), vec![1, 2]);
-    store.rollback(1).unwrap();
-    assert_eq!(store.latest().unwrap().payload(), &payload(1)[..]);
-    // Nothing activated: neither the current one nor the abandoned newer one goes.
-    assert_eq!(store.retire(1).unwrap_err(), Error::CannotRetire(1));
-    assert_eq!(
-        store.retire(2).unwrap_err(),
-        Error::NotSuperseded {
-            generation: 2,
-            activated: None
-        }
-    );
-    // Generation 3 saved and activated: every older generation is erased, and retiring
-    // one of them finds nothing, as before.
-    let snap = store.seal(&metadata(3), &payload(3), &mut rng(3)).unwrap();
-    store.save(3, &snap).unwrap();
-    store.activate(3).unwrap();
-    assert_eq!(file_generations(dir.path()), vec![3]);
-    assert_eq!(store.retire(1).unwrap_err(), Error::UnknownGeneration(1));
-    assert_eq!(store.retire(3).unwrap_err(), Error::CannotRetire(3));
-    // A generation saved after the activated one is not superseded either.
-    let snap = store.seal(&metadata(4), &payload(4), &mut rng(4)).unwrap();
-    store.save(4, &snap).unwrap();
-    store.rollback(3).unwrap();
-    assert_eq!(
-        store.retire(4).unwrap_err(),
-        Error::NotSuperseded {
-            generation: 4,
-            activated: Some(3)
-        }
-    );
-    assert_eq!(file_generations(dir.path()), vec![3, 4]);
-}
-
-/// A generation below the activated one left on disk (a crash during the activation's
-/// erasure, the store not reopened since) is superseded: `retire` erases it.
-#[test]
-fn retire_erases_a_generation_an_activation_superseded() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = store_with(dir.path(), 1, [1, 2]);
-    let leftover = fs::read(gen_path(dir.path(), 1)).unwrap();
-    store.activate(2).unwrap();
-    fs::write(gen_path(dir.path(), 1), &leftover).unwrap();
-    store.retire(1).unwrap();
-    assert_eq!(file_generations(dir.path()), vec![2]);
-}
-
-#[test]
 fn generations_must_increase() {
     let dir = tempfile::tempdir().unwrap();
     let mut store = store_with(dir.path(), 1, [1, 2, 5]);
@@ -487,15 +376,6 @@ fn rollback_then_load_and_continue() {
     assert_eq!(
         store.rollback(10).unwrap_err(),
         Error::RollbackNotEarlier { to: 10, current: 10 }
-    );
-    // No generation is activated: every one may be the share that works, so none is
-    // retired.
-    assert_eq!(
-        store.retire(2).unwrap_err(),
-        Error::NotSuperseded {
-            generation: 2,
-            activated: None
-        }
     );
     assert_eq!(store.rollback(0).unwrap_err(), Error::UnknownGeneration(0));
 
@@ -846,4 +726,417 @@ fn snapshot_kat_decodes_and_reencodes() {
     assert_eq!(snap, fresh, "the format changed");
     assert_eq!(snap.metadata(), &meta);
     assert_eq!(&snap.open(&k).unwrap()[..], b"kat share bytes");
+}
+
+// ---------------------------------------------------------------- a keyring in the store
+
+/// A stand-in scheme: a 32-byte "share" per generation, and a "certificate" that
+/// activates a pending generation when it names that generation (the store's logic is
+/// what is tested here; the real schemes' keyrings run in `tests/lifecycle.rs`).
+mod toy {
+    use quasar_pq::keystore::Storable;
+    use quasar_pq::party::keyring::Custody;
+    use quasar_pq::{wire, PartyId};
+    use zeroize::Zeroizing;
+
+    #[derive(Debug, PartialEq, Eq)]
+    pub(crate) struct Share {
+        pub(crate) generation: u64,
+        pub(crate) secret: [u8; 32],
+    }
+
+    /// The new generation, and the member's new share if it stays in the group.
+    #[derive(Debug, PartialEq, Eq)]
+    pub(crate) struct Pending {
+        pub(crate) generation: u64,
+        pub(crate) share: Option<[u8; 32]>,
+    }
+
+    pub(crate) fn secret(generation: u64, attempt: u8) -> [u8; 32] {
+        let mut s = [0x5A ^ attempt; 32];
+        s[..8].copy_from_slice(&generation.to_be_bytes());
+        s
+    }
+
+    impl Custody for Share {
+        type Pending = Pending;
+        type Certificate = u64;
+        fn owner(&self) -> PartyId {
+            PartyId::new(3).unwrap()
+        }
+        fn generation(&self) -> u64 {
+            self.generation
+        }
+        fn pending_generation(pending: &Pending) -> u64 {
+            pending.generation
+        }
+        fn activate(
+            pending: Pending,
+            certificate: &u64,
+        ) -> Result<Option<Share>, (Pending, quasar_pq::Error)> {
+            if *certificate != pending.generation {
+                return Err((pending, wire::Error::InvalidValue("toy certificate").into()));
+            }
+            Ok(pending.share.map(|secret| Share {
+                generation: pending.generation,
+                secret,
+            }))
+        }
+    }
+
+    fn read(bytes: &[u8], kind: u8) -> Result<(u64, Option<[u8; 32]>), quasar_pq::Error> {
+        let mut r = wire::Reader::new(bytes);
+        if r.u8()? != kind {
+            return Err(wire::Error::InvalidValue("toy kind").into());
+        }
+        let generation = r.u64()?;
+        let share = match r.u8()? {
+            0 => None,
+            _ => Some(r.array()?),
+        };
+        r.finish()?;
+        Ok((generation, share))
+    }
+
+    impl Storable for Share {
+        fn share_to_bytes(&self) -> Zeroizing<Vec<u8>> {
+            let mut w = wire::Writer::new();
+            w.u8(1).u64(self.generation).u8(1).put(&self.secret);
+            w.into_secret()
+        }
+        fn share_from_bytes(bytes: &[u8]) -> Result<Self, quasar_pq::Error> {
+            match read(bytes, 1)? {
+                (generation, Some(secret)) => Ok(Share { generation, secret }),
+                _ => Err(wire::Error::InvalidValue("toy share").into()),
+            }
+        }
+        fn pending_to_bytes(pending: &Pending) -> Zeroizing<Vec<u8>> {
+            let mut w = wire::Writer::new();
+            w.u8(2).u64(pending.generation);
+            match &pending.share {
+                Some(s) => w.u8(1).put(s),
+                None => w.u8(0),
+            };
+            w.into_secret()
+        }
+        fn pending_from_bytes(bytes: &[u8]) -> Result<Pending, quasar_pq::Error> {
+            let (generation, share) = read(bytes, 2)?;
+            Ok(Pending { generation, share })
+        }
+    }
+}
+
+type Ring = quasar_pq::party::keyring::Keyring<toy::Share>;
+
+fn share(generation: u64) -> toy::Share {
+    toy::Share {
+        generation,
+        secret: toy::secret(generation, 0),
+    }
+}
+
+fn pending(generation: u64, attempt: u8) -> toy::Pending {
+    toy::Pending {
+        generation,
+        share: Some(toy::secret(generation, attempt)),
+    }
+}
+
+/// What a keyring holds, compared across a restart.
+fn view(k: &Ring) -> (Option<&toy::Share>, Option<&toy::Pending>) {
+    (k.current(), k.pending())
+}
+
+fn reopen(dir: &Path) -> SnapshotStore {
+    SnapshotStore::open(dir, key(1)).unwrap()
+}
+
+/// Whether any 32-byte run of `file` (past its header) is still in the directory.
+fn any_chunk_on_disk(dir: &Path, file: &[u8]) -> bool {
+    fs::read_dir(dir).unwrap().any(|e| {
+        let bytes = fs::read(e.unwrap().path()).unwrap();
+        file.chunks(32)
+            .filter(|c| c.len() == 32)
+            .skip(4)
+            .any(|c| bytes.windows(32).any(|w| w == c))
+    })
+}
+
+/// A member restarted from storage resumes with exactly its keyring, at every step of a
+/// reshare; a refused activation changes nothing on disk; the keyring's receipt erases
+/// the old share, not a byte of whose file is left.
+#[test]
+fn a_keyring_survives_restarts_and_its_old_share_goes_only_with_the_receipt() {
+    let dir = tempfile::tempdir().unwrap();
+    let meta = metadata(0);
+    let mut r = rng(7);
+    let mut store = reopen(dir.path());
+    let mut keyring = Ring::new(share(0));
+    store.save_keyring(&keyring, &meta, &mut r).unwrap();
+    assert_eq!(file_generations(dir.path()), vec![0]);
+    let loaded = reopen(dir.path()).load_keyring::<toy::Share>().unwrap();
+    assert_eq!(view(&loaded), view(&keyring));
+    // Saving again writes nothing new.
+    store.save_keyring(&keyring, &meta, &mut r).unwrap();
+    assert_eq!(file_generations(dir.path()), vec![0]);
+
+    // A reshare deals generation 1: both stored, the old share still the working one.
+    keyring.stage(pending(1, 0)).unwrap();
+    store.save_keyring(&keyring, &meta, &mut r).unwrap();
+    assert_eq!(file_generations(dir.path()), vec![0, 1]);
+    let old_file = fs::read(gen_path(dir.path(), 0)).unwrap();
+    drop(store);
+    let mut store = reopen(dir.path());
+    let mut keyring = store.load_keyring::<toy::Share>().unwrap();
+    assert_eq!(view(&keyring), (Some(&share(0)), Some(&pending(1, 0))));
+
+    // A refused activation: nothing changes, in the keyring or on disk.
+    assert!(keyring.activate(&7).is_err());
+    assert_eq!(view(&keyring), (Some(&share(0)), Some(&pending(1, 0))));
+    assert_eq!(file_generations(dir.path()), vec![0, 1]);
+    let reloaded = reopen(dir.path()).load_keyring::<toy::Share>().unwrap();
+    assert_eq!(view(&reloaded), view(&keyring), "the old share is still loadable");
+
+    // A keyring that activated is saved only with its receipt.
+    let receipt = keyring.activate(&1).unwrap();
+    assert_eq!(
+        store.save_keyring(&keyring, &meta, &mut r).unwrap_err().code(),
+        "ACTIVATION_NOT_RECORDED"
+    );
+    assert_eq!(file_generations(dir.path()), vec![0, 1]);
+    store.activate(&keyring, &receipt, &meta, &mut r).unwrap();
+    assert_eq!(file_generations(dir.path()), vec![1]);
+    assert_eq!(store.activated(), Some(1));
+    assert!(
+        !any_chunk_on_disk(dir.path(), &old_file),
+        "the old share's file is erased"
+    );
+    // Recording it again is a no-op; the keyring resumes as generation 1 alone.
+    store.activate(&keyring, &receipt, &meta, &mut r).unwrap();
+    let loaded = reopen(dir.path()).load_keyring::<toy::Share>().unwrap();
+    assert_eq!(view(&loaded), (Some(&share_of(1, 0)), None));
+    // No rollback below the activation.
+    assert_eq!(
+        store.rollback(0).unwrap_err(),
+        Error::RollbackBeforeActivation { to: 0, activated: 1 }
+    );
+}
+
+fn share_of(generation: u64, attempt: u8) -> toy::Share {
+    toy::Share {
+        generation,
+        secret: toy::secret(generation, attempt),
+    }
+}
+
+/// Receipts that do not describe the keyring, stale receipts and stale pending
+/// generations are refused with typed errors, and change nothing.
+#[test]
+fn the_store_accepts_only_what_the_keyring_decided() {
+    let dir = tempfile::tempdir().unwrap();
+    let meta = metadata(0);
+    let mut r = rng(8);
+    let mut store = reopen(dir.path());
+    let mut keyring = Ring::new(share(0));
+    store.save_keyring(&keyring, &meta, &mut r).unwrap();
+    keyring.stage(pending(1, 0)).unwrap();
+    store.save_keyring(&keyring, &meta, &mut r).unwrap();
+
+    // A receipt from another keyring (activated generation 1) against this one (still 0).
+    let mut other = Ring::new(share(0));
+    other.stage(pending(1, 0)).unwrap();
+    let foreign = other.activate(&1).unwrap();
+    let e = store.activate(&keyring, &foreign, &meta, &mut r).unwrap_err();
+    assert_eq!(e.code(), "RECEIPT_MISMATCH");
+    assert_eq!(file_generations(dir.path()), vec![0, 1]);
+
+    // The real one; then generation 2 dealt and activated; the receipt of 1 is stale.
+    let receipt1 = keyring.activate(&1).unwrap();
+    store.activate(&keyring, &receipt1, &meta, &mut r).unwrap();
+    keyring.stage(pending(2, 0)).unwrap();
+    store.save_keyring(&keyring, &meta, &mut r).unwrap();
+    let receipt2 = keyring.activate(&2).unwrap();
+    store.activate(&keyring, &receipt2, &meta, &mut r).unwrap();
+    assert_eq!(file_generations(dir.path()), vec![2]);
+    let e = store.activate(&other, &receipt1, &meta, &mut r).unwrap_err();
+    assert_eq!(e.code(), "STALE_ACTIVATION");
+    // An old keyring is not saved over a newer one.
+    let e = store.save_keyring(&other, &meta, &mut r).unwrap_err();
+    assert_eq!(e.code(), "STALE_ACTIVATION");
+    assert_eq!(file_generations(dir.path()), vec![2]);
+}
+
+/// A pending generation replaced by a retry of the same reshare, or dropped, is mirrored:
+/// the store resumes with the keyring's own pending generation; the current share's file
+/// is never touched.
+#[test]
+fn a_replaced_or_discarded_pending_generation_is_mirrored() {
+    let dir = tempfile::tempdir().unwrap();
+    let meta = metadata(0);
+    let mut r = rng(9);
+    let mut store = reopen(dir.path());
+    let mut keyring = Ring::new(share(0));
+    store.save_keyring(&keyring, &meta, &mut r).unwrap();
+    let current_file = fs::read(gen_path(dir.path(), 0)).unwrap();
+    keyring.stage(pending(1, 0)).unwrap();
+    store.save_keyring(&keyring, &meta, &mut r).unwrap();
+    // The reshare failed; a retry deals generation 1 again, differently.
+    keyring.stage(pending(1, 1)).unwrap();
+    store.save_keyring(&keyring, &meta, &mut r).unwrap();
+    let loaded = reopen(dir.path()).load_keyring::<toy::Share>().unwrap();
+    assert_eq!(view(&loaded), (Some(&share(0)), Some(&pending(1, 1))));
+    // A later attempt at generation 3, then dropped.
+    keyring.stage(pending(3, 0)).unwrap();
+    store.save_keyring(&keyring, &meta, &mut r).unwrap();
+    assert_eq!(file_generations(dir.path()), vec![0, 3]);
+    keyring.discard_pending();
+    store.save_keyring(&keyring, &meta, &mut r).unwrap();
+    assert_eq!(file_generations(dir.path()), vec![0]);
+    let loaded = reopen(dir.path()).load_keyring::<toy::Share>().unwrap();
+    assert_eq!(view(&loaded), (Some(&share(0)), None));
+    assert_eq!(fs::read(gen_path(dir.path(), 0)).unwrap(), current_file);
+    // A rollback to the current share is still possible (a save never erases it).
+    let mut again = Ring::new(share(0));
+    again.stage(pending(2, 0)).unwrap();
+    store.save_keyring(&again, &meta, &mut r).unwrap();
+    store.rollback(0).unwrap();
+    assert_eq!(store.current(), Some(0));
+}
+
+/// A member joining at a reshare (no current share) and one leaving (no share of the new
+/// generation) resume exactly too; the leaver keeps nothing once the receipt is recorded.
+#[test]
+fn joining_and_leaving_members_resume_exactly() {
+    let meta = metadata(0);
+    let mut r = rng(10);
+    // Joining.
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = reopen(dir.path());
+    let mut joiner = Ring::empty();
+    joiner.stage(pending(5, 0)).unwrap();
+    store.save_keyring(&joiner, &meta, &mut r).unwrap();
+    let mut loaded = reopen(dir.path()).load_keyring::<toy::Share>().unwrap();
+    assert_eq!(view(&loaded), (None, Some(&pending(5, 0))));
+    let receipt = loaded.activate(&5).unwrap();
+    store.activate(&loaded, &receipt, &meta, &mut r).unwrap();
+    let again = reopen(dir.path()).load_keyring::<toy::Share>().unwrap();
+    assert_eq!(view(&again), (Some(&share(5)), None));
+
+    // Leaving.
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = reopen(dir.path());
+    let mut leaver = Ring::new(share(0));
+    store.save_keyring(&leaver, &meta, &mut r).unwrap();
+    leaver
+        .stage(toy::Pending {
+            generation: 1,
+            share: None,
+        })
+        .unwrap();
+    store.save_keyring(&leaver, &meta, &mut r).unwrap();
+    let receipt = leaver.activate(&1).unwrap();
+    assert!(!receipt.member());
+    store.activate(&leaver, &receipt, &meta, &mut r).unwrap();
+    assert_eq!(file_generations(dir.path()), Vec::<u64>::new());
+    let mut store = reopen(dir.path());
+    let gone = store.load_keyring::<toy::Share>().unwrap();
+    assert_eq!(view(&gone), (None, None));
+    store.save_keyring(&gone, &meta, &mut r).unwrap();
+    // A pending generation not above the activated one is refused, and nothing written.
+    let mut stale = Ring::empty();
+    stale.stage(pending(1, 3)).unwrap();
+    let e = store.save_keyring(&stale, &meta, &mut r).unwrap_err();
+    assert_eq!(e.code(), "STALE_GENERATION");
+    assert_eq!(file_generations(dir.path()), Vec::<u64>::new());
+}
+
+/// A crash after `activate` wrote the new share but before the state file recorded it:
+/// the next load finishes the activation (the old share erased).
+#[test]
+fn an_interrupted_activation_is_finished_on_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let meta = metadata(0);
+    let mut r = rng(11);
+    let mut store = reopen(dir.path());
+    let mut keyring = Ring::new(share(0));
+    store.save_keyring(&keyring, &meta, &mut r).unwrap();
+    keyring.stage(pending(1, 0)).unwrap();
+    store.save_keyring(&keyring, &meta, &mut r).unwrap();
+    let state = fs::read(dir.path().join(STATE_FILE)).unwrap();
+    let old = fs::read(gen_path(dir.path(), 0)).unwrap();
+    let receipt = keyring.activate(&1).unwrap();
+    store.activate(&keyring, &receipt, &meta, &mut r).unwrap();
+    drop(store);
+    // Put back what the crash would have left: the old state file and the old share.
+    fs::write(dir.path().join(STATE_FILE), &state).unwrap();
+    fs::write(gen_path(dir.path(), 0), &old).unwrap();
+    let mut store = reopen(dir.path());
+    assert_eq!(store.activated(), Some(0));
+    let loaded = store.load_keyring::<toy::Share>().unwrap();
+    assert_eq!(view(&loaded), (Some(&share(1)), None));
+    assert_eq!(store.activated(), Some(1));
+    assert_eq!(file_generations(dir.path()), vec![1]);
+}
+
+/// A stored keyring's files flipped, truncated, extended, swapped for a snapshot that is
+/// not a keyring entry, or read under another key: typed errors naming the generation.
+#[test]
+fn a_damaged_stored_keyring_is_refused_with_typed_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let meta = metadata(0);
+    let mut r = rng(12);
+    let mut store = reopen(dir.path());
+    let mut keyring = Ring::new(share(0));
+    store.save_keyring(&keyring, &meta, &mut r).unwrap();
+    keyring.stage(pending(1, 0)).unwrap();
+    store.save_keyring(&keyring, &meta, &mut r).unwrap();
+    drop(store);
+    let load = |dir: &Path| reopen(dir).load_keyring::<toy::Share>().map(|_| ());
+
+    for g in [0u64, 1] {
+        let path = gen_path(dir.path(), g);
+        let good = fs::read(&path).unwrap();
+        let mut cases: Vec<(Vec<u8>, &str)> = Vec::new();
+        for i in [0, good.len() / 2, good.len() - 40, good.len() - 1] {
+            let mut bad = good.clone();
+            bad[i] ^= 0x01;
+            let code = if i == 0 {
+                "SNAPSHOT_MALFORMED"
+            } else {
+                "SNAPSHOT_CORRUPT"
+            };
+            cases.push((bad, code));
+        }
+        cases.push((good[..good.len() - 1].to_vec(), "SNAPSHOT_MALFORMED"));
+        cases.push((good[..10].to_vec(), "SNAPSHOT_MALFORMED"));
+        let mut extended = good.clone();
+        extended.push(0);
+        cases.push((extended, "SNAPSHOT_MALFORMED"));
+        // A valid snapshot of the same generation whose payload is not a keyring entry.
+        cases.push((
+            Snapshot::seal(&key(1), &metadata(g), &payload(g), &mut rng(g))
+                .unwrap()
+                .to_bytes(),
+            "ENTRY_MALFORMED",
+        ));
+        // The generation's entry sealed under another key.
+        cases.push((seal(&key(2), g).to_bytes(), "WRONG_KEY"));
+        for (bytes, code) in cases {
+            fs::write(&path, &bytes).unwrap();
+            let e = load(dir.path()).unwrap_err();
+            assert_eq!(e.code(), code, "generation {g}");
+            match e {
+                quasar_pq::Error::Keystore(e) => assert_eq!(e.generation(), Some(g), "{code}"),
+                other => panic!("{other:?}"),
+            }
+        }
+        fs::write(&path, &good).unwrap();
+        load(dir.path()).unwrap();
+    }
+    // Entries swapped between generations: the header names the other generation.
+    let (a, b) = (gen_path(dir.path(), 0), gen_path(dir.path(), 1));
+    let (fa, fb) = (fs::read(&a).unwrap(), fs::read(&b).unwrap());
+    fs::write(&a, &fb).unwrap();
+    fs::write(&b, &fa).unwrap();
+    assert_eq!(load(dir.path()).unwrap_err().code(), "SNAPSHOT_CORRUPT");
 }

@@ -8,10 +8,8 @@
 // the library's; this module reads back public outcomes (group key, signatures, certificates,
 // the keyrings' verdicts, blame with the library's own codes) and picks who signs.
 //
-// The cheating toggle: a Pulsar member runs the lifecycle party with the library's
-// misbehaviour hook (`cheat`); the Lens lifecycle parties have no hook, so a cheating Lens
-// party runs the expert single-protocol party with it (`lens.keygen`, `lens.sign`), whose
-// messages are the same bytes.
+// The cheating toggle: the cheater runs its lifecycle party with the library's misbehaviour
+// hook (`cheat`, in the demo build only: js/support/demo.mjs).
 
 import { Network } from './coordinator.js';
 import { equalBytes, plural, randomSession } from './util.js';
@@ -255,9 +253,8 @@ export class Run {
       this.ui.party(COMBINER, { state: 'idle', label: 'derived, announced, erased' });
     } else {
       const session = randomSession();
-      r = await this.run('Key ceremony', members.map((id) => (id === this.cheater && this.cheatMode === 'dealing'
-        ? { key: id, factory: 'lens.keygen', params: { curve: this.p.curve, session, parties: members, threshold: t, id, cheat: this.cheat(id) } }
-        : { key: id, factory: 'lens.lifecycle.member.keygen', params: { curve: this.p.curve, session, members, threshold: t, id } })));
+      r = await this.run('Key ceremony', members.map((id) => (
+        { key: id, factory: 'lens.lifecycle.member.keygen', params: { curve: this.p.curve, session, members, threshold: t, id, cheat: this.cheat(id, 'dealing') } })));
     }
     const out = this.honest(r, members, 'key ceremony');
     this.blameFrom('Key ceremony (DKG)', out.blame, (b) =>
@@ -302,9 +299,7 @@ export class Run {
       }
       const r = await this.run(phase, [
         { key: COORDINATOR, factory: 'lens.lifecycle.coordinator.sign', params: { publicPackage: g.publicPackage, id: COORDINATOR, message } },
-        ...signers.map((id) => (this.cheat(id, 'signing')
-          ? { key: id, factory: 'lens.sign', params: { share: true, coordinator: COORDINATOR, message, cheat: this.cheat(id, 'signing') } }
-          : { key: id, factory: 'lens.lifecycle.member.sign', params: { keyring: true, coordinator: COORDINATOR, message } })),
+        ...signers.map((id) => ({ key: id, factory: 'lens.lifecycle.member.sign', params: { keyring: true, coordinator: COORDINATOR, message, cheat: this.cheat(id, 'signing') } })),
       ], { tolerate: signers });
       return { ...this.serviceFailed(r, 'the coordinator'), blame: [] };
     });
@@ -348,7 +343,7 @@ export class Run {
       participants.map((id) => ({
         key: id,
         factory: `${this.scheme}.lifecycle.member.reshare`,
-        params: { keyring: true, id, ...common, ...record, ...(this.scheme === 'pulsar' ? { cheat: this.cheat(id, 'dealing') } : {}) },
+        params: { keyring: true, id, ...common, ...record, cheat: this.cheat(id, 'dealing') },
       })),
     );
     const out = this.honest(r, receivers, 'reshare');

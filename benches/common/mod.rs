@@ -10,10 +10,11 @@
 //! broadcasts is a few percent of a run at most).
 #![allow(dead_code)]
 
+use core::hint::black_box;
+use core::time::Duration;
 use std::collections::BTreeMap;
-use std::hint::black_box;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use criterion::measurement::WallTime;
 use criterion::BenchmarkGroup;
@@ -349,14 +350,15 @@ pub(crate) fn write_json(name: &str, load_before: &str, started: &str) {
     let entries = doc["results"].as_object_mut().expect("results object");
     let load_after = loadavg();
     for (id, (samples, harness)) in results.iter() {
-        let mut ns: Vec<f64> = samples.iter().map(|d| d.as_nanos() as f64).collect();
+        let mut ns: Vec<f64> = samples.iter().map(|d| d.as_secs_f64() * 1e9).collect();
         ns.sort_by(f64::total_cmp);
         let median = if ns.len() % 2 == 1 {
             ns[ns.len() / 2]
         } else {
             (ns[ns.len() / 2 - 1] + ns[ns.len() / 2]) / 2.0
         };
-        let mean = ns.iter().sum::<f64>() / ns.len() as f64;
+        let mean =
+            ns.iter().sum::<f64>() / f64::from(u32::try_from(ns.len()).expect("sample count fits u32"));
         entries.insert(
             id.clone(),
             serde_json::json!({

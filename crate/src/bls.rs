@@ -23,7 +23,7 @@
 //! to the caller.
 //!
 //! # Decoding is validation
-//! [`PublicKey`], [`Signature`] and [`ProofOfPossession`] only exist for points that passed
+//! [`VerifyingKey`], [`Signature`] and [`ProofOfPossession`] only exist for points that passed
 //! KeyValidate (§2.5) or its signature counterpart: canonical compressed encoding (compression
 //! flag set, coordinates below p, infinity flag only with all other bits zero), on the curve,
 //! in the prime-order subgroup, and not the identity. Each failure is its own [`Error`]
@@ -39,12 +39,12 @@
 //!
 //! ```
 //! # #[cfg(not(feature = "light"))] {
-//! use quasar_pq::bls::{PreparedSet, SecretKey, Signature, SignerBitmap};
+//! use quasar_pq::bls::{PreparedSet, SigningKey, Signature, SignerBitmap};
 //!
-//! let sks: Vec<SecretKey> = (0u8..4)
-//!     .map(|i| SecretKey::keygen(&[i; 32], b"").unwrap())
+//! let sks: Vec<SigningKey> = (0u8..4)
+//!     .map(|i| SigningKey::keygen(&[i; 32], b"").unwrap())
 //!     .collect();
-//! let members: Vec<_> = sks.iter().map(|sk| (sk.public_key(), sk.prove_possession())).collect();
+//! let members: Vec<_> = sks.iter().map(|sk| (sk.verifying_key(), sk.prove_possession())).collect();
 //! let set = PreparedSet::new(&members).unwrap();
 //!
 //! // Validators 0, 1 and 3 sign block 42.
@@ -75,8 +75,8 @@ mod prepared;
 mod sign;
 
 #[cfg(not(feature = "light"))]
-pub use keygen::SecretKey;
-pub use keys::PublicKey;
+pub use keygen::SigningKey;
+pub use keys::VerifyingKey;
 pub use pop::ProofOfPossession;
 pub use prepared::{PreparedSet, SignerBitmap, MAX_SET_SIZE};
 pub use sign::Signature;
@@ -290,7 +290,7 @@ impl Error {
 /// The output is the key: keep it secret. `ikm` must be infeasible to guess.
 #[cfg(not(feature = "light"))]
 pub fn keygen(ikm: &[u8], key_info: &[u8]) -> Result<zeroize::Zeroizing<[u8; 32]>, Error> {
-    Ok(SecretKey::keygen(ikm, key_info)?.to_bytes())
+    Ok(SigningKey::keygen(ikm, key_info)?.to_bytes())
 }
 
 /// SkToPk (§2.4): the compressed public key of a 32-byte big-endian secret key.
@@ -299,7 +299,7 @@ pub fn keygen(ikm: &[u8], key_info: &[u8]) -> Result<zeroize::Zeroizing<[u8; 32]
 /// [`Error::InvalidLength`], [`Error::InvalidSecretKey`].
 #[cfg(not(feature = "light"))]
 pub fn sk_to_pk(secret_key: &[u8]) -> Result<[u8; PUBLIC_KEY_LEN], Error> {
-    Ok(SecretKey::try_from(secret_key)?.public_key().to_bytes())
+    Ok(SigningKey::try_from(secret_key)?.verifying_key().to_bytes())
 }
 
 /// Sign (§2.6 CoreSign with [`DST_SIGNATURE`]): the compressed signature on `message`.
@@ -308,7 +308,7 @@ pub fn sk_to_pk(secret_key: &[u8]) -> Result<[u8; PUBLIC_KEY_LEN], Error> {
 /// [`Error::InvalidLength`], [`Error::InvalidSecretKey`].
 #[cfg(not(feature = "light"))]
 pub fn sign(secret_key: &[u8], message: &[u8]) -> Result<[u8; SIGNATURE_LEN], Error> {
-    Ok(SecretKey::try_from(secret_key)?.sign(message).to_bytes())
+    Ok(SigningKey::try_from(secret_key)?.sign(message).to_bytes())
 }
 
 /// PopProve (§3.3.2): the compressed proof of possession of a secret key.
@@ -317,7 +317,7 @@ pub fn sign(secret_key: &[u8], message: &[u8]) -> Result<[u8; SIGNATURE_LEN], Er
 /// [`Error::InvalidLength`], [`Error::InvalidSecretKey`].
 #[cfg(not(feature = "light"))]
 pub fn pop_prove(secret_key: &[u8]) -> Result<[u8; SIGNATURE_LEN], Error> {
-    Ok(SecretKey::try_from(secret_key)?.prove_possession().to_bytes())
+    Ok(SigningKey::try_from(secret_key)?.prove_possession().to_bytes())
 }
 
 /// Verify (§2.7 CoreVerify with [`DST_SIGNATURE`]) from bytes.
@@ -331,7 +331,7 @@ pub fn pop_prove(secret_key: &[u8]) -> Result<[u8; SIGNATURE_LEN], Error> {
 /// verified PoP; that is what makes aggregating the key safe. A single signature under a
 /// single key needs none to be unforgeable.
 pub fn verify(public_key: &[u8], message: &[u8], signature: &[u8]) -> Result<(), Error> {
-    let pk = PublicKey::try_from(public_key)?;
+    let pk = VerifyingKey::try_from(public_key)?;
     let sig = Signature::try_from(signature)?;
     pk.verify(message, &sig)
 }
@@ -342,7 +342,7 @@ pub fn verify(public_key: &[u8], message: &[u8], signature: &[u8]) -> Result<(),
 /// A decoding error naming the public key or the proof, and
 /// [`Error::InvalidProofOfPossession`] (index 0) when the proof does not verify.
 pub fn pop_verify(public_key: &[u8], proof: &[u8]) -> Result<(), Error> {
-    let pk = PublicKey::try_from(public_key)?;
+    let pk = VerifyingKey::try_from(public_key)?;
     let pop = ProofOfPossession::try_from(proof)?;
     pk.verify_possession(&pop)
 }
@@ -373,7 +373,7 @@ pub fn fast_aggregate_verify(public_keys: &[&[u8]], message: &[u8], signature: &
     let sig = Signature::try_from(signature)?;
     let keys = public_keys
         .iter()
-        .map(|k| PublicKey::try_from(*k))
+        .map(|k| VerifyingKey::try_from(*k))
         .collect::<Result<Vec<_>, _>>()?;
     sig.verify_fast_aggregate(&keys, message)
 }
@@ -397,9 +397,9 @@ pub fn aggregate_verify(public_keys: &[&[u8]], messages: &[&[u8]], signature: &[
     let sig = Signature::try_from(signature)?;
     let keys = public_keys
         .iter()
-        .map(|k| PublicKey::try_from(*k))
+        .map(|k| VerifyingKey::try_from(*k))
         .collect::<Result<Vec<_>, _>>()?;
-    let pairs: Vec<(&PublicKey, &[u8])> = keys.iter().zip(messages.iter().copied()).collect();
+    let pairs: Vec<(&VerifyingKey, &[u8])> = keys.iter().zip(messages.iter().copied()).collect();
     sig.verify_aggregate(&pairs)
 }
 

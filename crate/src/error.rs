@@ -50,10 +50,10 @@ pub enum Error {
     /// A protocol-party error (a step after the end, a message still awaited).
     #[error("party: {0}")]
     Party(#[from] crate::party::Error),
-    /// A share-snapshot error.
+    /// A key-storage error (sealed snapshots, the snapshot store, persisted keyrings).
     #[cfg(feature = "threshold")]
-    #[error("snapshot: {0}")]
-    Snapshot(#[from] crate::lss::snapshot::Error),
+    #[error("keystore: {0}")]
+    Keystore(#[from] crate::keystore::Error),
 }
 
 impl Error {
@@ -72,7 +72,7 @@ impl Error {
             Error::KeyFormat(e) => e.code(),
             Error::Party(e) => e.code(),
             #[cfg(feature = "threshold")]
-            Error::Snapshot(e) => e.code(),
+            Error::Keystore(e) => e.code(),
             #[cfg(feature = "threshold")]
             Error::Vss(e) => e.code(),
             #[cfg(feature = "threshold")]
@@ -98,7 +98,7 @@ impl Error {
             Error::KeyFormat(_) => "keyfmt",
             Error::Party(_) => "party",
             #[cfg(feature = "threshold")]
-            Error::Snapshot(_) => "snapshot",
+            Error::Keystore(_) => "keystore",
             #[cfg(feature = "threshold")]
             Error::Vss(_) => "vss",
             #[cfg(feature = "threshold")]
@@ -125,7 +125,7 @@ impl Error {
             Error::KeyFormat(_) => &[],
             Error::Party(e) => e.culprits(),
             #[cfg(feature = "threshold")]
-            Error::Snapshot(_) => &[],
+            Error::Keystore(_) => &[],
             #[cfg(feature = "threshold")]
             Error::Vss(_) => &[],
             #[cfg(feature = "threshold")]

@@ -1,15 +1,22 @@
 //! Hashing on `sha3`: the SHAKE extendable-output functions used by the FIPS algorithms.
 //!
 //! FIPS 204 names SHAKE256 `H` and SHAKE128 `G`; the helpers here absorb several byte
-//! strings in order (their concatenation) without allocating. [`keccak_x4`] runs
+//! strings in order (their concatenation) without allocating ([`shake256`] is public, the
+//! others serve the crate's FIPS code). The crate-internal `keccak_x4` runs
 //! Keccak-f\[1600\] on four states at once (AVX-512VL or AVX2 after run-time detection,
-//! two simd128 lanes on wasm32), for SLH-DSA's many independent one-block hashes.
+//! two simd128 lanes on wasm32), for SLH-DSA's many independent one-block hashes; it and
+//! its process-wide backend switch are public only under the `bench-internals` feature
+//! (benches and the constant-flow harness force a backend).
 
-pub mod blocks;
+pub(crate) mod blocks;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-pub mod keccak_x2;
+pub(crate) mod keccak_x2;
+#[cfg(feature = "bench-internals")]
 #[allow(unsafe_code)] // the one module with `unsafe`: target-feature calls after detection
 pub mod keccak_x4;
+#[cfg(not(feature = "bench-internals"))]
+#[allow(unsafe_code, unreachable_pub)] // as above; public only under `bench-internals`
+pub(crate) mod keccak_x4;
 
 /// Keccak-f[1600] round constants ι (FIPS 202 §3.2.5), for the vector permutations.
 #[cfg(any(
@@ -44,7 +51,7 @@ const KECCAK_RC: [u64; 24] = [
 ];
 
 use sha3::digest::{ExtendableOutput, Update, XofReader};
-use sha3::{Shake128, Shake256};
+use sha3::Shake256;
 
 /// An XOF output stream (SHAKE128 or SHAKE256 after absorbing its input).
 pub trait Squeeze {
@@ -64,15 +71,6 @@ impl Squeeze for sha3::Shake256Reader {
     }
 }
 
-/// SHAKE128 over the concatenation of `parts`, as a stream.
-pub fn shake128(parts: &[&[u8]]) -> sha3::Shake128Reader {
-    let mut h = Shake128::default();
-    for p in parts {
-        h.update(p);
-    }
-    h.finalize_xof()
-}
-
 /// SHAKE256 over the concatenation of `parts`, as a stream.
 pub fn shake256(parts: &[&[u8]]) -> sha3::Shake256Reader {
     let mut h = Shake256::default();
@@ -83,22 +81,22 @@ pub fn shake256(parts: &[&[u8]]) -> sha3::Shake256Reader {
 }
 
 /// SHAKE256 over the concatenation of `parts`, filling `out`.
-pub fn shake256_into(parts: &[&[u8]], out: &mut [u8]) {
+pub(crate) fn shake256_into(parts: &[&[u8]], out: &mut [u8]) {
     shake256(parts).read(out);
 }
 
 /// An incremental SHAKE256 absorber, for inputs produced piece by piece.
 #[derive(Default, Clone)]
-pub struct Shake256Absorb(Shake256);
+pub(crate) struct Shake256Absorb(Shake256);
 
 impl Shake256Absorb {
     /// Absorbs more input.
-    pub fn absorb(&mut self, data: &[u8]) {
+    pub(crate) fn absorb(&mut self, data: &[u8]) {
         self.0.update(data);
     }
 
     /// Finishes absorbing and fills `out`.
-    pub fn finalize_into(self, out: &mut [u8]) {
+    pub(crate) fn finalize_into(self, out: &mut [u8]) {
         self.0.finalize_xof().read(out);
     }
 }

@@ -10,10 +10,11 @@
 //! | [`slhdsa`] | SLH-DSA (FIPS 205, the six SHAKE sets), written here | a standard hash-based signature |
 //! | [`bls`] | BLS12-381 min-pk with proofs of possession, aggregates over signer bitmaps | a classical signature: no post-quantum security |
 //! | [`magnetar`] | per-validator SLH-DSA signatures, batches and aggregate certificates against a weighted registry | each validator signs alone; no shared secret |
-//! | [`vss`], [`lss`] | verifiable secret sharing; DKG, refresh and reshare (any t-of-n to any t′-of-n′) with blame and activation certificates; encrypted share snapshots | fewer than t holders learn nothing; a dealer that cheats is named |
+//! | [`vss`], [`lss`] | verifiable secret sharing; DKG, refresh and reshare (any t-of-n to any t′-of-n′) with blame and activation certificates | fewer than t holders learn nothing; a dealer that cheats is named |
 //! | [`lens`] | FROST (Ed25519, secp256k1/BIP-340, Ristretto255) on LSS keys | a genuine threshold signature: nobody ever holds the key |
 //! | [`pulsar`] | Pulsar custody: t-of-n ML-DSA whose key is rebuilt by a combiner while it signs | the combiner is trusted while it signs (see [`pulsar::custody`]) |
 //! | [`cert`] | the finality certificate (BLS, Pulsar, Magnetar and ML-DSA-set legs) and the light client | the caller's checkpoint set and policy; a quorum of weight signed |
+//! | [`keystore`] | a member's keyring at rest: shares sealed with XChaCha20-Poly1305 under a key or an Argon2id passphrase, a crash-safe store that erases an old share only when the keyring accepted a verified activation | whoever holds the snapshot key reads the shares; a host that loses it loses them |
 //! | [`party`] | the one shape of every protocol party: bytes in, bytes out, a round at a time | a peer's bad message is dropped and named, never fatal |
 //! | [`keyfmt`] | ML-DSA and SLH-DSA keys as X.509 SubjectPublicKeyInfo, PKCS #8 (DER, PEM) and JOSE/COSE `AKP` keys | strict decoding; a private key is checked against itself |
 //! | [`wire`], [`hash`], [`quorum`] | strict decoding, the shared 11-byte frame, domain-separated hashing, integer quorums | — |
@@ -60,6 +61,8 @@ mod error;
 pub mod hash;
 #[cfg(not(feature = "light"))]
 pub mod keyfmt;
+#[cfg(feature = "threshold")]
+pub mod keystore;
 #[cfg(feature = "threshold")]
 pub mod lens;
 #[cfg(feature = "threshold")]

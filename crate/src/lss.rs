@@ -162,11 +162,11 @@ mod message;
 mod party;
 mod redistribute;
 mod refresh;
-pub mod snapshot;
 mod transcript;
 
 pub use activation::{ActivationCertificate, ActivationFault, ActivationKind, ActivationParty};
 pub use any::{AnyCeremony, AnyGroupPublic, AnyKeyShare, AnyOutcome, Dealing};
+pub(crate) use ceremony::check_threshold;
 pub use ceremony::{Ceremony, Kind};
 pub use complaint::{Complaint, ComplaintMessage, Opening, ResponseMessage};
 pub use dkg::ProofOfKnowledge;

@@ -9,9 +9,22 @@
 //! - the internal interface (message representative M′) and external μ in [`hazmat`];
 //! - the standard byte encodings of keys and signatures (Alg. 22–27).
 //!
-//! Two API shapes: typed keys ([`SigningKey`], [`VerifyingKey`]) generic over the set,
-//! and byte functions ([`keygen`], [`sign`], [`verify`]) taking a runtime [`Mode`], as
-//! used by the JavaScript bindings.
+//! Two API shapes: typed keys and signatures ([`SigningKey`], [`VerifyingKey`],
+//! [`Signature`]) generic over the set, each with `TryFrom<&[u8]>` and `to_bytes` (as in
+//! [`crate::slhdsa`] and [`crate::bls`]), and byte functions ([`keygen`], [`sign`],
+//! [`verify`]) taking a runtime [`Mode`], as used by the JavaScript bindings and the KATs.
+//!
+//! ```
+//! use quasar_pq::mldsa::{MlDsa44, Signature, SigningKey, VerifyingKey};
+//!
+//! let sk = SigningKey::<MlDsa44>::from_seed(&[7u8; 32]);
+//! let sig = sk.sign(b"block 42", b"example", &[9u8; 32]).unwrap();
+//! // Keys and signatures travel as bytes and come back typed.
+//! let vk = VerifyingKey::<MlDsa44>::try_from(sk.verifying_key().as_bytes()).unwrap();
+//! let sig = Signature::<MlDsa44>::try_from(sig.to_bytes().as_slice()).unwrap();
+//! assert!(vk.verify(b"block 42", b"example", &sig).is_ok());
+//! assert!(Signature::<MlDsa44>::try_from(&sig.as_bytes()[1..]).is_err());
+//! ```
 //!
 //! # Security
 //! Secret keys and every secret intermediate are zeroized when dropped. Signing takes
@@ -44,7 +57,7 @@ mod verify;
 
 #[cfg(not(feature = "light"))]
 pub(crate) use consistency::public_from_expanded;
-pub use keys::{PreparedPublicKey, PreparedVerifyingKey, SigningKey, VerifyingKey};
+pub use keys::{PreparedPublicKey, PreparedVerifyingKey, Signature, SigningKey, VerifyingKey};
 pub use params::{MlDsa44, MlDsa65, MlDsa87, Params};
 
 /// Errors from ML-DSA operations.

@@ -13,14 +13,15 @@
 //! - the standard encodings: pk = PK.seed ‖ PK.root, sk = SK.seed ‖ SK.prf ‖ PK.seed ‖
 //!   PK.root, signature R ‖ SIG_FORS ‖ SIG_HT.
 //!
-//! Two API shapes, as in [`crate::mldsa`]: typed keys ([`SigningKey`], [`VerifyingKey`])
-//! generic over the set, and byte functions ([`keygen`], [`sign`], [`verify`]) taking a
-//! runtime [`Mode`].
+//! Two API shapes, as in [`crate::mldsa`]: typed keys and signatures ([`SigningKey`],
+//! [`VerifyingKey`], [`Signature`]) generic over the set, each with `TryFrom<&[u8]>` and
+//! `to_bytes`, and byte functions ([`keygen`], [`sign`], [`verify`]) taking a runtime
+//! [`Mode`].
 //!
 //! # Speed
 //! Almost all the work is Keccak-f\[1600\] on inputs of one block. Every F, H and PRF call
 //! builds its Keccak state directly (no sponge object) and independent calls run four at
-//! a time ([`crate::hash::keccak_x4`]: AVX-512VL or AVX2 on x86-64, detected at run time;
+//! a time (`hash::keccak_x4`: AVX-512VL or AVX2 on x86-64, detected at run time;
 //! two lanes of simd128 on wasm32; scalar elsewhere): the chains of a WOTS+ layer sorted
 //! by length, the leaves and levels of FORS trees, the XMSS leaves in groups of four, and
 //! in [`verify_batch`] the same step of different signatures.
@@ -43,7 +44,6 @@
 #![allow(non_snake_case, clippy::similar_names, clippy::many_single_char_names)] // matches the spec's notation
 
 use alloc::vec::Vec;
-use core::marker::PhantomData;
 
 use zeroize::Zeroizing;
 
@@ -53,10 +53,12 @@ mod fors;
 mod hash;
 mod hypertree;
 mod internal;
+mod keys;
 mod params;
 mod wots;
 mod xmss;
 
+pub use keys::{Signature, SigningKey, VerifyingKey};
 pub use params::{Params, Shake128f, Shake128s, Shake192f, Shake192s, Shake256f, Shake256s};
 
 /// Errors from SLH-DSA operations.
@@ -357,128 +359,5 @@ pub mod hazmat {
     /// ignored.
     pub fn verify_internal_batch(mode: Mode, items: &[BatchItem<'_>]) -> Vec<bool> {
         dispatch!(mode, P => api::verify_batch::<P>(items, true))
-    }
-}
-
-// ----------------------------------------------------------------------------------
-// Typed keys
-// ----------------------------------------------------------------------------------
-
-/// An SLH-DSA signing key for parameter set `P`: the encoded secret key
-/// SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root.
-///
-/// # Security
-/// Wiped on drop. `Debug` does not show it. Never send it anywhere.
-pub struct SigningKey<P: Params> {
-    sk: Zeroizing<Vec<u8>>,
-    _p: PhantomData<P>,
-}
-
-impl<P: Params> core::fmt::Debug for SigningKey<P> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "SigningKey<{}>(<redacted>)", P::MODE.name())
-    }
-}
-
-impl<P: Params> SigningKey<P> {
-    /// The key determined by the n-byte seeds (FIPS 205, Algorithm 18 (slh_keygen_internal)).
-    ///
-    /// # Errors
-    /// [`Error::InvalidLength`] for a seed that is not n bytes.
-    pub fn from_seeds(sk_seed: &[u8], sk_prf: &[u8], pk_seed: &[u8]) -> Result<Self, Error> {
-        let (_, sk) = keygen_generic::<P>(sk_seed, sk_prf, pk_seed)?;
-        Ok(SigningKey { sk, _p: PhantomData })
-    }
-
-    /// Decodes an encoded secret key (4n bytes). The embedded PK.root is taken as given.
-    ///
-    /// # Errors
-    /// [`Error::InvalidLength`].
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        check_len("secret key", P::SK_LEN, bytes.len())?;
-        Ok(SigningKey {
-            sk: Zeroizing::new(bytes.to_vec()),
-            _p: PhantomData,
-        })
-    }
-
-    /// The encoded secret key (`P::SK_LEN` bytes).
-    ///
-    /// # Security
-    /// These bytes are the key: keep them secret.
-    pub fn to_bytes(&self) -> Zeroizing<Vec<u8>> {
-        self.sk.clone()
-    }
-
-    /// The matching verifying key (the last 2n bytes of the secret key).
-    pub fn verifying_key(&self) -> VerifyingKey<P> {
-        VerifyingKey {
-            pk: self.sk[2 * P::N..].to_vec(),
-            _p: PhantomData,
-        }
-    }
-
-    /// Signs `msg` under context `ctx`, hedged with the n random bytes `addrnd`
-    /// (FIPS 205, Algorithm 22 (slh_sign)).
-    ///
-    /// # Errors
-    /// [`Error::InvalidLength`] if `addrnd` is not n bytes, [`Error::ContextTooLong`].
-    pub fn sign(&self, msg: &[u8], ctx: &[u8], addrnd: &[u8]) -> Result<Vec<u8>, Error> {
-        api::sign::<P>(&self.sk, msg, ctx, Some(addrnd))
-    }
-
-    /// Signs `msg` under context `ctx` deterministically, opt_rand = PK.seed
-    /// (FIPS 205, Algorithm 22 (slh_sign)).
-    ///
-    /// # Errors
-    /// [`Error::ContextTooLong`].
-    pub fn sign_deterministic(&self, msg: &[u8], ctx: &[u8]) -> Result<Vec<u8>, Error> {
-        api::sign::<P>(&self.sk, msg, ctx, None)
-    }
-}
-
-/// An SLH-DSA verifying (public) key for parameter set `P`: PK.seed ‖ PK.root.
-#[derive(Clone, PartialEq, Eq)]
-pub struct VerifyingKey<P: Params> {
-    pk: Vec<u8>,
-    _p: PhantomData<P>,
-}
-
-impl<P: Params> core::fmt::Debug for VerifyingKey<P> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "VerifyingKey<{}>({} bytes)", P::MODE.name(), self.pk.len())
-    }
-}
-
-impl<P: Params> VerifyingKey<P> {
-    /// Decodes an encoded public key (every 2n-byte string is a key).
-    ///
-    /// # Errors
-    /// [`Error::InvalidLength`].
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        check_len("public key", P::PK_LEN, bytes.len())?;
-        Ok(VerifyingKey {
-            pk: bytes.to_vec(),
-            _p: PhantomData,
-        })
-    }
-
-    /// The encoded public key (`P::PK_LEN` bytes).
-    pub fn to_bytes(&self) -> Vec<u8> {
-        self.pk.clone()
-    }
-
-    /// The encoded public key, borrowed.
-    pub fn as_bytes(&self) -> &[u8] {
-        &self.pk
-    }
-
-    /// Verifies `sig` on `msg` under context `ctx` (FIPS 205, Algorithm 24 (slh_verify)).
-    ///
-    /// # Errors
-    /// [`Error::InvalidLength`] for a signature of the wrong length,
-    /// [`Error::ContextTooLong`], [`Error::InvalidSignature`].
-    pub fn verify(&self, msg: &[u8], ctx: &[u8], sig: &[u8]) -> Result<(), Error> {
-        api::verify::<P>(&self.pk, msg, ctx, sig)
     }
 }

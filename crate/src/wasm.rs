@@ -57,23 +57,36 @@ use alloc::string::String;
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
+// `unreachable_pub` is allowed in the modules that export to JS: `#[wasm_bindgen]` takes
+// only `pub` functions (its macro refuses `pub(crate)`), and their API is the JS glue, not a
+// Rust path. Helpers there are `pub(super)` or `pub(crate)`.
 #[cfg(not(feature = "light"))]
+#[allow(unreachable_pub)]
 mod bls;
+#[allow(unreachable_pub)]
 mod cert;
 #[cfg(not(feature = "light"))]
+#[allow(unreachable_pub)]
 mod keyfmt;
+#[allow(unreachable_pub)]
 mod magnetar;
+#[allow(unreachable_pub)]
 mod mldsa;
+#[allow(unreachable_pub)]
 mod slhdsa;
 
 // Threshold protocols (full build only).
 #[cfg(all(feature = "threshold", not(feature = "light")))]
 mod js;
 #[cfg(all(feature = "threshold", not(feature = "light")))]
+mod keyring;
+#[cfg(all(feature = "threshold", not(feature = "light")))]
+#[allow(unreachable_pub)]
 mod lens;
 #[cfg(all(feature = "threshold", not(feature = "light")))]
 mod party;
 #[cfg(all(feature = "threshold", not(feature = "light")))]
+#[allow(unreachable_pub)]
 mod pulsar;
 #[cfg(all(feature = "threshold", not(feature = "light")))]
 mod rng;
@@ -92,6 +105,20 @@ pub(crate) fn null_object() -> Object {
 pub(crate) fn define(target: &JsValue, key: &str, value: &JsValue) {
     // Defining a key of a fresh, extensible object cannot fail.
     let _ = Reflect::set(target, &JsValue::from_str(key), value);
+}
+
+/// `n` as a JS number: exact up to 2^53, which every generation, count and duration this
+/// layer reports stays far below.
+// A JS number is an `f64`: above 2^53 the nearest one is what JS itself would hold.
+#[allow(clippy::cast_precision_loss)]
+pub(crate) fn js_number(n: u64) -> f64 {
+    n as f64
+}
+
+/// A length or count as a JS `u32` (saturating: every length this layer reports is far
+/// below 2^32).
+pub(crate) fn js_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// How many characters of a caller's string an error message repeats at most.

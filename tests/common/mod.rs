@@ -6,9 +6,10 @@
 //! report success when it ran no case.
 #![allow(dead_code)]
 
-use std::fmt::Debug;
+use core::fmt::Debug;
+use core::panic::AssertUnwindSafe;
 use std::fs;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::catch_unwind;
 use std::path::PathBuf;
 
 use quasar_pq::mldsa::Mode;
@@ -250,7 +251,7 @@ impl Stream {
     /// Uniform-enough in `0..n` (n > 0; bias ≤ n/2^64, irrelevant for tests).
     pub(crate) fn below(&mut self, n: usize) -> usize {
         assert!(n > 0);
-        (self.u64() % n as u64) as usize
+        usize::try_from(self.u64() % n as u64).expect("below n")
     }
 }
 
@@ -289,7 +290,7 @@ where
 }
 
 /// The text of a caught panic payload.
-pub(crate) fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
+pub(crate) fn panic_message(p: &Box<dyn core::any::Any + Send>) -> String {
     if let Some(s) = p.downcast_ref::<&str>() {
         (*s).to_string()
     } else if let Some(s) = p.downcast_ref::<String>() {
@@ -305,7 +306,7 @@ pub(crate) fn no_panic<R>(f: impl FnOnce() -> R) -> Result<R, String> {
 }
 
 thread_local! {
-    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    static QUIET: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
 }
 
 /// Silences the panic printout of *this thread* while `f` runs (panics are still caught and

@@ -11,6 +11,9 @@
 //!   the sender of), the blame every honest party must agree on.
 //! - Independent Schnorr verifiers for Lens signatures ([`standard_verify`]).
 #![allow(dead_code)]
+// Helpers outside `#[test]` functions unwrap too: a panic here is a failed test
+// (clippy.toml's allow-unwrap-in-tests covers only the test functions themselves).
+#![allow(clippy::unwrap_used)]
 
 use std::collections::BTreeMap;
 
@@ -369,7 +372,7 @@ impl Plan {
 
     /// The tamper, to hand to the network (a pass-through is left in its place).
     pub(crate) fn take_tamper(&mut self) -> Tamper {
-        std::mem::replace(&mut self.tamper, Box::new(|e| vec![e]))
+        core::mem::replace(&mut self.tamper, Box::new(|e| vec![e]))
     }
 }
 
@@ -1093,9 +1096,17 @@ impl Lsa2 {
         out.extend([self.scheme, self.curve, self.mode]);
         out.extend(self.generation.to_be_bytes());
         out.extend(self.transcript);
-        out.extend((self.key.len() as u32).to_be_bytes());
+        out.extend(
+            u32::try_from(self.key.len())
+                .expect("key length fits u32")
+                .to_be_bytes(),
+        );
         out.extend(&self.key);
-        out.extend((self.proofs.len() as u16).to_be_bytes());
+        out.extend(
+            u16::try_from(self.proofs.len())
+                .expect("proof count fits u16")
+                .to_be_bytes(),
+        );
         for (m, p) in &self.proofs {
             out.extend(m.to_be_bytes());
             out.extend(p);

@@ -178,7 +178,7 @@ fn header(d: &Demo) {
     say!("Pipeline (each thread holds the library's party; every message crosses the router as bytes):");
 }
 
-fn summary(d: &Demo, s: &Summary, total: std::time::Duration) {
+fn summary(d: &Demo, s: &Summary, total: core::time::Duration) {
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
     say!();
     say!(

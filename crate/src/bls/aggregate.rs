@@ -7,7 +7,7 @@ use bls12_381::{
     multi_miller_loop, G1Affine, G1Projective, G2Affine, G2Prepared, G2Projective, Gt, MillerLoopResult,
 };
 
-use super::{hash, Error, PublicKey, Signature};
+use super::{hash, Error, Signature, VerifyingKey};
 
 /// Pairs per Miller loop in [`Signature::verify_aggregate`].
 const CHUNK: usize = 8;
@@ -42,7 +42,7 @@ impl Signature {
     ///
     /// # Security
     /// Every key must have a verified proof of possession; see the module's trust statement.
-    pub fn verify_fast_aggregate(&self, public_keys: &[PublicKey], message: &[u8]) -> Result<(), Error> {
+    pub fn verify_fast_aggregate(&self, public_keys: &[VerifyingKey], message: &[u8]) -> Result<(), Error> {
         if public_keys.is_empty() {
             return Err(Error::Empty { what: "public keys" });
         }
@@ -61,7 +61,7 @@ impl Signature {
     ///
     /// # Security
     /// Every key must have a verified proof of possession.
-    pub fn verify_aggregate(&self, pairs: &[(&PublicKey, &[u8])]) -> Result<(), Error> {
+    pub fn verify_aggregate(&self, pairs: &[(&VerifyingKey, &[u8])]) -> Result<(), Error> {
         if pairs.is_empty() {
             return Err(Error::Empty { what: "public keys" });
         }

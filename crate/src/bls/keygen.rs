@@ -9,7 +9,7 @@ use sha2::{Digest, Sha256};
 use zeroize::{Zeroize, Zeroizing};
 
 use super::points::fixed;
-use super::{hash, Error, ProofOfPossession, PublicKey, Signature, MIN_IKM_LEN, SECRET_KEY_LEN};
+use super::{hash, Error, ProofOfPossession, Signature, VerifyingKey, MIN_IKM_LEN, SECRET_KEY_LEN};
 
 /// L = ceil((3 · ceil(log2(r))) / 16) = 48 bytes of HKDF output per key (§2.3).
 const L: usize = 48;
@@ -27,18 +27,18 @@ fn keygen_salt() -> [u8; 32] {
 /// it anywhere. The OKM and the wide integer of KeyGen are wiped too; the scalar rebuilt for
 /// each signature (`bls12_381::Scalar` has no `Zeroize`) and the HMAC state inside `hkdf`
 /// live on the stack for that call only and are not wiped.
-pub struct SecretKey {
+pub struct SigningKey {
     /// I2OSP(SK, 32), big-endian.
     bytes: Zeroizing<[u8; SECRET_KEY_LEN]>,
 }
 
-impl fmt::Debug for SecretKey {
+impl fmt::Debug for SigningKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("SecretKey(<redacted>)")
+        f.write_str("SigningKey(<redacted>)")
     }
 }
 
-impl SecretKey {
+impl SigningKey {
     /// KeyGen (§2.3) with salt = SHA-256("BLS-SIG-KEYGEN-SALT-") (version-4 compatible) and
     /// `key_info` (empty by default): the key derived from at least 32 secret bytes `ikm`.
     ///
@@ -77,7 +77,7 @@ impl SecretKey {
             let sk = Scalar::from_bytes_wide(&wide);
             // 5–6. A zero key happens with probability 2^-255: the only branch on the secret.
             if !bool::from(subtle::ConstantTimeEq::ct_eq(&sk, &Scalar::zero())) {
-                return Ok(SecretKey::from_scalar(&sk));
+                return Ok(SigningKey::from_scalar(&sk));
             }
             // 7. salt = H(salt)
             salt = Sha256::digest(salt).into();
@@ -89,7 +89,7 @@ impl SecretKey {
     /// # Errors
     /// [`Error::InvalidSecretKey`] for 0 or a value ≥ r.
     pub fn from_bytes(bytes: &[u8; SECRET_KEY_LEN]) -> Result<Self, Error> {
-        let key = SecretKey {
+        let key = SigningKey {
             bytes: Zeroizing::new(*bytes),
         };
         let scalar = Option::<Scalar>::from(Scalar::from_bytes(&key.little_endian()))
@@ -109,9 +109,9 @@ impl SecretKey {
     }
 
     /// SkToPk (§2.4): PK = SK · P1.
-    pub fn public_key(&self) -> PublicKey {
+    pub fn verifying_key(&self) -> VerifyingKey {
         let point = G1Affine::from(G1Affine::generator() * self.scalar());
-        PublicKey::from_point(point)
+        VerifyingKey::from_point(point)
     }
 
     /// Sign (§2.6 CoreSign with [`DST_SIGNATURE`](super::DST_SIGNATURE)):
@@ -123,7 +123,7 @@ impl SecretKey {
 
     /// PopProve (§3.3.2): R = SK · hash_pubkey_to_point(SkToPk(SK)).
     pub fn prove_possession(&self) -> ProofOfPossession {
-        let q = G2Projective::from(hash::hash_public_key(&self.public_key().to_bytes()));
+        let q = G2Projective::from(hash::hash_public_key(&self.verifying_key().to_bytes()));
         ProofOfPossession::from_point((q * self.scalar()).into())
     }
 
@@ -134,7 +134,7 @@ impl SecretKey {
             *b = *l;
         }
         le.zeroize();
-        SecretKey { bytes }
+        SigningKey { bytes }
     }
 
     fn little_endian(&self) -> Zeroizing<[u8; SECRET_KEY_LEN]> {
@@ -145,18 +145,18 @@ impl SecretKey {
         le
     }
 
-    /// The scalar. Every `SecretKey` holds a canonical non-zero encoding (checked in
+    /// The scalar. Every `SigningKey` holds a canonical non-zero encoding (checked in
     /// `from_bytes`, reduced in `keygen`), so the fallback is never taken.
     fn scalar(&self) -> Scalar {
         Option::<Scalar>::from(Scalar::from_bytes(&self.little_endian())).unwrap_or(Scalar::zero())
     }
 }
 
-impl TryFrom<&[u8]> for SecretKey {
+impl TryFrom<&[u8]> for SigningKey {
     type Error = Error;
 
-    /// [`SecretKey::from_bytes`] after checking the length.
+    /// [`SigningKey::from_bytes`] after checking the length.
     fn try_from(bytes: &[u8]) -> Result<Self, Error> {
-        SecretKey::from_bytes(fixed(bytes, "secret key")?)
+        SigningKey::from_bytes(fixed(bytes, "secret key")?)
     }
 }

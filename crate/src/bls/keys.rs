@@ -17,15 +17,15 @@ const WHAT: &str = "public key";
 /// others', its proof of possession must have been verified ([`verify_possession`]), or a
 /// rogue key can forge aggregates.
 ///
-/// [`verify_possession`]: PublicKey::verify_possession
+/// [`verify_possession`]: VerifyingKey::verify_possession
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub struct PublicKey {
+pub struct VerifyingKey {
     point: G1Affine,
 }
 
-impl fmt::Debug for PublicKey {
+impl fmt::Debug for VerifyingKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("PublicKey(")?;
+        f.write_str("VerifyingKey(")?;
         for b in self.to_bytes() {
             write!(f, "{b:02x}")?;
         }
@@ -33,7 +33,7 @@ impl fmt::Debug for PublicKey {
     }
 }
 
-impl PublicKey {
+impl VerifyingKey {
     /// pubkey_to_point plus KeyValidate (§2.5) on a 48-byte compressed key.
     ///
     /// # Errors
@@ -41,7 +41,7 @@ impl PublicKey {
     /// [`Error::IdentityElement`], [`Error::NonCanonical`], [`Error::NotOnCurve`],
     /// [`Error::NotInSubgroup`].
     pub fn from_bytes(bytes: &[u8; PUBLIC_KEY_LEN]) -> Result<Self, Error> {
-        Ok(PublicKey {
+        Ok(VerifyingKey {
             point: decode_g1(bytes, WHAT)?,
         })
     }
@@ -79,7 +79,7 @@ impl PublicKey {
 
     /// Wraps a point known to be valid (computed from a secret key, or decoded before).
     pub(super) fn from_point(point: G1Affine) -> Self {
-        PublicKey { point }
+        VerifyingKey { point }
     }
 
     pub(super) fn point(&self) -> &G1Affine {
@@ -87,11 +87,11 @@ impl PublicKey {
     }
 }
 
-impl TryFrom<&[u8]> for PublicKey {
+impl TryFrom<&[u8]> for VerifyingKey {
     type Error = Error;
 
-    /// [`PublicKey::from_bytes`] after checking the length.
+    /// [`VerifyingKey::from_bytes`] after checking the length.
     fn try_from(bytes: &[u8]) -> Result<Self, Error> {
-        PublicKey::from_bytes(fixed(bytes, WHAT)?)
+        VerifyingKey::from_bytes(fixed(bytes, WHAT)?)
     }
 }

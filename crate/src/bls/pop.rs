@@ -12,8 +12,8 @@ const WHAT: &str = "proof of possession";
 
 /// A proof of possession: a G2 point, validated like a signature but typed apart from one, so
 /// that neither can be passed for the other. Produced by
-/// `SecretKey::prove_possession`, checked by
-/// [`PublicKey::verify_possession`](super::PublicKey::verify_possession).
+/// `SigningKey::prove_possession`, checked by
+/// [`VerifyingKey::verify_possession`](super::VerifyingKey::verify_possession).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct ProofOfPossession {
     point: G2Affine,

@@ -13,7 +13,7 @@ use core::fmt;
 
 use bls12_381::{G1Affine, G1Projective};
 
-use super::{Error, ProofOfPossession, PublicKey, Signature, PUBLIC_KEY_LEN, SIGNATURE_LEN};
+use super::{Error, ProofOfPossession, Signature, VerifyingKey, PUBLIC_KEY_LEN, SIGNATURE_LEN};
 
 /// The largest validator set a [`PreparedSet`] accepts (its bitmap is then 8 KiB).
 pub const MAX_SET_SIZE: usize = 1 << 16;
@@ -49,8 +49,8 @@ impl PreparedSet {
     /// # Errors
     /// [`Error::Empty`], [`Error::TooManyKeys`], [`Error::DuplicateKey`],
     /// [`Error::InvalidProofOfPossession`] naming the first member whose proof fails.
-    pub fn new(members: &[(PublicKey, ProofOfPossession)]) -> Result<Self, Error> {
-        let keys: Vec<PublicKey> = members.iter().map(|(pk, _)| *pk).collect();
+    pub fn new(members: &[(VerifyingKey, ProofOfPossession)]) -> Result<Self, Error> {
+        let keys: Vec<VerifyingKey> = members.iter().map(|(pk, _)| *pk).collect();
         check_keys(&keys)?;
         for (index, (pk, pop)) in members.iter().enumerate() {
             pk.verify_possession(pop)
@@ -98,7 +98,7 @@ impl PreparedSet {
                     error: alloc::boxed::Box::new(error),
                 };
                 Ok((
-                    PublicKey::try_from(pk).map_err(member)?,
+                    VerifyingKey::try_from(pk).map_err(member)?,
                     ProofOfPossession::try_from(pop).map_err(member)?,
                 ))
             })
@@ -117,12 +117,12 @@ impl PreparedSet {
     /// chain that checks PoPs at registration and commits to the resulting set in a root the
     /// light client verified. A single key without a valid PoP makes every aggregate over
     /// this set forgeable by its owner.
-    pub fn from_keys_trusting_pops(keys: &[PublicKey]) -> Result<Self, Error> {
+    pub fn from_keys_trusting_pops(keys: &[VerifyingKey]) -> Result<Self, Error> {
         check_keys(keys)?;
         Ok(Self::from_checked(keys))
     }
 
-    fn from_checked(keys: &[PublicKey]) -> Self {
+    fn from_checked(keys: &[VerifyingKey]) -> Self {
         let keys: Vec<G1Affine> = keys.iter().map(|pk| *pk.point()).collect();
         let aggregate = keys
             .iter()
@@ -141,8 +141,8 @@ impl PreparedSet {
     }
 
     /// The public key of member `index`, if there is one.
-    pub fn public_key(&self, index: usize) -> Option<PublicKey> {
-        self.keys.get(index).map(|k| PublicKey::from_point(*k))
+    pub fn verifying_key(&self, index: usize) -> Option<VerifyingKey> {
+        self.keys.get(index).map(|k| VerifyingKey::from_point(*k))
     }
 
     /// Checks `bitmap` against this set (see [`SignerBitmap`] for the convention) and gives
@@ -207,7 +207,7 @@ impl PreparedSet {
 
 /// Checks a set's size and that no key repeats (a repeated key would let one validator count
 /// twice towards a quorum).
-fn check_keys(keys: &[PublicKey]) -> Result<(), Error> {
+fn check_keys(keys: &[VerifyingKey]) -> Result<(), Error> {
     if keys.is_empty() {
         return Err(Error::Empty {
             what: "validator set",

@@ -17,7 +17,7 @@ use crate::pulsar::frame::SignatureFrame;
 /// round and hash from the caller, and [`CertificateBuilder::ending_epoch`] commits to the
 /// next set. Hand [`CertificateBuilder::message`] to the signers:
 ///
-/// - each BLS validator signs it ([`crate::bls::SecretKey::sign`]) → [`CertificateBuilder::add_bls`];
+/// - each BLS validator signs it ([`crate::bls::SigningKey::sign`]) → [`CertificateBuilder::add_bls`];
 /// - the Pulsar custody session signs it with context [`super::PULSAR_CONTEXT`]
 ///   ([`crate::pulsar::custody::Session::sign`]; the combiner's `Signed::to_frame`) →
 ///   [`CertificateBuilder::pulsar`];

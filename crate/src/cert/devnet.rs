@@ -105,7 +105,7 @@ struct Member {
     number: u16,
     id: [u8; 32],
     weight: u64,
-    bls: Option<bls::SecretKey>,
+    bls: Option<bls::SigningKey>,
     mldsa: Option<(Vec<u8>, Zeroizing<Vec<u8>>)>,
     magnetar: Option<magnetar::SigningKey>,
 }
@@ -324,7 +324,7 @@ impl Devnet {
 
     /// The BLS secret key of the validator at `index` of the current set (to make
     /// signatures the devnet would not, in tests).
-    pub fn bls_key(&self, index: usize) -> Option<&bls::SecretKey> {
+    pub fn bls_key(&self, index: usize) -> Option<&bls::SigningKey> {
         self.member(index).ok()?.bls.as_ref()
     }
 
@@ -378,7 +378,7 @@ impl Devnet {
         let bls = if self.config.bls {
             let mut ikm = Zeroizing::new([0u8; 32]);
             self.secret("bls", number, &mut ikm[..]);
-            Some(bls::SecretKey::keygen(&ikm[..], b"")?)
+            Some(bls::SigningKey::keygen(&ikm[..], b"")?)
         } else {
             None
         };
@@ -444,7 +444,7 @@ impl Devnet {
                 bls: m
                     .bls
                     .as_ref()
-                    .map(|sk| (sk.public_key().to_bytes(), sk.prove_possession().to_bytes())),
+                    .map(|sk| (sk.verifying_key().to_bytes(), sk.prove_possession().to_bytes())),
                 mldsa: m.mldsa.as_ref().map(|(pk, _)| pk.clone()),
                 slhdsa: m.magnetar.as_ref().map(|k| k.public_key().as_bytes().to_vec()),
             })

@@ -4,7 +4,7 @@ use alloc::vec::Vec;
 
 use super::set::{ValidatorSet, ValidatorSetView};
 use super::Error;
-use crate::bls::{self, PreparedSet, ProofOfPossession, PublicKey};
+use crate::bls::{self, PreparedSet, ProofOfPossession, VerifyingKey};
 use crate::magnetar::{self, Registry, ValidatorId};
 use crate::mldsa::{self, PreparedPublicKey};
 use crate::pulsar::frame::GroupKeyFrame;
@@ -199,7 +199,7 @@ fn prepare_bls(view: &ValidatorSetView<'_>) -> Result<PreparedSet, Error> {
                 return Err(bad(bls::Error::Empty { what: "BLS key" }));
             };
             Ok((
-                PublicKey::from_bytes(pk).map_err(bad)?,
+                VerifyingKey::from_bytes(pk).map_err(bad)?,
                 ProofOfPossession::from_bytes(pop).map_err(bad)?,
             ))
         })

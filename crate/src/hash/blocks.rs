@@ -6,19 +6,19 @@
 //! on) and permutes only when a block is asked for.
 
 /// A SHAKE instance with rate `RATE` bytes whose whole input fits in one block.
-pub struct ShakeBlocks<const RATE: usize> {
+pub(crate) struct ShakeBlocks<const RATE: usize> {
     state: [u64; 25],
 }
 
 /// SHAKE128 (rate 168 bytes).
-pub type Shake128Blocks = ShakeBlocks<168>;
+pub(crate) type Shake128Blocks = ShakeBlocks<168>;
 /// SHAKE256 (rate 136 bytes).
-pub type Shake256Blocks = ShakeBlocks<136>;
+pub(crate) type Shake256Blocks = ShakeBlocks<136>;
 
 impl<const RATE: usize> ShakeBlocks<RATE> {
     /// Absorbs the concatenation of `parts` (shorter than `RATE` bytes in total) and pads
     /// with the SHAKE domain bits. Inputs are fixed-size seeds chosen by the caller.
-    pub fn new(parts: &[&[u8]]) -> Self {
+    pub(crate) fn new(parts: &[&[u8]]) -> Self {
         let mut block = [0u8; RATE];
         let mut len = 0;
         for p in parts {
@@ -38,7 +38,7 @@ impl<const RATE: usize> ShakeBlocks<RATE> {
     }
 
     /// The next `RATE` output bytes.
-    pub fn next_block(&mut self) -> [u8; RATE] {
+    pub(crate) fn next_block(&mut self) -> [u8; RATE] {
         keccak::f1600(&mut self.state);
         let mut out = [0u8; RATE];
         for (chunk, lane) in out.chunks_exact_mut(8).zip(self.state.iter()) {
@@ -58,14 +58,17 @@ impl<const RATE: usize> Drop for ShakeBlocks<RATE> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hash::{shake128, shake256, Squeeze};
+    use crate::hash::{shake256, Squeeze};
+    use sha3::digest::{ExtendableOutput, Update};
 
     #[test]
     fn matches_sha3() {
         let seed = [0x5Au8; 34];
         let mut x = Shake128Blocks::new(&[&seed[..32], &seed[32..]]);
         let mut want = [0u8; 3 * 168];
-        shake128(&[&seed]).squeeze(&mut want);
+        let mut h = sha3::Shake128::default();
+        h.update(&seed);
+        h.finalize_xof().squeeze(&mut want);
         for b in 0..3 {
             assert_eq!(x.next_block()[..], want[b * 168..(b + 1) * 168]);
         }

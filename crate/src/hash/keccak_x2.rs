@@ -123,7 +123,7 @@ macro_rules! round {
 
 /// Keccak-f\[1600\] on two states, lane i of state k in lane k of `s[i]`. Two rounds per
 /// iteration, renaming A → E → A, so no state copies are made.
-pub fn f1600x2(s: &mut [v128; 25]) {
+pub(crate) fn f1600x2(s: &mut [v128; 25]) {
     let [mut aba, mut abe, mut abi, mut abo, mut abu, mut aga, mut age, mut agi, mut ago, mut agu, mut aka, mut ake, mut aki, mut ako, mut aku, mut ama, mut ame, mut ami, mut amo, mut amu, mut asa, mut ase, mut asi, mut aso, mut asu] =
         *s;
     let (mut eba, mut ebe, mut ebi, mut ebo, mut ebu, mut ega, mut ege, mut egi, mut ego, mut egu);
@@ -153,18 +153,18 @@ impl<const RATE: usize> Drop for ShakeBlocksX2<RATE> {
 
 /// Two SHAKE streams of rate `RATE`, each over a seed shorter than one block, squeezed in
 /// lock-step a block at a time.
-pub struct ShakeBlocksX2<const RATE: usize> {
+pub(crate) struct ShakeBlocksX2<const RATE: usize> {
     state: [v128; 25],
 }
 
 /// Two SHAKE128 streams.
-pub type Shake128BlocksX2 = ShakeBlocksX2<168>;
+pub(crate) type Shake128BlocksX2 = ShakeBlocksX2<168>;
 /// Two SHAKE256 streams.
-pub type Shake256BlocksX2 = ShakeBlocksX2<136>;
+pub(crate) type Shake256BlocksX2 = ShakeBlocksX2<136>;
 
 impl<const RATE: usize> ShakeBlocksX2<RATE> {
     /// Absorbs the concatenation of `parts[k]` into stream k (each shorter than a block).
-    pub fn new(parts: [&[&[u8]]; 2]) -> Self {
+    pub(crate) fn new(parts: [&[&[u8]]; 2]) -> Self {
         let mut blocks = [[0u8; RATE]; 2];
         for (block, p) in blocks.iter_mut().zip(parts.iter()) {
             let mut len = 0;
@@ -188,7 +188,7 @@ impl<const RATE: usize> ShakeBlocksX2<RATE> {
     }
 
     /// The next `RATE` output bytes of each stream.
-    pub fn next_blocks(&mut self) -> [[u8; RATE]; 2] {
+    pub(crate) fn next_blocks(&mut self) -> [[u8; RATE]; 2] {
         f1600x2(&mut self.state);
         let mut out = [[0u8; RATE]; 2];
         for (i, lane) in self.state.iter().enumerate().take(RATE / 8) {

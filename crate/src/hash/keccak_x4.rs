@@ -48,6 +48,7 @@ pub fn f1600x4(s: &mut StateX4, active: usize) {
 }
 
 /// Which backend [`f1600x4`] may use (for benchmarks and tests).
+#[cfg_attr(not(feature = "bench-internals"), allow(dead_code))] // benches and tests
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
     /// The fastest the CPU supports (the default).
@@ -65,6 +66,7 @@ static CHOICE: AtomicU8 = AtomicU8::new(AUTO);
 
 /// Restricts the backends [`f1600x4`] may use, for the whole process: benchmarks measure
 /// what a target without SIMD (or without AVX-512) runs, tests compare the backends.
+#[cfg_attr(not(feature = "bench-internals"), allow(dead_code))] // benches and tests
 pub fn set_backend(b: Backend) {
     let v = match b {
         Backend::Auto => AUTO,
@@ -131,6 +133,7 @@ pub fn chains_x4(c: &ChainsX4) -> Option<[[u64; 4]; 4]> {
 }
 
 /// Whether [`f1600x4`] runs a vector backend on this machine (for reports and benches).
+#[cfg_attr(not(feature = "bench-internals"), allow(dead_code))] // benches and tests
 pub fn backend() -> &'static str {
     let choice = CHOICE.load(Ordering::Relaxed);
     if choice == PORTABLE {

@@ -273,7 +273,7 @@ pub(crate) fn read_party_list(r: &mut Reader<'_>) -> Result<Vec<PartyId>, wire::
 /// # Security
 /// Holds the secret share (and Pedersen blind): zeroized on drop, no `Clone`, `Debug`
 /// redacted. [`KeyShare::to_bytes`] returns the secret in the clear (in a zeroizing
-/// buffer): encrypt it before it leaves memory (see `lss::snapshot`).
+/// buffer): encrypt it before it leaves memory (see `keystore`).
 pub struct KeyShare<C: Curve> {
     pub(crate) id: PartyId,
     pub(crate) share: Share<C>,

@@ -1,5 +1,6 @@
-//! Typed keys generic over the parameter set ([`SigningKey`], [`VerifyingKey`],
-//! [`PreparedVerifyingKey`]) and the byte API's prepared key ([`PreparedPublicKey`]).
+//! Typed keys and signatures generic over the parameter set ([`SigningKey`],
+//! [`VerifyingKey`], [`PreparedVerifyingKey`], [`Signature`]) and the byte API's prepared
+//! key ([`PreparedPublicKey`]).
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -142,16 +143,25 @@ impl<P: Params> SigningKey<P> {
     ///
     /// # Errors
     /// [`Error::ContextTooLong`].
-    pub fn sign(&self, msg: &[u8], ctx: &[u8], rnd: &[u8; 32]) -> Result<Vec<u8>, Error> {
-        sign(P::MODE, &self.sk, msg, ctx, Some(rnd))
+    pub fn sign(&self, msg: &[u8], ctx: &[u8], rnd: &[u8; 32]) -> Result<Signature<P>, Error> {
+        sign(P::MODE, &self.sk, msg, ctx, Some(rnd)).map(Signature::from_vec)
     }
 
     /// FIPS 204 Alg. 2 ML-DSA.Sign, deterministic variant (rnd = 0^32).
     ///
     /// # Errors
     /// [`Error::ContextTooLong`].
-    pub fn sign_deterministic(&self, msg: &[u8], ctx: &[u8]) -> Result<Vec<u8>, Error> {
-        sign(P::MODE, &self.sk, msg, ctx, None)
+    pub fn sign_deterministic(&self, msg: &[u8], ctx: &[u8]) -> Result<Signature<P>, Error> {
+        sign(P::MODE, &self.sk, msg, ctx, None).map(Signature::from_vec)
+    }
+}
+
+impl<P: Params> TryFrom<&[u8]> for SigningKey<P> {
+    type Error = Error;
+
+    /// [`SigningKey::from_bytes`].
+    fn try_from(bytes: &[u8]) -> Result<Self, Error> {
+        SigningKey::from_bytes(bytes)
     }
 }
 
@@ -212,10 +222,9 @@ impl<P: Params> VerifyingKey<P> {
     /// FIPS 204 Alg. 3 ML-DSA.Verify with context `ctx`.
     ///
     /// # Errors
-    /// [`Error::InvalidLength`] for a signature of the wrong length,
     /// [`Error::ContextTooLong`], [`Error::InvalidSignature`].
-    pub fn verify(&self, msg: &[u8], ctx: &[u8], sig: &[u8]) -> Result<(), Error> {
-        verify(P::MODE, &self.pk, msg, ctx, sig)
+    pub fn verify(&self, msg: &[u8], ctx: &[u8], sig: &Signature<P>) -> Result<(), Error> {
+        verify(P::MODE, &self.pk, msg, ctx, &sig.bytes)
     }
 
     /// Expands the key once (the matrix Â, NTT(t1·2^d) and tr) for verifying many
@@ -227,6 +236,15 @@ impl<P: Params> VerifyingKey<P> {
             key: verify::Prepared::new::<P>(&self.pk),
         };
         PreparedVerifyingKey { key, _p: PhantomData }
+    }
+}
+
+impl<P: Params> TryFrom<&[u8]> for VerifyingKey<P> {
+    type Error = Error;
+
+    /// [`VerifyingKey::from_bytes`].
+    fn try_from(bytes: &[u8]) -> Result<Self, Error> {
+        VerifyingKey::from_bytes(bytes)
     }
 }
 
@@ -249,9 +267,76 @@ impl<P: Params> PreparedVerifyingKey<P> {
     /// [`VerifyingKey::verify`].
     ///
     /// # Errors
-    /// [`Error::InvalidLength`] for a signature of the wrong length,
     /// [`Error::ContextTooLong`], [`Error::InvalidSignature`].
-    pub fn verify(&self, msg: &[u8], ctx: &[u8], sig: &[u8]) -> Result<(), Error> {
-        self.key.verify(msg, ctx, sig)
+    pub fn verify(&self, msg: &[u8], ctx: &[u8], sig: &Signature<P>) -> Result<(), Error> {
+        self.key.verify(msg, ctx, &sig.bytes)
+    }
+}
+
+/// An ML-DSA signature for parameter set `P`: its `P::SIG_LEN`-byte encoding (FIPS 204
+/// Alg. 26 sigEncode). Decoding checks the length; the hint and the range of z are checked
+/// by verification, which rejects a malformed signature as invalid.
+pub struct Signature<P: Params> {
+    bytes: Vec<u8>,
+    _p: PhantomData<P>,
+}
+
+// By hand: a derive would ask `P` itself to be `Clone` and `PartialEq`.
+impl<P: Params> Clone for Signature<P> {
+    fn clone(&self) -> Self {
+        Signature::from_vec(self.bytes.clone())
+    }
+}
+
+impl<P: Params> PartialEq for Signature<P> {
+    fn eq(&self, other: &Self) -> bool {
+        self.bytes == other.bytes
+    }
+}
+
+impl<P: Params> Eq for Signature<P> {}
+
+impl<P: Params> core::fmt::Debug for Signature<P> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Signature<{}>({} bytes)", P::MODE.name(), self.bytes.len())
+    }
+}
+
+impl<P: Params> Signature<P> {
+    /// Takes an encoded signature of `P::SIG_LEN` bytes.
+    ///
+    /// # Errors
+    /// [`Error::InvalidLength`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        check_len("signature", P::SIG_LEN, bytes.len())?;
+        Ok(Signature::from_vec(bytes.to_vec()))
+    }
+
+    /// The encoded signature (`P::SIG_LEN` bytes).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.bytes.clone()
+    }
+
+    /// The encoded signature, borrowed.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Wraps the output of signing (always `P::SIG_LEN` bytes).
+    fn from_vec(bytes: Vec<u8>) -> Self {
+        debug_assert_eq!(bytes.len(), P::SIG_LEN);
+        Signature {
+            bytes,
+            _p: PhantomData,
+        }
+    }
+}
+
+impl<P: Params> TryFrom<&[u8]> for Signature<P> {
+    type Error = Error;
+
+    /// [`Signature::from_bytes`].
+    fn try_from(bytes: &[u8]) -> Result<Self, Error> {
+        Signature::from_bytes(bytes)
     }
 }

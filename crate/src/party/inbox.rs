@@ -20,29 +20,37 @@ pub(crate) struct Unique<'a> {
     pub(crate) messages: Vec<(PartyId, [u8; 4], &'a [u8])>,
 }
 
+/// The magic of `m`, a message in `me`'s inbox: `None` for `me`'s own message (ignored)
+/// and for bytes shorter than a magic (recorded in `dropped` as
+/// [`BlameReason::Malformed`]). Every filter of an inbox starts here.
+pub(crate) fn peer_magic(me: PartyId, m: &Incoming<'_>, dropped: &mut Vec<Blame>) -> Option<[u8; 4]> {
+    if m.from == me {
+        return None;
+    }
+    let Some(magic) = m.bytes.first_chunk::<4>() else {
+        dropped.push(Blame::new(
+            m.from,
+            BlameReason::Malformed(wire::Error::TooShort {
+                needed: 4,
+                got: m.bytes.len(),
+            }),
+        ));
+        return None;
+    };
+    Some(*magic)
+}
+
 /// Applies the filter of the module docs, recording what it drops in `dropped`.
 pub(crate) fn unique<'a>(me: PartyId, inbox: &[Incoming<'a>], dropped: &mut Vec<Blame>) -> Unique<'a> {
     // (sender, magic) -> Some(bytes) while unique, None once conflicting.
     let mut seen: BTreeMap<(PartyId, [u8; 4]), Option<&'a [u8]>> = BTreeMap::new();
     for m in inbox {
-        if m.from == me {
-            continue;
-        }
-        let Some(magic) = m.bytes.get(..4) else {
-            dropped.push(Blame::new(
-                m.from,
-                BlameReason::Malformed(wire::Error::TooShort {
-                    needed: 4,
-                    got: m.bytes.len(),
-                }),
-            ));
+        let Some(magic) = peer_magic(me, m, dropped) else {
             continue;
         };
-        let mut key_magic = [0u8; 4];
-        key_magic.copy_from_slice(magic);
-        match seen.get_mut(&(m.from, key_magic)) {
+        match seen.get_mut(&(m.from, magic)) {
             None => {
-                seen.insert((m.from, key_magic), Some(m.bytes));
+                seen.insert((m.from, magic), Some(m.bytes));
             }
             Some(slot) => match slot {
                 Some(prev) if *prev == m.bytes => {
@@ -62,6 +70,15 @@ pub(crate) fn unique<'a>(me: PartyId, inbox: &[Incoming<'a>], dropped: &mut Vec<
             .filter_map(|((from, magic), bytes)| bytes.map(|b| (from, magic, b)))
             .collect(),
     }
+}
+
+/// What a composite party drops (`outer`, emptied here), then what its inner party
+/// dropped (`inner`), as one tidied list ([`tidy`]): the `dropped` of a path's outcome.
+pub(crate) fn merged(outer: &mut Vec<Blame>, inner: impl IntoIterator<Item = Blame>) -> Vec<Blame> {
+    let mut all = core::mem::take(outer);
+    all.extend(inner);
+    tidy(&mut all);
+    all
 }
 
 /// Sorts a list of blame by party, then code, and removes exact repeats.

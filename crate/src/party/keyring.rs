@@ -20,8 +20,9 @@
 //!
 //! The lifecycle parties ([`crate::pulsar::custody::lifecycle`], [`crate::lens::lifecycle`])
 //! end a reshare by staging the new generation and applying the certificate they collected;
-//! a host persists the keyring after each change, saving a staged generation before it
-//! erases anything (the snapshot store's `activate` takes the [`Activated`] receipt).
+//! a host persists the keyring after each change ([`crate::keystore`]: `save_keyring` after
+//! a stage, `activate` with the [`Activated`] receipt after an activation — the store
+//! erases a stored share only for such a receipt, so the rule lives here alone).
 //!
 //! # Security
 //! The keyring owns secret shares: they are wiped when dropped (each scheme's share type
@@ -64,16 +65,32 @@ pub trait Custody: Sized {
 }
 
 /// What an accepted activation did: the generation now current and the generation whose
-/// share was erased (hand it to the snapshot store).
+/// share was erased. It is the keyring's receipt: only [`Keyring::activate`] makes one,
+/// and the key store erases a stored share only when handed one
+/// ([`crate::keystore::SnapshotStore::activate`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Activated {
+    generation: u64,
+    erased: Option<u64>,
+    member: bool,
+}
+
+impl Activated {
     /// The generation activated (the keyring's new current generation, or the generation
     /// the member left the group at).
-    pub generation: u64,
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
     /// The generation whose share was erased, if the keyring held one.
-    pub erased: Option<u64>,
+    pub fn erased(&self) -> Option<u64> {
+        self.erased
+    }
+
     /// Whether the member holds a share of the activated generation (false: it left).
-    pub member: bool,
+    pub fn member(&self) -> bool {
+        self.member
+    }
 }
 
 /// A member's current and pending generations (see the module docs).
@@ -177,6 +194,26 @@ impl<S: Custody> Keyring<S> {
                 self.pending = Some(pending);
                 Err(e)
             }
+        }
+    }
+
+    /// Stages `pending` and applies `certificate` to it: how every reshare path ends at a
+    /// member. Without a certificate (the activation round collected too few proofs) the
+    /// new generation stays pending and `missing` is the refusal.
+    ///
+    /// # Errors
+    /// As [`Keyring::stage`] and [`Keyring::activate`]; `missing`.
+    #[allow(clippy::result_large_err)]
+    pub(crate) fn stage_and_activate(
+        &mut self,
+        pending: S::Pending,
+        certificate: Option<&S::Certificate>,
+        missing: crate::Error,
+    ) -> Result<Activated, crate::Error> {
+        self.stage(pending)?;
+        match certificate {
+            Some(certificate) => self.activate(certificate),
+            None => Err(missing),
         }
     }
 

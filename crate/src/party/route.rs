@@ -18,21 +18,16 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::{CryptoRngCore, SeedableRng};
 use zeroize::Zeroizing;
 
+use super::inbox::peer_magic;
 use super::{Blame, BlameReason, Incoming};
 use crate::hash::{tags, Transcript};
 use crate::wire;
 use crate::PartyId;
 
-/// The magic of `bytes`, if it has four bytes.
-pub(crate) fn magic_of(bytes: &[u8]) -> Option<[u8; 4]> {
-    let mut m = [0u8; 4];
-    m.copy_from_slice(bytes.get(..4)?);
-    Some(m)
-}
-
 /// The messages of `inbox` a phase takes (kinds in `takes`); kinds in `overhears` are
 /// ignored; everything else is recorded in `dropped` (see the module docs). `known` is
-/// every kind of the lifecycle. Messages from `me` are ignored.
+/// every kind of the lifecycle. Messages from `me` are ignored, and bytes shorter than a
+/// magic dropped, as by every inbox filter ([`peer_magic`]).
 pub(crate) fn route<'a>(
     me: PartyId,
     inbox: &[Incoming<'a>],
@@ -42,15 +37,8 @@ pub(crate) fn route<'a>(
     dropped: &mut Vec<Blame>,
 ) -> Vec<Incoming<'a>> {
     let mut out = Vec::new();
-    for m in inbox.iter().filter(|m| m.from != me) {
-        let Some(magic) = magic_of(m.bytes) else {
-            dropped.push(Blame::new(
-                m.from,
-                BlameReason::Malformed(wire::Error::TooShort {
-                    needed: 4,
-                    got: m.bytes.len(),
-                }),
-            ));
+    for m in inbox {
+        let Some(magic) = peer_magic(me, m, dropped) else {
             continue;
         };
         if takes.contains(&&magic) {

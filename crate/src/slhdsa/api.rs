@@ -93,3 +93,26 @@ pub(crate) fn verify_batch<P: Params>(items: &[BatchItem<'_>], internal_interfac
     }
     verdicts
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::params::Shake128f;
+    use super::*;
+    use crate::hash::keccak_x4::{self, Backend};
+
+    /// The portable Keccak path signs and verifies byte for byte as the vector backends do
+    /// (the switch is process-wide: other tests running meanwhile only change speed).
+    #[test]
+    fn portable_backend_signs_and_verifies_identically() {
+        let (mut pk, mut sk) = (vec![0u8; 32], vec![0u8; 64]);
+        internal::keygen::<Shake128f>(&[0x60; 16], &[0x61; 16], &[0x62; 16], &mut pk, &mut sk);
+        let (msg, ctx) = (b"backend".as_slice(), b"bad input".as_slice());
+        let sig = sign::<Shake128f>(&sk, msg, ctx, Some(&[0x63; 16])).expect("sign");
+        keccak_x4::set_backend(Backend::Portable);
+        let portable = sign::<Shake128f>(&sk, msg, ctx, Some(&[0x63; 16])).expect("sign");
+        let ok = verify::<Shake128f>(&pk, msg, ctx, &sig);
+        keccak_x4::set_backend(Backend::Auto);
+        assert_eq!(portable, sig);
+        assert_eq!(ok, Ok(()));
+    }
+}

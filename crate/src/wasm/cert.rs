@@ -29,7 +29,7 @@ use alloc::vec::Vec;
 use js_sys::{Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 
-use super::{null_object, to_js_error};
+use super::{js_number, js_u32, null_object, to_js_error};
 use crate::cert::{verify, Error, Header, LightClient, Options, Policy, Report, TrustedSet};
 
 #[wasm_bindgen]
@@ -44,6 +44,8 @@ extern "C" {
 
 /// A monotonic clock in nanoseconds from `performance.now()` (0 when it fails or is not a
 /// number).
+// The float-to-integer `as` saturates, which is the intent here; no `From` exists.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
 fn clock_ns() -> u64 {
     match performance_now().ok().and_then(|v| v.as_f64()) {
         // Non-negative and far below 2^64 ns for any real page; `as` saturates otherwise.
@@ -113,19 +115,19 @@ fn report_js(r: &Report) -> Object {
             reason(&l, e);
         }
         if let Some(s) = leg.signers {
-            set(&l, "signers", s as f64);
+            set(&l, "signers", js_u32(s));
         }
         if let Some(w) = leg.weight {
             set(&l, "weight", w);
         }
         if let Some(t) = leg.time_ns {
-            set(&l, "micros", t as f64 / 1000.0);
+            set(&l, "micros", js_number(t) / 1000.0);
         }
         legs.push(&l);
     }
     set(&o, "legs", legs);
     if let Some(t) = r.time_ns() {
-        set(&o, "micros", t as f64 / 1000.0);
+        set(&o, "micros", js_number(t) / 1000.0);
     }
     o
 }

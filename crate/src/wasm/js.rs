@@ -8,7 +8,6 @@
 //! reaches JS as `{ party, code, reason, related? }` with the code and text of
 //! [`BlameReason`] itself: the one table is the Rust one.
 
-use alloc::string::String;
 use alloc::vec::Vec;
 
 use js_sys::{Array, Object, Reflect, Uint8Array};
@@ -17,9 +16,9 @@ use rand_core::SeedableRng;
 use wasm_bindgen::prelude::*;
 use zeroize::Zeroizing;
 
-use super::js_error;
 use super::rng::RngWasm;
-use crate::lss::snapshot::{Metadata, Snapshot, SnapshotKey};
+use super::{js_error, js_number};
+use crate::keystore::{Metadata, Snapshot, SnapshotKey};
 use crate::lss::ActivationCertificate;
 use crate::party::{Blame, Outgoing};
 use crate::PartyId;
@@ -104,6 +103,8 @@ impl<'a, S> Member<'a, S> {
 }
 
 /// A generation number from JS: a non-negative safe integer.
+// The range check below makes the float-to-integer `as` exact; no `From` exists.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
 pub(super) fn generation(g: f64) -> Result<u64, JsValue> {
     // 2^53 - 1, the largest integer a JS number holds exactly.
     const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
@@ -136,8 +137,9 @@ static ARMED: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0
 /// so this export does not exist there): arms the misbehaviour named `name` for the next
 /// party a factory starts (`undefined` disarms). The start takes it, so it applies once.
 #[cfg(feature = "hazmat")]
+#[allow(unreachable_pub)] // `#[wasm_bindgen]` exports only `pub` functions
 #[wasm_bindgen(js_name = "hazmatArm")]
-pub fn hazmat_arm(name: Option<String>) -> Result<(), JsValue> {
+pub fn hazmat_arm(name: Option<alloc::string::String>) -> Result<(), JsValue> {
     use crate::party::hazmat::Cheat;
     let slot = match name {
         None => 0,
@@ -262,7 +264,7 @@ pub(super) fn outgoing(out: &Outgoing) -> JsValue {
 pub(super) fn activation(cert: &ActivationCertificate, verified: bool) -> JsValue {
     let o = Obj::new();
     o.bytes("certificate", &cert.to_bytes())
-        .set("generation", cert.generation() as f64)
+        .set("generation", js_number(cert.generation()))
         .bytes("transcriptHash", cert.transcript_hash())
         .ids("members", &cert.members())
         .set("verified", verified);
@@ -304,9 +306,9 @@ fn snapshot_key(key: Vec<u8>) -> Result<SnapshotKey, JsValue> {
     Ok(SnapshotKey::from_bytes(&array))
 }
 
-/// A snapshot error as a `QuasarError` (module `snapshot`).
-fn snapshot_error(e: crate::lss::snapshot::Error) -> JsValue {
-    js_error(&alloc::format!("{e}"), e.code(), "snapshot", &[])
+/// A key-storage error as a `QuasarError` (module `keystore`).
+fn snapshot_error(e: crate::keystore::Error) -> JsValue {
+    js_error(&alloc::format!("{e}"), e.code(), "keystore", &[])
 }
 
 /// What a snapshot's metadata says about the share it holds.

@@ -24,7 +24,7 @@ use super::js::{
 };
 use super::party::{host, inbox_bound, Finished, PartyWasm};
 use super::rng::RngWasm;
-use super::to_js_error;
+use super::{js_number, js_u32, to_js_error};
 use crate::lens::{
     self, Ceremony, CoordinatorParty, Curve, DealerShare, KeyShare, PublicKeyPackage, SignerParty,
 };
@@ -69,7 +69,7 @@ fn public_info(public: &PublicKeyPackage) -> Obj {
         .bytes("publicPackage", &public.to_bytes())
         .set("threshold", public.threshold())
         .ids("parties", public.parties())
-        .set("generation", epoch.generation as f64)
+        .set("generation", js_number(epoch.generation))
         .bytes("transcriptHash", &epoch.transcript);
     o
 }
@@ -387,10 +387,10 @@ pub fn protocol_constants() -> JsValue {
             crate::pulsar::custody::ACTIVATION_CONTEXT,
         )
         .set("lssActivationTag", ActivationKind::Lss.tag())
-        .set("lensMaxMessageBytes", lens::MAX_MESSAGE_LEN as u32)
+        .set("lensMaxMessageBytes", js_u32(lens::MAX_MESSAGE_LEN))
         .set(
             "pulsarMaxMessageBytes",
-            crate::pulsar::custody::session::MAX_MESSAGE_LEN as u32,
+            js_u32(crate::pulsar::custody::session::MAX_MESSAGE_LEN),
         );
     // The demo build (feature `hazmat`) adds the names of its misbehaviours.
     #[cfg(feature = "hazmat")]

@@ -30,7 +30,7 @@ use wasm_bindgen::prelude::*;
 #[cfg(not(feature = "light"))]
 use zeroize::Zeroizing;
 
-use super::{null_object, to_js_error};
+use super::{js_u32, null_object, to_js_error};
 use crate::magnetar::{
     self, AggregateCertificate, BatchItem, Error, Mode, PublicKey, Registry, Report, Validator, ValidatorId,
 };
@@ -301,7 +301,7 @@ impl RegistryWasm {
     /// How many validators.
     pub fn size(&self) -> u32 {
         // At most MAX_VALIDATORS (1024).
-        self.0.len() as u32
+        js_u32(self.0.len())
     }
 
     /// The sum of all weights.

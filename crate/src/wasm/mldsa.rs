@@ -22,7 +22,7 @@ use wasm_bindgen::prelude::*;
 #[cfg(not(feature = "light"))]
 use zeroize::Zeroizing;
 
-use super::to_js_error;
+use super::{js_u32, to_js_error};
 use crate::mldsa::{self, Mode};
 
 /// The parameter set for `level`, or a `RangeError` (a wrapper bug, not user input).
@@ -246,9 +246,9 @@ pub fn ml_dsa_lengths(level: u16) -> Result<Vec<u32>, JsValue> {
     let mode = mode(level)?;
     // The lengths are at most a few kilobytes, so they fit in u32.
     Ok(alloc::vec![
-        mode.public_key_len() as u32,
-        mode.secret_key_len() as u32,
-        mode.signature_len() as u32,
+        js_u32(mode.public_key_len()),
+        js_u32(mode.secret_key_len()),
+        js_u32(mode.signature_len()),
     ])
 }
 

@@ -32,7 +32,7 @@ use super::js::{
 };
 use super::party::{host, inbox_bound, Finished, PartyWasm};
 use super::rng::RngWasm;
-use super::{js_error, to_js_error};
+use super::{js_error, js_u32, to_js_error};
 use crate::lss::{self, AnyCeremony, AnyOutcome, Dealing, GroupPublic};
 use crate::mldsa::Mode;
 use crate::pulsar::custody::{
@@ -122,7 +122,7 @@ fn combiner_party(
                     .set("level", s.mode().level())
                     .ids("signers", s.signers())
                     .ids("missing", s.missing())
-                    .set("unattributed", s.unattributed() as u32);
+                    .set("unattributed", js_u32(s.unattributed()));
                 s.blame().to_vec()
             }
             Combined::Announcement(a) => {

@@ -21,7 +21,7 @@ use wasm_bindgen::prelude::*;
 #[cfg(not(feature = "light"))]
 use zeroize::Zeroizing;
 
-use super::to_js_error;
+use super::{js_u32, to_js_error};
 use crate::slhdsa::{self, hazmat, Mode};
 
 /// The parameter set named `name`, or a `RangeError` (a wrapper bug, not user input).
@@ -167,9 +167,9 @@ pub fn slh_dsa_lengths(set: &str) -> Result<Vec<u32>, JsValue> {
     let mode = mode(set)?;
     // The lengths are at most 49,856 bytes, so they fit in u32.
     Ok(alloc::vec![
-        mode.n() as u32,
-        mode.public_key_len() as u32,
-        mode.secret_key_len() as u32,
-        mode.signature_len() as u32,
+        js_u32(mode.n()),
+        js_u32(mode.public_key_len()),
+        js_u32(mode.secret_key_len()),
+        js_u32(mode.signature_len()),
     ])
 }

@@ -195,7 +195,10 @@ fn build() -> Result<String, Failure> {
         (
             mag_at - 4,
             4,
-            ((mag_len - 32 - sig_len) as u32).to_be_bytes().to_vec(),
+            u32::try_from(mag_len - 32 - sig_len)
+                .expect("a Magnetar leg under 4 GiB")
+                .to_be_bytes()
+                .to_vec(),
         ),
         (mag_at + 7, 2, 1u16.to_be_bytes().to_vec()),
         (ids + 32, 32, vec![]),

@@ -180,7 +180,7 @@ pub(crate) fn pid(v: u16) -> Result<PartyId, Failure> {
 }
 
 /// Parties `range`.
-pub(crate) fn pids(range: std::ops::RangeInclusive<u16>) -> Result<Vec<PartyId>, Failure> {
+pub(crate) fn pids(range: core::ops::RangeInclusive<u16>) -> Result<Vec<PartyId>, Failure> {
     range.map(pid).collect()
 }
 
@@ -233,7 +233,9 @@ impl MessageLog {
     /// Logs one message.
     pub(crate) fn push(&mut self, message: &[u8]) {
         use sha2::Digest;
-        let len = (message.len() as u32).to_be_bytes();
+        let len = u32::try_from(message.len())
+            .expect("a message under 4 GiB")
+            .to_be_bytes();
         for h in [&mut self.all, &mut self.phase] {
             h.update(len);
             h.update(message);
@@ -245,7 +247,7 @@ impl MessageLog {
     /// Ends the current phase under `name`.
     pub(crate) fn end_phase(&mut self, name: &str) {
         use sha2::Digest;
-        let digest = std::mem::take(&mut self.phase).finalize();
+        let digest = core::mem::take(&mut self.phase).finalize();
         self.phases.push(
             Obj::default()
                 .str("phase", name)

@@ -1,8 +1,8 @@
 //! `kats/pulsar.json`: Pulsar custody under per-party seeded generators, run by the
 //! custody lifecycle parties.
 
+use core::ops::RangeInclusive;
 use std::collections::{BTreeMap, BTreeSet};
-use std::ops::RangeInclusive;
 
 use quasar_pq::lss::ActivationCertificate;
 use quasar_pq::mldsa::{self, Mode};
@@ -255,9 +255,9 @@ fn case(c: &Case) -> Result<Obj, Failure> {
             .as_ref()
             .map_err(|e| Failure(format!("{p}: activation: {e}")))?;
         ensure(
-            activated.member == receivers.contains(&p)
+            activated.member() == receivers.contains(&p)
                 && reshared.keyring.pending().is_none()
-                && reshared.keyring.generation() == activated.member.then_some(1),
+                && reshared.keyring.generation() == activated.member().then_some(1),
             "the old share erased, the new one current at receivers only",
         )?;
         outcomes.insert(p, reshared);

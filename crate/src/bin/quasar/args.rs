@@ -155,9 +155,14 @@ pub(crate) fn default_threshold(n: u16) -> u16 {
     (2 * n / 3 + 1).min(n)
 }
 
+/// A value a range check between two `u16` bounds has already admitted.
+fn narrow(v: u32) -> u16 {
+    u16::try_from(v).unwrap_or(u16::MAX)
+}
+
 fn number(flag: &str, value: &str, lo: u16, hi: u16) -> Result<u16, String> {
     match value.parse::<u32>() {
-        Ok(v) if (u32::from(lo)..=u32::from(hi)).contains(&v) => Ok(v as u16),
+        Ok(v) if (u32::from(lo)..=u32::from(hi)).contains(&v) => Ok(narrow(v)),
         Ok(v) => Err(format!("{flag} must be between {lo} and {hi}, got {v}")),
         Err(_) => Err(format!(
             "{flag} must be a number between {lo} and {hi}, got '{value}'"
@@ -289,7 +294,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
     };
     let t = match threshold {
         Some(v) => match v.parse::<u32>() {
-            Ok(t) if (u32::from(min_t)..=u32::from(n)).contains(&t) => t as u16,
+            Ok(t) if (u32::from(min_t)..=u32::from(n)).contains(&t) => narrow(t),
             Ok(t) => {
                 return Err(format!(
                     "--threshold must be between {min_t} and --parties ({n}){lens_note}, got {t}"
@@ -314,7 +319,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
             }
             let new_n = number("--reshare parties", a, 2, MAX_PARTIES)?;
             let new_t = match b.parse::<u32>() {
-                Ok(t) if (u32::from(min_t)..=u32::from(new_n)).contains(&t) => t as u16,
+                Ok(t) if (u32::from(min_t)..=u32::from(new_n)).contains(&t) => narrow(t),
                 _ => {
                     return Err(format!(
                         "--reshare threshold must be between {min_t} and its parties ({new_n}){lens_note}, got {b}"
@@ -336,7 +341,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
                 None => (v.as_str(), None),
             };
             let party = match party.parse::<u32>() {
-                Ok(p) if (1..=u32::from(n)).contains(&p) => p as u16,
+                Ok(p) if (1..=u32::from(n)).contains(&p) => narrow(p),
                 _ => {
                     return Err(format!(
                         "--cheat must be a party id between 1 and --parties ({n}), got '{party}'"

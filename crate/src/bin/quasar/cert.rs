@@ -267,7 +267,7 @@ fn build(args: &[String]) -> Result<(), Failure> {
         return Err(usage_error("cert build needs --out DIR"));
     };
     let policy = p.policy()?;
-    let n = p.number("--validators", 4, 1, 128)? as usize;
+    let n = usize::try_from(p.number("--validators", 4, 1, 128)?).unwrap_or(128);
     let epochs = p.number("--epochs", 2, 1, 16)?;
     let blocks = p.number("--blocks", 2, 1, 64)?;
     let magnetar = match p.get("--magnetar") {

@@ -2,9 +2,9 @@
 //! happen, and keeps what the final report needs. Blame is printed with the library's own
 //! codes and words ([`BlameReason::code`] and its `Display`).
 
+use core::time::Duration;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
-use std::time::Duration;
 
 use quasar_pq::hash::Transcript;
 use quasar_pq::party::Blame;

@@ -23,13 +23,15 @@
 //! path may span several rows: Pulsar's setup is the DKG, the key ceremony and the key
 //! certification).
 
-use std::any::Any;
+use core::any::Any;
+use core::panic::AssertUnwindSafe;
+use core::time::Duration;
 use std::collections::BTreeMap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::catch_unwind;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use quasar_pq::party::{Incoming, Outgoing, Party, Round, Step};
 use quasar_pq::PartyId;
@@ -470,7 +472,8 @@ impl<P: Send + Sync + 'static> Cluster<P> {
     /// timing table its rounds belong to (at least one).
     pub(crate) fn run(&mut self, labels: &[&'static str], phase: P) -> Result<PhaseResult, Failure> {
         let phase = Arc::new(phase);
-        let all: Vec<Addr> = (0..self.ctrl.len() as Addr).collect();
+        let all: Vec<Addr> =
+            (0..Addr::try_from(self.ctrl.len()).expect("at most MAX_PARTIES nodes")).collect();
         let mut result = PhaseResult::default();
         let fail = |result: &mut PhaseResult, r: &Report, mut f: Failure| {
             f.phase = labels[r.label.unwrap_or(0).min(labels.len() - 1)].to_string();

@@ -124,7 +124,7 @@ pub(crate) fn retire<S: Custody>(
         }
     };
     Ok(Role::Local(
-        activated.erased.map(Event::Erased).into_iter().collect(),
+        activated.erased().map(Event::Erased).into_iter().collect(),
     ))
 }
 

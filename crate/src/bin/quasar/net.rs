@@ -11,10 +11,10 @@
 //! Per-node times are the thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`) where the OS has
 //! it, so they do not grow when more threads than cores share the machine.
 
+use core::time::Duration;
 use std::collections::BTreeMap;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::{self, JoinHandle};
-use std::time::Duration;
 
 use zeroize::Zeroizing;
 
@@ -87,7 +87,7 @@ impl Endpoint {
 
     /// What this node sent since the last call, by recipient.
     pub(crate) fn take_sent(&mut self) -> BTreeMap<Addr, u32> {
-        std::mem::take(&mut self.sent)
+        core::mem::take(&mut self.sent)
     }
 
     /// Takes the `count` frames sent to this node during command `tag`, in sender order.
@@ -98,9 +98,9 @@ impl Endpoint {
         let mut keep = Vec::new();
         for f in self.pending.drain(..) {
             match f.tag.cmp(&tag) {
-                std::cmp::Ordering::Equal => got.push(f),
-                std::cmp::Ordering::Greater => keep.push(f),
-                std::cmp::Ordering::Less => {}
+                core::cmp::Ordering::Equal => got.push(f),
+                core::cmp::Ordering::Greater => keep.push(f),
+                core::cmp::Ordering::Less => {}
             }
         }
         self.pending = keep;
@@ -169,11 +169,12 @@ fn route(rx: Receiver<Packet>, inboxes: Vec<Sender<Frame>>) -> Traffic {
 
 /// Per-thread CPU time (`CLOCK_THREAD_CPUTIME_ID`) where the platform has it.
 pub(crate) mod cpu {
-    use std::time::{Duration, Instant};
+    use core::time::Duration;
+    use std::time::Instant;
 
     #[cfg(all(target_pointer_width = "64", any(target_os = "linux", target_os = "macos")))]
     mod sys {
-        use std::ffi::{c_int, c_long};
+        use core::ffi::{c_int, c_long};
 
         #[repr(C)]
         pub(super) struct Timespec {
@@ -202,7 +203,7 @@ pub(crate) mod cpu {
         // SAFETY: `clock_gettime` is the POSIX function of libc (which std links), called
         // with a clock id valid on this OS and a pointer to a properly laid out, writable
         // `timespec` (two `long`s on 64-bit Linux and macOS) that outlives the call.
-        let rc = unsafe { sys::clock_gettime(sys::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+        let rc = unsafe { sys::clock_gettime(sys::CLOCK_THREAD_CPUTIME_ID, &raw mut ts) };
         if rc != 0 {
             return None;
         }

@@ -1,8 +1,8 @@
 //! The failure type and the timing table.
 
+use core::time::Duration;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::time::Duration;
 
 use crate::net::{Addr, Traffic, HUB};
 
@@ -285,7 +285,7 @@ pub(crate) fn today() -> String {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     // Howard Hinnant's civil_from_days.
-    let z = (secs / 86_400) as i64 + 719_468;
+    let z = i64::try_from(secs / 86_400).unwrap_or(i64::MAX / 2) + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
     let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;

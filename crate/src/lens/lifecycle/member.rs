@@ -13,6 +13,7 @@ use crate::lens::{
     SignerOutcome, SignerParty,
 };
 use crate::lss::{ActivationCertificate, DEALING_MAGICS};
+use crate::party::inbox::merged;
 use crate::party::keyring::{Activated, Keyring};
 use crate::party::route::route;
 use crate::party::{Blame, Incoming, Outgoing, Party, Round, Step};
@@ -266,9 +267,7 @@ impl Member {
                 let key_share = o
                     .key_share
                     .ok_or(Error::Internal("a key-generation party without a share"))?;
-                let mut dropped = core::mem::take(&mut self.dropped);
-                dropped.extend(o.dropped);
-                crate::party::inbox::tidy(&mut dropped);
+                let dropped = merged(&mut self.dropped, o.dropped);
                 self.path = Path::Finished;
                 Ok(Step::Done(
                     out,
@@ -309,16 +308,12 @@ impl Member {
                     Step::Waiting => return Ok(Step::Waiting),
                 };
                 let mut keyring = keyring.take().unwrap_or_default();
-                let activated = match keyring.stage(Pending::new(o.key_share, o.public.clone())) {
-                    Err(e) => Err(e.into()),
-                    Ok(()) => match &o.activation {
-                        Some(certificate) => keyring.activate(certificate),
-                        None => Err(crate::party::Error::NothingPending.into()),
-                    },
-                };
-                let mut dropped = core::mem::take(&mut self.dropped);
-                dropped.extend(o.dropped);
-                crate::party::inbox::tidy(&mut dropped);
+                let activated = keyring.stage_and_activate(
+                    Pending::new(o.key_share, o.public.clone()),
+                    o.activation.as_ref(),
+                    crate::party::Error::NothingPending.into(),
+                );
+                let dropped = merged(&mut self.dropped, o.dropped);
                 self.path = Path::Finished;
                 Ok(Step::Done(
                     Outgoing::none(),

@@ -353,6 +353,24 @@ impl GroupKey {
     }
 }
 
+impl GroupKey {
+    /// Reads a record back from a key-store entry: strictly, as [`GroupKey::from_bytes`],
+    /// but without the sharing it was certified for, which a pending generation does not
+    /// keep. The entry is authenticated under the store key and held a certified record
+    /// when it was sealed; the record is used only to be [`GroupKey::reactivated`] for the
+    /// new sharing, which certifies it again.
+    pub(crate) fn from_stored(bytes: &[u8]) -> Result<Self, Error> {
+        let mut r = Reader::new(bytes);
+        r.header(GROUP_KEY_MAGIC, VERSION)?;
+        let k = Self::read_body(&mut r)?;
+        r.finish()?;
+        if k.to_bytes() != bytes {
+            return Err(wire::Error::InvalidValue("non-canonical group key record").into());
+        }
+        Ok(k)
+    }
+}
+
 pub(crate) fn frame_bytes(mode: Mode, public_key: &[u8]) -> Vec<u8> {
     framed(&crate::pulsar::frame::GROUP_KEY_MAGIC, mode, public_key)
 }
@@ -367,7 +385,7 @@ pub(crate) fn framed(magic: &[u8; 4], mode: Mode, body: &[u8]) -> Vec<u8> {
 ///
 /// # Security
 /// Holds the secret share: wiped on drop, `Debug` redacted; [`KeyShare::to_bytes`] is
-/// secret (seal it with `lss::snapshot`).
+/// secret (seal it with `keystore`).
 pub struct KeyShare {
     pub(crate) share: lss::KeyShare<Ristretto255>,
     pub(crate) group_key: GroupKey,

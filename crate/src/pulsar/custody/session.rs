@@ -116,24 +116,53 @@ fn is_reserved_context(context: &[u8]) -> bool {
     .any(|t| context.starts_with(t.as_bytes()))
 }
 
-/// Checks the signing set: no duplicates, every signer a member, at least `t`.
-fn checked_signers(public: &GroupPublic<Ristretto255>, signers: &[PartyId]) -> Result<Vec<PartyId>, Error> {
-    let mut sorted = signers.to_vec();
+/// `list` sorted, checked free of repeats ([`Error::DuplicateSigner`]).
+pub(crate) fn sorted_unique(list: &[PartyId]) -> Result<Vec<PartyId>, Error> {
+    let mut sorted = list.to_vec();
     sorted.sort_unstable();
     if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
         return Err(Error::DuplicateSigner { party: w[0] });
     }
-    if let Some(&p) = sorted.iter().find(|p| public.parties().binary_search(p).is_err()) {
+    Ok(sorted)
+}
+
+/// Checks a sorted signing set against the group's `members` (increasing) and
+/// threshold: every signer a member, at least `threshold` of them.
+pub(crate) fn check_signing_set(
+    members: &[PartyId],
+    threshold: u16,
+    signers: &[PartyId],
+) -> Result<(), Error> {
+    if let Some(&p) = signers.iter().find(|p| members.binary_search(p).is_err()) {
         return Err(Error::UnknownParty { party: p });
     }
-    let needed = usize::from(public.threshold());
-    if sorted.len() < needed {
+    let needed = usize::from(threshold);
+    if signers.len() < needed {
         return Err(Error::NotEnoughSigners {
             needed,
-            got: sorted.len(),
+            got: signers.len(),
         });
     }
+    Ok(())
+}
+
+/// Checks the signing set: no duplicates, every signer a member, at least `t`.
+fn checked_signers(public: &GroupPublic<Ristretto255>, signers: &[PartyId]) -> Result<Vec<PartyId>, Error> {
+    let sorted = sorted_unique(signers)?;
+    check_signing_set(public.parties(), public.threshold(), &sorted)?;
     Ok(sorted)
+}
+
+/// Checks that a message to sign is at most [`MAX_MESSAGE_LEN`] bytes.
+pub(crate) fn check_message_len(message: &[u8]) -> Result<(), Error> {
+    if message.len() > MAX_MESSAGE_LEN {
+        return Err(wire::Error::CountTooLarge {
+            got: message.len(),
+            max: MAX_MESSAGE_LEN,
+        }
+        .into());
+    }
+    Ok(())
 }
 
 impl Session {
@@ -166,13 +195,7 @@ impl Session {
         if context.len() > 255 {
             return Err(mldsa::Error::ContextTooLong { len: context.len() }.into());
         }
-        if message.len() > MAX_MESSAGE_LEN {
-            return Err(wire::Error::CountTooLarge {
-                got: message.len(),
-                max: MAX_MESSAGE_LEN,
-            }
-            .into());
-        }
+        check_message_len(message)?;
         let signers = checked_signers(public, signers)?;
         let mut t = Transcript::new(tags::PULSAR_MESSAGE);
         t.append(b"sign")

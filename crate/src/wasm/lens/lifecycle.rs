@@ -13,10 +13,11 @@ use alloc::vec::Vec;
 
 use wasm_bindgen::prelude::*;
 
-use super::super::js::{self, activation, array32, party_id, party_ids, Obj};
+use super::super::js::{self, array32, party_id, party_ids, start_with_cheat, Obj};
+use super::super::keyring::{keyring_class, reshare_fields, JsCustody};
 use super::super::party::{host, inbox_bound, Finished, PartyWasm};
 use super::super::rng::RngWasm;
-use super::super::{js_error, to_js_error};
+use super::super::to_js_error;
 use super::{curve, package, public_info, LensKeyShareWasm};
 use crate::lens::lifecycle::{Coordinator, Member, MemberOutcome};
 use crate::lens::{Ceremony, CoordinatorOutcome, KeyShare};
@@ -46,32 +47,14 @@ fn member_outcome(o: MemberOutcome) -> Result<Finished, JsValue> {
         }
         MemberOutcome::Reshared(r) => {
             let info = public_info(&r.public);
-            info.set("path", "reshare")
-                .ids("qualified", &r.qualified)
-                .blame("blame", &r.blame);
-            if let Some(cert) = &r.certificate {
-                info.set("activation", activation(cert, r.activated.is_ok()));
-            }
-            let verdict = Obj::new();
-            match &r.activated {
-                Ok(a) => {
-                    verdict
-                        .set("ok", true)
-                        .set("generation", a.generation as f64)
-                        .set("member", a.member);
-                    if let Some(g) = a.erased {
-                        verdict.set("erased", g as f64);
-                    }
-                }
-                Err(e) => {
-                    verdict
-                        .set("ok", false)
-                        .set("code", e.code())
-                        .set("reason", alloc::format!("{e}"));
-                }
-            }
-            info.set("activated", verdict.into_js())
-                .set("keyring", LensKeyringWasm::of(r.keyring));
+            reshare_fields(
+                &info,
+                &r.qualified,
+                &r.blame,
+                r.certificate.as_ref(),
+                &r.activated,
+            );
+            info.set("keyring", LensKeyringWasm::of(r.keyring));
             Finished::ok(info, r.dropped)
         }
     }
@@ -98,7 +81,10 @@ pub fn member_keygen(
         threshold,
     )
     .map_err(to_js_error)?;
-    let started = Member::keygen(party_id(me)?, &c, rng.get()).map_err(to_js_error)?;
+    let me = party_id(me)?;
+    let rng = rng.get();
+    let started = start_with_cheat!(Member::keygen(me, &c, rng),
+        k => Member::keygen_cheating(me, &c, k, rng));
     let b = bound(members.len(), usize::from(threshold), 0);
     Ok(host("lens-member", started, b, Box::new(member_outcome)))
 }
@@ -115,7 +101,10 @@ pub fn member_sign(
     rng: &mut RngWasm,
 ) -> Result<PartyWasm, JsValue> {
     let share = keyring.current_share()?;
-    let started = Member::sign(share, party_id(coordinator)?, message, rng.get()).map_err(to_js_error)?;
+    let coordinator = party_id(coordinator)?;
+    let rng = rng.get();
+    let started = start_with_cheat!(Member::sign(share, coordinator, message, rng),
+        k => Member::sign_cheating(share, coordinator, message, k, rng));
     let b = bound(share.public().parties().len(), 0, message.len());
     Ok(host("lens-member", started, b, Box::new(member_outcome)))
 }
@@ -169,83 +158,40 @@ pub fn member_reshare(
     )
     .map_err(to_js_error)?;
     let n = public.parties().len() + reshare.receivers.len();
-    let started = Member::reshare(me, &mut keyring.keyring, &c, rng.get()).map_err(to_js_error)?;
+    let rng = rng.get();
+    let ring = &mut keyring.keyring;
+    let started = start_with_cheat!(Member::reshare(me, ring, &c, rng),
+        k => Member::reshare_cheating(me, ring, &c, k, rng));
     let b = bound(n, usize::from(reshare.threshold), 0);
     Ok(host("lens-member", started, b, Box::new(member_outcome)))
 }
 
-/// A Lens member's keyring: its current share and a pending generation, in WASM memory.
-/// Only a verified activation certificate (inside a reshare party) promotes the pending
-/// generation and erases the old share.
-///
-/// # Security
-/// Holds secret shares: wiped when freed.
-#[wasm_bindgen(js_name = "LensKeyringWasm")]
-pub struct LensKeyringWasm {
-    keyring: Keyring<KeyShare>,
-}
+impl JsCustody for KeyShare {
+    type Holder = LensKeyShareWasm;
 
-impl LensKeyringWasm {
-    fn of(keyring: Keyring<KeyShare>) -> LensKeyringWasm {
-        LensKeyringWasm { keyring }
+    fn share_of(holder: &LensKeyShareWasm) -> &KeyShare {
+        &holder.share
     }
 
-    fn current_share(&self) -> Result<&KeyShare, JsValue> {
-        self.keyring.current().ok_or_else(|| {
-            js_error(
-                "the keyring holds no current share",
-                "MISSING_OLD_SHARE",
-                "lss",
-                &[],
-            )
-        })
+    fn into_holder(self) -> LensKeyShareWasm {
+        LensKeyShareWasm { share: self }
+    }
+
+    fn copy(&self) -> Result<KeyShare, JsValue> {
+        Ok(self.duplicate())
+    }
+
+    fn public_info(&self) -> Obj {
+        let o = public_info(self.public());
+        o.set("id", self.party().get());
+        o
     }
 }
 
-#[wasm_bindgen(js_class = "LensKeyringWasm")]
-impl LensKeyringWasm {
-    /// An empty keyring (a member joining the group at a reshare).
-    pub fn empty() -> LensKeyringWasm {
-        LensKeyringWasm::of(Keyring::empty())
-    }
-
-    /// A keyring holding a copy of `share` as its current generation.
-    #[wasm_bindgen(js_name = "fromShare")]
-    pub fn from_share(share: &LensKeyShareWasm) -> LensKeyringWasm {
-        LensKeyringWasm::of(Keyring::new(share.share.duplicate()))
-    }
-
-    /// The current generation, or `undefined` (an empty keyring).
-    pub fn generation(&self) -> Option<f64> {
-        self.keyring.generation().map(|g| g as f64)
-    }
-
-    /// The generation dealt but not yet activated, or `undefined`.
-    #[wasm_bindgen(js_name = "pendingGeneration")]
-    pub fn pending_generation(&self) -> Option<f64> {
-        self.keyring.pending_generation().map(|g| g as f64)
-    }
-
-    /// The current share's public data (as `LensKeyShareWasm::publicInfo`), or `null`.
-    #[wasm_bindgen(js_name = "publicInfo")]
-    pub fn public_info(&self) -> JsValue {
-        match self.keyring.current() {
-            None => JsValue::NULL,
-            Some(s) => {
-                let o = public_info(s.public());
-                o.set("id", s.party().get());
-                o.into_js()
-            }
-        }
-    }
-
-    /// A copy of the current share (to seal it, or for the single-protocol factories).
-    ///
-    /// # Errors
-    /// `MISSING_OLD_SHARE` for an empty keyring.
-    pub fn current(&self) -> Result<LensKeyShareWasm, JsValue> {
-        Ok(LensKeyShareWasm {
-            share: self.current_share()?.duplicate(),
-        })
-    }
-}
+keyring_class!(
+    "A Lens member's keyring: its current share and a pending generation, in WASM memory.",
+    LensKeyringWasm,
+    "LensKeyringWasm",
+    KeyShare,
+    LensKeyShareWasm
+);

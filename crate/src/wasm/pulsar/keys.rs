@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use wasm_bindgen::prelude::*;
 
 use super::super::js::{self, Obj};
-use super::super::to_js_error;
+use super::super::{js_number, to_js_error};
 use crate::lss::{self, GroupPublic};
 use crate::pulsar::custody::{GroupKey, KeyShare};
 use crate::vss::Ristretto255 as R;
@@ -27,7 +27,7 @@ pub(super) fn sharing_info(public: &GroupPublic<R>) -> Obj {
     o.bytes("sharing", &public.to_bytes())
         .set("threshold", public.threshold())
         .ids("parties", public.parties())
-        .set("generation", public.generation() as f64)
+        .set("generation", js_number(public.generation()))
         .bytes("transcriptHash", public.transcript_hash());
     o
 }

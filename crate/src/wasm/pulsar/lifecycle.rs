@@ -17,10 +17,11 @@ use alloc::vec::Vec;
 
 use wasm_bindgen::prelude::*;
 
-use super::super::js::{self, activation, array32, party_id, party_ids, start_with_cheat, Obj};
+use super::super::js::{self, array32, party_id, party_ids, start_with_cheat, Obj};
+use super::super::keyring::{keyring_class, reshare_fields, JsCustody};
 use super::super::party::{host, inbox_bound, Finished, PartyWasm};
 use super::super::rng::RngWasm;
-use super::super::to_js_error;
+use super::super::{js_u32, to_js_error};
 use super::keys::{dup, key_fields, sharing_info, PulsarKeyShareWasm};
 use super::{mode, sharing};
 use crate::party::keyring::Keyring;
@@ -57,6 +58,24 @@ fn setup_params(
     .map_err(to_js_error)
 }
 
+/// The sign parameters from JS.
+fn sign_params(
+    session: &[u8],
+    signers: &[u16],
+    message: &[u8],
+    context: &[u8],
+    combiner: u16,
+) -> Result<SignParams, JsValue> {
+    SignParams::new(
+        array32("session", session)?,
+        &party_ids(signers)?,
+        message,
+        context,
+        party_id(combiner)?,
+    )
+    .map_err(to_js_error)
+}
+
 /// A member's outcome for JS: `path` (`"setup"`, `"sign"`, `"reshare"`) and its fields.
 fn member_outcome(o: MemberOutcome) -> Result<Finished, JsValue> {
     match o {
@@ -76,31 +95,13 @@ fn member_outcome(o: MemberOutcome) -> Result<Finished, JsValue> {
         }
         MemberOutcome::Reshared(r) => {
             let info = sharing_info(&r.public);
-            info.set("path", "reshare")
-                .ids("qualified", &r.qualified)
-                .blame("blame", &r.blame);
-            if let Some(cert) = &r.certificate {
-                info.set("activation", activation(cert, r.activated.is_ok()));
-            }
-            let verdict = Obj::new();
-            match &r.activated {
-                Ok(a) => {
-                    verdict
-                        .set("ok", true)
-                        .set("generation", a.generation as f64)
-                        .set("member", a.member);
-                    if let Some(g) = a.erased {
-                        verdict.set("erased", g as f64);
-                    }
-                }
-                Err(e) => {
-                    verdict
-                        .set("ok", false)
-                        .set("code", e.code())
-                        .set("reason", alloc::format!("{e}"));
-                }
-            }
-            info.set("activated", verdict.into_js());
+            reshare_fields(
+                &info,
+                &r.qualified,
+                &r.blame,
+                r.certificate.as_ref(),
+                &r.activated,
+            );
             if let Some(share) = r.keyring.current() {
                 key_fields(&info, share.group_key());
             }
@@ -129,7 +130,7 @@ fn combiner_outcome(o: CombinerOutcome) -> Result<Finished, JsValue> {
                 .set("level", s.mode().level())
                 .ids("signers", s.signers())
                 .ids("missing", s.missing())
-                .set("unattributed", s.unattributed() as u32)
+                .set("unattributed", js_u32(s.unattributed()))
                 .blame("blame", s.blame());
             Vec::new()
         }
@@ -210,14 +211,7 @@ pub fn combiner_sign(
     rng: &mut RngWasm,
     deterministic: bool,
 ) -> Result<PartyWasm, JsValue> {
-    let p = SignParams::new(
-        array32("session", session)?,
-        &party_ids(&signers)?,
-        message,
-        context,
-        party_id(combiner)?,
-    )
-    .map_err(to_js_error)?;
+    let p = sign_params(session, &signers, message, context, combiner)?;
     let public = sharing(sharing_bytes)?;
     let gk = GroupKey::from_bytes(key_record, &public).map_err(to_js_error)?;
     let started = if deterministic {
@@ -254,14 +248,7 @@ pub fn member_sign(
     rng: &mut RngWasm,
 ) -> Result<PartyWasm, JsValue> {
     let share = keyring.current_share()?;
-    let p = SignParams::new(
-        array32("session", session)?,
-        &party_ids(&signers)?,
-        message,
-        context,
-        party_id(combiner)?,
-    )
-    .map_err(to_js_error)?;
+    let p = sign_params(session, &signers, message, context, combiner)?;
     let rng = rng.get();
     let started = start_with_cheat!(Member::sign(share, &p, rng),
         k => Member::sign_cheating(share, &p, k, rng));
@@ -319,81 +306,33 @@ pub fn member_reshare(
     ))
 }
 
-/// A member's keyring: its current share and a pending generation, held in WASM memory.
-/// Only a verified activation certificate (inside a reshare party) promotes the pending
-/// generation and erases the old share.
-///
-/// # Security
-/// Holds secret shares: wiped when freed.
-#[wasm_bindgen(js_name = "PulsarKeyringWasm")]
-pub struct PulsarKeyringWasm {
-    keyring: Keyring<KeyShare>,
-}
+impl JsCustody for KeyShare {
+    type Holder = PulsarKeyShareWasm;
 
-impl PulsarKeyringWasm {
-    fn of(keyring: Keyring<KeyShare>) -> PulsarKeyringWasm {
-        PulsarKeyringWasm { keyring }
+    fn share_of(holder: &PulsarKeyShareWasm) -> &KeyShare {
+        &holder.share
     }
 
-    fn current_share(&self) -> Result<&KeyShare, JsValue> {
-        self.keyring.current().ok_or_else(|| {
-            super::super::js_error(
-                "the keyring holds no current share",
-                "MISSING_OLD_SHARE",
-                "lss",
-                &[],
-            )
-        })
+    fn into_holder(self) -> PulsarKeyShareWasm {
+        PulsarKeyShareWasm { share: self }
+    }
+
+    fn copy(&self) -> Result<KeyShare, JsValue> {
+        KeyShare::new(dup(self.lss()), self.group_key().clone()).map_err(to_js_error)
+    }
+
+    fn public_info(&self) -> Obj {
+        let o = sharing_info(self.public());
+        o.set("id", self.id().get());
+        key_fields(&o, self.group_key());
+        o
     }
 }
 
-#[wasm_bindgen(js_class = "PulsarKeyringWasm")]
-impl PulsarKeyringWasm {
-    /// An empty keyring (a member joining the group at a reshare).
-    pub fn empty() -> PulsarKeyringWasm {
-        PulsarKeyringWasm::of(Keyring::empty())
-    }
-
-    /// A keyring holding a copy of `share` as its current generation.
-    #[wasm_bindgen(js_name = "fromShare")]
-    pub fn from_share(share: &PulsarKeyShareWasm) -> Result<PulsarKeyringWasm, JsValue> {
-        let s = &share.share;
-        let copy = KeyShare::new(dup(s.lss()), s.group_key().clone()).map_err(to_js_error)?;
-        Ok(PulsarKeyringWasm::of(Keyring::new(copy)))
-    }
-
-    /// The current generation, or `undefined` (an empty keyring).
-    pub fn generation(&self) -> Option<f64> {
-        self.keyring.generation().map(|g| g as f64)
-    }
-
-    /// The generation dealt but not yet activated, or `undefined`.
-    #[wasm_bindgen(js_name = "pendingGeneration")]
-    pub fn pending_generation(&self) -> Option<f64> {
-        self.keyring.pending_generation().map(|g| g as f64)
-    }
-
-    /// The current share's public data (as `PulsarKeyShareWasm::publicInfo`), or `null`.
-    #[wasm_bindgen(js_name = "publicInfo")]
-    pub fn public_info(&self) -> JsValue {
-        match self.keyring.current() {
-            None => JsValue::NULL,
-            Some(s) => {
-                let o = sharing_info(s.public());
-                o.set("id", s.id().get());
-                key_fields(&o, s.group_key());
-                o.into_js()
-            }
-        }
-    }
-
-    /// A copy of the current share (to seal it, or for the single-protocol factories).
-    ///
-    /// # Errors
-    /// `MISSING_OLD_SHARE` for an empty keyring.
-    pub fn current(&self) -> Result<PulsarKeyShareWasm, JsValue> {
-        let s = self.current_share()?;
-        let share = KeyShare::new(dup(s.lss()), s.group_key().clone()).map_err(to_js_error)?;
-        Ok(PulsarKeyShareWasm { share })
-    }
-}
+keyring_class!(
+    "A member's keyring: its current share and a pending generation, held in WASM memory.",
+    PulsarKeyringWasm,
+    "PulsarKeyringWasm",
+    KeyShare,
+    PulsarKeyShareWasm
+);

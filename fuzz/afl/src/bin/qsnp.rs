@@ -4,7 +4,7 @@
 
 fn main() {
     afl::fuzz!(|data: &[u8]| {
-        if let Ok(s) = quasar_pq::lss::snapshot::Snapshot::from_bytes(data) {
+        if let Ok(s) = quasar_pq::keystore::Snapshot::from_bytes(data) {
             assert_eq!(s.to_bytes(), data, "QSNP: a non-canonical encoding decodes");
         }
     });

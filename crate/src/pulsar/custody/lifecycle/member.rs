@@ -265,12 +265,14 @@ impl Party for Member {
     }
 
     /// The phase the next step runs (numbered by phase, not by inbox).
+    /// The path's phase; on the reshare path the keyed dealing's own round ("check
+    /// shares", …, "activate"), which is the whole path.
     fn round(&self) -> Option<Round> {
-        round(match &self.path {
-            Path::Setup(p) => p.phase(),
-            Path::Sign(p) => p.phase(),
-            Path::Reshare(p) => p.phase(),
-        })
+        match &self.path {
+            Path::Setup(p) => round(p.phase()),
+            Path::Sign(p) => round(p.phase()),
+            Path::Reshare(p) => p.dealing().and_then(Party::round).or_else(|| round(p.phase())),
+        }
     }
 
     /// # Errors

@@ -3,13 +3,12 @@
 use alloc::vec::Vec;
 
 use super::super::keys::GroupKey;
-use super::super::session::MAX_MESSAGE_LEN;
+use super::super::session::{check_message_len, check_signing_set, sorted_unique};
 use crate::hash::{tags, Transcript};
 use crate::lss::{self, GroupPublic};
 use crate::mldsa::Mode;
 use crate::pulsar::Error;
 use crate::vss::Ristretto255;
-use crate::wire;
 use crate::PartyId;
 
 /// `cSHAKE256-tuple("QUASAR-LIFECYCLE-SESSION-v1"; label, session)`.
@@ -17,16 +16,6 @@ pub(crate) fn derive_session(label: &[u8], session: &[u8; 32]) -> [u8; 32] {
     let mut t = Transcript::new(tags::LIFECYCLE_SESSION);
     t.append(label).append(session);
     t.finalize()
-}
-
-/// `list` sorted, checked free of repeats.
-fn sorted(list: &[PartyId]) -> Result<Vec<PartyId>, Error> {
-    let mut out = list.to_vec();
-    out.sort_unstable();
-    if let Some(w) = out.windows(2).find(|w| w[0] == w[1]) {
-        return Err(Error::DuplicateSigner { party: w[0] });
-    }
-    Ok(out)
 }
 
 /// The parameters of the setup path: who makes the group, with what threshold, which
@@ -85,24 +74,10 @@ impl SetupParams {
         signers: &[PartyId],
         combiner: PartyId,
     ) -> Result<SetupParams, Error> {
-        let members = sorted(members)?;
-        let signers = sorted(signers)?;
-        if threshold == 0 || usize::from(threshold) > members.len() {
-            return Err(lss::Error::InvalidThreshold {
-                threshold: usize::from(threshold),
-                parties: members.len(),
-            }
-            .into());
-        }
-        if let Some(&party) = signers.iter().find(|p| members.binary_search(p).is_err()) {
-            return Err(Error::UnknownParty { party });
-        }
-        if signers.len() < usize::from(threshold) {
-            return Err(Error::NotEnoughSigners {
-                needed: usize::from(threshold),
-                got: signers.len(),
-            });
-        }
+        let members = sorted_unique(members)?;
+        let signers = sorted_unique(signers)?;
+        lss::check_threshold(threshold, members.len())?;
+        check_signing_set(&members, threshold, &signers)?;
         if members.binary_search(&combiner).is_ok() {
             return Err(lss::Error::DuplicateParty { party: combiner }.into());
         }
@@ -178,16 +153,10 @@ impl SignParams {
         context: &[u8],
         combiner: PartyId,
     ) -> Result<SignParams, Error> {
-        if message.len() > MAX_MESSAGE_LEN {
-            return Err(wire::Error::CountTooLarge {
-                got: message.len(),
-                max: MAX_MESSAGE_LEN,
-            }
-            .into());
-        }
+        check_message_len(message)?;
         Ok(SignParams {
             session,
-            signers: sorted(signers)?,
+            signers: sorted_unique(signers)?,
             message: message.to_vec(),
             context: context.to_vec(),
             combiner,

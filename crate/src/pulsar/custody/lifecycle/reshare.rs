@@ -18,6 +18,7 @@ use super::keyring::Pending;
 use super::params::ReshareParams;
 use super::{start_dealing, KNOWN};
 use crate::lss::{ActivationCertificate, DealingParty, GroupPublic, DEALING_MAGICS};
+use crate::party::inbox::merged;
 use crate::party::keyring::{Activated, Keyring};
 use crate::party::route::route;
 use crate::party::{Blame, Incoming, Misbehaviour, Outgoing, Party, Step};
@@ -117,19 +118,13 @@ impl MemberReshare {
             public: outcome.public.clone(),
             group_key: self.params.group_key.clone(),
         };
-        let activated = match (keyring.stage(pending), &outcome.activation) {
-            (Err(e), _) => Err(e.into()),
-            (Ok(()), None) => Err(crate::lss::Error::NotEnoughPossessionProofs {
-                needed: usize::from(outcome.public.threshold()),
-                got: 0,
-                culprits: Vec::new(),
-            }
-            .into()),
-            (Ok(()), Some(certificate)) => keyring.activate(certificate),
+        let missing = crate::lss::Error::NotEnoughPossessionProofs {
+            needed: usize::from(outcome.public.threshold()),
+            got: 0,
+            culprits: Vec::new(),
         };
-        let mut dropped = core::mem::take(&mut self.dropped);
-        dropped.extend(outcome.dropped);
-        crate::party::inbox::tidy(&mut dropped);
+        let activated = keyring.stage_and_activate(pending, outcome.activation.as_ref(), missing.into());
+        let dropped = merged(&mut self.dropped, outcome.dropped);
         Ok(Step::Done(
             Outgoing::none(),
             Reshared {

@@ -25,7 +25,7 @@ use super::params::SetupParams;
 use super::report::{SharingReport, REPORT_MAGIC};
 use super::{start_dealing, start_signer, KNOWN, SETUP_ANNOUNCE, SETUP_SESSION};
 use crate::lss::{self, ActivationParty, Ceremony, DealingParty, GroupPublic, DEALING_MAGICS};
-use crate::party::inbox::{tidy, unique};
+use crate::party::inbox::{merged, unique};
 use crate::party::route::{route, PhaseRng};
 use crate::party::{Blame, BlameReason, Direct, Incoming, Misbehaviour, Outgoing, Party, Step};
 use crate::pulsar::custody::{
@@ -273,9 +273,7 @@ impl MemberSetup {
                                     Ok(k) => k,
                                     Err(e) => return (MemberStage::Finished, Err(e.into())),
                                 };
-                                self.dropped.extend_from_slice(party.dropped());
-                                let mut dropped = core::mem::take(&mut self.dropped);
-                                tidy(&mut dropped);
+                                let dropped = merged(&mut self.dropped, party.dropped().iter().cloned());
                                 let setup = Setup {
                                     key_share,
                                     qualified: held.qualified,
@@ -488,9 +486,7 @@ impl CombinerSetup {
                             .and_then(|announced| GroupKey::new(announced, &public, certificate));
                         match key {
                             Ok(group_key) => {
-                                self.dropped.extend_from_slice(party.dropped());
-                                let mut dropped = core::mem::take(&mut self.dropped);
-                                tidy(&mut dropped);
+                                let dropped = merged(&mut self.dropped, party.dropped().iter().cloned());
                                 let certified = Certified {
                                     group_key,
                                     public,

@@ -1,19 +1,43 @@
-//! Encrypted share snapshots: a party's secret key share sealed at rest with
-//! XChaCha20-Poly1305, under a key supplied by the caller or derived from a passphrase
-//! with Argon2id, plus (with the `std` feature) a file store with generations, rollback
-//! before activation, erasure of superseded generations, and crash-safe atomic writes.
+//! Key storage: a member's keyring at rest. Each share is sealed as an encrypted snapshot
+//! (XChaCha20-Poly1305, under a key supplied by the caller or derived from a passphrase
+//! with Argon2id); with the `std` feature a file store keeps a member's
+//! [`Keyring`](crate::party::keyring::Keyring) — its current share and its pending
+//! generation — across restarts, with crash-safe atomic writes, and erases an old share
+//! only when the keyring accepted a verified activation.
+//!
+//! ```text
+//! SnapshotStore::open(dir, key)                      (or open_with_passphrase)
+//! store.save_keyring(&Keyring::new(share), &meta, rng)   a new group's share (generation g)
+//!   … a reshare deals generation g + 1 …
+//! keyring.stage(pending)?; store.save_keyring(&keyring, &meta, rng)?
+//!                                                    both stored; g still the working share
+//!   … restart …
+//! let mut keyring = store.load_keyring()?            exactly the keyring saved
+//! keyring.activate(&certificate)  ── refused ──►     nothing changes, in memory or on disk
+//!                                 ── verified ─► receipt: Activated
+//! store.activate(&keyring, &receipt, &meta, rng)     g + 1 written, then g erased
+//! ```
+//!
+//! The rule "an old share is erased only after a verified activation" lives in the
+//! keyring alone ([`Keyring::activate`](crate::party::keyring::Keyring::activate)); the
+//! store mirrors what the keyring decided and erases a current share only for the
+//! [`Activated`](crate::party::keyring::Activated) receipt that only the keyring makes.
+//! A scheme's share is stored through [`Storable`] (Pulsar custody and Lens implement it).
+//!
+//! Single snapshots can also be sealed and opened without a store ([`Snapshot::seal`],
+//! [`Snapshot::open`]; what the WebAssembly bindings offer). A snapshot's payload is opaque
+//! bytes — a keyring entry in a store, or any serialized key share — and its header
+//! carries public metadata: a scheme label, the group key id, the generation, the
+//! threshold, the party id and a caller-supplied creation counter.
 //!
 //! The LSS trust model (DESIGN §3) assumes a party's share stays secret between
-//! reshares; this module is how it stays secret on disk. A snapshot's payload is opaque
-//! bytes — typically a serialized key share (`to_bytes` of the LSS or Lens share type) —
-//! and its header carries public metadata: a scheme label, the group key id, the
-//! generation, the threshold, the party id and a caller-supplied creation counter.
+//! reshares; this module is how it stays secret on disk.
 //!
 //! # Examples
 //!
 //! ```
 //! use chacha20poly1305::aead::OsRng;
-//! use quasar_pq::lss::snapshot::{Metadata, Snapshot, SnapshotKey};
+//! use quasar_pq::keystore::{Metadata, Snapshot, SnapshotKey};
 //! use quasar_pq::PartyId;
 //!
 //! let key = SnapshotKey::generate(&mut OsRng);
@@ -24,7 +48,7 @@
 //! let bytes = sealed.to_bytes();
 //! let opened = Snapshot::from_bytes(&bytes)?.open(&key)?; // Zeroizing<Vec<u8>>
 //! assert_eq!(&opened[..], b"serialized key share");
-//! # Ok::<(), quasar_pq::lss::snapshot::Error>(())
+//! # Ok::<(), quasar_pq::keystore::Error>(())
 //! ```
 //!
 //! # Format (`QSNP`, version 1)
@@ -67,12 +91,20 @@
 //! unkeyed digest) and is [`Error::Corrupt`] too. A forger who replaces the key check
 //! can at most turn "tampered" into "wrong key"; either way nothing is decrypted.
 //!
+//! # Keyring entries (`QKRE`, version 1)
+//!
+//! In a store, a snapshot's payload (encrypted, so none of this is visible on disk) is a
+//! keyring entry: `QKRE`, u16 version 1, u8 kind (`1` the current share, `2` a pending
+//! generation), u64 generation (equal to the header's), u32 length and the scheme's
+//! encoding ([`Storable`]). Decoded strictly; anything else is [`Error::EntryMalformed`].
+//! The `QSNP` and `QSST` formats are unchanged (version 1 and version 2).
+//!
 //! # The file store
 //!
 //! See [`SnapshotStore`] (feature `std`): files `gen-<20-digit generation>.qsnp` and a
 //! MAC-protected state file `state.qsst` (current generation, high-water mark, activated
-//! generation, rollback history), all written atomically. Old generations are kept only
-//! until their successor is activated, then erased.
+//! generation, rollback history), all written atomically. An old share is kept until the
+//! keyring accepted its successor's activation, then erased.
 //!
 //! # Security
 //!
@@ -87,6 +119,7 @@
 //!   can replay an older file or state file. The store's high-water mark and the
 //!   rollback history make this visible when they are intact.
 
+mod entry;
 mod format;
 mod key;
 #[cfg(feature = "std")]
@@ -97,6 +130,9 @@ use alloc::string::String;
 
 use crate::wire;
 
+pub use entry::{
+    open_entry, seal_current, seal_pending, Entry, EntryKind, Storable, ENTRY_MAGIC, ENTRY_VERSION,
+};
 pub use format::{
     Metadata, OpenedSnapshot, Snapshot, DIGEST_LEN, KEY_CHECK_LEN, MAGIC, MAX_GROUP_ID_LEN, MAX_LABEL_LEN,
     MAX_PAYLOAD_LEN, NONCE_LEN, VERSION,
@@ -106,6 +142,8 @@ pub use key::{Kdf, KdfParams, SnapshotKey, SALT_LEN};
 pub use store::{Rollback, SnapshotStore, MAX_HISTORY, STATE_FILE};
 
 /// Domain-separation tags of this module (cSHAKE256 customization strings, DESIGN §5).
+/// They keep the names they had when snapshots lived in `lss`: they are part of the
+/// format, so files sealed then still open.
 pub mod tags {
     /// Derives the AEAD key from the snapshot key.
     pub const SNAPSHOT_ENC: &str = "QUASAR-LSS-SNAPSHOT-ENC-v1";
@@ -245,17 +283,22 @@ pub enum Error {
         /// The activated generation.
         activated: u64,
     },
-    /// The current or the activated generation cannot be retired.
-    #[error("generation {0} is current or activated and cannot be retired")]
-    CannotRetire(u64),
-    /// A generation that no activated generation supersedes cannot be retired: it may be
-    /// the share that still works (only an activation of a newer generation erases one).
-    #[error("generation {generation} is not below the activated generation ({activated:?}): it may still be the working share")]
-    NotSuperseded {
+    /// A decrypted payload that is not a keyring entry of its generation.
+    #[error("malformed keyring entry: {0}")]
+    EntryMalformed(wire::Error),
+    /// The keyring's current share is not the one the store holds, and no activation
+    /// receipt recorded the change (save a keyring that activated a generation with
+    /// [`SnapshotStore::activate`]).
+    #[error("the keyring's generation {generation} was not recorded by an activation")]
+    ActivationNotRecorded {
         /// The generation.
         generation: u64,
-        /// The activated generation, if any.
-        activated: Option<u64>,
+    },
+    /// An activation receipt that does not describe the keyring handed with it.
+    #[error("the activation receipt for generation {generation} does not match the keyring")]
+    ReceiptMismatch {
+        /// The receipt's generation.
+        generation: u64,
     },
     /// A file is larger than any valid snapshot or state file.
     #[error("{path}: {len} bytes exceeds the limit {max}")]
@@ -307,8 +350,9 @@ impl Error {
             Error::RollbackNotEarlier { .. } => "ROLLBACK_NOT_EARLIER",
             Error::RollbackBeforeActivation { .. } => "ROLLBACK_BEFORE_ACTIVATION",
             Error::StaleActivation { .. } => "STALE_ACTIVATION",
-            Error::CannotRetire(_) => "CANNOT_RETIRE",
-            Error::NotSuperseded { .. } => "NOT_SUPERSEDED",
+            Error::EntryMalformed(_) => "ENTRY_MALFORMED",
+            Error::ActivationNotRecorded { .. } => "ACTIVATION_NOT_RECORDED",
+            Error::ReceiptMismatch { .. } => "RECEIPT_MISMATCH",
             Error::FileTooLarge { .. } => "FILE_TOO_LARGE",
             Error::StateMalformed(_) => "STATE_MALFORMED",
             Error::StateCorrupt(_) => "STATE_CORRUPT",
@@ -341,6 +385,7 @@ impl Error {
             self.root(),
             Error::Malformed(_)
                 | Error::Corrupt(_)
+                | Error::EntryMalformed(_)
                 | Error::FileTooLarge { .. }
                 | Error::StateMalformed(_)
                 | Error::StateCorrupt(_)

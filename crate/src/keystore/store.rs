@@ -1,8 +1,9 @@
 //! A directory of snapshot generations: atomic, crash-safe writes; rollback before
-//! activation; secure erasure of every superseded generation once its successor is
-//! activated.
+//! activation; a member's keyring persisted, and secure erasure of its old share once the
+//! keyring accepted a verified activation.
 
 mod files;
+mod keyring;
 mod state;
 
 use alloc::vec::Vec;
@@ -47,7 +48,7 @@ pub struct Rollback {
 ///
 /// ```
 /// use chacha20poly1305::aead::OsRng;
-/// use quasar_pq::lss::snapshot::{Metadata, SnapshotKey, SnapshotStore};
+/// use quasar_pq::keystore::{Metadata, SnapshotKey, SnapshotStore};
 /// use quasar_pq::PartyId;
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// # let dir = tempfile::tempdir()?;
@@ -59,12 +60,10 @@ pub struct Rollback {
 ///     let sealed = store.seal(&meta, b"share of this generation", &mut OsRng)?;
 ///     store.save(generation, &sealed)?;
 /// }
-/// // Before activation the older generations stay, for rollback.
+/// // Nothing is erased by a save or a rollback.
 /// store.rollback(2)?;
 /// assert_eq!(store.latest()?.metadata().generation(), 2);
-/// // Generation 2's activation certificate verified: everything older is erased.
-/// store.activate(2)?;
-/// assert_eq!(store.generations()?, vec![2, 3]);
+/// assert_eq!(store.generations()?, vec![1, 2, 3]);
 /// # Ok(())
 /// # }
 /// ```
@@ -92,21 +91,25 @@ pub struct Rollback {
 /// from 10 to 7, the next save must be 11 or above (the next reshare starts from the
 /// restored share but gets a fresh generation number, as in the reference's rollback).
 ///
-/// # Activation and erasure (the default, and the only, policy)
+/// # A keyring, and erasure
 ///
-/// A reshare's new share is saved as a new generation while the old one stays: until the
-/// new generation is **activated** the old share is the one that still works, and
-/// [`SnapshotStore::rollback`] can return to it. Once the party has verified the
-/// activation certificate of a generation (at least `t_new` members proved their new
-/// shares), [`SnapshotStore::activate`] records it in the state file and then **erases
-/// every older generation** — each file overwritten with zeros, synced, unlinked, the
-/// directory synced — so stealing the store later yields no pre-reshare share. After
-/// that no rollback goes below the activated generation. Nothing else erases a share:
-/// [`SnapshotStore::retire`] refuses every generation that no activation superseded —
-/// while generation 2 is saved but not activated, generation 1 is the share that works,
-/// and it stays for [`SnapshotStore::rollback`] — and only erases a file below the
-/// activated generation that a crash left behind. A generation abandoned after a
-/// rollback (a failed reshare's) stays until the next activation erases it.
+/// A member's [`Keyring`](crate::party::keyring::Keyring) is stored as keyring entries
+/// (see [`crate::keystore`]): its current share in the file of the **activated**
+/// generation, its pending generation, if any, in the file of that generation (the
+/// current generation of the state file). [`SnapshotStore::save_keyring`] writes what a
+/// stage added; [`SnapshotStore::load_keyring`] gives back exactly the keyring saved.
+///
+/// Nothing here decides that an old share may go. Until the keyring accepts the new
+/// generation's activation certificate the old share is the one that works, and it stays
+/// (a refused activation changes nothing, in the keyring or on disk). When
+/// [`Keyring::activate`](crate::party::keyring::Keyring::activate) accepts one, it
+/// returns an [`Activated`](crate::party::keyring::Activated) receipt — the only value
+/// that makes [`SnapshotStore::activate`] erase: it writes the new share, records the
+/// activation in the state file and then **erases every other generation** — each file
+/// overwritten with zeros, synced, unlinked, the directory synced — so stealing the store
+/// later yields no pre-reshare share. After that no rollback goes below the activated
+/// generation. The only other files ever erased are pending entries the keyring itself
+/// replaced or dropped.
 ///
 /// # Crash safety
 ///
@@ -117,9 +120,11 @@ pub struct Rollback {
 ///   store is as before the save;
 /// - a save does not rewrite the state file: a valid snapshot above the state's
 ///   high-water mark is the newest save, and [`SnapshotStore::open`] adopts it as
-///   current (a rollback or an activation rewrites the state file);
-/// - a crash during [`SnapshotStore::activate`]'s erasure, after the state file recorded
-///   the activation, leaves older files that [`SnapshotStore::open`] erases.
+///   current (a rollback, a keyring save or an activation rewrites the state file);
+/// - a crash during [`SnapshotStore::activate`], after the new share was written but
+///   before the state file recorded it, is finished by [`SnapshotStore::load_keyring`];
+///   a crash during its erasure, after the state file recorded the activation, leaves
+///   older files that [`SnapshotStore::open`] erases.
 ///
 /// A single process must own a store directory at a time; there is no lock.
 ///
@@ -283,7 +288,7 @@ impl SnapshotStore {
     }
 
     /// Durably stores `snapshot` as generation `generation` and makes it current. Older
-    /// generations stay until one is activated ([`SnapshotStore::activate`]).
+    /// generations stay (only a keyring's activation erases: [`SnapshotStore::activate`]).
     ///
     /// # Errors
     /// [`Error::GenerationMismatch`] if the snapshot's header says another generation;
@@ -398,60 +403,6 @@ impl SnapshotStore {
         self.current = Some(to);
         self.history = history;
         Ok(())
-    }
-
-    /// Records that generation `generation` is activated — call it only after verifying
-    /// its activation certificate — and erases every older generation (see the type
-    /// docs). The state file is written first, so a crash mid-erasure is finished by the
-    /// next [`SnapshotStore::open`].
-    ///
-    /// # Errors
-    /// [`Error::UnknownGeneration`] or its load errors if the generation is not stored
-    /// intact; [`Error::StaleActivation`] below an already activated generation;
-    /// [`Error::Io`].
-    pub fn activate(&mut self, generation: u64) -> Result<(), Error> {
-        if let Some(activated) = self.activated.filter(|&a| generation < a) {
-            return Err(Error::StaleActivation {
-                generation,
-                activated,
-            });
-        }
-        drop(self.load(generation)?);
-        let current = self.current.ok_or(Error::EmptyStore)?.max(generation);
-        let high_water = self.high_water.unwrap_or(generation).max(generation);
-        self.write_state(current, high_water, Some(generation), &self.history)?;
-        self.current = Some(current);
-        self.activated = Some(generation);
-        self.erase_below(generation)
-    }
-
-    /// Erases generation `generation` if an activated generation supersedes it: only a
-    /// generation older than the activated one, which [`SnapshotStore::activate`]
-    /// normally erased already (a file left by a crash during that erasure, before the
-    /// next [`SnapshotStore::open`]). A verified activation of a newer generation is the
-    /// only way a share is erased: a generation not older than the activated one — or
-    /// any generation while none is activated — may be the share that still works (a
-    /// saved generation is only a candidate until activated), so it stays; the next
-    /// activation erases whatever it supersedes, an abandoned newer generation included.
-    ///
-    /// # Errors
-    /// [`Error::CannotRetire`] for the current or the activated generation;
-    /// [`Error::NotSuperseded`] for any other generation not below the activated one;
-    /// [`Error::UnknownGeneration`] if it is not stored; [`Error::Io`].
-    pub fn retire(&mut self, generation: u64) -> Result<(), Error> {
-        if Some(generation) == self.current || Some(generation) == self.activated {
-            return Err(Error::CannotRetire(generation));
-        }
-        if self.activated.is_none_or(|a| generation >= a) {
-            return Err(Error::NotSuperseded {
-                generation,
-                activated: self.activated,
-            });
-        }
-        if !list_generations(&self.dir)?.contains(&generation) {
-            return Err(Error::UnknownGeneration(generation));
-        }
-        erase(&self.dir, &self.dir.join(generation_file_name(generation)))
     }
 
     /// Erases every stored generation below `generation`.
