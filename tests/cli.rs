@@ -430,6 +430,13 @@ fn cert_build_then_verify_across_an_epoch_change() {
     assert!(stdout.contains("epoch change to 1"), "{stdout}");
     assert!(stdout.contains("bls        valid"), "{stdout}");
 
+    // The epoch-ending certificate without the next set: refused, naming the flag and file.
+    let o = quasar(&["cert", "verify", "--set", &set0, &chain[0], &chain[1]]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(err.contains("MISSING_NEXT_SET"), "{err}");
+    assert!(err.contains("--next-set") && err.contains("set-1.qvst"), "{err}");
+
     // The last byte of the first certificate (inside the Pulsar signature) flipped.
     let mut bad = std::fs::read(&chain[0]).unwrap();
     let last = bad.len() - 1;

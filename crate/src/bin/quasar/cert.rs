@@ -219,7 +219,14 @@ fn verify(args: &[String]) -> Result<(), Failure> {
                 if let Some(r) = &refused.report {
                     say!("{}", indent(&r.to_string()));
                 }
-                return Err(Failure(format!("{path} refused: {refused}"), 1));
+                // The library names the fault; the CLI names the flag and the file that fix it.
+                let hint = match refused.error {
+                    quasar_pq::cert::Error::MissingNextSet => format!(
+                        " (pass the epoch-{want} validator set with --next-set FILE; `cert build` writes it as set-{want}.qvst)"
+                    ),
+                    _ => String::new(),
+                };
+                return Err(Failure(format!("{path} refused: {refused}{hint}"), 1));
             }
         }
     }
