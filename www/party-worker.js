@@ -7,8 +7,7 @@
 // There is no protocol logic here: `start` calls a package factory by name
 // (`pulsar.lifecycle.member.setup`, `lens.lifecycle.coordinator.sign`, …) with the page's
 // public parameters (`keyring: true` stands for the entity's own keyring, empty until a setup
-// fills it; `share: true` for a copy of its current share, which only the expert parties the
-// cheating toggle runs take), and `step` calls `party.step(inbox)`. When a party finishes with
+// fills it), and `step` calls `party.step(inbox)`. When a party finishes with
 // a keyring, that keyring is the entity's: which generation it holds, and whether the old
 // share was erased, is the keyring's decision (only a verified activation certificate erases
 // it), reported back as public data.
@@ -57,16 +56,11 @@ function keyringInfo(k) {
 
 /**
  * A finished party's outcome, its secrets kept here: a keyring becomes the entity's (the one
- * the party took is empty now); a bare share (from an expert party) is loaded into a keyring.
+ * the party took is empty now).
  */
-function keep(ent, name, outcome) {
-  let next = outcome.keyring;
+function keep(ent, outcome) {
+  const next = outcome.keyring;
   delete outcome.keyring;
-  if (outcome.keyShare) {
-    next = keyringClass(name).fromShare(outcome.keyShare);
-    outcome.keyShare.free();
-    delete outcome.keyShare;
-  }
   if (next) {
     ent.keyring?.free();
     ent.keyring = next;
@@ -90,25 +84,16 @@ function start({ specs }) {
     const ent = entity(s.key);
     ent.party?.free();
     ent.party = null;
-    let copy = null;
     try {
       const params = { ...s.params };
       if (params.keyring === true) {
         ent.keyring ??= keyringClass(s.factory).empty();
         params.keyring = ent.keyring;
       }
-      if (params.share === true) {
-        copy = ent.keyring?.current();
-        if (!copy) throw new Error(`entity ${s.key} holds no key share`);
-        params.share = copy;
-      }
       ent.party = factory(s.factory)(params);
-      ent.factory = s.factory;
       results.push({ key: s.key, ok: true, outgoing: ent.party.start.outgoing, round: ent.party.round });
     } catch (err) {
       results.push({ key: s.key, ok: false, error: errorInfo(err, s.key) });
-    } finally {
-      copy?.free();
     }
   }
   return { result: { results }, transfer: transferables(results.map((r) => r.outgoing)) };
@@ -125,7 +110,7 @@ function step({ token, steps }) {
       if (!ent?.party) throw new Error(`entity ${String(s.key)} runs no party`);
       const r = ent.party.step(s.inbox);
       if (r.done) {
-        r.outcome = keep(ent, ent.factory, r.outcome);
+        r.outcome = keep(ent, r.outcome);
         ent.party.free();
         ent.party = null;
       }
