@@ -17,6 +17,8 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
+import { patience } from '../support/patience.mjs';
+
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
@@ -262,7 +264,7 @@ test('installed from the tarball: ML-DSA verify via ./verify and a 3-of-5 Pulsar
   assert.equal(installed.name, 'quasar-pq');
   writeFileSync(join(app, 'worker.mjs'), WORKER);
   writeFileSync(join(app, 'main.mjs'), MAIN);
-  const stdout = execFileSync(process.execPath, ['main.mjs'], { cwd: app, encoding: 'utf8', timeout: 120_000 });
+  const stdout = execFileSync(process.execPath, ['main.mjs'], { cwd: app, encoding: 'utf8', timeout: patience(600) });
   const out = JSON.parse(stdout.trim().split('\n').pop());
   assert.deepEqual(out, {
     lightVerify: true,
