@@ -14,6 +14,13 @@
 // steps again next round; the run ends when every party is done (or failed) or nothing is in
 // flight. What the parties do — which protocol follows which, who keeps which share — is the
 // library's lifecycle parties' business; the router never looks inside a message.
+//
+// The trace: each round's `RoundStats` also keeps what the router saw — every message routed
+// into the round (sender, recipients, size, and the round its sender had just run, by the
+// sender's own name for it), who stepped, who finished, waited or failed, and every party a
+// step named (a failed step's culprits, a finished party's `dropped` list and outcome
+// `blame`). The page draws the story from it (www/story.js); nothing in it comes from inside
+// a message.
 
 /** The most rounds a run takes (the Rust simulator's `MAX_ROUNDS`). */
 const MAX_ROUNDS = 64;
@@ -37,7 +44,32 @@ export class RoundStats {
     this.wallMs = 0; // page-side wall clock of the round (dispatch → last reply)
     this.partyMs = new Map(); // key -> ms measured inside the worker, per party
     this.errors = new Map(); // key -> error info, for steps that failed
+    // The trace (see the module doc).
+    this.sends = []; // { from, to: key[], bytes, broadcast, sentIn }
+    this.stepped = []; // keys that stepped this round
+    this.finished = []; // keys whose step finished them
+    this.waited = []; // keys whose step returned `waiting`
+    this.named = []; // { by, party, code, reason, how: 'error' | 'dropped' | 'blame' }
+    this.run = 0; // which `Network.run` call this round belongs to
+    this.label = ''; // that call's label (the caller's words: "signers P1–P5")
+    this.names = new Map(); // key -> the round it ran, by its own name
   }
+}
+
+/** The parties a step result names: a failure's culprits, a finished party's drops and blame. */
+function namedBy(key, s) {
+  const out = [];
+  if (!s.ok) {
+    const why = new Map((s.error?.blame ?? []).map((b) => [b.party, b]));
+    const parties = new Set([...(s.error?.culprits ?? []), ...why.keys()]);
+    for (const p of parties) out.push({ by: key, party: p, code: why.get(p)?.code ?? s.error?.code, reason: why.get(p)?.reason ?? s.error?.message, how: 'error' });
+    return out;
+  }
+  for (const d of s.dropped ?? []) out.push({ by: key, party: d.party, code: d.code, reason: d.reason, how: 'dropped' });
+  for (const b of (s.done && Array.isArray(s.outcome?.blame) ? s.outcome.blame : [])) {
+    if (!out.some((o) => o.party === b.party && o.code === b.code)) out.push({ by: key, party: b.party, code: b.code, reason: b.reason, how: 'blame' });
+  }
+  return out;
 }
 
 function ownBuffer(bytes) {
@@ -65,6 +97,7 @@ export class Network {
     this.refs = new Map(); // ArrayBuffer -> number of inbox entries still holding it
     this.nextWorker = 0;
     this.rounds = []; // RoundStats, in order
+    this.runs = 0; // `run` calls so far
     this.current = null; // { phase, round, done, total }
   }
 
@@ -134,8 +167,10 @@ export class Network {
    * www/party-worker.js). A broadcast reaches every other party of the run. Resolves with
    * `{ outcomes: Map, errors: Map, waiting: [] }` (errors: the failed starts and steps, with
    * codes and culprits; waiting: parties still waiting when nothing was left in flight).
+   * `label` names this run in the trace.
    */
-  async run({ phase, parties }) {
+  async run({ phase, parties, label = '' }) {
+    const runIndex = ++this.runs;
     const outcomes = new Map();
     const errors = new Map();
     const keys = parties.map((p) => p.key);
@@ -152,7 +187,7 @@ export class Network {
       }
       live.add(s.key);
       rounds.set(s.key, s.round);
-      sent.push({ from: s.key, outgoing: s.outgoing });
+      sent.push({ from: s.key, outgoing: s.outgoing, sentIn: 'start' });
     }
     if (errors.size) {
       await this.#stop([...live]);
@@ -160,20 +195,28 @@ export class Network {
     }
     for (let tick = 0; live.size && tick < MAX_ROUNDS; tick++) {
       const stats = new RoundStats(phase, roundName([...live].map((k) => rounds.get(k))), live.size);
-      for (const { from, outgoing } of sent) this.#post(from, outgoing, keys, stats);
+      stats.run = runIndex;
+      stats.label = label;
+      stats.stepped = [...live];
+      for (const { from, outgoing, sentIn } of sent) this.#post(from, outgoing, keys, stats, sentIn);
       if (tick > 0 && stats.messages === 0) break; // nothing in flight: the rest would wait forever
       const r = await this.#round(phase, stats.name, [...live], stats, new Map([...live].map((k) => [k, rounds.get(k)?.name ?? 'finish'])));
       sent = [];
       for (const s of r) {
+        stats.named.push(...namedBy(s.key, s));
         if (!s.ok) {
           errors.set(s.key, s.error);
           stats.errors.set(s.key, s.error);
           live.delete(s.key);
           continue;
         }
-        if (s.waiting) continue;
-        sent.push({ from: s.key, outgoing: s.outgoing });
+        if (s.waiting) {
+          stats.waited.push(s.key);
+          continue;
+        }
+        sent.push({ from: s.key, outgoing: s.outgoing, sentIn: rounds.get(s.key)?.name ?? 'finish' });
         if (s.done) {
+          stats.finished.push(s.key);
           outcomes.set(s.key, s.outcome);
           live.delete(s.key);
         } else {
@@ -203,8 +246,9 @@ export class Network {
   async #round(phase, name, actors, stats, names) {
     const token = `${this.rounds.length}:${phase}/${name}`;
     stats.token = token;
+    stats.names = names;
     this.current = { phase, round: name, names, done: 0, total: actors.length, token };
-    this.onRoundStart({ ...this.current, actors });
+    this.onRoundStart({ ...this.current, actors, stats });
     const byWorker = this.#byWorker(actors);
     const t0 = performance.now();
     const calls = [];
@@ -230,10 +274,10 @@ export class Network {
     return replies;
   }
 
-  #post(from, outgoing, audience, stats) {
+  #post(from, outgoing, audience, stats, sentIn) {
     if (!outgoing) return;
-    if (outgoing.broadcast) this.#route(from, outgoing.broadcast, audience.filter((k) => k !== from), stats, true);
-    for (const d of outgoing.direct) this.#route(from, d.bytes, [d.to], stats, false);
+    if (outgoing.broadcast) this.#route(from, outgoing.broadcast, audience.filter((k) => k !== from), stats, true, sentIn);
+    for (const d of outgoing.direct) this.#route(from, d.bytes, [d.to], stats, false, sentIn);
   }
 
   #hold(buffer) {
@@ -247,11 +291,12 @@ export class Network {
     return Math.max(n, 0);
   }
 
-  #route(from, payload, recipients, stats, broadcast) {
+  #route(from, payload, recipients, stats, broadcast, sentIn) {
     const bytes = ownBuffer(payload);
     if (broadcast) stats.broadcasts += 1;
     stats.messages += 1;
     stats.bytesSent += bytes.length;
+    stats.sends.push({ from, to: recipients.filter((k) => this.placement.has(k)), bytes: bytes.length, broadcast, sentIn });
     // One copy per destination worker; the parties of one worker share it (read-only).
     const copies = new Map();
     let originalUsed = false;

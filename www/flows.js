@@ -9,18 +9,71 @@
 // the keyrings' verdicts, blame with the library's own codes) and picks who signs.
 //
 // The cheating toggle: the cheater runs its lifecycle party with the library's misbehaviour
-// hook (`cheat`, in the demo build only: js/support/demo.mjs).
+// hook (`cheat`, in the demo build only: js/support/demo.mjs), armed only in the path its mode
+// names — a dealing cheat in the key ceremony and reshares, a signing cheat in signing
+// sessions (never in the Pulsar key ceremony, whose key derivation is also a release of
+// shares: armed there, a signing cheat would be caught before anyone signs).
+//
+// Before anything runs, `checkSetup` and `checkReshare` say whether a setup can succeed at
+// all (t > K, t = K with a cheater, …), in words the page shows instead of starting a run
+// that must fail. A `seed` makes a run reproducible: every session id and party seed is then
+// derived from it (SHA-256), instead of drawn from `crypto.getRandomValues`.
 
 import { Network } from './coordinator.js';
-import { equalBytes, plural, randomSession } from './util.js';
+import { equalBytes, plural, randomSession, ranges } from './util.js';
 
 /** Keys of the two service roles (parties are 1..64). */
 export const COMBINER = 1000;
 export const COORDINATOR = 1001;
 
-/** ⌈2K/3⌉, the default threshold. */
+/** ⌊2K/3⌋ + 1, the default threshold: strictly more than two thirds (the CLI's default too). */
 export function defaultThreshold(k) {
-  return Math.ceil((2 * k) / 3);
+  return Math.min(k, Math.floor((2 * k) / 3) + 1);
+}
+
+/** The smallest threshold a scheme's signing accepts (FROST needs two signers). */
+function minThreshold(scheme) {
+  return scheme === 'lens' ? 2 : 1;
+}
+
+/**
+ * Whether a key ceremony with these parameters can succeed, before it runs: `{ ok: true }`, or
+ * `{ ok: false, reason }` in words for the page. A cheater, once caught, is left out of every
+ * later session, so it leaves K − 1 parties for t signers.
+ */
+export function checkSetup({ scheme, k, t, cheater }) {
+  if (!Number.isInteger(k) || k < 3 || k > 64) return { ok: false, reason: 'K must be a whole number from 3 to 64.' };
+  if (!Number.isInteger(t)) return { ok: false, reason: `The threshold t must be a whole number from ${minThreshold(scheme)} to K = ${k}.` };
+  if (t > k) return { ok: false, reason: `t = ${t} is more than K = ${k}: ${t} signers can never be found among ${k} parties. Choose t ≤ ${k}.` };
+  if (t < minThreshold(scheme)) return { ok: false, reason: `Lens (FROST) needs t ≥ 2: with t = ${t} a single party could sign alone.` };
+  if (cheater !== null && cheater !== undefined && k - 1 < t) {
+    return {
+      ok: false,
+      reason:
+        `This setup cannot succeed: party ${cheater} cheats, and once caught it is left out of every session, which leaves ` +
+        `${k - 1} honest parties for t = ${t} signers. Lower t to at most ${k - 1}, or pick nobody to cheat.`,
+    };
+  }
+  return { ok: true };
+}
+
+/**
+ * Whether a reshare to t′ of n′ can run: `{ ok: true }` or `{ ok: false, reason }`. `dealers` is
+ * how many unblamed members of the current group can deal (undefined before a ceremony), `oldT`
+ * the current threshold.
+ */
+export function checkReshare({ scheme, n, t, dealers, oldT }) {
+  if (!Number.isInteger(n) || n < 1 || n > 64) return { ok: false, reason: 'The new group size n′ must be a whole number from 1 to 64.' };
+  if (!Number.isInteger(t)) return { ok: false, reason: `The new threshold t′ must be a whole number from ${minThreshold(scheme)} to n′ = ${n}.` };
+  if (t > n) return { ok: false, reason: `t′ = ${t} is more than n′ = ${n}: the new group could never sign, nor make the activation certificate (it needs t′ members' proofs).` };
+  if (t < minThreshold(scheme)) return { ok: false, reason: `Lens (FROST) needs t′ ≥ 2.` };
+  if (dealers !== undefined && dealers < oldT) return { ok: false, reason: `Only ${dealers} unblamed members can deal, and the current threshold needs ${oldT}.` };
+  return { ok: true };
+}
+
+/** `params` with the party's `seed`, when the run has one. */
+function withSeed(params, seed) {
+  return seed === undefined ? params : { ...params, seed };
 }
 
 function names(list) {
@@ -93,6 +146,24 @@ export class Run {
     this.signCount = 0;
     this.service = this.scheme === 'pulsar' ? COMBINER : COORDINATOR;
     this.lastReshare = null;
+    this.seed = params.seed ?? null; // a string: derive every session id and party seed from it
+    this.draws = 0;
+  }
+
+  /** 32 bytes for `what`: fresh randomness, or derived from the run's seed (reproducible). */
+  async #bytes(what) {
+    if (this.seed === null) return randomSession();
+    const text = new TextEncoder().encode(`quasar-pq demo\0${this.seed}\0${what}`);
+    return new Uint8Array(await crypto.subtle.digest('SHA-256', text));
+  }
+
+  /** A session id, and the seed of each party of that session (undefined: the factory draws one). */
+  async #session(keys) {
+    const n = ++this.draws;
+    const session = await this.#bytes(`session ${n}`);
+    const seeds = new Map();
+    if (this.seed !== null) for (const k of keys) seeds.set(k, await this.#bytes(`session ${n} party ${k}`));
+    return { session, seed: (k) => seeds.get(k) };
   }
 
   describeKey() {
@@ -134,8 +205,8 @@ export class Run {
   }
 
   /** Run parties to the end; a failure of a party not expected to fail aborts with its code. */
-  async run(phase, parties, { tolerate = [] } = {}) {
-    const r = await this.net.run({ phase, parties });
+  async run(phase, parties, { tolerate = [], label = '' } = {}) {
+    const r = await this.net.run({ phase, parties, label });
     for (const [key, info] of r.errors) {
       if (tolerate.includes(key) || this.blamed.has(key) || key === this.cheater) continue;
       throw new ProtocolError(info, `${phase} (${key === this.service ? 'the service' : `party ${key}`})`);
@@ -239,11 +310,14 @@ export class Run {
       const res = await this.withExclusion(
         'Key ceremony',
         async (signers) => {
-          const setup = { session: randomSession(), level: this.p.level, members, threshold: t, signers };
+          const { session, seed } = await this.#session([...members, COMBINER]);
+          const setup = { session, level: this.p.level, members, threshold: t, signers };
+          // Only a dealing cheat here: the key derivation releases shares to the combiner too,
+          // and a signing cheat belongs to signing sessions.
           const r = await this.run('Key ceremony', [
-            ...members.map((id) => ({ key: id, factory: 'pulsar.lifecycle.member.setup', params: { ...setup, combiner: COMBINER, id, cheat: this.cheat(id) } })),
-            { key: COMBINER, factory: 'pulsar.lifecycle.combiner.setup', params: { ...setup, id: COMBINER } },
-          ], { tolerate: signers });
+            ...members.map((id) => ({ key: id, factory: 'pulsar.lifecycle.member.setup', params: withSeed({ ...setup, combiner: COMBINER, id, cheat: this.cheat(id, 'dealing') }, seed(id)) })),
+            { key: COMBINER, factory: 'pulsar.lifecycle.combiner.setup', params: withSeed({ ...setup, id: COMBINER }, seed(COMBINER)) },
+          ], { tolerate: signers, label: `DKG of ${members.length}; key derivation by ${ranges(signers)}` });
           this.serviceFailed(r, 'the combiner (key ceremony)');
           return { r };
         },
@@ -252,9 +326,10 @@ export class Run {
       r = res.r;
       this.ui.party(COMBINER, { state: 'idle', label: 'derived, announced, erased' });
     } else {
-      const session = randomSession();
+      const { session, seed } = await this.#session(members);
       r = await this.run('Key ceremony', members.map((id) => (
-        { key: id, factory: 'lens.lifecycle.member.keygen', params: { curve: this.p.curve, session, members, threshold: t, id, cheat: this.cheat(id, 'dealing') } })));
+        { key: id, factory: 'lens.lifecycle.member.keygen', params: withSeed({ curve: this.p.curve, session, members, threshold: t, id, cheat: this.cheat(id, 'dealing') }, seed(id)) })),
+        { label: `DKG of ${members.length}` });
     }
     const out = this.honest(r, members, 'key ceremony');
     this.blameFrom('Key ceremony (DKG)', out.blame, (b) =>
@@ -287,20 +362,21 @@ export class Run {
     this.newPhase();
     const res = await this.withExclusion(phase, async (signers) => {
       if (this.scheme === 'pulsar') {
-        const session = randomSession();
+        const { session, seed } = await this.#session([COMBINER, ...signers]);
         const common = { session, signers, message };
         const r = await this.run(phase, [
-          { key: COMBINER, factory: 'pulsar.lifecycle.combiner.sign', params: { ...common, id: COMBINER, keyRecord: g.keyRecord, sharing: g.sharing } },
-          ...signers.map((id) => ({ key: id, factory: 'pulsar.lifecycle.member.sign', params: { ...common, keyring: true, combiner: COMBINER, cheat: this.cheat(id, 'signing') } })),
-        ], { tolerate: signers });
+          { key: COMBINER, factory: 'pulsar.lifecycle.combiner.sign', params: withSeed({ ...common, id: COMBINER, keyRecord: g.keyRecord, sharing: g.sharing }, seed(COMBINER)) },
+          ...signers.map((id) => ({ key: id, factory: 'pulsar.lifecycle.member.sign', params: withSeed({ ...common, keyring: true, combiner: COMBINER, cheat: this.cheat(id, 'signing') }, seed(id)) })),
+        ], { tolerate: signers, label: `signers ${ranges(signers)}` });
         const out = this.serviceFailed(r, 'the combiner');
         this.ui.party(COMBINER, { state: 'idle', label: 'rebuilt, signed, erased' });
         return out;
       }
+      const { seed } = await this.#session(signers); // the coordinator draws nothing
       const r = await this.run(phase, [
         { key: COORDINATOR, factory: 'lens.lifecycle.coordinator.sign', params: { publicPackage: g.publicPackage, id: COORDINATOR, message } },
-        ...signers.map((id) => ({ key: id, factory: 'lens.lifecycle.member.sign', params: { keyring: true, coordinator: COORDINATOR, message, cheat: this.cheat(id, 'signing') } })),
-      ], { tolerate: signers });
+        ...signers.map((id) => ({ key: id, factory: 'lens.lifecycle.member.sign', params: withSeed({ keyring: true, coordinator: COORDINATOR, message, cheat: this.cheat(id, 'signing') }, seed(id)) })),
+      ], { tolerate: signers, label: `signers ${ranges(signers)}` });
       return { ...this.serviceFailed(r, 'the coordinator'), blame: [] };
     });
     this.blameFrom(phase, res.blame, (b) => `party ${b.party} was excluded (${b.code}: ${b.reason}); the session still had ${res.signers.length} valid contributions.`);
@@ -335,7 +411,8 @@ export class Run {
     for (let id = 1; receivers.length < n; id++) if (!this.blamed.has(id)) receivers.push(id);
     const fresh = this.addParties(receivers, 'new, no share yet');
     const participants = [...new Set([...dealers, ...receivers])].sort((a, b) => a - b);
-    const common = { session: randomSession(), dealers, receivers, threshold: t };
+    const { session, seed } = await this.#session(participants);
+    const common = { session, dealers, receivers, threshold: t };
     // The group's public record, for a joining member (a holder uses its own share's).
     const record = this.scheme === 'pulsar' ? { keyRecord: g.keyRecord, sharing: g.sharing } : { publicPackage: g.publicPackage };
     const r = await this.run(
@@ -343,8 +420,9 @@ export class Run {
       participants.map((id) => ({
         key: id,
         factory: `${this.scheme}.lifecycle.member.reshare`,
-        params: { keyring: true, id, ...common, ...record, cheat: this.cheat(id, 'dealing') },
+        params: withSeed({ keyring: true, id, ...common, ...record, cheat: this.cheat(id, 'dealing') }, seed(id)),
       })),
+      { label: `dealers ${ranges(dealers)} → receivers ${ranges(receivers)}` },
     );
     const out = this.honest(r, receivers, 'reshare');
     for (const p of receivers) {

@@ -2,11 +2,16 @@
 // ceremony, signing, resharing with activation — under one public key (Pulsar custody or Lens).
 // This module only renders and routes: every protocol step runs in a worker
 // (www/party-worker.js), messages are routed by www/coordinator.js, and each action starts
-// one path of the library's lifecycle parties (www/flows.js).
+// one path of the library's lifecycle parties (www/flows.js). The story of the group — every
+// round's messages, the blame, the hand-over — is drawn from the router's trace
+// (www/story.js), and each party's steps on a timeline (www/timeline.js).
 
-import { WorkerPool, defaultPoolSize } from './pool.js';
-import { COMBINER, COORDINATOR, Run, SCHEMES, defaultThreshold } from './flows.js';
-import { byteCount, describeError as describe, errorBox, fmtBytes, fmtMs, hex, median, plural, ranges, setStatus as setLine } from './util.js';
+import { WorkerPool, coreCount, defaultPoolSize } from './pool.js';
+import { COMBINER, COORDINATOR, Run, SCHEMES, checkReshare, checkSetup, defaultThreshold } from './flows.js';
+import { Story } from './story.js';
+import { Timeline } from './timeline.js';
+import { renderTables as drawTables } from './tables.js';
+import { byteCount, describeError as describe, errorBox, fmtBytes, fmtMs, hex, plural, ranges, setStatus as setLine } from './util.js';
 
 const $ = (id) => document.getElementById(id);
 const utf8 = new TextEncoder();
@@ -57,6 +62,10 @@ const el = {
   blame: $('blame'),
   phaseTable: $('phase-table'),
   partyTable: $('party-table'),
+  reshareHint: $('reshare-hint'),
+  timeline: $('timeline'),
+  storyNow: $('story-now'),
+  storyNowText: $('story-now-text'),
 };
 
 const params = new URLSearchParams(location.search);
@@ -67,6 +76,9 @@ const app = {
   run: null, // the current Run (a group of parties with their key)
   busy: false,
   thresholdTouched: false,
+  reshareNTouched: false, // the reshare fields follow K until edited
+  reshareTTouched: false,
+  failure: null, // the last action's failure (the blame card says so, not "nothing detected")
   tiles: new Map(), // key -> { el, base, label, busy }
   roundRows: new Map(), // token -> row element
   blames: [],
@@ -88,6 +100,35 @@ function partyName(key) {
   if (key === COMBINER) return 'the combiner';
   if (key === COORDINATOR) return 'the coordinator';
   return `party ${key}`;
+}
+
+const isService = (k) => k === COMBINER || k === COORDINATOR;
+const story = new Story(
+  {
+    root: $('story'),
+    scroll: $('story-scroll'),
+    head: $('story-head'),
+    bands: $('story-bands'),
+    caption: $('story-caption'),
+    pos: $('story-pos'),
+    back: $('story-back'),
+    fwd: $('story-fwd'),
+    replay: $('story-replay'),
+    whole: $('story-whole'),
+  },
+  { nameOf: (k) => partyName(k), isService },
+);
+const timeline = new Timeline(el.timeline, { nameOf: (k) => partyName(k), isService });
+let timelineQueued = false;
+
+/** Redraw the timeline once per frame at most. */
+function renderTimeline() {
+  if (timelineQueued) return;
+  timelineQueued = true;
+  requestAnimationFrame(() => {
+    timelineQueued = false;
+    timeline.render(story.keys);
+  });
 }
 
 // ------------------------------------------------------------------------------ status & errors
@@ -124,6 +165,29 @@ function readInt(input, lo, hi) {
   return ok ? v : null;
 }
 
+/** The form's setup, checked before anything runs (t > K, t = K with a cheater, …). */
+function setupCheck() {
+  const p = currentParams();
+  const raw = Number(el.threshold.value);
+  return checkSetup({ scheme: p.scheme, k: p.k, t: p.t ?? (Number.isInteger(raw) ? raw : null), cheater: p.cheater });
+}
+
+/** The reshare fields, checked against the current group (if any) before the reshare runs. */
+function reshareCheck() {
+  const n = Number(el.reshareN.value);
+  const t = Number(el.reshareT.value);
+  const g = app.run?.hasKey ? app.run.group : null;
+  const dealers = g ? g.parties.filter((q) => !app.run.blamed.has(q)).length : undefined;
+  const r = checkReshare({ scheme: el.scheme.value, n: el.reshareN.value === '' ? NaN : n, t: el.reshareT.value === '' ? NaN : t, dealers, oldT: g?.t });
+  const nOk = Number.isInteger(n) && n >= 1 && n <= 64;
+  el.reshareN.setAttribute('aria-invalid', String(!nOk));
+  el.reshareT.setAttribute('aria-invalid', String(nOk && !r.ok));
+  el.reshareHint.textContent = r.ok ? '' : r.reason;
+  el.reshareHint.classList.toggle('over', !r.ok);
+  el.reshareHint.dataset.state = r.ok ? 'ok' : 'impossible';
+  return r;
+}
+
 function selectedScheme() {
   return SCHEMES[el.scheme.value];
 }
@@ -140,6 +204,7 @@ function currentParams() {
     t,
     cheater,
     cheatMode: el.cheatMode.value,
+    seed: params.get('seed') ?? undefined,
   };
 }
 
@@ -184,6 +249,12 @@ function invalidateRun() {
 function updateParamFields() {
   const k = readInt(el.parties, 3, 64);
   if (k !== null && !app.thresholdTouched) el.threshold.value = String(defaultThreshold(k));
+  // The reshare follows K (same size, the default threshold) until its fields are edited.
+  if (k !== null && !app.reshareNTouched) el.reshareN.value = String(k);
+  if (!app.reshareTTouched) {
+    const n = readInt(el.reshareN, 1, 64);
+    if (n !== null) el.reshareT.value = String(defaultThreshold(n));
+  }
   el.threshold.max = String(k ?? 64);
   const p = currentParams();
   // Cheater options follow K.
@@ -194,50 +265,45 @@ function updateParamFields() {
     for (let i = 1; i <= n; i++) el.cheater.add(new Option(`party ${i}`, String(i)));
     el.cheater.value = Number(keep) <= n ? keep : '';
   }
-  if (p.k === null) {
-    el.paramsHint.textContent = 'K must be a whole number from 3 to 64.';
-    el.paramsHint.classList.add('over');
-  } else if (p.t === null) {
-    el.paramsHint.textContent = `The threshold must be a whole number from 1 to ${p.k}.`;
-    el.paramsHint.classList.add('over');
-  } else {
-    el.paramsHint.classList.remove('over');
-    el.paramsHint.textContent = selectedScheme().explainThreshold(p.k, p.t, p.cheater);
-  }
+  const check = setupCheck();
+  el.paramsHint.classList.toggle('over', !check.ok);
+  el.paramsHint.dataset.state = check.ok ? 'ok' : 'impossible';
+  el.paramsHint.textContent = check.ok ? selectedScheme().explainThreshold(p.k, p.t, p.cheater) : check.reason;
   invalidateRun();
   renderPreview();
   refreshButtons();
+  if (!app.run) renderBlame();
 }
 
 function refreshButtons() {
   const p = currentParams();
   const ready = app.pool !== null;
   const idle = ready && !app.busy;
-  const paramsOk = p.k !== null && p.t !== null;
+  const paramsOk = p.k !== null && p.t !== null && setupCheck().ok;
+  const reshareOk = reshareCheck().ok;
   el.runCeremony.disabled = !idle || !paramsOk;
-  el.runAll.disabled = !idle || !paramsOk;
+  el.runAll.disabled = !idle || !paramsOk || !reshareOk;
   el.stop.disabled = !app.busy;
   const haveGroup = app.run?.hasKey === true;
   el.sign.disabled = !idle || !haveGroup;
-  const n = readInt(el.reshareN, 1, 64);
-  const t = n === null ? null : readInt(el.reshareT, 1, n);
-  el.reshare.disabled = !idle || !haveGroup || n === null || t === null;
+  el.reshare.disabled = !idle || !haveGroup || !reshareOk;
   for (const c of [el.scheme, el.level, el.curve, el.parties, el.threshold, el.workers, el.cheater, el.cheatMode]) c.disabled = app.busy;
   el.cheatMode.disabled = app.busy || el.cheater.value === '';
 }
 
 function fillWorkerChoices() {
-  const hc = defaultPoolSize();
+  const hc = coreCount();
+  const dflt = defaultPoolSize();
   const fromUrl = Number(params.get('workers'));
-  const choices = new Set([1, 2, 4, 8, hc]);
+  const choices = new Set([1, 2, 4, 8, dflt, hc]);
   if (Number.isInteger(fromUrl) && fromUrl >= 1 && fromUrl <= 64) choices.add(fromUrl);
   const list = [...choices].filter((n) => n >= 1 && n <= Math.max(hc, fromUrl || 0, 2)).sort((a, b) => a - b);
   el.workers.length = 0;
   for (const n of list) {
-    const label = n === hc ? `${n} (one per core)` : n === 1 ? '1 (no parallelism)' : String(n);
+    const label = n === dflt && n < hc ? `${n} (a core left to the page)` : n === hc ? `${n} (one per core)` : n === 1 ? '1 (no parallelism)' : String(n);
     el.workers.add(new Option(label, String(n)));
   }
-  el.workers.value = String(Number.isInteger(fromUrl) && fromUrl >= 1 && fromUrl <= 64 ? fromUrl : hc);
+  el.workers.value = String(Number.isInteger(fromUrl) && fromUrl >= 1 && fromUrl <= 64 ? fromUrl : dflt);
 }
 
 // ------------------------------------------------------------------------------ party tiles
@@ -332,9 +398,14 @@ function roundStart(info) {
   app.roundRows.set(info.token, { row, bar, meta, total: info.total });
   for (const k of info.actors) setBusy(k, 'queued');
   setStatus('running', `${info.phase}: ${info.round} (${info.total} ${info.total === 1 ? 'party' : 'parties'})…`);
+  if (info.stats) story.roundStart(info.stats);
+  el.storyNowText.textContent = `${info.phase} › ${info.round} · round ${story.bands.length} · ${plural(info.stats?.messages ?? 0, 'message')} in flight`;
 }
 
 function roundProgress(p) {
+  if (p.key !== null && p.key !== undefined && p.ms !== undefined) {
+    timeline.step({ key: p.key, phase: p.phase, seq: app.run?.phaseSeq ?? 0, round: roundOf(p, p.key), ms: p.ms, end: performance.now() });
+  }
   const r = app.roundRows.get(p.token);
   if (!r) return;
   r.bar.value = p.done;
@@ -371,130 +442,14 @@ function roundEnd(stats, token) {
       t.ms.title = `time spent by ${tileLabel(k)} in ${stats.phase}, measured inside its worker`;
     }
   }
+  story.roundEnd(stats);
+  renderTimeline();
   renderTables();
 }
 
-function td(text, cls) {
-  const c = document.createElement('td');
-  c.textContent = text;
-  if (cls) c.className = cls;
-  return c;
-}
-
+/** The phase and per-party tables (behind their toggle), from the current group's rounds. */
 function renderTables() {
-  const run = app.run;
-  const tbody = el.phaseTable.tBodies[0];
-  tbody.textContent = '';
-  if (!run || run.net.rounds.length === 0) {
-    const tr = document.createElement('tr');
-    tr.className = 'empty';
-    tr.append(td('Run a key ceremony to fill this table.'));
-    tr.firstChild.colSpan = 8;
-    tbody.append(tr);
-    el.partyTable.tHead.textContent = '';
-    el.partyTable.tBodies[0].textContent = '';
-    return;
-  }
-  const phases = [];
-  for (const r of run.net.rounds) {
-    let ph = phases.at(-1);
-    if (!ph || ph.name !== r.phase || ph.seq !== r.seq) {
-      ph = { name: r.phase, seq: r.seq, rounds: [] };
-      phases.push(ph);
-    }
-    ph.rounds.push(r);
-  }
-  const total = { wall: 0, msgs: 0, sent: 0, deliv: 0 };
-  for (const ph of phases) {
-    const per = new Map();
-    let wall = 0;
-    let msgs = 0;
-    let sent = 0;
-    let deliv = 0;
-    for (const r of ph.rounds) {
-      wall += r.wallMs;
-      msgs += r.messages;
-      sent += r.bytesSent;
-      deliv += r.bytesDelivered;
-      for (const [k, ms] of r.partyMs) per.set(k, (per.get(k) ?? 0) + ms);
-    }
-    total.wall += wall;
-    total.msgs += msgs;
-    total.sent += sent;
-    total.deliv += deliv;
-    const tr = document.createElement('tr');
-    tr.className = 'phase';
-    const perParties = [...per].filter(([k]) => isParty(k)).map(([, v]) => v);
-    tr.append(
-      td(ph.name),
-      td(String(Math.max(...ph.rounds.map((r) => r.actors)))),
-      td(fmtMs(wall)),
-      td(perParties.length ? fmtMs(median(perParties)) : '—'),
-      td(perParties.length ? fmtMs(Math.max(...perParties)) : '—'),
-      td(String(msgs)),
-      td(fmtBytes(sent)),
-      td(fmtBytes(deliv)),
-    );
-    tbody.append(tr);
-    for (const r of ph.rounds) {
-      const ms = [...r.partyMs].filter(([k]) => isParty(k)).map(([, v]) => v);
-      const roles = [...r.partyMs].filter(([k]) => !isParty(k));
-      const sub = document.createElement('tr');
-      sub.className = 'sub';
-      const roleNote = roles.length ? ` (${roles.map(([k, v]) => `${tileLabel(k).toLowerCase()} ${fmtMs(v)}`).join(', ')})` : '';
-      sub.append(
-        td(`${r.name}${roleNote}`),
-        td(String(r.actors)),
-        td(fmtMs(r.wallMs)),
-        td(ms.length ? fmtMs(median(ms)) : '—'),
-        td(ms.length ? fmtMs(Math.max(...ms)) : '—'),
-        td(`${r.messages}${r.broadcasts ? ` (${r.broadcasts} bcast)` : ''}`),
-        td(fmtBytes(r.bytesSent)),
-        td(fmtBytes(r.bytesDelivered)),
-      );
-      tbody.append(sub);
-    }
-  }
-  const tr = document.createElement('tr');
-  tr.className = 'total';
-  tr.append(td('Total'), td(''), td(fmtMs(total.wall)), td(''), td(''), td(String(total.msgs)), td(fmtBytes(total.sent)), td(fmtBytes(total.deliv)));
-  tbody.append(tr);
-
-  // Per-party table: one column per phase.
-  const keys = [...new Set(run.net.rounds.flatMap((r) => [...r.partyMs.keys()]))].sort((a, b) => {
-    return a - b;
-  });
-  const head = document.createElement('tr');
-  const th = (t) => {
-    const c = document.createElement('th');
-    c.scope = 'col';
-    c.textContent = t;
-    return c;
-  };
-  head.append(th('Party'), th('Worker'), ...phases.map((p) => th(p.name)), th('Total'));
-  el.partyTable.tHead.textContent = '';
-  el.partyTable.tHead.append(head);
-  const body = el.partyTable.tBodies[0];
-  body.textContent = '';
-  for (const k of keys) {
-    const row = document.createElement('tr');
-    let sum = 0;
-    const cells = phases.map((p) => {
-      let ms = 0;
-      let any = false;
-      for (const r of p.rounds) {
-        if (r.partyMs.has(k)) {
-          ms += r.partyMs.get(k);
-          any = true;
-        }
-      }
-      sum += ms;
-      return td(any ? ms.toFixed(1) : '·');
-    });
-    const w = run.net.workerOf(k);
-    row.append(td(tileLabel(k)), td(w === undefined ? '—' : `w${w}`), ...cells, td(sum.toFixed(1)));
-    body.append(row);
-  }
+  drawTables({ rounds: app.run?.net.rounds ?? [], workerOf: (k) => app.run?.net.workerOf(k), phaseTable: el.phaseTable, partyTable: el.partyTable, tileLabel, isParty });
 }
 
 // ------------------------------------------------------------------------------ blame
@@ -502,10 +457,19 @@ function renderTables() {
 function renderBlame() {
   el.blame.textContent = '';
   if (!app.blames.length) {
-    el.blame.dataset.state = 'none';
     el.blame.removeAttribute('data-party');
+    const check = app.run ? { ok: true } : setupCheck();
+    if (app.failure || !check.ok) {
+      // A setup that failed, or cannot succeed, is not "nothing detected".
+      el.blame.dataset.state = 'failed';
+      el.blame.textContent = app.failure
+        ? `No party was blamed: the run failed before any cheating could be detected — ${describeError(app.failure)}.`
+        : `Nothing will run: ${check.reason}`;
+      return;
+    }
+    el.blame.dataset.state = 'none';
     el.blame.textContent = app.run?.cheater
-      ? `Party ${app.run.cheater} is set to cheat; nothing detected yet.`
+      ? `Party ${app.run.cheater} is set to cheat (${app.run.cheatMode === 'signing' ? 'a bad contribution when signing: it is caught at the first signature' : 'dealing bad key shares: it is caught in the key ceremony'}); nothing detected yet.`
       : 'No party has been blamed.';
     return;
   }
@@ -542,9 +506,11 @@ const ui = {
   addParty(key, opts) {
     if (!app.tiles.has(key)) addTile(key, opts);
     else setTile(key, opts);
+    story.lanes([key]);
   },
   blame(event) {
     app.blames.push(event);
+    story.note({ kind: 'blame', text: `Blame (${event.phase}): ${event.text}` });
     for (const k of event.parties) setTile(k, { state: 'blamed', label: 'blamed, excluded', detail: `${event.phase}: ${event.text}` });
     renderBlame();
   },
@@ -575,9 +541,12 @@ async function ensurePool() {
 
 function clearRun() {
   app.run = null;
+  app.failure = null;
   app.tiles.clear();
   app.roundRows.clear();
   app.blames = [];
+  story.reset({ scheme: el.scheme.value });
+  timeline.reset();
   app.keyHistory = [];
   el.grid.textContent = '';
   el.rounds.textContent = '';
@@ -632,6 +601,9 @@ async function action(name, fn) {
   clearError();
   app.busy = true;
   app.stopRequested = false;
+  app.failure = null;
+  el.storyNowText.textContent = `${name}…`;
+  el.storyNow.hidden = false;
   longTasks.max = 0;
   longTasks.count = 0;
   refreshButtons();
@@ -651,6 +623,9 @@ async function action(name, fn) {
       console.warn('quasar-pq demo:', err);
       showError(err);
       setStatus('error', `${name} failed: ${describeError(err)}`);
+      app.failure = err;
+      story.note({ kind: 'fail', text: `${name} failed here: ${describeError(err)}.` });
+      renderBlame();
     }
     for (const li of el.pipeline.querySelectorAll('[data-state="running"]')) li.dataset.state = 'error';
     for (const t of app.tiles.values()) {
@@ -659,6 +634,7 @@ async function action(name, fn) {
     }
   } finally {
     clearInterval(ticker);
+    el.storyNow.hidden = true;
     const ms = performance.now() - t0;
     el.elapsed.textContent = `took ${fmtMs(ms)}`;
     reportMainThread(name, ms);
@@ -715,6 +691,8 @@ function showGroup() {
 
 async function doCeremony() {
   const p = currentParams();
+  const check = setupCheck();
+  if (!check.ok) throw new Error(`this setup cannot run: ${check.reason}`);
   if (app.run) await app.run.net.drop([...app.run.net.placement.keys()]).catch(() => {});
   clearRun();
   await ensurePool();
@@ -752,13 +730,16 @@ async function doSign() {
   el.verifyDetail.textContent =
     `${v.verifier} (${fmtMs(v.ms)}) under the group public key: ${v.note}.` + (signed.note ? ` ${signed.note}.` : '');
   if (!v.ok) throw new Error(`the standard verifier rejected the signature (${v.verifier})`);
+  story.note({ kind: 'result', text: `The signature (${byteCount(signed.signature.length)}) verifies with ${v.verifier} under the group key.` });
   return `Signed by ${signed.signers.length} parties; ${v.verifier}: verified`;
 }
 
 async function doReshare() {
   const run = app.run;
-  const n = readInt(el.reshareN, 1, 64);
-  const t = readInt(el.reshareT, 1, n);
+  const check = reshareCheck();
+  if (!check.ok) throw new Error(`this reshare cannot run: ${check.reason}`);
+  const n = Number(el.reshareN.value);
+  const t = Number(el.reshareT.value);
   el.rounds.textContent = '';
   resetPipeline('reshare');
   setVerdict(el.activationResult, 'none', '—');
@@ -778,11 +759,40 @@ async function doReshare() {
     `${same ? 'unchanged' : 'CHANGED'} group key (${fmtMs(v.ms)}).`;
   if (!same) throw new Error('the group public key changed during resharing');
   if (!v.ok) throw new Error(`the activation certificate did not verify (${v.verifier})`);
+  story.note(handOver(run, cert));
   resetPipeline('sign-again');
   return `Reshared to ${t} of ${n}; the new set proved its new shares in the activation certificate; each keyring erased its old share on that verified certificate`;
 }
 
+/** The hand-over, for the story: who holds the new generation, whose old share was erased. */
+function handOver(run, cert) {
+  const { outcomes, old, fresh } = run.lastReshare;
+  const g = run.group;
+  const marks = [];
+  const erased = [];
+  for (const p of new Set([...old.parties, ...g.parties])) {
+    if (run.blamed.has(p)) continue;
+    const a = outcomes.get(p)?.activated;
+    if (g.parties.includes(p)) {
+      marks.push({ key: p, glyph: fresh.includes(p) ? '★' : '↻', title: `${partyName(p)} holds a generation-${g.generation} share${fresh.includes(p) ? ' (new member)' : ''}` });
+    } else if (a?.ok) {
+      marks.push({ key: p, glyph: '⌫', cls: 'erased', title: `${partyName(p)} left: its keyring erased its generation-${a.erased} share` });
+    }
+    if (a?.ok && a.erased !== undefined) erased.push(p);
+  }
+  return {
+    kind: 'handover',
+    text:
+      `Hand-over: the activation certificate (${byteCount(cert.bytes.length)}, proofs of possession of ${ranges(cert.signers)}) was verified by the keyring ` +
+      `of every old party, and only then did ${erased.length ? ranges(erased) : 'they'} erase the generation-${old.generation} share; ` +
+      `${g.t} of ${g.parties.length} now hold generation ${g.generation} of the same key (★ new member, ↻ kept its seat, ⌫ left).`,
+    marks,
+  };
+}
+
 async function doAll() {
+  const check = reshareCheck();
+  if (!check.ok) throw new Error(`the whole story cannot run: ${check.reason}`);
   await doCeremony();
   await doSign();
   await doReshare();
@@ -816,8 +826,18 @@ el.threshold.addEventListener('input', () => {
 });
 el.cheater.addEventListener('change', updateParamFields);
 el.cheatMode.addEventListener('change', updateParamFields);
-el.reshareN.addEventListener('input', refreshButtons);
-el.reshareT.addEventListener('input', refreshButtons);
+el.reshareN.addEventListener('input', () => {
+  app.reshareNTouched = true;
+  if (!app.reshareTTouched) {
+    const n = readInt(el.reshareN, 1, 64);
+    if (n !== null) el.reshareT.value = String(defaultThreshold(n));
+  }
+  refreshButtons();
+});
+el.reshareT.addEventListener('input', () => {
+  app.reshareTTouched = true;
+  refreshButtons();
+});
 el.message.addEventListener('input', () => {
   el.messageBytes.textContent = utf8.encode(el.message.value).length.toLocaleString('en-US');
 });
@@ -836,7 +856,8 @@ el.workers.addEventListener('change', () => {
   }
 });
 
-// URL parameters preset the form (handy for links and measurements): ?scheme=lens&k=21&t=14&curve=ed25519
+// URL parameters preset the form (handy for links and measurements): ?scheme=lens&k=21&t=15&curve=ed25519;
+// ?seed=<text> makes every run reproducible (session ids and party seeds derived from it).
 if (params.get('scheme') in SCHEMES) el.scheme.value = params.get('scheme');
 if (params.get('curve')) el.curve.value = params.get('curve');
 if (params.get('k')) el.parties.value = params.get('k');

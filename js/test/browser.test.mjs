@@ -207,7 +207,7 @@ describe('demo page in Chromium', { timeout: patience(1800) }, () => {
 
   test('threshold tab: controls, defaults and the trust model', async () => {
     assert.equal(await page.inputValue('#parties'), '21');
-    assert.equal(await page.inputValue('#threshold'), '14', 'default threshold is ceil(2K/3)');
+    assert.equal(await page.inputValue('#threshold'), '15', 'default threshold is floor(2K/3) + 1, as the CLI');
     await page.fill('#parties', '64');
     assert.equal(await page.inputValue('#threshold'), '43');
     await page.fill('#parties', '7');
