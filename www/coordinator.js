@@ -58,6 +58,10 @@ export class RoundStats {
 
 /** The parties a step result names: a failure's culprits, a finished party's drops and blame. */
 function namedBy(key, s) {
+  return namedIn(key, s).filter((n) => n.party !== key); // a party's word about itself is no blame
+}
+
+function namedIn(key, s) {
   const out = [];
   if (!s.ok) {
     const why = new Map((s.error?.blame ?? []).map((b) => [b.party, b]));

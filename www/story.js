@@ -327,7 +327,7 @@ export class Story {
   #runHead(stats, prev) {
     const h = document.createElement('h3');
     h.className = 'run-head';
-    const again = prev && prev.phase === stats.phase && prev.seq === stats.seq;
+    const again = prev && prev.phase === stats.phase; // a session retried without a blamed party
     h.textContent = `${stats.phase}${again ? ' — a new session' : ''}${stats.label ? ` · ${stats.label}` : ''}`;
     return h;
   }
@@ -339,6 +339,7 @@ export class Story {
     const w = this.width;
     const n = Math.max(1, this.keys.length);
     const lane = Math.max(MIN_LANE, Math.min(MAX_LANE, Math.floor((w - 2 * GUTTER) / n)));
+    this.el.bands.style.setProperty('--box', `${Math.round(w)}px`); // notes wrap inside the visible box
     if (lane === this.laneW) return false;
     this.laneW = lane;
     return true;
@@ -406,7 +407,10 @@ export class Story {
     const senders = [...new Set(stats.sends.map((m) => m.from))].sort((a, b) => this.keys.indexOf(a) - this.keys.indexOf(b));
     const named = band.running ? [] : [...new Map(stats.named.map((n) => [n.party, n])).values()];
     const marks = band.notes.flatMap((n) => n.marks ?? []);
-    const h = TOP + senders.length * ROW + STEP_ROW + (named.length + (marks.length ? 1 : 0)) * NOTE_ROW + 6;
+    // The Pulsar combiner's moment: the step that received the released (encrypted) shares.
+    const combiner = this.scheme === 'pulsar' && !band.running ? stats.stepped.find((k) => this.isService(k)) : undefined;
+    const combineRow = combiner !== undefined && (stats.errors.has(combiner) || stats.sends.some((m) => m.to.includes(combiner) && m.sentIn === 'release'));
+    const h = TOP + senders.length * ROW + STEP_ROW + (named.length + (marks.length ? 1 : 0) + (combineRow ? 1 : 0)) * NOTE_ROW + 6;
     const svg = [];
     // Lifelines.
     for (const k of this.keys) {
@@ -476,16 +480,17 @@ export class Story {
       }
       const title = `${this.nameOf(k)} ${what}${ms === undefined ? '' : ` (${fmtMs(ms)} in its worker)`}`;
       svg.push(`<rect class="st ${cls}" x="${x - 5}" y="${ys - 5}" width="10" height="10" rx="2"><title>${esc(title)}</title></rect>`);
-      if (this.isService(k) && this.scheme === 'pulsar' && ran === 'combine' && !band.running) {
+      if (k === combiner && combineRow) {
         const ok = !stats.errors.has(k);
-        const words = ok ? (stats.phase.startsWith('Key') ? 'rebuild the seed · derive the key · erase' : 'rebuild the key · sign · erase') : 'could not combine';
+        const words = ok ? (stats.phase.startsWith('Key') ? 'the combiner rebuilds the seed · derives the key · erases it' : 'the combiner rebuilds the key · signs · erases it') : 'the combiner could not combine';
         svg.push(`<rect class="combine${ok ? '' : ' bad'}" x="${x - 7}" y="${ys - 8}" width="14" height="16" rx="3"/>`);
-        svg.push(`<text class="lbl combine-lbl" x="${x - 12}" y="${ys + 4}" text-anchor="end">${esc(words)}</text>`);
+        svg.push(`<text class="lbl combine-lbl" x="${x + 6}" y="${ys + 20}" text-anchor="end">${esc(words)}</text>`);
       }
     }
     // Whom a step named, and why.
+    const below = ys + STEP_ROW / 2 + (combineRow ? NOTE_ROW : 0);
     named.forEach((n, r) => {
-      const y = ys + STEP_ROW / 2 + r * NOTE_ROW + NOTE_ROW / 2 + 2;
+      const y = below + r * NOTE_ROW + NOTE_ROW / 2 + 2;
       const x = this.#x(n.party);
       const by = stats.named.filter((m) => m.party === n.party).map((m) => m.by);
       const text = `✗ ${this.#short(n.party)} named by ${this.#list(by)}: ${n.code ?? 'named'}`;
@@ -496,7 +501,7 @@ export class Story {
     });
     // The hand-over marks (new share, old share erased, …).
     if (marks.length) {
-      const y = ys + STEP_ROW / 2 + named.length * NOTE_ROW + NOTE_ROW / 2 + 2;
+      const y = below + named.length * NOTE_ROW + NOTE_ROW / 2 + 2;
       for (const m of marks) {
         svg.push(`<text class="mark ${m.cls ?? ''}" x="${this.#x(m.key)}" y="${y + 4}" text-anchor="middle"><title>${esc(m.title)}</title>${esc(m.glyph)}</text>`);
       }
@@ -529,7 +534,7 @@ export class Story {
     const xs = keys.map((k) => this.#x(k));
     const lo = Math.min(...xs);
     const hi = Math.max(...xs);
-    const tw = text.length * 6;
+    const tw = text.length * 6.4; // 10 px monospace
     if (hi + 10 + tw <= this.#width) return `<text class="${cls}" x="${hi + 10}" y="${y + 4}">${esc(text)}</text>`;
     if (lo - 10 - tw >= 0) return `<text class="${cls}" x="${lo - 10}" y="${y + 4}" text-anchor="end">${esc(text)}</text>`;
     const x = Math.min(this.#x(from) + 8, Math.max(2, this.#width - tw - 2));

@@ -11,7 +11,7 @@
 
 import { fmtMs } from './util.js';
 
-const GUTTER = 44; // row labels
+const GUTTER = 64; // row labels
 const HEAD = 30; // phase names and times
 const MIN_PHASE = 26;
 const GAP = 8;
@@ -99,7 +99,7 @@ export class Timeline {
       const y = HEAD + r * rowH;
       if (rowH >= 10 || r % 5 === 0 || this.isService(k)) {
         const name = this.isService(k) ? this.nameOf(k).replace(/^the /, '') : `P${k}`;
-        out.push(`<text class="row" x="${GUTTER - 6}" y="${y + rowH - 2}" text-anchor="end">${esc(name.length > 7 ? name.slice(0, 6) : name)}</text>`);
+        out.push(`<text class="row" x="${GUTTER - 6}" y="${y + rowH - 2}" text-anchor="end">${esc(name)}</text>`);
       }
     });
     const bars = [];
