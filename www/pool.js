@@ -5,19 +5,10 @@
 
 const WORKER_URL = new URL('./party-worker.js', import.meta.url);
 
-/** The logical cores the browser reports (2 if it does not say). */
-export function coreCount() {
+/** Default pool size: one worker per logical core the browser reports (at least 1). */
+export function defaultPoolSize() {
   const hc = Number(globalThis.navigator?.hardwareConcurrency) || 2;
   return Math.max(1, Math.min(hc, 64));
-}
-
-/**
- * Default pool size: one worker per core but one, left to the page (at least 1). With every
- * core busy in a worker, the page's own thread waits for a core between two frames, and a
- * 15 ms task takes 100.
- */
-export function defaultPoolSize() {
-  return Math.max(1, coreCount() - 1);
 }
 
 /** The error a worker reported, rebuilt on this side with its name, code and culprits. */

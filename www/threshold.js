@@ -6,7 +6,7 @@
 // round's messages, the blame, the hand-over — is drawn from the router's trace
 // (www/story.js), and each party's steps on a timeline (www/timeline.js).
 
-import { WorkerPool, coreCount, defaultPoolSize } from './pool.js';
+import { WorkerPool, defaultPoolSize } from './pool.js';
 import { COMBINER, COORDINATOR, Run, SCHEMES, checkReshare, checkSetup, defaultThreshold } from './flows.js';
 import { Story } from './story.js';
 import { Timeline } from './timeline.js';
@@ -292,18 +292,17 @@ function refreshButtons() {
 }
 
 function fillWorkerChoices() {
-  const hc = coreCount();
-  const dflt = defaultPoolSize();
+  const hc = defaultPoolSize();
   const fromUrl = Number(params.get('workers'));
-  const choices = new Set([1, 2, 4, 8, dflt, hc]);
+  const choices = new Set([1, 2, 4, 8, hc]);
   if (Number.isInteger(fromUrl) && fromUrl >= 1 && fromUrl <= 64) choices.add(fromUrl);
   const list = [...choices].filter((n) => n >= 1 && n <= Math.max(hc, fromUrl || 0, 2)).sort((a, b) => a - b);
   el.workers.length = 0;
   for (const n of list) {
-    const label = n === dflt && n < hc ? `${n} (a core left to the page)` : n === hc ? `${n} (one per core)` : n === 1 ? '1 (no parallelism)' : String(n);
+    const label = n === hc ? `${n} (one per core)` : n === 1 ? '1 (no parallelism)' : String(n);
     el.workers.add(new Option(label, String(n)));
   }
-  el.workers.value = String(Number.isInteger(fromUrl) && fromUrl >= 1 && fromUrl <= 64 ? fromUrl : dflt);
+  el.workers.value = String(Number.isInteger(fromUrl) && fromUrl >= 1 && fromUrl <= 64 ? fromUrl : hc);
 }
 
 // ------------------------------------------------------------------------------ party tiles
