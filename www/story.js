@@ -12,12 +12,13 @@
 // Drawing: one lifeline per party (the combiner or coordinator on the right, dashed), time
 // going down; one band per round with one row per sender: a broadcast is a bus line from the
 // sender across every recipient (one message), a direct message a ◆ at its recipient (one
-// message each). What a direct message carries is read from the sender's own round names and
-// the protocols' message tables (README of each path): an LSS dealer's direct messages are
-// private shares, a Pulsar signer's in "release" its encrypted key share for the combiner, a
-// Lens signer's in "sign" its signature share. A party named by another is drawn in red,
-// with the message that got it named. Bands are SVG built as strings (one innerHTML per
-// band), so a 64-party round of 4,000 messages costs one parse, not 4,000 DOM calls.
+// message each). What a direct message carries is read from the sender's own round names
+// and the lifecycle paths' message tables (their module docs): an LSS dealer's direct
+// messages are private shares, a Pulsar signer's in "release" its encrypted key share for
+// the combiner, a Lens signer's in "sign" its signature share. A party named by another is
+// drawn in red, with the message that got it named. Bands are SVG built as strings, parsed
+// once per frame; a big round (a 64-party DKG sends 4,000 messages) draws a row's diamonds
+// as one path of `data-count` subpaths, so it stays within a frame.
 
 import { fmtBytes, fmtMs, plural, ranges } from './util.js';
 
@@ -29,6 +30,7 @@ const MIN_LANE = 24;
 const MAX_LANE = 96;
 const GUTTER = 12;
 
+const count = new Intl.NumberFormat('en-US'); // one formatter: toLocaleString makes one per call
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 
 /** How a message reads, from the sender's round and roles: `{ label, share }`. */
@@ -346,8 +348,8 @@ export class Story {
   }
 
   #x(key) {
-    const i = this.keys.indexOf(key);
-    return GUTTER + this.laneW * (i + 0.5);
+    if (this.laneOf?.keys !== this.keys) this.laneOf = { keys: this.keys, at: new Map(this.keys.map((k, i) => [k, i])) };
+    return GUTTER + this.laneW * (this.laneOf.at.get(key) + 0.5);
   }
 
   get #width() {
@@ -404,7 +406,12 @@ export class Story {
     const { stats } = band;
     const w = this.#width;
     const bad = this.#badIn(i);
-    const senders = [...new Set(stats.sends.map((m) => m.from))].sort((a, b) => this.keys.indexOf(a) - this.keys.indexOf(b));
+    const bySender = new Map();
+    for (const m of stats.sends) {
+      if (!bySender.has(m.from)) bySender.set(m.from, []);
+      bySender.get(m.from).push(m);
+    }
+    const senders = [...bySender.keys()].sort((a, b) => this.#x(a) - this.#x(b));
     const named = band.running ? [] : [...new Map(stats.named.map((n) => [n.party, n])).values()];
     const marks = band.notes.flatMap((n) => n.marks ?? []);
     // The Pulsar combiner's moment: the step that received the released (encrypted) shares.
@@ -412,17 +419,25 @@ export class Story {
     const combineRow = combiner !== undefined && (stats.errors.has(combiner) || stats.sends.some((m) => m.to.includes(combiner) && m.sentIn === 'release'));
     const h = TOP + senders.length * ROW + STEP_ROW + (named.length + (marks.length ? 1 : 0) + (combineRow ? 1 : 0)) * NOTE_ROW + 6;
     const svg = [];
+    const lives = [];
     // Lifelines.
+    const involved = new Set([...stats.stepped, ...senders]);
+    for (const m of stats.sends) for (const t of m.to) involved.add(t);
     for (const k of this.keys) {
       const x = this.#x(k);
-      const on = stats.stepped.includes(k) || senders.includes(k) || stats.sends.some((m) => m.to.includes(k));
-      svg.push(`<line class="life${this.isService(k) ? ' svc' : ''}${on ? ' on' : ''}" x1="${x}" y1="0" x2="${x}" y2="${h}"/>`);
+      const on = involved.has(k);
+      lives.push(`<line class="life${this.isService(k) ? ' svc' : ''}${on ? ' on' : ''}" x1="${x}" y1="0" x2="${x}" y2="${h}"/>`);
     }
-    // One row per sender.
-    senders.forEach((from, r) => {
+    // One row per sender: parsed once per band (and again only when the lanes or the red
+    // messages change), the round's end redraws only the rest.
+    const rowsKey = `${this.laneW}|${this.keys.join(',')}|${[...bad].map((m) => stats.sends.indexOf(m)).join(',')}`;
+    const keepRows = band.rowsKey === rowsKey ? band.el.querySelector('g.rows') : null;
+    const rows = [];
+    const titled = stats.messages <= 300; // a title per message, where that stays cheap
+    if (!keepRows) senders.forEach((from, r) => {
       const y = TOP + r * ROW + ROW / 2;
       const xs = this.#x(from);
-      const mine = stats.sends.filter((m) => m.from === from);
+      const mine = bySender.get(from);
       const words = [];
       for (const m of mine.filter((m) => m.broadcast)) {
         const xr = m.to.map((t) => this.#x(t));
@@ -430,9 +445,9 @@ export class Story {
         const x2 = Math.max(xs, ...xr);
         const ticks = xr.map((x) => `M${x} ${y - 7}v6`).join('');
         const cls = `m b${bad.has(m) ? ' bad' : ''}`;
-        svg.push(
+        rows.push(
           `<g class="${cls}" data-from="${from}" data-bytes="${m.bytes}" data-to="${m.to.join(',')}" style="--row:${r}">` +
-            `<title>${esc(`${this.#short(from)} → every other party of the session (${m.to.length}): broadcast, ${m.bytes.toLocaleString('en-US')} bytes${bad.has(m) ? ' — the message it was named for' : ''}`)}</title>` +
+            `<title>${esc(`${this.#short(from)} → every other party of the session (${m.to.length}): broadcast, ${count.format(m.bytes)} bytes${bad.has(m) ? ' — the message it was named for' : ''}`)}</title>` +
             `<line x1="${x1}" y1="${y - 4}" x2="${x2}" y2="${y - 4}"/><path d="${ticks}"/><circle cx="${xs}" cy="${y - 4}" r="3.5"/></g>`,
         );
         words.push(`⇉ ${fmtBytes(m.bytes)}`);
@@ -440,22 +455,33 @@ export class Story {
       const direct = mine.filter((m) => !m.broadcast);
       if (direct.length) {
         const xr = direct.map((m) => this.#x(m.to[0]));
-        svg.push(`<line class="wire" x1="${Math.min(xs, ...xr)}" y1="${y + 4}" x2="${Math.max(xs, ...xr)}" y2="${y + 4}"/>`);
-        const sizes = new Set();
-        for (const m of direct) {
+        const k0 = kindOf(this.scheme, direct[0], this.isService);
+        rows.push(
+          `<line class="wire" x1="${Math.min(xs, ...xr)}" y1="${y + 4}" x2="${Math.max(xs, ...xr)}" y2="${y + 4}">` +
+            `<title>${esc(`${this.#short(from)} → ${plural(direct.length, 'party', 'parties')}: ${k0.label}${direct.length > 1 ? 's' : ''}`)}</title></line>`,
+        );
+        const sizes = new Set(direct.map((m) => m.bytes));
+        // A big round draws a row's plain diamonds as one path (each subpath one message,
+        // counted in data-count): thousands of elements would cost more than a frame.
+        const bulk = titled ? [] : direct.filter((m) => !bad.has(m));
+        if (bulk.length) {
+          const share = kindOf(this.scheme, bulk[0], this.isService).share;
+          const d = bulk.map((m) => `M${this.#x(m.to[0])} ${y - 1}l5 5-5 5-5-5z`).join('');
+          rows.push(`<path class="m d${share ? ' share' : ''}" style="--row:${r}" data-from="${from}" data-count="${bulk.length}" data-to="${bulk.map((m) => m.to[0]).join(',')}" d="${d}"/>`);
+        }
+        for (const m of titled ? direct : direct.filter((m) => bad.has(m))) {
           const x = this.#x(m.to[0]);
           const k = kindOf(this.scheme, m, this.isService);
-          sizes.add(m.bytes);
-          svg.push(
+          rows.push(
             `<path class="m d${k.share ? ' share' : ''}${bad.has(m) ? ' bad' : ''}" style="--row:${r}" data-from="${from}" data-to="${m.to[0]}" data-bytes="${m.bytes}" d="M${x} ${y - 1}l5 5-5 5-5-5z">` +
-              `<title>${esc(`${this.#short(from)} → ${this.#short(m.to[0])}: ${k.label}, ${m.bytes.toLocaleString('en-US')} bytes${bad.has(m) ? ' — the message it was named for' : ''}`)}</title></path>`,
+              (titled || bad.has(m) ? `<title>${esc(`${this.#short(from)} → ${this.#short(m.to[0])}: ${k.label}, ${count.format(m.bytes)} bytes${bad.has(m) ? ' — the message it was named for' : ''}`)}</title>` : '') +
+              `</path>`,
           );
         }
-        const k = kindOf(this.scheme, direct[0], this.isService);
         const size = sizes.size === 1 ? fmtBytes(direct[0].bytes) : `${fmtBytes(Math.min(...sizes))}–${fmtBytes(Math.max(...sizes))}`;
-        words.push(direct.length === 1 ? `◆ ${k.label} ${size}` : `◆ ${direct.length} × ${size}`);
+        words.push(direct.length === 1 ? `◆ ${k0.label} ${size}` : `◆ ${direct.length} × ${size}`);
       }
-      svg.push(this.#label(from, y, words.join(' · '), [...mine.flatMap((m) => m.to), from]));
+      rows.push(this.#label(from, y, words.join(' · '), [...mine.flatMap((m) => m.to), from]));
     });
     // Who stepped, and how it ended.
     const ys = TOP + senders.length * ROW + STEP_ROW / 2;
@@ -520,7 +546,10 @@ export class Story {
     band.el.innerHTML =
       `<button type="button" class="band-head" data-i="${i}"><b>${i + 1}</b> ${esc(stats.phase)} › ${esc(stats.name)}` +
       `<span class="meta">${b ? `${plural(b, 'broadcast')} · ` : ''}${d ? `${d} direct · ` : ''}${stats.messages ? fmtBytes(stats.bytesDelivered) : 'no messages'}${band.running ? ' · running…' : ''}</span></button>` +
-      `<svg class="seq" width="${w}" height="${h}" role="img" aria-label="${esc(`round ${i + 1}: ${stats.messages} messages`)}">${svg.join('')}</svg>${notes}`;
+      `<svg class="seq" width="${w}" height="${h}" role="img" aria-label="${esc(`round ${i + 1}: ${stats.messages} messages`)}">` +
+      `<g class="lives">${lives.join('')}</g><g class="rows">${keepRows ? '' : rows.join('')}</g>${svg.join('')}</svg>${notes}`;
+    if (keepRows) band.el.querySelector('g.rows').replaceWith(keepRows);
+    band.rowsKey = rowsKey;
     band.el.querySelector('.band-head').addEventListener('click', () => {
       this.stopReplay();
       this.follow = i === this.bands.length - 1;

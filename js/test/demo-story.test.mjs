@@ -70,21 +70,23 @@ function settle() {
 
 /** Every band of the story: its phase, round name, the router's counts and what is drawn. */
 function bands() {
-  return page.locator('#story-bands .band').evaluateAll((list) =>
-    list.map((b) => ({
+  return page.locator('#story-bands .band').evaluateAll((list) => {
+    // A mark is one message; a big round's row of diamonds is one path of `data-count`.
+    const marks = (b, sel) => [...b.querySelectorAll(`svg.seq ${sel}`)].reduce((n, m) => n + Number(m.dataset.count ?? 1), 0);
+    return list.map((b) => ({
       phase: b.dataset.phase,
       round: b.dataset.round,
       state: b.dataset.state,
       messages: Number(b.dataset.messages),
       broadcasts: Number(b.dataset.broadcasts),
       direct: Number(b.dataset.direct),
-      drawn: b.querySelectorAll('svg.seq .m').length,
-      drawnBroadcasts: b.querySelectorAll('svg.seq .m.b').length,
-      drawnDirect: b.querySelectorAll('svg.seq .m.d').length,
+      drawn: marks(b, '.m'),
+      drawnBroadcasts: marks(b, '.m.b'),
+      drawnDirect: marks(b, '.m.d'),
       senders: new Set([...b.querySelectorAll('svg.seq .m')].map((m) => m.dataset.from)).size,
       handover: b.dataset.handover === '1',
-    })),
-  );
+    }));
+  });
 }
 
 /**
