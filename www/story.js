@@ -151,6 +151,16 @@ export class Story {
     if (this.sel === this.bands.length - 1 || this.sel === null) this.#caption();
   }
 
+  /** The run was stopped (its workers terminated): no round is running any more. */
+  stopped(text) {
+    for (const [i, b] of this.bands.entries()) {
+      if (!b.running) continue;
+      b.running = false;
+      this.#queue(i);
+    }
+    this.note({ kind: 'fail', text });
+  }
+
   // ---------------------------------------------------------------------------- controls
 
   step(d) {

@@ -618,6 +618,7 @@ async function action(name, fn) {
   } catch (err) {
     if (app.stopRequested) {
       setStatus('error', `${name}: stopped. The workers were terminated; run the key ceremony again.`);
+      story.stopped(`${name} was stopped here: the workers were terminated.`);
     } else {
       console.warn('quasar-pq demo:', err);
       showError(err);

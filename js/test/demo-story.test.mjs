@@ -268,6 +268,18 @@ describe('the threshold tab tells its story', { timeout: patience(1800) }, () =>
     });
   }
 
+  test('lens, K = 21: a big round (the DKG: 21 broadcasts, 420 private shares) is drawn whole', async () => {
+    await open();
+    await setup({ scheme: 'lens', k: 21 });
+    await runAction('#run-ceremony');
+    const list = await bands();
+    assert.deepEqual(list.map((b) => [b.broadcasts, b.direct]), [[21, 420], [21, 0], [21, 0]]);
+    for (const [i, b] of list.entries()) assert.deepEqual([b.drawnBroadcasts, b.drawnDirect], [b.broadcasts, b.direct], `round ${i + 1}`);
+    assert.equal(await page.locator('#story-head text').count(), 22);
+    assert.equal(await page.inputValue('#threshold'), '15');
+    assert.equal(await text('#group-shape'), '15 of 21');
+  });
+
   test('replay animates the story round by round, then shows it whole', async () => {
     const n = (await bands()).length;
     await page.click('#story-replay');
