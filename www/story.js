@@ -371,7 +371,7 @@ export class Story {
     const labels = this.keys.map((k) => {
       const svc = this.isService(k);
       const text = svc ? this.nameOf(k).replace(/^the /, '') : `P${k}`;
-      const fit = svc ? (this.laneW >= 70 ? text : text.slice(0, 4)) : text;
+      const fit = svc && this.laneW < 70 ? `${text.slice(0, this.laneW < 40 ? 1 : 5)}.` : text;
       return `<text x="${this.#x(k)}" y="14" class="${svc ? 'svc' : ''}" text-anchor="middle"><title>${esc(this.nameOf(k))}</title>${esc(fit)}</text>`;
     });
     this.el.head.innerHTML = `<svg width="${w}" height="20" role="img" aria-label="lanes: ${esc(this.keys.map((k) => this.#short(k)).join(', '))}">${labels.join('')}</svg>`;

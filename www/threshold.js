@@ -280,7 +280,9 @@ function refreshButtons() {
   const ready = app.pool !== null;
   const idle = ready && !app.busy;
   const paramsOk = p.k !== null && p.t !== null && setupCheck().ok;
-  const reshareOk = reshareCheck().ok;
+  const reshare = reshareCheck();
+  const reshareOk = reshare.ok;
+  el.runAll.title = reshareOk ? '' : `The whole story ends with a reshare that cannot run: ${reshare.reason}`;
   el.runCeremony.disabled = !idle || !paramsOk;
   el.runAll.disabled = !idle || !paramsOk || !reshareOk;
   el.stop.disabled = !app.busy;
