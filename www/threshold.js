@@ -62,6 +62,7 @@ const el = {
   blame: $('blame'),
   phaseTable: $('phase-table'),
   partyTable: $('party-table'),
+  tables: $('tables'),
   reshareHint: $('reshare-hint'),
   timeline: $('timeline'),
   storyNow: $('story-now'),
@@ -119,16 +120,25 @@ const story = new Story(
   { nameOf: (k) => partyName(k), isService },
 );
 const timeline = new Timeline(el.timeline, { nameOf: (k) => partyName(k), isService });
-let timelineQueued = false;
+let timelineQueued = null;
 
-/** Redraw the timeline once per frame at most. */
-function renderTimeline() {
-  if (timelineQueued) return;
-  timelineQueued = true;
-  requestAnimationFrame(() => {
-    timelineQueued = false;
+/**
+ * Redraw the timeline: a few times a second while a run goes on (at K = 64 a run has
+ * thousands of steps, and redrawing them every round would cost the page a frame each time),
+ * at once when `now`.
+ */
+function renderTimeline(now = false) {
+  if (now) {
+    clearTimeout(timelineQueued);
+    timelineQueued = null;
     timeline.render(story.keys);
-  });
+    return;
+  }
+  if (timelineQueued) return;
+  timelineQueued = setTimeout(() => {
+    timelineQueued = null;
+    requestAnimationFrame(() => timeline.render(story.keys));
+  }, 400);
 }
 
 // ------------------------------------------------------------------------------ status & errors
@@ -448,8 +458,12 @@ function roundEnd(stats, token) {
   renderTables();
 }
 
-/** The phase and per-party tables (behind their toggle), from the current group's rounds. */
-function renderTables() {
+/**
+ * The phase and per-party tables (behind their toggle), from the current group's rounds:
+ * round by round while they are open, else once an action ends (`force`).
+ */
+function renderTables(force = false) {
+  if (!el.tables.open && force !== true) return;
   drawTables({ rounds: app.run?.net.rounds ?? [], workerOf: (k) => app.run?.net.workerOf(k), phaseTable: el.phaseTable, partyTable: el.partyTable, tileLabel, isParty });
 }
 
@@ -563,7 +577,7 @@ function clearRun() {
   el.groupKey.textContent = '—';
   el.keyHistory.textContent = '—';
   renderBlame();
-  renderTables();
+  renderTables(true);
   resetPipeline();
   renderPreview();
 }
@@ -637,6 +651,8 @@ async function action(name, fn) {
   } finally {
     clearInterval(ticker);
     el.storyNow.hidden = true;
+    renderTimeline(true);
+    renderTables(true);
     const ms = performance.now() - t0;
     el.elapsed.textContent = `took ${fmtMs(ms)}`;
     reportMainThread(name, ms);
@@ -848,6 +864,7 @@ el.runAll.addEventListener('click', () => action('The whole story', doAll));
 el.sign.addEventListener('click', () => action('Signing', doSign));
 el.reshare.addEventListener('click', () => action('Resharing', doReshare));
 el.stop.addEventListener('click', stop);
+el.tables.addEventListener('toggle', () => renderTables());
 el.workers.addEventListener('change', () => {
   if (!app.busy) {
     clearRun();
