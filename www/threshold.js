@@ -479,7 +479,7 @@ function renderBlame() {
       el.blame.dataset.state = 'failed';
       el.blame.textContent = app.failure
         ? `No party was blamed: the run failed before any cheating could be detected — ${describeError(app.failure)}.`
-        : `Nothing will run: ${check.reason}`;
+        : `Nothing will run. ${check.reason}`;
       return;
     }
     el.blame.dataset.state = 'none';
