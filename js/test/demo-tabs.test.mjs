@@ -157,9 +157,16 @@ async function lightClientView() {
 async function followChain(toggle) {
   await page.selectOption('#lc-toggle', toggle);
   const before = Number((await page.getAttribute('body', 'data-lc-runs')) ?? 0);
+  // The verification runs in a worker: the page says so ("verifying…") while it waits.
+  await page.evaluate(() => {
+    window.__lcStates = [];
+    const v = document.querySelector('#lc-verdict');
+    new MutationObserver(() => window.__lcStates.push(`${v.dataset.state}: ${v.textContent}`)).observe(v, { attributes: true, childList: true });
+  });
   await page.click('#lc-run');
-  // The verification runs in a worker: the page says so while it waits.
   await page.waitForFunction((n) => Number(document.body.dataset.lcRuns ?? 0) > n, before, { timeout: RUN_TIMEOUT });
+  const states = await page.evaluate(() => window.__lcStates);
+  assert.ok(states.includes('running: verifying…'), `"${toggle}": no "verifying…" state: ${JSON.stringify(states)}`);
 }
 
 /** The summary must say what the rows say: where the client ended, and every refusal. */
