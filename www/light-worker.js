@@ -4,16 +4,27 @@
 //   { id, op: 'follow', set, policy, chain: [{ name, certificate, nextSet? }] }
 //       → one { id, event: 'block', index, name, report, update, updateMs, client } per block,
 //         then { id, result: { client } }
-//   { id, op: 'magnetar-check', mode, validators, certificates: [bytes], message, context }
-//       → { id, result: { totalWeight, verdicts: [{ ...verdict, ms }] } }
+//   { id, op: 'magnetar-check', mode, validators, sets: [[{ id, signature }]], message, context }
+//       → { id, result: { totalWeight, verdicts: [{ ...verdict, ms, bytes }] } }
 //
-// and an error as { id, error: { name, code, message } }. No cryptography here: every verdict is
-// the light build's (`verifyCertificate`, `LightClient.update`, `MagnetarRegistry.verifyAggregate`).
+// and an error as { id, error: { name, code, message } }. For Magnetar the worker plays two
+// roles, each with its own build: the aggregator frames each set of contributions into a MAGA
+// certificate (`magnetar.aggregate`, the full build, loaded only for it), and the light client
+// checks it (the light build) — megabytes at K = 64, kept off the page. No cryptography here:
+// every verdict is the library's (`verifyCertificate`, `LightClient.update`,
+// `MagnetarRegistry.verifyAggregate`).
 
 const ready = import('/js/verify.js').then(async (light) => {
   await light.init();
   return light;
 });
+/** The full build, for the Magnetar aggregator only (a light client never needs it). */
+let full = null;
+const aggregator = () =>
+  (full ??= import('/js/index.js').then(async (lib) => {
+    await lib.init();
+    return lib;
+  }));
 
 /** Where the client stands now (BigInts kept: structured clone carries them). */
 function clientState(client) {
@@ -39,13 +50,15 @@ async function follow(light, { id, set, policy, chain }) {
   }
 }
 
-function magnetarCheck(light, { mode, validators, certificates, message, context }) {
+async function magnetarCheck(light, { mode, validators, sets, message, context }) {
+  const { magnetar } = await aggregator();
   const registry = new light.MagnetarRegistry(mode, validators);
   try {
-    const verdicts = certificates.map((cert) => {
+    const verdicts = sets.map((contributions) => {
+      const cert = magnetar.aggregate(mode, contributions);
       const t0 = performance.now();
       const v = registry.verifyAggregate(cert, message, { context });
-      return { ...v, ms: performance.now() - t0 };
+      return { ...v, ms: performance.now() - t0, bytes: cert.length };
     });
     return { totalWeight: registry.totalWeight, verdicts };
   } finally {
@@ -58,7 +71,7 @@ self.addEventListener('message', async ({ data }) => {
     const light = await ready;
     let result;
     if (data.op === 'follow') result = await follow(light, data);
-    else if (data.op === 'magnetar-check') result = magnetarCheck(light, data);
+    else if (data.op === 'magnetar-check') result = await magnetarCheck(light, data);
     else throw new Error(`light worker: unknown op ${data.op}`);
     postMessage({ id: data.id, result });
   } catch (err) {

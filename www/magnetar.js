@@ -1,15 +1,14 @@
 // quasar-pq demo, Magnetar tab: K validators, each in a worker of the pool with its own
 // SLH-DSA key, sign a block; the page batch-verifies their signatures across the workers (one
 // bit per validator), aggregates the valid ones into a MAGA certificate, and checks it as a
-// light client (the `quasar-pq/verify` build, in its own worker: www/light-worker.js, so that
-// even at K = 64 no check blocks the page) against the registry and the quorum. A cheating
+// light client (the `quasar-pq/verify` build) against the registry and the quorum, both in a
+// worker of their own (www/light-worker.js), so that even at K = 64 nothing blocks the page. A cheating
 // validator signs another block: its bit is 0, it is counted out, and a certificate that
 // carried its signature anyway is refused, naming it.
 //
 // No cryptography here: keys and signatures are made in the workers by `magnetar.keygen` and
 // `magnetar.sign`, the batch is checked there by the library's `MagnetarRegistry`, and the
-// page calls `magnetar.aggregate` (framing the signatures, no check) and the light worker
-// `MagnetarRegistry.verifyAggregate`.
+// light worker calls `magnetar.aggregate` and `MagnetarRegistry.verifyAggregate`.
 
 import { describeError, errorBox, fmtBytes, fmtMs, hex, median, setStatus as setLine } from './util.js';
 import { lightVerifier } from './light-verifier.js';
@@ -46,7 +45,7 @@ const el = {
 };
 
 const state = {
-  lib: null, // the full build (aggregation)
+  lib: null, // the full build (set once the page has loaded it: the tab is ready)
   getPool: null, // () => Promise<WorkerPool>, the page's shared pool
   busy: false,
   keys: null, // { mode, k, pool, validators: [{ index, id, publicKey, weight, worker }], version }
@@ -229,18 +228,19 @@ async function runRound() {
 
   // 3. The certificate of the valid contributions, checked by the light client in its worker;
   // with a bad signature, also the certificate a dishonest aggregator would make by keeping it.
-  setStatus('running', 'Aggregating; the light client checks the certificate in its worker…');
+  setStatus('running', 'Aggregating; the light client checks the certificate (in their worker)…');
   setLine(el.verdict, 'running', 'verifying…');
   const good = contributions.filter((_, i) => bitmap[i]);
-  const certificates = [];
-  if (good.length) certificates.push(state.lib.magnetar.aggregate(mode, good));
-  if (valid < k) certificates.push(state.lib.magnetar.aggregate(mode, contributions));
-  const certLen = good.length ? certificates[0].length : 0;
-  const checkedAll = await lightVerifier().call({ op: 'magnetar-check', mode, validators: registry.validators, certificates, message: block, context: CONTEXT });
+  const sets = [];
+  if (good.length) sets.push(good);
+  if (valid < k) sets.push(contributions);
+  const checkedAll = await lightVerifier().call({ op: 'magnetar-check', mode, validators: registry.validators, sets, message: block, context: CONTEXT });
   const verdicts = [...checkedAll.verdicts];
   let verdict;
+  let certLen = 0;
   if (good.length) {
     verdict = verdicts.shift();
+    certLen = verdict.bytes;
     rows.push({ step: 'Aggregate certificate check', where: 'light-client worker', wall: verdict.ms, ms: [], bytes: `${certLen.toLocaleString('en-US')} B certificate` });
   } else {
     verdict = { ok: false, code: 'NO_SIGNERS', reason: 'no valid signature to aggregate' };
