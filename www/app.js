@@ -16,7 +16,17 @@ const $ = (id) => document.getElementById(id);
 const TABS = ['tab-threshold', 'tab-magnetar', 'tab-light', 'tab-mldsa'];
 const TAB_HASH = { 'tab-threshold': '', 'tab-magnetar': '#magnetar', 'tab-light': '#light', 'tab-mldsa': '#mldsa' };
 
+const heading = $('site-heading');
+const lede = $('site-lede');
+/** The threshold tab's lede, as written in the page (the other tabs carry theirs in data-lede). */
+const LEDE = lede.textContent;
+
 function selectTab(which) {
+  // The title and the header say which demo this is (each tab's data-title, -heading, -lede).
+  const t = $(which).dataset;
+  document.title = t.title;
+  heading.textContent = t.heading;
+  lede.textContent = t.lede ?? LEDE;
   for (const id of TABS) {
     const tab = $(id);
     const on = id === which;
@@ -40,7 +50,7 @@ TABS.forEach((id, i) => {
 });
 
 const fromHash = Object.entries(TAB_HASH).find(([, h]) => h && h === location.hash);
-if (fromHash) selectTab(fromHash[0]);
+selectTab(fromHash ? fromHash[0] : TABS[0]);
 
 // ------------------------------------------------------------------------------ start
 
@@ -54,11 +64,11 @@ async function boot() {
   // The single-signer tab runs on the page (about a millisecond per operation).
   await lib.init();
   setupMlDsa(lib);
-  // The Magnetar tab's light client runs the verify-only build, as a light client would.
+  // The Magnetar tab's aggregate check and the light-client tab's chain run in a worker with the
+  // verify-only build (www/light-worker.js), as a light client would; the page only reads the
+  // light build's constants (its trust model), so it does not instantiate it.
   const light = await import('/js/verify.js');
-  await light.init();
-  setupMagnetar({ lib, light, getPool: ensurePool });
-  // The light-client tab follows the golden certificate chain with the verify-only build.
+  setupMagnetar({ lib, getPool: ensurePool });
   setupLightClient({ light });
   await setupThreshold(lib);
   document.body.dataset.ready = '1';

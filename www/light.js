@@ -1,5 +1,6 @@
 // quasar-pq demo, light-client tab: a chain of finality certificates across an epoch change,
-// followed block by block by the light build (`quasar-pq/verify`): `LightClient.update` decides,
+// followed block by block by the light build (`quasar-pq/verify`) in a Web Worker
+// (www/light-worker.js), so the page never freezes: `LightClient.update` decides,
 // `verifyCertificate` against the set the client trusts for that epoch shows each leg's verdict
 // and time. The chain is the golden one of kats/cert.json (made by `cargo run --bin genkat`
 // with the library's devnet): epoch 0 of four validators, an epoch change to a set where one
@@ -7,9 +8,14 @@
 // group key (same key era), and a block of epoch 1. Each toggle swaps in the matching golden
 // broken certificate or the golden forged next set; the client must refuse it, with its reason.
 //
+// Rows are labelled by the height in each certificate's header; a jump in heights gets a row of
+// its own saying why (a light client needs no certificate per block). The summary is written
+// from the same events as the rows: where the client ended, and every refusal with its reason.
+//
 // No cryptography here: every verdict is the library's.
 
 import { describeError, fmtMs, hex, setStatus } from './util.js';
+import { lightVerifier } from './light-verifier.js';
 
 const $ = (id) => document.getElementById(id);
 const POLICY = 'pq-fast';
@@ -24,14 +30,20 @@ const CHAIN = [
 
 /** Each toggle: what it changes in the chain, and the refusal it must meet. */
 export const TOGGLES = {
-  'bls-leg': { label: 'break one leg: a BLS signature from another block in block 1', expect: 'INVALID_SIGNATURE', apply: (c) => c.map((b, i) => (i === 0 ? ['bls-broken', b[1]] : b)) },
-  'pulsar-leg': { label: 'break one leg: flip a byte of the Pulsar signature in block 1', expect: 'INVALID_SIGNATURE', apply: (c) => c.map((b, i) => (i === 0 ? ['pulsar-broken', b[1]] : b)) },
-  quorum: { label: 'quorum: block 2 signed by validators with 60 of the 100 weight', expect: 'QUORUM_NOT_MET', apply: (c) => c.map((b, i) => (i === 1 ? ['bls-quorum-one-short', b[1]] : b)) },
+  'bls-leg': { label: 'break one leg: a BLS signature from another block, in the first certificate', expect: 'INVALID_SIGNATURE', apply: (c) => c.map((b, i) => (i === 0 ? ['bls-broken', b[1]] : b)) },
+  'pulsar-leg': { label: 'break one leg: flip a byte of the Pulsar signature in the first certificate', expect: 'INVALID_SIGNATURE', apply: (c) => c.map((b, i) => (i === 0 ? ['pulsar-broken', b[1]] : b)) },
+  quorum: { label: 'quorum: instead of the second certificate, a block signed by 60 of the 100 weight', expect: 'QUORUM_NOT_MET', apply: (c) => c.map((b, i) => (i === 1 ? ['bls-quorum-one-short', b[1]] : b)) },
   'forged-set': { label: 'epoch change: a forged next set (one weight changed) with the last block of epoch 0', expect: 'NEXT_SET_MISMATCH', apply: (c) => c.map((b) => (b[1] ? [b[0], 'epoch-1-forged'] : b)) },
   'skip-epoch': { label: 'epoch change: the last block of epoch 0 never arrives', expect: 'SKIPPED_EPOCH', apply: (c) => c.filter((b) => !b[1]) },
 };
 
+const COLUMNS = ['Height', 'Epoch', 'Light client', 'Legs', 'update()'];
+const GAP_WHY =
+  'no certificate for these blocks in this chain. A light client needs none: a final block at a later height ' +
+  'of the same epoch supersedes them. Only an epoch’s last block, which commits to the next set, cannot be skipped.';
+
 const hexBytes = (h) => Uint8Array.from(h.match(/../g) ?? [], (x) => parseInt(x, 16));
+const heightText = (h) => (h === undefined || h === null ? 'none yet' : String(h));
 
 export function setupLightClient({ light }) {
   const el = {
@@ -40,12 +52,14 @@ export function setupLightClient({ light }) {
     run: $('lc-run'),
     verdict: $('lc-verdict'),
     detail: $('lc-detail'),
+    refusals: $('lc-refusals'),
     blocks: $('lc-blocks'),
     trust: $('lc-trust'),
     source: $('lc-source'),
   };
   let kats = null;
   let runs = 0;
+  let busy = false;
 
   const byName = (list, name) => list.find((x) => x.name === name);
   function certOf(name) {
@@ -68,70 +82,146 @@ export function setupLightClient({ light }) {
   function cell(tr, text, cls) {
     const td = document.createElement('td');
     td.textContent = text;
+    td.dataset.label = COLUMNS[tr.cells.length];
     if (cls) td.className = cls;
     tr.append(td);
     return td;
   }
 
-  function run() {
-    const toggle = el.toggle.value;
-    const chain = toggle ? TOGGLES[toggle].apply(CHAIN) : CHAIN;
-    const client = new light.LightClient(setOf('epoch-0'), POLICY);
-    let trusted = setOf('epoch-0');
-    let firstRefusal = null;
-    el.blocks.replaceChildren();
-    const started = performance.now();
-    try {
-      for (const [name, nextName] of chain) {
-        const cert = certOf(name);
-        const next = nextName ? setOf(nextName) : undefined;
-        // Leg by leg, timed, against the set the client trusts now; then the client decides.
-        const report = light.verifyCertificate(cert, trusted, POLICY, { full: true });
-        const t0 = performance.now();
-        const u = client.update(cert, next);
-        const updateMs = performance.now() - t0;
-        if (u.ok && next) trusted = next;
-        if (!u.ok && firstRefusal === null) firstRefusal = u;
-        const tr = document.createElement('tr');
-        tr.dataset.certificate = name;
-        tr.dataset.verdict = u.ok ? 'accepted' : 'refused';
-        if (!u.ok) tr.dataset.code = u.code;
-        const h = report.header;
-        cell(tr, h ? `${h.height}` : '—');
-        cell(tr, h ? `${h.epoch}${h.nextSetRoot ? ' → next set ' + hex(h.nextSetRoot, 4) : ''}` : '—');
-        const legs = cell(tr, '');
-        for (const l of report.legs) {
-          const span = document.createElement('span');
-          span.className = 'leg';
-          span.dataset.state = l.verdict;
-          span.dataset.kind = l.kind;
-          const weight = l.weight !== undefined ? `, ${l.signers} signers, weight ${l.weight}/${report.totalWeight}` : '';
-          const time = l.micros !== undefined ? ` ${fmtMs(l.micros / 1000)}` : '';
-          span.textContent = `${l.kind}: ${l.verdict}${l.code ? ` (${l.code})` : ''}${weight}${time}`;
-          legs.append(span, document.createElement('br'));
-        }
-        cell(tr, u.ok ? `accepted${u.newEpoch !== undefined ? `, now epoch ${u.newEpoch}` : ''}` : `refused: ${u.code}: ${u.reason}`, u.ok ? 'ok' : 'bad');
-        cell(tr, fmtMs(updateMs));
-        el.blocks.append(tr);
-      }
-      const ok = firstRefusal === null;
-      el.verdict.dataset.code = ok ? '' : firstRefusal.code;
-      setStatus(el.verdict, ok ? 'valid' : 'invalid', ok ? `Chain followed: epoch ${client.epoch}, height ${client.height}` : `Refused: ${firstRefusal.code}`);
-      el.detail.textContent = ok
-        ? `Every certificate final under ${POLICY}; the client moved to epoch ${client.epoch} (key era ${client.keyEra}: the reshared Pulsar group signs under the same key), set root ${hex(client.setRoot, 8)}…, in ${fmtMs(performance.now() - started)}.`
-        : `${firstRefusal.reason}. The client stays at epoch ${client.epoch}, height ${client.height ?? '—'}.`;
-    } finally {
-      client.free();
-    }
-    runs += 1;
-    document.body.dataset.lcRuns = String(runs);
+  /** A row for the heights no certificate covers, between two shown blocks. */
+  function gapRow(from, to) {
+    const tr = document.createElement('tr');
+    tr.className = 'gap';
+    const td = document.createElement('td');
+    td.colSpan = COLUMNS.length;
+    const span = from === to ? `Height ${from}` : `Heights ${from}–${to}`;
+    td.textContent = `${span}: ${GAP_WHY}`;
+    tr.append(td);
+    return tr;
   }
 
-  el.run.addEventListener('click', () => {
+  /** One block's row from the worker's event: the header, the client's decision, each leg. */
+  function blockRow({ name, report, update: u, updateMs, client }) {
+    const tr = document.createElement('tr');
+    tr.dataset.certificate = name;
+    tr.dataset.verdict = u.ok ? 'accepted' : 'refused';
+    if (!u.ok) tr.dataset.code = u.code;
+    const h = report.header;
+    if (h) {
+      tr.dataset.height = String(h.height);
+      tr.dataset.epoch = String(h.epoch);
+    }
+    tr.dataset.clientEpoch = String(client.epoch);
+    tr.dataset.clientHeight = heightText(client.height);
+    cell(tr, h ? `${h.height}` : '—', 'height');
+    cell(tr, h ? `${h.epoch}${h.nextSetRoot ? ` → next set ${hex(h.nextSetRoot, 4)}` : ''}` : '—');
+    cell(
+      tr,
+      u.ok ? `accepted${u.newEpoch !== undefined ? `, now epoch ${u.newEpoch}` : ''}` : `refused: ${u.code}: ${u.reason}`,
+      u.ok ? 'ok decision' : 'bad decision',
+    );
+    // One box for the legs, so a phone's stacked row keeps them under one label.
+    const legs = document.createElement('div');
+    cell(tr, '', 'legs').append(legs);
+    for (const l of report.legs) {
+      const span = document.createElement('span');
+      span.className = 'leg';
+      span.dataset.state = l.verdict;
+      span.dataset.kind = l.kind;
+      const weight = l.weight !== undefined ? `, ${l.signers} signers, weight ${l.weight}/${report.totalWeight}` : '';
+      const time = l.micros !== undefined ? ` ${fmtMs(l.micros / 1000)}` : '';
+      span.textContent = `${l.kind}: ${l.verdict}${l.code ? ` (${l.code})` : ''}${weight}${time}`;
+      legs.append(span);
+    }
+    cell(tr, fmtMs(updateMs));
+    return tr;
+  }
+
+  /** The summary, from the same events as the rows: where the client ended, every refusal. */
+  function summarise(events, client, ms) {
+    const refused = events.filter((e) => !e.update.ok);
+    const accepted = events.filter((e) => e.update.ok);
+    const where = `epoch ${client.epoch}, height ${heightText(client.height)}`;
+    el.verdict.dataset.code = refused.length ? refused[0].update.code : '';
+    el.verdict.dataset.epoch = String(client.epoch);
+    el.verdict.dataset.height = heightText(client.height);
+    el.verdict.dataset.refused = refused.map((e) => e.report.header?.height ?? '—').join(',');
+    setStatus(
+      el.verdict,
+      refused.length ? 'invalid' : 'valid',
+      refused.length
+        ? `${refused.length} of ${events.length} refused · client at ${where}`
+        : `Chain followed: ${where}`,
+    );
+    const last = accepted.at(-1);
+    const lastText = last
+      ? `the last block it accepted is at height ${last.report.header?.height ?? '—'} of epoch ${last.report.header?.epoch ?? '—'}` +
+        (last.update.newEpoch !== undefined ? `, which moved it to epoch ${last.update.newEpoch}` : '')
+      : 'it accepted no block, so it still trusts only the set it started from';
+    el.detail.textContent = refused.length
+      ? `The client ended at ${where}: ${lastText}. A refused block changes nothing (the client keeps its set and ` +
+        `height, and judges later blocks from there). Refused:`
+      : `Every certificate final under ${POLICY}; the client ended at ${where}: ${lastText} (key era ${client.keyEra}: ` +
+        `the reshared Pulsar group signs under the same key), set root ${hex(client.setRoot, 8)}, in ${fmtMs(ms)}.`;
+    el.refusals.replaceChildren(
+      ...refused.map((e) => {
+        const li = document.createElement('li');
+        const h = e.report.header;
+        li.dataset.height = h ? String(h.height) : '—';
+        li.dataset.code = e.update.code;
+        li.textContent = `${h ? `height ${h.height} (epoch ${h.epoch})` : `the certificate “${e.name}” (no readable header)`}: ${e.update.code}: ${e.update.reason}`;
+        return li;
+      }),
+    );
+  }
+
+  function setBusy(on) {
+    busy = on;
+    el.run.disabled = on;
+    el.toggle.disabled = on;
+  }
+
+  async function run() {
+    const toggle = el.toggle.value;
+    const chain = (toggle ? TOGGLES[toggle].apply(CHAIN) : CHAIN).map(([name, next]) => ({
+      name,
+      certificate: certOf(name),
+      nextSet: next ? setOf(next) : undefined,
+    }));
+    el.blocks.replaceChildren();
+    el.refusals.replaceChildren();
+    el.detail.textContent = '';
+    for (const k of ['code', 'epoch', 'height', 'refused']) delete el.verdict.dataset[k];
+    setStatus(el.verdict, 'running', 'verifying…');
+    el.status.textContent = `Verifying ${chain.length} certificates in a worker (the light build)…`;
+    const events = [];
+    let prevHeight = null;
+    const started = performance.now();
+    const { client } = await lightVerifier().call({ op: 'follow', set: setOf('epoch-0'), policy: POLICY, chain }, (ev) => {
+      events.push(ev);
+      const h = ev.report.header?.height;
+      if (h !== undefined && prevHeight !== null && BigInt(h) > prevHeight + 1n) {
+        el.blocks.append(gapRow(prevHeight + 1n, BigInt(h) - 1n));
+      }
+      if (h !== undefined) prevHeight = BigInt(h);
+      el.blocks.append(blockRow(ev));
+    });
+    summarise(events, client, performance.now() - started);
+    el.status.textContent = 'Done. Pick another break (or none) and follow the chain again.';
+  }
+
+  el.run.addEventListener('click', async () => {
+    if (busy) return;
+    setBusy(true);
     try {
-      run();
+      await run();
     } catch (err) {
       setStatus(el.verdict, 'invalid', `Error: ${describeError(err)}`);
+      el.status.textContent = `The run failed: ${describeError(err)}`;
+    } finally {
+      setBusy(false);
+      runs += 1;
+      document.body.dataset.lcRuns = String(runs);
     }
   });
 

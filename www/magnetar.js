@@ -1,15 +1,17 @@
 // quasar-pq demo, Magnetar tab: K validators, each in a worker of the pool with its own
 // SLH-DSA key, sign a block; the page batch-verifies their signatures across the workers (one
 // bit per validator), aggregates the valid ones into a MAGA certificate, and checks it as a
-// light client (the `quasar-pq/verify` build) against the registry and the quorum. A cheating
+// light client (the `quasar-pq/verify` build) against the registry and the quorum, both in a
+// worker of their own (www/light-worker.js), so that even at K = 64 nothing blocks the page. A cheating
 // validator signs another block: its bit is 0, it is counted out, and a certificate that
 // carried its signature anyway is refused, naming it.
 //
 // No cryptography here: keys and signatures are made in the workers by `magnetar.keygen` and
 // `magnetar.sign`, the batch is checked there by the library's `MagnetarRegistry`, and the
-// page calls `magnetar.aggregate` and `MagnetarRegistry.verifyAggregate`.
+// light worker calls `magnetar.aggregate` and `MagnetarRegistry.verifyAggregate`.
 
 import { describeError, errorBox, fmtBytes, fmtMs, hex, median, setStatus as setLine } from './util.js';
+import { lightVerifier } from './light-verifier.js';
 
 const $ = (id) => document.getElementById(id);
 const utf8 = new TextEncoder();
@@ -43,8 +45,7 @@ const el = {
 };
 
 const state = {
-  lib: null, // the full build (aggregation)
-  light: null, // the light build (the light client's check)
+  lib: null, // the full build (set once the page has loaded it: the tab is ready)
   getPool: null, // () => Promise<WorkerPool>, the page's shared pool
   busy: false,
   keys: null, // { mode, k, pool, validators: [{ index, id, publicKey, weight, worker }], version }
@@ -225,50 +226,49 @@ async function runRound() {
     t.div.title = `validator ${v.index}: ${bitmap[i] ? 'its signature verifies, counted' : 'its signature does not verify for this block, counted out'}`;
   });
 
-  // 3. The certificate of the valid contributions, checked by the light client.
-  setStatus('running', 'Aggregating and checking the certificate…');
-  const lightRegistry = new state.light.MagnetarRegistry(mode, registry.validators);
-  try {
-    const good = contributions.filter((_, i) => bitmap[i]);
-    let verdict;
-    let certLen = 0;
-    let verifyMs = 0;
-    if (good.length) {
-      const cert = state.lib.magnetar.aggregate(mode, good);
-      certLen = cert.length;
-      t0 = performance.now();
-      verdict = lightRegistry.verifyAggregate(cert, block, { context: CONTEXT });
-      verifyMs = performance.now() - t0;
-      rows.push({ step: 'Aggregate certificate check', where: 'page (light build)', wall: verifyMs, ms: [], bytes: `${certLen.toLocaleString('en-US')} B certificate` });
-    } else {
-      verdict = { ok: false, code: 'NO_SIGNERS', reason: 'no valid signature to aggregate' };
-    }
-    const signedWeight = verdict.signedWeight ?? BigInt(good.length * WEIGHT);
-    const total = lightRegistry.totalWeight;
-    el.weight.textContent = `${signedWeight} of ${total}`;
-    el.weight.dataset.signed = String(signedWeight);
-    el.weight.dataset.total = String(total);
-    el.certSize.textContent = certLen ? `${fmtBytes(certLen)} (${good.length} signers)` : '—';
-    el.verifyTime.textContent = certLen ? fmtMs(verifyMs) : '—';
-    el.verdict.dataset.code = verdict.code ?? '';
-    setLine(el.verdict, verdict.ok ? 'valid' : 'invalid', verdict.ok ? 'quorum met' : verdict.code === 'QUORUM_NOT_MET' ? 'quorum not met' : `refused (${verdict.code})`);
-
-    // What a dishonest aggregator gets for keeping the bad signature: a refusal naming it.
-    if (valid < k) {
-      const all = state.lib.magnetar.aggregate(mode, contributions);
-      const v = lightRegistry.verifyAggregate(all, block, { context: CONTEXT });
-      const names = (v.failed ?? []).map((id) => `validator ${vs.findIndex((x) => hex(x.id, 32) === hex(id, 32)) + 1}`);
-      el.refusal.dataset.code = v.code ?? 'OK';
-      el.refusal.textContent = v.ok ? 'accepted' : `refused: ${v.code}${names.length ? `, naming ${names.join(', ')}` : ''}`;
-    } else {
-      el.refusal.textContent = 'no bad signature to include';
-    }
-    renderTable(rows);
-    return `${valid} of ${k} signatures valid; the certificate ${verdict.ok ? 'meets' : 'does not meet'} the quorum (${signedWeight} of ${total})`;
-  } finally {
-    lightRegistry.free();
+  // 3. The certificate of the valid contributions, checked by the light client in its worker;
+  // with a bad signature, also the certificate a dishonest aggregator would make by keeping it.
+  setStatus('running', 'Aggregating; the light client checks the certificate (in their worker)…');
+  setLine(el.verdict, 'running', 'verifying…');
+  const good = contributions.filter((_, i) => bitmap[i]);
+  const sets = [];
+  if (good.length) sets.push(good);
+  if (valid < k) sets.push(contributions);
+  const checkedAll = await lightVerifier().call({ op: 'magnetar-check', mode, validators: registry.validators, sets, message: block, context: CONTEXT });
+  const verdicts = [...checkedAll.verdicts];
+  let verdict;
+  let certLen = 0;
+  if (good.length) {
+    verdict = verdicts.shift();
+    certLen = verdict.bytes;
+    rows.push({ step: 'Aggregate certificate check', where: 'light-client worker', wall: verdict.ms, ms: [], bytes: `${certLen.toLocaleString('en-US')} B certificate` });
+  } else {
+    verdict = { ok: false, code: 'NO_SIGNERS', reason: 'no valid signature to aggregate' };
   }
+  const signedWeight = verdict.signedWeight ?? BigInt(good.length * WEIGHT);
+  const total = checkedAll.totalWeight;
+  el.weight.textContent = `${signedWeight} of ${total}`;
+  el.weight.dataset.signed = String(signedWeight);
+  el.weight.dataset.total = String(total);
+  el.certSize.textContent = certLen ? `${fmtBytes(certLen)} (${good.length} signers)` : '—';
+  el.verifyTime.textContent = certLen ? `${fmtMs(verdict.ms)} (in the worker)` : '—';
+  el.verdict.dataset.code = verdict.code ?? '';
+  setLine(el.verdict, verdict.ok ? 'valid' : 'invalid', verdict.ok ? 'quorum met' : verdict.code === 'QUORUM_NOT_MET' ? 'quorum not met' : `refused (${verdict.code})`);
+
+  // What a dishonest aggregator gets for keeping the bad signature: a refusal naming it.
+  if (valid < k) {
+    const v = verdicts.shift();
+    const names = (v.failed ?? []).map((id) => `validator ${vs.findIndex((x) => hex(x.id, 32) === hex(id, 32)) + 1}`);
+    el.refusal.dataset.code = v.code ?? 'OK';
+    el.refusal.textContent = v.ok ? 'accepted' : `refused: ${v.code}${names.length ? `, naming ${names.join(', ')}` : ''}`;
+  } else {
+    el.refusal.textContent = 'no bad signature to include';
+  }
+  renderTable(rows);
+  return `${valid} of ${k} signatures valid; the certificate ${verdict.ok ? 'meets' : 'does not meet'} the quorum (${signedWeight} of ${total})`;
 }
+
+const TABLE_COLUMNS = ['Step', 'Where', 'Wall clock', 'Median', 'Max', 'Bytes'];
 
 function renderTable(rows) {
   const tbody = el.table.tBodies[0];
@@ -278,6 +278,7 @@ function renderTable(rows) {
     for (const text of [r.step, r.where, fmtMs(r.wall), r.ms.length ? fmtMs(median(r.ms)) : '—', r.ms.length ? fmtMs(Math.max(...r.ms)) : '—', r.bytes]) {
       const c = document.createElement('td');
       c.textContent = text;
+      c.dataset.label = TABLE_COLUMNS[tr.cells.length];
       tr.append(c);
     }
     tbody.append(tr);
@@ -311,9 +312,8 @@ async function action() {
 }
 
 /** Called once the page has loaded both builds and can start the pool. */
-export function setupMagnetar({ lib, light, getPool }) {
+export function setupMagnetar({ lib, getPool }) {
   state.lib = lib;
-  state.light = light;
   state.getPool = getPool;
   refresh();
 }

@@ -31,3 +31,11 @@ export const SLOWNESS = calibrate();
 export function patience(seconds) {
   return Math.round(seconds * 1000 * SLOWNESS);
 }
+
+/**
+ * This machine's slowness measured again now (the same calibration), for a budget that must
+ * follow the load while a long suite runs, such as the browser tests' long-task budget.
+ */
+export function slownessNow() {
+  return calibrate();
+}

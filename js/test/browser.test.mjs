@@ -170,7 +170,7 @@ describe('demo page in Chromium', { timeout: patience(1800) }, () => {
     assert.equal(wasm.type, 'application/wasm');
     assert.deepEqual([...wasm.body.subarray(0, 4)], [0x00, 0x61, 0x73, 0x6d]);
 
-    for (const p of ['/js/index.js', '/js/verify.js', '/js/magnetar.js', '/www/magnetar.js', '/www/light.js', '/js/cert.js', '/www/app.js', '/www/threshold.js', '/www/mldsa.js', '/www/pool.js', '/www/party-worker.js', '/www/coordinator.js', '/www/flows.js', '/www/story.js', '/www/timeline.js', '/www/tables.js', '/www/util.js', '/www/verify.js', '/pkg/full/quasar_pq.js', '/js/support/demo.mjs', '/pkg/demo/quasar_pq.js']) {
+    for (const p of ['/js/index.js', '/js/verify.js', '/js/magnetar.js', '/www/magnetar.js', '/www/light.js', '/www/light-worker.js', '/www/light-verifier.js', '/js/cert.js', '/www/app.js', '/www/threshold.js', '/www/mldsa.js', '/www/pool.js', '/www/party-worker.js', '/www/coordinator.js', '/www/flows.js', '/www/util.js', '/www/verify.js', '/pkg/full/quasar_pq.js', '/js/support/demo.mjs', '/pkg/demo/quasar_pq.js', '/www/story.js', '/www/timeline.js', '/www/tables.js']) {
       const r = await rawGet(server.url, p);
       assert.equal(r.status, 200, p);
       assert.match(r.type, /^text\/javascript/, p);
@@ -375,7 +375,7 @@ describe('demo page in Chromium', { timeout: patience(1800) }, () => {
     return {
       state: await page.getAttribute('#lc-verdict', 'data-state'),
       code: await page.getAttribute('#lc-verdict', 'data-code'),
-      rows: await page.locator('#lc-blocks tr').evaluateAll((rs) => rs.map((r) => ({ cert: r.dataset.certificate, verdict: r.dataset.verdict, code: r.dataset.code ?? '' }))),
+      rows: await page.locator('#lc-blocks tr[data-certificate]').evaluateAll((rs) => rs.map((r) => ({ cert: r.dataset.certificate, verdict: r.dataset.verdict, code: r.dataset.code ?? '' }))),
     };
   }
 
@@ -402,7 +402,8 @@ describe('demo page in Chromium', { timeout: patience(1800) }, () => {
       assert.equal(r.state, 'invalid');
       assert.equal(r.code, code);
       assert.ok(r.rows.some((x) => x.verdict === 'refused' && x.code === code), JSON.stringify(r.rows));
-      assert.match(await text('#lc-detail'), /The client stays at epoch/);
+      assert.match(await text('#lc-detail'), /The client ended at epoch \d+, height/);
+      assert.ok((await page.locator('#lc-refusals li').count()) >= 1, 'the refused blocks are listed');
     });
   }
 
