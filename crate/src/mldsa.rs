@@ -53,6 +53,12 @@ mod poly;
 mod rounding;
 mod sample;
 mod sign;
+// The kernel of the Pulsar committee (threshold ML-DSA without reconstruction, issue 20):
+// bit-exact with the published reference and tested against its vectors; the committee's
+// sessions and parties, which will call it, are not built yet, so only its tests do.
+#[cfg(feature = "threshold")]
+#[allow(dead_code)]
+mod threshold;
 mod verify;
 
 #[cfg(not(feature = "light"))]

@@ -12,7 +12,7 @@ use super::rounding::D;
 #[inline]
 // Each value is in [0, 2^bits) (non-negative), and `acc as u8` keeps its low byte on purpose.
 #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
-fn pack_bits(vals: &[i32; N], bits: usize, out: &mut [u8]) {
+pub(super) fn pack_bits(vals: &[i32; N], bits: usize, out: &mut [u8]) {
     debug_assert_eq!(out.len(), 32 * bits);
     let mut acc: u64 = 0;
     let mut filled = 0;
@@ -33,7 +33,7 @@ fn pack_bits(vals: &[i32; N], bits: usize, out: &mut [u8]) {
 #[inline]
 // Exact: `acc & mask` has at most `bits` ≤ 20 bits.
 #[allow(clippy::cast_possible_truncation)]
-fn unpack_bits(bytes: &[u8], bits: usize) -> [i32; N] {
+pub(super) fn unpack_bits(bytes: &[u8], bits: usize) -> [i32; N] {
     debug_assert_eq!(bytes.len(), 32 * bits);
     let mask = (1u64 << bits) - 1;
     let mut out = [0i32; N];
@@ -54,7 +54,7 @@ fn unpack_bits(bytes: &[u8], bits: usize) -> [i32; N] {
 }
 
 /// FIPS 204 Alg. 17 BitPack(w, a, b) for coefficients in [−a, b]: stores b − w.
-fn pack_offset(p: &Poly, b: i32, bits: usize, out: &mut [u8]) {
+pub(super) fn pack_offset(p: &Poly, b: i32, bits: usize, out: &mut [u8]) {
     let mut vals = [0i32; N];
     for (v, &c) in vals.iter_mut().zip(p.0.iter()) {
         *v = b - c;
@@ -63,7 +63,7 @@ fn pack_offset(p: &Poly, b: i32, bits: usize, out: &mut [u8]) {
 }
 
 /// FIPS 204 Alg. 19 BitUnpack: returns b − v for each packed value v.
-fn unpack_offset(bytes: &[u8], b: i32, bits: usize) -> Poly {
+pub(super) fn unpack_offset(bytes: &[u8], b: i32, bits: usize) -> Poly {
     let mut p = Poly(unpack_bits(bytes, bits));
     for c in p.0.iter_mut() {
         *c = b - *c;

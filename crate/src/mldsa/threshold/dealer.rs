@@ -1,0 +1,99 @@
+//! Trusted-dealer key generation (threshold-mldsa spec §2.2), byte-exact with the Go
+//! reference: one SHAKE256 stream from the dealer's seed gives ρ, a per-party key, and a
+//! 64-byte seed per subset, from which FIPS 204's ExpandS draws that subset's short secret.
+//! The public key is the standard one of s1 = Σ s1_I, s2 = Σ s2_I.
+//!
+//! The dealer knows the whole key while it deals: it must be trusted and must erase
+//! everything afterwards (this function keeps nothing and zeroizes what it drew).
+
+use alloc::vec::Vec;
+
+use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
+
+use super::subsets::subsets;
+use crate::hash::shake256;
+use crate::mldsa::encode::pk_encode;
+use crate::mldsa::keygen::compute_t;
+use crate::mldsa::params::Params;
+use crate::mldsa::poly::{zero_vec, PolyVec};
+use crate::mldsa::sample::rej_bounded_poly;
+use sha3::digest::XofReader;
+
+/// One subset's short secret (s1_I, s2_I), coefficients in [−η, η].
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub(in crate::mldsa) struct SubsetSecret {
+    /// The subset (bit j: party j holds it).
+    pub(in crate::mldsa) mask: u8,
+    pub(in crate::mldsa) s1: PolyVec,
+    pub(in crate::mldsa) s2: PolyVec,
+}
+
+/// What one party receives from the dealer.
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub(in crate::mldsa) struct PartyShare {
+    /// The party's index, 0..N.
+    pub(in crate::mldsa) index: u8,
+    /// The party's private key (reserved for hedging its round-1 seeds).
+    pub(in crate::mldsa) key: [u8; 32],
+    /// The secrets of every subset the party belongs to, in increasing mask order.
+    pub(in crate::mldsa) secrets: Vec<SubsetSecret>,
+}
+
+/// A dealt key: the standard ML-DSA public key and each party's share.
+pub(in crate::mldsa) struct Dealt {
+    pub(in crate::mldsa) public_key: Vec<u8>,
+    pub(in crate::mldsa) shares: Vec<PartyShare>,
+}
+
+/// Deals a (T, N) committee key from `seed` (the caller checked 2 ≤ T ≤ N ≤ 6).
+///
+/// The public key depends only on the seed and the number of subsets C(N, T−1): never reuse
+/// a dealer seed, or two configurations hand out different sharings of one key.
+// Exact: k + ℓ ≤ 15 ExpandS nonces and N ≤ 6 party indices fit their integer types.
+#[allow(clippy::cast_possible_truncation)]
+pub(in crate::mldsa) fn deal<P: Params>(seed: &[u8; 32], threshold: u8, parties: u8) -> Dealt {
+    let mut stream = shake256(&[seed, &[P::K as u8, P::L as u8]]);
+    let mut rho = [0u8; 32];
+    stream.read(&mut rho);
+    let mut shares: Vec<PartyShare> = (0..parties)
+        .map(|index| {
+            let mut key = [0u8; 32];
+            stream.read(&mut key);
+            PartyShare {
+                index,
+                key,
+                secrets: Vec::new(),
+            }
+        })
+        .collect();
+
+    let mut s1 = Zeroizing::new(zero_vec());
+    let mut s2 = Zeroizing::new(zero_vec());
+    let mut sigma = Zeroizing::new([0u8; 64]);
+    for mask in subsets(threshold, parties) {
+        stream.read(&mut sigma[..]);
+        let mut secret = SubsetSecret {
+            mask,
+            s1: zero_vec(),
+            s2: zero_vec(),
+        };
+        for j in 0..P::L {
+            secret.s1[j] = rej_bounded_poly::<P>(&sigma, j as u16);
+            s1[j].add(&secret.s1[j]);
+        }
+        for i in 0..P::K {
+            secret.s2[i] = rej_bounded_poly::<P>(&sigma, (P::L + i) as u16);
+            s2[i].add(&secret.s2[i]);
+        }
+        for share in shares.iter_mut().filter(|s| mask >> s.index & 1 == 1) {
+            share.secrets.push(secret.clone());
+        }
+    }
+
+    // The summed secrets are bounded by C(N, T−1)·η ≤ 80 < q: compute_t reduces as usual.
+    let mut t0 = Zeroizing::new(zero_vec());
+    let t1 = compute_t::<P>(&rho, &s1, &s2, &mut t0);
+    let mut public_key = alloc::vec![0u8; P::PK_LEN];
+    pk_encode::<P>(&rho, &t1, &mut public_key);
+    Dealt { public_key, shares }
+}

@@ -1,0 +1,111 @@
+//! The committee's mask sampler (threshold-mldsa spec §3.6): a point uniform in the ellipsoid
+//! {x : ‖x_y‖²/ν² + ‖x_e‖² ≤ r′²} of dimension D = 256·(k + ℓ), from a 64-byte seed and a
+//! 16-bit nonce. D + 2 Box–Muller Gaussians, normalised by their own norm (dropping two
+//! coordinates of a uniform point on the (D+1)-sphere leaves a uniform point in the D-ball),
+//! then the y part stretched by ν.
+//!
+//! Floating point, so that it matches the published reference; made deterministic on every
+//! target: ln, sin and cos are the pure-Rust `libm` crate's (std calls the platform's libm
+//! natively, another one in WASM), +, −, ×, ÷ and sqrt are correctly rounded everywhere, no
+//! fused multiply-add, and every sum runs in one fixed order. Native and WASM draw identical
+//! bits; the known-answer tests compare the rounded coordinates with the Go reference's.
+//!
+//! Not constant-time: software ln/sin/cos branch on their arguments, which derive from the
+//! secret seed (spec §7.6; the reference and every port share this). What a party publishes
+//! from a sample is `A·ŷ + ê` (hidden by MLWE) and, for accepted slots, `ŷ + c·s` (simulatable
+//! by design); the timing of the sampler is the exposure, and it is stated in the API docs.
+
+use alloc::vec::Vec;
+use core::f64::consts::PI;
+
+use sha3::digest::XofReader;
+use zeroize::Zeroizing;
+
+use crate::hash::shake256;
+
+/// 2^64 as an f64 (exact).
+const TWO_64: f64 = 18_446_744_073_709_551_616.0;
+
+/// Samples the ellipsoid point for (`seed`, `nonce`): `dim` coordinates, the first `y_dim`
+/// of them the y part (stretched by `nu`). `radius` is r′.
+pub(in crate::mldsa) fn sample(
+    seed: &[u8; 64],
+    nonce: u16,
+    dim: usize,
+    y_dim: usize,
+    radius: f64,
+    nu: f64,
+) -> Zeroizing<Vec<f64>> {
+    debug_assert!(dim.is_multiple_of(2) && y_dim.is_multiple_of(2) && y_dim <= dim);
+    let mut xof = shake256(&[b"H", seed, &nonce.to_le_bytes()]);
+    let mut g = Zeroizing::new(alloc::vec![0f64; dim + 2]);
+    let mut words = Zeroizing::new([0u8; 16]);
+    let mut sum = 0f64;
+    for x in (0..dim + 2).step_by(2) {
+        xof.read(&mut words[..]);
+        let (a, b) = words.split_at(8);
+        let a = u64::from_le_bytes(a.try_into().unwrap_or_default());
+        let b = u64::from_le_bytes(b.try_into().unwrap_or_default());
+        // ln(0) would poison the whole sample with ∞/NaN (probability 2^-64 a pair): a zero
+        // word counts as the smallest positive one. Bits elsewhere stay the reference's.
+        let a = a | u64::from(a == 0);
+        // Precision: u64 → f64 rounds to nearest, as the reference's conversion does.
+        #[allow(clippy::cast_precision_loss)]
+        let (f1, f2) = (a as f64 / TWO_64, b as f64 / TWO_64);
+        let rad = libm::sqrt(-2.0 * libm::log(f1));
+        let angle = 2.0 * PI * f2;
+        let (z1, z2) = (rad * libm::cos(angle), rad * libm::sin(angle));
+        sum += z1 * z1;
+        sum += z2 * z2;
+        // Pairs never straddle y_dim (it is even): stretch after the norm is taken.
+        let stretch = if x < y_dim { nu } else { 1.0 };
+        g[x] = z1 * stretch;
+        g[x + 1] = z2 * stretch;
+    }
+    let factor = radius / libm::sqrt(sum);
+    g.truncate(dim);
+    for v in g.iter_mut() {
+        *v *= factor;
+    }
+    g
+}
+
+/// Rounds half away from zero (the reference's `math.Round`), as an integer.
+// Exact: the coordinates are bounded by r′·ν < 2^23, far inside i32.
+#[allow(clippy::cast_possible_truncation)]
+pub(in crate::mldsa) fn round(x: f64) -> i32 {
+    libm::round(x) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The mean of ‖u‖ (in the ellipsoid's metric) over r′ is about D/(D+1) for a uniform
+    /// point in a D-ball, and no sample leaves the ellipsoid.
+    #[test]
+    fn samples_are_inside_and_spread_like_a_ball() {
+        let (dim, y_dim, radius, nu) = (2048, 1024, 310_138.0, 3.0);
+        let mut total = 0.0;
+        let count = 64;
+        for nonce in 0..count {
+            let u = sample(&[7; 64], nonce, dim, y_dim, radius, nu);
+            let norm2: f64 = u[..y_dim].iter().map(|v| v * v / (nu * nu)).sum::<f64>()
+                + u[y_dim..].iter().map(|v| v * v).sum::<f64>();
+            let norm = norm2.sqrt();
+            assert!(norm <= radius * (1.0 + 1e-12), "{norm}");
+            total += norm / radius;
+        }
+        let mean = total / f64::from(count);
+        let expected = 2048.0 / 2049.0;
+        assert!((mean - expected).abs() < 0.002, "{mean}");
+    }
+
+    #[test]
+    fn rounding_is_half_away_from_zero() {
+        assert_eq!(
+            [round(0.5), round(-0.5), round(1.5), round(-2.5), round(2.4999)],
+            [1, -1, 2, -3, 2]
+        );
+    }
+}
