@@ -197,6 +197,10 @@ function returnsCheck(kind, v, m, codes) {
       return v === undefined || (typeof v === 'bigint' && v >= 0n) ? undefined : 'not a u64 BigInt or undefined';
     case 'generation?':
       return v === undefined || (Number.isSafeInteger(v) && v >= 0) ? undefined : 'not a generation (a safe integer) or undefined';
+    case 'testChain':
+      if (v === null || typeof v !== 'object' || Object.getPrototypeOf(v) !== null) return 'not a null-prototype object';
+      if (!Array.isArray(v.sets) || !v.sets.length || !v.sets.every((x) => x instanceof Uint8Array)) return 'no list of sets';
+      return Array.isArray(v.blocks) && v.blocks.length && v.blocks.every((b) => b.certificate instanceof Uint8Array && (b.nextSet === undefined || b.nextSet instanceof Uint8Array)) ? undefined : 'no list of blocks';
     case 'lightClient':
       return v?.constructor?.name === 'LightClient' ? undefined : 'not a LightClient';
     case 'bitmap':
