@@ -277,6 +277,8 @@ function essence(kind, v) {
     case 'signature':
     case 'mu':
       return [v];
+    case 'testChain':
+      return [...v.sets, ...v.blocks.map((b) => b.certificate)];
     case 'party':
       return { protocol: v.protocol, id: v.id, broadcast: v.start.outgoing.broadcast };
     default:
