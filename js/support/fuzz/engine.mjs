@@ -601,6 +601,16 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
       case 'level':
         h = hostileLevel(r, v);
         break;
+      case 'u64': {
+        // A u64 given as a safe integer or a BigInt (a chain id): anything else is refused.
+        const [note, value, ok] = r.pick([
+          ['0', 0, true], ['7n', 7n, true], ['2^64-1', 2n ** 64n - 1n, true], ['2^53-1', 2 ** 53 - 1, true],
+          ['2^64', 2n ** 64n, false], ['-1', -1, false], ['-1n', -1n, false], ['1.5', 1.5, false], ['2^53', 2 ** 53, false],
+          ['"1"', '1', false], ['null', null, false], ['Number object', new Number(1), false], ['NaN', NaN, false],
+        ]);
+        h = { value, expect: ok ? (Object.is(value, v) ? 'same' : 'changed') : 'reject', note };
+        break;
+      }
       case 'bool':
         h = hostileBool(r, v);
         break;
