@@ -15,7 +15,7 @@ const client = new LightClient(await load(chain.sets[0]), 'pq-fast');
 for (const block of chain.blocks) {
   const nextSet = block.nextSet && (await load(block.nextSet));
   const r = client.update(await load(block.certificate), nextSet);
-  show(`block ${block.height}: ${r.ok ? 'final' : `refused ${r.code}`}, epoch ${r.epoch}`);
+  show(`block ${block.height}: ${r.ok ? 'final' : `refused ${r.code}`}${r.newEpoch !== undefined ? `, now at epoch ${r.newEpoch}` : ''}`);
 }
 show(`client at epoch ${client.epoch}, height ${client.height}`);
 client.free();

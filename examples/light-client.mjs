@@ -13,7 +13,7 @@ for (const block of chain.blocks) {
   const certificate = await load(block.certificate);
   const nextSet = block.nextSet && (await load(block.nextSet)); // an epoch's last block carries the next set
   const r = client.update(certificate, nextSet);              // { ok, code?, reason?, epoch, newEpoch?, header?, report? }
-  console.log(`block ${block.height}: ${r.ok ? 'final' : `refused ${r.code}`}, epoch ${r.epoch}`);
+  console.log(`block ${block.height}: ${r.ok ? 'final' : `refused ${r.code}`}${r.newEpoch !== undefined ? `, now at epoch ${r.newEpoch}` : ''}`);
 }
 console.log(`client at epoch ${client.epoch}, height ${client.height}`);
 

@@ -299,7 +299,7 @@ test('installed from the tarball: ML-DSA verify via ./verify and a 3-of-5 Pulsar
 
 // What each shipped example prints, line by line (a string is the exact line; a RegExp must
 // match it). A new example needs an entry here: it is run, and its verdicts checked.
-const SAMPLE_BLOCKS = [1, 2, 3, 4, 5, 6].map((h) => `block ${h}: final, epoch ${h <= 3 ? 0 : 1}`);
+const SAMPLE_BLOCKS = [1, 2, 3, 4, 5, 6].map((h) => `block ${h}: final${h === 3 ? ', now at epoch 1' : ''}`);
 const EXAMPLES = {
   'mldsa.mjs': ['valid: true', 'light build: true', 'other message: false', 'no context: false'],
   'slhdsa-magnetar.mjs': ['slh-dsa valid: true', 'votes valid: true true true false', 'aggregate: true weight 30 of 40'],
@@ -358,6 +358,7 @@ test('examples/browser.html follows the sample chain in headless Chromium, witho
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));
     await page.goto(`http://127.0.0.1:${server.address().port}/examples/browser.html`);
     await page.waitForSelector('body[data-done="true"]', { timeout: patience(120) });
     assertLines('browser.html', await page.textContent('#out'), [...SAMPLE_BLOCKS, 'client at epoch 1, height 6']);
