@@ -5,7 +5,10 @@ use quasar_pq::cert::devnet::{chain, ChainSpec};
 use quasar_pq::cert::{verify, LightClient, Options, Policy, TrustedSet, ValidatorSet};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let made = chain(&ChainSpec { seed: [1; 32], ..ChainSpec::default() })?; // 4 validators, pq-fast
+    let made = chain(&ChainSpec {
+        seed: [1; 32],
+        ..ChainSpec::default()
+    })?; // 4 validators, pq-fast
     let checkpoint = made.sets[0].as_bytes(); // QVST: a set the caller trusts
 
     let set = ValidatorSet::from_bytes(checkpoint)?;
@@ -17,7 +20,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for block in &made.blocks {
         let next = block.next_set.as_ref().map(ValidatorSet::as_bytes); // an epoch's last block: next set
         let accepted = client.update(&block.certificate, next).map_err(|r| r.error)?;
-        println!("height {}: final, epoch {}", accepted.header.height, client.epoch());
+        println!(
+            "height {}: final, epoch {}",
+            accepted.header.height,
+            client.epoch()
+        );
     }
     Ok(())
 }

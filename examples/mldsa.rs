@@ -9,7 +9,13 @@ fn main() -> Result<(), quasar_pq::mldsa::Error> {
     let vk = sk.verifying_key();
     vk.verify(b"block 42", b"my-chain", &sig)?; // Err(InvalidSignature) if not
     let prepared = vk.prepare(); // expand once, verify many: ~3x faster
-    println!("valid: {}", prepared.verify(b"block 42", b"my-chain", &sig).is_ok());
-    println!("other message: {}", vk.verify(b"block 43", b"my-chain", &sig).is_ok());
+    println!(
+        "valid: {}",
+        prepared.verify(b"block 42", b"my-chain", &sig).is_ok()
+    );
+    println!(
+        "other message: {}",
+        vk.verify(b"block 43", b"my-chain", &sig).is_ok()
+    );
     Ok(())
 }
