@@ -4,7 +4,7 @@
 use quasar_pq::cert::devnet::{chain, ChainSpec};
 use quasar_pq::cert::{verify, LightClient, Options, Policy, TrustedSet, ValidatorSet};
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+fn main() -> Result<(), Box<dyn core::error::Error>> {
     let made = chain(&ChainSpec {
         seed: [1; 32],
         ..ChainSpec::default()
