@@ -520,6 +520,53 @@ export declare const CERT_POLICIES: readonly CertPolicy[];
 /** The light client's trust model. */
 export declare const CERT_TRUST_MODEL: string;
 
+/** What testChain makes (every option but `seed` has a default). */
+export interface TestChainOpts {
+  /** 32 bytes: every key, block hash and protocol randomness comes from it. */
+  seed: Uint8Array;
+  /** The chain id (default 1). */
+  chainId?: number | bigint;
+  /** Validators per epoch, each of weight 1 (default 4; 1 to 64). */
+  validators?: number;
+  /** The legs the validators hold keys for and sign: exactly this policy's (default 'pq-fast'). */
+  policy?: CertPolicy;
+  /** Epochs (default 2; 1 to 8). */
+  epochs?: number;
+  /** Blocks per epoch (default 3; at most 64 over all epochs). */
+  blocks?: number;
+  /** ML-DSA level of the Pulsar group and of the ML-DSA-set leg (default 44). */
+  level?: 44 | 65 | 87;
+  /** The Magnetar leg's set (default 'shake192f'). */
+  magnetar?: MagnetarMode;
+}
+
+/** One block of a test chain (a null-prototype object). */
+export interface TestChainBlock {
+  /** The block's certificate (QCRT). */
+  certificate: Uint8Array;
+  /** On an epoch's last block only: the next epoch's set (QVST), which the certificate commits to. */
+  nextSet?: Uint8Array;
+}
+
+/** A test chain (a null-prototype object): `sets[e]` is epoch e's set, `sets[0]` the checkpoint. */
+export interface TestChain {
+  sets: Uint8Array[];
+  /** In height order (heights 1, 2, …). */
+  blocks: TestChainBlock[];
+}
+
+/**
+ * A deterministic test chain (full build only): `validators` validators whose keys come from
+ * `seed`; each epoch has `blocks` blocks signed by the first ⌊2n/3⌋ + 1 validators; each
+ * epoch's last block but the final one ends it (the first validator leaves, one joins, the
+ * Pulsar group is reshared to the next set under the same key). The same options give the same
+ * bytes as the Rust devnet (`cert::devnet::chain`). For tests and examples only: anyone with
+ * the seed holds every key.
+ * @throws TypeError / RangeError for wrong option types; QuasarError 'UNKNOWN_POLICY',
+ *   'INVALID_VALUE' (a count of 0, an unknown level), 'COUNT_TOO_LARGE' (over a bound).
+ */
+export declare function testChain(opts: TestChainOpts): TestChain;
+
 /** BLS12-381, ciphersuite BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_ (keys in G1, signatures in G2). */
 export interface Bls {
   readonly lengths: { readonly secretKey: 32; readonly publicKey: 48; readonly signature: 96; readonly minIkm: 32 };

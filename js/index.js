@@ -13,6 +13,7 @@
 
 import { glue, loader } from './full.js';
 import { makeCert } from './cert.js';
+import { makeDevnet } from './devnet.js';
 import { makeKeyFormats } from './keyfmt.js';
 import { makeMlDsa } from './mldsa.js';
 import { makeSlhDsa } from './slhdsa.js';
@@ -72,6 +73,8 @@ export const LightClient = cert.LightClient;
 export const bls = cert.bls;
 /** The certificate policies, mildest first, and the light client's trust model. */
 export { CERT_POLICIES, CERT_TRUST_MODEL } from './cert.js';
+/** A deterministic test chain (validator sets and certificates across epoch changes) from a seed. */
+export const { testChain } = makeDevnet(glue, loader);
 
 // Key formats: SubjectPublicKeyInfo, PKCS #8 (DER, PEM), JWK and COSE_Key. See index.d.ts.
 /** ML-DSA and SLH-DSA keys in the formats other tools use, and their thumbprints. */

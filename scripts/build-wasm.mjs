@@ -16,6 +16,9 @@
 // `-Oz` saves ~1.3 KB gzipped on the light module and `-O3` gains no speed on the full one,
 // not worth a 100 MB dev dependency.
 //
+// After the full build it writes sample/ (scripts/sample-chain.mjs): the small test chain the
+// package ships for its light-client example, made by that build from a fixed seed.
+//
 // Usage: node scripts/build-wasm.mjs [full|light|demo ...]   (default: all three)
 
 import { spawnSync } from 'node:child_process';
@@ -94,6 +97,9 @@ function main() {
   if (!wasmBindgen) fail(`wasm-bindgen-cli ${version} is not installed; run \`npm run setup\` (or \`cargo install wasm-bindgen-cli --version ${version} --locked\`).`);
   const outputs = {};
   for (const name of names.length ? names : Object.keys(BUILDS)) outputs[name] = build(name, wasmBindgen);
+  if (outputs.full && !run(process.execPath, [join(ROOT, 'scripts', 'sample-chain.mjs')])) {
+    fail('writing sample/ with the full build failed (see its output above).');
+  }
   console.log('\nWASM module sizes (bytes):');
   console.log('| build | raw | gzip -9 |');
   console.log('| --- | ---: | ---: |');

@@ -47,7 +47,8 @@ use crate::{bls, magnetar, mldsa, slhdsa, wire};
 mod bitmap;
 #[cfg(not(feature = "light"))]
 mod builder;
-#[cfg(all(feature = "sim", not(feature = "light")))]
+// The full build has it too (the WASM `testChain`), with the simulator kept private.
+#[cfg(all(any(feature = "sim", feature = "full"), not(feature = "light")))]
 pub mod devnet;
 pub mod header;
 mod light;

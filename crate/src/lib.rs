@@ -38,7 +38,8 @@
 //! # Features
 //!
 //! `std` (default: file-backed snapshots, timing), `threshold` (default: the threshold
-//! stack), `light` (the verify-only WebAssembly module), `parallel` (rayon batch
+//! stack), `full` (the full WebAssembly module: the threshold stack and the test-chain
+//! devnet, `cert::devnet`), `light` (the verify-only WebAssembly module), `parallel` (rayon batch
 //! verification), `sim` (the in-process simulator of parties, for tests, benches and KATs),
 //! `hazmat` (misbehaving parties, for demos and tests only), `ct-check` (the constant-flow
 //! harness).

@@ -22,6 +22,8 @@
 //!   in the full build only).
 //! - [`cert`]: finality certificates (`certVerify`) and the light client that follows them
 //!   (both builds: they only verify).
+//! - [`devnet`]: `testChain`, a deterministic chain of validator sets and certificates
+//!   across epoch changes, from a seed (full build only), for tests and examples.
 //! - [`bls`]: the BLS12-381 byte API (keygen, sign, proofs of possession, aggregation,
 //!   verification), in the full build only, for cross-checks against other implementations.
 //! - [`keyfmt`]: public and private keys as SubjectPublicKeyInfo, PKCS #8 (DER, PEM), JWK
@@ -65,6 +67,9 @@ use wasm_bindgen::prelude::*;
 mod bls;
 #[allow(unreachable_pub)]
 mod cert;
+#[cfg(all(feature = "full", not(feature = "light")))]
+#[allow(unreachable_pub)]
+mod devnet;
 #[cfg(not(feature = "light"))]
 #[allow(unreachable_pub)]
 mod keyfmt;

@@ -6,14 +6,19 @@
 //   - a 3-of-5 Pulsar custody ceremony with the full build (`quasar-pq`), every party and
 //     the combiner in its own worker_thread with its own WASM instance, messages passed
 //     as transferable ArrayBuffers through a tiny coordinator: DKG, key ceremony, signing,
-//     verification with the light build.
-// Also checks what `files` ships and the `exports` map.
+//     verification with the light build;
+//   - every example the package ships (examples/*.mjs), run as shipped from the installed
+//     package, each printing the verdicts asserted here, and examples/browser.html in headless
+//     Chromium, served from the installed package over a local HTTP server.
+// Also checks what `files` ships (the sample chain the build wrote, the examples) and the
+// `exports` map. The tarball is packed and installed once.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join, normalize, sep } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -42,6 +47,7 @@ before(() => {
       `pkg/${b} is missing: run \`node scripts/build-wasm.mjs\` first`,
     );
   }
+  assert.ok(existsSync(join(ROOT, 'sample', 'chain.json')), 'sample/ is missing: `node scripts/build-wasm.mjs` writes it after the full build');
   work = mkdtempSync(join(tmpdir(), 'quasar-pq-package-'));
   const out = JSON.parse(npm(['pack', '--json', '--pack-destination', work], ROOT));
   packed = out[0];
@@ -55,15 +61,17 @@ after(() => {
 test('`files` ships the entry points, types and WASM, and nothing else', () => {
   const paths = packed.files.map((f) => f.path).sort();
   // Exactly the entry points, their types, the shared modules and the two WASM builds (the
-  // generated glue and the .wasm), the license texts the declared `Apache-2.0 OR MIT`
-  // needs, plus what npm always adds (package.json, README.md).
+  // generated glue and the .wasm), the examples and the sample chain, the license texts the
+  // declared `Apache-2.0 OR MIT` needs, plus what npm always adds (package.json, README.md).
   assert.deepEqual(paths, [
     'LICENSE-APACHE',
     'LICENSE-MIT',
     'README.md',
+    ...readdirSync(join(ROOT, 'examples')).filter((f) => !f.endsWith('.rs')).map((f) => `examples/${f}`),
     'js/bls.js',
     'js/cert.js',
     'js/common.js',
+    'js/devnet.js',
     'js/full.js',
     'js/index.d.ts',
     'js/index.js',
@@ -84,11 +92,13 @@ test('`files` ships the entry points, types and WASM, and nothing else', () => {
     'pkg/full/quasar_pq_bg.wasm',
     'pkg/light/quasar_pq.js',
     'pkg/light/quasar_pq_bg.wasm',
-  ]);
+    ...readdirSync(join(ROOT, 'sample')).map((f) => `sample/${f}`),
+  ].sort());
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
   for (const [entry, file] of [['.', 'index'], ['./verify', 'verify']]) {
     assert.deepEqual(pkg.exports[entry], { types: `./js/${file}.d.ts`, default: `./js/${file}.js` }, `exports["${entry}"]`);
   }
+  assert.equal(pkg.exports['./sample/*'], './sample/*', 'the sample chain resolves by name (quasar-pq/sample/chain.json)');
   assert.equal(pkg.type, 'module');
   assert.equal(pkg.license, '(Apache-2.0 OR MIT)');
   for (const f of ['LICENSE-APACHE', 'LICENSE-MIT']) {
@@ -255,13 +265,22 @@ await Promise.all([...parties, combiner].map((p) => p.worker.terminate()));
 console.log(JSON.stringify(out));
 `;
 
+let app;
+/** The empty project the tarball is installed into (installed once, by the first test that needs it). */
+function installed() {
+  if (app) return app;
+  const dir = join(work, 'app');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+  npm(['install', '--no-audit', '--no-fund', '--offline', tarball], dir);
+  const pkg = JSON.parse(readFileSync(join(dir, 'node_modules', 'quasar-pq', 'package.json'), 'utf8'));
+  assert.equal(pkg.name, 'quasar-pq');
+  app = dir;
+  return app;
+}
+
 test('installed from the tarball: ML-DSA verify via ./verify and a 3-of-5 Pulsar ceremony in worker_threads', () => {
-  const app = join(work, 'app');
-  mkdirSync(app, { recursive: true });
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-  npm(['install', '--no-audit', '--no-fund', '--offline', tarball], app);
-  const installed = JSON.parse(readFileSync(join(app, 'node_modules', 'quasar-pq', 'package.json'), 'utf8'));
-  assert.equal(installed.name, 'quasar-pq');
+  const app = installed();
   writeFileSync(join(app, 'worker.mjs'), WORKER);
   writeFileSync(join(app, 'main.mjs'), MAIN);
   const stdout = execFileSync(process.execPath, ['main.mjs'], { cwd: app, encoding: 'utf8', timeout: patience(600) });
@@ -276,4 +295,76 @@ test('installed from the tarball: ML-DSA verify via ./verify and a 3-of-5 Pulsar
     verifyLight: true,
     verifyFull: true,
   });
+});
+
+// What each shipped example prints, line by line (a string is the exact line; a RegExp must
+// match it). A new example needs an entry here: it is run, and its verdicts checked.
+const SAMPLE_BLOCKS = [1, 2, 3, 4, 5, 6].map((h) => `block ${h}: final${h === 3 ? ', now at epoch 1' : ''}`);
+const EXAMPLES = {
+  'mldsa.mjs': ['valid: true', 'light build: true', 'other message: false', 'no context: false'],
+  'slhdsa-magnetar.mjs': ['slh-dsa valid: true', 'votes valid: true true true false', 'aggregate: true weight 30 of 40'],
+  'light-client.mjs': [...SAMPLE_BLOCKS, 'client at epoch 1, height 6', '  bls: valid, 3 signers', '  pulsar: valid', /^forged: refused [A-Z_]+$/],
+  'key-formats.mjs': ['-----BEGIN PUBLIC KEY-----', 'pkcs8 round trip: ML-DSA-65 true', 'spki round trip: true', 'jwk: AKP ML-DSA-65', 'cose round trip: true', /^kid: [A-Za-z0-9_-]{43}$/],
+  'pulsar-dkg.mjs': ['qualified: 1 2 3 4 5', 'one sharing: true'],
+  'pulsar.mjs': [/^setup: done in \d+ rounds$/, 'signature valid: true', 'pulsar.verify: true'],
+};
+
+function assertLines(name, stdout, expected) {
+  const lines = stdout.trimEnd().split('\n');
+  assert.equal(lines.length, expected.length, `${name} printed:\n${stdout}`);
+  expected.forEach((e, i) => {
+    if (e instanceof RegExp) assert.match(lines[i], e, `${name}, line ${i + 1}`);
+    else assert.equal(lines[i], e, `${name}, line ${i + 1}`);
+  });
+}
+
+test('every shipped example runs from the installed package and prints its verdicts', () => {
+  const app = installed();
+  const dir = join(app, 'node_modules', 'quasar-pq', 'examples');
+  const shipped = readdirSync(dir).filter((f) => f.endsWith('.mjs')).sort();
+  assert.deepEqual(shipped, Object.keys(EXAMPLES).sort(), 'each shipped example has its expected output here');
+  for (const name of shipped) {
+    const stdout = execFileSync(process.execPath, [join(dir, name)], { cwd: app, encoding: 'utf8', timeout: patience(600) });
+    assertLines(name, stdout, EXAMPLES[name]);
+  }
+});
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'];
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.json': 'application/json', '.wasm': 'application/wasm' };
+
+/** A static file server for `root` on 127.0.0.1 (an ephemeral port); nothing outside `root`. */
+function serve(root) {
+  const server = createServer((req, res) => {
+    const path = normalize(join(root, decodeURIComponent(new URL(req.url, 'http://x').pathname)));
+    if (!path.startsWith(root + sep) || !existsSync(path)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' });
+    res.end(readFileSync(path));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+test('examples/browser.html follows the sample chain in headless Chromium, without a bundler', { timeout: patience(600) }, async () => {
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: install it with \`node scripts/setup.mjs --browser\``);
+  const { chromium } = await import('playwright-core');
+  const root = join(installed(), 'node_modules', 'quasar-pq');
+  const server = await serve(root);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));
+    await page.goto(`http://127.0.0.1:${server.address().port}/examples/browser.html`);
+    await page.waitForSelector('body[data-done="true"]', { timeout: patience(120) });
+    assertLines('browser.html', await page.textContent('#out'), [...SAMPLE_BLOCKS, 'client at epoch 1, height 6']);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });

@@ -1,9 +1,10 @@
-//! A deterministic development chain (feature `sim`): validators with every key drawn from a
+//! A deterministic development chain (features `sim` or `full`): validators with every key drawn from a
 //! labelled seed, the Pulsar custody group run through the library's own parties on the
 //! in-process simulator ([`crate::party::sim`]), and certificates signed by whichever
 //! validators the caller names — across epoch changes, with the Pulsar group reshared to the
 //! next set under the unchanged key (or a new key, a new era). Tests, the known-answer
-//! vectors, the CLI (`quasar cert build`), the benches and the demo build their chains here.
+//! vectors, the CLI (`quasar cert build`), the benches and the demo build their chains here;
+//! [`chain`] makes a whole one from a [`ChainSpec`] (the full WASM build's `testChain`).
 //!
 //! ```
 //! use quasar_pq::cert::devnet::{Devnet, DevnetConfig, Signers};
@@ -25,7 +26,12 @@
 //! Every secret here comes from the configuration's seed: a devnet is for tests and demos,
 //! never for keys anyone relies on.
 
+mod chain;
 mod pulsar;
+
+pub use chain::{
+    block_hash, chain, Block, Chain, ChainSpec, MAX_CHAIN_BLOCKS, MAX_CHAIN_EPOCHS, MAX_CHAIN_VALIDATORS,
+};
 
 use alloc::vec::Vec;
 

@@ -197,6 +197,10 @@ function returnsCheck(kind, v, m, codes) {
       return v === undefined || (typeof v === 'bigint' && v >= 0n) ? undefined : 'not a u64 BigInt or undefined';
     case 'generation?':
       return v === undefined || (Number.isSafeInteger(v) && v >= 0) ? undefined : 'not a generation (a safe integer) or undefined';
+    case 'testChain':
+      if (v === null || typeof v !== 'object' || Object.getPrototypeOf(v) !== null) return 'not a null-prototype object';
+      if (!Array.isArray(v.sets) || !v.sets.length || !v.sets.every((x) => x instanceof Uint8Array)) return 'no list of sets';
+      return Array.isArray(v.blocks) && v.blocks.length && v.blocks.every((b) => b.certificate instanceof Uint8Array && (b.nextSet === undefined || b.nextSet instanceof Uint8Array)) ? undefined : 'no list of blocks';
     case 'lightClient':
       return v?.constructor?.name === 'LightClient' ? undefined : 'not a LightClient';
     case 'bitmap':
@@ -273,6 +277,8 @@ function essence(kind, v) {
     case 'signature':
     case 'mu':
       return [v];
+    case 'testChain':
+      return [...v.sets, ...v.blocks.map((b) => b.certificate)];
     case 'party':
       return { protocol: v.protocol, id: v.id, broadcast: v.start.outgoing.broadcast };
     default:
@@ -595,6 +601,16 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
       case 'level':
         h = hostileLevel(r, v);
         break;
+      case 'u64': {
+        // A u64 given as a safe integer or a BigInt (a chain id): anything else is refused.
+        const [note, value, ok] = r.pick([
+          ['0', 0, true], ['7n', 7n, true], ['2^64-1', 2n ** 64n - 1n, true], ['2^53-1', 2 ** 53 - 1, true],
+          ['2^64', 2n ** 64n, false], ['-1', -1, false], ['-1n', -1n, false], ['1.5', 1.5, false], ['2^53', 2 ** 53, false],
+          ['"1"', '1', false], ['null', null, false], ['Number object', new Number(1), false], ['NaN', NaN, false],
+        ]);
+        h = { value, expect: ok ? (Object.is(value, v) ? 'same' : 'changed') : 'reject', note };
+        break;
+      }
       case 'bool':
         h = hostileBool(r, v);
         break;

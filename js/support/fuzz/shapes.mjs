@@ -135,6 +135,12 @@ export const SHAPES = {
   'LightClient#free': [[], () => [], 'undefined', { this: 'fresh' }],
   'LightClient#Symbol.dispose': [[], () => [], 'undefined', { this: 'fresh' }],
 
+  // ---------------------------------------------------------------- test chain (full build)
+  // The smallest chain (one validator, one block, BLS only); one option changed at a time keeps
+  // it small (a Pulsar group of one when the policy changes), and the same options must give
+  // the same bytes.
+  testChain: [[opts({ seed: B32, chainId: { kind: 'u64' }, validators: INT, policy: POLICY, epochs: INT, blocks: INT, level: LEVEL, magnetar: MODE }, false)], () => [{ seed: new Uint8Array(32).fill(7), validators: 1, policy: 'pq-off', epochs: 1, blocks: 1 }], 'testChain'],
+
   // ---------------------------------------------------------------- BLS (full build)
   'bls.keygen': [[bytes({ optional: true }), opts({ keyInfo: bytes({ optional: true }) })], (m) => [m.ikm], 'keypair'],
   'bls.getPublicKey': [[B], (m) => [m.sk], 'bytes'],

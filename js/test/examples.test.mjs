@@ -1,0 +1,54 @@
+// The README's code examples are the repository's example files, byte for byte: every ```js
+// and ```rust block of README.md follows a line naming its file (`examples/NAME.mjs`: or
+// `examples/NAME.rs` (how to run it):), equals that file, and every examples/*.mjs and *.rs is
+// shown exactly once. js/test/package.test.mjs runs each .mjs from the packed package and
+// `cargo test` builds each .rs; this test keeps what the README shows the same as what runs.
+
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const README = readFileSync(new URL('README.md', `file://${ROOT}/`), 'utf8');
+
+/** Every ```js and ```rust block of the README with the two non-empty lines before it. */
+function codeBlocks(text) {
+  const lines = text.split('\n');
+  const out = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i] !== '```js' && lines[i] !== '```rust') continue;
+    let before = i - 1;
+    while (before >= 0 && lines[before].trim() === '') before--;
+    const end = lines.indexOf('```', i + 1);
+    assert.ok(end > i, `the code block at README line ${i + 1} is not closed`);
+    const intro = `${lines[before - 1] ?? ''} ${lines[before] ?? ''}`;
+    out.push({ line: i + 1, lang: lines[i].slice(3), intro, body: `${lines.slice(i + 1, end).join('\n')}\n` });
+    i = end;
+  }
+  return out;
+}
+
+test('every README js and rust block is an examples/ file, byte for byte, and every example is shown once', () => {
+  const files = readdirSync(new URL('examples/', `file://${ROOT}/`)).filter((f) => /\.(mjs|rs)$/.test(f)).sort();
+  assert.ok(files.length >= 7, `examples/ has ${files.length} .mjs and .rs files`);
+  const shown = [];
+  for (const b of codeBlocks(README)) {
+    const ext = b.lang === 'js' ? 'mjs' : 'rs';
+    const m = new RegExp(`\`examples/([\\w.-]+\\.${ext})\`(?: \\([^)]*\\))?:$`).exec(b.intro.replace(/\n/g, ' '));
+    assert.ok(m, `README line ${b.line}: the text before a ${b.lang} block must end with \`examples/NAME.${ext}\`: (got ${JSON.stringify(b.intro)})`);
+    const file = readFileSync(new URL(`examples/${m[1]}`, `file://${ROOT}/`), 'utf8');
+    assert.equal(b.body, file, `README line ${b.line} differs from examples/${m[1]}`);
+    shown.push(m[1]);
+  }
+  assert.deepEqual([...shown].sort(), files, 'each examples/*.mjs is shown exactly once');
+});
+
+test('the examples import the package by name, as a user does', () => {
+  for (const f of readdirSync(new URL('examples/', `file://${ROOT}/`)).filter((n) => /\.(mjs|js)$/.test(n))) {
+    const text = readFileSync(new URL(`examples/${f}`, `file://${ROOT}/`), 'utf8');
+    const specifiers = [...text.matchAll(/^import .* from '([^']+)';/gm)].map((m) => m[1]);
+    assert.ok(specifiers.length > 0, `${f} imports nothing`);
+    for (const s of specifiers) assert.match(s, /^(quasar-pq(\/verify)?|node:[a-z/]+)$/, `${f} imports ${s}`);
+  }
+});
