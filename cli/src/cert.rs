@@ -25,7 +25,7 @@ policy needs them) signs B blocks per epoch (default 2) for E epochs (default 2)
 first floor(2N/3) + 1 validators sign every leg the policy needs. The last block of each
 epoch commits to the next set (the first validator leaves, one joins; the Pulsar group is
 reshared to it under the same key). Writes DIR/set-EPOCH.qvst and
-DIR/cert-EPOCH-HEIGHT.qcrt. Needs the `sim` feature (the in-process simulator).
+DIR/cert-EPOCH-HEIGHT.qcrt.
 
 verify: a light client trusting --set follows the certificates in order under --policy
 (default pq-fast); a certificate that ends an epoch takes the --next-set file of the next
@@ -240,14 +240,6 @@ fn indent(text: &str) -> String {
         .join("\n")
 }
 
-#[cfg(not(feature = "sim"))]
-fn build(_args: &[String]) -> Result<(), Failure> {
-    Err(usage_error(
-        "cert build runs the devnet on the in-process simulator: build with --features sim,hazmat",
-    ))
-}
-
-#[cfg(feature = "sim")]
 fn build(args: &[String]) -> Result<(), Failure> {
     use quasar_pq::cert::devnet::{two_thirds_plus_one, Devnet, DevnetConfig, Signers};
     use quasar_pq::cert::LegKind;
@@ -361,7 +353,6 @@ fn build(args: &[String]) -> Result<(), Failure> {
     Ok(())
 }
 
-#[cfg(feature = "sim")]
 fn block_hash(seed: &[u8; 32], height: u64) -> [u8; 32] {
     let mut t = quasar_pq::hash::Transcript::new(quasar_pq::hash::tags::SIM_RNG);
     t.append(b"devnet block")

@@ -2,8 +2,7 @@
 //! library's party, bytes through the router), misbehaving parties named with the
 //! library's blame codes, and one clear line for every bad argument.
 //!
-//! Run: `cargo test --test cli --features sim,hazmat` (the binary needs `hazmat`).
-#![cfg(all(feature = "std", feature = "threshold", feature = "hazmat"))]
+//! Run: `cargo test -p quasar-cli`.
 // Helpers outside `#[test]` functions unwrap too: a panic here is a failed test
 // (clippy.toml's allow-unwrap-in-tests covers only the test functions themselves).
 #![allow(clippy::unwrap_used)]
