@@ -3,7 +3,9 @@
 //! `build` runs a deterministic devnet (`quasar_pq::cert::devnet`: the validators' keys from
 //! the seed, the Pulsar custody group through the library's parties on the in-process
 //! simulator) and writes its validator sets and certificates; `verify` follows them with the
-//! library's light client and prints each report leg by leg.
+//! library's light client — the directory `build` wrote (`chain`, `from_dir`), or files named
+//! one by one — and prints each report leg by leg. A refusal names the flag or the file that
+//! fixes it (`hint`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -267,7 +269,7 @@ fn from_dir(p: &Parsed, dir: &str) -> Result<Chain, Failure> {
     })
 }
 
-/// The numbers of `PREFIX1-2-3SUFFIX` (`set-1.qvst` → [1]), if the name is one.
+/// The numbers of `PREFIX1-2-3SUFFIX` (`set-1.qvst` → `[1]`), if the name is one.
 fn numbered(name: &str, prefix: &str, suffix: &str) -> Option<Vec<u64>> {
     let middle = name.strip_prefix(prefix)?.strip_suffix(suffix)?;
     middle
