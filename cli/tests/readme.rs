@@ -41,7 +41,7 @@ fn sh_lines(readme: &str) -> Vec<String> {
             pending.push_str(head);
         } else {
             pending.push_str(line);
-            lines.push(std::mem::take(&mut pending).trim().to_string());
+            lines.push(core::mem::take(&mut pending).trim().to_string());
         }
     }
     lines
