@@ -9,7 +9,7 @@
 // crate's features), so it costs one more compile of this crate (about a minute of CPU);
 // full and demo write the same cdylib path, so a warm rebuild of both recompiles the crate
 // twice.
-// with `cargo build --lib --target wasm32-unknown-unknown` then `wasm-bindgen --target web`, whose
+// with `cargo build -p quasar-pq --lib --target wasm32-unknown-unknown` then `wasm-bindgen --target web`, whose
 // JS glue scripts/harden-glue.mjs then rewrites to call only built-ins it captured at load (the
 // build fails if the glue is not the shape it knows).
 // Prints raw and gzip sizes of the .wasm files. No wasm-opt: measured with npm binaryen 132,
@@ -61,7 +61,9 @@ export function sizes(path) {
 
 function build(name, wasmBindgen) {
   const b = BUILDS[name];
-  const ok = run('cargo', ['build', '--lib', '--target', TARGET, ...b.cargoArgs]);
+  // `-p quasar-pq`: the library alone, with exactly these features (the CLI, a default
+  // workspace member, would add its own).
+  const ok = run('cargo', ['build', '-p', 'quasar-pq', '--lib', '--target', TARGET, ...b.cargoArgs]);
   if (!ok) fail(`cargo build of the ${name} WASM module failed (see the compiler output above).`);
   const targetDir = process.env.CARGO_TARGET_DIR || join(ROOT, 'target');
   const input = join(targetDir, TARGET, b.profileDir, 'quasar_pq.wasm');

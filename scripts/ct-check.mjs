@@ -90,8 +90,9 @@ function build(level, extraFeatures = '') {
   const env = { ...process.env };
   if (l.portable) env.LIBCRUX_DISABLE_SIMD256 = '1';
   const features = extraFeatures ? `${FEATURES},${extraFeatures}` : FEATURES;
-  console.log(`$ cargo build --profile ${l.profile} --features ${features} --bin ct-check`);
-  const r = run('cargo', ['build', '--profile', l.profile, '--features', features, '--bin', 'ct-check'], {
+  // `-p quasar-pq`: the harness with exactly these features, never the CLI's.
+  console.log(`$ cargo build -p quasar-pq --profile ${l.profile} --features ${features} --bin ct-check`);
+  const r = run('cargo', ['build', '-p', 'quasar-pq', '--profile', l.profile, '--features', features, '--bin', 'ct-check'], {
     env,
     stdio: 'inherit',
   });

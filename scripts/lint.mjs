@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The lint gate: formatting, clippy with Cargo.toml's `[lints]` table at zero
 // warnings for every build the crate ships (the light and the full WebAssembly module, and
-// natively every target: the library, its tests, benches and bins), and rustdoc with
-// warnings denied.
+// natively every target: the library, its tests, benches and bins, and the `quasar` CLI
+// in cli/), and rustdoc with warnings denied.
 //
 // Usage: node scripts/lint.mjs [--gate]
 // Runs every step even after one fails, prints a summary, and exits 1 if any step failed or
@@ -18,25 +18,43 @@ const ROOT = join(fileURLToPath(import.meta.url), '..', '..');
 const WASM = ['--target', 'wasm32-unknown-unknown'];
 const DENY = ['--', '-D', 'warnings'];
 
+// Every library step names the package (`-p quasar-pq`): the CLI is a default workspace
+// member, and its dependency features (sim, hazmat) would otherwise join the library's build —
+// the light module would be linted with the threshold stack in it. The CLI (`cli/`) has its
+// own clippy and rustdoc steps, with the features its manifest gives the library.
+const LIB = ['-p', 'quasar-pq'];
+const CLI = ['-p', 'quasar-cli'];
 const STEPS = [
-  { name: 'rustfmt', args: ['fmt', '--check'] },
+  { name: 'rustfmt', args: ['fmt', '--all', '--check'] },
   {
     name: 'clippy light wasm',
-    args: ['clippy', '--lib', '--no-default-features', '--features', 'light', ...WASM, ...DENY],
+    args: ['clippy', ...LIB, '--lib', '--no-default-features', '--features', 'light', ...WASM, ...DENY],
   },
   // The package's full module, and the demo's (the same with the misbehaviour hooks).
-  { name: 'clippy full wasm', args: ['clippy', '--lib', '--features', 'full', ...WASM, ...DENY] },
-  { name: 'clippy demo wasm', args: ['clippy', '--lib', '--features', 'full,hazmat', ...WASM, ...DENY] },
+  { name: 'clippy full wasm', args: ['clippy', ...LIB, '--lib', '--features', 'full', ...WASM, ...DENY] },
+  { name: 'clippy demo wasm', args: ['clippy', ...LIB, '--lib', '--features', 'full,hazmat', ...WASM, ...DENY] },
   // Every native target, the library included (as a library and with its unit tests);
   // `bench-internals`: the SLH-DSA bench forces the Keccak backends.
   {
     name: 'clippy all targets',
-    args: ['clippy', '--all-targets', '--features', 'sim,hazmat,bench-internals', '--message-format=json-diagnostic-rendered-ansi'],
+    args: ['clippy', ...LIB, '--all-targets', '--features', 'sim,hazmat,bench-internals', '--message-format=json-diagnostic-rendered-ansi'],
+    json: true,
+  },
+  // The `quasar` CLI: its bin, unit tests and integration tests.
+  {
+    name: 'clippy cli',
+    args: ['clippy', ...CLI, '--all-targets', '--message-format=json-diagnostic-rendered-ansi'],
     json: true,
   },
   {
     name: 'rustdoc (library)',
-    args: ['doc', '--no-deps', '--lib', '--features', 'sim,hazmat'],
+    args: ['doc', ...LIB, '--no-deps', '--lib', '--features', 'sim,hazmat'],
+    env: { RUSTDOCFLAGS: [process.env.RUSTDOCFLAGS, '-D warnings'].filter(Boolean).join(' ') },
+  },
+  // The CLI's module docs (its private items too: they are the only docs it has).
+  {
+    name: 'rustdoc (cli)',
+    args: ['doc', ...CLI, '--no-deps', '--bins', '--document-private-items'],
     env: { RUSTDOCFLAGS: [process.env.RUSTDOCFLAGS, '-D warnings'].filter(Boolean).join(' ') },
   },
 ];

@@ -35,6 +35,8 @@ run(process.execPath, ['scripts/setup.mjs', '--cross']);
 const started = Date.now();
 run('cargo', [
   'test',
+  '-p',
+  'quasar-pq',
   '--target',
   'aarch64-unknown-linux-gnu',
   '--features',

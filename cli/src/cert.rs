@@ -3,7 +3,9 @@
 //! `build` runs a deterministic devnet (`quasar_pq::cert::devnet`: the validators' keys from
 //! the seed, the Pulsar custody group through the library's parties on the in-process
 //! simulator) and writes its validator sets and certificates; `verify` follows them with the
-//! library's light client and prints each report leg by leg.
+//! library's light client — the directory `build` wrote (`chain`, `from_dir`), or files named
+//! one by one — and prints each report leg by leg. A refusal names the flag or the file that
+//! fixes it (`hint`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -17,6 +19,7 @@ quasar cert — Quasar finality certificates over files
 USAGE:
     quasar cert build --out DIR [--validators N] [--policy NAME] [--epochs E]
                       [--blocks B] [--magnetar 192s|192f|256s] [--seed HEX]
+    quasar cert verify DIR [--set FILE] [--policy NAME] [--full]
     quasar cert verify --set FILE [--next-set FILE]... [--policy NAME] [--full] CERT...
 
 build: a deterministic devnet of N validators (default 4; BLS keys, ML-DSA-44 keys and a
@@ -25,11 +28,15 @@ policy needs them) signs B blocks per epoch (default 2) for E epochs (default 2)
 first floor(2N/3) + 1 validators sign every leg the policy needs. The last block of each
 epoch commits to the next set (the first validator leaves, one joins; the Pulsar group is
 reshared to it under the same key). Writes DIR/set-EPOCH.qvst and
-DIR/cert-EPOCH-HEIGHT.qcrt. Needs the `sim` feature (the in-process simulator).
+DIR/cert-EPOCH-HEIGHT.qcrt.
 
-verify: a light client trusting --set follows the certificates in order under --policy
-(default pq-fast); a certificate that ends an epoch takes the --next-set file of the next
-epoch. Prints each report; --full checks every leg even after a failure.
+verify: a light client trusting a validator set follows the certificates in order under
+--policy (default pq-fast; give the one the chain was built with); a certificate that ends
+an epoch takes the next epoch's set. With DIR (as build wrote it), it trusts --set or
+DIR's lowest set-EPOCH.qvst, follows every cert-EPOCH-HEIGHT.qcrt by epoch and height, and
+finds each next set in DIR. With files, it trusts --set, follows the certificates in the
+order given, and takes next sets from the --next-set files. Prints each report; --full
+checks every leg even after a failure.
 
 POLICIES: pq-off, pq-fast, pq-heavy, strict-pq-fast, strict-pq-heavy
 
@@ -156,6 +163,130 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
     }
 }
 
+/// What `cert verify` follows: the trusted set, the next sets on offer (file, epoch, bytes),
+/// the certificates in order (with the epoch in their name, for `cert verify DIR`), and the
+/// chain directory of `cert verify DIR`.
+struct Chain {
+    set: String,
+    next_sets: Vec<(String, u64, Vec<u8>)>,
+    certs: Vec<(Option<u64>, String)>,
+    dir: Option<String>,
+}
+
+/// The files of `cert verify DIR` or of `cert verify --set FILE [--next-set FILE]... CERT...`.
+fn chain(p: &Parsed) -> Result<Chain, Failure> {
+    match p.positional.as_slice() {
+        [dir] if Path::new(dir).is_dir() => from_dir(p, dir),
+        [] => Err(usage_error(match p.get("--set") {
+            Some(set) => format!("cert verify --set {set} needs certificate files after it"),
+            None => "cert verify needs a chain directory (cert verify DIR, as `cert build --out DIR` \
+                     writes it) or --set FILE and certificate files"
+                .into(),
+        })),
+        files => {
+            for f in files {
+                std::fs::metadata(f).map_err(|e| usage_error(format!("cannot read {f}: {e}")))?;
+            }
+            if let Some(dir) = files.iter().find(|f| Path::new(f).is_dir()) {
+                return Err(usage_error(format!(
+                    "{dir} is a directory: give cert verify one chain directory alone, or --set FILE and certificate files"
+                )));
+            }
+            let Some(set) = p.get("--set") else {
+                return Err(usage_error(
+                    "cert verify needs --set FILE (the trusted validator set) before certificate files, \
+                     or one chain directory: cert verify DIR",
+                ));
+            };
+            let next_sets = p
+                .all("--next-set")
+                .into_iter()
+                .map(|f| next_set(f.to_string(), "--next-set "))
+                .collect::<Result<_, _>>()?;
+            Ok(Chain {
+                set: set.to_string(),
+                next_sets,
+                certs: files.iter().map(|f| (None, f.clone())).collect(),
+                dir: None,
+            })
+        }
+    }
+}
+
+/// `cert verify DIR`: the `set-EPOCH.qvst` and `cert-EPOCH-HEIGHT.qcrt` files a `cert build`
+/// wrote, certificates by epoch then height; the trusted set is `--set` or the lowest
+/// epoch's (the certificates of earlier epochs than the trusted set's are skipped), and every
+/// other set is on offer as a next set (the client takes the one for the epoch a
+/// certificate ends). Other files are left alone.
+fn from_dir(p: &Parsed, dir: &str) -> Result<Chain, Failure> {
+    if p.get("--next-set").is_some() {
+        return Err(usage_error(format!(
+            "--next-set goes with certificate files: cert verify {dir} takes each epoch's next set from {dir} (set-EPOCH.qvst)"
+        )));
+    }
+    let unreadable = |e: std::io::Error| usage_error(format!("cannot read {dir}: {e}"));
+    let mut sets = Vec::new();
+    let mut certs = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(unreadable)? {
+        let name = entry.map_err(unreadable)?.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let path = display(&Path::new(dir).join(name));
+        match (
+            numbered(name, "set-", ".qvst").as_deref(),
+            numbered(name, "cert-", ".qcrt").as_deref(),
+        ) {
+            (Some(&[epoch]), _) => sets.push((epoch, path)),
+            (_, Some(&[epoch, height])) => certs.push(((epoch, height), path)),
+            _ => {}
+        }
+    }
+    sets.sort();
+    certs.sort();
+    if certs.is_empty() {
+        return Err(usage_error(format!(
+            "{dir} holds no certificates (cert-EPOCH-HEIGHT.qcrt, as `quasar cert build --out {dir}` writes them)"
+        )));
+    }
+    let set = match (p.get("--set"), sets.first()) {
+        (Some(f), _) => f.to_string(),
+        (None, Some((_, f))) => f.clone(),
+        (None, None) => {
+            return Err(usage_error(format!(
+                "{dir} holds no validator set (set-EPOCH.qvst): pass the trusted one with --set FILE"
+            )))
+        }
+    };
+    let next_sets = sets
+        .into_iter()
+        .filter(|(_, f)| *f != set)
+        .map(|(_, f)| next_set(f, ""))
+        .collect::<Result<_, _>>()?;
+    Ok(Chain {
+        set,
+        next_sets,
+        certs: certs.into_iter().map(|((e, _), f)| (Some(e), f)).collect(),
+        dir: Some(dir.to_string()),
+    })
+}
+
+/// The numbers of `PREFIX1-2-3SUFFIX` (`set-1.qvst` → `[1]`), if the name is one.
+fn numbered(name: &str, prefix: &str, suffix: &str) -> Option<Vec<u64>> {
+    let middle = name.strip_prefix(prefix)?.strip_suffix(suffix)?;
+    middle
+        .split('-')
+        .map(|n| n.parse().ok().filter(|_| n.bytes().all(|b| b.is_ascii_digit())))
+        .collect()
+}
+
+/// A next set on offer: its file, its epoch and its bytes; `flag` names where it came from.
+fn next_set(path: String, flag: &str) -> Result<(String, u64, Vec<u8>), Failure> {
+    let bytes = read(&path)?;
+    let epoch = ValidatorSetView::parse(&bytes)
+        .map_err(|e| usage_error(format!("{flag}{path}: not a validator set: {}: {e}", e.code())))?
+        .epoch();
+    Ok((path, epoch, bytes))
+}
+
 fn verify(args: &[String]) -> Result<(), Failure> {
     let p = parse(
         args,
@@ -163,21 +294,10 @@ fn verify(args: &[String]) -> Result<(), Failure> {
         &["--next-set"],
     )?;
     let policy = p.policy()?;
-    let Some(set_path) = p.get("--set") else {
-        return Err(usage_error(
-            "cert verify needs --set FILE (the trusted validator set)",
-        ));
-    };
-    if p.positional.is_empty() {
-        return Err(usage_error("cert verify needs at least one certificate file"));
-    }
+    let chain = chain(&p)?;
+    let set_path = chain.set.as_str();
     let set = ValidatorSet::from_bytes(&read(set_path)?)
         .map_err(|e| usage_error(format!("{set_path}: not a validator set: {}: {e}", e.code())))?;
-    let next_sets: Vec<(String, Vec<u8>)> = p
-        .all("--next-set")
-        .into_iter()
-        .map(|f| Ok((f.to_string(), read(f)?)))
-        .collect::<Result<_, Failure>>()?;
     let options = quasar_pq::cert::Options {
         full: p.full,
         ..Default::default()
@@ -191,18 +311,33 @@ fn verify(args: &[String]) -> Result<(), Failure> {
         client.trusted().set().len(),
         client.total_weight()
     );
-    for path in &p.positional {
+    let start = client.epoch();
+    if let Some(dir) = &chain.dir {
+        match p.get("--set") {
+            None => say!("trusting {set_path}, the first set in {dir} (--set FILE trusts another)"),
+            Some(_) => {
+                let before = chain.certs.iter().filter(|(e, _)| e.is_some_and(|e| e < start));
+                say!(
+                    "skipping {} certificates of {dir} before epoch {start}",
+                    before.count()
+                );
+            }
+        }
+    }
+    let certs = chain.certs.iter().filter(|(e, _)| e.is_none_or(|e| e >= start));
+    for (_, path) in certs {
         let cert = read(path)?;
         let ends_epoch = quasar_pq::cert::CertificateView::parse(&cert)
             .map(|v| v.header().ends_epoch())
             .unwrap_or(false);
         let want = client.epoch() + 1;
-        let next = next_sets
+        let next = chain
+            .next_sets
             .iter()
-            .find(|(_, b)| ValidatorSetView::parse(b).is_ok_and(|v| v.epoch() == want))
+            .find(|(_, epoch, _)| *epoch == want)
             .filter(|_| ends_epoch);
         say!("{path}:");
-        match client.update(&cert, next.map(|(_, b)| &b[..])) {
+        match client.update(&cert, next.map(|(_, _, b)| &b[..])) {
             Ok(a) => {
                 say!("{}", indent(&a.report.to_string()));
                 match a.new_epoch {
@@ -210,7 +345,7 @@ fn verify(args: &[String]) -> Result<(), Failure> {
                         "  accepted: height {}; epoch change to {e} ({} validators, set {})",
                         a.header.height,
                         client.trusted().set().len(),
-                        next.map_or("", |(f, _)| f.as_str())
+                        next.map_or("", |(f, _, _)| f.as_str())
                     ),
                     None => say!("  accepted: epoch {} height {}", a.header.epoch, a.header.height),
                 }
@@ -219,18 +354,40 @@ fn verify(args: &[String]) -> Result<(), Failure> {
                 if let Some(r) = &refused.report {
                     say!("{}", indent(&r.to_string()));
                 }
-                // The library names the fault; the CLI names the flag and the file that fix it.
-                let hint = match refused.error {
-                    quasar_pq::cert::Error::MissingNextSet => format!(
-                        " (pass the epoch-{want} validator set with --next-set FILE; `cert build` writes it as set-{want}.qvst)"
-                    ),
-                    _ => String::new(),
-                };
+                let hint = hint(&refused.error, &chain, &client, next.map(|(f, _, _)| f.as_str()));
                 return Err(Failure(format!("{path} refused: {refused}{hint}"), 1));
             }
         }
     }
     Ok(())
+}
+
+/// The library names the fault; the CLI names the flag or the file that fixes it.
+fn hint(error: &quasar_pq::cert::Error, chain: &Chain, client: &LightClient, next: Option<&str>) -> String {
+    use quasar_pq::cert::Error;
+    let want = client.epoch() + 1;
+    match (error, &chain.dir) {
+        (Error::MissingNextSet, None) => format!(
+            " (pass the epoch-{want} validator set with --next-set FILE; `cert build` writes it as set-{want}.qvst)"
+        ),
+        (Error::MissingNextSet, Some(dir)) => format!(
+            " ({dir} has no validator set for epoch {want}: `cert build` writes it as {})",
+            display(&Path::new(dir).join(format!("set-{want}.qvst")))
+        ),
+        (Error::NextSetMismatch | Error::KeyEraRegression { .. } | Error::EraKeyChanged(_), _) => {
+            next.map_or(String::new(), |f| format!(" (next set {f})"))
+        }
+        (Error::MissingLeg(_), _) => format!(
+            " (verified under --policy {}: give the --policy the chain was built with)",
+            client.policy()
+        ),
+        (Error::StaleCertificate { .. } | Error::SkippedEpoch { .. }, _) => format!(
+            " (the client trusts {} and is at epoch {}: give every certificate from that set's epoch on, in order)",
+            chain.set,
+            client.epoch()
+        ),
+        _ => String::new(),
+    }
 }
 
 fn indent(text: &str) -> String {
@@ -240,14 +397,6 @@ fn indent(text: &str) -> String {
         .join("\n")
 }
 
-#[cfg(not(feature = "sim"))]
-fn build(_args: &[String]) -> Result<(), Failure> {
-    Err(usage_error(
-        "cert build runs the devnet on the in-process simulator: build with --features sim,hazmat",
-    ))
-}
-
-#[cfg(feature = "sim")]
 fn build(args: &[String]) -> Result<(), Failure> {
     use quasar_pq::cert::devnet::{two_thirds_plus_one, Devnet, DevnetConfig, Signers};
     use quasar_pq::cert::LegKind;
@@ -361,7 +510,6 @@ fn build(args: &[String]) -> Result<(), Failure> {
     Ok(())
 }
 
-#[cfg(feature = "sim")]
 fn block_hash(seed: &[u8; 32], height: u64) -> [u8; 32] {
     let mut t = quasar_pq::hash::Transcript::new(quasar_pq::hash::tags::SIM_RNG);
     t.append(b"devnet block")

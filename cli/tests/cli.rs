@@ -2,8 +2,7 @@
 //! library's party, bytes through the router), misbehaving parties named with the
 //! library's blame codes, and one clear line for every bad argument.
 //!
-//! Run: `cargo test --test cli --features sim,hazmat` (the binary needs `hazmat`).
-#![cfg(all(feature = "std", feature = "threshold", feature = "hazmat"))]
+//! Run: `cargo test -p quasar-cli`.
 // Helpers outside `#[test]` functions unwrap too: a panic here is a failed test
 // (clippy.toml's allow-unwrap-in-tests covers only the test functions themselves).
 #![allow(clippy::unwrap_used)]
@@ -481,5 +480,88 @@ fn cert_build_then_verify_across_an_epoch_change() {
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(err.starts_with("quasar: "), "{args:?}: {err}");
+    }
+}
+
+/// `quasar cert verify DIR` finds what `cert build --out DIR` wrote: the first set trusted,
+/// the certificates by epoch and height (numerically: height 10 after 9), each epoch's next
+/// set; a refusal names the flag or the file it wants.
+#[test]
+fn cert_verify_dir_follows_what_cert_build_wrote() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = |name: &str| tmp.path().join(name).to_str().unwrap().to_string();
+    let chain = dir("chain");
+    let o = quasar(&["cert", "build", "--out", &chain, "--blocks", "6"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = quasar(&["cert", "verify", &chain]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{out}\n{}", text(&o.stderr));
+    let accepted: Vec<&str> = out.lines().filter(|l| l.starts_with("  accepted:")).collect();
+    assert_eq!(accepted.len(), 12, "{out}");
+    for (i, line) in accepted.iter().enumerate() {
+        assert!(line.contains(&format!("height {}", i + 1)), "{line}");
+    }
+    assert!(out.contains("trusting ") && out.contains("set-0.qvst"), "{out}");
+    assert!(out.contains("epoch change to 2"), "{out}");
+
+    // Trusting epoch 1's set: the epoch-0 certificates are skipped.
+    let set1 = format!("{chain}/set-1.qvst");
+    let o = quasar(&["cert", "verify", "--set", &set1, &chain]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{out}\n{}", text(&o.stderr));
+    assert_eq!(out.matches("  accepted:").count(), 6, "{out}");
+
+    // Refusals name what they want.
+    let partial = dir("partial");
+    std::fs::create_dir(&partial).unwrap();
+    for entry in std::fs::read_dir(&chain).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name != "set-2.qvst" {
+            std::fs::copy(format!("{chain}/{name}"), format!("{partial}/{name}")).unwrap();
+        }
+    }
+    let o = quasar(&["cert", "verify", &partial]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(err.contains("MISSING_NEXT_SET"), "{err}");
+    assert!(err.contains(&format!("{partial}/set-2.qvst")), "{err}");
+
+    let pq_off = dir("pq-off");
+    assert!(quasar(&["cert", "build", "--out", &pq_off, "--policy", "pq-off"])
+        .status
+        .success());
+    let o = quasar(&["cert", "verify", &pq_off]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("--policy"), "{}", text(&o.stderr));
+    let o = quasar(&["cert", "verify", &pq_off, "--policy", "pq-off"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+
+    let empty = dir("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let sets_only = dir("sets-only");
+    std::fs::create_dir(&sets_only).unwrap();
+    std::fs::copy(&set1, format!("{sets_only}/set-1.qvst")).unwrap();
+    let certs_only = dir("certs-only");
+    std::fs::create_dir(&certs_only).unwrap();
+    std::fs::copy(
+        format!("{chain}/cert-0-1.qcrt"),
+        format!("{certs_only}/cert-0-1.qcrt"),
+    )
+    .unwrap();
+    let missing = dir("missing");
+    for (args, want) in [
+        (vec!["cert", "verify", &chain, "--next-set", &set1], "--next-set"),
+        (vec!["cert", "verify", &empty], "cert-EPOCH-HEIGHT.qcrt"),
+        (vec!["cert", "verify", &sets_only], "cert-EPOCH-HEIGHT.qcrt"),
+        (vec!["cert", "verify", &certs_only], "--set FILE"),
+        (vec!["cert", "verify", &missing], "cannot read"),
+        (vec!["cert", "verify", &chain, &set1], "one chain directory"),
+        (vec!["cert", "verify"], "cert verify DIR"),
+    ] {
+        let o = quasar(&args);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
     }
 }

@@ -1,6 +1,8 @@
 //! The conductor: runs the phases on the cluster, prints blame, keys and progress as they
 //! happen, and keeps what the final report needs. Blame is printed with the library's own
 //! codes and words ([`BlameReason::code`] and its `Display`).
+//!
+//! [`BlameReason::code`]: quasar_pq::party::BlameReason::code
 
 use core::time::Duration;
 use std::collections::{BTreeMap, BTreeSet};
@@ -99,9 +101,9 @@ pub(crate) enum Event {
         phase: Option<&'static str>,
         /// The party.
         party: u16,
-        /// [`BlameReason::code`].
+        /// [`BlameReason::code`](quasar_pq::party::BlameReason::code).
         code: &'static str,
-        /// [`BlameReason`]'s `Display`.
+        /// [`BlameReason`](quasar_pq::party::BlameReason)'s `Display`.
         reason: String,
     },
     /// The group key this node holds: label, SHA3-256 of its bytes, length.

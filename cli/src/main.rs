@@ -18,8 +18,9 @@
 //! is the library's (`party::hazmat::Cheat`), and blame is printed with the library's
 //! codes and words.
 //!
-//! The modules live in `quasar/` (a crate root resolves `mod` beside itself, hence the
-//! `#[path]`s).
+//! Its own package (`quasar-cli`, a workspace member) so that its dependency on the
+//! library carries the features it needs: `cargo run --release --bin quasar -- …` and
+//! `cargo install --path cli` take no feature flags.
 
 /// `println!` that ends the process quietly when stdout is closed (`quasar … | head`).
 macro_rules! say {
@@ -44,23 +45,14 @@ macro_rules! say_raw {
     }};
 }
 
-#[path = "quasar/args.rs"]
 mod args;
-#[path = "quasar/cert.rs"]
 mod cert;
-#[path = "quasar/conduct.rs"]
 mod conduct;
-#[path = "quasar/driver.rs"]
 mod driver;
-#[path = "quasar/flow.rs"]
 mod flow;
-#[path = "quasar/lens.rs"]
 mod lens;
-#[path = "quasar/net.rs"]
 mod net;
-#[path = "quasar/pulsar.rs"]
 mod pulsar;
-#[path = "quasar/report.rs"]
 mod report;
 
 use std::process::ExitCode;
@@ -229,7 +221,7 @@ fn summary(d: &Demo, s: &Summary, total: core::time::Duration) {
         }
     }
     say!(
-        "Reproduce: cargo run --release --features hazmat --bin quasar -- {}",
+        "Reproduce: cargo run --release --bin quasar -- {}",
         &command_line(d)["quasar ".len()..]
     );
 }
