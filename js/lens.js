@@ -15,11 +15,15 @@ function curveByte(curve) {
   return CURVES[curve];
 }
 
+// A group key is 32 bytes on every curve: on secp256k1 BIP-340's x-only key, its one
+// accepted encoding (the 33-byte SEC 1 forms are refused, naming the 32 expected).
 function lensGroupKey(c, groupKey) {
   const k = bytes(groupKey, 'groupKey');
   const n = byteLength(k);
-  const ok = c === CURVES.secp256k1 ? n === 33 : n === 32;
-  if (!ok) throw new RangeError(`groupKey has the wrong length for this curve: ${n}`);
+  if (n !== 32) {
+    const form = c === CURVES.secp256k1 ? " (secp256k1: BIP-340's x-only key, not a SEC 1 key)" : '';
+    throw new RangeError(`groupKey must be 32 bytes${form}, got ${n}`);
+  }
   return k;
 }
 

@@ -352,8 +352,9 @@ export interface ReshareParams {
 export interface LensPublicInfo {
   curve: LensCurve;
   /**
-   * The group key: 32 bytes (Ed25519 RFC 8032 key; Ristretto255) or 33 (secp256k1 SEC 1
-   * compressed; the BIP-340 x-only key is bytes 1..33). Never changes.
+   * The group key, 32 bytes on every curve: the Ed25519 (RFC 8032) key, the Ristretto255
+   * encoding, or on secp256k1 BIP-340's x-only key (what `lens.verify`, any BIP-340
+   * verifier and Taproot tooling take as is). Never changes.
    */
   groupKey: Uint8Array;
   /** The public key package (`LNPK`): what coordinators and new members need. */
@@ -546,9 +547,11 @@ export declare const lens: {
    */
   coordinate(opts: { publicPackage: Uint8Array; id: number; message: Uint8Array }): Party<LensCoordinatorOutcome>;
   /**
-   * Standard verification: Ed25519 (RFC 8032), BIP-340 (secp256k1; 33-byte or 32-byte x-only
-   * key), RFC 9591 §6.2 (Ristretto255). False for any bad signature or key.
-   * @throws RangeError for an unknown curve or a key of the wrong length.
+   * Standard verification: Ed25519 (RFC 8032), BIP-340 (secp256k1, with the 32-byte x-only
+   * key exactly as BIP-340 gives it), RFC 9591 §6.2 (Ristretto255). False for any bad
+   * signature or key.
+   * @throws RangeError for an unknown curve or a key that is not 32 bytes (a 33-byte
+   *   SEC 1 secp256k1 key included: the x-only key is its one accepted encoding).
    */
   verify(curve: LensCurve, groupKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean;
   /**

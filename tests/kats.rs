@@ -228,7 +228,7 @@ mod protocols {
                 vk.verify_strict(msg, &sig).is_ok()
             }
             "secp256k1" => {
-                let vk = k256::schnorr::VerifyingKey::from_bytes(&group_key[1..]).unwrap();
+                let vk = k256::schnorr::VerifyingKey::from_bytes(group_key).unwrap();
                 let sig = k256::schnorr::Signature::try_from(sig).unwrap();
                 vk.verify_raw(msg, &sig).is_ok()
             }

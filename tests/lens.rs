@@ -139,11 +139,12 @@ per_curve!(dkg_signing, |curve: Curve| {
     for (t, n) in [(2u16, 3u16), (5, 7)] {
         let (shares, public) = lens_keygen(curve, n, t, &format!("dkg {curve} {t} {n}"));
         assert_eq!(public.epoch().generation, 0);
-        // The group key is C_0; on secp256k1 in its BIP-340 form 02‖x(C_0).
+        // The group key is C_0; on secp256k1 in its BIP-340 form, the x-only x(C_0).
         let c0 = public.commitment_bytes()[0].clone();
         let key = public.group_key_bytes();
+        assert_eq!(key.len(), lens::GROUP_KEY_LEN);
         if curve == Curve::Secp256k1 {
-            assert_eq!((key[0], &key[1..]), (0x02, &c0[1..]));
+            assert_eq!(key, c0[1..]);
         } else {
             assert_eq!(c0, key);
         }
@@ -263,16 +264,16 @@ fn secp256k1_keygen_normalises_like_frost() {
         let x = p_raw.to_affine().x();
         let expected = p_even + ProjectivePoint::GENERATOR * tap_tweak(&x);
         // The output key Q = P_even + τ·G may itself have an odd y; BIP-340 keys are
-        // x-only, and the group key's one accepted encoding is 02‖x(Q).
+        // x-only, and the group key's one accepted encoding is x(Q), 32 bytes.
         let q = expected.to_affine().to_encoded_point(true);
         assert_eq!(
-            (public.group_key_bytes()[0], &public.group_key_bytes()[1..]),
-            (0x02, &q.as_bytes()[1..]),
+            public.group_key_bytes(),
+            &q.as_bytes()[1..],
             "run {run_no}: even-y normalisation and the BIP-341 tweak (P odd: {odd})"
         );
         let msg = [b"parity run ".as_slice(), &[run_no]].concat();
         let sig = lens_sign(&refs(&shares, &ids([1, 3])), &public, &msg, &label);
-        let vk = k256::schnorr::VerifyingKey::from_bytes(&public.group_key_bytes()[1..]).unwrap();
+        let vk = k256::schnorr::VerifyingKey::from_bytes(&public.group_key_bytes()).unwrap();
         let s = k256::schnorr::Signature::try_from(&sig.to_bytes()[..]).unwrap();
         vk.verify_raw(&msg, &s).unwrap();
         if seen.len() == 2 && run_no >= 3 {
@@ -346,11 +347,17 @@ fn verify_rejects_malformed_input() {
         assert_eq!(lens::Signature::from_bytes(curve, &s).unwrap(), sig);
         sig.verify(&gk, b"m").unwrap();
         if curve == Curve::Secp256k1 {
-            // One accepted encoding: neither the bare x-only key nor 03‖x.
-            assert!(lens::verify(curve, &gk[1..], b"m", &s).is_err());
-            let mut odd = gk.clone();
-            odd[0] = 0x03;
-            assert!(lens::verify(curve, &odd, b"m", &s).is_err());
+            // One accepted encoding, BIP-340's x-only key: neither 02‖x nor 03‖x.
+            for prefix in [0x02, 0x03] {
+                let sec1 = [&[prefix], gk.as_slice()].concat();
+                assert_eq!(
+                    lens::verify(curve, &sec1, b"m", &s),
+                    Err(Error::Decode(wire::Error::LengthMismatch {
+                        expected: 32,
+                        got: 33
+                    }))
+                );
+            }
         }
     }
 }
@@ -1563,12 +1570,17 @@ mod encodings {
             .find_map(|o| o.unwrap())
             .unwrap()
             .to_bytes();
+        // BIP-340's x-only key, as k256's verifier takes it too.
         let key = public.group_key_bytes();
-        assert_eq!(key[0], 0x02);
+        assert_eq!(key.len(), 32);
         lens::verify(Curve::Secp256k1, &key, b"m", &sig).unwrap();
-        let mut odd = key.clone();
-        odd[0] = 0x03;
-        assert!(lens::verify(Curve::Secp256k1, &odd, b"m", &sig).is_err());
-        assert!(lens::verify(Curve::Secp256k1, &key[1..], b"m", &sig).is_err());
+        let vk = k256::schnorr::VerifyingKey::from_bytes(&key).unwrap();
+        vk.verify_raw(b"m", &k256::schnorr::Signature::try_from(&sig[..]).unwrap())
+            .unwrap();
+        // The SEC 1 forms name the same point (02) or its negation (03): both refused.
+        for prefix in [0x02, 0x03] {
+            let sec1 = [&[prefix], key.as_slice()].concat();
+            assert!(lens::verify(Curve::Secp256k1, &sec1, b"m", &sig).is_err());
+        }
     }
 }

@@ -46,6 +46,15 @@
 //! | [`SigningPackage`] | `LNSP` | coordinator → signers | authenticated |
 //! | [`SignatureShare`] | `LNZ2` | signer → coordinator | authenticated |
 //!
+//! **Group keys** are exposed and accepted in one encoding, the one each standard defines:
+//! [`GROUP_KEY_LEN`] = 32 bytes on every curve — on secp256k1 BIP-340's x-only key, so
+//! BIP-340's own test vectors and any Taproot tooling work as given. The 33-byte SEC 1
+//! forms are refused by [`verify`] with a `LengthMismatch` naming the 32 expected bytes.
+//! Frames change nothing: an `LNPK` carries the Feldman commitment, whose `C_0` is the
+//! group key as a group element (33-byte SEC 1 on secp256k1, parity included, as resharing
+//! needs it), and [`PublicKeyPackage::group_key_bytes`] derives the x-only key from it.
+//! Activation certificates of a secp256k1 key name its x-only key.
+//!
 //! # Examples
 //!
 //! A trusted-dealer 2-of-3 key, then one signing session; every message crosses as bytes.
@@ -108,7 +117,7 @@ mod share;
 mod signing;
 
 pub use activation::verify_activation;
-pub use aggregate::{verify, Signature, SIGNATURE_LEN};
+pub use aggregate::{verify, Signature, GROUP_KEY_LEN, SIGNATURE_LEN};
 pub use dealer::{deal, DealerShare};
 pub use dealing::{Ceremony, DealingParty, Outcome};
 pub use keys::PublicKeyPackage;

@@ -162,7 +162,7 @@ const INDEPENDENT = {
     const der = concat(hex('302a300506032b6570032100'), key); // SPKI of an Ed25519 key
     return nodeVerify(null, msg, createPublicKey({ key: Buffer.from(der), format: 'der', type: 'spki' }), sig);
   },
-  secp256k1: (key, msg, sig) => schnorr.verify(sig, msg, key.subarray(1)),
+  secp256k1: (key, msg, sig) => schnorr.verify(sig, msg, key), // BIP-340's x-only key, as is
   ristretto255: (key, msg, sig) => ristretto255_FROST.verify(sig, msg, key),
 };
 

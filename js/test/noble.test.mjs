@@ -4,6 +4,9 @@
 //     extraEntropy are byte-identical,
 //   - our signatures verify under noble and noble's under ours (full and light builds),
 //   - a wrong context or message is rejected by both.
+// BIP-340 (Lens on secp256k1) against @noble/curves' schnorr: the BIP's own test vectors
+// (tests/vectors/bip340/) through lens.verify with each x-only key exactly as given, and a
+// Lens threshold signature under noble with the package's group key as is.
 // Cases come from fixed labels (SHA-256 in counter mode), so a failure names a reproducible
 // case. CASES (default 50) sets the number of (seed, message, context) cases per set.
 //
@@ -17,12 +20,16 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
+import { readFileSync } from 'node:fs';
+
+import { schnorr } from '@noble/curves/secp256k1.js';
 import { ml_dsa44, ml_dsa65, ml_dsa87 } from '@noble/post-quantum/ml-dsa.js';
 import * as nobleSlh from '@noble/post-quantum/slh-dsa.js';
 
 import * as full from '../index.js';
 import * as light from '../verify.js';
 import { bytes } from '../support/bytes.mjs';
+import { run } from '../support/run.mjs';
 
 const CASES = Number(process.env.CASES ?? 50);
 
@@ -198,4 +205,63 @@ describe('SLH-DSA interoperability with @noble/post-quantum', () => {
       assert.equal(ran, cases);
     });
   }
+});
+
+describe('BIP-340 (Lens on secp256k1) with @noble/curves', () => {
+  const fromHex = (s) => Uint8Array.from(Buffer.from(s, 'hex'));
+  const csv = readFileSync(new URL('../../tests/vectors/bip340/test-vectors.csv', import.meta.url), 'utf8');
+  const [header, ...rows] = csv.split(/\r?\n/).filter((l) => l !== '');
+  const vectors = rows.map((line) => {
+    const f = line.split(',');
+    return { index: f[0], key: fromHex(f[2]), message: fromHex(f[4]), signature: fromHex(f[5]), valid: f[6] === 'TRUE', comment: f.slice(7).join(',') };
+  });
+
+  test("the BIP's vectors through lens.verify, keys as given: 9 valid accepted, 10 invalid refused", () => {
+    assert.equal(header.split(',')[2], 'public key');
+    assert.deepEqual([vectors.filter((v) => v.valid).length, vectors.filter((v) => !v.valid).length], [9, 10]);
+    for (const v of vectors) {
+      const why = `vector ${v.index} (${v.comment || 'valid'})`;
+      assert.equal(v.key.length, 32, `${why}: an x-only key`);
+      assert.equal(full.lens.verify('secp256k1', v.key, v.message, v.signature), v.valid, `${why}: lens.verify`);
+      let noble;
+      try {
+        noble = schnorr.verify(v.signature, v.message, v.key);
+      } catch {
+        noble = false; // noble throws for a key that is no curve point
+      }
+      assert.equal(noble, v.valid, `${why}: noble`);
+      if (v.valid) {
+        for (const prefix of [2, 3]) {
+          const sec1 = Uint8Array.of(prefix, ...v.key);
+          assert.throws(() => full.lens.verify('secp256k1', sec1, v.message, v.signature), (e) => e instanceof RangeError && /must be 32 bytes/.test(e.message) && /got 33/.test(e.message), `${why}: the 33-byte SEC 1 key is refused`);
+        }
+      }
+    }
+  });
+
+  test('a Lens 2-of-3 signature verifies under noble with the group key as the package gives it', () => {
+    const { lens, LensKeyShare } = full;
+    const parties = [1, 2, 3];
+    const dealt = lens.deal({ curve: 'secp256k1', parties, threshold: 2, seed: bytes('quasar-pq/noble-interop/bip340/deal', 32) });
+    const shares = dealt.shares.map((s) => LensKeyShare.fromDealer('secp256k1', s.dealerShare, dealt.publicPackage));
+    const { groupKey } = shares[0].publicInfo();
+    assert.equal(groupKey.length, 32, "BIP-340's x-only key");
+    for (let i = 0; i < 3; i++) {
+      const msg = bytes(`quasar-pq/noble-interop/bip340/message/${i}`, 17 * i);
+      const hub = 100;
+      const signers = [shares[i], shares[(i + 1) % 3]];
+      const ps = [
+        lens.coordinate({ publicPackage: dealt.publicPackage, id: hub, message: msg }),
+        ...signers.map((share, j) => lens.sign({ share, coordinator: hub, message: msg, seed: bytes(`quasar-pq/noble-interop/bip340/sign/${i}/${j}`, 32) })),
+      ];
+      const r = run(ps);
+      ps.forEach((p) => p.free());
+      assert.equal(r.errors.size, 0, [...r.errors.values()].join('; '));
+      const { signature } = r.outcomes.get(hub);
+      assert.equal(schnorr.verify(signature, msg, groupKey), true, `message ${i}: noble`);
+      assert.equal(full.lens.verify('secp256k1', groupKey, msg, signature), true, `message ${i}: lens.verify`);
+      assert.equal(schnorr.verify(signature, Uint8Array.of(...msg, 0), groupKey), false, `message ${i}: another message`);
+    }
+    shares.forEach((s) => s.free());
+  });
 });

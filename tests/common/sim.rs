@@ -821,8 +821,7 @@ pub(crate) fn standard_verify(curve: Curve, group_key: &[u8], msg: &[u8], sig: &
                 .is_ok()
         }
         Curve::Secp256k1 => {
-            assert_eq!(group_key.len(), 33);
-            let vk = k256::schnorr::VerifyingKey::from_bytes(&group_key[1..]).unwrap();
+            let vk = k256::schnorr::VerifyingKey::from_bytes(group_key).unwrap();
             let s = k256::schnorr::Signature::try_from(&sig[..]).unwrap();
             vk.verify_raw(msg, &s).is_ok()
         }

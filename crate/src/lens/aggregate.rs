@@ -179,34 +179,35 @@ fn aggregate_g<C: Suite>(
     })
 }
 
+/// Length of a Lens group key on every curve: the Ed25519 compressed point, the
+/// Ristretto255 encoding, or the BIP-340 x-only key on secp256k1.
+pub const GROUP_KEY_LEN: usize = 32;
+
 /// Verifies a Lens signature: `z·G = R + c·PK` with the ciphersuite's challenge `c`
 /// (RFC 9591 §6; BIP-340 for secp256k1).
 ///
-/// `group_key` is the group key as [`PublicKeyPackage::group_key_bytes`] gives it — its
-/// only accepted encoding: on secp256k1 the 33-byte SEC 1 key with prefix `02` (even
-/// `y`, as BIP-340 requires); `03‖X` and the bare 32-byte x-only form are refused, so one
-/// key has exactly one accepted encoding. Group elements must be
-/// canonical, non-identity and (Ed25519) torsion-free, the scalar canonical.
+/// `group_key` is the group key as [`PublicKeyPackage::group_key_bytes`] gives it, in the
+/// one encoding each standard defines: 32 bytes on every curve, on secp256k1 BIP-340's
+/// x-only key (the even-`y` point with that `x`). The 33-byte SEC 1 forms `02‖x` and
+/// `03‖x` are refused by length, so one key has exactly one accepted encoding. Group
+/// elements must be canonical, non-identity and (Ed25519) torsion-free, the scalar
+/// canonical; on secp256k1 `x` and `r` must be below the field size and name curve points.
 ///
 /// # Errors
-/// [`Error::Decode`] for a key or signature of the wrong length or malformed;
+/// [`Error::Decode`] for a key or signature of the wrong length
+/// ([`wire::Error::LengthMismatch`] names the expected 32 or 64 bytes) or malformed;
 /// [`Error::InvalidSignature`] when it does not verify.
 pub fn verify(curve: Curve, group_key: &[u8], message: &[u8], signature: &[u8]) -> Result<(), Error> {
     with_suite!(curve, C => verify_g::<C>(group_key, message, signature))
 }
 
 fn verify_g<C: Suite>(group_key: &[u8], message: &[u8], signature: &[u8]) -> Result<(), Error> {
-    if group_key.len() != C::CURVE.element_len() {
+    if group_key.len() != GROUP_KEY_LEN {
         return Err(wire::Error::LengthMismatch {
-            expected: C::CURVE.element_len(),
+            expected: GROUP_KEY_LEN,
             got: group_key.len(),
         }
         .into());
-    }
-    // BIP-340 keys are x-only: 02‖X and 03‖X would name one key twice. A Lens secp256k1
-    // group key always has an even y (its DKG normalises it), so 02‖X is its one encoding.
-    if C::CURVE == Curve::Secp256k1 && group_key[0] != 0x02 {
-        return Err(wire::Error::InvalidValue("secp256k1 group key not 02-prefixed (even y)").into());
     }
     if signature.len() != SIGNATURE_LEN {
         return Err(wire::Error::LengthMismatch {
@@ -215,7 +216,12 @@ fn verify_g<C: Suite>(group_key: &[u8], message: &[u8], signature: &[u8]) -> Res
         }
         .into());
     }
-    let vk = frost_core::VerifyingKey::<C>::deserialize(group_key)
+    // BIP-340's lift_x: the x-only key names the even-y point, SEC 1's `02‖x`.
+    let point = match C::CURVE {
+        Curve::Secp256k1 => [&[0x02], group_key].concat(),
+        Curve::Ed25519 | Curve::Ristretto255 => group_key.to_vec(),
+    };
+    let vk = frost_core::VerifyingKey::<C>::deserialize(&point)
         .map_err(|_| wire::Error::InvalidValue("group key"))?;
     let sig = frost_core::Signature::<C>::deserialize(signature)
         .map_err(|_| wire::Error::InvalidValue("signature"))?;

@@ -70,7 +70,7 @@ impl fmt::Debug for PublicKeyPackage {
             .field("epoch", &self.epoch)
             .field("threshold", &self.threshold)
             .field("parties", &self.parties.len())
-            .field("group_key", &Hex(&self.group_key))
+            .field("group_key", &Hex(&self.group_key_bytes()))
             .finish()
     }
 }
@@ -210,22 +210,23 @@ impl PublicKeyPackage {
         self.parties.binary_search(&party).is_ok()
     }
 
-    /// The group (verifying) key: 32 bytes (Ed25519 compressed point, Ristretto255
-    /// encoding) or, on secp256k1, the BIP-340 key in its one accepted encoding: 33 bytes
-    /// `02 ‖ x`, the even-`y` point with the group key's `x` (BIP-340 keys are x-only, and
-    /// a group key with an odd `y` signs as its negation, as BIP-340 prescribes; bytes
-    /// `1..33` are the x-only key). It never changes under refresh or reshare.
+    /// The group (verifying) key, always [`GROUP_KEY_LEN`] = 32 bytes: the Ed25519
+    /// compressed point, the Ristretto255 encoding, or on secp256k1 the BIP-340 x-only key
+    /// (the `x` of the group key; BIP-340 keys name the even-`y` point, and a group key with
+    /// an odd `y` signs as its negation, as BIP-340 prescribes). It is what
+    /// [`super::verify`] takes, and never changes under refresh or reshare.
+    ///
+    /// [`GROUP_KEY_LEN`]: super::GROUP_KEY_LEN
     pub fn group_key_bytes(&self) -> Vec<u8> {
-        let mut key = self.group_key.clone();
-        if self.curve() == Curve::Secp256k1 {
-            if let Some(prefix) = key.first_mut() {
-                *prefix = 0x02;
-            }
+        match self.curve() {
+            // SEC 1 compressed `prefix ‖ x`: the x-only key drops the parity byte.
+            Curve::Secp256k1 => self.group_key.get(1..).unwrap_or_default().to_vec(),
+            Curve::Ed25519 | Curve::Ristretto255 => self.group_key.clone(),
         }
-        key
     }
 
-    /// The verifying share `Y_i = s_i·G` of `party`, encoded like the group key.
+    /// The verifying share `Y_i = s_i·G` of `party`: the group element's encoding (32 bytes;
+    /// on secp256k1 the 33-byte SEC 1 compressed point, whose parity a share needs).
     pub fn verifying_share_bytes(&self, party: PartyId) -> Option<Vec<u8>> {
         with_suite!(self.curve(), C => {
             let st = self.state::<C>().ok()?;
@@ -237,7 +238,9 @@ impl PublicKeyPackage {
         })
     }
 
-    /// The Feldman commitment `C_0, …, C_{t−1}`, each encoded like the group key.
+    /// The Feldman commitment `C_0, …, C_{t−1}`, each encoded like a verifying share
+    /// (secp256k1: 33-byte SEC 1 points; `C_0` is the group key as a point, whose `x` is
+    /// [`PublicKeyPackage::group_key_bytes`]).
     pub fn commitment_bytes(&self) -> Vec<Vec<u8>> {
         with_suite!(self.curve(), C => match self.state::<C>() {
             Ok(st) => st
