@@ -2,9 +2,11 @@
 // and ```rust block of README.md follows a line naming its file (`examples/NAME.mjs`: or
 // `examples/NAME.rs` (how to run it):), equals that file, and every examples/*.mjs and *.rs is
 // shown exactly once. js/test/package.test.mjs runs each .mjs from the packed package and
-// `cargo test` builds each .rs; this test keeps what the README shows the same as what runs.
+// `cargo test` builds each .rs, which the last test here runs; this test keeps what the README
+// shows the same as what runs.
 
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -51,4 +53,20 @@ test('the examples import the package by name, as a user does', () => {
     assert.ok(specifiers.length > 0, `${f} imports nothing`);
     for (const s of specifiers) assert.match(s, /^(quasar-pq(\/verify)?|node:[a-z/]+)$/, `${f} imports ${s}`);
   }
+});
+
+// The Rust examples run as a reader runs them, with `cargo run --example`: under the test
+// profile and the features `npm test`'s `cargo test` builds, so nothing is compiled again.
+test('the README Rust examples run and print what they promise', { timeout: 0 }, () => {
+  const run = (name) => {
+    const r = spawnSync('cargo', ['run', '-q', '-p', 'quasar-pq', '--features', 'sim,hazmat', '--profile', 'test', '--example', name], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(r.status, 0, `cargo run --example ${name}: ${r.stderr}`);
+    return r.stdout;
+  };
+  assert.match(run('mldsa'), /^valid: true\nother message: false\n$/);
+  const light = run('light_client');
+  assert.match(light, /^bls +valid.*\n^pulsar +valid.*\nfinal under pq-fast\n/m);
+  const heights = [...light.matchAll(/^height (\d+): final, epoch (\d+)$/gm)].map((m) => [Number(m[1]), Number(m[2])]);
+  assert.ok(heights.length >= 4, light);
+  assert.ok(heights.some(([, e]) => e > 0), `the client never reached a later epoch:\n${light}`);
 });
