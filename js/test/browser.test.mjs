@@ -12,29 +12,12 @@
 
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-import { startServer } from '../../scripts/serve.mjs';
+import { OUT, openChromium } from '../support/chromium.mjs';
 import { patience } from '../support/patience.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const OUT = path.join(ROOT, 'test-output');
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-sync',
-];
 const LEVELS = ['44', '65', '87'];
 const EXPECTED = {
   44: { publicKey: 1312, signature: 2420 },
@@ -44,12 +27,12 @@ const EXPECTED = {
 const TIMEOUT = patience(120);
 const RUN_TIMEOUT = patience(300);
 
+let browser;
 let server;
 let context;
 let page;
-let userDataDir;
-const pageErrors = [];
-const consoleErrors = [];
+let pageErrors = [];
+let consoleErrors = [];
 
 /** Raw GET (no URL normalisation, unlike fetch), so `..` reaches the server as written. */
 function rawGet(url, rawPath) {
@@ -118,45 +101,11 @@ async function screenshot(name) {
 
 describe('demo page in Chromium', { timeout: patience(1800) }, () => {
   before(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `${CHROMIUM} is missing: the browser test needs Debian's Chromium. ` +
-          'Install it with `node scripts/setup.mjs --browser` (or `apt-get install -y chromium`).',
-      );
-    }
-    for (const f of ['pkg/demo/quasar_pq.js', 'pkg/demo/quasar_pq_bg.wasm', 'js/support/demo.mjs']) {
-      if (!existsSync(path.join(ROOT, f))) {
-        throw new Error(`${f} is missing: build the WASM package first with \`npm run build\`.`);
-      }
-    }
-    let chromium;
-    try {
-      ({ chromium } = await import('playwright-core'));
-    } catch (err) {
-      throw new Error(`playwright-core is not installed (npm install): ${err.message}`);
-    }
-    await mkdir(OUT, { recursive: true });
-    server = await startServer({ port: 0 });
-    userDataDir = await mkdtemp(path.join(os.tmpdir(), 'quasar-pq-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1100, height: 900 },
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(TIMEOUT);
-    page.on('pageerror', (err) => pageErrors.push(String(err?.stack ?? err)));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') consoleErrors.push(`${msg.text()} @ ${msg.location()?.url ?? '?'}`);
-    });
+    browser = await openChromium({ needs: ['pkg/demo/quasar_pq.js', 'pkg/demo/quasar_pq_bg.wasm', 'js/support/demo.mjs'], viewport: { width: 1100, height: 900 }, timeout: TIMEOUT });
+    ({ server, context, page, pageErrors, consoleErrors } = browser);
   });
 
-  after(async () => {
-    await context?.close().catch(() => {});
-    await server?.close().catch(() => {});
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true }).catch(() => {});
-  });
+  after(() => browser?.close());
 
   test('static server: routes, MIME types, no traversal', async () => {
     const root = await rawGet(server.url, '/');

@@ -11,29 +11,21 @@
 
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-import { startServer } from '../../scripts/serve.mjs';
+import { OUT, openChromium } from '../support/chromium.mjs';
 import { SLOWNESS, patience } from '../support/patience.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const OUT = path.join(ROOT, 'test-output');
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'];
 const TIMEOUT = patience(120);
 const RUN_TIMEOUT = patience(300);
 /** The longest main-thread task a run may have (the Long Tasks API), on an idle machine. */
 const LONG_TASK_MS = 100;
 
+let browser;
 let server;
 let context;
 let page;
-let userDataDir;
-const pageErrors = [];
+let pageErrors = [];
 
 const text = async (sel) => (await page.locator(sel).textContent()).trim();
 
@@ -118,23 +110,8 @@ function overflow() {
 
 describe('the threshold tab tells its story', { timeout: patience(1800) }, () => {
   before(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing (node scripts/setup.mjs --browser)`);
-    for (const f of ['pkg/demo/quasar_pq.js', 'pkg/demo/quasar_pq_bg.wasm']) {
-      if (!existsSync(path.join(ROOT, f))) throw new Error(`${f} is missing: build the WASM package first with \`npm run build\`.`);
-    }
-    const { chromium } = await import('playwright-core');
-    await mkdir(OUT, { recursive: true });
-    server = await startServer({ port: 0 });
-    userDataDir = await mkdtemp(path.join(os.tmpdir(), 'quasar-pq-story-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1366, height: 900 },
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(TIMEOUT);
-    page.on('pageerror', (err) => pageErrors.push(String(err?.stack ?? err)));
+    browser = await openChromium({ needs: ['pkg/demo/quasar_pq.js', 'pkg/demo/quasar_pq_bg.wasm'], profile: 'story', timeout: TIMEOUT });
+    ({ server, context, page, pageErrors } = browser);
     // Every main-thread task over 50 ms, from the first byte of the page on.
     await page.addInitScript(() => {
       window.__longTasks = [];
@@ -145,11 +122,7 @@ describe('the threshold tab tells its story', { timeout: patience(1800) }, () =>
     await open();
   });
 
-  after(async () => {
-    await context?.close().catch(() => {});
-    await server?.close().catch(() => {});
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true }).catch(() => {});
-  });
+  after(() => browser?.close());
 
   test('one default threshold, ⌊2K/3⌋ + 1; the reshare follows K', async () => {
     for (const [k, t] of [[21, 15], [64, 43], [7, 5], [9, 7], [3, 3]]) {

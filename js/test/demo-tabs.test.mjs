@@ -20,18 +20,10 @@
 
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-import { startServer } from '../../scripts/serve.mjs';
+import { openChromium } from '../support/chromium.mjs';
 import { patience, SLOWNESS, slownessNow } from '../support/patience.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'];
 const DESKTOP = { width: 1366, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const TIMEOUT = patience(120);
@@ -104,12 +96,12 @@ const LIGHT_TOGGLES = {
 
 /** Every long-task budget used, in ms (reported at the end). */
 const budgets = [];
+let browser;
 let server;
 let context;
 let page;
-let userDataDir;
-const pageErrors = [];
-const consoleErrors = [];
+let pageErrors = [];
+let consoleErrors = [];
 
 const text = async (selector) => (await page.locator(selector).textContent()).trim();
 
@@ -291,22 +283,8 @@ function checkSummary(toggle, v) {
 
 describe('demo tabs in Chromium: layout, titles, long tasks, the light-client summary', { timeout: patience(1200) }, () => {
   before(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`${CHROMIUM} is missing: the browser test needs Debian's Chromium (node scripts/setup.mjs --browser).`);
-    }
-    for (const f of ['pkg/demo/quasar_pq.js', 'pkg/light/quasar_pq.js', 'js/support/demo.mjs']) {
-      if (!existsSync(path.join(ROOT, f))) throw new Error(`${f} is missing: build the WASM package first with \`npm run build\`.`);
-    }
-    const { chromium } = await import('playwright-core');
-    server = await startServer({ port: 0 });
-    userDataDir = await mkdtemp(path.join(os.tmpdir(), 'quasar-pq-tabs-'));
-    context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: DESKTOP });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(TIMEOUT);
-    page.on('pageerror', (err) => pageErrors.push(String(err?.stack ?? err)));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') consoleErrors.push(`${msg.text()} @ ${msg.location()?.url ?? '?'}`);
-    });
+    browser = await openChromium({ needs: ['pkg/demo/quasar_pq.js', 'pkg/light/quasar_pq.js', 'js/support/demo.mjs'], profile: 'tabs', viewport: DESKTOP, timeout: TIMEOUT });
+    ({ server, context, page, pageErrors, consoleErrors } = browser);
     // Every main-thread task over 50 ms, from the page's start (buffered); tests read the ones
     // that began during a run.
     await page.addInitScript(() => {
@@ -319,11 +297,7 @@ describe('demo tabs in Chromium: layout, titles, long tasks, the light-client su
     assert.equal(await page.getAttribute('body', 'data-ready'), '1', 'the demo initialised');
   });
 
-  after(async () => {
-    await context?.close().catch(() => {});
-    await server?.close().catch(() => {});
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true }).catch(() => {});
-  });
+  after(() => browser?.close());
 
   test('the long-task observer sees a task over the budget (so the checks below can fail)', async () => {
     const ms = Math.ceil(LONG_TASK_MS * Math.max(SLOWNESS, await slownessBoth())) * 3 + 100;

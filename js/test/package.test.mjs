@@ -22,6 +22,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
+import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.mjs';
 import { patience } from '../support/patience.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -329,8 +330,6 @@ test('every shipped example runs from the installed package and prints its verdi
   }
 });
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'];
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.json': 'application/json', '.wasm': 'application/wasm' };
 
 /** A static file server for `root` on 127.0.0.1 (an ephemeral port); nothing outside `root`. */
