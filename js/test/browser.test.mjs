@@ -119,7 +119,7 @@ describe('demo page in Chromium', { timeout: patience(1800) }, () => {
     assert.equal(wasm.type, 'application/wasm');
     assert.deepEqual([...wasm.body.subarray(0, 4)], [0x00, 0x61, 0x73, 0x6d]);
 
-    for (const p of ['/js/index.js', '/js/verify.js', '/js/magnetar.js', '/www/magnetar.js', '/www/light.js', '/www/light-worker.js', '/www/light-verifier.js', '/js/cert.js', '/www/app.js', '/www/threshold.js', '/www/mldsa.js', '/www/pool.js', '/www/party-worker.js', '/www/coordinator.js', '/www/flows.js', '/www/util.js', '/www/verify.js', '/pkg/full/quasar_pq.js', '/js/support/demo.mjs', '/pkg/demo/quasar_pq.js', '/www/story.js', '/www/timeline.js', '/www/tables.js']) {
+    for (const p of ['/js/index.js', '/js/verify.js', '/js/magnetar.js', '/www/magnetar.js', '/www/light.js', '/www/light-worker.js', '/www/light-verifier.js', '/js/cert.js', '/www/app.js', '/www/threshold.js', '/www/mldsa.js', '/www/pool.js', '/www/party-worker.js', '/www/coordinator.js', '/www/flows.js', '/www/util.js', '/www/verify.js', '/pkg/full/quasar_pq.js', '/js/support/demo.mjs', '/pkg/demo/quasar_pq.js', '/www/story.js', '/www/timeline.js', '/www/tables.js', '/www/threshold-page.js', '/www/threshold-form.js', '/www/tiles.js', '/www/run-view.js']) {
       const r = await rawGet(server.url, p);
       assert.equal(r.status, 200, p);
       assert.match(r.type, /^text\/javascript/, p);
