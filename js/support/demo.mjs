@@ -11,6 +11,7 @@
 import * as glue from '../../pkg/demo/quasar_pq.js';
 import { echo, makeInit, member, oneOf } from '../common.js';
 import { makeCert } from '../cert.js';
+import { makeDevnet } from '../devnet.js';
 import { makeKeyFormats } from '../keyfmt.js';
 import { makeMagnetar } from '../magnetar.js';
 import { makeMlDsa } from '../mldsa.js';
@@ -48,6 +49,7 @@ export const bls = cert.bls;
 export { CERT_POLICIES, CERT_TRUST_MODEL } from '../cert.js';
 
 export const { keys } = makeKeyFormats(glue, loader);
+export const { testChain } = makeDevnet(glue, loader);
 export { KEY_ALGORITHMS } from '../keyfmt.js';
 
 /** The misbehaviour names, by what the demo's toggle makes the party do (`party::hazmat::Cheat`). */
