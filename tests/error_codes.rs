@@ -1,5 +1,6 @@
 //! One error vocabulary: every error variant of every module (mldsa, wire,
-//! vss, lss — activation faults included —, lens, pulsar, party, keystore, magnetar,
+//! vss, lss — activation faults included —, lens, pulsar (custody and committee), party,
+//! keystore, magnetar,
 //! quorum) and every
 //! `BlameReason`, constructed, with its stable code: codes are UPPER_SNAKE, the
 //! crate-wide error keeps each module's code, wrappers report their inner error's code,
@@ -17,7 +18,7 @@ use quasar_pq::lens::{self, Curve, KeyEpoch};
 use quasar_pq::lss::{self, ActivationFault};
 use quasar_pq::magnetar::{self, ValidatorId};
 use quasar_pq::party::{self, Blame, BlameReason};
-use quasar_pq::pulsar;
+use quasar_pq::pulsar::{self, committee};
 use quasar_pq::{keyfmt, mldsa, quorum, slhdsa, vss, wire, PartyId};
 
 fn pid(v: u16) -> PartyId {
@@ -47,6 +48,10 @@ const SHARED: &[(&str, &str)] = &[
     ("INVALID_SHARE", "a share that does not open the commitments"),
     // lss and lens: an object over another group than the one in use.
     ("WRONG_CURVE", "an object over another group"),
+    // pulsar custody and committee: the share's owner is not in the signing set.
+    ("NOT_A_SIGNER", "not a signer of the session"),
+    // mldsa and the committee: a FIPS 204 context over 255 bytes.
+    ("CONTEXT_TOO_LONG", "context too long"),
     // lens and pulsar: a signing set below the threshold.
     ("NOT_ENOUGH_SIGNERS", "fewer signers than the threshold"),
     // mldsa and wire: a mode byte that names no parameter set or format mode.
@@ -83,6 +88,7 @@ fn all_errors() -> Vec<(&'static str, quasar_pq::Error, &'static str)> {
     let l = |e: lss::Error| quasar_pq::Error::from(e);
     let n = |e: lens::Error| quasar_pq::Error::from(e);
     let u = |e: pulsar::Error| quasar_pq::Error::from(e);
+    let o = |e: committee::Error| quasar_pq::Error::from(e);
     let y = |e: party::Error| quasar_pq::Error::from(e);
     let s = |e: keystore::Error| quasar_pq::Error::from(e);
     let g = |e: magnetar::Error| quasar_pq::Error::from(e);
@@ -537,6 +543,55 @@ fn all_errors() -> Vec<(&'static str, quasar_pq::Error, &'static str)> {
             u(pulsar::Error::ReservedContext),
             "pulsar",
         ),
+        // pulsar committee
+        (
+            "an invalid committee",
+            o(committee::Error::InvalidCommittee("2 ≤ T ≤ N ≤ 6")),
+            "committee",
+        ),
+        (
+            "a signing set that is not exactly T",
+            o(committee::Error::WrongSignerCount { needed: 3, got: 2 }),
+            "committee",
+        ),
+        (
+            "a party list names a party twice",
+            o(committee::Error::DuplicateSigner { party: p }),
+            "committee",
+        ),
+        (
+            "a party without the role",
+            o(committee::Error::UnknownParty { party: p }),
+            "committee",
+        ),
+        (
+            "not a signer of the session",
+            o(committee::Error::NotASigner { party: p }),
+            "committee",
+        ),
+        (
+            "context too long",
+            o(committee::Error::ContextTooLong { len: 256 }),
+            "committee",
+        ),
+        (
+            "a committee session that a signer broke",
+            o(committee::Error::Aborted {
+                culprits: vec![p],
+                blame: vec![Blame::new(p, BlameReason::BrokenReveal)],
+            }),
+            "committee",
+        ),
+        (
+            "every run of a committee session failed",
+            o(committee::Error::RunsExhausted { runs: 32 }),
+            "committee",
+        ),
+        (
+            "a combined signature that does not verify",
+            o(committee::Error::CombinedSignatureInvalid),
+            "committee",
+        ),
         // magnetar
         (
             "an object of another parameter set",
@@ -987,6 +1042,7 @@ fn all_blame() -> Vec<(&'static str, BlameReason)> {
             "a proof of possession that does not verify",
             BlameReason::InvalidPossessionProof,
         ),
+        ("a reveal that breaks its commitment", BlameReason::BrokenReveal),
     ]
 }
 
@@ -1002,7 +1058,7 @@ fn is_upper_snake(code: &str) -> bool {
 fn codes_are_upper_snake_and_no_code_names_two_faults() {
     let errors = all_errors();
     let blame = all_blame();
-    assert_eq!(blame.len(), 22, "every BlameReason variant");
+    assert_eq!(blame.len(), 23, "every BlameReason variant");
     let mut by_code: BTreeMap<&'static str, BTreeSet<&'static str>> = BTreeMap::new();
     let mut count: BTreeMap<&'static str, usize> = BTreeMap::new();
     for (fault, e, module) in &errors {

@@ -28,6 +28,10 @@ pub enum Error {
     #[cfg(feature = "threshold")]
     #[error("Pulsar: {0}")]
     Pulsar(#[from] crate::pulsar::Error),
+    /// A Pulsar committee (threshold ML-DSA without reconstruction) error.
+    #[cfg(feature = "threshold")]
+    #[error("Pulsar committee: {0}")]
+    Committee(#[from] crate::pulsar::committee::Error),
     /// A Magnetar (per-validator SLH-DSA, aggregate certificate) error.
     #[error("Magnetar: {0}")]
     Magnetar(#[from] magnetar::Error),
@@ -81,6 +85,8 @@ impl Error {
             Error::Lens(e) => e.code(),
             #[cfg(feature = "threshold")]
             Error::Pulsar(e) => e.code(),
+            #[cfg(feature = "threshold")]
+            Error::Committee(e) => e.code(),
         }
     }
 
@@ -107,6 +113,8 @@ impl Error {
             Error::Lens(_) => "lens",
             #[cfg(feature = "threshold")]
             Error::Pulsar(_) => "pulsar",
+            #[cfg(feature = "threshold")]
+            Error::Committee(_) => "committee",
         }
     }
 
@@ -134,6 +142,8 @@ impl Error {
             Error::Lens(e) => e.culprits(),
             #[cfg(feature = "threshold")]
             Error::Pulsar(e) => e.culprits(),
+            #[cfg(feature = "threshold")]
+            Error::Committee(e) => e.culprits(),
         }
     }
 }

@@ -130,6 +130,14 @@ pub mod tags {
     pub const PULSAR_MESSAGE: &str = "QUASAR-PULSAR-MESSAGE-v1";
     /// Pulsar custody: the key-ceremony transcript published with the group key.
     pub const PULSAR_CEREMONY: &str = "QUASAR-PULSAR-CEREMONY-v1";
+    /// Pulsar committee: the binding of a signing session (id, key, signers, message).
+    pub const PULSAR_COMMITTEE_SESSION: &str = "QUASAR-PULSAR-COMMITTEE-SESSION-v1";
+    /// Pulsar committee: a signer's round-1 commitment to its reveal.
+    pub const PULSAR_COMMITTEE_CMT: &str = "QUASAR-PULSAR-CMT-v1";
+    /// Pulsar committee: a signer's hedged round-1 seed (never sent).
+    pub const PULSAR_COMMITTEE_NONCE: &str = "QUASAR-PULSAR-COMMITTEE-NONCE-v1";
+    /// Pulsar committee: the public name of a committee key (members, threshold, key).
+    pub const PULSAR_COMMITTEE_KEY: &str = "QUASAR-PULSAR-COMMITTEE-KEY-v1";
     /// Pulsar custody: the local name of a sharing a group key was verified for (never sent).
     pub const PULSAR_VERIFIED_SHARING: &str = "QUASAR-PULSAR-VERIFIED-SHARING-v1";
     /// A lifecycle party's randomness for the phases after its first (drawn from a seed

@@ -49,16 +49,14 @@ mod keygen;
 mod keys;
 mod ntt;
 mod params;
-mod poly;
+pub(crate) mod poly;
 mod rounding;
 mod sample;
 mod sign;
-// The kernel of the Pulsar committee (threshold ML-DSA without reconstruction, issue 20):
-// bit-exact with the published reference and tested against its vectors; the committee's
-// sessions and parties, which will call it, are not built yet, so only its tests do.
+// The kernel of the Pulsar committee (threshold ML-DSA without reconstruction), bit-exact
+// with the published reference; `pulsar::committee` runs it.
 #[cfg(feature = "threshold")]
-#[allow(dead_code)]
-mod threshold;
+pub(crate) mod threshold;
 mod verify;
 
 #[cfg(not(feature = "light"))]
@@ -238,6 +236,17 @@ fn mu_from_tr(tr: &[u8; 64], prefix: &[&[u8]], msg: &[u8]) -> [u8; 64] {
     let mut mu = [0u8; 64];
     h.finalize_into(&mut mu);
     mu
+}
+
+/// μ of the pure interface for `msg` under context `ctx` and the encoded key `pk` (whose
+/// length the caller checked): what a threshold signer hashes the message to.
+///
+/// # Errors
+/// [`Error::ContextTooLong`].
+#[cfg(feature = "threshold")]
+pub(crate) fn pure_mu(pk: &[u8], msg: &[u8], ctx: &[u8]) -> Result<[u8; 64], Error> {
+    check_context(ctx)?;
+    Ok(mu_from_tr(&tr_of(pk), &[&pure_prefix(ctx), ctx], msg))
 }
 
 fn tr_of(pk: &[u8]) -> [u8; 64] {

@@ -37,6 +37,8 @@
 
 // Without the threshold stack (the verify-only `light` build) only the frames remain.
 #[cfg(feature = "threshold")]
+pub mod committee;
+#[cfg(feature = "threshold")]
 pub mod custody;
 pub mod frame;
 

@@ -14,7 +14,7 @@ pub(super) const MAX_K: usize = 8;
 
 /// A polynomial; coefficients are i32 in whatever range the caller documents.
 #[derive(Clone, Copy, Zeroize)]
-pub(super) struct Poly(pub [i32; N]);
+pub(crate) struct Poly(pub [i32; N]);
 
 impl Default for Poly {
     fn default() -> Self {
@@ -97,7 +97,7 @@ impl Poly {
 }
 
 /// A vector of up to [`MAX_K`] polynomials.
-pub(super) type PolyVec = [Poly; MAX_K];
+pub(crate) type PolyVec = [Poly; MAX_K];
 
 /// An all-zero vector.
 pub(super) fn zero_vec() -> PolyVec {

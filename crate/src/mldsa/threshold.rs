@@ -1,7 +1,8 @@
 //! The algebra of threshold ML-DSA for small committees (Celi, del Pino, Espitau, Niot,
 //! Prest, "Efficient Threshold ML-DSA", ePrint 2026/013; our spec
-//! `shared/specs/threshold-mldsa.md`), under `pulsar::committee`, which adds sessions, frames
-//! and parties. Standard FIPS 204 signatures; no party and no combiner ever holds the key.
+//! `shared/specs/threshold-mldsa.md`), under [`crate::pulsar::committee`], which adds
+//! sessions, frames and parties. Standard FIPS 204 signatures; no party and no combiner ever
+//! holds the key.
 //!
 //! ```text
 //! deal(seed, T, N)                      → public key + one PartyShare per party (dealer)
@@ -13,6 +14,9 @@
 //!
 //! Round 1 is message-independent; a round-1 seed answers exactly one challenge set (two
 //! answers with one seed reveal the partial secret): the parties above this kernel enforce it.
+//!
+//! The functions below take the level at run time (the committee layer is not generic);
+//! the submodules are generic over the parameter set.
 
 mod combine;
 mod dealer;
@@ -23,3 +27,97 @@ mod subsets;
 
 #[cfg(test)]
 mod tests;
+
+use alloc::vec::Vec;
+
+use zeroize::Zeroizing;
+
+use super::params::{MlDsa44, MlDsa65, MlDsa87};
+use super::poly::PolyVec;
+use super::{dispatch, Mode};
+
+pub(crate) use combine::Combined;
+pub(crate) use dealer::{Dealt, PartyShare, SubsetSecret};
+pub(crate) use params::{Shape, MAX_PARTIES, MIN_PARTIES};
+pub(crate) use rounds::Matrix;
+pub(crate) use subsets::subsets;
+
+/// Deals a (T, N) key from `seed` (trusted dealer; [`dealer`]).
+pub(crate) fn deal(mode: Mode, seed: &[u8; 32], threshold: u8, parties: u8) -> Dealt {
+    dispatch!(mode, P => dealer::deal::<P>(seed, threshold, parties))
+}
+
+/// The public key of the sum of `secrets` (a coalition's attempt, in tests).
+#[cfg(test)]
+pub(crate) fn public_key_of(mode: Mode, rho: &[u8; 32], secrets: &[&SubsetSecret]) -> Vec<u8> {
+    dispatch!(mode, P => dealer::public_key_of::<P>(rho, secrets))
+}
+
+/// A subset's secret expanded from its seed.
+pub(crate) fn expand_subset(mode: Mode, mask: u8, seed: &[u8; 64]) -> SubsetSecret {
+    dispatch!(mode, P => dealer::expand_subset::<P>(mask, seed))
+}
+
+/// Â for the public key's ρ.
+pub(crate) fn matrix(mode: Mode, rho: &[u8; 32]) -> Matrix {
+    dispatch!(mode, P => Matrix::expand::<P>(rho))
+}
+
+/// Round 1: the packed w of every slot ([`rounds::commit`]).
+pub(crate) fn commit(a: &Matrix, shape: &Shape, seed: &[u8; 64], first_nonce: u16) -> Vec<u8> {
+    dispatch!(shape.mode, P => rounds::commit::<P>(a, shape, seed, first_nonce))
+}
+
+/// Σ w per slot over the reveals, or the index of the first malformed one.
+pub(crate) fn aggregate(mode: Mode, reps: u16, reveals: &[&[u8]]) -> Result<Vec<PolyVec>, usize> {
+    dispatch!(mode, P => rounds::aggregate::<P>(reps, reveals))
+}
+
+/// Whether a peer's reveal has the right length and only coefficients below q.
+pub(crate) fn reveal_is_canonical(mode: Mode, reps: u16, reveal: &[u8]) -> bool {
+    dispatch!(mode, P => rounds::reveal_is_canonical::<P>(reps, reveal))
+}
+
+/// Round 3: per slot the response or `None` (rejected) ([`rounds::respond`]).
+pub(crate) fn respond(
+    shape: &Shape,
+    share: &PartyShare,
+    active: u8,
+    seed: &[u8; 64],
+    first_nonce: u16,
+    mu: &[u8; 64],
+    sums: &[PolyVec],
+) -> Vec<Option<Zeroizing<PolyVec>>> {
+    dispatch!(shape.mode, P => rounds::respond::<P>(shape, share, active, seed, first_nonce, mu, sums))
+}
+
+/// The public Combine ([`combine::combine`]).
+pub(crate) fn combine(
+    mode: Mode,
+    public_key: &[u8],
+    mu: &[u8; 64],
+    sums: &[PolyVec],
+    responses: &[Vec<Option<PolyVec>>],
+) -> Option<Combined> {
+    dispatch!(mode, P => combine::combine::<P>(public_key, mu, sums, responses))
+}
+
+/// Bytes of one party's reveal.
+pub(crate) fn reveal_len(mode: Mode, reps: u16) -> usize {
+    dispatch!(mode, P => rounds::reveal_len::<P>(reps))
+}
+
+/// Bytes of one slot's packed response.
+pub(crate) fn slot_response_len(mode: Mode) -> usize {
+    dispatch!(mode, P => rounds::slot_response_len::<P>())
+}
+
+/// Packs one slot's response.
+pub(crate) fn pack_response(mode: Mode, z: &PolyVec, out: &mut [u8]) {
+    dispatch!(mode, P => rounds::pack_response::<P>(z, out))
+}
+
+/// Unpacks one slot's response (every bit pattern is a z with coefficients in (−γ1, γ1]).
+pub(crate) fn unpack_response(mode: Mode, bytes: &[u8]) -> PolyVec {
+    dispatch!(mode, P => rounds::unpack_response::<P>(bytes))
+}

@@ -124,6 +124,9 @@ pub enum BlameReason {
     /// A key announcement (Pulsar's key ceremony) whose transcript or proof of
     /// possession does not verify against the receiver's own sharing.
     InvalidAnnouncement,
+    /// A committee signer's revealed commitment vector that does not match the hash it
+    /// committed to in round 1 (Pulsar committee).
+    BrokenReveal,
 }
 
 impl BlameReason {
@@ -153,6 +156,7 @@ impl BlameReason {
             BlameReason::InvalidShare => "INVALID_SHARE",
             BlameReason::InvalidPossessionProof => "INVALID_POSSESSION_PROOF",
             BlameReason::InvalidAnnouncement => "INVALID_ANNOUNCEMENT",
+            BlameReason::BrokenReveal => "BROKEN_REVEAL",
         }
     }
 
@@ -261,6 +265,7 @@ impl fmt::Display for BlameReason {
             BlameReason::InvalidAnnouncement => {
                 f.write_str("announced a group key whose proof does not verify for the sharing")
             }
+            BlameReason::BrokenReveal => f.write_str("revealed a vector that does not match its commitment"),
         }
     }
 }

@@ -98,7 +98,7 @@ impl<O> Default for Network<O> {
 
 /// The most rounds a run may take before the simulator gives up (no protocol here has
 /// more than a handful).
-pub const MAX_ROUNDS: u32 = 64;
+pub const MAX_ROUNDS: u32 = 128;
 
 impl<O: 'static> Network<O> {
     /// An empty network.

@@ -14,14 +14,14 @@ use crate::mldsa::poly::{zero_vec, Poly, PolyVec};
 use crate::mldsa::rounding::D;
 
 /// A combined signature: which slot produced it, and its bytes.
-pub(in crate::mldsa) struct Combined {
-    pub(in crate::mldsa) slot: usize,
-    pub(in crate::mldsa) signature: Vec<u8>,
+pub(crate) struct Combined {
+    pub(crate) slot: usize,
+    pub(crate) signature: Vec<u8>,
 }
 
 /// Combines slot by slot; `responses[p][κ]` is signer p's z for slot κ (`None`: rejected).
 /// `None` when no slot passes: the run failed and a new one starts from round 1.
-pub(in crate::mldsa) fn combine<P: Params>(
+pub(crate) fn combine<P: Params>(
     public_key: &[u8],
     mu: &[u8; 64],
     sums: &[PolyVec],

@@ -21,28 +21,30 @@ use sha3::digest::XofReader;
 
 /// One subset's short secret (s1_I, s2_I), coefficients in [−η, η].
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
-pub(in crate::mldsa) struct SubsetSecret {
+pub(crate) struct SubsetSecret {
     /// The subset (bit j: party j holds it).
-    pub(in crate::mldsa) mask: u8,
-    pub(in crate::mldsa) s1: PolyVec,
-    pub(in crate::mldsa) s2: PolyVec,
+    pub(crate) mask: u8,
+    /// The dealer's seed σ_I it was expanded from (what a stored share keeps).
+    pub(crate) seed: [u8; 64],
+    pub(crate) s1: PolyVec,
+    pub(crate) s2: PolyVec,
 }
 
 /// What one party receives from the dealer.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
-pub(in crate::mldsa) struct PartyShare {
+pub(crate) struct PartyShare {
     /// The party's index, 0..N.
-    pub(in crate::mldsa) index: u8,
+    pub(crate) index: u8,
     /// The party's private key (reserved for hedging its round-1 seeds).
-    pub(in crate::mldsa) key: [u8; 32],
+    pub(crate) key: [u8; 32],
     /// The secrets of every subset the party belongs to, in increasing mask order.
-    pub(in crate::mldsa) secrets: Vec<SubsetSecret>,
+    pub(crate) secrets: Vec<SubsetSecret>,
 }
 
 /// A dealt key: the standard ML-DSA public key and each party's share.
-pub(in crate::mldsa) struct Dealt {
-    pub(in crate::mldsa) public_key: Vec<u8>,
-    pub(in crate::mldsa) shares: Vec<PartyShare>,
+pub(crate) struct Dealt {
+    pub(crate) public_key: Vec<u8>,
+    pub(crate) shares: Vec<PartyShare>,
 }
 
 /// Deals a (T, N) committee key from `seed` (the caller checked 2 ≤ T ≤ N ≤ 6).
@@ -51,7 +53,7 @@ pub(in crate::mldsa) struct Dealt {
 /// a dealer seed, or two configurations hand out different sharings of one key.
 // Exact: k + ℓ ≤ 15 ExpandS nonces and N ≤ 6 party indices fit their integer types.
 #[allow(clippy::cast_possible_truncation)]
-pub(in crate::mldsa) fn deal<P: Params>(seed: &[u8; 32], threshold: u8, parties: u8) -> Dealt {
+pub(crate) fn deal<P: Params>(seed: &[u8; 32], threshold: u8, parties: u8) -> Dealt {
     let mut stream = shake256(&[seed, &[P::K as u8, P::L as u8]]);
     let mut rho = [0u8; 32];
     stream.read(&mut rho);
@@ -67,33 +69,57 @@ pub(in crate::mldsa) fn deal<P: Params>(seed: &[u8; 32], threshold: u8, parties:
         })
         .collect();
 
-    let mut s1 = Zeroizing::new(zero_vec());
-    let mut s2 = Zeroizing::new(zero_vec());
+    let mut secrets = Vec::new();
     let mut sigma = Zeroizing::new([0u8; 64]);
     for mask in subsets(threshold, parties) {
         stream.read(&mut sigma[..]);
-        let mut secret = SubsetSecret {
-            mask,
-            s1: zero_vec(),
-            s2: zero_vec(),
-        };
-        for j in 0..P::L {
-            secret.s1[j] = rej_bounded_poly::<P>(&sigma, j as u16);
-            s1[j].add(&secret.s1[j]);
-        }
-        for i in 0..P::K {
-            secret.s2[i] = rej_bounded_poly::<P>(&sigma, (P::L + i) as u16);
-            s2[i].add(&secret.s2[i]);
-        }
+        let secret = expand_subset::<P>(mask, &sigma);
         for share in shares.iter_mut().filter(|s| mask >> s.index & 1 == 1) {
             share.secrets.push(secret.clone());
         }
+        secrets.push(secret);
     }
+    let public_key = public_key_of::<P>(&rho, &secrets.iter().collect::<Vec<_>>());
+    Dealt { public_key, shares }
+}
 
+/// A subset's secret from its 64-byte seed: FIPS 204's ExpandS with nonces 0..ℓ for s1 and
+/// ℓ..ℓ+k for s2 (what the dealer does, and what a stored share is expanded with again).
+// Exact: k + ℓ ≤ 15 nonces.
+#[allow(clippy::cast_possible_truncation)]
+pub(crate) fn expand_subset<P: Params>(mask: u8, seed: &[u8; 64]) -> SubsetSecret {
+    let mut secret = SubsetSecret {
+        mask,
+        seed: *seed,
+        s1: zero_vec(),
+        s2: zero_vec(),
+    };
+    for j in 0..P::L {
+        secret.s1[j] = rej_bounded_poly::<P>(seed, j as u16);
+    }
+    for i in 0..P::K {
+        secret.s2[i] = rej_bounded_poly::<P>(seed, (P::L + i) as u16);
+    }
+    secret
+}
+
+/// The public key of the sum of `secrets` under ρ: the dealer's key from every subset, or,
+/// in tests, what a coalition holding only some subsets would rebuild.
+pub(crate) fn public_key_of<P: Params>(rho: &[u8; 32], secrets: &[&SubsetSecret]) -> Vec<u8> {
+    let mut s1 = Zeroizing::new(zero_vec());
+    let mut s2 = Zeroizing::new(zero_vec());
+    for secret in secrets {
+        for j in 0..P::L {
+            s1[j].add(&secret.s1[j]);
+        }
+        for i in 0..P::K {
+            s2[i].add(&secret.s2[i]);
+        }
+    }
     // The summed secrets are bounded by C(N, T−1)·η ≤ 80 < q: compute_t reduces as usual.
     let mut t0 = Zeroizing::new(zero_vec());
-    let t1 = compute_t::<P>(&rho, &s1, &s2, &mut t0);
+    let t1 = compute_t::<P>(rho, &s1, &s2, &mut t0);
     let mut public_key = alloc::vec![0u8; P::PK_LEN];
-    pk_encode::<P>(&rho, &t1, &mut public_key);
-    Dealt { public_key, shares }
+    pk_encode::<P>(rho, &t1, &mut public_key);
+    public_key
 }

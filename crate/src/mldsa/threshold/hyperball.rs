@@ -28,7 +28,7 @@ const TWO_64: f64 = 18_446_744_073_709_551_616.0;
 
 /// Samples the ellipsoid point for (`seed`, `nonce`): `dim` coordinates, the first `y_dim`
 /// of them the y part (stretched by `nu`). `radius` is r′.
-pub(in crate::mldsa) fn sample(
+pub(crate) fn sample(
     seed: &[u8; 64],
     nonce: u16,
     dim: usize,
@@ -73,7 +73,7 @@ pub(in crate::mldsa) fn sample(
 /// Rounds half away from zero (the reference's `math.Round`), as an integer.
 // Exact: the coordinates are bounded by r′·ν < 2^23, far inside i32.
 #[allow(clippy::cast_possible_truncation)]
-pub(in crate::mldsa) fn round(x: f64) -> i32 {
+pub(crate) fn round(x: f64) -> i32 {
     libm::round(x) as i32
 }
 

@@ -5,13 +5,13 @@
 use crate::mldsa::Mode;
 
 /// The smallest committee.
-pub(in crate::mldsa) const MIN_PARTIES: u8 = 2;
+pub(crate) const MIN_PARTIES: u8 = 2;
 /// The largest committee the published parameters cover (no radii are invented beyond it).
-pub(in crate::mldsa) const MAX_PARTIES: u8 = 6;
+pub(crate) const MAX_PARTIES: u8 = 6;
 
 /// One (level, T, N) row of the parameter table.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(in crate::mldsa) struct Shape {
+pub(crate) struct Shape {
     /// The ML-DSA level.
     pub mode: Mode,
     /// Signers needed (T).
@@ -110,7 +110,7 @@ fn design_nu(mode: Mode, threshold: u8, parties: u8) -> f64 {
 
 impl Shape {
     /// The parameters of a (T, N) committee at `mode`, or `None` outside 2 ≤ T ≤ N ≤ 6.
-    pub(in crate::mldsa) fn new(mode: Mode, threshold: u8, parties: u8) -> Option<Shape> {
+    pub(crate) fn new(mode: Mode, threshold: u8, parties: u8) -> Option<Shape> {
         let table = match mode {
             Mode::MlDsa44 => &ML_DSA_44,
             Mode::MlDsa65 => &ML_DSA_65,
@@ -130,7 +130,7 @@ impl Shape {
 
     /// The same set with the Go reference's ν (its known-answer vectors use it).
     #[cfg(test)]
-    pub(in crate::mldsa) fn with_reference_nu(self) -> Shape {
+    pub(crate) fn with_reference_nu(self) -> Shape {
         Shape {
             nu: reference_nu(self.mode),
             ..self

@@ -27,13 +27,13 @@ use crate::mldsa::rounding::high_bits;
 use crate::mldsa::sample::{expand_a_row, sample_in_ball};
 
 /// Bits per coefficient of a revealed w (coefficients in [0, q)).
-pub(in crate::mldsa) const W_BITS: usize = 23;
+pub(crate) const W_BITS: usize = 23;
 
 /// Â = NTT(ExpandA(ρ)), row by row.
-pub(in crate::mldsa) struct Matrix(Box<[[Poly; MAX_K]; MAX_K]>);
+pub(crate) struct Matrix(Box<[[Poly; MAX_K]; MAX_K]>);
 
 impl Matrix {
-    pub(in crate::mldsa) fn expand<P: Params>(rho: &[u8; 32]) -> Matrix {
+    pub(crate) fn expand<P: Params>(rho: &[u8; 32]) -> Matrix {
         let mut a = Box::new([[Poly::default(); MAX_K]; MAX_K]);
         for (i, row) in a.iter_mut().enumerate().take(P::K) {
             expand_a_row(rho, i, &mut row[..P::L]);
@@ -62,12 +62,12 @@ pub(super) fn centered(x: i32) -> i32 {
 }
 
 /// Bytes of one party's reveal: K·k polynomials of 23-bit coefficients.
-pub(in crate::mldsa) const fn reveal_len<P: Params>(reps: u16) -> usize {
+pub(crate) const fn reveal_len<P: Params>(reps: u16) -> usize {
     reps as usize * P::K * 32 * W_BITS
 }
 
 /// Bytes of one slot's response: ℓ polynomials in FIPS 204's z encoding.
-pub(in crate::mldsa) const fn slot_response_len<P: Params>() -> usize {
+pub(crate) const fn slot_response_len<P: Params>() -> usize {
     P::L * 32 * P::Z_BITS
 }
 
@@ -75,12 +75,7 @@ pub(in crate::mldsa) const fn slot_response_len<P: Params>() -> usize {
 /// `first_nonce + κ` (the caller keeps `first_nonce + K` within 16 bits).
 // Exact: κ < K ≤ 1200 and the caller's bound on first_nonce + K.
 #[allow(clippy::cast_possible_truncation)]
-pub(in crate::mldsa) fn commit<P: Params>(
-    a: &Matrix,
-    shape: &Shape,
-    seed: &[u8; 64],
-    first_nonce: u16,
-) -> Vec<u8> {
+pub(crate) fn commit<P: Params>(a: &Matrix, shape: &Shape, seed: &[u8; 64], first_nonce: u16) -> Vec<u8> {
     let poly_len = 32 * W_BITS;
     let mut out = alloc::vec![0u8; reveal_len::<P>(shape.reps)];
     let mut y_hat = Zeroizing::new(zero_vec());
@@ -122,9 +117,20 @@ fn rounded_sample<P: Params>(
     (y, e)
 }
 
+/// Whether `reveal` is a well-formed reveal of `reps` slots: the exact length, and every
+/// 23-bit field a coefficient below q (the one check a peer's reveal needs before it is
+/// stored; [`aggregate`] repeats it).
+pub(crate) fn reveal_is_canonical<P: Params>(reps: u16, reveal: &[u8]) -> bool {
+    let poly_len = 32 * W_BITS;
+    reveal.len() == reveal_len::<P>(reps)
+        && reveal
+            .chunks_exact(poly_len)
+            .all(|chunk| unpack_bits(chunk, W_BITS).iter().all(|&c| c < Q))
+}
+
 /// Sums the signers' reveals slot by slot: w_κ = Σ_j w_{j,κ} mod q. A reveal of the wrong
 /// length or with a coefficient ≥ q is refused: `Err(i)` names the i-th reveal.
-pub(in crate::mldsa) fn aggregate<P: Params>(reps: u16, reveals: &[&[u8]]) -> Result<Vec<PolyVec>, usize> {
+pub(crate) fn aggregate<P: Params>(reps: u16, reveals: &[&[u8]]) -> Result<Vec<PolyVec>, usize> {
     let poly_len = 32 * W_BITS;
     let mut sums = alloc::vec![zero_vec(); usize::from(reps)];
     for (index, reveal) in reveals.iter().enumerate() {
@@ -173,7 +179,7 @@ pub(super) fn challenge<P: Params>(mu: &[u8; 64], w: &PolyVec) -> ([u8; 64], Pol
 /// Round 3: one response per slot, `None` where the party's rejection test refused it.
 /// `active` is the mask of the T signers (`share.index` among them), `sums` the aggregate
 /// of their reveals, `seed`/`first_nonce` those of this party's round 1.
-pub(in crate::mldsa) fn respond<P: Params>(
+pub(crate) fn respond<P: Params>(
     shape: &Shape,
     share: &PartyShare,
     active: u8,
@@ -254,7 +260,7 @@ fn partial_secret<P: Params>(
 }
 
 /// Packs one slot's response (FIPS 204's z encoding, γ1 − z at 18 or 20 bits).
-pub(in crate::mldsa) fn pack_response<P: Params>(z: &PolyVec, out: &mut [u8]) {
+pub(crate) fn pack_response<P: Params>(z: &PolyVec, out: &mut [u8]) {
     let len = 32 * P::Z_BITS;
     for (j, p) in z[..P::L].iter().enumerate() {
         pack_offset(p, P::GAMMA1, P::Z_BITS, &mut out[j * len..(j + 1) * len]);
@@ -262,7 +268,7 @@ pub(in crate::mldsa) fn pack_response<P: Params>(z: &PolyVec, out: &mut [u8]) {
 }
 
 /// Unpacks one slot's response; every coefficient is in (−γ1, γ1] by construction.
-pub(in crate::mldsa) fn unpack_response<P: Params>(bytes: &[u8]) -> PolyVec {
+pub(crate) fn unpack_response<P: Params>(bytes: &[u8]) -> PolyVec {
     let len = 32 * P::Z_BITS;
     let mut z = zero_vec();
     for (j, p) in z[..P::L].iter_mut().enumerate() {

@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 
 /// Every subset of N − T + 1 of N parties, in increasing mask order (the order in which the
 /// dealer's stream hands out their seeds: Gosper's next-combination walk).
-pub(in crate::mldsa) fn subsets(threshold: u8, parties: u8) -> Vec<u8> {
+pub(crate) fn subsets(threshold: u8, parties: u8) -> Vec<u8> {
     let size = u32::from(parties - threshold + 1);
     let end = 1u16 << parties;
     let mut x: u16 = (1 << size) - 1;
@@ -62,7 +62,7 @@ fn canonical_rows(threshold: u8, parties: u8) -> &'static [&'static [u8]] {
 /// The subsets party `me` uses when the parties of `active` (a mask of exactly T members,
 /// `me` among them) sign. The canonical rows are relabelled: the active parties in
 /// increasing order take canonical slots 0..T, the others slots T..N.
-pub(in crate::mldsa) fn assigned(threshold: u8, parties: u8, active: u8, me: u8) -> Vec<u8> {
+pub(crate) fn assigned(threshold: u8, parties: u8, active: u8, me: u8) -> Vec<u8> {
     debug_assert_eq!(active.count_ones(), u32::from(threshold));
     debug_assert!(active >> me & 1 == 1);
     if threshold == parties {
@@ -82,8 +82,9 @@ pub(in crate::mldsa) fn assigned(threshold: u8, parties: u8, active: u8, me: u8)
         .collect()
 }
 
+#[cfg(test)]
 /// The most subsets a party uses in one run: ⌈C(N, T−1) / T⌉ (the load the radii assume).
-pub(in crate::mldsa) fn max_load(threshold: u8, parties: u8) -> usize {
+pub(crate) fn max_load(threshold: u8, parties: u8) -> usize {
     subsets(threshold, parties).len().div_ceil(usize::from(threshold))
 }
 
