@@ -168,7 +168,9 @@ export type BlameCode =
   | 'INVALID_COMPLAINT'
   | 'INVALID_SIGNATURE_SHARE'
   | 'INVALID_SHARE'
-  | 'INVALID_POSSESSION_PROOF';
+  | 'INVALID_POSSESSION_PROOF'
+  | 'INVALID_ANNOUNCEMENT'
+  | 'BROKEN_REVEAL';
 
 /** One party named for misbehaving, and why. */
 export interface BlameEntry {

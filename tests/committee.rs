@@ -18,8 +18,8 @@ use quasar_pq::party::hazmat::Cheat;
 use quasar_pq::party::sim::{party_rng, Envelope};
 use quasar_pq::party::{Incoming, Party, Step};
 use quasar_pq::pulsar::committee::{
-    self, CommitteeKey, Error, KeyShare, SignParams, Signed, Signer, COMMIT_MAGIC, RESPONSE_MAGIC,
-    REVEAL_MAGIC,
+    self, CommitteeKey, Dkg, DkgParams, Error, KeyShare, Keyed, SignParams, Signed, Signer, COMMIT_MAGIC,
+    DKG_PUBLISH_MAGIC, DKG_SEEDS_MAGIC, RESPONSE_MAGIC, REVEAL_MAGIC,
 };
 use quasar_pq::PartyId;
 use rand_chacha::rand_core::SeedableRng;
@@ -413,4 +413,102 @@ fn traffic_is_what_the_spec_says() {
     let per_run_min = 3 * header + 32 + 3 * 4 * 736 + 1;
     let runs = usize::from(signed.runs);
     assert!(signed.bytes_sent <= runs * per_run_max && signed.bytes_sent >= runs * per_run_min);
+}
+
+/// Runs a key generation of `t` of `n` members at `mode`, with an optional tamper.
+fn generate(mode: Mode, t: usize, n: usize, label: &str, tamper: Option<Tamper>) -> Outcomes<Keyed> {
+    let params = DkgParams::new(sid(label), mode, t, &members(n)).unwrap();
+    let started = members(n)
+        .into_iter()
+        .map(|me| Dkg::start(me, &params, &mut party_rng(label.as_bytes(), me)).unwrap())
+        .collect();
+    run(started, tamper).0
+}
+
+fn generated(mode: Mode, t: usize, n: usize, label: &str) -> (CommitteeKey, Vec<KeyShare>) {
+    let outcomes = generate(mode, t, n, label, None);
+    let keyed: Vec<Keyed> = outcomes.into_values().map(|o| o.unwrap()).collect();
+    let key = keyed[0].key.clone();
+    for k in &keyed {
+        assert_eq!(k.key, key, "every member ends with the same key");
+        assert!(k.dropped.is_empty());
+        assert_eq!(k.share.committee(), &key);
+    }
+    (key, keyed.into_iter().map(|k| k.share).collect())
+}
+
+#[test]
+fn the_distributed_key_generation_gives_a_key_every_signing_set_signs_under() {
+    for n in committee::MIN_PARTIES..=committee::MAX_PARTIES {
+        for t in 2..=n {
+            let (key, shares) = generated(Mode::MlDsa44, t, n, &format!("dkg {t} of {n}"));
+            let sets = subsets_of(key.members(), t);
+            // Every set for the small committees, three spread over the list otherwise.
+            let picked: Vec<&Vec<PartyId>> = if sets.len() <= 6 {
+                sets.iter().collect()
+            } else {
+                vec![&sets[0], &sets[sets.len() / 2], &sets[sets.len() - 1]]
+            };
+            for set in picked {
+                let message = format!("dkg-signed by {set:?}");
+                let signed = sign(&shares, set, message.as_bytes(), b"");
+                verify_everywhere(&key, message.as_bytes(), b"", &signed.signature);
+            }
+        }
+    }
+    for mode in [Mode::MlDsa65, Mode::MlDsa87] {
+        let (key, shares) = generated(mode, 2, 3, &format!("dkg {mode:?}"));
+        let signed = sign(&shares, &key.members()[1..], b"dkg", b"");
+        verify_everywhere(&key, b"dkg", b"", &signed.signature);
+    }
+}
+
+#[test]
+fn a_wrong_seed_names_its_owner_and_no_member_finishes_with_the_key() {
+    let m = members(4);
+    // Member m[0] owns every subset containing it; the seeds it sends m[2] are altered.
+    let victim = m[2];
+    let tamper: Tamper = Box::new(move |mut e: Envelope| {
+        if e.to == victim && magic(&e.bytes) == *DKG_SEEDS_MAGIC && e.from == pid(2) {
+            let last = e.bytes.len() - 1;
+            e.bytes[last] ^= 0x01;
+        }
+        vec![e]
+    });
+    let outcomes = generate(Mode::MlDsa44, 3, 4, "wrong seed", Some(tamper));
+    match outcomes[&victim].as_ref().unwrap_err() {
+        quasar_pq::Error::Committee(Error::Aborted { culprits, blame }) => {
+            assert_eq!(culprits, &[m[0]]);
+            assert_eq!(codes(&blame[..]), [(m[0], "INVALID_SHARE")]);
+        }
+        other => panic!("{other:?}"),
+    }
+    for (id, o) in &outcomes {
+        assert!(o.is_err(), "{id} finished without the victim's confirmation");
+    }
+}
+
+#[test]
+fn a_published_part_that_breaks_its_commitment_names_its_owner() {
+    let m = members(3);
+    let tamper: Tamper = Box::new(move |mut e: Envelope| {
+        if magic(&e.bytes) == *DKG_PUBLISH_MAGIC && e.from == pid(2) {
+            let at = e.bytes.len() - 5;
+            e.bytes[at] ^= 0x01;
+        }
+        vec![e]
+    });
+    let outcomes = generate(Mode::MlDsa44, 2, 3, "broken part", Some(tamper));
+    for (id, o) in &outcomes {
+        if *id == m[0] {
+            continue;
+        }
+        match o.as_ref().unwrap_err() {
+            quasar_pq::Error::Committee(Error::Aborted { culprits, blame }) => {
+                assert_eq!(culprits, &[m[0]]);
+                assert_eq!(codes(&blame[..]), [(m[0], "BROKEN_REVEAL")]);
+            }
+            other => panic!("{id}: {other:?}"),
+        }
+    }
 }

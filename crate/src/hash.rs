@@ -136,6 +136,9 @@ pub mod tags {
     pub const PULSAR_COMMITTEE_CMT: &str = "QUASAR-PULSAR-CMT-v1";
     /// Pulsar committee: a signer's hedged round-1 seed (never sent).
     pub const PULSAR_COMMITTEE_NONCE: &str = "QUASAR-PULSAR-COMMITTEE-NONCE-v1";
+    /// Pulsar committee: the key generation's session, ρ and the owners' commitments
+    /// (each use named by its first element).
+    pub const PULSAR_COMMITTEE_DKG: &str = "QUASAR-PULSAR-COMMITTEE-DKG-v1";
     /// Pulsar committee: the public name of a committee key (members, threshold, key).
     pub const PULSAR_COMMITTEE_KEY: &str = "QUASAR-PULSAR-COMMITTEE-KEY-v1";
     /// Pulsar custody: the local name of a sharing a group key was verified for (never sent).

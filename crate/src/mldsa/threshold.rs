@@ -32,7 +32,7 @@ use alloc::vec::Vec;
 
 use zeroize::Zeroizing;
 
-use super::params::{MlDsa44, MlDsa65, MlDsa87};
+use super::params::{MlDsa44, MlDsa65, MlDsa87, Params};
 use super::poly::PolyVec;
 use super::{dispatch, Mode};
 
@@ -51,6 +51,21 @@ pub(crate) fn deal(mode: Mode, seed: &[u8; 32], threshold: u8, parties: u8) -> D
 #[cfg(test)]
 pub(crate) fn public_key_of(mode: Mode, rho: &[u8; 32], secrets: &[&SubsetSecret]) -> Vec<u8> {
     dispatch!(mode, P => dealer::public_key_of::<P>(rho, secrets))
+}
+
+/// A subset's packed t_I = A·s1_I + s2_I (DKG).
+pub(crate) fn subset_t(mode: Mode, a: &Matrix, secret: &SubsetSecret) -> Vec<u8> {
+    dispatch!(mode, P => dealer::subset_t::<P>(a, secret))
+}
+
+/// The public key of Σ t_I, or `None` for a malformed part (DKG).
+pub(crate) fn public_key_from_parts(mode: Mode, rho: &[u8; 32], parts: &[&[u8]]) -> Option<Vec<u8>> {
+    dispatch!(mode, P => dealer::public_key_from_parts::<P>(rho, parts))
+}
+
+/// Bytes of a packed t_I.
+pub(crate) fn subset_t_len(mode: Mode) -> usize {
+    dispatch!(mode, P => P::K * 32 * rounds::W_BITS)
 }
 
 /// A subset's secret expanded from its seed.

@@ -5,7 +5,14 @@
 //! standard ML-DSA public key, which any verifier accepts unchanged.
 //!
 //! ```text
-//! let (key, shares) = committee::deal(Mode::MlDsa44, t, &members, rng)?;  // trusted dealer
+//! key generation, either
+//!   let (key, shares) = committee::deal(Mode::MlDsa44, t, &members, rng)?;  // trusted dealer
+//! or, with nobody trusted, every member:
+//!   params = DkgParams::new(session, Mode::MlDsa44, t, &members)?
+//!   (d, out) = Dkg::start(me, &params, rng)?  ──► PQD1 commitments, PQD2 seeds (private)
+//!   d.step(…) ×3 ──► PQD3 t_I, PQD4 confirmation, Done(Keyed { key, share })
+//!
+//! signing:
 //! params = SignParams::new(session, &signers, message, context)?          // exactly T signers
 //! each signer:  (s, out) = Signer::start(&share, &params, rng)?            ──► PQC1 commitment
 //!   s.step(commitments)  ──► PQC2 reveal (K packed w vectors)
@@ -35,6 +42,10 @@
 //! - **Keys from a trusted dealer** ([`deal`]): the dealer draws every subset secret, so it
 //!   knows the whole key while it deals; it must be trusted and must erase what it drew
 //!   (ours keeps nothing). Each share must reach its member over a confidential channel.
+//! - **Keys from the distributed key generation** ([`Dkg`]): each subset's secret is drawn
+//!   by one of its own members (its owner) and sent only to the subset's other members;
+//!   nobody ever holds the key, and a coalition below T misses the secret of a subset whose
+//!   members — owner included — are all honest. Not robust: every member must take part.
 //! - **No robustness and only partly identifiable aborts** (as the scheme): every signer
 //!   must answer. A reveal that does not match its commitment names its sender
 //!   ([`BlameReason::BrokenReveal`](crate::party::BlameReason::BrokenReveal)) and ends the
@@ -63,6 +74,7 @@
 //! at (4, 6)). Prefer ML-DSA-44 or small (T, N) where the traffic matters; a run succeeds
 //! with probability at least ½.
 
+mod dkg;
 mod error;
 mod key;
 mod message;
@@ -70,6 +82,9 @@ mod signer;
 #[cfg(test)]
 mod tests;
 
+pub use dkg::{
+    Dkg, DkgParams, Keyed, DKG_COMMIT_MAGIC, DKG_CONFIRM_MAGIC, DKG_PUBLISH_MAGIC, DKG_SEEDS_MAGIC,
+};
 pub use error::Error;
 pub use key::{deal, CommitteeKey, KeyShare, COMMITTEE_KEY_MAGIC, KEY_SHARE_MAGIC};
 pub use message::{Header, Kind, COMMIT_MAGIC, RESPONSE_MAGIC, REVEAL_MAGIC};

@@ -10,12 +10,16 @@ use alloc::vec::Vec;
 
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
+use super::rounds::{Matrix, W_BITS};
 use super::subsets::subsets;
 use crate::hash::shake256;
 use crate::mldsa::encode::pk_encode;
+use crate::mldsa::encode::{pack_bits, unpack_bits};
 use crate::mldsa::keygen::compute_t;
+use crate::mldsa::ntt::Q;
 use crate::mldsa::params::Params;
 use crate::mldsa::poly::{zero_vec, PolyVec};
+use crate::mldsa::rounding::power2round;
 use crate::mldsa::sample::rej_bounded_poly;
 use sha3::digest::XofReader;
 
@@ -122,4 +126,55 @@ pub(crate) fn public_key_of<P: Params>(rho: &[u8; 32], secrets: &[&SubsetSecret]
     let mut public_key = alloc::vec![0u8; P::PK_LEN];
     pk_encode::<P>(rho, &t1, &mut public_key);
     public_key
+}
+
+/// t_I = A·s1_I + s2_I (mod q, in [0, q)) of one subset, packed at 23 bits a coefficient
+/// (`k·736` bytes): what a DKG owner publishes so that every member can check it and the
+/// key can be summed without anyone holding the whole secret.
+pub(crate) fn subset_t<P: Params>(a: &Matrix, secret: &SubsetSecret) -> Vec<u8> {
+    let mut s1_hat = Zeroizing::new(secret.s1);
+    for p in s1_hat.iter_mut().take(P::L) {
+        p.ntt();
+    }
+    let mut t = Zeroizing::new(zero_vec());
+    a.apply::<P>(&s1_hat, &mut t);
+    let poly_len = 32 * W_BITS;
+    let mut out = alloc::vec![0u8; P::K * poly_len];
+    for i in 0..P::K {
+        t[i].add(&secret.s2[i]);
+        t[i].freeze();
+        pack_bits(&t[i].0, W_BITS, &mut out[i * poly_len..(i + 1) * poly_len]);
+    }
+    out
+}
+
+/// The public key (ρ, t1) of t = Σ t_I over packed subset t's (each `k·736` bytes, every
+/// coefficient below q), or `None` when one is malformed.
+pub(crate) fn public_key_from_parts<P: Params>(rho: &[u8; 32], parts: &[&[u8]]) -> Option<Vec<u8>> {
+    let poly_len = 32 * W_BITS;
+    let mut t = zero_vec();
+    for part in parts {
+        if part.len() != P::K * poly_len {
+            return None;
+        }
+        for i in 0..P::K {
+            let coeffs = unpack_bits(&part[i * poly_len..(i + 1) * poly_len], W_BITS);
+            if coeffs.iter().any(|&c| c >= Q) {
+                return None;
+            }
+            for (s, c) in t[i].0.iter_mut().zip(coeffs) {
+                *s += c;
+                *s -= Q & ((Q - 1 - *s) >> 31);
+            }
+        }
+    }
+    let mut t1 = zero_vec();
+    for i in 0..P::K {
+        for (hi, &c) in t1[i].0.iter_mut().zip(t[i].0.iter()) {
+            *hi = power2round(c).0;
+        }
+    }
+    let mut public_key = alloc::vec![0u8; P::PK_LEN];
+    pk_encode::<P>(rho, &t1, &mut public_key);
+    Some(public_key)
 }

@@ -50,7 +50,7 @@ impl fmt::Debug for CommitteeKey {
 }
 
 /// Checks (T, members) and returns the parameter row.
-fn shape_of(mode: Mode, threshold: usize, members: &[PartyId]) -> Result<Shape, Error> {
+pub(super) fn shape_of(mode: Mode, threshold: usize, members: &[PartyId]) -> Result<Shape, Error> {
     if !members.windows(2).all(|w| w[0] < w[1]) {
         return Err(Error::InvalidCommittee("members must be strictly increasing"));
     }
@@ -61,6 +61,16 @@ fn shape_of(mode: Mode, threshold: usize, members: &[PartyId]) -> Result<Shape, 
 }
 
 impl CommitteeKey {
+    /// A key the caller checked (T, members) for.
+    pub(super) fn new(mode: Mode, threshold: u8, members: &[PartyId], public_key: Vec<u8>) -> CommitteeKey {
+        CommitteeKey {
+            mode,
+            threshold,
+            members: members.to_vec(),
+            public_key,
+        }
+    }
+
     /// The ML-DSA level.
     pub fn mode(&self) -> Mode {
         self.mode
@@ -194,6 +204,10 @@ impl fmt::Debug for KeyShare {
 }
 
 impl KeyShare {
+    pub(super) fn new(key: CommitteeKey, me: PartyId, secret: PartyShare) -> KeyShare {
+        KeyShare { key, me, secret }
+    }
+
     /// The owner.
     pub fn id(&self) -> PartyId {
         self.me

@@ -84,22 +84,36 @@ pub struct Header {
 
 /// Encodes a message.
 pub(super) fn encode(kind: Kind, header: &Header, body: &[u8]) -> Vec<u8> {
-    let mut w = Writer::with_capacity(43 + body.len());
-    w.put(kind.magic()).u16(VERSION).u8(header.mode.to_byte());
+    encode_framed(kind.magic(), header, body)
+}
+
+/// Encodes a message of any committee magic (signing or key generation).
+pub(super) fn encode_framed(magic: &[u8; 4], header: &Header, body: &[u8]) -> Vec<u8> {
+    let mut w = Writer::with_capacity(HEADER_LEN + body.len());
+    w.put(magic).u16(VERSION).u8(header.mode.to_byte());
     w.put(&header.session).u16(header.run);
     header.from.write(&mut w);
     w.put(body);
     w.into_bytes()
 }
 
+/// Bytes of the header, magic included.
+pub(super) const HEADER_LEN: usize = 43;
+
 /// Decodes a message's kind and header; the body is checked by its kind's reader.
 pub(super) fn decode(bytes: &[u8]) -> Result<(Kind, Header, &[u8]), wire::Error> {
-    let mut r = Reader::new(bytes);
-    let magic: [u8; 4] = r.array()?;
+    let (magic, header, body) = decode_framed(bytes)?;
     let kind = Kind::from_magic(&magic).ok_or(wire::Error::BadMagic {
         found: magic,
         expected: *COMMIT_MAGIC,
     })?;
+    Ok((kind, header, body))
+}
+
+/// Decodes the header of a message of any magic.
+pub(super) fn decode_framed(bytes: &[u8]) -> Result<([u8; 4], Header, &[u8]), wire::Error> {
+    let mut r = Reader::new(bytes);
+    let magic: [u8; 4] = r.array()?;
     let version = r.u16()?;
     if version != VERSION {
         return Err(wire::Error::BadVersion(version));
@@ -110,7 +124,7 @@ pub(super) fn decode(bytes: &[u8]) -> Result<(Kind, Header, &[u8]), wire::Error>
     let from = PartyId::read(&mut r)?;
     let body = r.take(r.remaining())?;
     Ok((
-        kind,
+        magic,
         Header {
             mode,
             session,

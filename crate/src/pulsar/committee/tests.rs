@@ -44,10 +44,18 @@ fn no_coalition_below_the_threshold_rebuilds_the_key() {
                 let all = kernel::subsets(t as u8, n as u8).len();
                 let mut rho = [0u8; 32];
                 rho.copy_from_slice(&key.public_key()[..32]);
+                let a = kernel::matrix(mode, &rho);
                 for c in coalitions(n, t) {
                     let held = pooled(&shares, &c);
                     assert_eq!(held.len(), all);
                     assert_eq!(kernel::public_key_of(mode, &rho, &held), key.public_key());
+                    // The key generation's way: Σ t_I of the published parts.
+                    let parts: Vec<Vec<u8>> = held.iter().map(|s| kernel::subset_t(mode, &a, s)).collect();
+                    let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+                    assert_eq!(
+                        kernel::public_key_from_parts(mode, &rho, &parts).unwrap(),
+                        key.public_key()
+                    );
                 }
                 for c in coalitions(n, t - 1) {
                     let held = pooled(&shares, &c);
