@@ -18,16 +18,18 @@
 use alloc::vec::Vec;
 use core::f64::consts::PI;
 
-use sha3::digest::XofReader;
-use zeroize::Zeroizing;
+use zeroize::{Zeroize, Zeroizing};
 
-use crate::hash::shake256;
+use crate::hash::keccak_x4::{f1600x4, StateX4};
 
 /// 2^64 as an f64 (exact).
 const TWO_64: f64 = 18_446_744_073_709_551_616.0;
+/// SHAKE256's rate in 64-bit words.
+const RATE_WORDS: usize = 17;
 
 /// Samples the ellipsoid point for (`seed`, `nonce`): `dim` coordinates, the first `y_dim`
 /// of them the y part (stretched by `nu`). `radius` is r′.
+#[cfg(test)]
 pub(crate) fn sample(
     seed: &[u8; 64],
     nonce: u16,
@@ -36,16 +38,69 @@ pub(crate) fn sample(
     radius: f64,
     nu: f64,
 ) -> Zeroizing<Vec<f64>> {
+    let mut all = sample_x4(seed, nonce, 1, dim, y_dim, radius, nu);
+    all.pop().unwrap_or_default()
+}
+
+/// The samples for nonces `first_nonce .. first_nonce + count` (1 ≤ `count` ≤ 4) at once:
+/// their four SHAKE256 streams run in the lanes of one four-way Keccak (the crate's AVX2 /
+/// AVX-512 / simd128 kernel where there is one). The bits are those of four separate calls.
+pub(crate) fn sample_x4(
+    seed: &[u8; 64],
+    first_nonce: u16,
+    count: usize,
+    dim: usize,
+    y_dim: usize,
+    radius: f64,
+    nu: f64,
+) -> Vec<Zeroizing<Vec<f64>>> {
     debug_assert!(dim.is_multiple_of(2) && y_dim.is_multiple_of(2) && y_dim <= dim);
-    let mut xof = shake256(&[b"H", seed, &nonce.to_le_bytes()]);
+    debug_assert!((1..=4).contains(&count));
+    stream_words_x4(seed, first_nonce, count, dim + 2)
+        .iter()
+        .map(|words| from_words(words, dim, y_dim, radius, nu))
+        .collect()
+}
+
+/// `len` little-endian words of SHAKE256("H" ‖ seed ‖ nonce as 2 bytes LE) for `count`
+/// consecutive nonces (the input, 67 bytes, is one padded block).
+// Exact: nonce offsets below 4.
+#[allow(clippy::cast_possible_truncation)]
+fn stream_words_x4(seed: &[u8; 64], first_nonce: u16, count: usize, len: usize) -> Vec<Zeroizing<Vec<u64>>> {
+    let mut state: StateX4 = [[0u64; 4]; 25];
+    let mut block = Zeroizing::new([0u8; RATE_WORDS * 8]);
+    for lane in 0..count {
+        block.fill(0);
+        block[0] = b'H';
+        block[1..65].copy_from_slice(seed);
+        block[65..67].copy_from_slice(&first_nonce.wrapping_add(lane as u16).to_le_bytes());
+        block[67] ^= 0x1F;
+        block[RATE_WORDS * 8 - 1] ^= 0x80;
+        for (word, chunk) in state.iter_mut().zip(block.chunks_exact(8)) {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(chunk);
+            word[lane] = u64::from_le_bytes(b);
+        }
+    }
+    let mut out: Vec<Zeroizing<Vec<u64>>> = (0..count).map(|_| Zeroizing::new(Vec::with_capacity(len))).collect();
+    while out[0].len() < len {
+        f1600x4(&mut state, count);
+        for (lane, words) in out.iter_mut().enumerate() {
+            let take = (len - words.len()).min(RATE_WORDS);
+            words.extend(state[..take].iter().map(|w| w[lane]));
+        }
+    }
+    state.zeroize();
+    out
+}
+
+/// The ellipsoid point from its stream words (the reference's Box–Muller; see the module
+/// docs).
+fn from_words(words: &[u64], dim: usize, y_dim: usize, radius: f64, nu: f64) -> Zeroizing<Vec<f64>> {
     let mut g = Zeroizing::new(alloc::vec![0f64; dim + 2]);
-    let mut words = Zeroizing::new([0u8; 16]);
     let mut sum = 0f64;
     for x in (0..dim + 2).step_by(2) {
-        xof.read(&mut words[..]);
-        let (a, b) = words.split_at(8);
-        let a = u64::from_le_bytes(a.try_into().unwrap_or_default());
-        let b = u64::from_le_bytes(b.try_into().unwrap_or_default());
+        let (a, b) = (words[x], words[x + 1]);
         // ln(0) would poison the whole sample with ∞/NaN (probability 2^-64 a pair): a zero
         // word counts as the smallest positive one. Bits elsewhere stay the reference's.
         let a = a | u64::from(a == 0);

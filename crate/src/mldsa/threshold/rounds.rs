@@ -15,7 +15,7 @@ use alloc::vec::Vec;
 use zeroize::Zeroizing;
 
 use super::dealer::PartyShare;
-use super::hyperball::{round, sample};
+use super::hyperball::{round, sample_x4};
 use super::params::Shape;
 use super::subsets::assigned;
 use crate::hash::Shake256Absorb;
@@ -80,9 +80,10 @@ pub(crate) fn commit<P: Params>(a: &Matrix, shape: &Shape, seed: &[u8; 64], firs
     let mut out = alloc::vec![0u8; reveal_len::<P>(shape.reps)];
     let mut y_hat = Zeroizing::new(zero_vec());
     let mut w = Zeroizing::new(zero_vec());
-    for (slot, chunk) in out.chunks_exact_mut(P::K * poly_len).enumerate() {
-        let nonce = first_nonce + slot as u16;
-        let (y, e) = rounded_sample::<P>(shape, seed, nonce);
+    let mut chunks = out.chunks_exact_mut(P::K * poly_len);
+    for_each_sample::<P>(shape, seed, first_nonce, |_, u| {
+        let Some(chunk) = chunks.next() else { return };
+        let (y, e) = rounded::<P>(u);
         for j in 0..P::L {
             y_hat[j] = y[j];
             y_hat[j].ntt();
@@ -93,17 +94,35 @@ pub(crate) fn commit<P: Params>(a: &Matrix, shape: &Shape, seed: &[u8; 64], firs
             w[i].freeze();
             pack_bits(&w[i].0, W_BITS, &mut chunk[i * poly_len..(i + 1) * poly_len]);
         }
-    }
+    });
     out
 }
 
+/// Calls `f(slot, u_slot)` for every slot of a run, the samples drawn four at a time
+/// (nonces `first_nonce + slot`; the caller keeps `first_nonce + K` within 16 bits).
+// Exact: slot offsets below K ≤ 1200.
+#[allow(clippy::cast_possible_truncation)]
+fn for_each_sample<P: Params>(shape: &Shape, seed: &[u8; 64], first_nonce: u16, mut f: impl FnMut(usize, &[f64])) {
+    let reps = usize::from(shape.reps);
+    for base in (0..reps).step_by(4) {
+        let count = (reps - base).min(4);
+        let samples = sample_x4(
+            seed,
+            first_nonce + base as u16,
+            count,
+            N * (P::K + P::L),
+            N * P::L,
+            shape.r_prime,
+            shape.nu,
+        );
+        for (i, u) in samples.iter().enumerate() {
+            f(base + i, u);
+        }
+    }
+}
+
 /// (ŷ, ê): a sample rounded half away from zero, coefficients centered.
-fn rounded_sample<P: Params>(
-    shape: &Shape,
-    seed: &[u8; 64],
-    nonce: u16,
-) -> (Zeroizing<PolyVec>, Zeroizing<PolyVec>) {
-    let u = sample(seed, nonce, N * (P::K + P::L), N * P::L, shape.r_prime, shape.nu);
+fn rounded<P: Params>(u: &[f64]) -> (Zeroizing<PolyVec>, Zeroizing<PolyVec>) {
     let mut y = Zeroizing::new(zero_vec());
     let mut e = Zeroizing::new(zero_vec());
     for (x, v) in u.iter().enumerate() {
@@ -193,12 +212,9 @@ pub(crate) fn respond<P: Params>(
     let nu2 = shape.nu * shape.nu;
     let mut cs = Zeroizing::new(zero_vec());
     let mut out = Vec::with_capacity(sums.len());
-    for (slot, w) in sums.iter().enumerate() {
-        // Exact: slot < K and the caller's bound on first_nonce + K.
-        #[allow(clippy::cast_possible_truncation)]
-        let nonce = first_nonce + slot as u16;
+    for_each_sample::<P>(shape, seed, first_nonce, |slot, u| {
+        let Some(w) = sums.get(slot) else { return };
         let (_, c_hat) = challenge::<P>(mu, w);
-        let u = sample(seed, nonce, N * (P::K + P::L), N * P::L, shape.r_prime, shape.nu);
         // The excess: Σ_y v²/ν² + Σ_e v², in one fixed order (y part, then e part).
         let mut excess = 0f64;
         let mut z = Zeroizing::new(zero_vec());
@@ -227,7 +243,7 @@ pub(crate) fn respond<P: Params>(
         // sampler's seeds avoid ln 0). Public: whether a party accepts a slot is visible.
         let accepted = excess <= r2;
         out.push((crate::ct::public(accepted) && encodable).then_some(z));
-    }
+    });
     out
 }
 
