@@ -15,9 +15,10 @@
 //! ML-DSA-65 and -87 sets with K > 100 only with `COMMITTEE_BENCH_ALL=1`). Prints a
 //! Markdown table.
 
-use std::cell::Cell;
+use core::cell::Cell;
+use core::time::Duration;
 use std::rc::Rc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use quasar_pq::mldsa::Mode;
 use quasar_pq::party::sim::{party_rng, Network};
@@ -52,7 +53,10 @@ impl<P: Party> Party for Timed<P> {
 }
 
 fn env_usize(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 fn load() -> String {
@@ -61,8 +65,13 @@ fn load() -> String {
         .unwrap_or_else(|_| "?".into())
 }
 
+// Exact: ids, thresholds and session numbers are far below 256; counts fit f64.
+#[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
 fn main() {
-    let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let filter: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
     let sessions = env_usize("COMMITTEE_BENCH_SESSIONS", 20).max(1);
     let all = std::env::var("COMMITTEE_BENCH_ALL").is_ok_and(|v| v == "1");
     println!("load average before: {}", load());
@@ -76,24 +85,29 @@ fn main() {
         }
         for n in committee::MIN_PARTIES..=committee::MAX_PARTIES {
             for t in 2..=n {
-                let members: Vec<PartyId> = (1..=n).map(|i| PartyId::new(i as u16).unwrap()).collect();
+                let members: Vec<PartyId> = (1..=n)
+                    .map(|i| PartyId::new(i as u16).expect("non-zero id"))
+                    .collect();
                 let mut rng = rand_chacha::ChaCha20Rng::from_seed([(t * 8 + n) as u8; 32]);
-                let (key, shares) = committee::deal(mode, t, &members, &mut rng).unwrap();
+                let (key, shares) = committee::deal(mode, t, &members, &mut rng).expect("deal");
                 if mode != Mode::MlDsa44 && key.slots() > 100 && !all {
                     continue;
                 }
                 let signers = &members[..t];
-                let (mut total, mut busiest, mut runs, mut bytes) = (Duration::ZERO, Duration::ZERO, 0u64, 0usize);
+                let (mut total, mut busiest, mut runs, mut bytes) =
+                    (Duration::ZERO, Duration::ZERO, 0u64, 0usize);
                 for s in 0..sessions {
                     let message = format!("block {s}");
-                    let params = SignParams::new([s as u8; 32], signers, message.as_bytes(), b"").unwrap();
+                    let params =
+                        SignParams::new([s as u8; 32], signers, message.as_bytes(), b"").expect("params");
                     let mut net: Network<Signed> = Network::new();
                     let mut clocks = Vec::new();
                     let start = Instant::now();
                     for share in &shares[..t] {
                         let spent = Rc::new(Cell::new(Duration::ZERO));
                         let t0 = Instant::now();
-                        let (p, out) = Signer::start(share, &params, &mut party_rng(b"bench", share.id())).unwrap();
+                        let (p, out) = Signer::start(share, &params, &mut party_rng(b"bench", share.id()))
+                            .expect("signer");
                         spent.set(t0.elapsed());
                         clocks.push(spent.clone());
                         net.add(Timed { inner: p, spent }, out);
@@ -101,8 +115,9 @@ fn main() {
                     let outcomes = net.run();
                     total += start.elapsed();
                     busiest += clocks.iter().map(|c| c.get()).max().unwrap_or_default();
-                    let signed = outcomes.into_values().next().unwrap().unwrap();
-                    key.verify(message.as_bytes(), b"", &signed.signature).unwrap();
+                    let signed = outcomes.into_values().next().expect("a signer").expect("signed");
+                    key.verify(message.as_bytes(), b"", &signed.signature)
+                        .expect("verifies");
                     runs += u64::from(signed.runs);
                     bytes += signed.bytes_sent;
                 }

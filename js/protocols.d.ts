@@ -727,6 +727,63 @@ export declare class PulsarKeyShare {
   static restore(snapshot: Uint8Array, snapshotKey: Uint8Array): PulsarKeyShare;
 }
 
+/** A Pulsar committee key's public fields. */
+export interface CommitteeKeyInfo {
+  level: PulsarLevel;
+  /** Signers needed: exactly this many sign. */
+  threshold: number;
+  /** The members, increasing. */
+  members: number[];
+  /** The standard FIPS 204 public key its signatures verify under (`pulsar.verify`). */
+  publicKey: Uint8Array;
+  /** The committee key (`PQCK`: level, threshold, members, public key). */
+  key: Uint8Array;
+  /** Parallel slots per signing run (the scheme's K). */
+  slots: number;
+}
+
+/** A trusted dealer's split. */
+export interface CommitteeDealt extends CommitteeKeyInfo {
+  /** One share per member, in member order: each `dealerShare` (`PQCS`, secret) for its member only. */
+  shares: { id: number; dealerShare: Uint8Array }[];
+}
+
+/** A member's outcome of the committee's key generation. */
+export interface CommitteeKeyed extends CommitteeKeyInfo {
+  keyShare: PulsarCommitteeShare;
+  dropped: BlameEntry[];
+}
+
+/** A committee signer's outcome: every signer ends with the same signature. */
+export interface CommitteeSigned {
+  /** The FIPS 204 signature, verified under the committee's public key before it was returned. */
+  signature: Uint8Array;
+  level: PulsarLevel;
+  /** Runs it took (each succeeds with probability ≥ ½; a failed run restarts itself). */
+  runs: number;
+  /** The slot of the last run that gave the signature. */
+  slot: number;
+  /** Bytes this signer broadcast over the session. */
+  bytesSent: number;
+  /** Slots this signer's local rejection test refused over the session. */
+  rejected: number;
+  dropped: BlameEntry[];
+}
+
+/** A Pulsar committee member's share (`PQCS`: the seeds of its subsets), in WASM memory. */
+export declare class PulsarCommitteeShare {
+  private constructor();
+  readonly id: number;
+  publicInfo(): CommitteeKeyInfo & { id: number; subsets: number };
+  /** Seal the share (`PQCS`) under a 32-byte snapshot key: a `QSNP` snapshot. */
+  seal(snapshotKey: Uint8Array): Uint8Array;
+  free(): void;
+  /** The share a trusted dealer sent, checked against the committee `key` (`PQCK`). @throws QuasarError 'GROUP_MISMATCH', decoding codes. */
+  static fromDealer(dealerShare: Uint8Array, key: Uint8Array): PulsarCommitteeShare;
+  /** Restore a sealed committee share. @throws QuasarError key-storage and decoding codes. */
+  static restore(snapshot: Uint8Array, snapshotKey: Uint8Array): PulsarCommitteeShare;
+}
+
 /** A signing session's message: the combiner's and every signer's must be the same. */
 export interface PulsarMessage {
   message: Uint8Array;
@@ -737,6 +794,20 @@ export interface PulsarMessage {
 /** Pulsar custody factories and verifiers. Trust model: `trustModels.pulsar`. */
 export declare const pulsar: {
   readonly levels: readonly PulsarLevel[];
+  /**
+   * The Pulsar committee: threshold ML-DSA with no reconstruction, 2 ≤ T ≤ N ≤ 6 (trust model:
+   * `trustModels.pulsarCommittee`). Exactly T members sign; each broadcasts three messages per
+   * run (`PQC1` commitment, `PQC2` reveal, `PQC3` responses) and combines the signature itself.
+   */
+  readonly committee: {
+    readonly maxParties: 6;
+    /** A trusted dealer's split (this call knows the key while it deals and keeps nothing). @throws 'INVALID_COMMITTEE' */
+    deal(opts: { level: PulsarLevel; threshold: number; members: number[] } & Randomness): CommitteeDealt;
+    /** Member `id` of the distributed key generation (`PQD1`–`PQD4`; `PQD2` is private). */
+    keygen(opts: { session: Uint8Array; level: PulsarLevel; threshold: number; members: number[]; id: number } & Randomness): Party<CommitteeKeyed>;
+    /** The holder of `share` as one of exactly T `signers` of `message` (at most `maxRuns` runs, default 32). */
+    signer(opts: { share: PulsarCommitteeShare; session: Uint8Array; signers: number[]; message: Uint8Array; context?: Uint8Array; maxRuns?: number } & Randomness): Party<CommitteeSigned>;
+  };
   /**
    * The whole custody lifecycle, one party per role (the library's
    * `pulsar::custody::lifecycle`): setup (DKG → key ceremony → certification), sign, reshare →
@@ -875,6 +946,7 @@ export declare const constants: {
 /** One sentence per trust model (DESIGN §3), for UIs. */
 export declare const trustModels: {
   readonly pulsar: 'Pulsar custody: the ML-DSA key is derived from a Pedersen-shared group secret that no coalition below t knows at rest; to sign, t parties release their shares, encrypted, to one combiner, which rebuilds the key in memory, signs, verifies and zeroizes — the combiner is trusted for that moment.';
+  readonly pulsarCommittee: string;
   readonly lens: 'Lens: FROST threshold Schnorr against a dishonest majority — fewer than t parties cannot sign, the coordinator is trusted only for liveness, and signatures verify under standard Ed25519/BIP-340.';
   readonly lss: 'LSS resharing: a dealer who sends an inconsistent share is detected and named; a misaddressed, replayed or non-member message is dropped and its sender named, never an abort; the group public key never changes.';
   readonly activation: 'Activation certificate: at least t_new distinct members of the new set each proved possession of their new share, bound to the key, the generation and the dealing transcript; the old set cannot make it. An old party erases its old share only after it has verified this certificate.';
@@ -913,7 +985,7 @@ export interface RunOptions {
   tamper?: (envelope: Envelope, round: number) => Envelope[] | undefined;
   /** Sees every post, in the simulator's order: the starts as given (round 0), then round by round by increasing id. */
   onSent?: (from: number, outgoing: Outgoing, round: number) => void;
-  /** At most this many rounds (default 64, the Rust simulator's `MAX_ROUNDS`). */
+  /** At most this many rounds (default 128, the Rust simulator's `MAX_ROUNDS`). */
   maxRounds?: number;
 }
 

@@ -29,6 +29,11 @@ export const trustModels = Object.freeze({
     'Pulsar custody: the ML-DSA key is derived from a Pedersen-shared group secret that no coalition below t knows at rest; ' +
     'to sign, t parties release their shares, encrypted, to one combiner, which rebuilds the key in memory, signs, verifies ' +
     'and zeroizes — the combiner is trusted for that moment.',
+  pulsarCommittee:
+    'Pulsar committee: the ML-DSA secret is a sum of short secrets, one per subset of N − T + 1 members, each held by every ' +
+    'member of its subset; any T members sign without anyone — signer or combiner — ever holding the key, and T − 1 miss a ' +
+    'whole subset. Keys come from a trusted dealer (who knows the key while dealing) or from the distributed key generation. ' +
+    'Not robust: every signer must answer; a broken reveal names its sender.',
   lens:
     'Lens: FROST threshold Schnorr against a dishonest majority — fewer than t parties cannot sign, the coordinator is trusted ' +
     'only for liveness, and signatures verify under standard Ed25519/BIP-340.',
@@ -57,13 +62,13 @@ export const constants = Object.freeze({
 /**
  * The protocol classes and factories over one WebAssembly instance (its generated module
  * `glue` and its `loader`): `{ Party, Rng, lens, LensKeyShare, LensKeyring, pulsar,
- * PulsarKeyShare, PulsarDkgShare, PulsarKeyring }`. `hooks`: see js/party.js `makeCore`
+ * PulsarKeyShare, PulsarDkgShare, PulsarKeyring, PulsarCommitteeShare }`. `hooks`: see js/party.js `makeCore`
  * (the package passes none).
  */
 export function makeProtocols(glue, loader, hooks) {
   const core = makeCore(glue, loader, hooks);
   const { lens, LensKeyShare, LensKeyring } = makeLens(core);
-  const { pulsar, PulsarKeyShare, PulsarDkgShare, PulsarKeyring } = makePulsar(core);
-  return Object.freeze({ Party: core.Party, Rng: core.Rng, lens, LensKeyShare, LensKeyring, pulsar, PulsarKeyShare, PulsarDkgShare, PulsarKeyring });
+  const { pulsar, PulsarKeyShare, PulsarDkgShare, PulsarKeyring, PulsarCommitteeShare } = makePulsar(core);
+  return Object.freeze({ Party: core.Party, Rng: core.Rng, lens, LensKeyShare, LensKeyring, pulsar, PulsarKeyShare, PulsarDkgShare, PulsarKeyring, PulsarCommitteeShare });
 }
 

@@ -31,7 +31,7 @@ function contextOf(ctx) {
   return c;
 }
 
-/** Pulsar over `core` (js/party.js `makeCore`): `{ pulsar, PulsarKeyShare, PulsarDkgShare, PulsarKeyring }`. */
+/** Pulsar over `core` (js/party.js `makeCore`): `{ pulsar, PulsarKeyShare, PulsarDkgShare, PulsarKeyring, PulsarCommitteeShare }`. */
 export function makePulsar(core) {
   const { glue, loader, unwrap, options, starter, withRng, reshareOf, party, KeyShareHolder, SealableShare } = core;
 
@@ -51,13 +51,86 @@ export function makePulsar(core) {
    *  `publicInfo()`: `{ id, sharing, threshold, parties, generation, transcriptHash }`. */
   class PulsarDkgShare extends KeyShareHolder {}
 
+  /** A Pulsar committee member's share (`PQCS`: its subsets' seeds), in WASM memory.
+   *  `publicInfo()`: `{ id, level, threshold, members, publicKey, key, slots, subsets }`. */
+  class PulsarCommitteeShare extends SealableShare {
+    /** The share a trusted dealer sent (`dealerShare`, secret), checked against the committee `key` (`PQCK`). */
+    static fromDealer(dealerShare, key) {
+      const d = secretBytes(dealerShare, 'dealerShare', { max: 1 << 16 });
+      const k = record(key, 'key');
+      return new PulsarCommitteeShare(INTERNAL, loader.call(() => glue.PulsarCommitteeShareWasm.fromDealer(d, k)));
+    }
+    /** Restore a sealed committee share. */
+    static restore(snapshot, snapshotKey) {
+      const snap = record(snapshot, 'snapshot');
+      const key = secretBytes(snapshotKey, 'snapshotKey', { length: 32 });
+      return new PulsarCommitteeShare(INTERNAL, loader.call(() => glue.PulsarCommitteeShareWasm.restore(snap, key)));
+    }
+  }
+
   core.owns(glue.PulsarKeyShareWasm, PulsarKeyShare);
+  core.owns(glue.PulsarCommitteeShareWasm, PulsarCommitteeShare);
   core.owns(glue.LssShareWasm, PulsarDkgShare);
   const PulsarKeyring = core.makeKeyring('PulsarKeyring', glue.PulsarKeyringWasm, PulsarKeyShare);
+
+  /** The committee's runs per signing session (0: the library's default, 32). */
+  function maxRunsOf(v) {
+    if (v === undefined) return 0;
+    if (typeof v !== 'number' || v % 1 !== 0 || !(v >= 1 && v <= 65535)) throw new RangeError(`maxRuns must be an integer in 1..65535, got ${echo(v)}`);
+    return v;
+  }
+
+  /**
+   * The Pulsar committee: threshold ML-DSA with no reconstruction (2 ≤ T ≤ N ≤ 6). No party and
+   * no combiner ever holds the key; exactly T members sign, each broadcasting three messages,
+   * and every signer combines the standard FIPS 204 signature itself.
+   */
+  const committee = Object.freeze({
+    maxParties: 6,
+    /**
+     * A trusted dealer's split (this call knows the key while it deals and keeps nothing):
+     * `{ level, threshold, members, publicKey, key, slots, shares: [{ id, dealerShare }] }`, each
+     * `dealerShare` (secret) for its member only, which loads it with
+     * `PulsarCommitteeShare.fromDealer(dealerShare, key)`.
+     */
+    deal(opts) {
+      const o = options(opts, ['level', 'threshold', 'members', 'seed', 'rng']);
+      const what = 'pulsar.committee.deal';
+      const level = levelOf(required(o, 'level', what));
+      const t = partyId(required(o, 'threshold', what), 'threshold');
+      const members = idList(required(o, 'members', what), 'members');
+      return withRng(o, (rng) => loader.call(() => glue.pulsarCommitteeDeal(level, t, members, rng)));
+    },
+    /** Member `id` of the distributed key generation; outcome: the key's fields and its `keyShare`. */
+    keygen(opts) {
+      const o = options(opts, ['session', 'level', 'threshold', 'members', 'id', 'seed', 'rng']);
+      const what = 'pulsar.committee.keygen';
+      const s = session(required(o, 'session', what));
+      const level = levelOf(required(o, 'level', what));
+      const t = partyId(required(o, 'threshold', what), 'threshold');
+      const members = idList(required(o, 'members', what), 'members');
+      const id = partyId(required(o, 'id', what), 'id');
+      return withRng(o, (rng) => party(loader.call(() => glue.pulsarCommitteeKeygen(s, level, t, members, id, rng))));
+    },
+    /** The holder of `share` as one of exactly T `signers` of `message`; outcome: `{ signature, runs, … }`. */
+    signer(opts) {
+      const o = options(opts, ['share', 'session', 'signers', 'message', 'context', 'maxRuns', 'seed', 'rng'], true);
+      const what = 'pulsar.committee.signer';
+      const sh = holder(required(o, 'share', what), PulsarCommitteeShare, 'share');
+      const s = session(required(o, 'session', what));
+      const signers = idList(required(o, 'signers', what), 'signers');
+      const m = message(required(o, 'message', what));
+      const ctx = contextOf(o.context);
+      const runs = maxRunsOf(o.maxRuns);
+      const start = starter(o);
+      return withRng(o, (rng) => party(loader.call(() => start(() => glue.pulsarCommitteeSign(unwrap(sh), s, signers, m, ctx, runs, rng)))));
+    },
+  });
 
   /** Pulsar custody factories and verifiers. */
   const pulsar = Object.freeze({
     levels: LEVELS,
+    committee,
     /** Party `id` of the Pulsar DKG (LSS Pedersen over Ristretto255). */
     dkg(opts) {
       const o = options(opts, ['session', 'parties', 'threshold', 'id', 'seed', 'rng'], true);
@@ -260,5 +333,5 @@ export function makePulsar(core) {
     },
   });
 
-  return Object.freeze({ pulsar, PulsarKeyShare, PulsarDkgShare, PulsarKeyring });
+  return Object.freeze({ pulsar, PulsarKeyShare, PulsarDkgShare, PulsarKeyring, PulsarCommitteeShare });
 }

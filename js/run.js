@@ -6,7 +6,7 @@ import { checkOpts, echo, listOf } from './common.js';
 import { MAX_PARTIES, partyId } from './party.js';
 
 /** The most rounds `run` takes before it gives up (the Rust simulator's `MAX_ROUNDS`). */
-const MAX_ROUNDS = 64;
+const MAX_ROUNDS = 128;
 const RUN_KEYS = Object.freeze(['tamper', 'onSent', 'maxRounds']);
 
 /** Every entry a step result names (its `dropped`, an outcome's `blame`, an error's `blame`), with who named it. */

@@ -48,6 +48,8 @@ const SHARED: &[(&str, &str)] = &[
     ("INVALID_SHARE", "a share that does not open the commitments"),
     // lss and lens: an object over another group than the one in use.
     ("WRONG_CURVE", "an object over another group"),
+    // pulsar custody and committee: a share or key of another group (committee key).
+    ("GROUP_MISMATCH", "a share or key of another group"),
     // pulsar custody and committee: the share's owner is not in the signing set.
     ("NOT_A_SIGNER", "not a signer of the session"),
     // mldsa and the committee: a FIPS 204 context over 255 bytes.
@@ -567,6 +569,11 @@ fn all_errors() -> Vec<(&'static str, quasar_pq::Error, &'static str)> {
         (
             "not a signer of the session",
             o(committee::Error::NotASigner { party: p }),
+            "committee",
+        ),
+        (
+            "a share or key of another group",
+            o(committee::Error::KeyMismatch),
             "committee",
         ),
         (

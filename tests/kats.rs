@@ -46,7 +46,13 @@ fn committed_vectors_match_a_fresh_regeneration() {
         );
     }
     let manifest = std::fs::read_to_string(kats_dir().join("manifest.sha256")).expect("kats/manifest.sha256");
-    for name in ["mldsa.json", "pulsar.json", "lens.json", "cert.json"] {
+    for name in [
+        "mldsa.json",
+        "pulsar.json",
+        "lens.json",
+        "cert.json",
+        "committee.json",
+    ] {
         let contents = std::fs::read(kats_dir().join(name)).unwrap();
         let line = format!("{}  {name}", hex::encode(Sha256::digest(&contents)));
         assert!(manifest.lines().any(|l| l == line), "manifest lacks {line}");

@@ -3,6 +3,10 @@
 // (crate/src/bin/genkat.rs and genkat/{mldsa,pulsar,lens}.rs).
 //
 // - kats/mldsa.json: keygen, deterministic and hedged signatures, verdicts.
+// - kats/committee.json: the Pulsar committee's key generation and signing per level, replayed
+//   through the WASM parties byte for byte — the signature passes through the ellipsoid
+//   sampler's floating point, so this is the native == WASM check of the floats — and the
+//   signatures verify under @noble/post-quantum.
 // - kats/pulsar.json, kats/lens.json: every recorded signature verifies through the WASM
 //   build and through verifiers that share no code with the library (@noble/post-quantum,
 //   node:crypto Ed25519, @noble/curves BIP-340 and FROST(ristretto255)); every `LSA2`
@@ -271,7 +275,7 @@ class Replay {
 function replayAll(name, replay, phases) {
   const file = load(name);
   for (const c of file.cases) {
-    const where = `${name} ${c.set ?? `${c.keygen}/${c.curve}`}`;
+    const where = `${name} ${c.set ?? (c.level ? `ML-DSA-${c.level}` : `${c.keygen}/${c.curve}`)}`;
     const rp = new Replay(where);
     try {
       replay(c, rp);
@@ -523,4 +527,33 @@ function replayLens(c, rp) {
 test('kats/lens.json: the WASM parties replay every case byte for byte, dealer and DKG (native == WASM)', () => {
   const cases = replayAll('lens.json', replayLens, ['keygen', 'sign', 'reshare', 'sign-after']);
   assert.deepEqual([...new Set(cases.map((c) => c.keygen))].sort(), ['dealer', 'dkg']);
+});
+
+function replayCommittee(c, rp) {
+  const { where } = rp;
+  const rng = rp.rngs(c.seeds);
+  const kg = { session: hex(c.keygen_session), level: c.level, threshold: c.threshold, members: c.members };
+  const keyed = rp.run(c.members.map((id) => pulsar.committee.keygen({ ...kg, id, rng: rng.get(id) })));
+  rp.log.endPhase('keygen');
+  const shares = new Map();
+  for (const [id, o] of keyed) {
+    assert.equal(toHex(o.key), c.key, `${where}: party ${id} committee key`);
+    assert.equal(toHex(o.publicKey), c.public_key, `${where}: party ${id} public key`);
+    shares.set(id, rp.own(o.keyShare));
+  }
+  const sign = { session: hex(c.sign_session), signers: c.signers, message: hex(c.message), context: hex(c.context) };
+  const signed = rp.run(c.signers.map((id) => pulsar.committee.signer({ ...sign, share: shares.get(id), rng: rng.get(id) })));
+  rp.log.endPhase('sign');
+  for (const [id, o] of signed) {
+    assert.equal(toHex(o.signature), c.signature, `${where}: signer ${id} signature`);
+    assert.equal(o.runs, c.runs, `${where}: signer ${id} runs`);
+  }
+  const noble = NOBLE[`ML-DSA-${c.level}`];
+  assert.ok(noble.verify(hex(c.signature), hex(c.message), hex(c.public_key), { context: hex(c.context) }), `${where}: noble verifies`);
+  assert.ok(pulsar.verify(hex(c.public_key), hex(c.message), hex(c.signature), { context: hex(c.context) }), `${where}: pulsar.verify`);
+}
+
+test('kats/committee.json: the WASM committee replays every level byte for byte, floats included (native == WASM)', () => {
+  const cases = replayAll('committee.json', replayCommittee, ['keygen', 'sign']);
+  assert.deepEqual(cases.map((c) => c.level), [44, 65, 87]);
 });

@@ -13,6 +13,7 @@
 //! | `pulsar.json` | Pulsar custody: DKG, key ceremony, key certification, signing, resharing with activation |
 //! | `lens.json` | Lens (FROST) per curve: dealer or DKG keygen, signing, resharing with activation |
 //! | `cert.json` | finality certificates under every policy, valid and invalid, and a light client across an epoch change |
+//! | `committee.json` | Pulsar committee: distributed key generation and signing per level (through the float sampler) |
 //!
 //! # Protocol vectors: one RNG per party, and a hash of every message
 //!
@@ -33,6 +34,8 @@
 
 #[path = "genkat/cert.rs"]
 mod cert;
+#[path = "genkat/committee.rs"]
+mod committee;
 #[path = "genkat/format.rs"]
 mod format;
 #[path = "genkat/lens.rs"]
@@ -54,6 +57,7 @@ fn all() -> Vec<(&'static str, String)> {
         ("pulsar.json", pulsar::pulsar()),
         ("lens.json", lens::lens()),
         ("cert.json", cert::cert()),
+        ("committee.json", committee::committee()),
     ]
 }
 

@@ -24,6 +24,7 @@ use alloc::vec::Vec;
 
 use wasm_bindgen::prelude::*;
 
+mod committee;
 mod keys;
 mod lifecycle;
 

@@ -36,7 +36,7 @@ export function addressed(from, to) {
  * loaded machine the whole takes over its 30 s).
  */
 export function build(full, light, beat = () => {}) {
-  const { lens, pulsar, LensKeyShare, PulsarKeyShare, Rng } = full;
+  const { lens, pulsar, LensKeyShare, PulsarKeyShare, PulsarCommitteeShare, Rng } = full;
   const seed = (label) => label32(`fuzz/${label}`);
   const f = { full, light, ml: {}, curves: lens.curves };
 
@@ -192,6 +192,10 @@ export function build(full, light, beat = () => {}) {
   const sc = signCombiner();
   P.signSession = sc.info.session;
   sc.free();
+  // The committee: a 2-of-3 ML-DSA-44 key from the dealer, its shares and a sealed copy.
+  P.committee = pulsar.committee.deal({ level: 44, threshold: 2, members: [1, 2, 3], seed: seed('pulsar/committee') });
+  P.committeeShares = P.committee.shares.map((s) => PulsarCommitteeShare.fromDealer(s.dealerShare, P.committee.key));
+  P.committeeSnapshot = P.committeeShares[0].seal(P.snapshotKey);
 
   beat('fixtures: receivers, scenarios');
   // Receivers of every exported class: a shared one, fresh ones (for free), freed ones.
@@ -208,6 +212,7 @@ export function build(full, light, beat = () => {}) {
     LensKeyShare: () => LensKeyShare.fromDealer('ed25519', L.dealerShare, L.dealt.publicPackage),
     PulsarKeyShare: () => PulsarKeyShare.restore(P.snapshot, P.snapshotKey),
     PulsarDkgShare: freshDkgShare,
+    PulsarCommitteeShare: () => PulsarCommitteeShare.restore(P.committeeSnapshot, P.snapshotKey),
     Rng: () => Rng.fromSeed(seed('rng')),
     MagnetarRegistry: registry(MagnetarRegistry),
     LightClient: () => new full.LightClient(C.set, C.policy),
@@ -225,6 +230,7 @@ export function build(full, light, beat = () => {}) {
     LensKeyShare: L.shares[0],
     PulsarKeyShare: P.shares[0],
     PulsarDkgShare: P.dkgShares[0],
+    PulsarCommitteeShare: P.committeeShares[0],
     Rng: f.fresh.Rng(),
     MagnetarRegistry: f.fresh.MagnetarRegistry(),
     LightClient: f.fresh.LightClient(),
@@ -240,7 +246,7 @@ export function build(full, light, beat = () => {}) {
       receivers: Object.fromEntries(Object.entries(lightFresh).map(([k, make]) => [k, make()])),
     },
   };
-  f.holders = [...L.shares, ...P.shares, ...P.dkgShares, f.receivers.Rng, f.receivers.Party, f.receivers.PulsarKeyring, f.receivers.LensKeyring];
+  f.holders = [...L.shares, ...P.shares, ...P.dkgShares, ...P.committeeShares, f.receivers.Rng, f.receivers.Party, f.receivers.PulsarKeyring, f.receivers.LensKeyring];
 
   // The protocol scenarios: a victim party, its peers, the victim's genuine first inbox (what its
   // peers' starts sent it), and a check of the run's outcomes once it completes (a string: why not).

@@ -190,6 +190,9 @@ export const SHAPES = {
   'pulsar.reshare': [[opts({ share: holder('PulsarKeyShare'), ...RESHARE, ...GENERATOR }, false)], (f) => [{ share: f.pulsar.shares[0], session: f.pulsar.session, dealers: [1, 2], receivers: [1, 2, 3], threshold: 2, seed: f.pulsar.seed }], 'party'],
   'pulsar.reshareJoin': [[opts({ keyRecord: REC, sharing: REC, ...RESHARE, id: INT, ...GENERATOR }, false)], (f) => [{ keyRecord: f.pulsar.keyRecord, sharing: f.pulsar.sharing, session: f.pulsar.session, dealers: [1, 2], receivers: [1, 2, 3], threshold: 2, id: 3, seed: f.pulsar.seed }], 'party'],
   'pulsar.refresh': [[opts({ share: holder('PulsarKeyShare'), session: B32, dealers: IDS, ...GENERATOR }, false)], (f) => [{ share: f.pulsar.shares[0], session: f.pulsar.session, dealers: [1, 2], seed: f.pulsar.seed }], 'party'],
+  'pulsar.committee.deal': [[opts({ level: LEVEL, threshold: INT, members: IDS, ...GENERATOR }, false)], (f) => [{ level: 44, threshold: 2, members: [1, 2, 3], seed: f.pulsar.seed }], 'object'],
+  'pulsar.committee.keygen': [[opts({ session: B32, level: LEVEL, threshold: INT, members: IDS, id: INT, ...GENERATOR }, false)], (f) => [{ session: f.pulsar.session, level: 44, threshold: 2, members: [1, 2, 3], id: 1, seed: f.pulsar.seed }], 'party'],
+  'pulsar.committee.signer': [[opts({ share: holder('PulsarCommitteeShare'), session: B32, signers: IDS, message: MSG, context: CTX, ...GENERATOR }, false)], (f) => [{ share: f.pulsar.committeeShares[0], session: f.pulsar.session, signers: [1, 2], message: f.pulsar.message, context: f.pulsar.context, seed: f.pulsar.seed }], 'party'],
   'pulsar.verify': [[B, MSG, B, opts({ context: CTX })], (f) => [f.pulsar.groupKey, f.pulsar.message, f.pulsar.signature, { context: f.pulsar.context }], 'verdict'],
   'pulsar.verifyActivation': [[REC, REC, GEN, B32, REC], (f) => [f.pulsar.activation.sharing, f.pulsar.activation.keyRecord, f.pulsar.activation.generation, f.pulsar.activation.transcriptHash, f.pulsar.activation.certificate], 'activation', {
     // Every byte of the record is part of the statement (the record of the generation it activates).
@@ -200,6 +203,7 @@ export const SHAPES = {
   'new Party': [[ANY, ANY], () => [undefined, undefined], 'throws'],
   'new LensKeyShare': [[ANY, ANY], () => [undefined, undefined], 'throws'],
   'new PulsarKeyShare': [[ANY, ANY], () => [undefined, undefined], 'throws'],
+  'new PulsarCommitteeShare': [[ANY, ANY], () => [undefined, undefined], 'throws'],
   // The lifecycle parties and their keyrings. A reshare moves the keyring into the party: its
   // base takes a fresh one.
   'run': [[{ kind: 'parties' }, O], () => [[], undefined], 'object'],
@@ -232,6 +236,8 @@ export const SHAPES = {
   'Rng.fromSeed': [[B32], (f) => [f.lens.seed], 'holder:Rng'],
   'LensKeyShare.restore': [[CURVE, REC, B32], (f) => ['ed25519', f.lens.snapshot, f.lens.snapshotKey], 'holder:LensKeyShare', { strict: true }],
   'LensKeyShare.fromDealer': [[CURVE, bytes({ max: 'record' }), REC], (f) => ['ed25519', f.lens.dealerShare, f.lens.dealt.publicPackage], 'holder:LensKeyShare'],
+  'PulsarCommitteeShare.fromDealer': [[bytes({ max: 'record' }), REC], (f) => [f.pulsar.committee.shares[0].dealerShare, f.pulsar.committee.key], 'holder:PulsarCommitteeShare'],
+  'PulsarCommitteeShare.restore': [[REC, B32], (f) => [f.pulsar.committeeSnapshot, f.pulsar.snapshotKey], 'holder:PulsarCommitteeShare', { strict: true }],
   'PulsarKeyShare.restore': [[REC, B32], (f) => [f.pulsar.snapshot, f.pulsar.snapshotKey], 'holder:PulsarKeyShare', { strict: true }],
   'Owned#free': [[], () => [], 'undefined', { this: 'fresh' }],
   'Owned#Symbol.dispose': [[], () => [], 'undefined', { this: 'fresh' }],

@@ -82,7 +82,9 @@ fn stream_words_x4(seed: &[u8; 64], first_nonce: u16, count: usize, len: usize) 
             word[lane] = u64::from_le_bytes(b);
         }
     }
-    let mut out: Vec<Zeroizing<Vec<u64>>> = (0..count).map(|_| Zeroizing::new(Vec::with_capacity(len))).collect();
+    let mut out: Vec<Zeroizing<Vec<u64>>> = (0..count)
+        .map(|_| Zeroizing::new(Vec::with_capacity(len)))
+        .collect();
     while out[0].len() < len {
         f1600x4(&mut state, count);
         for (lane, words) in out.iter_mut().enumerate() {

@@ -102,7 +102,12 @@ pub(crate) fn commit<P: Params>(a: &Matrix, shape: &Shape, seed: &[u8; 64], firs
 /// (nonces `first_nonce + slot`; the caller keeps `first_nonce + K` within 16 bits).
 // Exact: slot offsets below K ≤ 1200.
 #[allow(clippy::cast_possible_truncation)]
-fn for_each_sample<P: Params>(shape: &Shape, seed: &[u8; 64], first_nonce: u16, mut f: impl FnMut(usize, &[f64])) {
+fn for_each_sample<P: Params>(
+    shape: &Shape,
+    seed: &[u8; 64],
+    first_nonce: u16,
+    mut f: impl FnMut(usize, &[f64]),
+) {
     let reps = usize::from(shape.reps);
     for base in (0..reps).step_by(4) {
         let count = (reps - base).min(4);

@@ -38,6 +38,9 @@ pub enum Error {
         /// The share's owner.
         party: PartyId,
     },
+    /// A share that belongs to another committee key than the one given.
+    #[error("the share belongs to another committee key")]
+    KeyMismatch,
     /// A context string longer than FIPS 204's 255 bytes.
     #[error("context of {len} bytes (at most 255)")]
     ContextTooLong {
@@ -76,6 +79,7 @@ impl Error {
             Error::DuplicateSigner { .. } => "DUPLICATE_PARTY",
             Error::UnknownParty { .. } => "UNKNOWN_PARTY",
             Error::NotASigner { .. } => "NOT_A_SIGNER",
+            Error::KeyMismatch => "GROUP_MISMATCH",
             Error::ContextTooLong { .. } => "CONTEXT_TOO_LONG",
             Error::Aborted { .. } => "SIGNING_ABORTED",
             Error::RunsExhausted { .. } => "RUNS_EXHAUSTED",
