@@ -13,6 +13,8 @@
 //! `CT_PORTABLE=1` the AVX2 paths are skipped (the WASM-like runs). Outside Valgrind every
 //! path runs once as a smoke test and nothing is checked.
 
+#[path = "ct_check/committee.rs"]
+mod committee;
 #[path = "ct_check/lens.rs"]
 mod lens;
 #[path = "ct_check/lss.rs"]
@@ -58,6 +60,7 @@ fn main() -> ExitCode {
     paths.extend(mldsa::paths());
     paths.extend(slhdsa::paths());
     paths.extend(lss::paths());
+    paths.extend(committee::paths());
     paths.extend(lens::paths());
     paths.extend(pulsar::paths());
     paths.extend(snapshot::paths());

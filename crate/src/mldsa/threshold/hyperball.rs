@@ -99,6 +99,10 @@ fn stream_words_x4(seed: &[u8; 64], first_nonce: u16, count: usize, len: usize) 
 /// The ellipsoid point from its stream words (the reference's Box–Muller; see the module
 /// docs).
 fn from_words(words: &[u64], dim: usize, y_dim: usize, radius: f64, nu: f64) -> Zeroizing<Vec<f64>> {
+    // The documented exception to constant flow (module docs, spec §7.6): software ln, sin and
+    // cos branch on their arguments. The constant-flow check treats the stream as public from
+    // here, so that it checks everything else a signer computes from its secrets.
+    crate::ct::public_slice(words);
     let mut g = Zeroizing::new(alloc::vec![0f64; dim + 2]);
     let mut sum = 0f64;
     for x in (0..dim + 2).step_by(2) {

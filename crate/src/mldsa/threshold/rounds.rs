@@ -241,13 +241,23 @@ pub(crate) fn respond<P: Params>(
             }
         }
         // A partial z outside (−γ1, γ1] cannot be encoded: the slot counts as rejected.
-        let encodable = z[..P::L]
-            .iter()
-            .all(|p| p.0.iter().all(|&c| c > -P::GAMMA1 && c <= P::GAMMA1));
+        // Without short-circuits: the test runs over secret coefficients; only its verdict is
+        // public (a slot that fails it is rejected, visibly).
+        let encodable = crate::ct::public(
+            z[..P::L]
+                .iter()
+                .flat_map(|p| p.0.iter())
+                .fold(true, |ok, &c| ok & (c > -P::GAMMA1) & (c <= P::GAMMA1)),
+        );
         // Strictly greater is a rejection (the reference's test); the excess is never NaN (the
         // sampler's seeds avoid ln 0). Public: whether a party accepts a slot is visible.
         let accepted = excess <= r2;
-        out.push((crate::ct::public(accepted) && encodable).then_some(z));
+        let accepted = crate::ct::public(accepted) & encodable;
+        if accepted {
+            // An accepted response is published (round 3).
+            crate::ct::public_slice(&z[..]);
+        }
+        out.push(accepted.then_some(z));
     });
     out
 }

@@ -212,10 +212,12 @@ impl Dkg {
             let mut seed = Zeroizing::new([0u8; 64]);
             rng.fill_bytes(&mut seed[..]);
             let secret = kernel::expand_subset(params.mode, mask, &seed);
+            // t_I and H(σ_I) are published (module docs).
             let t = kernel::subset_t(params.mode, &dkg.matrix, &secret);
+            crate::ct::public_slice(&t);
             commit
                 .u8(mask)
-                .put(&digest(&dkg.binding, b"seed", mask, &seed[..]))
+                .put(&crate::ct::public(digest(&dkg.binding, b"seed", mask, &seed[..])))
                 .put(&digest(&dkg.binding, b"t", mask, &t));
             dkg.owned.push((mask, t));
             dkg.seeds.insert(mask, seed);
@@ -384,7 +386,9 @@ impl Dkg {
                 .unwrap_or_default();
             for (mask, seed) in entries(list, 64) {
                 let expected = commits.iter().find(|(m, _)| *m == mask).map(|(_, c)| &c[..32]);
-                if expected != Some(&digest(&self.binding, b"seed", mask, seed)[..]) {
+                // H(σ_I) is public: its owner broadcast it.
+                let got = crate::ct::public(digest(&self.binding, b"seed", mask, seed));
+                if expected != Some(&got[..]) {
                     bad.push(Blame::new(from, BlameReason::InvalidShare));
                 } else {
                     let mut s = Zeroizing::new([0u8; 64]);
@@ -426,12 +430,15 @@ impl Dkg {
                 .unwrap_or_default();
             for (mask, t) in entries(list, t_len) {
                 let committed = commits.iter().find(|(m, _)| *m == mask).map(|(_, c)| &c[32..]);
+                // t_I is public (its owner publishes it): only the seed behind it is secret.
                 let mine = self.seeds.get(&mask).map(|seed| {
-                    kernel::subset_t(
+                    let t = kernel::subset_t(
                         self.params.mode,
                         &self.matrix,
                         &kernel::expand_subset(self.params.mode, mask, seed),
-                    )
+                    );
+                    crate::ct::public_slice(&t);
+                    t
                 });
                 let breaks_hash = committed != Some(&digest(&self.binding, b"t", mask, t)[..]);
                 let breaks_seed = mine.is_some_and(|m| m != t);
