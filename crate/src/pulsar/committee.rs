@@ -67,6 +67,23 @@
 //!   every port. The integer paths (shares, challenges, responses) are constant-flow; no float
 //!   decides what a verifier accepts.
 //!
+//! # Changing the committee
+//!
+//! There is **no resharing** of a committee key to a new (T′, N′): a new committee gets a new
+//! key from a new key generation, and the chain announces it as a new key era (the light
+//! client follows key eras already). The reason is the sharing itself. Resharing would have to
+//! split each subset secret s_I (coefficients in [−η, η]) into pieces for the new subsets that
+//! are themselves short, since the parameters (K, r, r′) are computed for partial secrets that
+//! are sums of a few η-short vectors. A short piece a of a short s_I cannot be independent of
+//! it: whoever receives a learns that s_I lies in a + [−(η + ‖a‖∞), η + ‖a‖∞], so the new
+//! holders of pieces learn the old secret up to a small box, and combining pieces from two
+//! coalitions below the threshold gives it away. Keeping the old subset secrets and only
+//! re-assigning them cannot help either: the old holders still hold them, and a partial
+//! secret that sums more subsets than the radii allow breaks the rejection analysis. Secrecy
+//! and shortness together rule resharing out, the same tension that bounds such sharings near
+//! eight parties (Ball, Çakan and Malkin); [`crate::pulsar::custody`] and [`crate::lens`],
+//! whose Shamir shares have no shortness to keep, reshare under the same key.
+//!
 //! # Costs
 //!
 //! Per run each signer sends 32 B, then `K·k·736` B (the reveal), then at most `K·ℓ·640` B
