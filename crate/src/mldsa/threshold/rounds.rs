@@ -245,7 +245,8 @@ pub(super) fn challenge<P: Params>(mu: &[u8; 64], w: &PolyVec) -> ([u8; 64], Pol
 
 /// Round 3: one response per slot, `None` where the party's rejection test refused it.
 /// `active` is the mask of the T signers (`share.index` among them), `sums` the aggregate
-/// of their reveals, `seed`/`first_nonce` those of this party's round 1.
+/// of their reveals, `seed`/`first_nonce` those of this party's round 1, `kept` the samples
+/// round 1 kept (drawn again from the seed when absent).
 // The round's inputs as the spec names them (§3.4), and the samples kept from round 1.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn respond<P: Params>(
