@@ -39,7 +39,7 @@ use super::{dispatch, Mode};
 pub(crate) use combine::Combined;
 pub(crate) use dealer::{Dealt, PartyShare, SubsetSecret};
 pub(crate) use params::{Shape, MAX_PARTIES, MIN_PARTIES};
-pub(crate) use rounds::Matrix;
+pub(crate) use rounds::{Matrix, Samples};
 pub(crate) use subsets::subsets;
 
 /// Deals a (T, N) key from `seed` (trusted dealer; [`dealer`]).
@@ -78,9 +78,22 @@ pub(crate) fn matrix(mode: Mode, rho: &[u8; 32]) -> Matrix {
     dispatch!(mode, P => Matrix::expand::<P>(rho))
 }
 
-/// Round 1: the packed w of every slot ([`rounds::commit`]).
-pub(crate) fn commit(a: &Matrix, shape: &Shape, seed: &[u8; 64], first_nonce: u16) -> Vec<u8> {
-    dispatch!(shape.mode, P => rounds::commit::<P>(a, shape, seed, first_nonce))
+/// Round 1: the packed w of every slot ([`rounds::commit`]); the samples are pushed to
+/// `keep` when given.
+pub(crate) fn commit(
+    a: &Matrix,
+    shape: &Shape,
+    seed: &[u8; 64],
+    first_nonce: u16,
+    keep: Option<&mut Samples>,
+) -> Vec<u8> {
+    dispatch!(shape.mode, P => rounds::commit::<P>(a, shape, seed, first_nonce, keep))
+}
+
+/// Whether a signer keeps its samples from round 1 for round 3 ([`rounds::KEEP_SAMPLES_BYTES`]).
+pub(crate) fn keeps_samples(shape: &Shape) -> bool {
+    let (l, k) = dispatch!(shape.mode, P => (P::L, P::K));
+    usize::from(shape.reps) * 256 * (k + l) * 8 <= rounds::KEEP_SAMPLES_BYTES
 }
 
 /// Σ w per slot over the reveals, or the index of the first malformed one.
@@ -94,6 +107,8 @@ pub(crate) fn reveal_is_canonical(mode: Mode, reps: u16, reveal: &[u8]) -> bool 
 }
 
 /// Round 3: per slot the response or `None` (rejected) ([`rounds::respond`]).
+// The round's inputs as the spec names them (§3.4), and the samples kept from round 1.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn respond(
     shape: &Shape,
     share: &PartyShare,
@@ -102,8 +117,9 @@ pub(crate) fn respond(
     first_nonce: u16,
     mu: &[u8; 64],
     sums: &[PolyVec],
+    kept: Option<&Samples>,
 ) -> Vec<Option<Zeroizing<PolyVec>>> {
-    dispatch!(shape.mode, P => rounds::respond::<P>(shape, share, active, seed, first_nonce, mu, sums))
+    dispatch!(shape.mode, P => rounds::respond::<P>(shape, share, active, seed, first_nonce, mu, sums, kept))
 }
 
 /// The public Combine ([`combine::combine`]).

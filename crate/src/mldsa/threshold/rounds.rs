@@ -75,13 +75,23 @@ pub(crate) const fn slot_response_len<P: Params>() -> usize {
 /// `first_nonce + κ` (the caller keeps `first_nonce + K` within 16 bits).
 // Exact: κ < K ≤ 1200 and the caller's bound on first_nonce + K.
 #[allow(clippy::cast_possible_truncation)]
-pub(crate) fn commit<P: Params>(a: &Matrix, shape: &Shape, seed: &[u8; 64], first_nonce: u16) -> Vec<u8> {
+pub(crate) fn commit<P: Params>(
+    a: &Matrix,
+    shape: &Shape,
+    seed: &[u8; 64],
+    first_nonce: u16,
+    keep: Option<&mut Samples>,
+) -> Vec<u8> {
     let poly_len = 32 * W_BITS;
     let mut out = alloc::vec![0u8; reveal_len::<P>(shape.reps)];
     let mut y_hat = Zeroizing::new(zero_vec());
     let mut w = Zeroizing::new(zero_vec());
     let mut chunks = out.chunks_exact_mut(P::K * poly_len);
-    for_each_sample::<P>(shape, seed, first_nonce, |_, u| {
+    let source = match keep {
+        Some(k) => Source::DrawAndKeep(k),
+        None => Source::Draw,
+    };
+    for_each_sample::<P>(shape, seed, first_nonce, source, |_, u| {
         let Some(chunk) = chunks.next() else { return };
         let (y, e) = rounded::<P>(u);
         for j in 0..P::L {
@@ -98,16 +108,46 @@ pub(crate) fn commit<P: Params>(a: &Matrix, shape: &Shape, seed: &[u8; 64], firs
     out
 }
 
+/// A run's samples, kept from round 1 for round 3 where they fit [`KEEP_SAMPLES_BYTES`]
+/// (secret: wiped when dropped).
+pub(crate) type Samples = Vec<Zeroizing<Vec<f64>>>;
+
+/// The most memory a signer spends keeping its samples between rounds 1 and 3 (K·D·8 bytes;
+/// above it, round 3 draws them again, as the spec's §7.5 suggests for the largest sets).
+pub(crate) const KEEP_SAMPLES_BYTES: usize = 4 << 20;
+
+/// Where a round's samples come from.
+enum Source<'a> {
+    /// Drawn from the seed.
+    Draw,
+    /// Drawn from the seed, and kept for round 3.
+    DrawAndKeep(&'a mut Samples),
+    /// Kept from round 1.
+    Kept(&'a Samples),
+}
+
 /// Calls `f(slot, u_slot)` for every slot of a run, the samples drawn four at a time
-/// (nonces `first_nonce + slot`; the caller keeps `first_nonce + K` within 16 bits).
+/// (nonces `first_nonce + slot`; the caller keeps `first_nonce + K` within 16 bits) or taken
+/// from those kept.
 // Exact: slot offsets below K ≤ 1200.
 #[allow(clippy::cast_possible_truncation)]
 fn for_each_sample<P: Params>(
     shape: &Shape,
     seed: &[u8; 64],
     first_nonce: u16,
+    source: Source<'_>,
     mut f: impl FnMut(usize, &[f64]),
 ) {
+    let mut keep = match source {
+        Source::Kept(samples) => {
+            for (slot, u) in samples.iter().enumerate() {
+                f(slot, u);
+            }
+            return;
+        }
+        Source::DrawAndKeep(k) => Some(k),
+        Source::Draw => None,
+    };
     let reps = usize::from(shape.reps);
     for base in (0..reps).step_by(4) {
         let count = (reps - base).min(4);
@@ -122,6 +162,9 @@ fn for_each_sample<P: Params>(
         );
         for (i, u) in samples.iter().enumerate() {
             f(base + i, u);
+        }
+        if let Some(k) = keep.as_mut() {
+            k.extend(samples);
         }
     }
 }
@@ -202,7 +245,10 @@ pub(super) fn challenge<P: Params>(mu: &[u8; 64], w: &PolyVec) -> ([u8; 64], Pol
 
 /// Round 3: one response per slot, `None` where the party's rejection test refused it.
 /// `active` is the mask of the T signers (`share.index` among them), `sums` the aggregate
-/// of their reveals, `seed`/`first_nonce` those of this party's round 1.
+/// of their reveals, `seed`/`first_nonce` those of this party's round 1, `kept` the samples
+/// round 1 kept (drawn again from the seed when absent).
+// The round's inputs as the spec names them (§3.4), and the samples kept from round 1.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn respond<P: Params>(
     shape: &Shape,
     share: &PartyShare,
@@ -211,13 +257,18 @@ pub(crate) fn respond<P: Params>(
     first_nonce: u16,
     mu: &[u8; 64],
     sums: &[PolyVec],
+    kept: Option<&Samples>,
 ) -> Vec<Option<Zeroizing<PolyVec>>> {
     let (s1_hat, s2_hat) = partial_secret::<P>(shape, share, active);
     let r2 = shape.r * shape.r;
     let nu2 = shape.nu * shape.nu;
     let mut cs = Zeroizing::new(zero_vec());
     let mut out = Vec::with_capacity(sums.len());
-    for_each_sample::<P>(shape, seed, first_nonce, |slot, u| {
+    let source = match kept {
+        Some(k) if k.len() == sums.len() => Source::Kept(k),
+        _ => Source::Draw,
+    };
+    for_each_sample::<P>(shape, seed, first_nonce, source, |slot, u| {
         let Some(w) = sums.get(slot) else { return };
         let (_, c_hat) = challenge::<P>(mu, w);
         // The excess: Σ_y v²/ν² + Σ_e v², in one fixed order (y part, then e part).

@@ -10,7 +10,7 @@ use super::combine::combine;
 use super::dealer::{deal, Dealt, PartyShare};
 use super::hyperball;
 use super::params::Shape;
-use super::rounds::{aggregate, commit, pack_response, respond, slot_response_len, Matrix};
+use super::rounds::{aggregate, commit, pack_response, respond, slot_response_len, Matrix, Samples};
 use super::subsets::subsets;
 use crate::mldsa::params::{MlDsa44, MlDsa65, MlDsa87, Params};
 use crate::mldsa::poly::PolyVec;
@@ -136,20 +136,35 @@ fn end_to_end<P: Params>(e: &Value) {
     for run in 0..=attempt {
         let first_nonce = u16::try_from(run * u64::from(shape.reps)).expect("nonce");
         let seeds: Vec<[u8; 64]> = signers.iter().map(|s| [0x40 + s.index; 64]).collect();
+        // Odd runs keep the samples from round 1, even ones draw them again: both must give
+        // the reference's bytes.
+        let keep = run % 2 == 1;
+        let mut kept: Vec<Samples> = seeds.iter().map(|_| Vec::new()).collect();
         let reveals: Vec<Vec<u8>> = seeds
             .iter()
-            .map(|seed| commit::<P>(&a, &shape, seed, first_nonce))
+            .zip(kept.iter_mut())
+            .map(|(seed, k)| commit::<P>(&a, &shape, seed, first_nonce, keep.then_some(k)))
             .collect();
         let sums = aggregate::<P>(shape.reps, &reveals.iter().map(Vec::as_slice).collect::<Vec<_>>())
             .expect("well-formed");
         let responses: Vec<Vec<Option<PolyVec>>> = signers
             .iter()
             .zip(&seeds)
-            .map(|(share, seed)| {
-                respond::<P>(&shape, share, active, seed, first_nonce, &mu, &sums)
-                    .into_iter()
-                    .map(|z| z.map(|z| *z))
-                    .collect()
+            .zip(&kept)
+            .map(|((share, seed), k)| {
+                respond::<P>(
+                    &shape,
+                    share,
+                    active,
+                    seed,
+                    first_nonce,
+                    &mu,
+                    &sums,
+                    keep.then_some(k),
+                )
+                .into_iter()
+                .map(|z| z.map(|z| *z))
+                .collect()
             })
             .collect();
         let combined = combine::<P>(&dealt.public_key, &mu, &sums, &responses);

@@ -24,7 +24,7 @@ use super::message::{self, Header, Kind};
 use super::Error;
 use crate::hash::{tags, Transcript};
 use crate::mldsa::poly::PolyVec;
-use crate::mldsa::threshold::{self as kernel, Matrix, Shape};
+use crate::mldsa::threshold::{self as kernel, Matrix, Samples, Shape};
 use crate::party::inbox::{tidy, unique};
 use crate::party::{
     culprits, misbehave, Blame, BlameReason, Incoming, Misbehaviour, Outgoing, Party, Round, Step,
@@ -122,10 +122,14 @@ enum Phase {
 /// One run's state. The seed answers one challenge set: it is taken when the party responds.
 struct Run {
     seed: Option<Zeroizing<[u8; 64]>>,
+    /// The samples behind the reveal, kept for round 3 where they are small enough.
+    samples: Samples,
     reveal: Vec<u8>,
     commits: BTreeMap<PartyId, [u8; 32]>,
     reveals: BTreeMap<PartyId, Vec<u8>>,
     responses: BTreeMap<PartyId, Vec<u8>>,
+    /// The responses decoded on arrival (Combine reads these).
+    decoded: BTreeMap<PartyId, Vec<Option<PolyVec>>>,
     sums: Vec<PolyVec>,
     mine: Vec<Option<PolyVec>>,
 }
@@ -303,12 +307,15 @@ impl Signer {
             .append(&self.binding)
             .append(&self.run_number.to_be_bytes());
         *seed = t.finalize();
-        let reveal = kernel::commit(&self.matrix, &self.shape, &seed, 0);
+        let mut samples = Vec::new();
+        let keep = kernel::keeps_samples(&self.shape);
+        let reveal = kernel::commit(&self.matrix, &self.shape, &seed, 0, keep.then_some(&mut samples));
         let commitment = self.commitment_of(self.me(), &reveal);
         self.run = empty_run();
         self.run.commits = core::mem::take(&mut self.next_commits);
         self.run.commits.insert(self.me(), commitment);
         self.run.seed = Some(seed);
+        self.run.samples = samples;
         self.run.reveal = reveal;
         self.phase = Some(Phase::Commit);
         self.send(Kind::Commit, &commitment)
@@ -344,10 +351,11 @@ impl Signer {
             return Some(BlameReason::WrongSession);
         }
         let (mode, reps) = (self.shape.mode, self.shape.reps);
+        let mut decoded = None;
         let checked = match kind {
             Kind::Commit => message::read_commitment(body).map(|_| ()),
             Kind::Reveal => message::check_reveal(mode, reps, body),
-            Kind::Response => message::decode_responses(mode, reps, body).map(|_| ()),
+            Kind::Response => message::decode_responses(mode, reps, body).map(|d| decoded = Some(d)),
         };
         if let Err(e) = checked {
             return Some(BlameReason::Malformed(e));
@@ -364,7 +372,11 @@ impl Signer {
                 keep(map, from, c)
             }
             Kind::Reveal => keep(&mut self.run.reveals, from, body.to_vec()),
-            Kind::Response => keep(&mut self.run.responses, from, body.to_vec()),
+            Kind::Response => keep(&mut self.run.responses, from, body.to_vec()).inspect(|()| {
+                if let Some(d) = decoded {
+                    self.run.decoded.insert(from, d);
+                }
+            }),
         };
         fresh.err()
     }
@@ -434,6 +446,7 @@ impl Signer {
             culprits: Vec::new(),
             blame: Vec::new(),
         })?;
+        let kept = core::mem::take(&mut self.run.samples);
         let responses = kernel::respond(
             &self.shape,
             &self.share.secret,
@@ -442,7 +455,9 @@ impl Signer {
             0,
             &self.mu,
             &sums,
+            (!kept.is_empty()).then_some(&kept),
         );
+        drop(kept);
         drop(seed);
         self.rejected += responses.iter().filter(|r| r.is_none()).count();
         let body = message::encode_responses(self.shape.mode, &responses);
@@ -453,19 +468,17 @@ impl Signer {
     }
 
     fn combine_round(&mut self) -> Result<Step<Signed>, Error> {
-        let (mode, reps) = (self.shape.mode, self.shape.reps);
         let mut all = Vec::with_capacity(self.params.signers.len());
         for s in &self.params.signers {
             if *s == self.me() {
                 all.push(self.run.mine.clone());
             } else {
-                let body = self.run.responses.get(s).map_or(&[][..], Vec::as_slice);
-                // Checked on arrival.
-                all.push(message::decode_responses(mode, reps, body).unwrap_or_default());
+                // Decoded on arrival, with every other signer's.
+                all.push(self.run.decoded.get(s).cloned().unwrap_or_default());
             }
         }
         let key = self.share.committee();
-        if let Some(c) = kernel::combine(mode, key.public_key(), &self.mu, &self.run.sums, &all) {
+        if let Some(c) = kernel::combine(self.shape.mode, key.public_key(), &self.mu, &self.run.sums, &all) {
             // Fail closed: only a signature the ordinary verifier accepts leaves the party.
             key.verify(&self.params.message, &self.params.context, &c.signature)
                 .map_err(|_| Error::CombinedSignatureInvalid)?;
@@ -509,10 +522,12 @@ fn keep<V: PartialEq>(map: &mut BTreeMap<PartyId, V>, from: PartyId, value: V) -
 fn empty_run() -> Run {
     Run {
         seed: None,
+        samples: Vec::new(),
         reveal: Vec::new(),
         commits: BTreeMap::new(),
         reveals: BTreeMap::new(),
         responses: BTreeMap::new(),
+        decoded: BTreeMap::new(),
         sums: Vec::new(),
         mine: Vec::new(),
     }
