@@ -36,7 +36,7 @@ use rand_core::CryptoRngCore;
 use zeroize::Zeroizing;
 
 use super::key::{shape_of, CommitteeKey, KeyShare};
-use super::message::{decode_framed, encode_framed, Header};
+use super::message::{decode_framed, encode_framed, id_bytes, keep, Header};
 use super::Error;
 use crate::hash::{tags, Transcript};
 use crate::mldsa::threshold::{self as kernel, Matrix, PartyShare, Shape};
@@ -167,16 +167,12 @@ impl Dkg {
             .ok()
             .and_then(|i| u8::try_from(i).ok())
             .ok_or(Error::UnknownParty { party: me })?;
-        let mut ids = Vec::new();
-        for m in &params.members {
-            ids.extend_from_slice(&m.get().to_be_bytes());
-        }
         let session_binding = {
             let mut t = Transcript::new(tags::PULSAR_COMMITTEE_DKG);
             t.append(b"session")
                 .append(&params.session)
                 .append(&[params.mode.to_byte(), shape.threshold, shape.parties])
-                .append(&ids);
+                .append(&id_bytes(&params.members));
             t.finalize::<32>()
         };
         let rho = {
@@ -325,27 +321,13 @@ impl Dkg {
         if let Err(e) = checked {
             return Some(BlameReason::Malformed(e));
         }
-        let map_insert = |map: &mut BTreeMap<PartyId, Vec<u8>>| match map.get(&from) {
-            None => {
-                map.insert(from, body.to_vec());
-                None
-            }
-            Some(v) if v == body => Some(BlameReason::DuplicateMessage),
-            Some(_) => Some(BlameReason::ConflictingMessage),
+        let kept = match &magic {
+            DKG_COMMIT_MAGIC => keep(&mut self.commits, from, body.to_vec()),
+            DKG_PUBLISH_MAGIC => keep(&mut self.parts, from, body.to_vec()),
+            DKG_CONFIRM_MAGIC => keep(&mut self.confirms, from, body.to_vec()),
+            _ => keep(&mut self.received, from, Zeroizing::new(body[2..].to_vec())),
         };
-        match &magic {
-            DKG_COMMIT_MAGIC => map_insert(&mut self.commits),
-            DKG_PUBLISH_MAGIC => map_insert(&mut self.parts),
-            DKG_CONFIRM_MAGIC => map_insert(&mut self.confirms),
-            _ => match self.received.get(&from) {
-                None => {
-                    self.received.insert(from, Zeroizing::new(body[2..].to_vec()));
-                    None
-                }
-                Some(v) if v.as_slice() == &body[2..] => Some(BlameReason::DuplicateMessage),
-                Some(_) => Some(BlameReason::ConflictingMessage),
-            },
-        }
+        kept.err()
     }
 
     fn others_in(&self, map_has: impl Fn(&PartyId) -> bool, only_owners_of_mine: bool) -> bool {

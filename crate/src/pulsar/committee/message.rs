@@ -19,6 +19,7 @@
 //! run, sender, reveal)` (spec §5.3; the binding already names the session, the key, the
 //! signing set and the message).
 
+use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
 use zeroize::Zeroizing;
@@ -27,6 +28,7 @@ use crate::hash::{tags, Transcript};
 use crate::mldsa::poly::PolyVec;
 use crate::mldsa::threshold as kernel;
 use crate::mldsa::Mode;
+use crate::party::BlameReason;
 use crate::wire::{self, Reader, Writer};
 use crate::PartyId;
 
@@ -225,13 +227,32 @@ pub(super) fn commitment(
     t.append(session)
         .append(&[mode.to_byte(), threshold, parties])
         .append(&reps.to_be_bytes());
-    let mut ids = Vec::with_capacity(2 * signers.len());
-    for s in signers {
-        ids.extend_from_slice(&s.get().to_be_bytes());
-    }
-    t.append(&ids)
+    t.append(&id_bytes(signers))
         .append(&run.to_be_bytes())
         .append(&from.get().to_be_bytes())
         .append(reveal);
     t.finalize()
+}
+
+/// A list of parties as the transcripts hash it: each id as two big-endian bytes.
+pub(super) fn id_bytes(parties: &[PartyId]) -> Vec<u8> {
+    parties.iter().flat_map(|p| p.get().to_be_bytes()).collect()
+}
+
+/// Keeps the first message of a kind from a sender across a party's inboxes (the inbox filter,
+/// `party::inbox::unique`, sees one inbox only): a copy is a duplicate, another one an
+/// equivocation (the first stays).
+pub(super) fn keep<V: PartialEq>(
+    map: &mut BTreeMap<PartyId, V>,
+    from: PartyId,
+    value: V,
+) -> Result<(), BlameReason> {
+    match map.get(&from) {
+        None => {
+            map.insert(from, value);
+            Ok(())
+        }
+        Some(v) if *v == value => Err(BlameReason::DuplicateMessage),
+        Some(_) => Err(BlameReason::ConflictingMessage),
+    }
 }

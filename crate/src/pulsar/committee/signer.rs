@@ -20,7 +20,7 @@ use rand_core::CryptoRngCore;
 use zeroize::Zeroizing;
 
 use super::key::KeyShare;
-use super::message::{self, Header, Kind};
+use super::message::{self, id_bytes, keep, Header, Kind};
 use super::Error;
 use crate::hash::{tags, Transcript};
 use crate::mldsa::poly::PolyVec;
@@ -506,19 +506,6 @@ impl Signer {
     }
 }
 
-/// Keeps the first message of a kind from a sender; a copy is a duplicate, another one an
-/// equivocation (the first stays).
-fn keep<V: PartialEq>(map: &mut BTreeMap<PartyId, V>, from: PartyId, value: V) -> Result<(), BlameReason> {
-    match map.get(&from) {
-        None => {
-            map.insert(from, value);
-            Ok(())
-        }
-        Some(v) if *v == value => Err(BlameReason::DuplicateMessage),
-        Some(_) => Err(BlameReason::ConflictingMessage),
-    }
-}
-
 fn empty_run() -> Run {
     Run {
         seed: None,
@@ -536,11 +523,10 @@ fn empty_run() -> Run {
 /// The binding of a session: its id, the committee key, the signers and μ.
 fn session_binding(session: &[u8; 32], key_id: &[u8; 32], signers: &[PartyId], mu: &[u8; 64]) -> [u8; 32] {
     let mut t = Transcript::new(tags::PULSAR_COMMITTEE_SESSION);
-    let mut ids = Vec::with_capacity(2 * signers.len());
-    for s in signers {
-        ids.extend_from_slice(&s.get().to_be_bytes());
-    }
-    t.append(session).append(key_id).append(&ids).append(mu);
+    t.append(session)
+        .append(key_id)
+        .append(&id_bytes(signers))
+        .append(mu);
     t.finalize()
 }
 

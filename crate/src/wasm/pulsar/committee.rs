@@ -20,6 +20,7 @@ use super::super::party::{host, inbox_bound, Finished, PartyWasm};
 use super::super::rng::RngWasm;
 use super::super::{js_u32, to_js_error};
 use super::mode;
+use crate::mldsa::threshold as kernel;
 use crate::mldsa::Mode;
 use crate::pulsar::committee::{
     self, CommitteeKey, Dkg, DkgParams, KeyShare, Keyed, SignParams, Signed, Signer,
@@ -40,15 +41,11 @@ fn key_info(key: &CommitteeKey) -> Obj {
 /// The inbox bound of a committee party at `mode` among `n` members whose runs have `slots`
 /// slots (0 for a key generation): its largest message is a reveal, the responses, or the
 /// published parts of up to 20 subsets.
-fn bound(mode: Mode, n: usize, slots: usize) -> usize {
-    let (l, k) = match mode {
-        Mode::MlDsa44 => (4, 4),
-        Mode::MlDsa65 => (5, 6),
-        Mode::MlDsa87 => (7, 8),
-    };
-    let reveal = slots * k * 736;
-    let responses = slots.div_ceil(8) + slots * l * 640;
-    let parts = 1 + 20 * (1 + k * 736);
+fn bound(mode: Mode, n: usize, slots: u16) -> usize {
+    let reveal = kernel::reveal_len(mode, slots);
+    let slots = usize::from(slots);
+    let responses = slots.div_ceil(8) + slots * kernel::slot_response_len(mode);
+    let parts = 1 + 20 * (1 + kernel::subset_t_len(mode));
     inbox_bound(n, 64 + reveal.max(responses).max(parts))
 }
 
@@ -212,7 +209,11 @@ pub fn sign(
     let started = start_with_cheat!(Signer::start(s, &params, rng),
         k => Signer::start_cheating(s, &params, k, rng));
     let key = s.committee();
-    let b = bound(key.mode(), key.members().len(), key.slots());
+    let b = bound(
+        key.mode(),
+        key.members().len(),
+        u16::try_from(key.slots()).unwrap_or(u16::MAX),
+    );
     let level = key.mode().level();
     Ok(host(
         "pulsar-committee-signer",
