@@ -33,7 +33,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use criterion::Criterion;
-use quasar_pq::cert::devnet::{two_thirds_plus_one, Devnet, DevnetConfig, Signers};
+use quasar_pq::cert::devnet::{two_thirds_plus_one, Devnet, DevnetConfig, PulsarSigning, Signers};
 use quasar_pq::cert::{check, verify, CertificateView, LegKind, LightClient, Options, Policy, TrustedSet};
 use quasar_pq::mldsa::Mode;
 
@@ -73,6 +73,7 @@ fn chain(k: usize, magnetar: bool, seed: u8) -> Devnet {
         mldsa: None,
         magnetar: magnetar.then_some(quasar_pq::magnetar::Mode::Shake192s),
         pulsar: Some(Mode::MlDsa65),
+        pulsar_signing: PulsarSigning::Custody,
     };
     let t = Instant::now();
     let net = Devnet::new(config, &vec![1; k]).unwrap();

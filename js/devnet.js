@@ -1,7 +1,8 @@
 // A test chain (full build only): `testChain` makes validator sets (QVST) and finality
 // certificates (QCRT) across epoch changes from a seed, for tests and examples. The Rust devnet
-// (`cert::devnet::chain`) makes every byte: its validators sign, its Pulsar group is reshared
-// to each next set through the library's own parties. Not a public entry point: js/index.js
+// (`cert::devnet::chain`) makes every byte: its validators sign, its Pulsar group (a custody
+// group, or a committee no machine holds the key of) moves to each next set through the
+// library's own parties. Not a public entry point: js/index.js
 // exports what `makeDevnet` returns.
 //
 // Every key comes from the seed: a test chain is for tests and demos, never for keys anyone
@@ -10,7 +11,9 @@
 import { bytes, checkOpts, echo, named, oneOf, quasarError } from './common.js';
 import { CERT_POLICIES } from './cert.js';
 
-const CHAIN_OPTS = Object.freeze(['seed', 'chainId', 'validators', 'policy', 'epochs', 'blocks', 'level', 'magnetar']);
+const CHAIN_OPTS = Object.freeze(['seed', 'chainId', 'validators', 'policy', 'epochs', 'blocks', 'level', 'magnetar', 'pulsar']);
+/** Who signs the Pulsar leg (a null-prototype table: only its own names). */
+const PULSAR_SIGNING = Object.freeze({ __proto__: null, custody: true, committee: true });
 /** The Magnetar sets by name, as their mode bytes (a null-prototype table: only its own names). */
 const MAGNETAR_MODES = Object.freeze({ __proto__: null, shake192s: 1, shake192f: 2, shake256s: 3 });
 const POLICY_NAMES = Object.freeze({ __proto__: null, ...Object.fromEntries(CERT_POLICIES.map((p) => [p, true])) });
@@ -47,7 +50,9 @@ export function makeDevnet(w, loader) {
    * (null-prototype objects; see index.d.ts). Options: `seed` (32 bytes, required), `chainId`
    * (1), `validators` (4; at most 64), `policy` ('pq-fast': the legs the validators hold and
    * sign), `epochs` (2; at most 8), `blocks` per epoch (3; at most 64 in all), `level` (44:
-   * ML-DSA of the Pulsar group and the ML-DSA-set leg), `magnetar` ('shake192f').
+   * ML-DSA of the Pulsar group and the ML-DSA-set leg), `magnetar` ('shake192f'), `pulsar`
+   * ('custody', or 'committee': the Pulsar leg signed by a committee of the first six
+   * validators that no machine holds the key of).
    */
   function testChain(opts) {
     if (opts === undefined) throw new TypeError('testChain needs options with at least a 32-byte seed');
@@ -59,11 +64,13 @@ export function makeDevnet(w, loader) {
     if (!named(POLICY_NAMES, policy)) throw quasarError('UNKNOWN_POLICY', `unknown policy name (the names: ${oneOf(CERT_POLICIES)})`, 'policy', 'cert');
     const magnetar = o.magnetar === undefined ? 'shake192f' : o.magnetar;
     if (!named(MAGNETAR_MODES, magnetar)) throw new TypeError(`opts.magnetar must be one of ${oneOf(Object.keys(MAGNETAR_MODES))}, got ${echo(magnetar)}`);
+    const pulsar = o.pulsar === undefined ? 'custody' : o.pulsar;
+    if (!named(PULSAR_SIGNING, pulsar)) throw new TypeError(`opts.pulsar must be one of ${oneOf(Object.keys(PULSAR_SIGNING))}, got ${echo(pulsar)}`);
     const level = countOf(o, 'level', 44);
     const validators = countOf(o, 'validators', 4);
     const epochs = countOf(o, 'epochs', 2);
     const blocks = countOf(o, 'blocks', 3);
-    return loader.call(() => w.testChain(seed, chainId, validators, policy, epochs, blocks, level, MAGNETAR_MODES[magnetar]));
+    return loader.call(() => w.testChain(seed, chainId, validators, policy, epochs, blocks, level, MAGNETAR_MODES[magnetar], pulsar));
   }
   return { testChain };
 }

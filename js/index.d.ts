@@ -538,6 +538,13 @@ export interface TestChainOpts {
   level?: 44 | 65 | 87;
   /** The Magnetar leg's set (default 'shake192f'). */
   magnetar?: MagnetarMode;
+  /**
+   * Who signs the Pulsar leg (default 'custody': a custody group of every validator, whose
+   * combiner rebuilds the key while it signs; 'committee': a committee of the first
+   * min(n, 6) validators, threshold ⌊2N/3⌋ + 1 of its N, from a distributed key generation —
+   * no machine ever holds the key; a changed committee makes a new key in the next key era).
+   */
+  pulsar?: 'custody' | 'committee';
 }
 
 /** One block of a test chain (a null-prototype object). */
@@ -558,8 +565,9 @@ export interface TestChain {
 /**
  * A deterministic test chain (full build only): `validators` validators whose keys come from
  * `seed`; each epoch has `blocks` blocks signed by the first ⌊2n/3⌋ + 1 validators; each
- * epoch's last block but the final one ends it (the first validator leaves, one joins, the
- * Pulsar group is reshared to the next set under the same key). The same options give the same
+ * epoch's last block but the final one ends it (the first validator leaves, one joins, a
+ * Pulsar custody group is reshared to the next set under the same key, a committee is replaced
+ * by a new one with a new key in the next key era). The same options give the same
  * bytes as the Rust devnet (`cert::devnet::chain`). For tests and examples only: anyone with
  * the seed holds every key.
  * @throws TypeError / RangeError for wrong option types; QuasarError 'UNKNOWN_POLICY',

@@ -15,7 +15,7 @@ use std::alloc::System;
 use std::path::PathBuf;
 
 use quasar_pq::bls;
-use quasar_pq::cert::devnet::{two_thirds_plus_one, Devnet, DevnetConfig, Signers};
+use quasar_pq::cert::devnet::{two_thirds_plus_one, Devnet, DevnetConfig, PulsarSigning, Signers};
 use quasar_pq::cert::view::{encode, CERT_MAGIC};
 use quasar_pq::cert::{
     check, verify, CertificateBuilder, CertificateView, Error, Header, LegKind, LegSet, LightClient, Options,
@@ -77,6 +77,7 @@ fn chain(label: u8) -> Devnet {
         mldsa: Some(Mode::MlDsa44),
         magnetar: None,
         pulsar: Some(Mode::MlDsa44),
+        pulsar_signing: PulsarSigning::Custody,
     };
     Devnet::new(config, &WEIGHTS).unwrap()
 }
@@ -835,6 +836,7 @@ fn parse_and_check_at_21_validators_allocate_nothing() {
         mldsa: None,
         magnetar: None,
         pulsar: Some(Mode::MlDsa65),
+        pulsar_signing: PulsarSigning::Custody,
     };
     let mut net = Devnet::new(config, &[1; 21]).unwrap();
     let t = trusted(&net);
@@ -897,6 +899,7 @@ fn magnetar_leg_under_pq_heavy_and_strict_pq_heavy() {
         mldsa: None,
         magnetar: Some(MagnetarMode::Shake192f),
         pulsar: Some(Mode::MlDsa44),
+        pulsar_signing: PulsarSigning::Custody,
     };
     let mut net = Devnet::new(config, &[1, 1, 1, 1]).unwrap();
     let t = trusted(&net);

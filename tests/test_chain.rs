@@ -1,14 +1,19 @@
 //! The test chain (`cert::devnet::chain`, the full WASM build's `testChain`): it verifies
 //! with the light client under its policy across the epoch change, any flipped byte of a
 //! certificate or of the next set is refused, the same specification gives the same bytes as
-//! the devnet driven by hand, and requests over the bounds are refused with typed errors.
+//! the devnet driven by hand, and requests over the bounds are refused with typed errors. A
+//! devnet whose Pulsar leg a committee signs (no machine holds its key): the leg verifies under
+//! our light client and the peer ML-DSA verifiers, a committee change starts a new key era the
+//! client follows, an unchanged committee keeps its key, too few committee signers are refused.
 //!
 //! Run: `cargo test --features sim --test test_chain`.
 
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use quasar_pq::cert::devnet::{
-    block_hash, chain, two_thirds_plus_one, Chain, ChainSpec, Devnet, DevnetConfig, Signers,
+    block_hash, chain, two_thirds_plus_one, Chain, ChainSpec, Devnet, DevnetConfig, PulsarSigning, Signers,
     MAX_CHAIN_BLOCKS, MAX_CHAIN_EPOCHS, MAX_CHAIN_VALIDATORS,
 };
 use quasar_pq::cert::{LightClient, Policy, ValidatorSet};
@@ -118,6 +123,7 @@ fn the_same_spec_gives_the_bytes_of_the_devnet_driven_by_hand() {
         mldsa: None,
         magnetar: Some(s.magnetar),
         pulsar: Some(s.mldsa),
+        pulsar_signing: PulsarSigning::Custody,
     };
     let mut net = Devnet::new(config, &[1; 4]).unwrap();
     let signers = Signers::first(two_thirds_plus_one(4), 4);
@@ -253,5 +259,100 @@ fn the_recorded_chain_is_what_the_native_build_makes() {
     assert_eq!(
         file["sha256"], actual,
         "tests/vectors/test-chain.json differs from the chain made now; its \"sha256\" is now:\n{actual}"
+    );
+}
+
+/// The Pulsar leg of `cert` and its signed message, checked by the peer verifiers under the
+/// set's `PULG` key.
+fn pulsar_leg_verifies_everywhere(set: &ValidatorSet, cert: &[u8], message: &[u8]) {
+    use quasar_pq::cert::{CertificateView, LegKind, LegView, PULSAR_CONTEXT};
+    use quasar_pq::pulsar::frame::GroupKeyFrame;
+    let view = CertificateView::parse(cert).unwrap();
+    let Some(LegView::Pulsar { frame }) = view.leg(LegKind::Pulsar) else {
+        panic!("no Pulsar leg");
+    };
+    let set_view = set.view();
+    let key = GroupKeyFrame::decode(set_view.pulsar_group_key().unwrap()).unwrap();
+    for peer in common::peers::peers(key.mode) {
+        assert!(
+            (peer.verify)(key.public_key, message, PULSAR_CONTEXT, frame.signature),
+            "{} rejects the committee's Pulsar leg",
+            peer.name
+        );
+    }
+}
+
+#[test]
+fn a_committee_signs_the_pulsar_leg_and_a_new_committee_is_a_new_key_era() {
+    let config = DevnetConfig {
+        seed: [0x6c; 32],
+        pulsar: Some(quasar_pq::mldsa::Mode::MlDsa44),
+        pulsar_signing: PulsarSigning::Committee,
+        ..DevnetConfig::default()
+    };
+    // Eight validators: the committee is the first six (set order), threshold 5.
+    let mut net = Devnet::new(config, &[1; 8]).unwrap();
+    assert_eq!(net.pulsar_members(), (0..6).collect::<Vec<_>>());
+    assert_eq!(net.pulsar_threshold(), Some(5));
+    let mut client = LightClient::new(net.set().clone(), Policy::PQ_FAST).unwrap();
+    let all = Signers::all(8);
+
+    let b = net.builder(1, 0, [1; 32]);
+    let message = b.message();
+    let cert = net.sign(b, &all).unwrap();
+    pulsar_leg_verifies_everywhere(net.set(), &cert, &message);
+    client.update(&cert, None).unwrap();
+
+    // Validator 7 (outside the committee) leaves: the same committee keeps its key and era.
+    let key0 = net.set().view().pulsar_group_key().unwrap().to_vec();
+    let (cert, next) = net.end_epoch(2, 0, [2; 32], &all, &[7], &[], false).unwrap();
+    client.update(&cert, Some(next.as_bytes())).unwrap();
+    assert_eq!(next.view().pulsar_group_key().unwrap(), &key0[..]);
+    assert_eq!(next.view().key_era(), 0);
+    let all = Signers::all(7);
+
+    // Validator 0 (a committee member) leaves: a new committee, a new key, the next key era.
+    let (cert, next) = net.end_epoch(3, 0, [3; 32], &all, &[0], &[1], false).unwrap();
+    client.update(&cert, Some(next.as_bytes())).unwrap();
+    assert_ne!(next.view().pulsar_group_key().unwrap(), &key0[..]);
+    assert_eq!(next.view().key_era(), 1);
+    assert_eq!(client.epoch(), 2);
+
+    // Under the new key, signed by the first five of the new committee.
+    let b = net.builder(4, 0, [4; 32]);
+    let message = b.message();
+    let cert = net.sign(b, &all).unwrap();
+    pulsar_leg_verifies_everywhere(net.set(), &cert, &message);
+    client.update(&cert, None).unwrap();
+    assert_eq!(client.latest().unwrap().height, 4);
+
+    // Four committee members (positions 0–5) among the Pulsar signers, the threshold five:
+    // refused.
+    let few = Signers {
+        pulsar: vec![0, 1, 2, 3, 6],
+        ..all.clone()
+    };
+    let err = net.certificate(5, 0, [5; 32], &few).unwrap_err();
+    assert_eq!(err.code(), "WRONG_SIGNER_COUNT");
+}
+
+#[test]
+fn a_committee_chain_is_followed_across_its_key_eras() {
+    let s = ChainSpec {
+        pulsar_signing: PulsarSigning::Committee,
+        epochs: 3,
+        ..spec(Policy::PQ_FAST)
+    };
+    let made = chain(&s).unwrap();
+    assert_eq!(chain(&s).unwrap(), made, "deterministic");
+    let client = follow(&made, Policy::PQ_FAST).unwrap();
+    assert_eq!(client.epoch(), 2);
+    // Every epoch change replaced a committee member: a new key in a new era each time.
+    let eras: Vec<u64> = made.sets.iter().map(|s| s.view().key_era()).collect();
+    assert_eq!(eras, [0, 1, 2]);
+    let custody = chain(&spec(Policy::PQ_FAST)).unwrap();
+    assert_ne!(
+        custody.sets[0].view().pulsar_group_key(),
+        made.sets[0].view().pulsar_group_key()
     );
 }

@@ -1,8 +1,8 @@
 //! `quasar cert build|verify`: finality certificates over files.
 //!
 //! `build` runs a deterministic devnet (`quasar_pq::cert::devnet`: the validators' keys from
-//! the seed, the Pulsar custody group through the library's parties on the in-process
-//! simulator) and writes its validator sets and certificates; `verify` follows them with the
+//! the seed, the Pulsar custody group or committee through the library's parties on the
+//! in-process simulator) and writes its validator sets and certificates; `verify` follows them with the
 //! library's light client — the directory `build` wrote (`chain`, `from_dir`), or files named
 //! one by one — and prints each report leg by leg. A refusal names the flag or the file that
 //! fixes it (`hint`).
@@ -19,16 +19,27 @@ quasar cert — Quasar finality certificates over files
 USAGE:
     quasar cert build --out DIR [--validators N] [--policy NAME] [--epochs E]
                       [--blocks B] [--magnetar 192s|192f|256s] [--seed HEX]
+                      [--pulsar custody|committee] [--pulsar-set 44|65|87]
     quasar cert verify DIR [--set FILE] [--policy NAME] [--full]
     quasar cert verify --set FILE [--next-set FILE]... [--policy NAME] [--full] CERT...
 
-build: a deterministic devnet of N validators (default 4; BLS keys, ML-DSA-44 keys and a
-Pulsar ML-DSA-65 custody group of threshold floor(2N/3) + 1, and Magnetar keys when the
+build: a deterministic devnet of N validators (default 4; BLS keys, ML-DSA-44 keys, a
+Pulsar group (ML-DSA-65 unless --pulsar-set says otherwise), and Magnetar keys when the
 policy needs them) signs B blocks per epoch (default 2) for E epochs (default 2): the
 first floor(2N/3) + 1 validators sign every leg the policy needs. The last block of each
-epoch commits to the next set (the first validator leaves, one joins; the Pulsar group is
-reshared to it under the same key). Writes DIR/set-EPOCH.qvst and
-DIR/cert-EPOCH-HEIGHT.qcrt.
+epoch commits to the next set (the first validator leaves, one joins). Writes
+DIR/set-EPOCH.qvst and DIR/cert-EPOCH-HEIGHT.qcrt.
+
+The Pulsar leg (--pulsar):
+  custody    (default) a custody group of all N validators, threshold floor(2N/3) + 1:
+             the key is Shamir-shared, and a combiner rebuilds it while it signs; reshared
+             to the next set under the same key
+  committee  a committee of the first min(N, 6) validators, threshold floor(2M/3) + 1 of
+             its M members, keyed by a distributed key generation: no machine ever holds
+             the key, not even while signing (threshold ML-DSA); a committee whose members
+             change gets a new key in the next key era. ML-DSA-44 is much cheaper here
+             (--pulsar-set 44)
+Either way the leg is one plain ML-DSA signature: verify needs no option for it.
 
 verify: a light client trusting a validator set follows the certificates in order under
 --policy (default pq-fast; give the one the chain was built with); a certificate that ends
@@ -398,7 +409,7 @@ fn indent(text: &str) -> String {
 }
 
 fn build(args: &[String]) -> Result<(), Failure> {
-    use quasar_pq::cert::devnet::{two_thirds_plus_one, Devnet, DevnetConfig, Signers};
+    use quasar_pq::cert::devnet::{two_thirds_plus_one, Devnet, DevnetConfig, PulsarSigning, Signers};
     use quasar_pq::cert::LegKind;
 
     let p = parse(
@@ -411,6 +422,8 @@ fn build(args: &[String]) -> Result<(), Failure> {
             "--blocks",
             "--magnetar",
             "--seed",
+            "--pulsar",
+            "--pulsar-set",
         ],
         &[],
     )?;
@@ -437,6 +450,22 @@ fn build(args: &[String]) -> Result<(), Failure> {
             )))
         }
     };
+    let pulsar_signing = match p.get("--pulsar") {
+        None => PulsarSigning::Custody,
+        Some(name) => PulsarSigning::from_name(name).ok_or_else(|| {
+            usage_error(format!(
+                "unknown Pulsar signing '{name}' (expected custody or committee)"
+            ))
+        })?,
+    };
+    let pulsar_set = match p.get("--pulsar-set") {
+        None => quasar_pq::mldsa::Mode::MlDsa65,
+        Some(level) => level
+            .parse::<u16>()
+            .ok()
+            .and_then(quasar_pq::mldsa::Mode::from_level)
+            .ok_or_else(|| usage_error(format!("unknown ML-DSA set '{level}' (expected 44, 65 or 87)")))?,
+    };
     let mut seed = [0u8; 32];
     if let Some(s) = p.get("--seed") {
         let digits = s.strip_prefix("0x").unwrap_or(s);
@@ -462,7 +491,8 @@ fn build(args: &[String]) -> Result<(), Failure> {
         bls: true,
         mldsa: Some(quasar_pq::mldsa::Mode::MlDsa44),
         magnetar: needs(LegKind::Magnetar).then_some(magnetar),
-        pulsar: Some(quasar_pq::mldsa::Mode::MlDsa65),
+        pulsar: Some(pulsar_set),
+        pulsar_signing,
     };
     let dir = PathBuf::from(out);
     std::fs::create_dir_all(&dir).map_err(|e| usage_error(format!("cannot create {out}: {e}")))?;

@@ -483,6 +483,69 @@ fn cert_build_then_verify_across_an_epoch_change() {
     }
 }
 
+/// `quasar cert build --pulsar committee`: the Pulsar leg signed by a committee (threshold
+/// ML-DSA, no machine holds the key) of the first six of seven validators; `cert verify`
+/// follows the chain with no option for it (the leg is plain ML-DSA), each committee change a
+/// new key era; the set files carry the committee's key, not the custody group's.
+#[test]
+fn cert_build_with_a_committee_signing_the_pulsar_leg() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = |name: &str| tmp.path().join(name).to_str().unwrap().to_string();
+    let (committee, custody) = (dir("committee"), dir("custody"));
+    let build = |out: &str, pulsar: &str| {
+        let o = quasar(&[
+            "cert",
+            "build",
+            "--out",
+            out,
+            "--validators",
+            "7",
+            "--pulsar",
+            pulsar,
+            "--pulsar-set",
+            "44",
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+    };
+    build(&committee, "committee");
+    build(&custody, "custody");
+    let o = quasar(&["cert", "verify", &committee]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{out}\n{}", text(&o.stderr));
+    assert_eq!(out.matches("  accepted:").count(), 4, "{out}");
+    assert_eq!(out.matches("pulsar     valid").count(), 4, "{out}");
+    let set = |d: &str| std::fs::read(format!("{d}/set-0.qvst")).unwrap();
+    assert_ne!(
+        set(&committee),
+        set(&custody),
+        "a committee key is not the custody key"
+    );
+
+    // A flipped byte in the committee's signature is refused.
+    let first = format!("{committee}/cert-0-1.qcrt");
+    let mut bad = std::fs::read(&first).unwrap();
+    let last = bad.len() - 1;
+    bad[last] ^= 1;
+    std::fs::write(&first, &bad).unwrap();
+    let o = quasar(&["cert", "verify", &committee]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("INVALID_SIGNATURE"),
+        "{}",
+        text(&o.stderr)
+    );
+
+    for args in [
+        vec!["cert", "build", "--out", &custody, "--pulsar", "dealer"],
+        vec!["cert", "build", "--out", &custody, "--pulsar-set", "128"],
+    ] {
+        let o = quasar(&args);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+}
+
 /// `quasar cert verify DIR` finds what `cert build --out DIR` wrote: the first set trusted,
 /// the certificates by epoch and height (numerically: height 10 after 9), each epoch's next
 /// set; a refusal names the flag or the file it wants.

@@ -1,8 +1,14 @@
 //! A deterministic development chain (features `sim` or `full`): validators with every key drawn from a
-//! labelled seed, the Pulsar custody group run through the library's own parties on the
-//! in-process simulator ([`crate::party::sim`]), and certificates signed by whichever
-//! validators the caller names — across epoch changes, with the Pulsar group reshared to the
-//! next set under the unchanged key (or a new key, a new era). Tests, the known-answer
+//! labelled seed, the Pulsar group run through the library's own parties on the in-process
+//! simulator ([`crate::party::sim`]), and certificates signed by whichever validators the
+//! caller names — across epoch changes, with the Pulsar group reshared to the next set under
+//! the unchanged key (or a new key, a new era).
+//!
+//! The Pulsar leg is signed either by a custody group of every validator
+//! ([`PulsarSigning::Custody`], [`crate::pulsar::custody`]: a combiner rebuilds the key while
+//! it signs) or by a committee of the set's first validators ([`PulsarSigning::Committee`],
+//! [`crate::pulsar::committee`]: no machine ever holds the key). The certificate and its
+//! verifier are the same for both: the leg is one plain ML-DSA signature. Tests, the known-answer
 //! vectors, the CLI (`quasar cert build`), the benches and the demo build their chains here;
 //! [`chain`] makes a whole one from a [`ChainSpec`] (the full WASM build's `testChain`).
 //!
@@ -27,11 +33,13 @@
 //! never for keys anyone relies on.
 
 mod chain;
+mod committee;
 mod pulsar;
 
 pub use chain::{
     block_hash, chain, Block, Chain, ChainSpec, MAX_CHAIN_BLOCKS, MAX_CHAIN_EPOCHS, MAX_CHAIN_VALIDATORS,
 };
+pub use committee::COMMITTEE_MAX;
 
 use alloc::vec::Vec;
 
@@ -56,9 +64,46 @@ pub struct DevnetConfig {
     pub mldsa: Option<mldsa::Mode>,
     /// Per-validator Magnetar (SLH-DSA) keys (the Magnetar leg), of this parameter set.
     pub magnetar: Option<magnetar::Mode>,
-    /// A Pulsar custody group of the validators (the Pulsar leg), with this ML-DSA set; its
-    /// threshold is ⌊2n/3⌋ + 1 of the n validators.
+    /// A Pulsar group (the Pulsar leg), with this ML-DSA set.
     pub pulsar: Option<mldsa::Mode>,
+    /// Who signs the Pulsar leg.
+    pub pulsar_signing: PulsarSigning,
+}
+
+/// Who signs a devnet's Pulsar leg. Either way the leg is one plain ML-DSA signature under the
+/// set's Pulsar key, and the verifier is the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PulsarSigning {
+    /// A custody group of all n validators, threshold ⌊2n/3⌋ + 1 ([`crate::pulsar::custody`]):
+    /// the combiner rebuilds the key while it signs. Reshared to the next set under the same
+    /// key at an epoch change.
+    #[default]
+    Custody,
+    /// A committee of the set's first min(n, [`COMMITTEE_MAX`]) validators (set order),
+    /// threshold ⌊2N/3⌋ + 1 of its N members ([`crate::pulsar::committee`]): the key comes from
+    /// a distributed key generation and no machine ever holds it, not even while signing. A
+    /// committee key is never reshared: when an epoch change alters the committee, the next
+    /// set gets a new committee key in the next key era.
+    Committee,
+}
+
+impl PulsarSigning {
+    /// Its name: `custody` or `committee`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PulsarSigning::Custody => "custody",
+            PulsarSigning::Committee => "committee",
+        }
+    }
+
+    /// The signing of a name ([`PulsarSigning::name`]).
+    pub fn from_name(name: &str) -> Option<PulsarSigning> {
+        match name {
+            "custody" => Some(PulsarSigning::Custody),
+            "committee" => Some(PulsarSigning::Committee),
+            _ => None,
+        }
+    }
 }
 
 impl Default for DevnetConfig {
@@ -71,6 +116,7 @@ impl Default for DevnetConfig {
             mldsa: None,
             magnetar: None,
             pulsar: None,
+            pulsar_signing: PulsarSigning::Custody,
         }
     }
 }
@@ -80,7 +126,8 @@ impl Default for DevnetConfig {
 pub struct Signers {
     /// BLS signers.
     pub bls: Vec<usize>,
-    /// Pulsar custody signers (at least the group's threshold).
+    /// Pulsar signers: custody, at least the group's threshold; a committee, at least its
+    /// threshold among its members (the first that are sign).
     pub pulsar: Vec<usize>,
     /// ML-DSA-set signers.
     pub mldsa: Vec<usize>,
@@ -125,8 +172,30 @@ pub struct Devnet {
     epoch: u64,
     key_era: u64,
     set: ValidatorSet,
-    pulsar: Option<pulsar::Group>,
+    pulsar: Option<PulsarGroup>,
     sessions: u64,
+}
+
+/// The current set's Pulsar group.
+enum PulsarGroup {
+    Custody(pulsar::Group),
+    Committee(committee::Group),
+}
+
+impl PulsarGroup {
+    fn threshold(&self) -> usize {
+        match self {
+            PulsarGroup::Custody(g) => usize::from(g.public.threshold()),
+            PulsarGroup::Committee(c) => c.key.threshold(),
+        }
+    }
+
+    fn frame(&self) -> Result<Vec<u8>, Error> {
+        match self {
+            PulsarGroup::Custody(g) => Ok(g.key.frame()),
+            PulsarGroup::Committee(c) => c.frame(),
+        }
+    }
 }
 
 impl core::fmt::Debug for Devnet {
@@ -161,9 +230,8 @@ impl Devnet {
         let members: Vec<u16> = weights.iter().map(|&w| net.create(w)).collect::<Result<_, _>>()?;
         net.members = net.sorted(members);
         if let Some(mode) = net.config.pulsar {
-            let ids = net.party_ids(&net.members)?;
-            let t = u16::try_from(two_thirds_plus_one(ids.len())).map_err(|_| too_many())?;
-            net.pulsar = Some(pulsar::ceremony(&net.label("key ceremony"), mode, &ids, t)?);
+            let members = net.members.clone();
+            net.pulsar = Some(net.new_group(mode, &members)?);
         }
         net.set = net.make_set(net.epoch, net.key_era, &net.members)?;
         Ok(net)
@@ -184,9 +252,25 @@ impl Devnet {
         &self.config
     }
 
-    /// The Pulsar custody threshold of the current set, if it has a group.
+    /// The Pulsar threshold of the current set, if it has a group: a custody group's, or its
+    /// committee's (of [`Devnet::pulsar_members`]).
     pub fn pulsar_threshold(&self) -> Option<usize> {
-        self.pulsar.as_ref().map(|g| usize::from(g.public.threshold()))
+        self.pulsar.as_ref().map(PulsarGroup::threshold)
+    }
+
+    /// The positions in the current set of the Pulsar group's members: every validator for a
+    /// custody group, the first min(n, [`COMMITTEE_MAX`]) for a committee.
+    pub fn pulsar_members(&self) -> Vec<usize> {
+        match &self.pulsar {
+            None => Vec::new(),
+            Some(PulsarGroup::Custody(_)) => (0..self.members.len()).collect(),
+            Some(PulsarGroup::Committee(c)) => (0..self.members.len())
+                .filter(|&i| {
+                    let id = PartyId::new(self.members[i]);
+                    id.is_some_and(|id| c.members().contains(&id))
+                })
+                .collect(),
+        }
     }
 
     /// A builder for block `(height, round, block_hash)` under the current set.
@@ -242,11 +326,14 @@ impl Devnet {
                 .collect::<Result<_, _>>()?;
             let ids = self.party_ids(&numbers)?;
             let label = self.label("sign");
-            let group = self
-                .pulsar
-                .as_ref()
-                .ok_or(Error::Cert(super::Error::MissingKeys(LegKind::Pulsar)))?;
-            builder.pulsar(&pulsar::sign(&label, group, &ids, &message, PULSAR_CONTEXT)?)?;
+            let frame = match &self.pulsar {
+                Some(PulsarGroup::Custody(g)) => pulsar::sign(&label, g, &ids, &message, PULSAR_CONTEXT)?,
+                Some(PulsarGroup::Committee(c)) => {
+                    committee::sign(&label, c, &ids, &message, PULSAR_CONTEXT)?
+                }
+                None => return Err(Error::Cert(super::Error::MissingKeys(LegKind::Pulsar))),
+            };
+            builder.pulsar(&frame)?;
         }
         Ok(builder.build()?)
     }
@@ -268,9 +355,10 @@ impl Devnet {
     }
 
     /// The epoch's last block and the next epoch: the validators at positions `leave` go,
-    /// one validator per weight in `join` arrives; the Pulsar group is reshared to the next
-    /// set under the same key (or, with `new_key`, a new key ceremony starts the next key
-    /// era). Returns the last block's certificate, signed by `signers` of the current set
+    /// one validator per weight in `join` arrives; a Pulsar custody group is reshared to the
+    /// next set under the same key (or, with `new_key`, a new key ceremony starts the next key
+    /// era); a Pulsar committee whose members change (or with `new_key`) is replaced by a new
+    /// committee with a new key, in the next key era. Returns the last block's certificate, signed by `signers` of the current set
     /// and committing to the next set, and the next set; the devnet moves to it.
     ///
     /// # Errors
@@ -297,17 +385,26 @@ impl Devnet {
             next.push(self.create(w)?);
         }
         let next = self.sorted(next);
+        let new_committee = match &self.pulsar {
+            Some(PulsarGroup::Committee(c)) => self.committee_of(&next)? != c.members(),
+            _ => false,
+        };
+        let new_key = new_key || new_committee;
         let key_era = self.key_era + u64::from(new_key);
-        let label = self.label(if new_key { "key ceremony" } else { "reshare" });
-        let next_group = match (&self.pulsar, self.config.pulsar) {
-            (Some(group), Some(mode)) => {
-                let ids = self.party_ids(&next)?;
-                let t = u16::try_from(two_thirds_plus_one(ids.len())).map_err(|_| too_many())?;
-                Some(if new_key {
-                    pulsar::ceremony(&label, mode, &ids, t)?
-                } else {
-                    pulsar::reshare(&label, group, &ids, t)?
-                })
+        let next_group = match (self.pulsar.is_some(), self.config.pulsar) {
+            (true, Some(mode)) if new_key => Some(self.new_group(mode, &next)?),
+            (true, Some(_)) => {
+                let label = self.label("reshare");
+                match &self.pulsar {
+                    Some(PulsarGroup::Custody(group)) => {
+                        let ids = self.party_ids(&next)?;
+                        let t = u16::try_from(two_thirds_plus_one(ids.len())).map_err(|_| too_many())?;
+                        Some(PulsarGroup::Custody(pulsar::reshare(&label, group, &ids, t)?))
+                    }
+                    // The same committee keeps its key.
+                    Some(PulsarGroup::Committee(c)) => Some(PulsarGroup::Committee(c.clone())),
+                    None => None,
+                }
             }
             _ => None,
         };
@@ -352,6 +449,30 @@ impl Devnet {
                 kind: LegKind::Bls,
                 index,
             }))
+    }
+
+    /// A new Pulsar group among the validators `numbers` (set order) from a key generation:
+    /// a custody group of all, or a committee of the first [`COMMITTEE_MAX`].
+    fn new_group(&mut self, mode: mldsa::Mode, numbers: &[u16]) -> Result<PulsarGroup, Error> {
+        let label = self.label("key ceremony");
+        Ok(match self.config.pulsar_signing {
+            PulsarSigning::Custody => {
+                let ids = self.party_ids(numbers)?;
+                let t = u16::try_from(two_thirds_plus_one(ids.len())).map_err(|_| too_many())?;
+                PulsarGroup::Custody(pulsar::ceremony(&label, mode, &ids, t)?)
+            }
+            PulsarSigning::Committee => {
+                let ids = self.committee_of(numbers)?;
+                PulsarGroup::Committee(committee::keygen(&label, mode, &ids)?)
+            }
+        })
+    }
+
+    /// The committee of the validators `numbers` (set order): the first
+    /// [`COMMITTEE_MAX`], as increasing party ids.
+    fn committee_of(&self, numbers: &[u16]) -> Result<Vec<PartyId>, Error> {
+        let first = &numbers[..numbers.len().min(COMMITTEE_MAX)];
+        self.party_ids(first)
     }
 
     /// A label unique to this devnet and this call (session ids, party RNGs).
@@ -439,7 +560,7 @@ impl Devnet {
             bls: self.config.bls,
             mldsa: self.config.mldsa,
             slhdsa: self.config.magnetar.map(magnetar::Mode::slhdsa),
-            pulsar_group_key: self.pulsar.as_ref().map(|g| g.key.frame()),
+            pulsar_group_key: self.pulsar.as_ref().map(PulsarGroup::frame).transpose()?,
         };
         let validators = numbers
             .iter()

@@ -10,7 +10,7 @@ use js_sys::{Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 
 use super::{null_object, to_js_error};
-use crate::cert::devnet::{chain, ChainSpec};
+use crate::cert::devnet::{chain, ChainSpec, PulsarSigning};
 use crate::cert::Policy;
 use crate::{magnetar, mldsa, wire};
 
@@ -27,11 +27,12 @@ fn invalid(what: &'static str) -> JsValue {
 /// The chain of `validators` validators over `epochs` epochs of `blocks` blocks, on chain
 /// `chain_id`, from the 32-byte `seed`, meeting the policy named `policy_name`, with ML-DSA
 /// level `level` (44, 65, 87: the Pulsar group and the ML-DSA-set leg) and the Magnetar mode
-/// byte `magnetar_mode` (see the module docs).
+/// byte `magnetar_mode`, the Pulsar leg signed by `pulsar_signing` (`custody` or `committee`;
+/// see the module docs).
 ///
 /// # Errors
 /// `LENGTH_MISMATCH` for a seed that is not 32 bytes, `UNKNOWN_POLICY`, `INVALID_VALUE` for
-/// an unknown level or mode or a count of zero, `COUNT_TOO_LARGE` for a count over its bound
+/// an unknown level, mode or Pulsar signing or a count of zero, `COUNT_TOO_LARGE` for a count over its bound
 /// ([`crate::cert::devnet::MAX_CHAIN_VALIDATORS`] and the others).
 // A flat binding: one argument per field of the spec, each routed unchanged.
 #[allow(clippy::too_many_arguments)]
@@ -45,6 +46,7 @@ pub fn test_chain(
     blocks: u32,
     level: u32,
     magnetar_mode: u8,
+    pulsar_signing: &str,
 ) -> Result<JsValue, JsValue> {
     let seed: [u8; 32] = seed.try_into().map_err(|_| {
         to_js_error(wire::Error::LengthMismatch {
@@ -65,6 +67,8 @@ pub fn test_chain(
             .and_then(mldsa::Mode::from_level)
             .ok_or_else(|| invalid("ML-DSA level (44, 65 or 87)"))?,
         magnetar: magnetar::Mode::from_byte(magnetar_mode).ok_or_else(|| invalid("Magnetar mode"))?,
+        pulsar_signing: PulsarSigning::from_name(pulsar_signing)
+            .ok_or_else(|| invalid("Pulsar signing (custody or committee)"))?,
     };
     let made = chain(&spec).map_err(to_js_error)?;
     let sets = Array::new();

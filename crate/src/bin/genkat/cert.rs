@@ -22,7 +22,7 @@
 //! [{certificate, next_set, accepted, code, epoch}]}` (names of `certificates` and `sets`;
 //! `next_set` empty for none).
 
-use quasar_pq::cert::devnet::{Devnet, DevnetConfig, Signers};
+use quasar_pq::cert::devnet::{Devnet, DevnetConfig, PulsarSigning, Signers};
 use quasar_pq::cert::{verify, LegKind, LightClient, Options, Policy, Report, TrustedSet, ValidatorSet};
 use quasar_pq::magnetar;
 use quasar_pq::mldsa::Mode;
@@ -126,6 +126,7 @@ fn build() -> Result<String, Failure> {
         mldsa: Some(Mode::MlDsa44),
         magnetar: Some(magnetar::Mode::Shake192s),
         pulsar: Some(Mode::MlDsa44),
+        pulsar_signing: PulsarSigning::Custody,
     };
     let mut net = Devnet::new(config, &[10, 20, 30, 40])?;
     let set0 = net.set().clone();

@@ -5,8 +5,9 @@
 //! legs the policy requires. Each epoch has `blocks` blocks at consecutive heights from 1,
 //! block hashes drawn from the seed and the height; the first ⌊2n/3⌋ + 1 validators sign
 //! every leg. The last block of every epoch but the last ends it: the validator at position 0
-//! leaves, one joins, and the Pulsar group (when the policy has the leg) is reshared to the
-//! next set under the unchanged key. So `sets` has one set per epoch and a block carries the
+//! leaves, one joins, and the Pulsar group (when the policy has the leg) moves to the next set:
+//! a custody group is reshared under the unchanged key; a committee (its first members
+//! changed) makes a new key in the next key era. So `sets` has one set per epoch and a block carries the
 //! next set exactly when it ends its epoch.
 //!
 //! ```
@@ -28,7 +29,7 @@
 
 use alloc::vec::Vec;
 
-use super::{two_thirds_plus_one, Devnet, DevnetConfig, Signers};
+use super::{two_thirds_plus_one, Devnet, DevnetConfig, PulsarSigning, Signers};
 use crate::cert::{LegKind, Policy, ValidatorSet};
 use crate::hash::{tags, Transcript};
 use crate::{magnetar, mldsa, wire, Error};
@@ -60,11 +61,13 @@ pub struct ChainSpec {
     pub mldsa: mldsa::Mode,
     /// The parameter set of the Magnetar leg.
     pub magnetar: magnetar::Mode,
+    /// Who signs the Pulsar leg: a custody group or a committee.
+    pub pulsar_signing: PulsarSigning,
 }
 
 impl Default for ChainSpec {
     /// Chain 1, seed zero, 4 validators, `pq-fast`, 2 epochs of 3 blocks, ML-DSA-44,
-    /// Magnetar-SHAKE-192f.
+    /// Magnetar-SHAKE-192f, a Pulsar custody group.
     fn default() -> Self {
         ChainSpec {
             chain_id: 1,
@@ -75,6 +78,7 @@ impl Default for ChainSpec {
             blocks: 3,
             mldsa: mldsa::Mode::MlDsa44,
             magnetar: magnetar::Mode::Shake192f,
+            pulsar_signing: PulsarSigning::Custody,
         }
     }
 }
@@ -147,6 +151,7 @@ pub fn chain(spec: &ChainSpec) -> Result<Chain, Error> {
         mldsa: has(LegKind::MlDsaSet).then_some(spec.mldsa),
         magnetar: has(LegKind::Magnetar).then_some(spec.magnetar),
         pulsar: has(LegKind::Pulsar).then_some(spec.mldsa),
+        pulsar_signing: spec.pulsar_signing,
     };
     let mut net = Devnet::new(config, &alloc::vec![1; spec.validators])?;
     let mut sets = alloc::vec![net.set().clone()];
