@@ -88,10 +88,13 @@ export class Network {
    * @param {{
    *   onRoundStart?: (r: {phase: string, round: string, names: Map<any, string>, total: number, token: string, actors: any[]}) => void,
    *   onProgress?: (p: {phase: string, round: string, done: number, total: number, token: string, key: any, ms: number}) => void,
-   * }} [opts]
+   *   scope?: string,
+   * }} [opts] `scope`: the workers' namespace for this network's entities (a tab's own, so
+   *   two tabs' party 3 are two entities); '' by default.
    */
-  constructor(pool, { onRoundStart, onStepStart, onProgress, onRoundEnd } = {}) {
+  constructor(pool, { onRoundStart, onStepStart, onProgress, onRoundEnd, scope = '' } = {}) {
     this.pool = pool;
+    this.scope = scope; // the workers keep this network's entities apart from other tabs'
     this.onRoundEnd = onRoundEnd ?? (() => {});
     this.onStepStart = onStepStart ?? (() => {});
     this.onRoundStart = onRoundStart ?? (() => {});
@@ -139,7 +142,7 @@ export class Network {
       for (const m of this.inbox.get(k) ?? []) this.#release(m.bytes.buffer);
       this.inbox.delete(k);
     }
-    await Promise.all([...byWorker].map(([w, list]) => this.pool.call(w, { op: 'drop', keys: list })));
+    await Promise.all([...byWorker].map(([w, list]) => this.pool.call(w, { op: 'drop', scope: this.scope, keys: list })));
   }
 
   /** `items` (keys, or objects with a `key`) grouped by the worker that hosts them. */
@@ -183,7 +186,7 @@ export class Network {
     const rounds = new Map(); // key -> the round its next step runs, as the party names it
     let sent = [];
     const byWorker = this.#byWorker(parties.map(({ key, factory, params }) => ({ key, factory, params })));
-    const replies = await Promise.all([...byWorker].map(([w, specs]) => this.pool.call(w, { op: 'start', specs })));
+    const replies = await Promise.all([...byWorker].map(([w, specs]) => this.pool.call(w, { op: 'start', scope: this.scope, specs })));
     for (const s of replies.flatMap((r) => r.results)) {
       if (!s.ok) {
         errors.set(s.key, s.error);
@@ -237,7 +240,7 @@ export class Network {
 
   /** Free the parties of `keys` in their workers (their keyrings stay). */
   async #stop(keys) {
-    await Promise.all([...this.#byWorker(keys)].map(([w, list]) => this.pool.call(w, { op: 'stop', keys: list })));
+    await Promise.all([...this.#byWorker(keys)].map(([w, list]) => this.pool.call(w, { op: 'stop', scope: this.scope, keys: list })));
   }
 
   /** Take the messages waiting for `key`. */
@@ -269,7 +272,7 @@ export class Network {
       }
       // A buffer another party on this worker still waits for is copied, not moved.
       for (const b of buffers) if (this.refs.has(b)) buffers.delete(b);
-      calls.push(this.pool.call(w, { op: 'step', token, steps }, [...buffers]));
+      calls.push(this.pool.call(w, { op: 'step', scope: this.scope, token, steps }, [...buffers]));
     }
     const replies = (await Promise.all(calls)).flatMap((r) => r.steps);
     stats.wallMs = performance.now() - t0;

@@ -12,6 +12,15 @@
 // share was erased, is the keyring's decision (only a verified activation certificate erases
 // it), reported back as public data.
 //
+// A Pulsar committee member (`pulsar.committee.keygen`, `.signer`) keeps its committee share
+// (`PulsarCommitteeShare`, in WASM memory) the same way: a key generation that finishes leaves
+// it in the entity, `share: true` in a signer's parameters stands for it, and only its public
+// info (`publicInfo()`) goes back to the page. `committee-deal` runs the trusted dealer (it
+// keeps nothing) and `committee-load` gives an entity the share a dealer sent it.
+//
+// Entities live in scopes: each tab's network (www/coordinator.js) names its own, so the
+// committee tab's member 3 is not the threshold tab's party 3 in the same worker.
+//
 // Magnetar validators live here too (`magnetar-keygen`, `magnetar-sign`): each holds its own
 // SLH-DSA secret key, made and used only through `lib.magnetar`, and never sent out; the page
 // gets public keys and signatures. `magnetar-verify-batch` checks a share of the aggregator's
@@ -24,18 +33,36 @@ import * as lib from '/js/support/demo.mjs';
 import { errorInfo } from './util.js';
 import { standardVerify } from './verify.js';
 
-const entities = new Map(); // key -> { party, keyring }
+const scopes = new Map(); // scope -> (key -> { party, keyring, share })
 const validators = new Map(); // Magnetar validator index -> { mode, secretKey }
 let registry = null; // { version, r: MagnetarRegistry }
 let ready = null;
 
-function entity(key) {
+/** The entities of one scope (the default scope is ''). */
+function entitiesOf(scope = '') {
+  let m = scopes.get(scope);
+  if (!m) {
+    m = new Map();
+    scopes.set(scope, m);
+  }
+  return m;
+}
+
+function entity(scope, key) {
+  const entities = entitiesOf(scope);
   let e = entities.get(key);
   if (!e) {
-    e = { party: null, keyring: null };
+    e = { party: null, keyring: null, share: null };
     entities.set(key, e);
   }
   return e;
+}
+
+/** Frees everything an entity holds (its party, keyring and committee share: secrets wiped). */
+function release(e) {
+  e?.party?.free();
+  e?.keyring?.free();
+  e?.share?.free();
 }
 
 function factory(name) {
@@ -56,7 +83,8 @@ function keyringInfo(k) {
 
 /**
  * A finished party's outcome, its secrets kept here: a keyring becomes the entity's (the one
- * the party took is empty now).
+ * the party took is empty now), and so does a committee key generation's `keyShare`, which
+ * the page sees as its public info only (`share`).
  */
 function keep(ent, outcome) {
   const next = outcome.keyring;
@@ -64,6 +92,12 @@ function keep(ent, outcome) {
   if (next) {
     ent.keyring?.free();
     ent.keyring = next;
+  }
+  if (outcome.keyShare instanceof lib.PulsarCommitteeShare) {
+    ent.share?.free();
+    ent.share = outcome.keyShare;
+    delete outcome.keyShare;
+    return { ...outcome, share: ent.share.publicInfo() };
   }
   return { ...outcome, keyring: ent.keyring ? keyringInfo(ent.keyring) : null };
 }
@@ -78,10 +112,10 @@ function transferables(list) {
   return [...set];
 }
 
-function start({ specs }) {
+function start({ scope, specs }) {
   const results = [];
   for (const s of specs) {
-    const ent = entity(s.key);
+    const ent = entity(scope, s.key);
     ent.party?.free();
     ent.party = null;
     try {
@@ -89,6 +123,10 @@ function start({ specs }) {
       if (params.keyring === true) {
         ent.keyring ??= keyringClass(s.factory).empty();
         params.keyring = ent.keyring;
+      }
+      if (params.share === true) {
+        if (!ent.share) throw new Error(`entity ${String(s.key)} holds no committee share`);
+        params.share = ent.share;
       }
       ent.party = factory(s.factory)(params);
       results.push({ key: s.key, ok: true, outgoing: ent.party.start.outgoing, round: ent.party.round });
@@ -99,11 +137,11 @@ function start({ specs }) {
   return { result: { results }, transfer: transferables(results.map((r) => r.outgoing)) };
 }
 
-function step({ token, steps }) {
+function step({ scope, token, steps }) {
   const replies = [];
   for (const s of steps) {
     postMessage({ event: 'step-start', token, key: s.key });
-    const ent = entities.get(s.key);
+    const ent = entitiesOf(scope).get(s.key);
     const t0 = performance.now();
     let reply;
     try {
@@ -140,20 +178,40 @@ async function handle(msg) {
       return step(msg);
     case 'stop': {
       for (const k of msg.keys) {
-        const e = entities.get(k);
+        const e = entitiesOf(msg.scope).get(k);
         e?.party?.free();
         if (e) e.party = null;
       }
       return { result: {} };
     }
     case 'drop': {
+      const entities = entitiesOf(msg.scope);
       for (const k of msg.keys) {
-        const e = entities.get(k);
-        e?.party?.free();
-        e?.keyring?.free();
+        release(entities.get(k));
         entities.delete(k);
       }
       return { result: { count: entities.size } };
+    }
+    case 'committee-deal': {
+      // The trusted dealer: it draws every subset secret, so it knows the key while it deals;
+      // the library keeps nothing, and each share leaves here moved (transferred), not copied.
+      await ready;
+      const t0 = performance.now();
+      const { shares, ...info } = lib.pulsar.committee.deal(msg.opts);
+      return { result: { info, shares, ms: performance.now() - t0 }, transfer: shares.map((s) => s.dealerShare.buffer) };
+    }
+    case 'committee-load': {
+      await ready;
+      const t0 = performance.now();
+      const ent = entity(msg.scope, msg.key);
+      try {
+        const share = lib.PulsarCommitteeShare.fromDealer(msg.dealerShare, msg.committeeKey);
+        ent.share?.free();
+        ent.share = share;
+      } finally {
+        msg.dealerShare.fill(0);
+      }
+      return { result: { share: ent.share.publicInfo(), ms: performance.now() - t0 } };
     }
     case 'magnetar-keygen': {
       await ready;
