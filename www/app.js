@@ -1,11 +1,12 @@
 // quasar-pq demo page: the tabs and the start. One module per tab — the threshold ceremony
-// (www/threshold.js), Magnetar (www/magnetar.js), the light client (www/light.js) and the
-// single-signer ML-DSA tab (www/mldsa.js) — sharing the UI helpers of www/util.js and one
-// worker pool (started by the threshold tab).
+// (www/threshold.js), the Pulsar committee (www/committee.js), Magnetar (www/magnetar.js), the
+// light client (www/light.js) and the single-signer ML-DSA tab (www/mldsa.js) — sharing the UI
+// helpers of www/util.js and one worker pool (started by the threshold tab).
 
 import { ensurePool, setupThreshold, showStartFailure } from './threshold.js';
 import { setupMlDsa } from './mldsa.js';
 import { setupMagnetar } from './magnetar.js';
+import { setupCommittee, showCommitteeStartFailure } from './committee.js';
 import { setupLightClient } from './light.js';
 import { describeError } from './util.js';
 
@@ -13,8 +14,8 @@ const $ = (id) => document.getElementById(id);
 
 // ------------------------------------------------------------------------------ tabs
 
-const TABS = ['tab-threshold', 'tab-magnetar', 'tab-light', 'tab-mldsa'];
-const TAB_HASH = { 'tab-threshold': '', 'tab-magnetar': '#magnetar', 'tab-light': '#light', 'tab-mldsa': '#mldsa' };
+const TABS = ['tab-threshold', 'tab-committee', 'tab-magnetar', 'tab-light', 'tab-mldsa'];
+const TAB_HASH = { 'tab-threshold': '', 'tab-committee': '#committee', 'tab-magnetar': '#magnetar', 'tab-light': '#light', 'tab-mldsa': '#mldsa' };
 
 const heading = $('site-heading');
 const lede = $('site-lede');
@@ -71,11 +72,13 @@ async function boot() {
   setupMagnetar({ lib, getPool: ensurePool });
   setupLightClient({ light });
   await setupThreshold(lib);
+  setupCommittee({ lib, getPool: ensurePool });
   document.body.dataset.ready = '1';
 }
 
 boot().catch((err) => {
   console.error('quasar-pq demo: initialisation failed:', err);
   showStartFailure(err);
+  showCommitteeStartFailure(err);
   document.body.dataset.ready = 'error';
 });
