@@ -1,4 +1,5 @@
-// Browser test, one part per demo tab (www/index.html: threshold, Magnetar, light client, ML-DSA),
+// Browser test, one part per demo tab (www/index.html: threshold, Pulsar committee, Magnetar,
+// light client, ML-DSA),
 // driven by playwright-core through Debian's Chromium, at 1366×900 and 390×844:
 //
 // - no horizontal overflow: the document is no wider than the viewport, and no element of a
@@ -6,8 +7,9 @@
 // - the first screen on a phone shows the tab's controls;
 // - the title and the header say which tab this is;
 // - no main-thread task over 100 ms during a run (Long Tasks API, buffered observer; the budget
-//   stretches with the measured slowness of a busy machine): the Magnetar round at K = 64, every
-//   light-client chain, the ML-DSA tab's operations;
+//   stretches with the measured slowness of a busy machine): the committee's key generation and
+//   signing at 4 of 6, the Magnetar round at K = 64, every light-client chain, the ML-DSA tab's
+//   operations;
 // - the light-client summary matches its table for every break toggle: where the client ended
 //   (the last accepted block), every refused block with its code and reason, heights in order
 //   with every jump explained;
@@ -15,7 +17,8 @@
 //
 //   node --test js/test/demo-tabs.test.mjs
 //
-// The threshold tab's run-time checks live in js/test/browser.test.mjs. Needs /usr/bin/chromium
+// The threshold tab's run-time checks live in js/test/browser.test.mjs, the committee tab's in
+// js/test/committee-demo.test.mjs. Needs /usr/bin/chromium
 // and a built WASM package (`npm run build`), like js/test/browser.test.mjs.
 
 import { describe, test, before, after } from 'node:test';
@@ -79,6 +82,7 @@ async function slownessBoth() {
 /** Each tab: its id, what its title and heading must say, and its first control. */
 const TABS = {
   threshold: { tab: '#tab-threshold', says: /threshold signatures/i, control: '#scheme' },
+  committee: { tab: '#tab-committee', says: /committee/i, control: '#cm-n' },
   magnetar: { tab: '#tab-magnetar', says: /Magnetar/, control: '#mag-run' },
   light: { tab: '#tab-light', says: /light client/i, control: '#lc-run' },
   mldsa: { tab: '#tab-mldsa', says: /ML-DSA/, control: '#ml-keygen' },
@@ -376,6 +380,29 @@ describe('demo tabs in Chromium: layout, titles, long tasks, the light-client su
     assert.deepEqual(await overflow(), [], 'Magnetar K = 64 at 1366');
     await openTab('magnetar', PHONE);
     assert.deepEqual(await overflow(), [], 'Magnetar K = 64 at 390');
+    await page.setViewportSize(DESKTOP);
+  });
+
+  test('Pulsar committee: key generation and signing at 4 of 6 off the page (no long task); the layout holds', async () => {
+    await openTab('committee', DESKTOP);
+    await page.fill('#cm-n', '6');
+    await page.fill('#cm-t', '4');
+    await page.selectOption('#cm-level', '44');
+    await page.selectOption('#cm-keygen', 'dkg');
+    await page.waitForSelector('#cm-run:not([disabled])', { timeout: TIMEOUT });
+    const long = await longTasksDuring(async () => {
+      const before = Number((await page.getAttribute('body', 'data-cm-runs')) ?? 0);
+      await page.click('#cm-run');
+      await page.waitForFunction((n) => Number(document.body.dataset.cmRuns ?? 0) > n, before, { timeout: RUN_TIMEOUT });
+    });
+    if (await page.locator('#cm-error').isVisible()) assert.fail(`committee: ${await text('#cm-error-text')}`);
+    assert.equal(await text('#cm-verdict'), 'valid');
+    assert.ok(Number(await page.getAttribute('#cm-runs', 'data-runs')) >= 1);
+    assert.deepEqual(long, [], `main-thread tasks over the budget`);
+    for (const viewport of [DESKTOP, PHONE]) {
+      await openTab('committee', viewport);
+      assert.deepEqual(await overflow(), [], `committee 4 of 6 at ${viewport.width}`);
+    }
     await page.setViewportSize(DESKTOP);
   });
 
