@@ -6,13 +6,15 @@ use quasar_pq::party::hazmat::Cheat;
 
 /// The most parties a demo runs (one thread each).
 pub(crate) const MAX_PARTIES: u16 = 256;
+/// The most parties of a committee (the scheme's parameters stop at 6).
+pub(crate) const COMMITTEE_MAX_PARTIES: u16 = 6;
 
 /// The usage text printed by `quasar --help`.
 pub(crate) const USAGE: &str = "\
 quasar — post-quantum threshold signing, natively, one thread per party
 
 USAGE:
-    quasar demo --scheme pulsar|lens [OPTIONS]
+    quasar demo --scheme pulsar|lens|committee [OPTIONS]
     quasar cert build|verify [OPTIONS]    (finality certificates: quasar cert --help)
     quasar --help
 
@@ -21,21 +23,30 @@ library's protocol party and the parties exchange only bytes, through an in-proc
 router that counts messages and bytes:
   pulsar: DKG → key ceremony → key certification → sign → verify with plain ML-DSA
   lens:   DKG → sign → verify with the standard Ed25519 / BIP-340 / RFC 9591 verifier
-[→ reshare to a new (t, n), ending with the activation certificate (proofs of
+  committee: key generation (nobody ever holds the key) → sign (exactly T signers,
+          leaderless; a failed run restarts itself) → verify with plain ML-DSA
+[pulsar and lens: → reshare to a new (t, n), ending with the activation certificate (proofs of
 possession of the new shares) → every old party verifies it, then erases its old share
 → the new set signs again under the unchanged group key], then prints per-phase timings.
 
 OPTIONS:
-    --scheme pulsar|lens     Pulsar custody (threshold ML-DSA, FIPS 204 signatures) or
-                             Lens (FROST: Ed25519, BIP-340 or ristretto255 signatures)
-    --parties N              parties, 2 to 256 [default: 21]
-    --threshold T            signers needed, 1 to N (Lens: 2 to N)
+    --scheme pulsar|lens|committee
+                             Pulsar custody (threshold ML-DSA, FIPS 204 signatures; a
+                             combiner rebuilds the key while it signs), Lens (FROST:
+                             Ed25519, BIP-340 or ristretto255 signatures) or the Pulsar
+                             committee (threshold ML-DSA with no reconstruction: no
+                             party and no combiner ever holds the key; 2 to 6 parties,
+                             never reshared: a new committee is a new key)
+    --parties N              parties, 2 to 256 (committee: 2 to 6) [default: 21;
+                             committee: 4]
+    --threshold T            signers needed, 1 to N (Lens, committee: 2 to N)
                              [default: more than two thirds, floor(2N/3) + 1]
     --reshare N:T            after signing, reshare to N parties with threshold T
                              (the first N ids not named for misbehaving: old ids are
                              kept, new ones join)
     --curve NAME             Lens only: ed25519 (default), secp256k1, ristretto255
-    --set 44|65|87           Pulsar only: ML-DSA parameter set [default: 65]
+    --set 44|65|87           Pulsar and committee: ML-DSA parameter set
+                             [default: 65; committee: 44]
     --seed HEX               seed of every party's randomness, 1 to 32 bytes in hex
                              [default: 00]; the same seed gives the same keys
     --cheat PARTY[:KIND]     that party misbehaves (the library's cheating-party model):
@@ -43,7 +54,11 @@ OPTIONS:
                              (dealings), bad-contribution (signing), garbage (any
                              round); without KIND, bad-shares in dealings and
                              bad-contribution in signing. Honest parties name it with
-                             the library's blame codes and exclude it
+                             the library's blame codes and exclude it. Committee:
+                             bad-contribution only (a reveal that breaks its
+                             commitment, in signing; its key generation has no
+                             misbehaviour hook, and a garbage sender would only stall
+                             a scheme that is not robust)
     -h, --help               print this help
 
 EXAMPLES:
@@ -51,6 +66,7 @@ EXAMPLES:
     quasar demo --scheme lens --curve secp256k1 --parties 64 --threshold 43
     quasar demo --scheme pulsar --parties 21 --threshold 15 --reshare 64:43 --cheat 3
     quasar demo --scheme lens --parties 5 --threshold 3 --cheat 2:bad-contribution
+    quasar demo --scheme committee --parties 5 --threshold 3 --cheat 2
 
 EXIT STATUS:
     0 success (misbehaving parties named and excluded included), 1 protocol failure
@@ -64,6 +80,8 @@ pub(crate) enum Scheme {
     Pulsar(Mode),
     /// Lens (FROST) on one curve.
     Lens(Curve),
+    /// The Pulsar committee (threshold ML-DSA, no reconstruction) with one parameter set.
+    Committee(Mode),
 }
 
 /// A validated `demo` invocation.
@@ -249,25 +267,31 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
     let Some(scheme_name) = scheme else {
         return Err("demo needs --scheme pulsar or --scheme lens".into());
     };
+    let mldsa_set = |default: Mode| match set.as_deref() {
+        None => Ok(default),
+        Some("44") => Ok(Mode::MlDsa44),
+        Some("65") => Ok(Mode::MlDsa65),
+        Some("87") => Ok(Mode::MlDsa87),
+        Some(other) => Err(format!("unknown ML-DSA set '{other}' (expected 44, 65 or 87)")),
+    };
     let scheme = match scheme_name.as_str() {
-        "pulsar" => {
+        "pulsar" | "committee" => {
             if curve.is_some() {
-                return Err(
-                    "--curve applies to --scheme lens only (Pulsar's sharing is on ristretto255)".into(),
-                );
+                return Err(format!(
+                    "--curve applies to --scheme lens only (--scheme {scheme_name} signs ML-DSA)"
+                ));
             }
-            let mode = match set.as_deref() {
-                None | Some("65") => Mode::MlDsa65,
-                Some("44") => Mode::MlDsa44,
-                Some("87") => Mode::MlDsa87,
-                Some(other) => return Err(format!("unknown ML-DSA set '{other}' (expected 44, 65 or 87)")),
-            };
-            Scheme::Pulsar(mode)
+            if scheme_name == "pulsar" {
+                Scheme::Pulsar(mldsa_set(Mode::MlDsa65)?)
+            } else {
+                Scheme::Committee(mldsa_set(Mode::MlDsa44)?)
+            }
         }
         "lens" => {
             if set.is_some() {
                 return Err(
-                    "--set applies to --scheme pulsar only (it picks the ML-DSA parameter set)".into(),
+                    "--set applies to --scheme pulsar and committee only (it picks the ML-DSA parameter set)"
+                        .into(),
                 );
             }
             let c = match curve.as_deref() {
@@ -282,14 +306,29 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
             };
             Scheme::Lens(c)
         }
-        other => return Err(format!("unknown scheme '{other}' (expected pulsar or lens)")),
+        other => {
+            return Err(format!(
+                "unknown scheme '{other}' (expected pulsar, lens or committee)"
+            ))
+        }
     };
-    // FROST key generation and signing need t ≥ 2.
-    let min_t: u16 = if matches!(scheme, Scheme::Lens(_)) { 2 } else { 1 };
-    let lens_note = if min_t == 2 { " for --scheme lens" } else { "" };
+    let committee = matches!(scheme, Scheme::Committee(_));
+    // FROST and the committee need t ≥ 2.
+    let min_t: u16 = if matches!(scheme, Scheme::Pulsar(_)) { 1 } else { 2 };
+    let lens_note = if min_t == 2 {
+        format!(" for --scheme {scheme_name}")
+    } else {
+        String::new()
+    };
+    let max_n = if committee {
+        COMMITTEE_MAX_PARTIES
+    } else {
+        MAX_PARTIES
+    };
 
     let n = match parties {
-        Some(v) => number("--parties", &v, 2, MAX_PARTIES)?,
+        Some(v) => number("--parties", &v, 2, max_n)?,
+        None if committee => 4,
         None => 21,
     };
     let t = match threshold {
@@ -310,6 +349,13 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
     };
     let reshare = match reshare {
         None => None,
+        Some(_) if committee => {
+            return Err(
+                "--reshare does not apply to --scheme committee: a committee key is never reshared \
+                 (short pieces of a short secret would reveal it); a new committee is a new key"
+                    .into(),
+            )
+        }
         Some(v) => {
             let malformed =
                 || format!("--reshare must be N:T (new parties:new threshold), e.g. 64:43, got '{v}'");
@@ -355,6 +401,13 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
                     format!("unknown --cheat kind '{k}' (expected {})", names.join(", "))
                 })?),
             };
+            if committee && !matches!(kind, None | Some(Cheat::BadContribution)) {
+                return Err(
+                    "--scheme committee takes --cheat PARTY or PARTY:bad-contribution only (a reveal that \
+                     breaks its commitment; the key generation has no misbehaviour hook)"
+                        .into(),
+                );
+            }
             Some(Cheating { party, kind })
         }
     };
@@ -386,6 +439,12 @@ mod tests {
 
     #[test]
     fn good_lines() {
+        let d = demo("demo --scheme committee");
+        assert_eq!(d.scheme, Scheme::Committee(Mode::MlDsa44));
+        assert_eq!((d.parties, d.threshold, d.reshare), (4, 3, None));
+        let d = demo("demo --scheme committee --set 87 -n 6 -t 2 --cheat 3:bad-contribution");
+        assert_eq!(d.scheme, Scheme::Committee(Mode::MlDsa87));
+        assert_eq!((d.parties, d.threshold), (6, 2));
         let d = demo("demo --scheme pulsar --parties 21 --threshold 15 --reshare 64:43");
         assert_eq!(d.scheme, Scheme::Pulsar(Mode::MlDsa65));
         assert_eq!((d.parties, d.threshold, d.reshare), (21, 15, Some((64, 43))));
@@ -475,7 +534,7 @@ mod tests {
             ("demo --scheme pulsar --set 50", "unknown ML-DSA set '50'"),
             (
                 "demo --scheme lens --set 65",
-                "--set applies to --scheme pulsar only",
+                "--set applies to --scheme pulsar and committee only",
             ),
             ("demo --scheme pulsar --seed xyz", "--seed must be"),
             ("demo --scheme pulsar --seed abc", "--seed must be"),

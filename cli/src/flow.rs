@@ -246,6 +246,10 @@ pub(crate) trait Flow: Sized {
     fn verifier(&self) -> String;
     /// What the group key is ("ML-DSA-65 public key").
     fn key_kind(&self) -> String;
+    /// The paths the run takes (the shared pipeline unless the scheme has its own).
+    fn pipeline(&self, c: &mut Conductor<Phase>, p: &Pipeline<'_>) -> Result<(), Failure> {
+        pipeline(self, c, p)
+    }
 }
 
 /// The run's parameters, for the phases.
@@ -338,7 +342,7 @@ where
         signing_cheat: cheat.filter(|c| c.in_signing().is_some()).map(|c| c.party),
         dealing_cheat: cheat.filter(|c| c.in_dealing().is_some()).map(|c| c.party),
     };
-    let result = pipeline(f, &mut c, &p);
+    let result = f.pipeline(&mut c, &p);
     let blame = c.blame.clone();
     let (log, traffic, keys) = c.finish();
     result?;

@@ -2,6 +2,9 @@
 //!
 //! `quasar cert build|verify` makes and checks finality certificates over files (`cert`).
 //!
+//! `quasar demo --scheme committee --parties N --threshold T` runs the Pulsar committee
+//! (no party ever holds the key): key generation, sign, verify (`committee`).
+//!
 //! `quasar demo --scheme pulsar|lens --parties N --threshold T [--reshare N:T] …` runs
 //! the key ceremony, signs, verifies with the standard verifier, optionally reshares (the
 //! dealing ends with the activation certificate; every old party verifies it before it
@@ -47,6 +50,7 @@ macro_rules! say_raw {
 
 mod args;
 mod cert;
+mod committee;
 mod conduct;
 mod driver;
 mod flow;
@@ -83,6 +87,11 @@ const TRUST_PULSAR: &str = "Pulsar custody: the ML-DSA seed comes from a group s
 const TRUST_LENS: &str = "Lens: FROST with a dishonest majority (fewer than t parties cannot sign, the \
      coordinator is trusted only for liveness), and signatures verify under standard \
      Ed25519/BIP-340 (RFC 9591 for ristretto255).";
+const TRUST_COMMITTEE: &str = "Pulsar committee: the ML-DSA secret is a sum of short secrets, one per subset of \
+     N − T + 1 members, each drawn by one member of its subset and held only by that subset, so no party — and no \
+     combiner, for there is none — ever holds the key, not even while signing; any T members sign (exactly T, all \
+     must answer: no robustness), and whether a slot was accepted is public. A reveal that breaks its commitment \
+     names its sender; every combined signature is verified before it is released.";
 const TRUST_LSS: &str = "LSS: a dealer who sends an inconsistent share is detected and named (blame); a \
      misaddressed, replayed or non-member message is dropped and its sender named, never an abort; the group \
      public key never changes; an activation certificate, checkable against the new generation's public \
@@ -93,6 +102,7 @@ fn scheme_name(d: &Demo) -> String {
     match d.scheme {
         Scheme::Pulsar(mode) => format!("Pulsar custody ({})", mode.name()),
         Scheme::Lens(curve) => format!("Lens / FROST ({})", curve.name()),
+        Scheme::Committee(mode) => format!("Pulsar committee ({})", mode.name()),
     }
 }
 
@@ -105,6 +115,7 @@ fn command_line(d: &Demo) -> String {
     let mut s = match d.scheme {
         Scheme::Pulsar(mode) => format!("quasar demo --scheme pulsar --set {}", mode.level()),
         Scheme::Lens(curve) => format!("quasar demo --scheme lens --curve {}", curve.name()),
+        Scheme::Committee(mode) => format!("quasar demo --scheme committee --set {}", mode.level()),
     };
     s.push_str(&format!(" --parties {} --threshold {}", d.parties, d.threshold));
     if let Some((n, t)) = d.reshare {
@@ -136,10 +147,10 @@ fn header(d: &Demo) {
         title.push_str(&format!(" · party {} cheats ({how})", c.party));
     }
     let nodes = flow::nodes(d);
-    let hub = if matches!(d.scheme, Scheme::Pulsar(_)) {
-        "combiner"
-    } else {
-        "coordinator"
+    let hub = match d.scheme {
+        Scheme::Pulsar(_) => "combiner",
+        Scheme::Lens(_) => "coordinator",
+        Scheme::Committee(_) => "an idle hub: a committee has no combiner",
     };
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
     say!("{title}");
@@ -157,10 +168,10 @@ fn header(d: &Demo) {
     say!();
     say!(
         "Trust model: {}",
-        if matches!(d.scheme, Scheme::Pulsar(_)) {
-            TRUST_PULSAR
-        } else {
-            TRUST_LENS
+        match d.scheme {
+            Scheme::Pulsar(_) => TRUST_PULSAR,
+            Scheme::Lens(_) => TRUST_LENS,
+            Scheme::Committee(_) => TRUST_COMMITTEE,
         }
     );
     if d.reshare.is_some() {
@@ -182,12 +193,12 @@ fn summary(d: &Demo, s: &Summary, total: core::time::Duration) {
         net::cpu::kind()
     );
     say!(
-        "active in the phase (never total ÷ n); {} = the {}'s own time; msgs = point-to-point",
+        "active in the phase (never total ÷ n); {} = {}; msgs = point-to-point",
         s.hub,
-        if s.hub == "combiner" {
-            "combiner"
-        } else {
-            "coordinator"
+        match s.hub {
+            "combiner" => "the combiner's own time",
+            "coordinator" => "the coordinator's own time",
+            _ => "nobody: a committee has no combiner",
         }
     );
     say!("deliveries (a broadcast to k peers counts k) and bytes = protocol-message bytes delivered,");
@@ -230,12 +241,14 @@ fn demo(d: &Demo) -> ExitCode {
     let _ = conduct::HUB_NAME.set(match d.scheme {
         Scheme::Pulsar(_) => "combiner",
         Scheme::Lens(_) => "coordinator",
+        Scheme::Committee(_) => "idle hub",
     });
     header(d);
     let start = Instant::now();
     let result = match d.scheme {
         Scheme::Pulsar(mode) => pulsar::run(d, mode),
         Scheme::Lens(curve) => lens::run(d, curve),
+        Scheme::Committee(mode) => committee::run(d, mode),
     };
     match result {
         Ok(s) => {

@@ -62,6 +62,7 @@ macro_rules! via_crate_error {
 }
 via_crate_error!(
     quasar_pq::pulsar::Error,
+    quasar_pq::pulsar::committee::Error,
     quasar_pq::lens::Error,
     quasar_pq::lss::Error,
     quasar_pq::mldsa::Error,

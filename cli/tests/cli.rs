@@ -361,6 +361,26 @@ fn bad_arguments_get_one_line_and_a_nonzero_exit() {
             ][..],
             "unknown --cheat kind 'evil'",
         ),
+        (
+            &["demo", "--scheme", "committee", "--parties", "7"][..],
+            "--parties must be between 2 and 6, got 7",
+        ),
+        (
+            &["demo", "--scheme", "committee", "--threshold", "1"][..],
+            "--threshold must be between 2",
+        ),
+        (
+            &["demo", "--scheme", "committee", "--reshare", "5:3"][..],
+            "never reshared",
+        ),
+        (
+            &["demo", "--scheme", "committee", "--cheat", "2:garbage"][..],
+            "bad-contribution only",
+        ),
+        (
+            &["demo", "--scheme", "committee", "--curve", "ed25519"][..],
+            "--curve applies to --scheme lens only",
+        ),
     ] {
         let o = quasar(args);
         let err = text(&o.stderr);
@@ -374,7 +394,50 @@ fn bad_arguments_get_one_line_and_a_nonzero_exit() {
     }
     let o = quasar(&["--help"]);
     assert!(o.status.success());
-    assert!(text(&o.stdout).contains("quasar demo --scheme pulsar|lens"));
+    assert!(text(&o.stdout).contains("quasar demo --scheme pulsar|lens|committee"));
+}
+
+/// `quasar demo --scheme committee`: the distributed key generation gives every member the
+/// same ML-DSA key, exactly T sign (leaderless, no combiner), every member verifies with
+/// plain ML-DSA; a signer whose reveal breaks its commitment is named by the honest signers
+/// and a new session goes without it; with no T honest members left, a typed failure.
+#[test]
+fn committee_keygen_sign_verify_and_a_cheater_named() {
+    let out = demo_ok("--scheme committee --parties 4 --threshold 3");
+    check_table(out.as_str(), &[("Key generation", 4), ("Sign", 3), ("Verify", 4)]);
+    assert!(out.contains("Pulsar committee (ML-DSA-44) · 3-of-4"), "{out}");
+    assert!(out.contains("every member holds the same key"), "{out}");
+    assert!(
+        out.contains("verified by 4 with plain ML-DSA-44 mldsa::verify"),
+        "{out}"
+    );
+    assert!(out.contains("no combiner"), "{out}");
+
+    let out = demo_ok("--scheme committee --set 65 --parties 5 --threshold 3 --cheat 2");
+    assert!(
+        out.contains("party 2 named in Sign: SIGNING_ABORTED") && out.contains("a new session without them"),
+        "{out}"
+    );
+    assert!(
+        out.contains("parties 1, 3, 4 each combined and verified the same signature"),
+        "{out}"
+    );
+    assert!(out.contains("verified by 5 with plain ML-DSA-65"), "{out}");
+
+    // Six of six with a cheater: no six honest members remain.
+    let o = quasar(&[
+        "demo",
+        "--scheme",
+        "committee",
+        "--parties",
+        "6",
+        "--threshold",
+        "6",
+        "--cheat",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("TOO_FEW_SIGNERS"), "{}", text(&o.stderr));
 }
 
 /// `quasar cert build` writes a two-epoch chain; `quasar cert verify` follows it with the

@@ -1,0 +1,239 @@
+//! The Pulsar committee (`pulsar::committee`: threshold ML-DSA in which no party and no
+//! combiner ever holds the key) on the demo's cluster: key generation (the distributed key
+//! generation, one `Dkg` party per member) → sign (exactly T signers, each a `Signer` party;
+//! leaderless: every signer combines and verifies the signature itself, and a failed run
+//! restarts inside the party) → every member verifies with plain `mldsa::verify`.
+//!
+//! A committee key is never reshared (the library's module docs say why), so this scheme has
+//! its own short pipeline; a signer named for a reveal that breaks its commitment ends the
+//! session, and a new session goes without it while T honest members remain. The hub node
+//! has no role: there is no combiner.
+
+use quasar_pq::mldsa::{self, Mode};
+use quasar_pq::party::Round;
+use quasar_pq::pulsar::committee::{Dkg, DkgParams, KeyShare, Keyed, SignParams, Signed, Signer};
+use quasar_pq::PartyId;
+use rand_chacha::ChaCha20Rng;
+
+use crate::args::{Acts, Demo};
+use crate::conduct::{list, quorum, range, Conductor, Event};
+use crate::driver::{self, output, Output, Publication, Published, Role};
+use crate::flow::{self, held, ids, Flow, Phase, Pipeline};
+use crate::report::Failure;
+use crate::Summary;
+
+/// The row of the table the key generation spans.
+const SETUP: &[&str] = &["Key generation"];
+
+/// What the committee signs.
+const MESSAGE: &[u8] = b"quasar demo: block 1, signed by a committee";
+
+/// The most signing sessions a run starts (each one names at least one cheater).
+const MAX_SESSIONS: usize = 8;
+
+/// A member's node.
+struct Member {
+    id: PartyId,
+    mode: Mode,
+    acts: Acts,
+    rng: ChaCha20Rng,
+    share: Option<KeyShare>,
+    /// The signers of the last signing session, and this member's signature if it signed.
+    signed: (Vec<u16>, Option<Vec<u8>>),
+}
+
+impl driver::Node for Member {
+    type Phase = Phase;
+
+    fn publish(&mut self, phase: &Phase) -> Result<Vec<Publication>, Failure> {
+        Ok(match (phase, &self.signed.1) {
+            // Each signer hands the audience the signature it combined and verified.
+            (Phase::Verify(audience, _), Some(signature)) => {
+                vec![Publication::new(audience, signature.clone())]
+            }
+            _ => Vec::new(),
+        })
+    }
+
+    fn start(&mut self, phase: &Phase, published: &Published) -> Result<Role, Failure> {
+        let me = self.id;
+        match phase {
+            Phase::Setup { dkg, parties, t, .. } if parties.contains(&me.get()) => {
+                let params = DkgParams::new(*dkg, self.mode, usize::from(*t), &ids(parties))?;
+                Ok(Role::party(Dkg::start(me, &params, &mut self.rng)?))
+            }
+            Phase::Sign { id, signers, message } => {
+                self.signed = (signers.clone(), None);
+                if !signers.contains(&me.get()) {
+                    return Ok(Role::Idle);
+                }
+                let share = held(&self.share, "committee share")?;
+                let params = SignParams::new(*id, &ids(signers), message, b"")?;
+                let rng = &mut self.rng;
+                Ok(Role::party(match self.acts.signing {
+                    Some(c) => Signer::start_cheating(share, &params, c, rng)?,
+                    None => Signer::start(share, &params, rng)?,
+                }))
+            }
+            Phase::Verify(audience, message) if audience.contains(&me.get()) => {
+                let key = held(&self.share, "committee share")?.committee();
+                let signature = published.agreed(&self.signed.0, |b| {
+                    (b.len() == key.mode().signature_len()).then(|| b.to_vec())
+                })?;
+                // The standard verifier: FIPS 204 ML-DSA.Verify under the committee's key.
+                mldsa::verify(self.mode, key.public_key(), message, b"", &signature)?;
+                Ok(Role::Local(Vec::new()))
+            }
+            _ => Ok(Role::Idle),
+        }
+    }
+
+    fn finish(&mut self, phase: &Phase, out: Output) -> Result<Vec<Event>, Failure> {
+        match phase {
+            Phase::Setup { .. } => {
+                let keyed = output::<Keyed>(out)?;
+                let events = vec![Event::key("before reshare", keyed.key.public_key())];
+                self.share = Some(keyed.share);
+                Ok(events)
+            }
+            Phase::Sign { signers, .. } => {
+                let signed = output::<Signed>(out)?;
+                let mut events = Event::blame(None, [signed.dropped.as_slice()]);
+                // Every signer must have combined the same signature.
+                events.push(Event::key("signature", &signed.signature));
+                events.push(Event::Signers(signers.clone()));
+                self.signed.1 = Some(signed.signature);
+                Ok(events)
+            }
+            _ => Ok(Vec::new()),
+        }
+    }
+
+    fn label(&self, _: &Phase, _: Option<Round>) -> usize {
+        0
+    }
+}
+
+/// The hub: a committee has no combiner and no coordinator.
+struct Idle;
+
+impl driver::Node for Idle {
+    type Phase = Phase;
+
+    fn publish(&mut self, _: &Phase) -> Result<Vec<Publication>, Failure> {
+        Ok(Vec::new())
+    }
+
+    fn start(&mut self, _: &Phase, _: &Published) -> Result<Role, Failure> {
+        Ok(Role::Idle)
+    }
+
+    fn finish(&mut self, _: &Phase, _: Output) -> Result<Vec<Event>, Failure> {
+        Ok(Vec::new())
+    }
+
+    fn label(&self, _: &Phase, _: Option<Round>) -> usize {
+        0
+    }
+}
+
+/// The committee with one ML-DSA parameter set.
+pub(crate) struct Committee(Mode);
+
+impl Flow for Committee {
+    const SCHEME: &'static str = "committee";
+    const HUB: &'static str = "no hub";
+    const SETUP: &'static [&'static str] = SETUP;
+
+    fn dkg_line(&self, n: u16, t: u16) -> String {
+        format!(
+            "{} committee key from the distributed key generation: {n} members, T = {t}; each \
+             subset's short secret drawn by one of its members and sent only to the others",
+            self.0.name()
+        )
+    }
+
+    fn verifier(&self) -> String {
+        format!("plain {} mldsa::verify", self.0.name())
+    }
+
+    fn key_kind(&self) -> String {
+        format!("{} public key", self.0.name())
+    }
+
+    fn pipeline(&self, c: &mut Conductor<Phase>, p: &Pipeline<'_>) -> Result<(), Failure> {
+        let (n, t) = (p.demo.parties, p.demo.threshold);
+        let parties = range(n);
+        let setup = Phase::Setup {
+            dkg: p.session("dkg"),
+            ceremony: p.session("unused"),
+            parties: parties.clone(),
+            t,
+            signers: Vec::new(),
+        };
+        c.path(SETUP, setup)?;
+        let line = format!(
+            "{}; every member holds the same key: {}",
+            self.dkg_line(n, t),
+            c.fingerprint("before reshare")
+        );
+        c.phase_line(SETUP[0], &line);
+        for attempt in 0..MAX_SESSIONS {
+            // Exactly T signers: a cheater not yet named takes one of the seats.
+            let cheat = p.signing_cheat.filter(|x| !c.named.contains(x));
+            let honest = t - u16::from(cheat.is_some());
+            let signers = quorum(&parties, honest, &c.named, cheat, false);
+            if signers.len() < usize::from(t) {
+                break;
+            }
+            let id = p.session(&format!("sign {attempt}"));
+            match c.phase(
+                "Sign",
+                Phase::Sign {
+                    id,
+                    signers: signers.clone(),
+                    message: MESSAGE,
+                },
+            ) {
+                Ok(_) => {
+                    c.phase_line(
+                        "Sign",
+                        &format!(
+                            "parties {} each combined and verified the same signature; none held the key",
+                            list(&signers)
+                        ),
+                    );
+                    let d = c.phase("Verify", Phase::Verify(parties.clone(), MESSAGE))?;
+                    let text = String::from_utf8_lossy(MESSAGE);
+                    c.phase_line(
+                        "Verify",
+                        &format!("\"{text}\" verified by {} with {}", d.parties(), self.verifier()),
+                    );
+                    return Ok(());
+                }
+                Err(f) if !f.culprits.is_empty() => {
+                    c.named_by_failure(&f);
+                    say!("    · a new session without them");
+                }
+                Err(f) => return Err(f),
+            }
+        }
+        Err(Failure::local(
+            "TOO_FEW_SIGNERS",
+            format!("fewer than {t} members remain that were not named"),
+        ))
+    }
+}
+
+/// The committee pipeline.
+pub(crate) fn run(demo: &Demo, mode: Mode) -> Result<Summary, Failure> {
+    let member = move |id, acts, rng| Member {
+        id,
+        mode,
+        acts,
+        rng,
+        share: None,
+        signed: (Vec::new(), None),
+    };
+    flow::run(&Committee(mode), demo, member, |_| Idle)
+}
