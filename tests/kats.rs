@@ -403,7 +403,13 @@ mod certificates {
                 assert_eq!(client.epoch(), s["epoch"].as_u64().unwrap(), "{s}");
                 steps += 1;
             }
+            assert_eq!(
+                client.trusted().set().key_era(),
+                seq["key_era"].as_u64().unwrap(),
+                "{}: the key era the client ends in",
+                seq["name"]
+            );
         }
-        assert!(steps >= 8, "{steps} light-client steps");
+        assert!(steps >= 12, "{steps} light-client steps");
     }
 }

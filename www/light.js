@@ -5,8 +5,12 @@
 // and time. The chain is the golden one of kats/cert.json (made by `cargo run --bin genkat`
 // with the library's devnet): epoch 0 of four validators, an epoch change to a set where one
 // validator left and two joined and the Pulsar custody group was reshared to them under the same
-// group key (same key era), and a block of epoch 1. Each toggle swaps in the matching golden
-// broken certificate or the golden forged next set; the client must refuse it, with its reason.
+// group key (same key era), and a block of epoch 1. Or the committee chain of the same file: its
+// Pulsar leg signed by a 3-of-4 Pulsar committee whose key no machine ever held (threshold ML-DSA
+// without reconstruction), whose first member leaves at the epoch change — so epoch 1 is signed
+// by a new committee under a new key, in key era 1, which the client follows. Each toggle swaps in
+// the matching golden broken certificate or the golden forged next set; the client must refuse
+// it, with its reason.
 //
 // Rows are labelled by the height in each certificate's header; a jump in heights gets a row of
 // its own saying why (a light client needs no certificate per block). The summary is written
@@ -20,21 +24,46 @@ import { lightVerifier } from './light-verifier.js';
 const $ = (id) => document.getElementById(id);
 const POLICY = 'pq-fast';
 
-/** The golden chain: [certificate, next set on an epoch's last block]. */
-const CHAIN = [
-  ['fast', null],
-  ['heavy', null],
-  ['end-of-epoch-0', 'epoch-1'],
-  ['epoch-1', null],
-];
+/**
+ * The golden chains: the set the client trusts, the blocks ([certificate, next set on an epoch's
+ * last block]), and what the key era means at the end.
+ */
+export const CHAINS = {
+  custody: {
+    label: 'Pulsar custody group (reshared under the same key)',
+    set: 'epoch-0',
+    blocks: [
+      ['fast', null],
+      ['heavy', null],
+      ['end-of-epoch-0', 'epoch-1'],
+      ['epoch-1', null],
+    ],
+    era: 'the reshared Pulsar group signs under the same key',
+  },
+  committee: {
+    label: 'Pulsar committee (no machine ever held its key)',
+    set: 'committee-epoch-0',
+    blocks: [
+      ['committee-1', null],
+      ['committee-end-of-epoch-0', 'committee-epoch-1'],
+      ['committee-epoch-1', null],
+    ],
+    era:
+      'the Pulsar leg is signed by a committee whose key no machine ever held; a committee key is never reshared, ' +
+      'so the new committee of epoch 1 signs under a new key in the next key era',
+  },
+};
 
-/** Each toggle: what it changes in the chain, and the refusal it must meet. */
+const first = (name) => (c) => c.map((b, i) => (i === 0 ? [name, b[1]] : b));
+const skipEpoch = (c) => c.filter((b) => !b[1]);
+
+/** Each toggle: what it changes in each chain that has it, and the refusal it must meet. */
 export const TOGGLES = {
-  'bls-leg': { label: 'break one leg: a BLS signature from another block, in the first certificate', expect: 'INVALID_SIGNATURE', apply: (c) => c.map((b, i) => (i === 0 ? ['bls-broken', b[1]] : b)) },
-  'pulsar-leg': { label: 'break one leg: flip a byte of the Pulsar signature in the first certificate', expect: 'INVALID_SIGNATURE', apply: (c) => c.map((b, i) => (i === 0 ? ['pulsar-broken', b[1]] : b)) },
-  quorum: { label: 'quorum: instead of the second certificate, a block signed by 60 of the 100 weight', expect: 'QUORUM_NOT_MET', apply: (c) => c.map((b, i) => (i === 1 ? ['bls-quorum-one-short', b[1]] : b)) },
-  'forged-set': { label: 'epoch change: a forged next set (one weight changed) with the last block of epoch 0', expect: 'NEXT_SET_MISMATCH', apply: (c) => c.map((b) => (b[1] ? [b[0], 'epoch-1-forged'] : b)) },
-  'skip-epoch': { label: 'epoch change: the last block of epoch 0 never arrives', expect: 'SKIPPED_EPOCH', apply: (c) => c.filter((b) => !b[1]) },
+  'bls-leg': { label: 'break one leg: a BLS signature from another block, in the first certificate', expect: 'INVALID_SIGNATURE', apply: { custody: first('bls-broken') } },
+  'pulsar-leg': { label: 'break one leg: flip a byte of the Pulsar signature in the first certificate', expect: 'INVALID_SIGNATURE', apply: { custody: first('pulsar-broken'), committee: first('committee-pulsar-broken') } },
+  quorum: { label: 'quorum: instead of the second certificate, a block signed by 60 of the 100 weight', expect: 'QUORUM_NOT_MET', apply: { custody: (c) => c.map((b, i) => (i === 1 ? ['bls-quorum-one-short', b[1]] : b)) } },
+  'forged-set': { label: 'epoch change: a forged next set (one weight changed) with the last block of epoch 0', expect: 'NEXT_SET_MISMATCH', apply: { custody: (c) => c.map((b) => (b[1] ? [b[0], 'epoch-1-forged'] : b)) } },
+  'skip-epoch': { label: 'epoch change: the last block of epoch 0 never arrives', expect: 'SKIPPED_EPOCH', apply: { custody: skipEpoch, committee: skipEpoch } },
 };
 
 const COLUMNS = ['Height', 'Epoch', 'Light client', 'Legs', 'update()'];
@@ -48,6 +77,7 @@ const heightText = (h) => (h === undefined || h === null ? 'none yet' : String(h
 export function setupLightClient({ light }) {
   const el = {
     status: $('lc-status'),
+    chain: $('lc-chain'),
     toggle: $('lc-toggle'),
     run: $('lc-run'),
     verdict: $('lc-verdict'),
@@ -71,12 +101,28 @@ export function setupLightClient({ light }) {
   }
   const setOf = (name) => hexBytes(byName(kats.sets, name).bytes);
 
-  for (const [value, t] of [['', { label: 'nothing: the honest chain' }], ...Object.entries(TOGGLES)]) {
+  for (const [value, c] of Object.entries(CHAINS)) {
     const o = document.createElement('option');
     o.value = value;
-    o.textContent = t.label;
-    el.toggle.append(o);
+    o.textContent = c.label;
+    el.chain.append(o);
   }
+  /** The breaks the chosen chain has. */
+  function fillToggles() {
+    const chain = el.chain.value;
+    const kept = el.toggle.value;
+    el.toggle.replaceChildren();
+    for (const [value, t] of [['', { label: 'nothing: the honest chain', apply: { [chain]: true } }], ...Object.entries(TOGGLES)]) {
+      if (!t.apply[chain]) continue;
+      const o = document.createElement('option');
+      o.value = value;
+      o.textContent = t.label;
+      el.toggle.append(o);
+    }
+    if ([...el.toggle.options].some((o) => o.value === kept)) el.toggle.value = kept;
+  }
+  fillToggles();
+  el.chain.addEventListener('change', fillToggles);
   el.trust.textContent = light.CERT_TRUST_MODEL;
 
   function cell(tr, text, cls) {
@@ -138,7 +184,7 @@ export function setupLightClient({ light }) {
   }
 
   /** The summary, from the same events as the rows: where the client ended, every refusal. */
-  function summarise(events, client, ms) {
+  function summarise(events, client, ms, spec) {
     const refused = events.filter((e) => !e.update.ok);
     const accepted = events.filter((e) => e.update.ok);
     const where = `epoch ${client.epoch}, height ${heightText(client.height)}`;
@@ -162,7 +208,7 @@ export function setupLightClient({ light }) {
       ? `The client ended at ${where}: ${lastText}. A refused block changes nothing (the client keeps its set and ` +
         `height, and judges later blocks from there). Refused:`
       : `Every certificate final under ${POLICY}; the client ended at ${where}: ${lastText} (key era ${client.keyEra}: ` +
-        `the reshared Pulsar group signs under the same key), set root ${hex(client.setRoot, 8)}, in ${fmtMs(ms)}.`;
+        `${spec.era}), set root ${hex(client.setRoot, 8)}, in ${fmtMs(ms)}.`;
     el.refusals.replaceChildren(
       ...refused.map((e) => {
         const li = document.createElement('li');
@@ -179,11 +225,13 @@ export function setupLightClient({ light }) {
     busy = on;
     el.run.disabled = on;
     el.toggle.disabled = on;
+    el.chain.disabled = on;
   }
 
   async function run() {
     const toggle = el.toggle.value;
-    const chain = (toggle ? TOGGLES[toggle].apply(CHAIN) : CHAIN).map(([name, next]) => ({
+    const spec = CHAINS[el.chain.value];
+    const chain = (toggle ? TOGGLES[toggle].apply[el.chain.value](spec.blocks) : spec.blocks).map(([name, next]) => ({
       name,
       certificate: certOf(name),
       nextSet: next ? setOf(next) : undefined,
@@ -197,7 +245,7 @@ export function setupLightClient({ light }) {
     const events = [];
     let prevHeight = null;
     const started = performance.now();
-    const { client } = await lightVerifier().call({ op: 'follow', set: setOf('epoch-0'), policy: POLICY, chain }, (ev) => {
+    const { client } = await lightVerifier().call({ op: 'follow', set: setOf(spec.set), policy: POLICY, chain }, (ev) => {
       events.push(ev);
       const h = ev.report.header?.height;
       if (h !== undefined && prevHeight !== null && BigInt(h) > prevHeight + 1n) {
@@ -206,7 +254,7 @@ export function setupLightClient({ light }) {
       if (h !== undefined) prevHeight = BigInt(h);
       el.blocks.append(blockRow(ev));
     });
-    summarise(events, client, performance.now() - started);
+    summarise(events, client, performance.now() - started, spec);
     el.status.textContent = 'Done. Pick another break (or none) and follow the chain again.';
   }
 
@@ -229,7 +277,7 @@ export function setupLightClient({ light }) {
     .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`/kats/cert.json: HTTP ${r.status}`))))
     .then((k) => {
       kats = k;
-      el.source.textContent = `The chain is the golden one of kats/cert.json (${k.generator}): ${k.sets.length} validator sets, ${k.certificates.length} certificates, loaded from /kats/cert.json.`;
+      el.source.textContent = `The chains are the golden ones of kats/cert.json (${k.generator}): ${k.sets.length} validator sets, ${k.certificates.length} certificates, loaded from /kats/cert.json.`;
       el.status.textContent = 'Ready. Pick what to break (or nothing) and follow the chain.';
       el.run.disabled = false;
     })

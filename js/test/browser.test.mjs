@@ -345,6 +345,22 @@ describe('demo page in Chromium', { timeout: patience(1800) }, () => {
     await screenshot('light-client-chain');
   });
 
+  test('light-client tab: the committee chain (a Pulsar leg no machine could sign alone) is followed into key era 1; its broken Pulsar leg refused', async () => {
+    await page.selectOption('#lc-chain', 'committee');
+    const toggles = await page.locator('#lc-toggle option').evaluateAll((os) => os.map((o) => o.value));
+    assert.deepEqual(toggles, ['', 'pulsar-leg', 'skip-epoch'], 'only the breaks the committee chain has');
+    const r = await followChain('');
+    assert.equal(r.state, 'valid', await text('#lc-detail'));
+    assert.deepEqual(r.rows.map((x) => x.cert), ['committee-1', 'committee-end-of-epoch-0', 'committee-epoch-1']);
+    assert.match(await text('#lc-verdict'), /epoch 1, height 3/);
+    assert.match(await text('#lc-detail'), /key era 1: the Pulsar leg is signed by a committee whose key no machine ever held/);
+    assert.equal(await page.locator('#lc-blocks .leg[data-kind="pulsar"][data-state="valid"]').count(), 3);
+    const broken = await followChain('pulsar-leg');
+    assert.equal(broken.code, 'INVALID_SIGNATURE');
+    assert.equal(broken.rows[0].verdict, 'refused');
+    await page.selectOption('#lc-chain', 'custody');
+  });
+
   for (const [toggle, code] of [['bls-leg', 'INVALID_SIGNATURE'], ['pulsar-leg', 'INVALID_SIGNATURE'], ['quorum', 'QUORUM_NOT_MET'], ['forged-set', 'NEXT_SET_MISMATCH'], ['skip-epoch', 'SKIPPED_EPOCH']]) {
     test(`light-client tab: "${toggle}" is refused with ${code}, its reason shown`, async () => {
       const r = await followChain(toggle);

@@ -58,7 +58,8 @@ for (const [build, lib] of [['light', light], ['full', full]]) {
     }
   });
 
-  test(`${build}: the light client follows the golden chain across the epoch change`, () => {
+  test(`${build}: the light client follows the golden chains across the epoch change (a custody group's, a committee's)`, () => {
+    assert.deepEqual(KATS.light.map((s) => s.key_era), [0, 1]);
     for (const seq of KATS.light) {
       const client = new lib.LightClient(setOf(seq.set), seq.policy);
       for (const s of seq.steps) {
@@ -72,7 +73,9 @@ for (const [build, lib] of [['light', light], ['full', full]]) {
           assert.deepEqual(client.setRoot, hex(byName(KATS.sets, s.next_set).root));
         }
       }
-      assert.equal(client.keyEra, 0n, 'the reshared group keeps its key era');
+      // The custody chain's reshared group keeps its key era; the committee chain's new
+      // committee starts the next one.
+      assert.equal(client.keyEra, BigInt(seq.key_era), `${seq.name}: key era`);
       assert.equal(client.policy, seq.policy);
       client.free();
       assert.throws(() => client.epoch, { name: 'QuasarError', code: 'USE_AFTER_FREE' });

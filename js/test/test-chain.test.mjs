@@ -32,7 +32,7 @@ function follow(build, chain, policy) {
       const r = client.update(b.certificate, b.nextSet);
       return r.ok ? 'ok' : r.code;
     });
-    return { codes, epoch: client.epoch, height: client.height };
+    return { codes, epoch: client.epoch, height: client.height, keyEra: client.keyEra };
   } finally {
     client.free();
   }
@@ -51,15 +51,31 @@ test('the chain has the documented shape and both builds follow it across the ep
   });
   assert.ok(same(chain.blocks[2].nextSet, chain.sets[1]));
   for (const build of [full, light]) {
-    assert.deepEqual(follow(build, chain, 'pq-fast'), { codes: Array(6).fill('ok'), epoch: 1n, height: 6n });
+    assert.deepEqual(follow(build, chain, 'pq-fast'), { codes: Array(6).fill('ok'), epoch: 1n, height: 6n, keyEra: 0n });
   }
+});
+
+test("pulsar: 'committee': the Pulsar leg signed by a committee no machine holds the key of, a new key era per new committee, followed by both builds", () => {
+  const chain = full.testChain({ ...SPEC, pulsar: 'committee', epochs: 3, blocks: 1 });
+  assert.equal(chain.sets.length, 3);
+  for (const build of [full, light]) {
+    assert.deepEqual(follow(build, chain, 'pq-fast'), { codes: ['ok', 'ok', 'ok'], epoch: 2n, height: 3n, keyEra: 2n });
+  }
+  // Another key than the custody group's, the same bytes again for the same options.
+  const custody = full.testChain({ ...SPEC, epochs: 1, blocks: 1 });
+  assert.ok(!same(custody.sets[0], chain.sets[0]));
+  const again = full.testChain({ ...SPEC, pulsar: 'committee', epochs: 3, blocks: 1 });
+  assert.ok(again.blocks.every((b, i) => same(b.certificate, chain.blocks[i].certificate)));
+  // The custody default is unchanged by naming it.
+  const named = full.testChain({ ...SPEC, pulsar: 'custody', epochs: 1, blocks: 1 });
+  assert.ok(same(named.blocks[0].certificate, custody.blocks[0].certificate));
 });
 
 test('every policy: a chain with exactly its legs, final under it in both builds', () => {
   for (const policy of full.CERT_POLICIES) {
     const chain = full.testChain({ seed: SEED, validators: 2, policy, epochs: 2, blocks: 1 });
     for (const build of [full, light]) {
-      assert.deepEqual(follow(build, chain, policy), { codes: ['ok', 'ok'], epoch: 1n, height: 2n }, `${policy}`);
+      assert.deepEqual(follow(build, chain, policy), { codes: ['ok', 'ok'], epoch: 1n, height: 2n, keyEra: 0n }, `${policy}`);
     }
     const report = full.verifyCertificate(chain.blocks[0].certificate, chain.sets[0], policy, { full: true });
     const present = report.legs.filter((l) => l.present).map((l) => l.kind);
@@ -135,6 +151,8 @@ test('bounds and bad options are typed errors, before anything is made', () => {
   assert.equal(code({ ...base, level: 65536 + 44 }), 'QuasarError:INVALID_VALUE');
   assert.equal(code({ ...base, policy: 'pq-maybe' }), 'QuasarError:UNKNOWN_POLICY');
   assert.equal(code({ ...base, magnetar: 'shake128f' }), 'TypeError:');
+  assert.equal(code({ ...base, pulsar: 'dealer' }), 'TypeError:');
+  assert.equal(code({ ...base, pulsar: 'toString' }), 'TypeError:');
   assert.equal(code({ ...base, chainId: -1 }), 'TypeError:');
   assert.equal(code({ ...base, chainId: 2n ** 64n }), 'RangeError:');
   assert.equal(code({ ...base, seed: new Uint8Array(31) }), 'RangeError:');

@@ -5,7 +5,10 @@
 //! parties on the simulator) of four validators with weights 10, 20, 30, 40, BLS keys,
 //! ML-DSA-44 keys, Magnetar SHAKE-192s keys and a Pulsar ML-DSA-44 group (threshold 3),
 //! then a fifth and sixth validator joining (weights 25, 35) and the first leaving at the
-//! end of epoch 0, the Pulsar group reshared to them under the same key.
+//! end of epoch 0, the Pulsar group reshared to them under the same key. A second devnet of
+//! four validators whose Pulsar leg a committee signs (`committee-*`: no machine held its key),
+//! whose first member leaves at the end of epoch 0, so epoch 1 has a new committee key in key
+//! era 1.
 //!
 //! Size: Magnetar signatures are 16,224 bytes even at SHAKE-192s, the smallest set the
 //! Magnetar envelopes have (there is no 128-bit Magnetar mode), so only one certificate
@@ -18,8 +21,8 @@
 //! base, splices}`. `cases`: `{certificate, set, policy, message, valid, code, legs: [{kind,
 //! verdict, code, signers, weight}]}` — the full report (every required leg checked), the
 //! `message` being the header's finality message for the valid ones, `code` empty when
-//! valid, `signers`/`weight` null when not reported. `light`: `{name, set, policy, steps:
-//! [{certificate, next_set, accepted, code, epoch}]}` (names of `certificates` and `sets`;
+//! valid, `signers`/`weight` null when not reported. `light`: `{name, set, policy, key_era,
+//! steps: [{certificate, next_set, accepted, code, epoch}]}` (`key_era`: where the client ends) (names of `certificates` and `sets`;
 //! `next_set` empty for none).
 
 use quasar_pq::cert::devnet::{Devnet, DevnetConfig, PulsarSigning, Signers};
@@ -183,6 +186,30 @@ fn build() -> Result<String, Failure> {
     );
     let forged = ValidatorSet::from_bytes(&forged_bytes)?;
 
+    // A second chain whose Pulsar leg a committee signs (no machine held its key): the first
+    // validator leaves the committee at the epoch change, so epoch 1 has a new committee key in
+    // key era 1.
+    let committee_config = DevnetConfig {
+        chain_id: 1,
+        seed: s.array32(),
+        bls: true,
+        mldsa: None,
+        magnetar: None,
+        pulsar: Some(Mode::MlDsa44),
+        pulsar_signing: PulsarSigning::Committee,
+    };
+    let mut cnet = Devnet::new(committee_config, &[1, 1, 1, 1])?;
+    let cset0 = cnet.set().clone();
+    let three = Signers::first(3, 4);
+    let c1 = cnet.certificate(1, 0, s.array32(), &three)?;
+    let (cend, cset1) = cnet.end_epoch(2, 0, s.array32(), &three, &[0], &[1], false)?;
+    ensure(
+        cset1.view().pulsar_group_key() != cset0.view().pulsar_group_key() && cset1.key_era() == 1,
+        "a new committee is a new key in the next key era",
+    )?;
+    let ce1 = cnet.certificate(3, 0, s.array32(), &three)?;
+    let (cpuls_at, cpuls_len) = leg(&c1, LegKind::Pulsar)?;
+
     // Splices.
     let (bls_at, bls_len) = leg(&fast, LegKind::Bls)?;
     let (other_at, other_len) = leg(&other, LegKind::Bls)?;
@@ -282,6 +309,27 @@ fn build() -> Result<String, Failure> {
         ),
         splice("truncated", &fast, "fast", vec![(fast.len() - 1, 1, vec![])]),
         splice("trailing-byte", &fast, "fast", vec![(fast.len(), 0, vec![0])]),
+        Cert {
+            name: "committee-1",
+            bytes: c1.clone(),
+            from: None,
+        },
+        Cert {
+            name: "committee-end-of-epoch-0",
+            bytes: cend,
+            from: None,
+        },
+        Cert {
+            name: "committee-epoch-1",
+            bytes: ce1,
+            from: None,
+        },
+        splice(
+            "committee-pulsar-broken",
+            &c1,
+            "committee-1",
+            vec![flip(&c1, cpuls_at + cpuls_len / 2)],
+        ),
     ];
     // (certificate, set, policy, expected code).
     let expectations: &[(&str, &str, Policy, &str)] = &[
@@ -338,14 +386,28 @@ fn build() -> Result<String, Failure> {
         ("trailing-byte", "epoch-0", Policy::PQ_FAST, "TRAILING_BYTES"),
         ("bls-only", "epoch-0", Policy::PQ_FAST, "MISSING_LEG"),
         ("fast", "epoch-0", Policy::STRICT_PQ_HEAVY, "MISSING_LEG"),
+        ("committee-1", "committee-epoch-0", Policy::PQ_FAST, ""),
+        ("committee-epoch-1", "committee-epoch-1", Policy::PQ_FAST, ""),
+        (
+            "committee-pulsar-broken",
+            "committee-epoch-0",
+            Policy::PQ_FAST,
+            "INVALID_SIGNATURE",
+        ),
+        (
+            "committee-epoch-1",
+            "committee-epoch-0",
+            Policy::PQ_FAST,
+            "WRONG_EPOCH",
+        ),
     ];
     let sets = [
         ("epoch-0", &set0),
         ("epoch-1", &set1),
         ("epoch-1-forged", &forged),
+        ("committee-epoch-0", &cset0),
+        ("committee-epoch-1", &cset1),
     ];
-    let trusted0 = TrustedSet::new(set0.clone())?;
-    let trusted1 = TrustedSet::new(set1.clone())?;
     let find = |name: &str| {
         certs
             .iter()
@@ -355,7 +417,12 @@ fn build() -> Result<String, Failure> {
     let mut cases = Vec::new();
     for (name, set, policy, code) in expectations {
         let c = find(name)?;
-        let t = if *set == "epoch-0" { &trusted0 } else { &trusted1 };
+        let t = &TrustedSet::new(
+            sets.iter()
+                .find(|(n, _)| n == set)
+                .map(|(_, s)| (*s).clone())
+                .ok_or_else(|| Failure(format!("no set {set}")))?,
+        )?;
         let options = Options {
             full: true,
             clock: None,
@@ -399,43 +466,78 @@ fn build() -> Result<String, Failure> {
         })
         .collect();
 
-    // A light client following epoch 0 into epoch 1 under PQ-fast.
-    let plan: &[(&str, Option<&str>, &str)] = &[
-        ("fast", None, ""),
-        ("heavy", None, ""),
-        ("fast", None, "STALE_CERTIFICATE"),
-        ("end-of-epoch-0", Some("epoch-1-forged"), "NEXT_SET_MISMATCH"),
-        ("end-of-epoch-0", None, "MISSING_NEXT_SET"),
-        ("epoch-1", None, "SKIPPED_EPOCH"),
-        ("end-of-epoch-0", Some("epoch-1"), ""),
-        ("epoch-1", None, ""),
-        ("bls-only", None, "STALE_CERTIFICATE"),
+    // A light client following epoch 0 into epoch 1 under PQ-fast: the custody chain (one
+    // key, reshared) and the committee chain (a new key in key era 1).
+    type Plan<'a> = &'a [(&'a str, Option<&'a str>, &'a str)];
+    let plans: [(&str, &str, u64, Plan<'_>); 2] = [
+        (
+            "follow-epoch-change",
+            "epoch-0",
+            0,
+            &[
+                ("fast", None, ""),
+                ("heavy", None, ""),
+                ("fast", None, "STALE_CERTIFICATE"),
+                ("end-of-epoch-0", Some("epoch-1-forged"), "NEXT_SET_MISMATCH"),
+                ("end-of-epoch-0", None, "MISSING_NEXT_SET"),
+                ("epoch-1", None, "SKIPPED_EPOCH"),
+                ("end-of-epoch-0", Some("epoch-1"), ""),
+                ("epoch-1", None, ""),
+                ("bls-only", None, "STALE_CERTIFICATE"),
+            ],
+        ),
+        (
+            "follow-committee-key-era",
+            "committee-epoch-0",
+            1,
+            &[
+                ("committee-1", None, ""),
+                ("committee-epoch-1", None, "SKIPPED_EPOCH"),
+                ("committee-end-of-epoch-0", Some("committee-epoch-1"), ""),
+                ("committee-epoch-1", None, ""),
+            ],
+        ),
     ];
-    let mut client = LightClient::new(set0.clone(), Policy::PQ_FAST)?;
-    let mut steps = Vec::new();
-    for (cert, next, code) in plan {
-        let bytes = &find(cert)?.bytes;
-        let next_bytes = next
-            .and_then(|n| sets.iter().find(|(s, _)| *s == n))
-            .map(|(_, s)| s.as_bytes());
-        let result = client.update(bytes, next_bytes);
-        let got = result.as_ref().err().map_or("", |e| e.code());
-        ensure(got == *code, &format!("light step {cert}: {code:?}, got {got:?}"))?;
-        steps.push(
+    let mut light = Vec::new();
+    for (seq, start, key_era, plan) in plans {
+        let first = sets
+            .iter()
+            .find(|(n, _)| *n == start)
+            .map(|(_, s)| (*s).clone())
+            .ok_or_else(|| Failure(format!("no set {start}")))?;
+        let mut client = LightClient::new(first, Policy::PQ_FAST)?;
+        let mut steps = Vec::new();
+        for (cert, next, code) in plan {
+            let bytes = &find(cert)?.bytes;
+            let next_bytes = next
+                .and_then(|n| sets.iter().find(|(s, _)| *s == n))
+                .map(|(_, s)| s.as_bytes());
+            let result = client.update(bytes, next_bytes);
+            let got = result.as_ref().err().map_or("", |e| e.code());
+            ensure(got == *code, &format!("light step {cert}: {code:?}, got {got:?}"))?;
+            steps.push(
+                Obj::default()
+                    .str("certificate", cert)
+                    .str("next_set", next.unwrap_or(""))
+                    .bool("accepted", result.is_ok())
+                    .str("code", got)
+                    .int("epoch", client.epoch()),
+            );
+        }
+        ensure(client.epoch() == 1, "the client ends at epoch 1")?;
+        ensure(
+            client.trusted().set().key_era() == key_era,
+            "the client ends in the expected key era",
+        )?;
+        light.push(
             Obj::default()
-                .str("certificate", cert)
-                .str("next_set", next.unwrap_or(""))
-                .bool("accepted", result.is_ok())
-                .str("code", got)
-                .int("epoch", client.epoch()),
+                .str("name", seq)
+                .str("set", start)
+                .str("policy", Policy::PQ_FAST.name())
+                .int("key_era", key_era)
+                .objs("steps", steps),
         );
     }
-    ensure(client.epoch() == 1, "the client ends at epoch 1")?;
-    let light = vec![Obj::default()
-        .str("name", "follow-epoch-change")
-        .str("set", "epoch-0")
-        .str("policy", Policy::PQ_FAST.name())
-        .objs("steps", steps)];
 
     let set_objs = sets
         .iter()
