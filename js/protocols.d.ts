@@ -192,7 +192,10 @@ export interface Running {
   /** What to send now. */
   outgoing: Outgoing;
   outcome?: undefined;
-  /** Always empty until the party is done (the final step reports every drop). */
+  /**
+   * What the party reports dropping so far: a Pulsar committee member's drops as they happen;
+   * empty for the robust protocols, whose final step reports every drop.
+   */
   dropped: BlameEntry[];
 }
 
@@ -209,6 +212,7 @@ export interface Waiting {
   /** Nothing: `{ direct: [] }`. */
   outgoing: Outgoing;
   outcome?: undefined;
+  /** As `Running.dropped`: so far (a committee member stalled by a garbage sender names it here). */
   dropped: BlameEntry[];
 }
 
@@ -1003,7 +1007,10 @@ export interface RunResult {
   errors: Map<number, unknown>;
   /** The parties still waiting when the run stopped (nothing more in flight, or `maxRounds`), increasing. */
   waiting: number[];
-  /** Every party any participant named: finished parties' `dropped` and outcome `blame`, failed parties' error `blame`. */
+  /**
+   * Every party any participant named: finished parties' `dropped` and outcome `blame`, failed
+   * parties' error `blame`, and what parties still waiting had dropped so far.
+   */
   blame: RunBlame[];
   /** The rounds run. */
   rounds: number;

@@ -23,7 +23,9 @@ function blameOf(by, entries, into) {
  * other party of the run, a direct message to its recipient — through `tamper`, then steps
  * every unfinished party by increasing id on its inbox. A waiting party posts nothing and
  * steps again next round; a party that throws leaves the run. The run stops when every party
- * is done or failed, when a round posted nothing, or after `maxRounds`.
+ * is done or failed, when a round posted nothing, or after `maxRounds`; what a party still
+ * waiting had dropped by then (a step's `dropped` before it is done: what it reports so far)
+ * joins the blame.
  */
 function* network(list, o) {
   const live = new Map();
@@ -42,6 +44,8 @@ function* network(list, o) {
   const outcomes = new Map();
   const errors = new Map();
   const blame = [];
+  /** Each unfinished party's last step's `dropped` (so far). */
+  const droppedSoFar = new Map();
   let posts = [];
   for (let i = 0; i < list.length; i++) posts.push({ from: list[i].id, outgoing: list[i].start.outgoing });
   if (o.onSent) for (const s of posts) o.onSent(s.from, s.outgoing, 0);
@@ -67,6 +71,7 @@ function* network(list, o) {
         continue;
       }
       const res = r.value;
+      droppedSoFar.set(id, res.dropped);
       if (res.waiting) continue;
       posts.push({ from: id, outgoing: res.outgoing });
       if (o.onSent) o.onSent(id, res.outgoing, round);
@@ -81,6 +86,7 @@ function* network(list, o) {
     if (!byId.size || !inFlight) break;
   }
   const waiting = [...byId.keys()];
+  for (const id of waiting) blameOf(id, droppedSoFar.get(id), blame);
   return {
     outcomes,
     errors,

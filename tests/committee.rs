@@ -252,11 +252,18 @@ fn bad_messages_are_dropped_and_named_without_consuming_state() {
         flipped[at] ^= 0x01;
         bad.push((m[0], flipped, "x"));
     }
-    for (from, bytes, code) in &bad {
+    for (i, (from, bytes, code)) in bad.iter().enumerate() {
         let step = b.step(&[Incoming::new(*from, bytes)]).unwrap();
         assert!(step.is_waiting(), "{code}");
         if *code != "x" {
             assert_eq!(b.run(), 1);
+        }
+        // Named while it waits (a host giving up on a stalled session can say who sent what).
+        let so_far = b.dropped_so_far();
+        assert_eq!(so_far.len(), i + 1, "{code}");
+        assert_eq!(so_far[i].party, *from, "{code}");
+        if *code != "x" {
+            assert_eq!(so_far[i].reason.code(), *code);
         }
     }
     let reveal_b = match b.step(&[Incoming::new(m[0], &genuine)]).unwrap() {

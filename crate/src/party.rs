@@ -235,6 +235,15 @@ pub trait Party {
     /// terminal failures (too few honest parties) or the caller's inconsistent input —
     /// never a peer's bad message. On error the party keeps its state.
     fn step(&mut self, inbox: &[Incoming<'_>]) -> Result<Step<Self::Output>, crate::Error>;
+
+    /// The messages this party has dropped so far, with their senders and why. A robust
+    /// party reports its drops with its output and returns nothing here (the default); a
+    /// party of a protocol that cannot finish without every participant (the Pulsar
+    /// committee) reports them as they happen, so that a host giving up on it while it waits
+    /// can still name who sent what it dropped.
+    fn dropped_so_far(&self) -> &[Blame] {
+        &[]
+    }
 }
 
 /// Errors of the party layer itself.

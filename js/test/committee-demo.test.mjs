@@ -109,8 +109,8 @@ describe('demo: the Pulsar committee tab in Chromium', { timeout: patience(600) 
     await act('#cm-sign'); // the same key
     assert.equal(await page.getAttribute('#cm-blame', 'data-state'), 'blamed');
     assert.equal(await page.getAttribute('#cm-blame', 'data-party'), '2');
-    assert.equal(await page.getAttribute('#cm-blame', 'data-code'), 'SIGNING_ABORTED');
-    assert.match(await text('#cm-blame'), /member 2, named by members 1 and 3: SIGNING_ABORTED/);
+    assert.equal(await page.getAttribute('#cm-blame', 'data-code'), 'BROKEN_REVEAL');
+    assert.match(await text('#cm-blame'), /member 2, named by members 1 and 3: BROKEN_REVEAL/);
     assert.equal(await page.getAttribute('#cm-verdict', 'data-state'), 'nosig', 'no signature, so no verdict');
     const m = await members();
     for (const id of [1, 3]) assert.equal(m.get(id).outcome, 'stopped', m.get(id).cells.join(' | '));

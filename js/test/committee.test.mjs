@@ -105,6 +105,28 @@ test('a member whose reveal breaks its commitment is named (BROKEN_REVEAL), and 
   }
 });
 
+test('a member sending garbage stalls the session (no robustness) and is named by the members it stalled; a broken reveal carries its blame', () => {
+  const dealt = pulsar.committee.deal({ level: 44, threshold: 3, members: [1, 2, 3, 4], seed: label32('committee/garbage') });
+  const shares = new Map(dealt.shares.map((s) => [s.id, PulsarCommitteeShare.fromDealer(s.dealerShare, dealt.key)]));
+  try {
+    const r = sign(shares, [1, 3, 4], utf8('m'), { label: 'committee/garbage', cheats: { 3: 'garbage' } });
+    assert.equal(r.outcomes.size, 0, 'no signature');
+    assert.deepEqual(r.waiting, [1, 3, 4], 'the honest members wait for a valid commitment, the cheater for reveals');
+    const named = r.blame.filter((b) => b.party === 3);
+    assert.deepEqual([...new Set(named.map((b) => b.by))].sort(), [1, 4], JSON.stringify(r.blame));
+    assert.ok(named.every((b) => b.code === 'MALFORMED_MESSAGE'), JSON.stringify(named));
+    assert.ok(r.blame.every((b) => b.party === 3), 'nobody honest is named');
+
+    const broken = sign(shares, [1, 2, 4], utf8('m'), { label: 'committee/broken', cheats: { 2: 'bad-contribution' } });
+    for (const id of [1, 4]) {
+      const e = broken.errors.get(id);
+      assert.deepEqual(e.blame.map((b) => [b.party, b.code]), [[2, 'BROKEN_REVEAL']], `${id}: ${e.message}`);
+    }
+  } finally {
+    shares.forEach((s) => s.free());
+  }
+});
+
 test('bad options are refused with typed errors', () => {
   const base = { level: 44, threshold: 2, members: [1, 2, 3], seed: label32('committee/bad') };
   assert.throws(() => pulsar.committee.deal({ ...base, level: 45 }), RangeError);

@@ -41,6 +41,7 @@ pub use chain::{
 };
 pub use committee::COMMITTEE_MAX;
 
+use alloc::boxed::Box;
 use alloc::vec::Vec;
 
 use zeroize::Zeroizing;
@@ -178,7 +179,7 @@ pub struct Devnet {
 
 /// The current set's Pulsar group.
 enum PulsarGroup {
-    Custody(pulsar::Group),
+    Custody(Box<pulsar::Group>),
     Committee(committee::Group),
 }
 
@@ -399,7 +400,9 @@ impl Devnet {
                     Some(PulsarGroup::Custody(group)) => {
                         let ids = self.party_ids(&next)?;
                         let t = u16::try_from(two_thirds_plus_one(ids.len())).map_err(|_| too_many())?;
-                        Some(PulsarGroup::Custody(pulsar::reshare(&label, group, &ids, t)?))
+                        Some(PulsarGroup::Custody(Box::new(pulsar::reshare(
+                            &label, group, &ids, t,
+                        )?)))
                     }
                     // The same committee keeps its key.
                     Some(PulsarGroup::Committee(c)) => Some(PulsarGroup::Committee(c.clone())),
@@ -459,7 +462,7 @@ impl Devnet {
             PulsarSigning::Custody => {
                 let ids = self.party_ids(numbers)?;
                 let t = u16::try_from(two_thirds_plus_one(ids.len())).map_err(|_| too_many())?;
-                PulsarGroup::Custody(pulsar::ceremony(&label, mode, &ids, t)?)
+                PulsarGroup::Custody(Box::new(pulsar::ceremony(&label, mode, &ids, t)?))
             }
             PulsarSigning::Committee => {
                 let ids = self.committee_of(numbers)?;

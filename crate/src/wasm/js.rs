@@ -288,11 +288,14 @@ pub(super) fn verdict(result: Result<(), crate::Error>) -> JsValue {
 }
 
 /// Adds `blame` to a JS error whose library error carries a blame list (a Pulsar session
-/// that ran out of valid shares).
+/// that ran out of valid shares, a committee session aborted on a broken reveal).
 pub(super) fn attach_blame(js: &JsValue, err: &crate::Error) {
-    if let crate::Error::Pulsar(crate::pulsar::Error::NotEnoughValidShares { blame, .. }) = err {
-        super::define(js, "blame", &blame_list(blame).into());
-    }
+    let blame = match err {
+        crate::Error::Pulsar(crate::pulsar::Error::NotEnoughValidShares { blame, .. }) => blame,
+        crate::Error::Committee(crate::pulsar::committee::Error::Aborted { blame, .. }) => blame,
+        _ => return,
+    };
+    super::define(js, "blame", &blame_list(blame).into());
 }
 
 /// A snapshot key from JS bytes.

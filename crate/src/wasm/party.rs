@@ -21,7 +21,9 @@
 //! now (also when done: a Pulsar signer's envelope, a combiner's announcement), `outcome`
 //! the protocol's result once done (its fields are documented in `js/protocols.d.ts`;
 //! secrets stay in WASM-held key-share objects), `dropped` the messages this party dropped,
-//! with their senders and why (complete once done).
+//! with their senders and why: complete once done; before that, what the party reports so
+//! far ([`Party::dropped_so_far`]: a Pulsar committee member's drops as they happen, so a
+//! host that gives up on a stalled session can name who sent garbage).
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;
@@ -107,6 +109,7 @@ trait Hosted {
     fn round(&self) -> Option<Round>;
     fn max_inbox(&self) -> usize;
     fn step(&mut self, inbox: &[Incoming<'_>]) -> Result<Stepped, JsValue>;
+    fn dropped_so_far(&self) -> &[Blame];
 }
 
 impl<P: Party> Hosted for Host<P> {
@@ -120,6 +123,10 @@ impl<P: Party> Hosted for Host<P> {
 
     fn max_inbox(&self) -> usize {
         self.max_inbox
+    }
+
+    fn dropped_so_far(&self) -> &[Blame] {
+        self.party.dropped_so_far()
     }
 
     fn step(&mut self, inbox: &[Incoming<'_>]) -> Result<Stepped, JsValue> {
@@ -282,14 +289,14 @@ impl PartyWasm {
                     .set("waiting", false)
                     .set("round", round_js(self.inner.round()))
                     .set("outgoing", outgoing(&out))
-                    .blame("dropped", &[]);
+                    .blame("dropped", self.inner.dropped_so_far());
             }
             Stepped::Waiting => {
                 o.set("done", false)
                     .set("waiting", true)
                     .set("round", round_js(self.inner.round()))
                     .set("outgoing", outgoing(&Outgoing::none()))
-                    .blame("dropped", &[]);
+                    .blame("dropped", self.inner.dropped_so_far());
             }
             Stepped::Done(out, f) => {
                 self.done = true;

@@ -527,6 +527,10 @@ impl Party for Dkg {
         self.me
     }
 
+    fn dropped_so_far(&self) -> &[Blame] {
+        &self.dropped
+    }
+
     fn round(&self) -> Option<Round> {
         let (number, name) = match self.phase? {
             Phase::Commit => (1, "publish"),

@@ -537,6 +537,10 @@ impl Party for Signer {
         self.me()
     }
 
+    fn dropped_so_far(&self) -> &[Blame] {
+        &self.dropped
+    }
+
     fn round(&self) -> Option<Round> {
         let (index, name) = match self.phase? {
             Phase::Commit => (0, "reveal"),
