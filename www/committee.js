@@ -17,7 +17,7 @@
 // seed is then derived from it (SHA-256) instead of drawn from crypto.getRandomValues.
 
 import { Network } from './coordinator.js';
-import { equalBytes, errorBox, fmtMs, plural, randomSession, setStatus as setLine } from './util.js';
+import { equalBytes, errorBox, fmtMs, plural, randomSession, setStatus as setLine, watchLongTasks } from './util.js';
 import { describeError, memberList, nameOf, view } from './committee-view.js';
 
 const $ = (id) => document.getElementById(id);
@@ -291,21 +291,8 @@ function summary(res) {
   return `No signature: the session stalled, ${memberList(res.waiting)} still waiting for messages they could accept`;
 }
 
-// Long tasks on the page's own thread while an action runs: the evidence that the work is in
-// the workers (the browser reports every main-thread task longer than 50 ms).
-const longTasks = { max: 0, count: 0, supported: false };
-try {
-  new PerformanceObserver((list) => {
-    if (!state.busy) return;
-    for (const e of list.getEntries()) {
-      longTasks.max = Math.max(longTasks.max, e.duration);
-      longTasks.count += 1;
-    }
-  }).observe({ type: 'longtask', buffered: false });
-  longTasks.supported = true;
-} catch {
-  // Not every browser has the Long Tasks API.
-}
+// Long tasks on the page's own thread while an action runs (util.js).
+const longTasks = watchLongTasks(() => state.busy);
 
 /** Run an action with the controls locked; the status ends as data-state done or error. */
 async function action(name, fn) {

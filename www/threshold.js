@@ -11,7 +11,7 @@
 
 import { WorkerPool, defaultPoolSize } from './pool.js';
 import { Run, SCHEMES, defaultThreshold } from './flows.js';
-import { byteCount, errorBox, fmtMs, hex, plural, ranges, setStatus as setLine } from './util.js';
+import { byteCount, errorBox, fmtMs, hex, plural, ranges, setStatus as setLine, watchLongTasks } from './util.js';
 import { app, el, params, setStatus } from './threshold-page.js';
 import { currentParams, fillWorkerChoices, readInt, refreshButtons, renderPreview, reshareCheck, setupCheck, syncParamFields, updateSchemeFields } from './threshold-form.js';
 import { updatePartySummary } from './tiles.js';
@@ -110,21 +110,8 @@ function clearRun() {
   renderPreview();
 }
 
-// Long tasks on the page's own thread while an action runs: the evidence that the work is
-// in the workers (the browser reports every main-thread task longer than 50 ms).
-const longTasks = { max: 0, count: 0, supported: false };
-try {
-  new PerformanceObserver((list) => {
-    if (!app.busy) return;
-    for (const e of list.getEntries()) {
-      longTasks.max = Math.max(longTasks.max, e.duration);
-      longTasks.count += 1;
-    }
-  }).observe({ type: 'longtask', buffered: false });
-  longTasks.supported = true;
-} catch {
-  // Not every browser has the Long Tasks API.
-}
+// Long tasks on the page's own thread while an action runs (util.js).
+const longTasks = watchLongTasks(() => app.busy);
 
 function reportMainThread(name, ms) {
   if (!longTasks.supported) {

@@ -117,3 +117,25 @@ export function errorBox({ box, text, dismiss }, nameOf) {
     clear,
   };
 }
+
+/**
+ * Long tasks on the page's own thread while `busy()` is true: the evidence that the work is in
+ * the workers (the browser reports every main-thread task longer than 50 ms). Returns the live
+ * tally `{ max, count, supported }`; the caller resets `max` and `count` before each action.
+ */
+export function watchLongTasks(busy) {
+  const tally = { max: 0, count: 0, supported: false };
+  try {
+    new PerformanceObserver((list) => {
+      if (!busy()) return;
+      for (const e of list.getEntries()) {
+        tally.max = Math.max(tally.max, e.duration);
+        tally.count += 1;
+      }
+    }).observe({ type: 'longtask', buffered: false });
+    tally.supported = true;
+  } catch {
+    // Not every browser has the Long Tasks API.
+  }
+  return tally;
+}
