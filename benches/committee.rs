@@ -11,7 +11,8 @@
 //! is the figure to compare across builds: `node js/bench/committee.mjs` prints the same
 //! table for the WASM build), the mean runs, and the bytes one signer sends per session.
 //! Keys come from the trusted dealer (key generation is not timed here). Every signature
-//! is verified.
+//! is verified. Keys, sessions and every signer's randomness come from the same labels as
+//! in `js/bench/committee.mjs`, so both benches time the very same sessions.
 //!
 //! Run: `cargo bench --bench committee --features sim` (`-- 44` for one level; the
 //! ML-DSA-65 and -87 sets with K > 100 only with `COMMITTEE_BENCH_ALL=1`). Prints a
@@ -23,7 +24,7 @@ use std::rc::Rc;
 use std::time::Instant;
 
 use quasar_pq::mldsa::Mode;
-use quasar_pq::party::sim::{party_rng, Network};
+use quasar_pq::party::sim::Network;
 use quasar_pq::party::{Incoming, Party, Round, Step};
 use quasar_pq::pulsar::committee::{self, SignParams, Signed, Signer};
 use quasar_pq::PartyId;
@@ -61,6 +62,18 @@ fn env_usize(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
+/// `js/support/bytes.mjs`'s 32 bytes of a label: SHA-256 of `label/0`.
+fn label_bytes(label: &str) -> [u8; 32] {
+    use sha2::Digest;
+    sha2::Sha256::digest(format!("{label}/0").as_bytes()).into()
+}
+
+/// The generator the WASM factories build from a 32-byte `seed` (ChaCha20), seeded as the
+/// JavaScript bench seeds it.
+fn seeded(label: &str) -> rand_chacha::ChaCha20Rng {
+    rand_chacha::ChaCha20Rng::from_seed(label_bytes(label))
+}
+
 fn load() -> String {
     std::fs::read_to_string("/proc/loadavg")
         .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
@@ -92,7 +105,9 @@ fn main() {
                 let members: Vec<PartyId> = (1..=n)
                     .map(|i| PartyId::new(i as u16).expect("non-zero id"))
                     .collect();
-                let mut rng = rand_chacha::ChaCha20Rng::from_seed([(t * 8 + n) as u8; 32]);
+                // The same seeds as `js/bench/committee.mjs`: the two benches run the very same
+                // sessions (same keys, runs and slots), natively and in WASM.
+                let mut rng = seeded(&format!("bench/committee/{level}/{t}/{n}"));
                 let (key, shares) = committee::deal(mode, t, &members, &mut rng).expect("deal");
                 if mode != Mode::MlDsa44 && key.slots() > 100 && !all {
                     continue;
@@ -102,16 +117,16 @@ fn main() {
                     (Duration::ZERO, Duration::ZERO, 0u64, 0usize);
                 for s in 0..sessions {
                     let message = format!("block {s}");
-                    let params =
-                        SignParams::new([s as u8; 32], signers, message.as_bytes(), b"").expect("params");
+                    let session = label_bytes(&format!("bench/committee/session/{level}/{t}/{n}/{s}"));
+                    let params = SignParams::new(session, signers, message.as_bytes(), b"").expect("params");
                     let mut net: Network<Signed> = Network::new();
                     let mut clocks = Vec::new();
                     let start = Instant::now();
                     for share in &shares[..t] {
                         let spent = Rc::new(Cell::new(Duration::ZERO));
                         let t0 = Instant::now();
-                        let (p, out) = Signer::start(share, &params, &mut party_rng(b"bench", share.id()))
-                            .expect("signer");
+                        let mut rng = seeded(&format!("bench/committee/seed/{s}/{}", share.id().get()));
+                        let (p, out) = Signer::start(share, &params, &mut rng).expect("signer");
                         spent.set(t0.elapsed());
                         clocks.push(spent.clone());
                         net.add(Timed { inner: p, spent }, out);

@@ -6,7 +6,9 @@
 // when each signer has its own core or machine, network excluded), that time per run (a
 // session's length is random — each run succeeds with probability at least ½ — so per run is
 // the figure to compare across builds and machines), and the bytes one signer sends. Every
-// signature is verified with plain ML-DSA.
+// signature is verified with plain ML-DSA. The keys, sessions and each signer's randomness
+// come from the same labels as in the native bench, so both time the very same sessions
+// (the same runs and slots): their figures compare one to one.
 //
 // Run: node js/bench/committee.mjs [44|65|87]   (uses the existing pkg/; `npm run bench` builds)
 // Env: COMMITTEE_BENCH_SESSIONS (default 20); COMMITTEE_BENCH_ALL=1 also runs the ML-DSA-65

@@ -113,9 +113,11 @@ fn from_words(words: &[u64], dim: usize, y_dim: usize, radius: f64, nu: f64) -> 
         // Precision: u64 → f64 rounds to nearest, as the reference's conversion does.
         #[allow(clippy::cast_precision_loss)]
         let (f1, f2) = (a as f64 / TWO_64, b as f64 / TWO_64);
-        let rad = libm::sqrt(-2.0 * libm::log(f1));
+        let rad = sqrt(-2.0 * libm::log(f1));
         let angle = 2.0 * PI * f2;
-        let (z1, z2) = (rad * libm::cos(angle), rad * libm::sin(angle));
+        // One range reduction for both (libm's sincos gives sin's and cos's own bits).
+        let (sin, cos) = libm::sincos(angle);
+        let (z1, z2) = (rad * cos, rad * sin);
         sum += z1 * z1;
         sum += z2 * z2;
         // Pairs never straddle y_dim (it is even): stretch after the norm is taken.
@@ -123,7 +125,7 @@ fn from_words(words: &[u64], dim: usize, y_dim: usize, radius: f64, nu: f64) -> 
         g[x] = z1 * stretch;
         g[x + 1] = z2 * stretch;
     }
-    let factor = radius / libm::sqrt(sum);
+    let factor = radius / sqrt(sum);
     g.truncate(dim);
     for v in g.iter_mut() {
         *v *= factor;
@@ -131,11 +133,39 @@ fn from_words(words: &[u64], dim: usize, y_dim: usize, radius: f64, nu: f64) -> 
     g
 }
 
+/// The correctly rounded square root: WebAssembly's own instruction (std's `sqrt` there;
+/// `libm` would run its software square root), `libm`'s elsewhere. IEEE 754 fixes every bit of a square
+/// root, so both give the same.
+#[inline]
+fn sqrt(x: f64) -> f64 {
+    #[cfg(all(target_arch = "wasm32", feature = "std"))]
+    {
+        x.sqrt()
+    }
+    #[cfg(not(all(target_arch = "wasm32", feature = "std")))]
+    {
+        libm::sqrt(x)
+    }
+}
+
 /// Rounds half away from zero (the reference's `math.Round`), as an integer.
 // Exact: the coordinates are bounded by r′·ν < 2^23, far inside i32.
 #[allow(clippy::cast_possible_truncation)]
+#[inline]
 pub(crate) fn round(x: f64) -> i32 {
-    libm::round(x) as i32
+    #[cfg(all(target_arch = "wasm32", feature = "std"))]
+    {
+        // WebAssembly's truncation instruction (libm's `round` is software there): x − trunc(x)
+        // is exact for |x| < 2^52, so this is half away from zero, bit for bit libm's; the
+        // comparisons are values, not branches.
+        let t = x.trunc();
+        let d = x - t;
+        t as i32 + i32::from(d >= 0.5) - i32::from(d <= -0.5)
+    }
+    #[cfg(not(all(target_arch = "wasm32", feature = "std")))]
+    {
+        libm::round(x) as i32
+    }
 }
 
 #[cfg(test)]
