@@ -19,7 +19,7 @@ use super::hyperball::{round, sample_x4};
 use super::params::Shape;
 use super::subsets::assigned;
 use crate::hash::Shake256Absorb;
-use crate::mldsa::encode::{pack_bits, pack_offset, unpack_bits, unpack_offset, w1_encode_poly};
+use crate::mldsa::encode::{pack_offset, unpack_offset, w1_encode_poly};
 use crate::mldsa::ntt::{freeze, Q};
 use crate::mldsa::params::Params;
 use crate::mldsa::poly::{zero_vec, Poly, PolyVec, MAX_K, N};
@@ -28,6 +28,49 @@ use crate::mldsa::sample::{expand_a_row, sample_in_ball};
 
 /// Bits per coefficient of a revealed w (coefficients in [0, q)).
 pub(crate) const W_BITS: usize = 23;
+
+/// `pack_bits(vals, W_BITS, out)`, eight coefficients (23 bytes) at a time: the reveal is the
+/// committee's largest message, packed once and unpacked by every other signer.
+// Exact: each coefficient is in [0, 2^23), and bytes are taken from their words.
+#[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
+pub(crate) fn pack_w(vals: &[i32; N], out: &mut [u8]) {
+    debug_assert_eq!(out.len(), 32 * W_BITS);
+    for (group, chunk) in vals.chunks_exact(8).zip(out.chunks_exact_mut(W_BITS)) {
+        let mut words = [0u64; 3];
+        for (j, &v) in group.iter().enumerate() {
+            let (at, v) = (W_BITS * j, u64::from(v as u32));
+            words[at / 64] |= v << (at % 64);
+            if at % 64 + W_BITS > 64 {
+                words[at / 64 + 1] |= v >> (64 - at % 64);
+            }
+        }
+        let mut bytes = [0u8; 24];
+        for (b, w) in bytes.chunks_exact_mut(8).zip(words) {
+            b.copy_from_slice(&w.to_le_bytes());
+        }
+        chunk.copy_from_slice(&bytes[..W_BITS]);
+    }
+}
+
+/// `unpack_bits(bytes, W_BITS)`, eight coefficients (23 bytes) at a time.
+// Exact: masked to 23 bits.
+#[allow(clippy::cast_possible_wrap)]
+pub(crate) fn unpack_w(bytes: &[u8]) -> [i32; N] {
+    debug_assert_eq!(bytes.len(), 32 * W_BITS);
+    const MASK: u32 = (1 << W_BITS) - 1;
+    let mut out = [0i32; N];
+    for (chunk, group) in bytes.chunks_exact(W_BITS).zip(out.chunks_exact_mut(8)) {
+        let mut b = [0u8; 24];
+        b[..W_BITS].copy_from_slice(chunk);
+        for (j, v) in group.iter_mut().enumerate() {
+            // 23 bits from bit 23·j: within the four bytes from byte ⌊23·j / 8⌋.
+            let at = W_BITS * j;
+            let word = u32::from_le_bytes([b[at / 8], b[at / 8 + 1], b[at / 8 + 2], b[at / 8 + 3]]);
+            *v = ((word >> (at % 8)) & MASK) as i32;
+        }
+    }
+    out
+}
 
 /// Â = NTT(ExpandA(ρ)), row by row.
 pub(crate) struct Matrix(Box<[[Poly; MAX_K]; MAX_K]>);
@@ -102,7 +145,7 @@ pub(crate) fn commit<P: Params>(
         for i in 0..P::K {
             w[i].add(&e[i]);
             w[i].freeze();
-            pack_bits(&w[i].0, W_BITS, &mut chunk[i * poly_len..(i + 1) * poly_len]);
+            pack_w(&w[i].0, &mut chunk[i * poly_len..(i + 1) * poly_len]);
         }
     });
     out
@@ -192,7 +235,7 @@ pub(crate) fn reveal_is_canonical<P: Params>(reps: u16, reveal: &[u8]) -> bool {
     reveal.len() == reveal_len::<P>(reps)
         && reveal
             .chunks_exact(poly_len)
-            .all(|chunk| unpack_bits(chunk, W_BITS).iter().all(|&c| c < Q))
+            .all(|chunk| unpack_w(chunk).iter().fold(true, |ok, &c| ok & (c < Q)))
 }
 
 /// Sums the signers' reveals slot by slot: w_κ = Σ_j w_{j,κ} mod q. A reveal of the wrong
@@ -206,7 +249,7 @@ pub(crate) fn aggregate<P: Params>(reps: u16, reveals: &[&[u8]]) -> Result<Vec<P
         }
         for (slot, chunk) in reveal.chunks_exact(P::K * poly_len).enumerate() {
             for i in 0..P::K {
-                let coeffs = unpack_bits(&chunk[i * poly_len..(i + 1) * poly_len], W_BITS);
+                let coeffs = unpack_w(&chunk[i * poly_len..(i + 1) * poly_len]);
                 if coeffs.iter().any(|&c| c >= Q) {
                     return Err(index);
                 }

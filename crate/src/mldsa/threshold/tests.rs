@@ -225,3 +225,32 @@ fn signing_runs_match_the_reference() {
         }
     }
 }
+
+/// The reveal's 23-bit packing, eight at a time, is FIPS 204's SimpleBitPack / Unpack bit for
+/// bit, both ways, on values spread over [0, 2^23) and at its edges.
+#[test]
+fn the_reveal_packing_is_simple_bit_pack() {
+    use super::rounds::{pack_w, unpack_w, W_BITS};
+    use crate::mldsa::encode::{pack_bits, unpack_bits};
+    use crate::mldsa::poly::N;
+    let mut x: u32 = 0x9e37_79b9;
+    for round in 0..64 {
+        let mut vals = [0i32; N];
+        for (i, v) in vals.iter_mut().enumerate() {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            *v = match (round, i % 3) {
+                (0, _) => (1 << W_BITS) - 1,
+                (1, 0) => 0,
+                _ => i32::try_from(x & ((1 << W_BITS) - 1)).unwrap_or(0),
+            };
+        }
+        let (mut fast, mut plain) = ([0u8; 32 * W_BITS], [0u8; 32 * W_BITS]);
+        pack_w(&vals, &mut fast);
+        pack_bits(&vals, W_BITS, &mut plain);
+        assert_eq!(fast, plain);
+        assert_eq!(unpack_w(&plain), vals);
+        assert_eq!(unpack_w(&plain), unpack_bits(&plain, W_BITS));
+    }
+}
