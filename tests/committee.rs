@@ -495,6 +495,39 @@ fn a_wrong_seed_names_its_owner_and_no_member_finishes_with_the_key() {
     }
 }
 
+/// A private seeds message (`PQD2`) delivered twice is named `DUPLICATE_MESSAGE` (told from
+/// a conflicting copy without an early exit: the seeds are secret), one copy is used, and
+/// every member ends with the key; two different copies in one inbox are equivocation: both
+/// are dropped as `CONFLICTING_MESSAGE` and nobody finishes.
+#[test]
+fn a_repeated_seeds_message_is_named_and_one_copy_used_an_equivocated_one_stops_the_key() {
+    let m = members(3);
+    // m[0] owns the subsets it shares with m[1] (their lowest member) and sends it the seeds.
+    let (owner, receiver) = (m[0], m[1]);
+    for conflicting in [false, true] {
+        let tamper: Tamper = Box::new(move |e: Envelope| {
+            if e.to == receiver && magic(&e.bytes) == *DKG_SEEDS_MAGIC && e.from == owner {
+                let mut copy = e.clone();
+                if conflicting {
+                    let last = copy.bytes.len() - 1;
+                    copy.bytes[last] ^= 0x01;
+                }
+                return vec![e, copy];
+            }
+            vec![e]
+        });
+        let outcomes = generate(Mode::MlDsa44, 2, 3, "repeated seeds", Some(tamper));
+        if conflicting {
+            assert!(outcomes.values().all(Result::is_err), "nobody finishes");
+            continue;
+        }
+        let keyed: Vec<&Keyed> = outcomes.values().map(|o| o.as_ref().unwrap()).collect();
+        assert!(keyed.iter().all(|k| k.key == keyed[0].key));
+        let named = codes(&outcomes[&receiver].as_ref().unwrap().dropped);
+        assert_eq!(named, [(owner, "DUPLICATE_MESSAGE")]);
+    }
+}
+
 #[test]
 fn a_published_part_that_breaks_its_commitment_names_its_owner() {
     let m = members(3);

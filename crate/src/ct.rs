@@ -39,6 +39,18 @@ pub(crate) fn barrier_i32(x: i32) -> i32 {
     }
 }
 
+/// Whether `a` and `b` hold the same bytes, without an early exit on the first difference
+/// (for messages that may carry secrets: a repeated private share told from a conflicting
+/// one). Only the lengths, which are public, decide a branch; the verdict itself is public.
+#[cfg(feature = "threshold")]
+pub(crate) fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let diff = a.iter().zip(b).fold(0u8, |d, (x, y)| d | (x ^ y));
+    public(barrier_i32(i32::from(diff))) == 0
+}
+
 /// Declassifies a value the algorithm makes public (a no-op without `ct-check`). Prefer
 /// this to the in-place forms: the result is read back after the request, so no copy
 /// the optimiser made earlier can stand in for it.

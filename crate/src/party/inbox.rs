@@ -53,7 +53,8 @@ pub(crate) fn unique<'a>(me: PartyId, inbox: &[Incoming<'a>], dropped: &mut Vec<
                 seen.insert((m.from, magic), Some(m.bytes));
             }
             Some(slot) => match slot {
-                Some(prev) if *prev == m.bytes => {
+                // Without an early exit: a direct message may carry a secret share.
+                Some(prev) if crate::ct::bytes_eq(prev, m.bytes) => {
                     dropped.push(Blame::new(m.from, BlameReason::DuplicateMessage));
                 }
                 Some(_) => {

@@ -119,7 +119,7 @@ pub struct Dkg {
     /// t_I of the subsets this member owns.
     owned: Vec<(u8, Vec<u8>)>,
     commits: BTreeMap<PartyId, Vec<u8>>,
-    received: BTreeMap<PartyId, Zeroizing<Vec<u8>>>,
+    received: BTreeMap<PartyId, PrivateSeeds>,
     parts: BTreeMap<PartyId, Vec<u8>>,
     confirms: BTreeMap<PartyId, Vec<u8>>,
     key: Option<CommitteeKey>,
@@ -325,7 +325,11 @@ impl Dkg {
             DKG_COMMIT_MAGIC => keep(&mut self.commits, from, body.to_vec()),
             DKG_PUBLISH_MAGIC => keep(&mut self.parts, from, body.to_vec()),
             DKG_CONFIRM_MAGIC => keep(&mut self.confirms, from, body.to_vec()),
-            _ => keep(&mut self.received, from, Zeroizing::new(body[2..].to_vec())),
+            _ => keep(
+                &mut self.received,
+                from,
+                PrivateSeeds(Zeroizing::new(body[2..].to_vec())),
+            ),
         };
         kept.err()
     }
@@ -360,7 +364,7 @@ impl Dkg {
     fn publish(&mut self) -> Result<Outgoing, Error> {
         let mut bad = Vec::new();
         let mut good = Vec::new();
-        for (&from, list) in &self.received {
+        for (&from, PrivateSeeds(list)) in &self.received {
             let commits = self
                 .commits
                 .get(&from)
@@ -518,6 +522,17 @@ fn entries(body: &[u8], item_len: usize) -> Vec<(u8, &[u8])> {
         .chunks_exact(1 + item_len)
         .map(|c| (c[0], &c[1..]))
         .collect()
+}
+
+/// A `PQD2` body as received (secret seeds): wiped when dropped, and compared without a
+/// data-dependent early exit, so that telling a duplicate from a conflicting copy reveals
+/// nothing of the seeds (only the lengths, which are public).
+struct PrivateSeeds(Zeroizing<Vec<u8>>);
+
+impl PartialEq for PrivateSeeds {
+    fn eq(&self, other: &Self) -> bool {
+        crate::ct::bytes_eq(&self.0, &other.0)
+    }
 }
 
 impl Party for Dkg {
