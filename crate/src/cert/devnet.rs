@@ -34,14 +34,17 @@
 
 mod chain;
 mod committee;
+mod group;
 mod pulsar;
 
 pub use chain::{
     block_hash, chain, Block, Chain, ChainSpec, MAX_CHAIN_BLOCKS, MAX_CHAIN_EPOCHS, MAX_CHAIN_VALIDATORS,
 };
 pub use committee::COMMITTEE_MAX;
+pub use group::PulsarSigning;
 
-use alloc::boxed::Box;
+use group::PulsarGroup;
+
 use alloc::vec::Vec;
 
 use zeroize::Zeroizing;
@@ -69,42 +72,6 @@ pub struct DevnetConfig {
     pub pulsar: Option<mldsa::Mode>,
     /// Who signs the Pulsar leg.
     pub pulsar_signing: PulsarSigning,
-}
-
-/// Who signs a devnet's Pulsar leg. Either way the leg is one plain ML-DSA signature under the
-/// set's Pulsar key, and the verifier is the same.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum PulsarSigning {
-    /// A custody group of all n validators, threshold ⌊2n/3⌋ + 1 ([`crate::pulsar::custody`]):
-    /// the combiner rebuilds the key while it signs. Reshared to the next set under the same
-    /// key at an epoch change.
-    #[default]
-    Custody,
-    /// A committee of the set's first min(n, [`COMMITTEE_MAX`]) validators (set order),
-    /// threshold ⌊2N/3⌋ + 1 of its N members ([`crate::pulsar::committee`]): the key comes from
-    /// a distributed key generation and no machine ever holds it, not even while signing. A
-    /// committee key is never reshared: when an epoch change alters the committee, the next
-    /// set gets a new committee key in the next key era.
-    Committee,
-}
-
-impl PulsarSigning {
-    /// Its name: `custody` or `committee`.
-    pub fn name(self) -> &'static str {
-        match self {
-            PulsarSigning::Custody => "custody",
-            PulsarSigning::Committee => "committee",
-        }
-    }
-
-    /// The signing of a name ([`PulsarSigning::name`]).
-    pub fn from_name(name: &str) -> Option<PulsarSigning> {
-        match name {
-            "custody" => Some(PulsarSigning::Custody),
-            "committee" => Some(PulsarSigning::Committee),
-            _ => None,
-        }
-    }
 }
 
 impl Default for DevnetConfig {
@@ -175,28 +142,6 @@ pub struct Devnet {
     set: ValidatorSet,
     pulsar: Option<PulsarGroup>,
     sessions: u64,
-}
-
-/// The current set's Pulsar group.
-enum PulsarGroup {
-    Custody(Box<pulsar::Group>),
-    Committee(committee::Group),
-}
-
-impl PulsarGroup {
-    fn threshold(&self) -> usize {
-        match self {
-            PulsarGroup::Custody(g) => usize::from(g.public.threshold()),
-            PulsarGroup::Committee(c) => c.key.threshold(),
-        }
-    }
-
-    fn frame(&self) -> Result<Vec<u8>, Error> {
-        match self {
-            PulsarGroup::Custody(g) => Ok(g.key.frame()),
-            PulsarGroup::Committee(c) => c.frame(),
-        }
-    }
 }
 
 impl core::fmt::Debug for Devnet {
@@ -386,31 +331,8 @@ impl Devnet {
             next.push(self.create(w)?);
         }
         let next = self.sorted(next);
-        let new_committee = match &self.pulsar {
-            Some(PulsarGroup::Committee(c)) => self.committee_of(&next)? != c.members(),
-            _ => false,
-        };
-        let new_key = new_key || new_committee;
+        let (next_group, new_key) = self.next_group(&next, new_key)?;
         let key_era = self.key_era + u64::from(new_key);
-        let next_group = match (self.pulsar.is_some(), self.config.pulsar) {
-            (true, Some(mode)) if new_key => Some(self.new_group(mode, &next)?),
-            (true, Some(_)) => {
-                let label = self.label("reshare");
-                match &self.pulsar {
-                    Some(PulsarGroup::Custody(group)) => {
-                        let ids = self.party_ids(&next)?;
-                        let t = u16::try_from(two_thirds_plus_one(ids.len())).map_err(|_| too_many())?;
-                        Some(PulsarGroup::Custody(Box::new(pulsar::reshare(
-                            &label, group, &ids, t,
-                        )?)))
-                    }
-                    // The same committee keeps its key.
-                    Some(PulsarGroup::Committee(c)) => Some(PulsarGroup::Committee(c.clone())),
-                    None => None,
-                }
-            }
-            _ => None,
-        };
         let next_set = {
             let old = core::mem::replace(&mut self.pulsar, next_group);
             let made = self.make_set(self.epoch + 1, key_era, &next);
@@ -452,30 +374,6 @@ impl Devnet {
                 kind: LegKind::Bls,
                 index,
             }))
-    }
-
-    /// A new Pulsar group among the validators `numbers` (set order) from a key generation:
-    /// a custody group of all, or a committee of the first [`COMMITTEE_MAX`].
-    fn new_group(&mut self, mode: mldsa::Mode, numbers: &[u16]) -> Result<PulsarGroup, Error> {
-        let label = self.label("key ceremony");
-        Ok(match self.config.pulsar_signing {
-            PulsarSigning::Custody => {
-                let ids = self.party_ids(numbers)?;
-                let t = u16::try_from(two_thirds_plus_one(ids.len())).map_err(|_| too_many())?;
-                PulsarGroup::Custody(Box::new(pulsar::ceremony(&label, mode, &ids, t)?))
-            }
-            PulsarSigning::Committee => {
-                let ids = self.committee_of(numbers)?;
-                PulsarGroup::Committee(committee::keygen(&label, mode, &ids)?)
-            }
-        })
-    }
-
-    /// The committee of the validators `numbers` (set order): the first
-    /// [`COMMITTEE_MAX`], as increasing party ids.
-    fn committee_of(&self, numbers: &[u16]) -> Result<Vec<PartyId>, Error> {
-        let first = &numbers[..numbers.len().min(COMMITTEE_MAX)];
-        self.party_ids(first)
     }
 
     /// A label unique to this devnet and this call (session ids, party RNGs).

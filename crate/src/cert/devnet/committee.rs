@@ -10,11 +10,15 @@
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
+use super::group::session_id;
 use crate::mldsa::Mode;
 use crate::party::sim::{party_rng, Network};
 use crate::pulsar::committee::{self, CommitteeKey, Dkg, DkgParams, KeyShare, SignParams, Signer};
 use crate::pulsar::frame::{GroupKeyFrame, SignatureFrame};
 use crate::{Error, PartyId};
+
+/// The first element of the committee's session ids.
+const SESSION: &[u8] = b"devnet committee session";
 
 /// The most members a devnet committee has: the scheme's bound.
 pub const COMMITTEE_MAX: usize = committee::MAX_PARTIES;
@@ -44,15 +48,14 @@ impl Group {
     }
 }
 
-fn session_id(label: &[u8]) -> [u8; 32] {
-    let mut t = crate::hash::Transcript::new(crate::hash::tags::SIM_RNG);
-    t.append(b"devnet committee session").append(label);
-    t.finalize()
-}
-
 /// The committee of `members` (at most [`COMMITTEE_MAX`]) from a distributed key generation.
 pub(crate) fn keygen(label: &[u8], mode: Mode, members: &[PartyId]) -> Result<Group, Error> {
-    let params = DkgParams::new(session_id(label), mode, threshold(members.len()), members)?;
+    let params = DkgParams::new(
+        session_id(SESSION, label),
+        mode,
+        threshold(members.len()),
+        members,
+    )?;
     let mut net = Network::new();
     for &p in members {
         let (dkg, first) = Dkg::start(p, &params, &mut party_rng(label, p))?;
@@ -87,7 +90,7 @@ pub(crate) fn sign(
         .filter(|p| group.shares.contains_key(p))
         .take(t)
         .collect();
-    let params = SignParams::new(session_id(label), &chosen, message, ctx)?;
+    let params = SignParams::new(session_id(SESSION, label), &chosen, message, ctx)?;
     let mut net = Network::new();
     for p in &chosen {
         let share = group

@@ -6,6 +6,7 @@
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
+use super::group::session_id;
 use crate::lss::GroupPublic;
 use crate::mldsa::Mode;
 use crate::party::keyring::Keyring;
@@ -14,6 +15,9 @@ use crate::pulsar::custody::lifecycle::{Combiner, Member, Outcome, ReshareParams
 use crate::pulsar::custody::{CombinerKey, GroupKey, KeyShare};
 use crate::vss::Ristretto255;
 use crate::{Error, PartyId};
+
+/// The first element of the custody group's session ids.
+const SESSION: &[u8] = b"devnet session";
 
 type R = Ristretto255;
 
@@ -37,12 +41,6 @@ fn combiner() -> Result<PartyId, Error> {
     PartyId::new(COMBINER).ok_or(broken("combiner id"))
 }
 
-fn session_id(label: &[u8]) -> [u8; 32] {
-    let mut t = crate::hash::Transcript::new(crate::hash::tags::SIM_RNG);
-    t.append(b"devnet session").append(label);
-    t.finalize()
-}
-
 /// Runs a network to the end; every party must succeed.
 fn run(net: Network<Outcome>) -> Result<BTreeMap<PartyId, Outcome>, Error> {
     net.run().into_iter().map(|(p, o)| Ok((p, o?))).collect()
@@ -53,8 +51,8 @@ pub(crate) fn ceremony(label: &[u8], mode: Mode, members: &[PartyId], t: u16) ->
     let c = combiner()?;
     let deriving: Vec<PartyId> = members.iter().take(usize::from(t)).copied().collect();
     let params = SetupParams::with_sessions(
-        session_id(&[label, b" dkg"].concat()),
-        session_id(&[label, b" ceremony"].concat()),
+        session_id(SESSION, &[label, b" dkg"].concat()),
+        session_id(SESSION, &[label, b" ceremony"].concat()),
         mode,
         members,
         t,
@@ -94,7 +92,7 @@ pub(crate) fn ceremony(label: &[u8], mode: Mode, members: &[PartyId], t: u16) ->
 pub(crate) fn reshare(label: &[u8], group: &Group, receivers: &[PartyId], t: u16) -> Result<Group, Error> {
     let dealers: Vec<PartyId> = group.keyrings.keys().copied().collect();
     let params = ReshareParams::reshare(
-        session_id(label),
+        session_id(SESSION, label),
         &group.key,
         &group.public,
         &dealers,
@@ -141,7 +139,7 @@ pub(crate) fn sign(
     ctx: &[u8],
 ) -> Result<Vec<u8>, Error> {
     let c = combiner()?;
-    let params = SignParams::new(session_id(label), signers, message, ctx, c)?;
+    let params = SignParams::new(session_id(SESSION, label), signers, message, ctx, c)?;
     let key = CombinerKey::generate(c, &mut party_rng(&[label, b" combiner key"].concat(), c));
     let mut net = Network::new();
     let (combiner, first) =
