@@ -39,16 +39,13 @@ pub(crate) fn barrier_i32(x: i32) -> i32 {
     }
 }
 
-/// Whether `a` and `b` hold the same bytes, without an early exit on the first difference
-/// (for messages that may carry secrets: a repeated private share told from a conflicting
-/// one). Only the lengths, which are public, decide a branch; the verdict itself is public.
+/// Whether `a` and `b` hold the same bytes, compared by `subtle` (as the rest of the crate
+/// compares secrets), the verdict declassified: for messages that may carry secrets, a
+/// repeated private share told from a conflicting one. Only the lengths, which are public,
+/// may decide early.
 #[cfg(feature = "threshold")]
 pub(crate) fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let diff = a.iter().zip(b).fold(0u8, |d, (x, y)| d | (x ^ y));
-    public(barrier_i32(i32::from(diff))) == 0
+    public(bool::from(subtle::ConstantTimeEq::ct_eq(a, b)))
 }
 
 /// Declassifies a value the algorithm makes public (a no-op without `ct-check`). Prefer
