@@ -54,6 +54,8 @@ extern crate alloc;
 
 pub mod bls;
 pub mod cert;
+#[cfg(feature = "threshold")]
+pub mod corona;
 #[cfg(feature = "ct-check")]
 pub mod ct;
 #[cfg(not(feature = "ct-check"))]

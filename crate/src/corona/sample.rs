@@ -1,0 +1,141 @@
+//! The integer samplers (spec §5): uniform residues mod q, and D_{Z,σ_E} by a constant-time
+//! cumulative distribution table. Integers only, so native and WebAssembly draw the same values
+//! from the same stream.
+
+use sha3::digest::XofReader;
+
+use super::arith::{reduce, Q};
+use super::params::N;
+
+/// Words at or above this are rejected, so that w mod q is uniform: 65535·q.
+const UNIFORM_LIMIT: u64 = 65_535 * Q;
+
+/// The largest |x| the σ_E sampler returns; the tail beyond it weighs 2^−116.6.
+pub(crate) const CDT_TAIL: i64 = 78;
+
+/// T[k] = round_half_even(2^127·Σ_{j ≤ k} p_j), p_0 = ρ(0)/S, p_k = 2ρ(k)/S,
+/// ρ(x) = exp(−x²/2σ_E²), σ_E = 6.108187070284607 (spec §5.2; computed with 150-digit
+/// arithmetic; its SHA-256 is checked in the tests).
+pub(crate) const CDT: [u128; 78] = [
+    0x085c2ac3283fe97a948bff702aa225f5,
+    0x18db859dbbec11ddd06aebc718ce4e79,
+    0x28b47334cee750ecd0513c3e29643763,
+    0x3786722b097248059037f84e0ec10e62,
+    0x4504b7329fda1c8a611cff27b0710878,
+    0x50fa817e926aa3e9a9eea360b45aa8b6,
+    0x5b4ca3303d4ff5b04c465323dc913c55,
+    0x63f85515b50a9fa104ad3a6832e60ab1,
+    0x6b0fd079437e86ef0096b3d13ee7fa8b,
+    0x70b56c0549a4e73a2ee01b59a1a3c1f5,
+    0x75161194ec207c4e64d7e1fc25e1e09f,
+    0x7863d3fecc018a677c94ca5475d5ed4c,
+    0x7ad13f5b150f8d7dc4515b79b81abc97,
+    0x7c8dc22edf68d56d035f2123d4e1e747,
+    0x7dc350afa5a7f44ea732a8dc8b1ce72d,
+    0x7e95304b8c002941bb4938944f5da5a6,
+    0x7f1fb73c488819a56a1ea44f9f0b891d,
+    0x7f78bb873e314c975f77b00b2b72028f,
+    0x7fb06be3785d868de5eb67fbfdfd1703,
+    0x7fd256ccb4799751f4b7894f1975e7b5,
+    0x7fe673503111ef2c54f79b1f23b53a72,
+    0x7ff20f60a68437a17444b491f1ad4255,
+    0x7ff895ad53886fff72b93078dc9521c4,
+    0x7ffc278f3af23423a65e083bb617cf21,
+    0x7ffe0e5ac1874a835da5f46bf0742919,
+    0x7fff0acbed961d26157ebe1621b8ea0f,
+    0x7fff8a3eedc4d8e335e6bc3199def7e8,
+    0x7fffc8e38878affe4779f6f31dc9ca29,
+    0x7fffe6dd47c9f690bf6b164f6c747a82,
+    0x7ffff4d42b07aafb17bd5127e85568ff,
+    0x7ffffb2984f63fe697124d4944ee187c,
+    0x7ffffdf56b11b93786f8229ff06e794c,
+    0x7fffff2928e33e63fb286b674d065703,
+    0x7fffffa9f2fb607d32661fe665d2a992,
+    0x7fffffde6c04bf1617ca60db01d190f2,
+    0x7ffffff33c4f88c11815c05170c872ae,
+    0x7ffffffb45ea048feb3df4eed53315e2,
+    0x7ffffffe4b79e6b158c1c76a9e4ccbd3,
+    0x7fffffff669b9ba1a8cdf05a243479bd,
+    0x7fffffffcb7f0ec93b9c24d3f3bf6003,
+    0x7fffffffee7ec73cc21d4da15ec853db,
+    0x7ffffffffa50c432c264ad5d1e1ad516,
+    0x7ffffffffe33b68b0e9ba2c0dcbebac9,
+    0x7fffffffff72334e8ad22c6598bac9d9,
+    0x7fffffffffd5741ec6e3c7be961dde25,
+    0x7ffffffffff391176ad07bc871cae196,
+    0x7ffffffffffc761e79b41e16bd069216,
+    0x7fffffffffff04e7eb221d483fad0ef4,
+    0x7fffffffffffbc37da7fc391d3b27163,
+    0x7fffffffffffee2e36ada83a209d1174,
+    0x7ffffffffffffb7012d44bd2671d7528,
+    0x7ffffffffffffedccd33f2f070e05821,
+    0x7fffffffffffffb94b863102dc1fd64c,
+    0x7fffffffffffffef481a8d3af098d1ef,
+    0x7ffffffffffffffc2681a574706dfe90,
+    0x7fffffffffffffff2305e7c3a8bec3d8,
+    0x7fffffffffffffffcfbfb0a5cc9038f1,
+    0x7ffffffffffffffff5bd8649f934b5f4,
+    0x7ffffffffffffffffde02d0faaa3cbc7,
+    0x7fffffffffffffffff925a32e696472a,
+    0x7fffffffffffffffffea78f88f976759,
+    0x7ffffffffffffffffffbe266eb587efc,
+    0x7fffffffffffffffffff3bdc9020ceae,
+    0x7fffffffffffffffffffdc7215c70916,
+    0x7ffffffffffffffffffff9b96ba476d2,
+    0x7ffffffffffffffffffffeebdf9c4c07,
+    0x7fffffffffffffffffffffd1c9ebb153,
+    0x7ffffffffffffffffffffff878376ce5,
+    0x7ffffffffffffffffffffffece1d9689,
+    0x7fffffffffffffffffffffffd0bdc05e,
+    0x7ffffffffffffffffffffffff8e3fff9,
+    0x7ffffffffffffffffffffffffef5694f,
+    0x7fffffffffffffffffffffffffd9fa7c,
+    0x7ffffffffffffffffffffffffffab85a,
+    0x7fffffffffffffffffffffffffff4947,
+    0x7fffffffffffffffffffffffffffe7fc,
+    0x7ffffffffffffffffffffffffffffcf6,
+    0x7fffffffffffffffffffffffffffffa9,
+];
+
+/// One uniform polynomial: 256 accepted little-endian words, each reduced mod q in constant
+/// time (whether a word is rejected does not depend on the residue it would give).
+pub(crate) fn uniform_poly(stream: &mut impl XofReader, out: &mut [u64; N]) {
+    let mut filled = 0;
+    let mut word = [0u8; 8];
+    while filled < N {
+        stream.read(&mut word);
+        let w = u64::from_le_bytes(word);
+        if w < UNIFORM_LIMIT {
+            out[filled] = reduce(w);
+            filled += 1;
+        }
+    }
+}
+
+/// One D_{Z,σ_E} sample from 16 stream bytes as words (w0, w1): r = ((w0 >> 1) << 64) | w1
+/// (127 bits) is compared with all 78 table entries (no early exit, no branch), and bit 0 of
+/// w0 is the sign.
+// Exact: the count is at most 78.
+#[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+pub(crate) fn cdt_sample(w0: u64, w1: u64) -> i64 {
+    let r = (u128::from(w0 >> 1) << 64) | u128::from(w1);
+    let mut magnitude = 0u64;
+    for t in CDT {
+        // r, t < 2^127: r − t borrows (sets bit 127) exactly when r < t.
+        magnitude += 1 - (r.wrapping_sub(t) >> 127) as u64;
+    }
+    let negative = 0u64.wrapping_sub(w0 & 1);
+    let m = magnitude as i64;
+    // −m when the sign bit is set, by a mask (zero stays zero).
+    (m ^ negative as i64) - (negative as i64)
+}
+
+/// 256 D_{Z,σ_E} samples, coefficient 0 first.
+pub(crate) fn gaussian_poly(stream: &mut impl XofReader, out: &mut [i64; N]) {
+    let (mut w0, mut w1) = ([0u8; 8], [0u8; 8]);
+    for x in out.iter_mut() {
+        stream.read(&mut w0);
+        stream.read(&mut w1);
+        *x = cdt_sample(u64::from_le_bytes(w0), u64::from_le_bytes(w1));
+    }
+}
