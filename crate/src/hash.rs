@@ -157,6 +157,36 @@ pub mod tags {
     pub const CERT_MESSAGE: &str = "QUASAR-CERT-MESSAGE-v1";
     /// Root of a finality certificate's validator set (its whole encoding).
     pub const CERT_VALIDATOR_SET: &str = "QUASAR-CERT-VALIDATOR-SET-v1";
+    /// Corona (spec §3.2): the public matrix A from ρ (XOF).
+    pub const CORONA_A: &str = "QUASAR-CORONA-A-v1";
+    /// Corona: a dealer's randomness in known-answer mode (XOF).
+    pub const CORONA_KEYGEN: &str = "QUASAR-CORONA-KEYGEN-v1";
+    /// Corona: the group key's digest tr (TH, 64 bytes).
+    pub const CORONA_GK: &str = "QUASAR-CORONA-GK-v1";
+    /// Corona: the message representative μ (TH, 64 bytes).
+    pub const CORONA_MSG: &str = "QUASAR-CORONA-MSG-v1";
+    /// Corona: a party's hedged round-1 seed (keyed, 32 bytes; never sent).
+    pub const CORONA_R1_SEED: &str = "QUASAR-CORONA-R1-SEED-v1";
+    /// Corona: round 1's Gaussian polynomials from the round-1 seed (XOF).
+    pub const CORONA_R1: &str = "QUASAR-CORONA-R1-v1";
+    /// Corona: a round-1 commitment's per-sender digest (TH, 64 bytes).
+    pub const CORONA_D: &str = "QUASAR-CORONA-D-v1";
+    /// Corona: a round-1 MAC (keyed, 32 bytes).
+    pub const CORONA_MAC: &str = "QUASAR-CORONA-MAC-v1";
+    /// Corona: the signing transcript th (TH, 64 bytes).
+    pub const CORONA_TRANSCRIPT: &str = "QUASAR-CORONA-TRANSCRIPT-v1";
+    /// Corona: the public Gaussian vector u (XOF).
+    pub const CORONA_HU: &str = "QUASAR-CORONA-HU-v1";
+    /// Corona: the challenge seed c̃ (TH, 32 bytes).
+    pub const CORONA_HC: &str = "QUASAR-CORONA-HC-v1";
+    /// Corona: the challenge c from c̃ (XOF).
+    pub const CORONA_BALL: &str = "QUASAR-CORONA-BALL-v1";
+    /// Corona: a pair's zero-sum mask (keyed XOF).
+    pub const CORONA_PRF: &str = "QUASAR-CORONA-PRF-v1";
+    /// Corona: pairwise PRF and MAC keys from a KEM secret (keyed, 32 bytes).
+    pub const CORONA_PAIRWISE: &str = "QUASAR-CORONA-PAIRWISE-v1";
+    /// Corona: a party's hedging key from its share (keyed, 32 bytes; never sent).
+    pub const CORONA_NONCEKEY: &str = "QUASAR-CORONA-NONCEKEY-v1";
     /// ML-DSA context of the Pulsar leg's signature on the finality message.
     pub const CERT_PULSAR_CONTEXT: &str = "QUASAR-CERT-PULSAR-v1";
     /// ML-DSA context of the ML-DSA-set leg's per-validator signatures.
@@ -213,6 +243,24 @@ impl Transcript {
         Transcript(sha3::CShake256::from_core(core))
     }
 
+    /// A keyed transcript (KMAC256's layout): `bytepad(encode_string(key), 136)` is absorbed
+    /// first, so the key fills its own rate blocks, then the elements as usual.
+    pub fn keyed(tag: &str, key: &[u8]) -> Self {
+        let mut t = Transcript::new(tag);
+        let (mut a, mut b) = ([0u8; 9], [0u8; 9]);
+        // bytepad(encode_string(K), 136) = left_encode(136) ‖ left_encode(8·|K|) ‖ K ‖ zeros.
+        let (rate, bits) = (
+            left_encode(136, &mut a),
+            left_encode(8 * key.len() as u64, &mut b),
+        );
+        let len = rate.len() + bits.len() + key.len();
+        t.0.update(rate);
+        t.0.update(bits);
+        t.0.update(key);
+        t.0.update(&[0u8; 136][..(136 - len % 136) % 136]);
+        t
+    }
+
     /// Appends one element (encode_string: its bit length, then the bytes).
     pub fn append(&mut self, element: &[u8]) -> &mut Self {
         let mut buf = [0u8; 9];
@@ -229,6 +277,14 @@ impl Transcript {
         let mut out = [0u8; N];
         h.finalize_xof().read(&mut out);
         out
+    }
+
+    /// Finishes as an extendable output (TupleHashXOF's right_encode(0)): read as much as needed.
+    pub fn finalize_xof(self) -> impl XofReader {
+        let mut h = self.0;
+        let mut buf = [0u8; 9];
+        h.update(right_encode(0, &mut buf));
+        h.finalize_xof()
     }
 }
 

@@ -7,7 +7,10 @@ use sha2::{Digest, Sha256};
 use super::arith::{self, Q, Q_INV_NEG, R2_MOD_Q, R_MOD_Q};
 use super::ntt::{inv_ntt, ntt, pointwise, PSI};
 use super::params::N;
-use super::sample::{cdt_sample, gaussian_poly, uniform_poly, CDT, CDT_TAIL};
+use super::sample::{
+    cdt_sample, gaussian_poly, round_nu, round_xi, sample_in_ball, uniform_poly, wide_sample, CDT, CDT_TAIL,
+    Z_SIGMA_STAR, Z_SIGMA_U,
+};
 use crate::hash::shake256;
 
 /// A deterministic stream of u64 values (xorshift), for operands.
@@ -167,4 +170,83 @@ fn uniform_polys_are_canonical_and_spread() {
     }
     // About half of 4096 coefficients above q/2.
     assert!((1800..2300).contains(&high), "{high}");
+}
+
+/// Sample variance over `count` draws, against σ² (within `tolerance_percent`).
+fn variance_matches(z: &[i64; 5], sigma: f64, count: u32, tolerance_percent: u32) {
+    let mut stream = shake256(&[b"corona wide test", &z[4].to_be_bytes()]);
+    let mut sq = 0i128;
+    for _ in 0..count {
+        let x = wide_sample(&mut stream, z);
+        assert!(x.unsigned_abs() < 1 << 44);
+        sq += i128::from(x) * i128::from(x);
+    }
+    let var = sq / i128::from(count);
+    // σ² rounded to an integer (exact to far below the tolerance).
+    #[allow(clippy::cast_possible_truncation)]
+    let want = (sigma * sigma) as i128;
+    let off = (var - want).abs() * 100 / want;
+    assert!(
+        off < i128::from(tolerance_percent),
+        "variance {var} against σ² {want}: {off} %"
+    );
+}
+
+#[test]
+fn the_convolution_tree_reaches_sigma_star_and_sigma_u() {
+    // 4,000 draws: the variance estimate's own spread is about 2.2 %.
+    variance_matches(&Z_SIGMA_STAR, 172_852_668_249.176, 4000, 10);
+    variance_matches(&Z_SIGMA_U, 163_961_916.330, 4000, 10);
+}
+
+#[test]
+fn sample_in_ball_has_weight_23_and_rounding_reduces() {
+    for seed in 0u8..20 {
+        let c = sample_in_ball(&mut shake256(&[b"ball", &[seed]]));
+        assert_eq!(c.iter().filter(|&&x| x == 1 || x == Q - 1).count(), 23);
+        assert_eq!(c.iter().filter(|&&x| x != 0).count(), 23);
+    }
+    // The values the reference leaves unreduced wrap to 0.
+    assert_eq!(round_nu(Q - 1), 0);
+    assert_eq!(round_xi(Q - 1), 0);
+    assert_eq!(round_nu((1 << 29) - 1), 1);
+    assert_eq!(round_nu((1 << 28) - 1), 0);
+    assert_eq!(round_xi(1 << 29), 1);
+}
+
+#[test]
+fn keyed_transcripts_depend_on_the_key_and_the_xof_on_its_input() {
+    use crate::hash::{tags, Transcript};
+    use sha3::digest::XofReader;
+    let kth = |key: &[u8]| {
+        let mut t = Transcript::keyed(tags::CORONA_MAC, key);
+        t.append(b"x");
+        t.finalize::<32>()
+    };
+    assert_ne!(kth(&[1; 32]), kth(&[2; 32]));
+    // Keys of any length, the padding included: 0, 1, 135, 136, 200 bytes.
+    let outs: Vec<[u8; 32]> = [0usize, 1, 135, 136, 200]
+        .iter()
+        .map(|&n| kth(&alloc::vec![7; n]))
+        .collect();
+    for i in 0..outs.len() {
+        for j in i + 1..outs.len() {
+            assert_ne!(outs[i], outs[j]);
+        }
+    }
+    let mut plain = Transcript::new(tags::CORONA_MAC);
+    plain.append(b"x");
+    assert_ne!(
+        plain.finalize::<32>(),
+        kth(&[]),
+        "a keyed transcript is not the plain one"
+    );
+    let read = |input: &[u8]| {
+        let mut t = Transcript::new(tags::CORONA_A);
+        t.append(input);
+        let mut out = [0u8; 64];
+        t.finalize_xof().read(&mut out);
+        out
+    };
+    assert_ne!(read(b"a"), read(b"b"));
 }
