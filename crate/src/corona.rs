@@ -11,8 +11,10 @@
 #![allow(dead_code)]
 
 mod arith;
+mod key;
 mod ntt;
 mod params;
+mod ring;
 mod sample;
 #[cfg(test)]
 mod tests;

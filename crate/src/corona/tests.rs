@@ -250,3 +250,64 @@ fn keyed_transcripts_depend_on_the_key_and_the_xof_on_its_input() {
     };
     assert_ne!(read(b"a"), read(b"b"));
 }
+
+/// s from the shares of `set` by Lagrange at 0.
+fn reconstruct(packages: &[super::key::Package], set: &[u16]) -> Vec<[u64; N]> {
+    use super::ring::{poly_add, poly_scale, ZERO};
+    let mut s = alloc::vec![ZERO; super::params::COLS];
+    for &i in set {
+        let mut lambda = 1;
+        for &j in set.iter().filter(|&&j| j != i) {
+            let (xi, xj) = (u64::from(i), u64::from(j));
+            lambda = arith::mul(lambda, arith::mul(xj, arith::inv(arith::sub(xj, xi))));
+        }
+        let share = &packages[usize::from(i) - 1].share;
+        for (acc, p) in s.iter_mut().zip(share.iter()) {
+            *acc = poly_add(acc, &poly_scale(p, lambda));
+        }
+    }
+    s
+}
+
+#[test]
+fn a_dealt_key_is_short_shamir_shared_and_rounds_to_its_public_key() {
+    use super::key::deal;
+    use super::ring::{to_ntt, Matrix};
+    use super::sample::round_xi;
+    let (key, packages) = deal(3, 5, [9; 32], &[1; 32]);
+    assert_eq!(packages.len(), 5);
+    let s = reconstruct(&packages, &[1, 2, 3]);
+    // Any three shares give the same s; two give something else.
+    assert_eq!(reconstruct(&packages, &[2, 4, 5]), s);
+    assert_eq!(reconstruct(&packages, &[1, 3, 5]), s);
+    assert_ne!(reconstruct(&packages, &[1, 2]), s);
+    assert!(
+        s.iter().flatten().all(|&c| arith::centred(c).abs() <= CDT_TAIL),
+        "s is short"
+    );
+    // b̃ = Round_ξ(A·s + e) with |e| ≤ 78: Round_ξ(A·s) is b̃ or one step off.
+    let a = Matrix::expand(&key.rho);
+    let s_hat: Vec<[u64; N]> = s.iter().map(to_ntt).collect();
+    let as_ = a.apply(&s_hat);
+    let mut off = 0;
+    for (row, b) in as_.iter().zip(&key.b_tilde) {
+        for (&v, &bt) in row.iter().zip(b.iter()) {
+            let d = bt.wrapping_sub(round_xi(v)) & ((1 << 18) - 1);
+            assert!(d == 0 || d == 1 || d == (1 << 18) - 1, "{d}");
+            off += usize::from(d != 0);
+        }
+    }
+    assert!(off < 8 * N / 100, "{off} coefficients one step off");
+    // Pairwise keys: each pair shares its two keys, and only the pair holds them.
+    for p in &packages {
+        assert_eq!(p.pairwise.len(), 4);
+        for &(j, prf, mac) in p.pairwise.iter() {
+            let other = &packages[usize::from(j) - 1];
+            assert!(other
+                .pairwise
+                .iter()
+                .any(|&(x, f, m)| x == p.x && f == prf && m == mac));
+            assert_ne!(prf, mac);
+        }
+    }
+}
