@@ -11,6 +11,8 @@
 #![allow(dead_code)]
 
 mod arith;
+mod codec;
+mod kernel;
 mod key;
 mod ntt;
 mod params;

@@ -311,3 +311,71 @@ fn a_dealt_key_is_short_shamir_shared_and_rounds_to_its_public_key() {
         }
     }
 }
+
+/// Signs `message` with the parties of `set` through the kernel (round 1, round 2, Combine).
+fn sign_with(
+    key: &super::key::GroupKey,
+    packages: &[super::key::Package],
+    set: &[u16],
+    message: &[u8],
+) -> Option<super::kernel::Signature> {
+    use super::kernel::*;
+    use super::ring::Matrix;
+    let a = Matrix::expand(&key.rho);
+    let tr = key_digest(key);
+    let mu = message_digest(&tr, b"", message);
+    let rounds: Vec<_> = set
+        .iter()
+        .map(|&x| commit(&a, &[x.to_be_bytes()[1]; 32]))
+        .collect();
+    let ds: Vec<&[[u64; N]]> = rounds.iter().map(|(d, _)| d.as_slice()).collect();
+    let dsum = aggregate(&ds);
+    let th = [7u8; 64]; // the transcript hash (its inputs come with the parties)
+    let u = public_vector(&th, &mu);
+    let h = rounded_commitment(&dsum, &u);
+    let c_tilde = challenge_seed(&tr, &mu, &h);
+    let c = challenge(&c_tilde);
+    let zs: Vec<Vec<[u64; N]>> = set
+        .iter()
+        .zip(&rounds)
+        .map(|(&x, (_, r_hat))| {
+            let p = &packages[usize::from(x) - 1];
+            let masks: Vec<_> = p
+                .pairwise
+                .iter()
+                .filter(|(j, _, _)| set.contains(j))
+                .map(|&(j, prf, _)| (x < j, pair_mask(&prf, &th, &mu)))
+                .collect();
+            respond(r_hat, &u, lagrange(x, set), &c, &p.share, &masks)
+        })
+        .collect();
+    let refs: Vec<&[[u64; N]]> = zs.iter().map(Vec::as_slice).collect();
+    let sig = combine(&a, key, &h, c_tilde, &refs)?;
+    verify(&a, key, &tr, &mu, &sig).then_some(sig)
+}
+
+#[test]
+fn any_t_subset_signs_and_verifies_and_t_minus_one_does_not() {
+    use super::kernel::{key_digest, message_digest, verify};
+    use super::key::deal;
+    use super::ring::Matrix;
+    let (key, packages) = deal(3, 5, [3; 32], &[4; 32]);
+    for set in [[1u16, 2, 3], [2, 4, 5], [1, 3, 5]] {
+        let sig = sign_with(&key, &packages, &set, b"block 1").expect("signs and verifies");
+        let a = Matrix::expand(&key.rho);
+        let tr = key_digest(&key);
+        assert!(
+            !verify(&a, &key, &tr, &message_digest(&tr, b"", b"block 2"), &sig),
+            "another message"
+        );
+        let mut bad = sig.clone();
+        bad.z[0][0] = arith::add(bad.z[0][0], 1);
+        assert!(
+            !verify(&a, &key, &tr, &message_digest(&tr, b"", b"block 1"), &bad),
+            "a changed z"
+        );
+    }
+    // All five sign too; two (below the threshold) do not.
+    assert!(sign_with(&key, &packages, &[1, 2, 3, 4, 5], b"block 1").is_some());
+    assert!(sign_with(&key, &packages, &[1, 2], b"block 1").is_none());
+}

@@ -1,0 +1,320 @@
+//! The signing equations (spec §4.5–§4.9) on values, without messages: round 1's commitment
+//! D_i, round 2's response z_i, the public Combine and Verify. The parties (issue 21, next) add
+//! sessions, MACs, frames and blame around these.
+
+use alloc::vec::Vec;
+
+use sha3::digest::XofReader;
+use zeroize::Zeroizing;
+
+use super::arith::{self, centred, mul};
+use super::codec::pack;
+use super::key::GroupKey;
+use super::ntt::{inv_ntt, pointwise};
+use super::params::{BOUND_SQUARED, COLS, D_BAR, N, NU, ROWS, XI};
+use super::ring::{poly_add, poly_from_small, poly_scale, poly_sub, to_ntt, Matrix, Poly, ZERO};
+use super::sample::{
+    gaussian_poly, round_nu, sample_in_ball, uniform_poly, wide_sample, Z_SIGMA_STAR, Z_SIGMA_U,
+};
+use crate::hash::{tags, Transcript};
+
+/// Columns of a commitment: r* / e* and the 48 others.
+pub(crate) const WIDTH: usize = 1 + D_BAR;
+
+/// tr = TH(GK; ρ ‖ enc18(b̃); 64).
+pub(crate) fn key_digest(key: &GroupKey) -> [u8; 64] {
+    let mut payload = Vec::with_capacity(32 + ROWS * 32 * 18);
+    payload.extend_from_slice(&key.rho);
+    pack(
+        key.b_tilde.iter().flatten().map(|&v| u64::from(v)),
+        18,
+        &mut payload,
+    );
+    let mut t = Transcript::new(tags::CORONA_GK);
+    t.append(&payload);
+    t.finalize()
+}
+
+/// μ = TH(MSG; tr, ctx, M; 64).
+pub(crate) fn message_digest(tr: &[u8; 64], ctx: &[u8], message: &[u8]) -> [u8; 64] {
+    let mut t = Transcript::new(tags::CORONA_MSG);
+    t.append(tr).append(ctx).append(message);
+    t.finalize()
+}
+
+fn r1_stream(seed: &[u8; 32], kind: u8, row: usize, col: usize) -> impl XofReader {
+    let mut t = Transcript::new(tags::CORONA_R1);
+    // Exact: row < 8, col < 49.
+    #[allow(clippy::cast_possible_truncation)]
+    t.append(seed)
+        .append(&[kind])
+        .append(&[row as u8])
+        .append(&[col as u8]);
+    t.finalize_xof()
+}
+
+fn wide_poly(stream: &mut impl XofReader, z: &[i64; 5]) -> Poly {
+    let mut small = Zeroizing::new([0i64; N]);
+    for x in small.iter_mut() {
+        *x = wide_sample(stream, z);
+    }
+    poly_from_small(&small)
+}
+
+fn narrow_poly(stream: &mut impl XofReader) -> Poly {
+    let mut small = Zeroizing::new([0i64; N]);
+    gaussian_poly(stream, &mut small);
+    poly_from_small(&small)
+}
+
+/// Round 1 from the party's round-1 seed: D_i = A·R'_i + E'_i (8×49, row-major, coefficients)
+/// and the secret state NTT(R'_i) (7×49, row-major).
+pub(crate) fn commit(a: &Matrix, seed: &[u8; 32]) -> (Vec<Poly>, Zeroizing<Vec<Poly>>) {
+    let mut r_hat = Zeroizing::new(alloc::vec![ZERO; COLS * WIDTH]);
+    for row in 0..COLS {
+        r_hat[row * WIDTH] = to_ntt(&wide_poly(&mut r1_stream(seed, 0, row, 0), &Z_SIGMA_STAR));
+        for col in 1..WIDTH {
+            r_hat[row * WIDTH + col] = to_ntt(&narrow_poly(&mut r1_stream(seed, 2, row, col)));
+        }
+    }
+    let mut d = alloc::vec![ZERO; ROWS * WIDTH];
+    for col in 0..WIDTH {
+        let column: Vec<Poly> = (0..COLS).map(|row| r_hat[row * WIDTH + col]).collect();
+        let ar = a.apply(&column);
+        for (row, v) in ar.iter().enumerate() {
+            let e = if col == 0 {
+                wide_poly(&mut r1_stream(seed, 1, row, 0), &Z_SIGMA_STAR)
+            } else {
+                narrow_poly(&mut r1_stream(seed, 3, row, col))
+            };
+            d[row * WIDTH + col] = poly_add(v, &e);
+        }
+    }
+    (d, r_hat)
+}
+
+/// DSum = Σ_j D_j.
+pub(crate) fn aggregate(commitments: &[&[Poly]]) -> Vec<Poly> {
+    let mut sum = alloc::vec![ZERO; ROWS * WIDTH];
+    for d in commitments {
+        for (s, p) in sum.iter_mut().zip(d.iter()) {
+            *s = poly_add(s, p);
+        }
+    }
+    sum
+}
+
+/// u = (1, u_1..u_48): u_k from XOF(HU; th, μ, k) at σ_u (public).
+pub(crate) fn public_vector(th: &[u8; 64], mu: &[u8; 64]) -> Vec<Poly> {
+    let mut u = alloc::vec![ZERO; WIDTH];
+    u[0][0] = 1;
+    for (k, p) in u.iter_mut().enumerate().skip(1) {
+        let mut t = Transcript::new(tags::CORONA_HU);
+        // Exact: k ≤ 48.
+        #[allow(clippy::cast_possible_truncation)]
+        t.append(th).append(mu).append(&[k as u8]);
+        *p = wide_poly(&mut t.finalize_xof(), &Z_SIGMA_U);
+    }
+    u
+}
+
+/// M·u for an 8×49 or 7×49 matrix `m` given in the NTT domain (row-major) and u (NTT).
+fn times_u(m_hat: &[Poly], rows: usize, u_hat: &[Poly]) -> Vec<Poly> {
+    (0..rows)
+        .map(|row| {
+            let mut acc = ZERO;
+            let mut term = ZERO;
+            for (col, u) in u_hat.iter().enumerate() {
+                pointwise(&m_hat[row * WIDTH + col], u, &mut term);
+                acc = poly_add(&acc, &term);
+            }
+            inv_ntt(&mut acc);
+            acc
+        })
+        .collect()
+}
+
+/// h̃ = Round_ν(DSum·u), enc19 for hashing.
+pub(crate) fn rounded_commitment(dsum: &[Poly], u: &[Poly]) -> Vec<[u32; N]> {
+    let dsum_hat: Vec<Poly> = dsum.iter().map(to_ntt).collect();
+    let u_hat: Vec<Poly> = u.iter().map(to_ntt).collect();
+    times_u(&dsum_hat, ROWS, &u_hat)
+        .iter()
+        .map(|h| {
+            let mut r = [0u32; N];
+            for (r, &c) in r.iter_mut().zip(h.iter()) {
+                *r = round_nu(c);
+            }
+            r
+        })
+        .collect()
+}
+
+/// c̃ = TH(HC; tr, μ, enc19(h̃); 32).
+pub(crate) fn challenge_seed(tr: &[u8; 64], mu: &[u8; 64], h: &[[u32; N]]) -> [u8; 32] {
+    let mut bytes = Vec::with_capacity(ROWS * 32 * 19);
+    pack(h.iter().flatten().map(|&v| u64::from(v)), 19, &mut bytes);
+    let mut t = Transcript::new(tags::CORONA_HC);
+    t.append(tr).append(mu).append(&bytes);
+    t.finalize()
+}
+
+/// c = SampleInBall(XOF(BALL; c̃)).
+pub(crate) fn challenge(c_tilde: &[u8; 32]) -> Poly {
+    let mut t = Transcript::new(tags::CORONA_BALL);
+    t.append(c_tilde);
+    sample_in_ball(&mut t.finalize_xof())
+}
+
+/// λ_i over the signing set: Π_{j ≠ i} x_j / (x_j − x_i) mod q.
+pub(crate) fn lagrange(x: u16, set: &[u16]) -> u64 {
+    let mut lambda = 1;
+    for &j in set.iter().filter(|&&j| j != x) {
+        let (xi, xj) = (u64::from(x), u64::from(j));
+        lambda = mul(lambda, mul(xj, arith::inv(arith::sub(xj, xi))));
+    }
+    lambda
+}
+
+/// A pair's mask m_ab ∈ R_q^7 from KXOF(PRF; k^prf_ab; th, μ).
+pub(crate) fn pair_mask(key: &[u8; 32], th: &[u8; 64], mu: &[u8; 64]) -> Zeroizing<Vec<Poly>> {
+    let mut t = Transcript::keyed(tags::CORONA_PRF, key);
+    t.append(th).append(mu);
+    let mut stream = t.finalize_xof();
+    let mut out = Zeroizing::new(alloc::vec![ZERO; COLS]);
+    for p in out.iter_mut() {
+        uniform_poly(&mut stream, p);
+    }
+    out
+}
+
+/// z_i = R'_i·u + λ_i·c·s_i + mask_i (coefficients). `masks` are this party's signed pair
+/// masks: (+1, m) for pairs where it is the lower id, (−1, m) otherwise.
+pub(crate) fn respond(
+    r_hat: &[Poly],
+    u: &[Poly],
+    lambda: u64,
+    c: &Poly,
+    share: &[Poly],
+    masks: &[(bool, Zeroizing<Vec<Poly>>)],
+) -> Vec<Poly> {
+    let u_hat: Vec<Poly> = u.iter().map(to_ntt).collect();
+    let mut z = times_u(r_hat, COLS, &u_hat);
+    let c_hat = to_ntt(&poly_scale(c, lambda));
+    let mut term = ZERO;
+    for (zk, s) in z.iter_mut().zip(share) {
+        pointwise(&c_hat, &to_ntt(s), &mut term);
+        inv_ntt(&mut term);
+        *zk = poly_add(zk, &term);
+    }
+    for (plus, m) in masks {
+        for (zk, mk) in z.iter_mut().zip(m.iter()) {
+            *zk = if *plus { poly_add(zk, mk) } else { poly_sub(zk, mk) };
+        }
+    }
+    z
+}
+
+/// A Corona signature's values: c̃, z ∈ R_q^7, Δ ∈ [−2^18, 2^18)^{8×256}.
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) struct Signature {
+    pub(crate) c_tilde: [u8; 32],
+    pub(crate) z: Vec<Poly>,
+    pub(crate) delta: Vec<[i32; N]>,
+}
+
+/// Round_ν(A·z − 2^ξ·c·b̃) (both Combine and Verify).
+fn verifier_commitment(a: &Matrix, key: &GroupKey, z: &[Poly], c: &Poly) -> Vec<[u32; N]> {
+    let z_hat: Vec<Poly> = z.iter().map(to_ntt).collect();
+    let az = a.apply(&z_hat);
+    let c_hat = to_ntt(c);
+    let mut term = ZERO;
+    az.iter()
+        .zip(&key.b_tilde)
+        .map(|(v, b)| {
+            let mut lifted = ZERO;
+            for (l, &x) in lifted.iter_mut().zip(b.iter()) {
+                *l = u64::from(x) << XI;
+            }
+            pointwise(&c_hat, &to_ntt(&lifted), &mut term);
+            inv_ntt(&mut term);
+            let w = poly_sub(v, &term);
+            let mut r = [0u32; N];
+            for (r, &x) in r.iter_mut().zip(w.iter()) {
+                *r = round_nu(x);
+            }
+            r
+        })
+        .collect()
+}
+
+/// Combine: z = Σ z_j, Δ = cent_{2^19}(h̃ − w); `None` when z leaves the encodable range.
+pub(crate) fn combine(
+    a: &Matrix,
+    key: &GroupKey,
+    h: &[[u32; N]],
+    c_tilde: [u8; 32],
+    responses: &[&[Poly]],
+) -> Option<Signature> {
+    let mut z = alloc::vec![ZERO; COLS];
+    for r in responses {
+        for (zk, rk) in z.iter_mut().zip(r.iter()) {
+            *zk = poly_add(zk, rk);
+        }
+    }
+    if z.iter().flatten().any(|&v| centred(v).unsigned_abs() >= 1 << 47) {
+        return None;
+    }
+    let w = verifier_commitment(a, key, &z, &challenge(&c_tilde));
+    let delta = h
+        .iter()
+        .zip(&w)
+        .map(|(hr, wr)| {
+            let mut d = [0i32; N];
+            for ((d, &x), &y) in d.iter_mut().zip(hr.iter()).zip(wr.iter()) {
+                // cent_{2^19}(x − y) ∈ [−2^18, 2^18).
+                // Exact: masked to 19 bits.
+                #[allow(clippy::cast_possible_wrap)]
+                let diff = (x.wrapping_sub(y) & ((1 << 19) - 1)) as i32;
+                *d = diff - ((1 << 19) & -i32::from(diff >= 1 << 18));
+            }
+            d
+        })
+        .collect();
+    Some(Signature { c_tilde, z, delta })
+}
+
+/// Verify on public inputs only (spec §4.9).
+pub(crate) fn verify(a: &Matrix, key: &GroupKey, tr: &[u8; 64], mu: &[u8; 64], sig: &Signature) -> bool {
+    let c = challenge(&sig.c_tilde);
+    let w = verifier_commitment(a, key, &sig.z, &c);
+    let restored: Vec<[u32; N]> = w
+        .iter()
+        .zip(&sig.delta)
+        .map(|(wr, dr)| {
+            let mut r = [0u32; N];
+            for ((r, &x), &d) in r.iter_mut().zip(wr.iter()).zip(dr.iter()) {
+                // Exact: masked to 19 bits.
+                #[allow(clippy::cast_sign_loss)]
+                let v = (i64::from(x) + i64::from(d)) as u64 & ((1 << 19) - 1);
+                #[allow(clippy::cast_possible_truncation)]
+                let v = v as u32;
+                *r = v;
+            }
+            r
+        })
+        .collect();
+    if challenge_seed(tr, mu, &restored) != sig.c_tilde {
+        return false;
+    }
+    let mut norm: u128 = 0;
+    for &v in sig.z.iter().flatten() {
+        let c = i128::from(centred(v));
+        norm += (c * c).unsigned_abs();
+    }
+    let mut delta: u128 = 0;
+    for &d in sig.delta.iter().flatten() {
+        delta += u128::from(d.unsigned_abs()) * u128::from(d.unsigned_abs());
+    }
+    norm + (delta << (2 * NU)) <= BOUND_SQUARED
+}
