@@ -318,3 +318,55 @@ pub(crate) fn verify(a: &Matrix, key: &GroupKey, tr: &[u8; 64], mu: &[u8; 64], s
     }
     norm + (delta << (2 * NU)) <= BOUND_SQUARED
 }
+
+/// The full-rank check (spec §4.6 step 4): in every NTT slot, the 8×48 matrix of DSum's
+/// columns 1..48 has rank 8 (Gaussian elimination mod q; public data, variable time). An honest
+/// DSum fails with probability about 256·q^−41.
+pub(crate) fn full_rank(dsum: &[Poly]) -> bool {
+    let hat: Vec<Poly> = dsum.iter().map(to_ntt).collect();
+    let mut m = [[0u64; D_BAR]; ROWS];
+    // Slot by slot across the 8×48 polynomials (a transposition).
+    #[allow(clippy::needless_range_loop)]
+    for slot in 0..N {
+        for (r, row) in m.iter_mut().enumerate() {
+            for (c, v) in row.iter_mut().enumerate() {
+                *v = hat[r * WIDTH + 1 + c][slot];
+            }
+        }
+        if !rank_is_full(&mut m) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether the 8 rows of `m` are independent over Z_q (destroys `m`).
+fn rank_is_full(m: &mut [[u64; D_BAR]; ROWS]) -> bool {
+    let mut col = 0;
+    for row in 0..ROWS {
+        // A pivot at or right of `col`, in this row or below.
+        let pivot = loop {
+            if col == D_BAR {
+                return false;
+            }
+            if let Some(p) = (row..ROWS).find(|&r| m[r][col] != 0) {
+                break p;
+            }
+            col += 1;
+        };
+        m.swap(row, pivot);
+        let inv = arith::inv(m[row][col]);
+        for below in row + 1..ROWS {
+            let factor = mul(m[below][col], inv);
+            if factor == 0 {
+                continue;
+            }
+            let pivot_row = m[row];
+            for (x, &p) in m[below][col..].iter_mut().zip(&pivot_row[col..]) {
+                *x = arith::sub(*x, mul(factor, p));
+            }
+        }
+        col += 1;
+    }
+    true
+}

@@ -379,3 +379,47 @@ fn any_t_subset_signs_and_verifies_and_t_minus_one_does_not() {
     assert!(sign_with(&key, &packages, &[1, 2, 3, 4, 5], b"block 1").is_some());
     assert!(sign_with(&key, &packages, &[1, 2], b"block 1").is_none());
 }
+
+#[test]
+fn the_full_rank_check_passes_an_honest_sum_and_refuses_degenerate_ones() {
+    use super::kernel::{aggregate, commit, full_rank, WIDTH};
+    use super::ring::{Matrix, ZERO};
+    let a = Matrix::expand(&[5; 32]);
+    let (d1, _) = commit(&a, &[1; 32]);
+    let (d2, _) = commit(&a, &[2; 32]);
+    let dsum = aggregate(&[&d1, &d2]);
+    assert!(full_rank(&dsum));
+    // Row 0's last 48 columns zero: rank 7 in every slot.
+    let mut zero_row = dsum.clone();
+    for p in &mut zero_row[1..WIDTH] {
+        *p = ZERO;
+    }
+    assert!(!full_rank(&zero_row));
+    // Row 1 a copy of row 0 (column 0 aside): rank 7.
+    let mut copied = dsum.clone();
+    for c in 1..WIDTH {
+        copied[WIDTH + c] = copied[c];
+    }
+    assert!(!full_rank(&copied));
+    // Column 0 plays no part.
+    let mut first = dsum;
+    first[0] = ZERO;
+    assert!(full_rank(&first));
+}
+
+#[test]
+fn the_codecs_round_trip_every_width() {
+    use super::codec::{pack, unpack};
+    for bits in [18u32, 19, 48, 49] {
+        let vals: Vec<u64> = values(u64::from(bits), 2 * N)
+            .into_iter()
+            .map(|v| v & ((1 << bits) - 1))
+            .collect();
+        let mut bytes = Vec::new();
+        pack(vals.iter().copied(), bits, &mut bytes);
+        assert_eq!(bytes.len(), 2 * 32 * bits as usize);
+        let back = unpack(&bytes, bits, 2).unwrap();
+        assert_eq!(back.iter().flatten().copied().collect::<Vec<_>>(), vals);
+        assert!(unpack(&bytes[1..], bits, 2).is_none(), "a short input");
+    }
+}
