@@ -170,7 +170,9 @@ export type BlameCode =
   | 'INVALID_SHARE'
   | 'INVALID_POSSESSION_PROOF'
   | 'INVALID_ANNOUNCEMENT'
-  | 'BROKEN_REVEAL';
+  | 'BROKEN_REVEAL'
+  | 'INVALID_MAC'
+  | 'DIFFERENT_CHALLENGE';
 
 /** One party named for misbehaving, and why. */
 export interface BlameEntry {

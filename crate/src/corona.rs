@@ -2,21 +2,81 @@
 //! Kaviani, Lai, Malavolta, Takahashi, Tibouchi, ePrint 2024/1113), as `shared/specs/corona.md`
 //! specifies it — the certificate's never-trust-the-aggregator leg.
 //!
-//! **Work in progress (issue 21).** What exists: the ring R_q = Z_q\[X\]/(X^256 + 1) with
-//! q = 2^48 + 18945 (`arith`, `ntt`: Montgomery arithmetic on 64-bit words, the negacyclic
-//! NTT), the parameters (`params`) and the integer samplers (`sample`: uniform mod q and the
-//! constant-time CDT sampler of D_{Z,σ_E}). The protocol (dealer key generation, the two
-//! signing rounds, Combine, Verify, the `CORS` / `CORG` frames) is not written yet.
-// The protocol that will use these is not written yet (issue 21).
-#![allow(dead_code)]
+//! ```text
+//! key generation (a trusted dealer):
+//!   let (group_key, shares) = corona::deal(t, n, rng)?;        // parties 1..=n
+//!   share.to_bytes() ──► CORK (secret, to its party only)    group_key.to_bytes() ──► CORG
+//!
+//! signing, any t ≤ |T| ≤ n of the parties:
+//!   params = SignParams::new(session, &signers, message, context)?
+//!   each signer: (s, out) = Signer::start(&share, &params, rng)?   ──► COR1 (D_i, MACs)
+//!     s.step(the other COR1s)   ──► COR2 (c̃, z_i)
+//!     s.step(the other COR2s)   ──► Done(Signed { signature: CORS, … })
+//!
+//! verification (public inputs only):
+//!   group_key.verify(message, context, &signature)?
+//! ```
+//!
+//! Every message is a broadcast to the other signers; every signer combines, and only a
+//! signature that verifies leaves it.
+//!
+//! # Trust model
+//!
+//! - **A trusted dealer.** [`deal`] draws the secret s and knows the whole key, every share and
+//!   every pairwise key while it runs; it wipes them before returning, but whoever runs it
+//!   could sign alone. No distributed key generation is offered: the spec's proposal (§4.3) is
+//!   research that has not been reviewed, and we do not ship it.
+//! - **After the deal, nobody holds the key.** Each party holds a Shamir share of s over R_q and
+//!   a PRF and a MAC key with each other party (keys no third party holds). Any t shares
+//!   determine s; t − 1 do not. Signing reconstructs nothing: a signer publishes D_i (hidden by
+//!   MLWE) and z_i = R'_i·u + λ_i·c·s_i + mask_i, masked by pairwise zero-sum masks, so only the
+//!   sum z is meaningful.
+//! - **Any t-subset signs**, with Lagrange coefficients over the actual signing set (the
+//!   reference signs n-of-n with coefficients over the whole committee).
+//! - **No robustness, partly identifiable aborts.** A malformed, misaddressed, replayed,
+//!   equivocated or badly MACed message is dropped and its sender named
+//!   ([`Party::dropped_so_far`](crate::party::Party::dropped_so_far)); the session then waits,
+//!   and its host gives up with those names. A well-formed but wrong z_i cannot be attributed —
+//!   Ringtail's responses have no per-party verification equation (a per-party public key
+//!   A·s_i would reveal s) — so it ends the session with [`Error::UnattributableAbort`]:
+//!   never an invalid signature, because every combined signature is verified first.
+//! - **Round-1 state is single-use**: NTT(R'_i) lives only in the [`Signer`], is taken when
+//!   it responds, and the type cannot be cloned or serialised. A failed session restarts from
+//!   round 1 with a new session id. Round-1 seeds are hedged with a key derived from the share.
+//! - **Integers only**: every sampler (CDT for σ_E, convolution for the wide Gaussians,
+//!   uniform A from ρ, the weight-23 challenge) is integer arithmetic, identical natively and
+//!   in WebAssembly; the secret paths are constant-flow.
+//! - **Confidentiality of the deal**: a `CORK` must travel over a confidential channel (the
+//!   party shape's direct channel; the crate's ML-KEM envelope when dealt over a network).
+//!
+//! # Costs
+//!
+//! Per signer: round 1 sends 614,666 + 36·|T| bytes (D_i is 8×49 polynomials of 49-bit
+//! coefficients: the scheme's price for two rounds), round 2 sends 11,048; the signature is
+//! 15,666 bytes and the group key 4,654.
 
 mod arith;
 mod codec;
+mod encoding;
+mod error;
 mod kernel;
 mod key;
+mod message;
 mod ntt;
 mod params;
 mod ring;
 mod sample;
+mod signer;
 #[cfg(test)]
 mod tests;
+
+pub use encoding::{GROUP_KEY_LEN, GROUP_KEY_MAGIC, KEY_PACKAGE_MAGIC, SIGNATURE_LEN, SIGNATURE_MAGIC};
+pub use error::Error;
+pub use key::{deal, GroupKey, KeyShare};
+pub use message::{COMMIT_MAGIC, RESPONSE_MAGIC};
+pub use signer::{SignParams, Signed, Signer};
+
+/// The smallest threshold.
+pub const MIN_THRESHOLD: usize = 2;
+/// The largest group (the norm bound is sized for signing sets up to this size).
+pub const MAX_PARTIES: usize = params::MAX_SIGNERS;

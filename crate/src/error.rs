@@ -32,6 +32,10 @@ pub enum Error {
     #[cfg(feature = "threshold")]
     #[error("Pulsar committee: {0}")]
     Committee(#[from] crate::pulsar::committee::Error),
+    /// A Corona (two-round threshold lattice signature) error.
+    #[cfg(feature = "threshold")]
+    #[error("Corona: {0}")]
+    Corona(#[from] crate::corona::Error),
     /// A Magnetar (per-validator SLH-DSA, aggregate certificate) error.
     #[error("Magnetar: {0}")]
     Magnetar(#[from] magnetar::Error),
@@ -87,6 +91,8 @@ impl Error {
             Error::Pulsar(e) => e.code(),
             #[cfg(feature = "threshold")]
             Error::Committee(e) => e.code(),
+            #[cfg(feature = "threshold")]
+            Error::Corona(e) => e.code(),
         }
     }
 
@@ -115,6 +121,8 @@ impl Error {
             Error::Pulsar(_) => "pulsar",
             #[cfg(feature = "threshold")]
             Error::Committee(_) => "committee",
+            #[cfg(feature = "threshold")]
+            Error::Corona(_) => "corona",
         }
     }
 
@@ -144,6 +152,8 @@ impl Error {
             Error::Pulsar(e) => e.culprits(),
             #[cfg(feature = "threshold")]
             Error::Committee(e) => e.culprits(),
+            #[cfg(feature = "threshold")]
+            Error::Corona(e) => e.culprits(),
         }
     }
 }

@@ -29,6 +29,7 @@ pub(crate) fn mul_wide(a: u64, b: u64) -> (u64, u64) {
 }
 
 /// [`mul_wide`] from four 32×32 → 64-bit products (WebAssembly's way; tested natively).
+#[cfg(any(test, target_arch = "wasm32"))]
 #[inline(always)]
 pub(crate) fn mul_wide_32(a: u64, b: u64) -> (u64, u64) {
     let (a0, a1) = (a & 0xffff_ffff, a >> 32);
@@ -59,12 +60,6 @@ pub(crate) fn add(a: u64, b: u64) -> u64 {
 pub(crate) fn sub(a: u64, b: u64) -> u64 {
     let (d, borrow) = a.overflowing_sub(b);
     d.wrapping_add(Q & 0u64.wrapping_sub(u64::from(borrow)))
-}
-
-/// −a mod q, for a < q.
-#[inline(always)]
-pub(crate) fn neg(a: u64) -> u64 {
-    sub(0, a)
 }
 
 /// a·b·2^−64 mod q, in [0, q), for a·b < q·2^64 (any a < 2^64 with b < q).

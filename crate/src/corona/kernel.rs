@@ -21,20 +21,6 @@ use crate::hash::{tags, Transcript};
 /// Columns of a commitment: r* / e* and the 48 others.
 pub(crate) const WIDTH: usize = 1 + D_BAR;
 
-/// tr = TH(GK; ρ ‖ enc18(b̃); 64).
-pub(crate) fn key_digest(key: &GroupKey) -> [u8; 64] {
-    let mut payload = Vec::with_capacity(32 + ROWS * 32 * 18);
-    payload.extend_from_slice(&key.rho);
-    pack(
-        key.b_tilde.iter().flatten().map(|&v| u64::from(v)),
-        18,
-        &mut payload,
-    );
-    let mut t = Transcript::new(tags::CORONA_GK);
-    t.append(&payload);
-    t.finalize()
-}
-
 /// μ = TH(MSG; tr, ctx, M; 64).
 pub(crate) fn message_digest(tr: &[u8; 64], ctx: &[u8], message: &[u8]) -> [u8; 64] {
     let mut t = Transcript::new(tags::CORONA_MSG);
@@ -94,6 +80,7 @@ pub(crate) fn commit(a: &Matrix, seed: &[u8; 32]) -> (Vec<Poly>, Zeroizing<Vec<P
 }
 
 /// DSum = Σ_j D_j.
+#[cfg(test)]
 pub(crate) fn aggregate(commitments: &[&[Poly]]) -> Vec<Poly> {
     let mut sum = alloc::vec![ZERO; ROWS * WIDTH];
     for d in commitments {

@@ -1,6 +1,6 @@
-//! Trusted-dealer key generation (spec §4.2). The dealer knows s, every share and every
-//! pairwise key while it deals, and must erase them: Corona keys are dealer-generated until a
-//! reviewed distributed key generation exists (the spec's DKG sketch is research, §4.3).
+//! Trusted-dealer key generation (spec §4.2) and the key types. The dealer knows s, every share
+//! and every pairwise key while it deals, and must erase them: Corona keys are dealer-generated
+//! until a reviewed distributed key generation exists (the spec's DKG sketch is research, §4.3).
 //!
 //! Everything comes from one 32-byte dealer seed σ_D expanded with the `KEYGEN` tag (kind 0:
 //! s, 1: e, 2: Shamir coefficients, 3: pairwise keys), so known-answer tests can fix it; the
@@ -8,37 +8,184 @@
 //! one stream).
 
 use alloc::vec::Vec;
+use core::fmt;
 
+use rand_core::CryptoRngCore;
 use sha3::digest::XofReader;
 use zeroize::{Zeroize, Zeroizing};
 
 use super::arith::{add, mul};
-use super::params::{COLS, N, ROWS};
+use super::codec::pack;
+use super::params::{COLS, MAX_SIGNERS, N, ROWS};
 use super::ring::{poly_add, poly_from_small, to_ntt, Matrix, Poly, ZERO};
 use super::sample::{gaussian_poly, round_xi, uniform_poly};
+use super::Error;
 use crate::hash::{tags, Transcript};
+use crate::PartyId;
 
-/// The public key: ρ (A's seed) and b̃ = Round_ξ(A·s + e) ∈ Z_{2^18}^{8×256}.
+/// The public key: ρ (A's seed) and b̃ = Round_ξ(A·s + e) ∈ Z_{2^18}^{8×256}, with its digest
+/// tr = TH(GK; ρ ‖ enc18(b̃); 64). Encoded as a `CORG` frame ([`GroupKey::to_bytes`]).
 #[derive(Clone, PartialEq, Eq)]
-pub(crate) struct GroupKey {
+pub struct GroupKey {
     pub(crate) rho: [u8; 32],
     pub(crate) b_tilde: Vec<[u32; N]>,
+    pub(crate) digest: [u8; 64],
+}
+
+impl fmt::Debug for GroupKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("corona::GroupKey")
+            .field("digest", &&self.digest[..8])
+            .finish_non_exhaustive()
+    }
+}
+
+impl GroupKey {
+    pub(crate) fn new(rho: [u8; 32], b_tilde: Vec<[u32; N]>) -> GroupKey {
+        let mut payload = Vec::with_capacity(32 + ROWS * 32 * 18);
+        payload.extend_from_slice(&rho);
+        pack(b_tilde.iter().flatten().map(|&v| u64::from(v)), 18, &mut payload);
+        let mut t = Transcript::new(tags::CORONA_GK);
+        t.append(&payload);
+        GroupKey {
+            rho,
+            b_tilde,
+            digest: t.finalize(),
+        }
+    }
+
+    /// The key's digest tr (64 bytes): what messages and key packages are bound to.
+    pub fn digest(&self) -> &[u8; 64] {
+        &self.digest
+    }
+
+    /// Verifies a `CORS` signature on `message` under `context` (spec §4.9: public inputs only).
+    ///
+    /// # Errors
+    /// [`Error::ContextTooLong`], [`Error::Malformed`] (the signature frame),
+    /// [`Error::InvalidSignature`].
+    pub fn verify(&self, message: &[u8], context: &[u8], signature: &[u8]) -> Result<(), Error> {
+        if context.len() > 255 {
+            return Err(Error::ContextTooLong { len: context.len() });
+        }
+        let sig = super::encoding::decode_signature(signature)?;
+        let a = Matrix::expand(&self.rho);
+        let mu = super::kernel::message_digest(&self.digest, context, message);
+        if super::kernel::verify(&a, self, &self.digest, &mu, &sig) {
+            Ok(())
+        } else {
+            Err(Error::InvalidSignature)
+        }
+    }
 }
 
 /// A pair's keys, as one of its two parties holds them: the other party's abscissa, the PRF
 /// key of the pair's zero-sum masks and the MAC key of its round-1 messages.
 pub(crate) type PairKeys = (u16, [u8; 32], [u8; 32]);
 
-/// One party's package from the dealer: its abscissa, the threshold, its Shamir share of s
-/// and its keys with every other party.
-pub(crate) struct Package {
+/// One party's key package from the dealer: its id (the Shamir abscissa), the threshold, its
+/// share of s and its keys with every other party, next to the group key. Encoded as a
+/// `CORK` frame ([`KeyShare::to_bytes`]), which travels with the group's `CORG`.
+///
+/// # Security
+/// Secret: the share and the pairwise keys are wiped when it is dropped. Deliver it over a
+/// confidential channel; the dealer that made it must erase its copy.
+#[derive(Clone)]
+pub struct KeyShare {
+    pub(crate) id: PartyId,
     pub(crate) x: u16,
     pub(crate) t: u16,
     pub(crate) n: u16,
     /// s_i = f(x_i) ∈ R_q^7 (secret).
     pub(crate) share: Zeroizing<Vec<Poly>>,
-    /// (x_j, k^prf_ij, k^mac_ij) for every j ≠ i (secret).
+    /// (x_j, k^prf_ij, k^mac_ij) for every j ≠ i, increasing in j (secret).
     pub(crate) pairwise: Zeroizing<Vec<PairKeys>>,
+    /// n_i = KTH(NONCEKEY; enc49(s_i); x_i, tr): the key that hedges round-1 seeds (secret).
+    pub(crate) nonce_key: Zeroizing<[u8; 32]>,
+    pub(crate) group: GroupKey,
+}
+
+impl fmt::Debug for KeyShare {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("corona::KeyShare")
+            .field("id", &self.x)
+            .field("threshold", &self.t)
+            .field("parties", &self.n)
+            .finish_non_exhaustive()
+    }
+}
+
+impl KeyShare {
+    pub(crate) fn new(
+        id: PartyId,
+        t: u16,
+        n: u16,
+        share: Zeroizing<Vec<Poly>>,
+        pairwise: Zeroizing<Vec<PairKeys>>,
+        group: GroupKey,
+    ) -> KeyShare {
+        let x = id.get();
+        let mut bytes = Zeroizing::new(Vec::with_capacity(COLS * 1568));
+        pack(share.iter().flatten().copied(), 49, &mut bytes);
+        let mut h = Transcript::keyed(tags::CORONA_NONCEKEY, &bytes);
+        h.append(&x.to_be_bytes()).append(&group.digest);
+        KeyShare {
+            id,
+            x,
+            t,
+            n,
+            share,
+            pairwise,
+            nonce_key: Zeroizing::new(h.finalize()),
+            group,
+        }
+    }
+
+    /// This share's party.
+    pub fn id(&self) -> PartyId {
+        self.id
+    }
+
+    /// The threshold t: any t parties sign.
+    pub fn threshold(&self) -> usize {
+        usize::from(self.t)
+    }
+
+    /// The number of parties n (ids 1..=n).
+    pub fn parties(&self) -> usize {
+        usize::from(self.n)
+    }
+
+    /// The group key.
+    pub fn group_key(&self) -> &GroupKey {
+        &self.group
+    }
+
+    pub(crate) fn pair(&self, other: u16) -> Option<&PairKeys> {
+        self.pairwise.iter().find(|p| p.0 == other)
+    }
+}
+
+/// Deals a t-of-n key to parties 1..=n: the group key and each party's [`KeyShare`].
+///
+/// # Errors
+/// [`Error::InvalidThreshold`] unless 2 ≤ t ≤ n ≤ 1024.
+///
+/// # Security
+/// The dealer (this call) draws s and knows the whole key, every share and every pairwise key
+/// while it runs; they are wiped before it returns, but whoever runs it must be trusted with
+/// the key. Each share must reach its party over a confidential channel.
+pub fn deal(t: usize, n: usize, rng: &mut impl CryptoRngCore) -> Result<(GroupKey, Vec<KeyShare>), Error> {
+    if !(2..=n).contains(&t) || n > MAX_SIGNERS {
+        return Err(Error::InvalidThreshold { t, n });
+    }
+    let mut rho = [0u8; 32];
+    rng.fill_bytes(&mut rho);
+    let mut seed = Zeroizing::new([0u8; 32]);
+    rng.fill_bytes(&mut seed[..]);
+    // Exact: n ≤ 1024.
+    #[allow(clippy::cast_possible_truncation)]
+    Ok(deal_seeded(t as u16, n as u16, rho, &seed))
 }
 
 /// The dealer's stream of `kind` and `index`.
@@ -48,9 +195,9 @@ fn dealer_stream(seed: &[u8; 32], kind: u8, index: u16) -> impl XofReader {
     t.finalize_xof()
 }
 
-/// Deals a (t, n) key from the dealer seed: the group key and one package per party x = 1..n.
+/// Deals a (t, n) key from ρ and the dealer seed σ_D (spec §4.2; known-answer tests fix both).
 /// 2 ≤ t ≤ n ≤ 1024 is the caller's to check.
-pub(crate) fn deal(t: u16, n: u16, rho: [u8; 32], seed: &[u8; 32]) -> (GroupKey, Vec<Package>) {
+pub(crate) fn deal_seeded(t: u16, n: u16, rho: [u8; 32], seed: &[u8; 32]) -> (GroupKey, Vec<KeyShare>) {
     let a = Matrix::expand(&rho);
     // s ← D_σE^{7×256}, e ← D_σE^{8×256}.
     let mut small = Zeroizing::new([0i64; N]);
@@ -87,15 +234,10 @@ pub(crate) fn deal(t: u16, n: u16, rho: [u8; 32], seed: &[u8; 32]) -> (GroupKey,
         }
         coeffs.push(vec);
     }
-    let mut packages: Vec<Package> = (1..=n)
-        .map(|x| Package {
-            x,
-            t,
-            n,
-            share: Zeroizing::new(evaluate(&s, &coeffs, u64::from(x))),
-            pairwise: Zeroizing::new(Vec::new()),
-        })
+    let shares: Vec<Zeroizing<Vec<Poly>>> = (1..=n)
+        .map(|x| Zeroizing::new(evaluate(&s, &coeffs, u64::from(x))))
         .collect();
+    let mut pairwise: Vec<Zeroizing<Vec<PairKeys>>> = (1..=n).map(|_| Zeroizing::new(Vec::new())).collect();
     let mut pair = 0u16;
     for i in 1..=n {
         for j in i + 1..=n {
@@ -107,14 +249,21 @@ pub(crate) fn deal(t: u16, n: u16, rho: [u8; 32], seed: &[u8; 32]) -> (GroupKey,
                 prf.try_into().unwrap_or_default(),
                 mac.try_into().unwrap_or_default(),
             );
-            packages[usize::from(i) - 1].pairwise.push((j, prf, mac));
-            packages[usize::from(j) - 1].pairwise.push((i, prf, mac));
+            pairwise[usize::from(i) - 1].push((j, prf, mac));
+            pairwise[usize::from(j) - 1].push((i, prf, mac));
         }
     }
-    for p in &mut packages {
-        p.pairwise.sort_by_key(|e| e.0);
-    }
-    (GroupKey { rho, b_tilde }, packages)
+    let group = GroupKey::new(rho, b_tilde);
+    let packages = shares
+        .into_iter()
+        .zip(pairwise)
+        .zip((1..=n).filter_map(PartyId::new))
+        .map(|((share, mut pairs), id)| {
+            pairs.sort_by_key(|e| e.0);
+            KeyShare::new(id, t, n, share, pairs, group.clone())
+        })
+        .collect();
+    (group, packages)
 }
 
 /// f(x) = s + Σ a_k x^k, coefficient-wise by Horner (constant flow in the secrets).

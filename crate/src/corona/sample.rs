@@ -11,6 +11,7 @@ use super::params::N;
 const UNIFORM_LIMIT: u64 = 65_535 * Q;
 
 /// The largest |x| the σ_E sampler returns; the tail beyond it weighs 2^−116.6.
+#[cfg(test)]
 pub(crate) const CDT_TAIL: i64 = 78;
 
 /// T[k] = round_half_even(2^127·Σ_{j ≤ k} p_j), p_0 = ρ(0)/S, p_k = 2ρ(k)/S,

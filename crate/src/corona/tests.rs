@@ -252,7 +252,7 @@ fn keyed_transcripts_depend_on_the_key_and_the_xof_on_its_input() {
 }
 
 /// s from the shares of `set` by Lagrange at 0.
-fn reconstruct(packages: &[super::key::Package], set: &[u16]) -> Vec<[u64; N]> {
+fn reconstruct(packages: &[super::key::KeyShare], set: &[u16]) -> Vec<[u64; N]> {
     use super::ring::{poly_add, poly_scale, ZERO};
     let mut s = alloc::vec![ZERO; super::params::COLS];
     for &i in set {
@@ -271,10 +271,10 @@ fn reconstruct(packages: &[super::key::Package], set: &[u16]) -> Vec<[u64; N]> {
 
 #[test]
 fn a_dealt_key_is_short_shamir_shared_and_rounds_to_its_public_key() {
-    use super::key::deal;
+    use super::key::deal_seeded;
     use super::ring::{to_ntt, Matrix};
     use super::sample::round_xi;
-    let (key, packages) = deal(3, 5, [9; 32], &[1; 32]);
+    let (key, packages) = deal_seeded(3, 5, [9; 32], &[1; 32]);
     assert_eq!(packages.len(), 5);
     let s = reconstruct(&packages, &[1, 2, 3]);
     // Any three shares give the same s; two give something else.
@@ -315,14 +315,14 @@ fn a_dealt_key_is_short_shamir_shared_and_rounds_to_its_public_key() {
 /// Signs `message` with the parties of `set` through the kernel (round 1, round 2, Combine).
 fn sign_with(
     key: &super::key::GroupKey,
-    packages: &[super::key::Package],
+    packages: &[super::key::KeyShare],
     set: &[u16],
     message: &[u8],
 ) -> Option<super::kernel::Signature> {
     use super::kernel::*;
     use super::ring::Matrix;
     let a = Matrix::expand(&key.rho);
-    let tr = key_digest(key);
+    let tr = key.digest;
     let mu = message_digest(&tr, b"", message);
     let rounds: Vec<_> = set
         .iter()
@@ -356,14 +356,14 @@ fn sign_with(
 
 #[test]
 fn any_t_subset_signs_and_verifies_and_t_minus_one_does_not() {
-    use super::kernel::{key_digest, message_digest, verify};
-    use super::key::deal;
+    use super::kernel::{message_digest, verify};
+    use super::key::deal_seeded;
     use super::ring::Matrix;
-    let (key, packages) = deal(3, 5, [3; 32], &[4; 32]);
+    let (key, packages) = deal_seeded(3, 5, [3; 32], &[4; 32]);
     for set in [[1u16, 2, 3], [2, 4, 5], [1, 3, 5]] {
         let sig = sign_with(&key, &packages, &set, b"block 1").expect("signs and verifies");
         let a = Matrix::expand(&key.rho);
-        let tr = key_digest(&key);
+        let tr = key.digest;
         assert!(
             !verify(&a, &key, &tr, &message_digest(&tr, b"", b"block 2"), &sig),
             "another message"

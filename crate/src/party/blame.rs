@@ -127,6 +127,12 @@ pub enum BlameReason {
     /// A committee signer's revealed commitment vector that does not match the hash it
     /// committed to in round 1 (Pulsar committee).
     BrokenReveal,
+    /// A Corona round-1 message whose MAC for the receiver does not verify under the pair's
+    /// key (MACs are symmetric: the receiver's own evidence, not transferable).
+    InvalidMac,
+    /// A Corona round-2 message echoing another challenge than the receiver computed: the
+    /// sender saw other round-1 messages (an equivocation upstream, or its own fault).
+    DifferentChallenge,
 }
 
 impl BlameReason {
@@ -157,6 +163,8 @@ impl BlameReason {
             BlameReason::InvalidPossessionProof => "INVALID_POSSESSION_PROOF",
             BlameReason::InvalidAnnouncement => "INVALID_ANNOUNCEMENT",
             BlameReason::BrokenReveal => "BROKEN_REVEAL",
+            BlameReason::InvalidMac => "INVALID_MAC",
+            BlameReason::DifferentChallenge => "DIFFERENT_CHALLENGE",
         }
     }
 
@@ -266,6 +274,10 @@ impl fmt::Display for BlameReason {
                 f.write_str("announced a group key whose proof does not verify for the sharing")
             }
             BlameReason::BrokenReveal => f.write_str("revealed a vector that does not match its commitment"),
+            BlameReason::InvalidMac => f.write_str("sent a round-1 message whose MAC does not verify"),
+            BlameReason::DifferentChallenge => {
+                f.write_str("answered another challenge than the one the round-1 messages give")
+            }
         }
     }
 }
