@@ -80,3 +80,37 @@ pub use signer::{SignParams, Signed, Signer};
 pub const MIN_THRESHOLD: usize = 2;
 /// The largest group (the norm bound is sized for signing sets up to this size).
 pub const MAX_PARTIES: usize = params::MAX_SIGNERS;
+
+/// Internals that known-answer files record (spec §8.1): not an API.
+#[cfg(feature = "hazmat")]
+#[doc(hidden)]
+pub mod kat {
+    use super::ntt::inv_ntt;
+    use super::params::N;
+    use super::ring::Matrix;
+
+    /// SHA-256 of ExpandA(ρ)'s coefficients (not NTT values), each as a u64 big-endian, entries
+    /// row-major (8 rows × 7 columns).
+    pub fn expand_a_sha256(rho: &[u8; 32]) -> [u8; 32] {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        for entry in Matrix::expand(rho).entries() {
+            let mut p = *entry;
+            inv_ntt(&mut p);
+            for c in p {
+                h.update(c.to_be_bytes());
+            }
+        }
+        h.finalize().into()
+    }
+
+    /// SampleInBall(c̃) as −1, 0, 1.
+    pub fn sample_in_ball(c_tilde: &[u8; 32]) -> [i8; N] {
+        let c = super::kernel::challenge(c_tilde);
+        c.map(|v| match v {
+            0 => 0,
+            1 => 1,
+            _ => -1,
+        })
+    }
+}

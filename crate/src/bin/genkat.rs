@@ -5,7 +5,8 @@
 //!
 //! Every input is drawn from a SHAKE256 stream of a fixed, labelled seed, so a vector file
 //! depends only on the code that produced it. Each file is `{"name", "generator", "cases":
-//! [...]}` with byte strings in lower-case hex.
+//! [...]}` (`corona.json` adds its sampler vectors and a flat list of signatures) with byte
+//! strings in lower-case hex.
 //!
 //! | file | contents |
 //! |---|---|
@@ -14,6 +15,7 @@
 //! | `lens.json` | Lens (FROST) per curve: dealer or DKG keygen, signing, resharing with activation |
 //! | `cert.json` | finality certificates under every policy, valid and invalid, and a light client across an epoch change |
 //! | `committee.json` | Pulsar committee: distributed key generation and signing per level (through the float sampler) |
+//! | `corona.json` | Corona: ExpandA and SampleInBall digests, trusted-dealer keys and signing sessions at (2,3), (3,5), (4,7) |
 //!
 //! # Protocol vectors: one RNG per party, and a hash of every message
 //!
@@ -36,6 +38,8 @@
 mod cert;
 #[path = "genkat/committee.rs"]
 mod committee;
+#[path = "genkat/corona.rs"]
+mod corona;
 #[path = "genkat/format.rs"]
 mod format;
 #[path = "genkat/lens.rs"]
@@ -58,6 +62,7 @@ fn all() -> Vec<(&'static str, String)> {
         ("lens.json", lens::lens()),
         ("cert.json", cert::cert()),
         ("committee.json", committee::committee()),
+        ("corona.json", corona::corona()),
     ]
 }
 

@@ -81,6 +81,12 @@ impl Matrix {
         Matrix(entries)
     }
 
+    /// The entries in the NTT domain, row-major.
+    #[cfg(feature = "hazmat")]
+    pub(crate) fn entries(&self) -> &[Poly] {
+        &self.0
+    }
+
     /// A·v for v ∈ R_q^7 given in the NTT domain; the result in coefficients.
     pub(crate) fn apply(&self, v_hat: &[Poly]) -> Vec<Poly> {
         debug_assert_eq!(v_hat.len(), COLS);

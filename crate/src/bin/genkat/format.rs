@@ -95,6 +95,11 @@ impl Obj {
     }
 
     /// Adds a boolean.
+    pub(crate) fn signed_ints(self, key: &str, values: impl IntoIterator<Item = i64>) -> Self {
+        let items: Vec<String> = values.into_iter().map(|v| format!("{v}")).collect();
+        self.push(key, format!("[{}]", items.join(", ")))
+    }
+
     pub(crate) fn bool(self, key: &str, value: bool) -> Self {
         self.push(key, format!("{value}"))
     }
