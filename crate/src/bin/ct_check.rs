@@ -15,6 +15,8 @@
 
 #[path = "ct_check/committee.rs"]
 mod committee;
+#[path = "ct_check/corona.rs"]
+mod corona;
 #[path = "ct_check/lens.rs"]
 mod lens;
 #[path = "ct_check/lss.rs"]
@@ -61,6 +63,7 @@ fn main() -> ExitCode {
     paths.extend(slhdsa::paths());
     paths.extend(lss::paths());
     paths.extend(committee::paths());
+    paths.extend(corona::paths());
     paths.extend(lens::paths());
     paths.extend(pulsar::paths());
     paths.extend(snapshot::paths());

@@ -63,7 +63,12 @@ pub(crate) fn decode_vec49(bytes: &[u8], polys: usize) -> Result<Vec<Poly>, wire
         expected: 32 * 49 * polys,
         got: bytes.len(),
     })?;
-    if out.iter().flatten().any(|&v| v >= Q) {
+    // Without an early exit (a key package's share is secret); only the verdict is public.
+    let at_or_above = out
+        .iter()
+        .flatten()
+        .fold(0u64, |acc, &v| acc | (1 ^ (v.wrapping_sub(Q) >> 63)));
+    if crate::ct::public(at_or_above != 0) {
         return Err(wire::Error::InvalidValue("coefficient at or above q"));
     }
     Ok(out)

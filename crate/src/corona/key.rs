@@ -181,6 +181,8 @@ pub fn deal(t: usize, n: usize, rng: &mut impl CryptoRngCore) -> Result<(GroupKe
     }
     let mut rho = [0u8; 32];
     rng.fill_bytes(&mut rho);
+    // ρ is part of the public key.
+    let rho = crate::ct::public(rho);
     let mut seed = Zeroizing::new([0u8; 32]);
     rng.fill_bytes(&mut seed[..]);
     // Exact: n ≤ 1024.
@@ -222,6 +224,8 @@ pub(crate) fn deal_seeded(t: u16, n: u16, rho: [u8; 32], seed: &[u8; 32]) -> (Gr
         b_tilde.push(rounded);
     }
     b.zeroize();
+    // b̃ is the public key.
+    crate::ct::public_slice(&b_tilde);
     // f(X) = s + Σ_{k=1}^{t−1} a_k X^k, a_k uniform in R_q^7.
     let mut coeffs: Zeroizing<Vec<Vec<Poly>>> = Zeroizing::new(Vec::new());
     for k in 1..t {

@@ -106,7 +106,8 @@ pub(crate) fn uniform_poly(stream: &mut impl XofReader, out: &mut [u64; N]) {
     while filled < N {
         stream.read(&mut word);
         let w = u64::from_le_bytes(word);
-        if w < UNIFORM_LIMIT {
+        // The verdict alone is public: a rejected word says nothing of the accepted ones.
+        if crate::ct::public(w < UNIFORM_LIMIT) {
             out[filled] = reduce(w);
             filled += 1;
         }

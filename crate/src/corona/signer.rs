@@ -212,6 +212,8 @@ impl Signer {
         let seed: Zeroizing<[u8; 32]> = Zeroizing::new(h.finalize());
         let matrix = Matrix::expand(&group.rho);
         let (d, secret) = kernel::commit(&matrix, &seed);
+        // D_i is published (MLWE hides R'_i in it).
+        crate::ct::public_slice(&d);
         let mut d_bytes = Vec::with_capacity(message::D_LEN);
         super::encoding::encode_vec49(&d, &mut d_bytes);
         let digest = commitment_digest(share.x, &d_bytes);
@@ -384,6 +386,8 @@ impl Signer {
         );
         drop(secret);
         drop(masks);
+        // z_i is published: the pairwise masks hide it until every response is summed.
+        crate::ct::public_slice(&z);
         #[cfg(feature = "hazmat")]
         if self.cheat == Some(crate::party::hazmat::Cheat::BadContribution) {
             z[0][0] = super::arith::add(z[0][0], 1);
