@@ -43,6 +43,10 @@ fn rng(label: &str, id: u16) -> ChaCha20Rng {
     ChaCha20Rng::from_seed(seed)
 }
 
+fn as_incoming(v: &[(PartyId, Vec<u8>)]) -> Vec<Incoming<'_>> {
+    v.iter().map(|(p, b)| Incoming::new(*p, b)).collect()
+}
+
 fn broadcast(step: Step<Signed>) -> Vec<u8> {
     match step {
         Step::Continue(out) => out.broadcast.expect("a broadcast"),
@@ -87,8 +91,6 @@ fn bench(k: usize, reps: usize) -> Row {
     let inbox = |me: PartyId, msgs: &[(PartyId, Vec<u8>)]| -> Vec<(PartyId, Vec<u8>)> {
         msgs.iter().filter(|(p, _)| *p != me).cloned().collect()
     };
-    let as_incoming =
-        |v: &[(PartyId, Vec<u8>)]| -> Vec<Incoming<'_>> { v.iter().map(|(p, b)| Incoming::new(*p, b)).collect() };
     let cor2: Vec<(PartyId, Vec<u8>)> = started
         .iter_mut()
         .map(|(s, _)| {
@@ -101,7 +103,6 @@ fn bench(k: usize, reps: usize) -> Row {
     let others1 = inbox(me, &cor1);
     let others2 = inbox(me, &cor2);
     let (mut r1, mut r2, mut combine, mut verify) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let mut signature = Vec::new();
     for _ in 0..reps {
         let t = Instant::now();
         let (mut s, _) = start(0).expect("start");
@@ -115,10 +116,10 @@ fn bench(k: usize, reps: usize) -> Row {
         let t = Instant::now();
         let done = s.step(&incoming).expect("combine");
         combine.push(t.elapsed());
-        match done {
-            Step::Done(_, signed) => signature = signed.signature,
+        let signature = match done {
+            Step::Done(_, signed) => signed.signature,
             other => panic!("expected the signature, got {other:?}"),
-        }
+        };
         let t = Instant::now();
         key.verify(b"corona bench block", b"", &signature).expect("verifies");
         verify.push(t.elapsed());
