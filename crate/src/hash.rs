@@ -17,6 +17,8 @@ pub mod keccak_x4;
 #[cfg(not(feature = "bench-internals"))]
 #[allow(unsafe_code, unreachable_pub)] // as above; public only under `bench-internals`
 pub(crate) mod keccak_x4;
+#[cfg(feature = "threshold")]
+pub(crate) mod xof_x4;
 
 /// Keccak-f[1600] round constants ι (FIPS 202 §3.2.5), for the vector permutations.
 #[cfg(any(

@@ -26,27 +26,23 @@ pub(crate) fn pack(values: impl IntoIterator<Item = u64>, bits: u32, out: &mut V
     }
 }
 
-/// Unpacks 256·`polys` values of `bits` bits from exactly 32·`bits`·`polys` bytes.
+/// Unpacks 256·`polys` values of `bits` bits (≤ 57) from exactly 32·`bits`·`polys` bytes:
+/// each value from one unaligned little-endian 64-bit window (its bits start within the
+/// window's first byte and end within its eighth).
 pub(crate) fn unpack(bytes: &[u8], bits: u32, polys: usize) -> Option<Vec<[u64; N]>> {
-    if bytes.len() != 32 * bits as usize * polys {
+    if bytes.len() != 32 * bits as usize * polys || bits > 57 {
         return None;
     }
+    let mask = (1u64 << bits) - 1;
     let mut out = alloc::vec![[0u64; N]; polys];
-    let (mut acc, mut filled, mut at) = (0u128, 0u32, 0usize);
-    for p in out.iter_mut() {
-        for c in p.iter_mut() {
-            while filled < bits {
-                acc |= u128::from(bytes[at]) << filled;
-                at += 1;
-                filled += 8;
-            }
-            // Exact: masked to `bits` ≤ 49 bits.
-            #[allow(clippy::cast_possible_truncation)]
-            let v = (acc & ((1u128 << bits) - 1)) as u64;
-            *c = v;
-            acc >>= bits;
-            filled -= bits;
-        }
+    let mut bit = 0usize;
+    for c in out.iter_mut().flat_map(|p| p.iter_mut()) {
+        let at = bit / 8;
+        let mut window = [0u8; 8];
+        let end = (at + 8).min(bytes.len());
+        window[..end - at].copy_from_slice(&bytes[at..end]);
+        *c = (u64::from_le_bytes(window) >> (bit % 8)) & mask;
+        bit += bits as usize;
     }
     Some(out)
 }

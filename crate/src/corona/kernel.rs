@@ -1,10 +1,9 @@
 //! The signing equations (spec §4.5–§4.9) on values, without messages: round 1's commitment
-//! D_i, round 2's response z_i, the public Combine and Verify. The parties (issue 21, next) add
+//! D_i, round 2's response z_i, the public Combine and Verify. The parties (`signer`) add
 //! sessions, MACs, frames and blame around these.
 
 use alloc::vec::Vec;
 
-use sha3::digest::XofReader;
 use zeroize::Zeroizing;
 
 use super::arith::{self, centred, mul};
@@ -14,8 +13,10 @@ use super::ntt::{inv_ntt, pointwise};
 use super::params::{BOUND_SQUARED, COLS, D_BAR, N, NU, ROWS, XI};
 use super::ring::{poly_add, poly_from_small, poly_scale, poly_sub, to_ntt, Matrix, Poly, ZERO};
 use super::sample::{
-    gaussian_poly, round_nu, sample_in_ball, uniform_poly, wide_sample, Z_SIGMA_STAR, Z_SIGMA_U,
+    gaussian_poly, round_nu, sample_in_ball, uniform_poly, wide_sample, wide_sample_public, Z_SIGMA_STAR,
+    Z_SIGMA_U,
 };
+use crate::hash::xof_x4::{xof_x4, Squeezed};
 use crate::hash::{tags, Transcript};
 
 /// Columns of a commitment: r* / e* and the 48 others.
@@ -28,52 +29,69 @@ pub(crate) fn message_digest(tr: &[u8; 64], ctx: &[u8], message: &[u8]) -> [u8; 
     t.finalize()
 }
 
-fn r1_stream(seed: &[u8; 32], kind: u8, row: usize, col: usize) -> impl XofReader {
-    let mut t = Transcript::new(tags::CORONA_R1);
-    // Exact: row < 8, col < 49.
-    #[allow(clippy::cast_possible_truncation)]
-    t.append(seed)
-        .append(&[kind])
-        .append(&[row as u8])
-        .append(&[col as u8]);
-    t.finalize_xof()
-}
+/// Bytes a σ_E polynomial reads (256 base samples of 16 bytes).
+const NARROW_BYTES: usize = N * 16;
+/// Bytes a wide polynomial reads (256 samples of 32 base samples).
+const WIDE_BYTES: usize = N * 32 * 16;
 
-fn wide_poly(stream: &mut impl XofReader, z: &[i64; 5]) -> Poly {
+/// The round-1 Gaussian polynomials of `(kind, row, col)` from `XOF(R1; ρ_i, kind, row, col)`
+/// (spec §4.5), four streams at a time; wide (σ*) or narrow (σ_E) as `wide` says.
+fn round1_polys(seed: &[u8; 32], which: &[(u8, u8, u8)], wide: bool) -> Zeroizing<Vec<Poly>> {
+    let mut out = Zeroizing::new(Vec::with_capacity(which.len()));
     let mut small = Zeroizing::new([0i64; N]);
-    for x in small.iter_mut() {
-        *x = wide_sample(stream, z);
+    for group in which.chunks(4) {
+        let fields: Vec<[[u8; 1]; 3]> = group.iter().map(|&(k, r, c)| [[k], [r], [c]]).collect();
+        let inputs: Vec<[&[u8]; 4]> = fields.iter().map(|f| [&seed[..], &f[0], &f[1], &f[2]]).collect();
+        let lanes: Vec<&[&[u8]]> = inputs.iter().map(|i| &i[..]).collect();
+        let len = if wide { WIDE_BYTES } else { NARROW_BYTES };
+        for bytes in xof_x4(tags::CORONA_R1, &lanes, len) {
+            let mut stream = Squeezed::new(&bytes);
+            if wide {
+                for x in small.iter_mut() {
+                    *x = wide_sample(&mut stream, &Z_SIGMA_STAR);
+                }
+            } else {
+                gaussian_poly(&mut stream, &mut small);
+            }
+            out.push(poly_from_small(&small));
+        }
     }
-    poly_from_small(&small)
-}
-
-fn narrow_poly(stream: &mut impl XofReader) -> Poly {
-    let mut small = Zeroizing::new([0i64; N]);
-    gaussian_poly(stream, &mut small);
-    poly_from_small(&small)
+    out
 }
 
 /// Round 1 from the party's round-1 seed: D_i = A·R'_i + E'_i (8×49, row-major, coefficients)
 /// and the secret state NTT(R'_i) (7×49, row-major).
+// Exact: rows < 8, columns < 49.
+#[allow(clippy::cast_possible_truncation)]
 pub(crate) fn commit(a: &Matrix, seed: &[u8; 32]) -> (Vec<Poly>, Zeroizing<Vec<Poly>>) {
+    let cell = |kind: u8, rows: usize, cols: core::ops::Range<usize>| -> Vec<(u8, u8, u8)> {
+        (0..rows)
+            .flat_map(|r| cols.clone().map(move |c| (kind, r as u8, c as u8)))
+            .collect()
+    };
+    // r*, e* (σ*, column 0) and R, E (σ_E, columns 1..48), each row-major.
+    let r_star = round1_polys(seed, &cell(0, COLS, 0..1), true);
+    let e_star = round1_polys(seed, &cell(1, ROWS, 0..1), true);
+    let r_rest = round1_polys(seed, &cell(2, COLS, 1..WIDTH), false);
+    let e_rest = round1_polys(seed, &cell(3, ROWS, 1..WIDTH), false);
     let mut r_hat = Zeroizing::new(alloc::vec![ZERO; COLS * WIDTH]);
     for row in 0..COLS {
-        r_hat[row * WIDTH] = to_ntt(&wide_poly(&mut r1_stream(seed, 0, row, 0), &Z_SIGMA_STAR));
+        r_hat[row * WIDTH] = to_ntt(&r_star[row]);
         for col in 1..WIDTH {
-            r_hat[row * WIDTH + col] = to_ntt(&narrow_poly(&mut r1_stream(seed, 2, row, col)));
+            r_hat[row * WIDTH + col] = to_ntt(&r_rest[row * D_BAR + col - 1]);
         }
     }
     let mut d = alloc::vec![ZERO; ROWS * WIDTH];
     for col in 0..WIDTH {
-        let column: Vec<Poly> = (0..COLS).map(|row| r_hat[row * WIDTH + col]).collect();
+        let column: Zeroizing<Vec<Poly>> = Zeroizing::new((0..COLS).map(|row| r_hat[row * WIDTH + col]).collect());
         let ar = a.apply(&column);
         for (row, v) in ar.iter().enumerate() {
             let e = if col == 0 {
-                wide_poly(&mut r1_stream(seed, 1, row, 0), &Z_SIGMA_STAR)
+                &e_star[row]
             } else {
-                narrow_poly(&mut r1_stream(seed, 3, row, col))
+                &e_rest[row * D_BAR + col - 1]
             };
-            d[row * WIDTH + col] = poly_add(v, &e);
+            d[row * WIDTH + col] = poly_add(v, e);
         }
     }
     (d, r_hat)
@@ -91,21 +109,28 @@ pub(crate) fn aggregate(commitments: &[&[Poly]]) -> Vec<Poly> {
     sum
 }
 
-/// u = (1, u_1..u_48): u_k from XOF(HU; th, μ, k) at σ_u (public).
+/// u = (1, u_1..u_48): u_k from XOF(HU; th, μ, k) at σ_u (public), four streams at a time.
 pub(crate) fn public_vector(th: &[u8; 64], mu: &[u8; 64]) -> Vec<Poly> {
     let mut u = alloc::vec![ZERO; WIDTH];
     u[0][0] = 1;
-    for (k, p) in u.iter_mut().enumerate().skip(1) {
-        let mut t = Transcript::new(tags::CORONA_HU);
+    let mut small = [0i64; N];
+    for first in (1..WIDTH).step_by(4) {
         // Exact: k ≤ 48.
         #[allow(clippy::cast_possible_truncation)]
-        t.append(th).append(mu).append(&[k as u8]);
-        *p = wide_poly(&mut t.finalize_xof(), &Z_SIGMA_U);
+        let ks: Vec<[u8; 1]> = (first..(first + 4).min(WIDTH)).map(|k| [k as u8]).collect();
+        let inputs: Vec<[&[u8]; 3]> = ks.iter().map(|k| [&th[..], &mu[..], &k[..]]).collect();
+        let lanes: Vec<&[&[u8]]> = inputs.iter().map(|i| &i[..]).collect();
+        for (j, bytes) in xof_x4(tags::CORONA_HU, &lanes, WIDE_BYTES).iter().enumerate() {
+            let mut stream = Squeezed::new(bytes);
+            for x in small.iter_mut() {
+                *x = wide_sample_public(&mut stream, &Z_SIGMA_U);
+            }
+            u[first + j] = poly_from_small(&small);
+        }
     }
     u
 }
 
-/// M·u for an 8×49 or 7×49 matrix `m` given in the NTT domain (row-major) and u (NTT).
 fn times_u(m_hat: &[Poly], rows: usize, u_hat: &[Poly]) -> Vec<Poly> {
     (0..rows)
         .map(|row| {

@@ -132,6 +132,20 @@ pub(crate) fn cdt_sample(w0: u64, w1: u64) -> i64 {
     (m ^ negative as i64) - (negative as i64)
 }
 
+/// [`cdt_sample`] by binary search, for public streams only (the σ_u vector u; spec §9.2
+/// allows variable time there): the same value from the same words.
+// Exact: the count is at most 78.
+#[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+pub(crate) fn cdt_sample_public(w0: u64, w1: u64) -> i64 {
+    let r = (u128::from(w0 >> 1) << 64) | u128::from(w1);
+    let m = CDT.partition_point(|&t| t <= r) as i64;
+    if w0 & 1 == 1 {
+        -m
+    } else {
+        m
+    }
+}
+
 /// 256 D_{Z,σ_E} samples, coefficient 0 first.
 pub(crate) fn gaussian_poly(stream: &mut impl XofReader, out: &mut [i64; N]) {
     let (mut w0, mut w1) = ([0u8; 8], [0u8; 8]);
@@ -146,18 +160,25 @@ pub(crate) fn gaussian_poly(stream: &mut impl XofReader, out: &mut [i64; N]) {
 /// combines two level-(ℓ − 1) samples read depth-first as z_ℓ·X_a + (z_ℓ − 1)·X_b, level 0
 /// is one [`cdt_sample`]; five levels, 32 base samples (512 stream bytes). Constant flow.
 pub(crate) fn wide_sample(stream: &mut impl XofReader, z: &[i64; 5]) -> i64 {
-    fn level(stream: &mut impl XofReader, z: &[i64], depth: usize) -> i64 {
-        if depth == 0 {
-            let (mut w0, mut w1) = ([0u8; 8], [0u8; 8]);
-            stream.read(&mut w0);
-            stream.read(&mut w1);
-            return cdt_sample(u64::from_le_bytes(w0), u64::from_le_bytes(w1));
-        }
-        let a = level(stream, z, depth - 1);
-        let b = level(stream, z, depth - 1);
-        z[depth - 1] * a + (z[depth - 1] - 1) * b
+    tree(stream, z, z.len(), cdt_sample)
+}
+
+/// [`wide_sample`] for public streams (u), with [`cdt_sample_public`] at the leaves.
+pub(crate) fn wide_sample_public(stream: &mut impl XofReader, z: &[i64; 5]) -> i64 {
+    tree(stream, z, z.len(), cdt_sample_public)
+}
+
+/// Level `depth` of the convolution tree, depth-first; `leaf` draws one base sample.
+fn tree(stream: &mut impl XofReader, z: &[i64], depth: usize, leaf: fn(u64, u64) -> i64) -> i64 {
+    if depth == 0 {
+        let (mut w0, mut w1) = ([0u8; 8], [0u8; 8]);
+        stream.read(&mut w0);
+        stream.read(&mut w1);
+        return leaf(u64::from_le_bytes(w0), u64::from_le_bytes(w1));
     }
-    level(stream, z, z.len())
+    let a = tree(stream, z, depth - 1, leaf);
+    let b = tree(stream, z, depth - 1, leaf);
+    z[depth - 1] * a + (z[depth - 1] - 1) * b
 }
 
 /// The convolution steps of σ* (realized σ 172852668249.176, 1 + 2.1·10^−9 of the target).
