@@ -741,6 +741,7 @@ export declare const MAX_MESSAGE_BYTES: 16777216;
 /** The longest ML-DSA context string (FIPS 204). */
 export declare const MAX_CONTEXT_BYTES: 255;
 
-// Threshold protocols (Lens, Pulsar custody, LSS dealing): one `Party` class, the factories,
-// the key-share holders, the verifiers, `constants`, `trustModels`. See protocols.d.ts.
+// Threshold protocols (Lens, Pulsar custody and committee, LSS dealing, Corona): one `Party`
+// class, the factories, the key-share holders (`CoronaShare` among them), the verifiers
+// (`corona.verify`), `constants`, `trustModels`. See protocols.d.ts.
 export * from './protocols.js';

@@ -82,8 +82,8 @@ export const { keys } = makeKeyFormats(glue, loader);
 export { KEY_ALGORITHMS } from './keyfmt.js';
 
 // Threshold protocols: one Party class for every protocol, the key-share holders, the
-// factories and verifiers of Lens and Pulsar. See protocols.d.ts.
-export const { Party, LensKeyShare, LensKeyring, PulsarKeyShare, PulsarDkgShare, PulsarKeyring, PulsarCommitteeShare, Rng, lens, pulsar } = makeProtocols(glue, loader);
+// factories and verifiers of Lens, Pulsar and Corona. See protocols.d.ts.
+export const { Party, LensKeyShare, LensKeyring, PulsarKeyShare, PulsarDkgShare, PulsarKeyring, PulsarCommitteeShare, CoronaShare, Rng, lens, pulsar, corona } = makeProtocols(glue, loader);
 export { constants, trustModels, run, runAsync } from './protocols.js';
 
 /** FIPS 204 / FIPS 205 Table 2 sizes of each set, and the package's input bounds. */

@@ -26,8 +26,10 @@
 //   ('NOT_ENOUGH_QUALIFIED', 'NOT_ENOUGH_VALID_SHARES', …, with `culprits`); a party keeps
 //   its whole state on every error, and an old key share is never touched.
 // * Key shares never cross the boundary as bytes: they stay in WASM memory in holder objects
-//   (`LensKeyShare`, `PulsarDkgShare`, `PulsarKeyShare`) that factories take by reference and
-//   outcomes return as `keyShare`; only `seal()` lets one out, encrypted.
+//   (`LensKeyShare`, `PulsarDkgShare`, `PulsarKeyShare`, `CoronaShare`) that factories take by
+//   reference and outcomes return as `keyShare`; only `seal()` lets one out, encrypted. (A
+//   trusted dealer's output is the exception: its per-party packages are secret bytes, each
+//   for its party only, which loads it with `fromDealer`.)
 // * Randomness: every factory takes `seed` (32 bytes: a fresh ChaCha20 generator) or `rng`
 //   (an `Rng` the party continues across its factories); with neither it draws 32 bytes from
 //   `crypto.getRandomValues`. The library never draws OS randomness itself. Never give two
@@ -103,6 +105,18 @@
 //   // id, ...rs }) for new members; each outcome's `activation.verified` says the new set
 //   // holds the key, and lens.verifyActivation(newPackage, generation, transcriptHash,
 //   // certificate) checks it anywhere.
+//
+// Example: Corona, 3-of-5 from a trusted dealer (js/test/corona.test.mjs)
+// -----------------------------------------------------------------------
+//   import { init, corona, CoronaShare } from 'quasar-pq';
+//   await init();
+//   const dealt = corona.deal({ threshold: 3, parties: 5 });           // the dealer knew the key
+//   //    each party i, given dealt.shares[i - 1].keyPackage over a confidential channel:
+//   const shares = dealt.shares.map((s) => CoronaShare.fromDealer(s.keyPackage, dealt.groupKey));
+//   const sp = { session: sid(), signers: [1, 3, 4], message, context };   // any t ≤ |T| ≤ n (≤ 64)
+//   const parties = sp.signers.map((id) => corona.signer({ ...sp, share: shares[id - 1] }));
+//   const { signature } = run(parties).of(parties[0]);                  // every signer combines
+//   corona.verify(dealt.groupKey, message, context, signature);         // true
 
 // ---------------------------------------------------------------------------------------
 // Messages, rounds, blame
@@ -246,7 +260,8 @@ export type Protocol =
   | 'pulsar-dealing'
   | 'pulsar-member'
   | 'lens-member'
-  | 'pulsar-lifecycle-combiner';
+  | 'pulsar-lifecycle-combiner'
+  | 'corona-signer';
 
 /** Public data of a party's start: a Pulsar combiner publishes its session and key. */
 export interface PartyInfo {
@@ -933,6 +948,95 @@ export declare const pulsar: {
 };
 
 // ---------------------------------------------------------------------------------------
+// Corona
+
+/** A trusted dealer's Corona key. */
+export interface CoronaDealt {
+  threshold: number;
+  /** The number of parties n: ids 1..n. */
+  parties: number;
+  /** The group key (`CORG`, 4,654 bytes), the same at every party: signatures verify under it. */
+  groupKey: Uint8Array;
+  /** One key package per party, by id: each `keyPackage` (`CORK`, secret) for its party only. */
+  shares: { id: number; keyPackage: Uint8Array }[];
+}
+
+/** A Corona share's public data. */
+export interface CoronaShareInfo {
+  /** The owner's id. */
+  id: number;
+  threshold: number;
+  /** The number of parties n: ids 1..n. */
+  parties: number;
+  /** The group key (`CORG`). */
+  groupKey: Uint8Array;
+  /** The group key's 64-byte digest tr (what messages and key packages are bound to). */
+  digest: Uint8Array;
+}
+
+/** A Corona signer's outcome: every signer ends with the same signature. */
+export interface CoronaSigned {
+  /** The `CORS` signature (15,666 bytes), verified under the group key before it was returned. */
+  signature: Uint8Array;
+  /** Bytes this signer broadcast over the session. */
+  bytesSent: number;
+  dropped: BlameEntry[];
+}
+
+/** A Corona party's key share (`CORK`: its Shamir share and pairwise keys) with its group key, in WASM memory. */
+export declare class CoronaShare {
+  private constructor();
+  readonly id: number;
+  publicInfo(): CoronaShareInfo;
+  /** Seal the share (its `CORG` and `CORK`) under a 32-byte snapshot key: a `QSNP` snapshot. */
+  seal(snapshotKey: Uint8Array): Uint8Array;
+  free(): void;
+  /**
+   * The key package a trusted dealer sent (`CORK`, secret), decoded against the group key `groupKey` (`CORG`).
+   * @throws QuasarError 'GROUP_MISMATCH' (a package of another group), decoding codes of either.
+   */
+  static fromDealer(keyPackage: Uint8Array, groupKey: Uint8Array): CoronaShare;
+  /** Restore a sealed share. @throws QuasarError key-storage and decoding codes. */
+  static restore(snapshot: Uint8Array, snapshotKey: Uint8Array): CoronaShare;
+}
+
+/**
+ * Corona, a two-round t-of-n threshold lattice signature (Ringtail family; trust model:
+ * `trustModels.corona`). A trusted dealer makes the key; any t ≤ |T| ≤ n parties sign, each
+ * broadcasting a `COR1` (614,666 + 36·|T| bytes) then a `COR2` (11,048 bytes) and combining the
+ * signature itself. Not robust: a wrong response ends the session on every signer with
+ * 'UNATTRIBUTABLE_ABORT' and no signature (nobody can be named); a malformed, replayed,
+ * equivocated or badly MACed message is dropped and its sender named in `dropped`, and the
+ * session then waits. A failed session restarts with a new session id.
+ */
+export declare const corona: {
+  /** The largest group (the library's bound). */
+  readonly maxParties: 1024;
+  /** The most signers of one session through this package (a RangeError beyond); so also the largest threshold it deals. */
+  readonly maxSigners: 64;
+  /**
+   * A trusted dealer's `threshold`-of-`parties` key for parties 1..`parties` (this call knows
+   * the key while it deals and keeps nothing).
+   * @throws QuasarError 'INVALID_THRESHOLD' unless 2 ≤ threshold ≤ parties ≤ 1024; RangeError for a threshold over 64.
+   */
+  deal(opts: { threshold: number; parties: number } & Randomness): CoronaDealt;
+  /**
+   * The holder of `share` as one of `signers` (t ≤ |T| ≤ n, at most 64) signing `message`
+   * under `context` (at most 255 bytes, default empty) in `session` (32 bytes, fresh per session).
+   * @throws QuasarError 'WRONG_SIGNER_COUNT', 'DUPLICATE_PARTY', 'UNKNOWN_PARTY', 'NOT_A_SIGNER',
+   *   'CONTEXT_TOO_LONG'; RangeError for more than 64 signers. A step throws 'UNATTRIBUTABLE_ABORT'
+   *   (or the never-honest 'DEGENERATE_COMMITMENTS', 'RESPONSE_OUT_OF_RANGE'): the session is over.
+   */
+  signer(opts: { share: CoronaShare; session: Uint8Array; signers: number[]; message: Uint8Array; context?: Uint8Array } & Randomness): Party<CoronaSigned>;
+  /**
+   * Whether `signature` (`CORS`) is a Corona signature on `message` under `context` (empty for
+   * none) by the group key `groupKey` (`CORG`): public inputs only. False for any bad signature.
+   * @throws QuasarError decoding codes of the group key; 'CONTEXT_TOO_LONG'.
+   */
+  verify(groupKey: Uint8Array, message: Uint8Array, context: Uint8Array, signature: Uint8Array): boolean;
+};
+
+// ---------------------------------------------------------------------------------------
 // Constants and trust models
 
 /** Protocol constants, from the package (never copy them into an application). */
@@ -953,6 +1057,7 @@ export declare const constants: {
 export declare const trustModels: {
   readonly pulsar: 'Pulsar custody: the ML-DSA key is derived from a Pedersen-shared group secret that no coalition below t knows at rest; to sign, t parties release their shares, encrypted, to one combiner, which rebuilds the key in memory, signs, verifies and zeroizes — the combiner is trusted for that moment.';
   readonly pulsarCommittee: string;
+  readonly corona: string;
   readonly lens: 'Lens: FROST threshold Schnorr against a dishonest majority — fewer than t parties cannot sign, the coordinator is trusted only for liveness, and signatures verify under standard Ed25519/BIP-340.';
   readonly lss: 'LSS resharing: a dealer who sends an inconsistent share is detected and named; a misaddressed, replayed or non-member message is dropped and its sender named, never an abort; the group public key never changes.';
   readonly activation: 'Activation certificate: at least t_new distinct members of the new set each proved possession of their new share, bound to the key, the generation and the dealing transcript; the old set cannot make it. An old party erases its old share only after it has verified this certificate.';

@@ -1,4 +1,4 @@
-// quasar-pq threshold protocols (full build): Lens (FROST) and Pulsar custody.
+// quasar-pq threshold protocols (full build): Lens (FROST), Pulsar custody and Corona.
 //
 // Every protocol party is the Rust library's own state machine, held in WebAssembly memory
 // and wrapped here in ONE class, `Party`: factories start it (`lens.keygen(...)`,
@@ -6,15 +6,17 @@
 // `party.step(inbox)` runs one round on the messages received for it, until `done`. Parties
 // exchange only Uint8Array messages, so each can run in its own Web Worker or worker_thread
 // with its own WASM instance. Key shares stay in WASM memory in holder objects
-// (`LensKeyShare`, `PulsarKeyShare`, `PulsarDkgShare`) that factories take by reference.
+// (`LensKeyShare`, `PulsarKeyShare`, `PulsarDkgShare`, `CoronaShare`) that factories take by
+// reference.
 // Nothing here implements a round. protocols.d.ts documents the API with one flow per scheme.
 //
 // One file per family, each made by one factory over an instance's core: js/party.js (the
-// classes that own WASM objects, the shared checks), js/lens.js, js/pulsar.js, js/run.js (the
-// loop). `makeProtocols` assembles them for one WebAssembly instance; js/index.js exports the
-// package's (the full build).
+// classes that own WASM objects, the shared checks), js/lens.js, js/pulsar.js, js/corona.js,
+// js/run.js (the loop). `makeProtocols` assembles them for one WebAssembly instance;
+// js/index.js exports the package's (the full build).
 
 import { MAX_MESSAGE_BYTES } from './common.js';
+import { makeCorona } from './corona.js';
 import { LENS_CURVES, makeLens } from './lens.js';
 import { makeCore } from './party.js';
 import { LEVELS, makePulsar } from './pulsar.js';
@@ -34,6 +36,11 @@ export const trustModels = Object.freeze({
     'member of its subset; any T members sign without anyone — signer or combiner — ever holding the key, and T − 1 miss a ' +
     'whole subset. Keys come from a trusted dealer (who knows the key while dealing) or from the distributed key generation. ' +
     'Not robust: every signer must answer; a broken reveal names its sender.',
+  corona:
+    'Corona: a trusted dealer draws the key and knows it while dealing; afterwards nobody holds it, and any t of the n ' +
+    'parties sign in two rounds of broadcasts, every signer combining and verifying the signature itself. Not robust: a ' +
+    'wrong response cannot be attributed and ends the session without a signature; a malformed, replayed or badly MACed ' +
+    'message is dropped and its sender named.',
   lens:
     'Lens: FROST threshold Schnorr against a dishonest majority — fewer than t parties cannot sign, the coordinator is trusted ' +
     'only for liveness, and signatures verify under standard Ed25519/BIP-340.',
@@ -62,13 +69,14 @@ export const constants = Object.freeze({
 /**
  * The protocol classes and factories over one WebAssembly instance (its generated module
  * `glue` and its `loader`): `{ Party, Rng, lens, LensKeyShare, LensKeyring, pulsar,
- * PulsarKeyShare, PulsarDkgShare, PulsarKeyring, PulsarCommitteeShare }`. `hooks`: see js/party.js `makeCore`
- * (the package passes none).
+ * PulsarKeyShare, PulsarDkgShare, PulsarKeyring, PulsarCommitteeShare, corona, CoronaShare }`.
+ * `hooks`: see js/party.js `makeCore` (the package passes none).
  */
 export function makeProtocols(glue, loader, hooks) {
   const core = makeCore(glue, loader, hooks);
   const { lens, LensKeyShare, LensKeyring } = makeLens(core);
   const { pulsar, PulsarKeyShare, PulsarDkgShare, PulsarKeyring, PulsarCommitteeShare } = makePulsar(core);
-  return Object.freeze({ Party: core.Party, Rng: core.Rng, lens, LensKeyShare, LensKeyring, pulsar, PulsarKeyShare, PulsarDkgShare, PulsarKeyring, PulsarCommitteeShare });
+  const { corona, CoronaShare } = makeCorona(core);
+  return Object.freeze({ Party: core.Party, Rng: core.Rng, lens, LensKeyShare, LensKeyring, pulsar, PulsarKeyShare, PulsarDkgShare, PulsarKeyring, PulsarCommitteeShare, corona, CoronaShare });
 }
 

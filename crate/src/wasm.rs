@@ -30,11 +30,11 @@
 //!   and COSE_Key, and their thumbprints (full build only).
 //! - The full build binds the threshold protocols. Every protocol party is the library's
 //!   own [`crate::party::Party`], held by one class, `PartyWasm` ([`party`]); factory
-//!   functions per protocol start one ([`lens`], [`pulsar`]); key shares stay in WASM
-//!   memory in holder classes (`LensKeyShareWasm`, `PulsarKeyShareWasm`, `LssShareWasm`)
-//!   and are passed to factories by reference, never as raw secret bytes. Every factory
-//!   draws from a party's generator, `RngWasm` ([`rng`]), which a party may keep across
-//!   the protocols it starts. Nothing here implements a round.
+//!   functions per protocol start one ([`lens`], [`pulsar`], [`corona`]); key shares stay in
+//!   WASM memory in holder classes (`LensKeyShareWasm`, `PulsarKeyShareWasm`, `LssShareWasm`,
+//!   `CoronaShareWasm`) and are passed to factories by reference, never as raw secret
+//!   bytes. Every factory draws from a party's generator, `RngWasm` ([`rng`]), which a
+//!   party may keep across the protocols it starts. Nothing here implements a round.
 //!
 //! # No call back into JS while an object is borrowed
 //!
@@ -81,6 +81,9 @@ mod mldsa;
 mod slhdsa;
 
 // Threshold protocols (full build only).
+#[cfg(all(feature = "threshold", not(feature = "light")))]
+#[allow(unreachable_pub)]
+mod corona;
 #[cfg(all(feature = "threshold", not(feature = "light")))]
 mod js;
 #[cfg(all(feature = "threshold", not(feature = "light")))]

@@ -85,7 +85,7 @@ const hooks = Object.freeze({
   },
 });
 
-export const { Party, LensKeyShare, LensKeyring, PulsarKeyShare, PulsarDkgShare, PulsarKeyring, PulsarCommitteeShare, Rng, lens, pulsar } = makeProtocols(glue, loader, hooks);
+export const { Party, LensKeyShare, LensKeyring, PulsarKeyShare, PulsarDkgShare, PulsarKeyring, PulsarCommitteeShare, CoronaShare, Rng, lens, pulsar, corona } = makeProtocols(glue, loader, hooks);
 /** The package's protocol constants and `cheats`, the misbehaviour names. */
 export const constants = Object.freeze({ ...packageConstants, cheats: CHEATS });
 export { trustModels, run, runAsync } from '../protocols.js';

@@ -72,6 +72,7 @@ test('`files` ships the entry points, types and WASM, and nothing else', () => {
     'js/bls.js',
     'js/cert.js',
     'js/common.js',
+    'js/corona.js',
     'js/devnet.js',
     'js/full.js',
     'js/index.d.ts',
