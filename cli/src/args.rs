@@ -8,13 +8,16 @@ use quasar_pq::party::hazmat::Cheat;
 pub(crate) const MAX_PARTIES: u16 = 256;
 /// The most parties of a committee (the scheme's parameters stop at 6).
 pub(crate) const COMMITTEE_MAX_PARTIES: u16 = 6;
+/// Corona's default group: small, for each signer's round 1 is about 615 KB to every other
+/// signer.
+pub(crate) const CORONA_DEFAULT_PARTIES: u16 = 5;
 
 /// The usage text printed by `quasar --help`.
 pub(crate) const USAGE: &str = "\
 quasar — post-quantum threshold signing, natively, one thread per party
 
 USAGE:
-    quasar demo --scheme pulsar|lens|committee [OPTIONS]
+    quasar demo --scheme pulsar|lens|committee|corona [OPTIONS]
     quasar cert build|verify [OPTIONS]    (finality certificates: quasar cert --help)
     quasar --help
 
@@ -25,22 +28,29 @@ router that counts messages and bytes:
   lens:   DKG → sign → verify with the standard Ed25519 / BIP-340 / RFC 9591 verifier
   committee: key generation (nobody ever holds the key) → sign (exactly T signers,
           leaderless; a failed run restarts itself) → verify with plain ML-DSA
+  corona: key generation by a trusted dealer (it erases the key after the deal; no
+          DKG) → sign (any T to N signers, two rounds, leaderless) → verify on public
+          inputs with the group key
 [pulsar and lens: → reshare to a new (t, n), ending with the activation certificate (proofs of
 possession of the new shares) → every old party verifies it, then erases its old share
 → the new set signs again under the unchanged group key], then prints per-phase timings.
 
 OPTIONS:
-    --scheme pulsar|lens|committee
+    --scheme pulsar|lens|committee|corona
                              Pulsar custody (threshold ML-DSA, FIPS 204 signatures; a
                              combiner rebuilds the key while it signs), Lens (FROST:
-                             Ed25519, BIP-340 or ristretto255 signatures) or the Pulsar
+                             Ed25519, BIP-340 or ristretto255 signatures), the Pulsar
                              committee (threshold ML-DSA with no reconstruction: no
                              party and no combiner ever holds the key; 2 to 6 parties,
-                             never reshared: a new committee is a new key)
+                             never reshared: a new committee is a new key) or Corona
+                             (a two-round t-of-n threshold lattice signature of the
+                             Ringtail family; a trusted dealer deals the key and
+                             erases it; never reshared)
     --parties N              parties, 2 to 256 (committee: 2 to 6) [default: 21;
-                             committee: 4]
-    --threshold T            signers needed, 1 to N (Lens, committee: 2 to N)
+                             committee: 4; corona: 5]
+    --threshold T            signers needed, 1 to N (Lens, committee, corona: 2 to N)
                              [default: more than two thirds, floor(2N/3) + 1]
+    --signers K              Corona only: how many parties sign, T to N [default: T]
     --reshare N:T            after signing, reshare to N parties with threshold T
                              (the first N ids not named for misbehaving: old ids are
                              kept, new ones join)
@@ -58,7 +68,12 @@ OPTIONS:
                              bad-contribution only (a reveal that breaks its
                              commitment, in signing; its key generation has no
                              misbehaviour hook, and a garbage sender would only stall
-                             a scheme that is not robust)
+                             a scheme that is not robust). Corona: bad-contribution
+                             (the default: a wrong response, which nobody can
+                             attribute: the session ends without a signature, exit 1)
+                             or garbage (named MALFORMED_MESSAGE, then a new session
+                             without it); the dealer is trusted, so nothing to cheat
+                             in its key generation
     -h, --help               print this help
 
 EXAMPLES:
@@ -67,6 +82,7 @@ EXAMPLES:
     quasar demo --scheme pulsar --parties 21 --threshold 15 --reshare 64:43 --cheat 3
     quasar demo --scheme lens --parties 5 --threshold 3 --cheat 2:bad-contribution
     quasar demo --scheme committee --parties 5 --threshold 3 --cheat 2
+    quasar demo --scheme corona --parties 5 --threshold 3 --signers 4 --cheat 2:garbage
 
 EXIT STATUS:
     0 success (misbehaving parties named and excluded included), 1 protocol failure
@@ -82,6 +98,8 @@ pub(crate) enum Scheme {
     Lens(Curve),
     /// The Pulsar committee (threshold ML-DSA, no reconstruction) with one parameter set.
     Committee(Mode),
+    /// Corona (the two-round threshold lattice signature, keys from a trusted dealer).
+    Corona,
 }
 
 /// A validated `demo` invocation.
@@ -95,6 +113,8 @@ pub(crate) struct Demo {
     pub threshold: u16,
     /// Reshare target `(n', t')`.
     pub reshare: Option<(u16, u16)>,
+    /// How many parties sign (`--signers`, Corona only; `None`: the threshold).
+    pub signers: Option<u16>,
     /// Seed bytes of every party's randomness.
     pub seed: Vec<u8>,
     /// The misbehaving party.
@@ -227,6 +247,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
     let mut set = None;
     let mut seed = None;
     let mut cheat = None;
+    let mut signers = None;
     let mut rest = args[1..].iter();
     while let Some(arg) = rest.next() {
         if arg == "-h" || arg == "--help" {
@@ -245,6 +266,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
             "--set" => &mut set,
             "--seed" => &mut seed,
             "--cheat" => &mut cheat,
+            "--signers" | "-k" => &mut signers,
             f if f.starts_with('-') => return Err(format!("unknown flag '{f}' (try 'quasar --help')")),
             other => return Err(format!("unexpected argument '{other}' (try 'quasar --help')")),
         };
@@ -265,7 +287,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
     }
 
     let Some(scheme_name) = scheme else {
-        return Err("demo needs --scheme pulsar or --scheme lens".into());
+        return Err("demo needs --scheme pulsar, lens, committee or corona".into());
     };
     let mldsa_set = |default: Mode| match set.as_deref() {
         None => Ok(default),
@@ -286,6 +308,14 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
             } else {
                 Scheme::Committee(mldsa_set(Mode::MlDsa44)?)
             }
+        }
+        "corona" => {
+            if curve.is_some() || set.is_some() {
+                return Err(
+                    "--curve and --set do not apply to --scheme corona (it has one parameter set)".into(),
+                );
+            }
+            Scheme::Corona
         }
         "lens" => {
             if set.is_some() {
@@ -308,12 +338,13 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
         }
         other => {
             return Err(format!(
-                "unknown scheme '{other}' (expected pulsar, lens or committee)"
+                "unknown scheme '{other}' (expected pulsar, lens, committee or corona)"
             ))
         }
     };
     let committee = matches!(scheme, Scheme::Committee(_));
-    // FROST and the committee need t ≥ 2.
+    let corona = scheme == Scheme::Corona;
+    // FROST, the committee and Corona need t ≥ 2.
     let min_t: u16 = if matches!(scheme, Scheme::Pulsar(_)) { 1 } else { 2 };
     let lens_note = if min_t == 2 {
         format!(" for --scheme {scheme_name}")
@@ -329,6 +360,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
     let n = match parties {
         Some(v) => number("--parties", &v, 2, max_n)?,
         None if committee => 4,
+        None if corona => CORONA_DEFAULT_PARTIES,
         None => 21,
     };
     let t = match threshold {
@@ -353,6 +385,14 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
             return Err(
                 "--reshare does not apply to --scheme committee: a committee key is never reshared \
                  (short pieces of a short secret would reveal it); a new committee is a new key"
+                    .into(),
+            )
+        }
+        Some(_) if corona => {
+            return Err(
+                "--reshare does not apply to --scheme corona: its key is dealer-generated (a trusted dealer \
+                 dealt the shares and the pairwise keys), and resharing is not built for it; a new group \
+                 is a new deal"
                     .into(),
             )
         }
@@ -408,14 +448,38 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
                         .into(),
                 );
             }
+            if corona && !matches!(kind, None | Some(Cheat::BadContribution | Cheat::Garbage)) {
+                return Err(
+                    "--scheme corona takes --cheat PARTY, PARTY:bad-contribution or PARTY:garbage (signing \
+                     only: its key comes from a trusted dealer, and the parties deal nothing)"
+                        .into(),
+                );
+            }
             Some(Cheating { party, kind })
         }
+    };
+    let signers = match signers {
+        None => None,
+        Some(_) if !corona => {
+            return Err(format!(
+                "--signers applies to --scheme corona only (--scheme {scheme_name} signs with T parties)"
+            ))
+        }
+        Some(v) => match v.parse::<u32>() {
+            Ok(k) if (u32::from(t)..=u32::from(n)).contains(&k) => Some(narrow(k)),
+            _ => {
+                return Err(format!(
+                    "--signers must be between --threshold ({t}) and --parties ({n}), got '{v}'"
+                ))
+            }
+        },
     };
     Ok(Command::Demo(Demo {
         scheme,
         parties: n,
         threshold: t,
         reshare,
+        signers,
         seed,
         cheat,
     }))
@@ -479,6 +543,89 @@ mod tests {
         );
         assert_eq!(run("--help"), Ok(Command::Help));
         assert_eq!(run("demo --scheme lens --help"), Ok(Command::Help));
+    }
+
+    #[test]
+    fn corona_lines() {
+        let d = demo("demo --scheme corona");
+        assert_eq!(d.scheme, Scheme::Corona);
+        assert_eq!(
+            (d.parties, d.threshold, d.signers, d.reshare, d.cheat),
+            (5, 4, None, None, None)
+        );
+        let d = demo("demo --scheme corona --parties 5 --threshold 3");
+        assert_eq!((d.parties, d.threshold, d.signers), (5, 3, None));
+        let d = demo("demo --scheme corona -n 21 -t 14 --signers 21");
+        assert_eq!((d.parties, d.threshold, d.signers), (21, 14, Some(21)));
+        let d = demo("demo --scheme=corona -n 5 -t 3 --signers=3 --cheat 2:garbage");
+        assert_eq!(d.signers, Some(3));
+        let c = d.cheat.unwrap();
+        assert_eq!((c.party, c.in_signing()), (2, Some(Cheat::Garbage)));
+        let c = demo("demo --scheme corona -n 5 -t 3 -k 4 --cheat 5")
+            .cheat
+            .unwrap();
+        assert_eq!(c.in_signing(), Some(Cheat::BadContribution));
+        let c = demo("demo --scheme corona -n 5 -t 3 --cheat 1:bad-contribution")
+            .cheat
+            .unwrap();
+        assert_eq!(c.in_signing(), Some(Cheat::BadContribution));
+    }
+
+    #[test]
+    fn corona_bad_lines() {
+        for (line, want) in [
+            (
+                "demo --scheme corona -n 5 -t 3 --reshare 7:5",
+                "--reshare does not apply to --scheme corona: its key is dealer-generated",
+            ),
+            (
+                "demo --scheme corona -n 5 -t 1",
+                "--threshold must be between 2 and --parties (5) for --scheme corona, got 1",
+            ),
+            (
+                "demo --scheme corona -n 5 -t 3 --signers 2",
+                "--signers must be between --threshold (3) and --parties (5), got '2'",
+            ),
+            (
+                "demo --scheme corona -n 5 -t 3 --signers 6",
+                "--signers must be between --threshold (3) and --parties (5), got '6'",
+            ),
+            (
+                "demo --scheme corona -n 5 -t 3 --signers many",
+                "--signers must be between --threshold (3) and --parties (5), got 'many'",
+            ),
+            ("demo --scheme corona --signers", "--signers needs a value"),
+            ("demo --scheme corona -k 3 --signers 3", "--signers given twice"),
+            (
+                "demo --scheme lens -n 5 -t 3 --signers 4",
+                "--signers applies to --scheme corona only (--scheme lens signs with T parties)",
+            ),
+            (
+                "demo --scheme committee --signers 3",
+                "--signers applies to --scheme corona only",
+            ),
+            (
+                "demo --scheme corona -n 5 --cheat 2:bad-shares",
+                "--scheme corona takes --cheat PARTY, PARTY:bad-contribution or PARTY:garbage",
+            ),
+            (
+                "demo --scheme corona -n 5 --cheat 2:misaddress",
+                "--scheme corona takes --cheat PARTY",
+            ),
+            ("demo --scheme corona --set 65", "do not apply to --scheme corona"),
+            (
+                "demo --scheme corona --curve ed25519",
+                "do not apply to --scheme corona",
+            ),
+            (
+                "demo --scheme ringtail",
+                "unknown scheme 'ringtail' (expected pulsar, lens, committee or corona)",
+            ),
+        ] {
+            let err = run(line).expect_err(line);
+            assert!(err.contains(want), "{line}: {err}");
+            assert!(!err.contains('\n'), "{line}: one line");
+        }
     }
 
     #[test]

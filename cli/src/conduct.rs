@@ -383,6 +383,15 @@ impl<P: Send + Sync + 'static> Conductor<P> {
     /// Prints the progress line of a finished phase (its wall-clock summed over every time
     /// it ran).
     pub(crate) fn phase_line(&self, phase: &str, detail: &str) {
+        self.line('✓', phase, detail);
+    }
+
+    /// Prints the line of a phase that ended without its result (the run stops there).
+    pub(crate) fn failed_line(&self, phase: &str, detail: &str) {
+        self.line('✗', phase, detail);
+    }
+
+    fn line(&self, mark: char, phase: &str, detail: &str) {
         let wall: Duration = self
             .cluster
             .log
@@ -390,7 +399,10 @@ impl<P: Send + Sync + 'static> Conductor<P> {
             .filter(|s| s.phase == phase)
             .map(|s| s.wall)
             .sum();
-        say!("  ✓ {phase:<18} {:>10} ms  {detail}", crate::report::ms(wall));
+        say!(
+            "  {mark} {phase:<18} {:>10} ms  {detail}",
+            crate::report::ms(wall)
+        );
         let _ = std::io::stdout().flush();
     }
 

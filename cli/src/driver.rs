@@ -14,7 +14,11 @@
 //! 4. **step**, repeated — every unfinished party reads the messages sent to it in the
 //!    previous command and runs [`Party::step`]; it sends what the step returns, until
 //!    every party is done. A party that is still waiting for a message steps again next
-//!    time; one whose step fails drops out of the phase with its typed error.
+//!    time; one whose step fails drops out of the phase with its typed error. A party
+//!    still waiting when nothing is left in flight fails with `MISSING_MESSAGE`, naming the
+//!    senders of the messages it dropped so far ([`Party::dropped_so_far`]: a protocol that
+//!    is not robust, such as the Pulsar committee or Corona, waits after dropping a bad
+//!    message, and its host names who broke the session).
 //!
 //! A broadcast goes to every other node that runs a party in the path, a direct message
 //! to its recipient. Nothing here knows any protocol: the flows (`pulsar`, `lens`) only
@@ -33,7 +37,7 @@ use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::Instant;
 
-use quasar_pq::party::{Incoming, Outgoing, Party, Round, Step};
+use quasar_pq::party::{Blame, Incoming, Outgoing, Party, Round, Step};
 use quasar_pq::PartyId;
 use zeroize::Zeroizing;
 
@@ -71,6 +75,8 @@ pub(crate) trait Running {
     fn advance(&mut self, inbox: &[Incoming<'_>]) -> Result<Step<Output>, quasar_pq::Error>;
     /// [`Party::round`].
     fn at(&self) -> Option<Round>;
+    /// [`Party::dropped_so_far`].
+    fn dropped(&self) -> Vec<Blame>;
 }
 
 impl<P: Party> Running for P
@@ -83,6 +89,10 @@ where
 
     fn at(&self) -> Option<Round> {
         self.round()
+    }
+
+    fn dropped(&self) -> Vec<Blame> {
+        self.dropped_so_far().to_vec()
     }
 }
 
@@ -145,6 +155,15 @@ impl Published {
         self.0.iter().find(|f| f.from == from).map(|f| f.bytes.as_slice())
     }
 
+    /// Everything `from` sent, in order (a dealer's key package and group key).
+    pub(crate) fn all_from(&self, from: Addr) -> Vec<&[u8]> {
+        self.0
+            .iter()
+            .filter(|f| f.from == from)
+            .map(|f| f.bytes.as_slice())
+            .collect()
+    }
+
     /// The value more than half of `senders` sent, among the copies `decode` accepts
     /// (public data every sender holds, such as a sharing or a group key: the library's
     /// decoder tells the kinds apart).
@@ -201,9 +220,10 @@ enum Status {
     Published(bool),
     Local(Vec<Event>),
     Running,
-    /// Still waiting, after reading messages.
-    Read,
-    Waiting,
+    /// Still waiting, after reading messages; what the party dropped so far.
+    Read(Vec<Blame>),
+    /// Still waiting, with nothing read; what the party dropped so far.
+    Waiting(Vec<Blame>),
     Done(Vec<Event>),
     Failed(Failure),
 }
@@ -253,7 +273,7 @@ impl<N: Node> Host<N> {
         let status = self.command(no, cmd);
         let label = match &status {
             // A party that only waited with nothing to read did no work.
-            Ok(Status::Idle | Status::Published(false) | Status::Waiting) => None,
+            Ok(Status::Idle | Status::Published(false) | Status::Waiting(_)) => None,
             Ok(Status::Running) if label.is_none() => self.label(),
             Ok(Status::Local(_) | Status::Published(true)) => Some(0),
             _ => label,
@@ -313,14 +333,14 @@ impl<N: Node> Host<N> {
                         Ok(Status::Running)
                     }
                     // Messages read and kept (or dropped): work, in the row it waits in.
-                    Ok(Step::Waiting) if !inbox.is_empty() => Ok(Status::Read),
+                    Ok(Step::Waiting) if !inbox.is_empty() => Ok(Status::Read(party.dropped())),
                     Ok(Step::Done(out, output)) => {
                         self.party = None;
                         self.send(no, out, &members);
                         let phase = self.phase()?;
                         Ok(Status::Done(self.node.finish(&phase, output)?))
                     }
-                    Ok(Step::Waiting) => Ok(Status::Waiting),
+                    Ok(Step::Waiting) => Ok(Status::Waiting(party.dropped())),
                     Err(e) => {
                         self.party = None;
                         Err(Failure::from(e))
@@ -516,6 +536,8 @@ impl<P: Send + Sync + 'static> Cluster<P> {
         let (no, reports) = self.command(labels, &mut row, &members, |_| Cmd::Flush(Arc::clone(&members)))?;
         (from, expect) = (no, totals(&reports));
         let mut running = (*members).clone();
+        // What each waiting party dropped so far.
+        let mut drops: BTreeMap<Addr, Vec<Blame>> = BTreeMap::new();
         for _ in 0..MAX_STEPS {
             let (no, reports) = self.command(labels, &mut row, &running, |a| Cmd::Step {
                 from,
@@ -531,7 +553,10 @@ impl<P: Send + Sync + 'static> Cluster<P> {
                         progress = true;
                         running.push(r.addr);
                     }
-                    Status::Waiting | Status::Read => running.push(r.addr),
+                    Status::Waiting(ref d) | Status::Read(ref d) => {
+                        running.push(r.addr);
+                        drops.insert(r.addr, d.clone());
+                    }
                     Status::Done(ref events) => {
                         progress = true;
                         result.done.insert(r.addr, events.clone());
@@ -549,9 +574,7 @@ impl<P: Send + Sync + 'static> Cluster<P> {
         }
         // Still waiting with nothing in flight: the messages they wait for never come.
         for a in running {
-            let mut f = Failure::from(quasar_pq::Error::from(quasar_pq::party::Error::Waiting {
-                party: party_id(a),
-            }));
+            let mut f = stalled(a, drops.remove(&a).unwrap_or_default());
             f.phase = labels[row].to_string();
             f.node = Some(a);
             result.stalled.insert(a, f);
@@ -567,6 +590,39 @@ impl<P: Send + Sync + 'static> Cluster<P> {
         }
         self.router.take().and_then(|r| r.join().ok()).unwrap_or_default()
     }
+}
+
+/// The failure of node `a`, still waiting with nothing in flight after dropping `dropped`:
+/// the library's missing-message failure, naming the senders of what it dropped (a
+/// missing message alone proves nothing; a dropped one names its sender).
+fn stalled(a: Addr, dropped: Vec<Blame>) -> Failure {
+    let mut f = Failure::from(quasar_pq::Error::from(quasar_pq::party::Error::Waiting {
+        party: party_id(a),
+    }));
+    // The library's error names whose message is missing; a host that gave up on a party
+    // waiting for several cannot say which one, so the message says what it knows.
+    f.message = "nothing left in flight, and no valid message for this round".into();
+    if dropped.is_empty() {
+        return f;
+    }
+    let mut culprits: Vec<u16> = dropped.iter().map(|b| addr(b.party)).collect();
+    culprits.sort_unstable();
+    culprits.dedup();
+    let lines: Vec<String> = culprits
+        .iter()
+        .map(|&p| {
+            let mine: Vec<&Blame> = dropped.iter().filter(|b| addr(b.party) == p).collect();
+            let more = match mine.len() {
+                1 => String::new(),
+                k => format!(" (and {} more)", k - 1),
+            };
+            let first = mine[0];
+            format!("party {p}'s: {} — {}{more}", first.reason.code(), first.reason)
+        })
+        .collect();
+    f.message = format!("{}; it dropped {}", f.message, lines.join("; "));
+    f.culprits = culprits;
+    f
 }
 
 /// Frames sent by recipient, summed over the reports of one command.

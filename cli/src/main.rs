@@ -5,6 +5,10 @@
 //! `quasar demo --scheme committee --parties N --threshold T` runs the Pulsar committee
 //! (no party ever holds the key): key generation, sign, verify (`committee`).
 //!
+//! `quasar demo --scheme corona --parties N --threshold T [--signers K]` runs Corona (the
+//! two-round threshold lattice signature): key generation by a trusted dealer (the hub deals
+//! and erases), any K of the N parties sign (T ≤ K ≤ N), every member verifies (`corona`).
+//!
 //! `quasar demo --scheme pulsar|lens --parties N --threshold T [--reshare N:T] …` runs
 //! the key ceremony, signs, verifies with the standard verifier, optionally reshares (the
 //! dealing ends with the activation certificate; every old party verifies it before it
@@ -52,6 +56,7 @@ mod args;
 mod cert;
 mod committee;
 mod conduct;
+mod corona;
 mod driver;
 mod flow;
 mod lens;
@@ -92,6 +97,14 @@ const TRUST_COMMITTEE: &str = "Pulsar committee: the ML-DSA secret is a sum of s
      combiner, for there is none — ever holds the key, not even while signing; any T members sign (exactly T, all \
      must answer: no robustness), and whether a slot was accepted is public. A reveal that breaks its commitment \
      names its sender; every combined signature is verified before it is released.";
+const TRUST_CORONA: &str = "Corona: a trusted dealer draws the key and deals each party a Shamir share \
+     and pairwise PRF and MAC keys — it knows the whole key while dealing, then erases it (no DKG is offered); \
+     after the deal nobody holds the key, and any T of the N parties sign in two rounds, leaderless, without \
+     reconstructing it: every signer combines and verifies, so only a valid signature is released. Not \
+     robust: a malformed, replayed or badly MACed message names its sender, but a wrong response cannot \
+     be attributed (no per-party verification equation): the session ends without a signature and nobody \
+     is named. Round 1 costs about 615 KB per signer (its D_i, to every other signer), round 2 about \
+     11 KB; the signature is 15,666 bytes.";
 const TRUST_LSS: &str = "LSS: a dealer who sends an inconsistent share is detected and named (blame); a \
      misaddressed, replayed or non-member message is dropped and its sender named, never an abort; the group \
      public key never changes; an activation certificate, checkable against the new generation's public \
@@ -103,6 +116,7 @@ fn scheme_name(d: &Demo) -> String {
         Scheme::Pulsar(mode) => format!("Pulsar custody ({})", mode.name()),
         Scheme::Lens(curve) => format!("Lens / FROST ({})", curve.name()),
         Scheme::Committee(mode) => format!("Pulsar committee ({})", mode.name()),
+        Scheme::Corona => "Corona (two-round threshold lattice signature)".into(),
     }
 }
 
@@ -116,8 +130,12 @@ fn command_line(d: &Demo) -> String {
         Scheme::Pulsar(mode) => format!("quasar demo --scheme pulsar --set {}", mode.level()),
         Scheme::Lens(curve) => format!("quasar demo --scheme lens --curve {}", curve.name()),
         Scheme::Committee(mode) => format!("quasar demo --scheme committee --set {}", mode.level()),
+        Scheme::Corona => "quasar demo --scheme corona".into(),
     };
     s.push_str(&format!(" --parties {} --threshold {}", d.parties, d.threshold));
+    if let Some(k) = d.signers {
+        s.push_str(&format!(" --signers {k}"));
+    }
     if let Some((n, t)) = d.reshare {
         s.push_str(&format!(" --reshare {n}:{t}"));
     }
@@ -138,12 +156,15 @@ fn header(d: &Demo) {
     if let Some((n, t)) = d.reshare {
         title.push_str(&format!(" · reshare to {t}-of-{n}"));
     }
+    if let Some(k) = d.signers {
+        title.push_str(&format!(" · {k} signers"));
+    }
     if let Some(c) = d.cheat {
-        let how = c
-            .kind
-            .map_or("bad shares in dealings, bad contributions in signing", |k| {
-                k.name()
-            });
+        let default = match d.scheme {
+            Scheme::Corona => "bad-contribution",
+            _ => "bad shares in dealings, bad contributions in signing",
+        };
+        let how = c.kind.map_or(default, |k| k.name());
         title.push_str(&format!(" · party {} cheats ({how})", c.party));
     }
     let nodes = flow::nodes(d);
@@ -151,6 +172,7 @@ fn header(d: &Demo) {
         Scheme::Pulsar(_) => "combiner",
         Scheme::Lens(_) => "coordinator",
         Scheme::Committee(_) => "an idle hub: a committee has no combiner",
+        Scheme::Corona => "the trusted dealer, idle after the deal",
     };
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
     say!("{title}");
@@ -172,6 +194,7 @@ fn header(d: &Demo) {
             Scheme::Pulsar(_) => TRUST_PULSAR,
             Scheme::Lens(_) => TRUST_LENS,
             Scheme::Committee(_) => TRUST_COMMITTEE,
+            Scheme::Corona => TRUST_CORONA,
         }
     );
     if d.reshare.is_some() {
@@ -198,6 +221,7 @@ fn summary(d: &Demo, s: &Summary, total: core::time::Duration) {
         match s.hub {
             "combiner" => "the combiner's own time",
             "coordinator" => "the coordinator's own time",
+            "dealer" => "the dealer's own time (the deal; it has no part in signing)",
             _ => "nobody: a committee has no combiner",
         }
     );
@@ -242,6 +266,7 @@ fn demo(d: &Demo) -> ExitCode {
         Scheme::Pulsar(_) => "combiner",
         Scheme::Lens(_) => "coordinator",
         Scheme::Committee(_) => "idle hub",
+        Scheme::Corona => "dealer",
     });
     header(d);
     let start = Instant::now();
@@ -249,6 +274,7 @@ fn demo(d: &Demo) -> ExitCode {
         Scheme::Pulsar(mode) => pulsar::run(d, mode),
         Scheme::Lens(curve) => lens::run(d, curve),
         Scheme::Committee(mode) => committee::run(d, mode),
+        Scheme::Corona => corona::run(d),
     };
     match result {
         Ok(s) => {

@@ -63,6 +63,7 @@ macro_rules! via_crate_error {
 via_crate_error!(
     quasar_pq::pulsar::Error,
     quasar_pq::pulsar::committee::Error,
+    quasar_pq::corona::Error,
     quasar_pq::lens::Error,
     quasar_pq::lss::Error,
     quasar_pq::mldsa::Error,

@@ -440,6 +440,62 @@ fn committee_keygen_sign_verify_and_a_cheater_named() {
     assert!(text(&o.stderr).contains("TOO_FEW_SIGNERS"), "{}", text(&o.stderr));
 }
 
+/// `quasar demo --scheme corona`: the hub deals (each member loads its own package and holds
+/// the same group key), K signers sign in two rounds, every member verifies on public inputs;
+/// a garbage sender is named by the honest signers and a new session goes without it; a
+/// wrong response ends the session without a signature, nobody named, exit status 1.
+#[test]
+fn corona_dealt_key_signed_by_any_k_and_cheaters() {
+    let out = demo_ok("--scheme corona --parties 5 --threshold 3 --signers 4");
+    check_table(out.as_str(), &[("Key generation", 5), ("Sign", 4), ("Verify", 5)]);
+    assert!(
+        out.contains("Corona (two-round threshold lattice signature) · 3-of-5 · 4 signers"),
+        "{out}"
+    );
+    assert!(
+        out.contains("erased everything and keeps nothing. No DKG is offered"),
+        "{out}"
+    );
+    assert!(
+        out.contains("every member loaded its share and holds the same group key"),
+        "{out}"
+    );
+    assert!(out.contains("4 of 5 signers (parties 1-4)"), "{out}");
+    assert!(out.contains("verified by 5 with GroupKey::verify"), "{out}");
+
+    let out = demo_ok("--scheme corona --parties 5 --threshold 3 --cheat 2:garbage");
+    assert!(
+        out.contains("party 2 named in Sign: MISSING_MESSAGE")
+            && out.contains("party 2's: MALFORMED_MESSAGE")
+            && out.contains("a new session"),
+        "{out}"
+    );
+    assert!(out.contains("3 of 5 signers (parties 1, 3, 4)"), "{out}");
+
+    let o = quasar(&[
+        "demo",
+        "--scheme",
+        "corona",
+        "--parties",
+        "5",
+        "--threshold",
+        "3",
+        "--cheat",
+        "2:bad-contribution",
+    ]);
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert!(
+        out.contains("ended the session without a signature: UNATTRIBUTABLE_ABORT"),
+        "{out}"
+    );
+    assert!(out.contains("nobody can be named"), "{out}");
+    assert!(
+        err.contains("UNATTRIBUTABLE_ABORT (corona)") && err.contains("nobody blamed"),
+        "{err}"
+    );
+}
+
 /// `quasar cert build` writes a two-epoch chain; `quasar cert verify` follows it with the
 /// light client (the epoch change included), refuses a tampered certificate with its code
 /// and exit status 1, and a bad argument with one line and status 2.
