@@ -12,11 +12,8 @@ use super::key::GroupKey;
 use super::ntt::{inv_ntt, pointwise};
 use super::params::{BOUND_SQUARED, COLS, D_BAR, N, NU, ROWS, XI};
 use super::ring::{poly_add, poly_from_small, poly_scale, poly_sub, to_ntt, Matrix, Poly, ZERO};
-use super::sample::{
-    gaussian_poly, round_nu, sample_in_ball, uniform_poly, wide_sample, wide_sample_public, Z_SIGMA_STAR,
-    Z_SIGMA_U,
-};
-use crate::hash::xof_x4::{xof_x4, Squeezed};
+use super::sample::{cdt_batch, round_nu, sample_in_ball, tree_combine, uniform_poly, Z_SIGMA_STAR, Z_SIGMA_U};
+use crate::hash::xof_x4::xof_x4;
 use crate::hash::{tags, Transcript};
 
 /// Columns of a commitment: r* / e* and the 48 others.
@@ -34,6 +31,16 @@ const NARROW_BYTES: usize = N * 16;
 /// Bytes a wide polynomial reads (256 samples of 32 base samples).
 const WIDE_BYTES: usize = N * 32 * 16;
 
+/// A wide-Gaussian polynomial from its stream's `WIDE_BYTES` bytes: 32 base samples per
+/// coefficient, in stream order, combined by the tree.
+fn wide_poly_from(bytes: &[u8], z: &[i64; 5], out: &mut [i64; N]) {
+    let mut leaves = Zeroizing::new(alloc::vec![0i64; N * 32]);
+    cdt_batch(bytes, &mut leaves);
+    for (o, chunk) in out.iter_mut().zip(leaves.chunks_exact_mut(32)) {
+        *o = tree_combine(chunk, z);
+    }
+}
+
 /// The round-1 Gaussian polynomials of `(kind, row, col)` from `XOF(R1; ρ_i, kind, row, col)`
 /// (spec §4.5), four streams at a time; wide (σ*) or narrow (σ_E) as `wide` says.
 fn round1_polys(seed: &[u8; 32], which: &[(u8, u8, u8)], wide: bool) -> Zeroizing<Vec<Poly>> {
@@ -45,13 +52,10 @@ fn round1_polys(seed: &[u8; 32], which: &[(u8, u8, u8)], wide: bool) -> Zeroizin
         let lanes: Vec<&[&[u8]]> = inputs.iter().map(|i| &i[..]).collect();
         let len = if wide { WIDE_BYTES } else { NARROW_BYTES };
         for bytes in xof_x4(tags::CORONA_R1, &lanes, len) {
-            let mut stream = Squeezed::new(&bytes);
             if wide {
-                for x in small.iter_mut() {
-                    *x = wide_sample(&mut stream, &Z_SIGMA_STAR);
-                }
+                wide_poly_from(&bytes, &Z_SIGMA_STAR, &mut small);
             } else {
-                gaussian_poly(&mut stream, &mut small);
+                cdt_batch(&bytes, &mut small[..]);
             }
             out.push(poly_from_small(&small));
         }
@@ -121,10 +125,7 @@ pub(crate) fn public_vector(th: &[u8; 64], mu: &[u8; 64]) -> Vec<Poly> {
         let inputs: Vec<[&[u8]; 3]> = ks.iter().map(|k| [&th[..], &mu[..], &k[..]]).collect();
         let lanes: Vec<&[&[u8]]> = inputs.iter().map(|i| &i[..]).collect();
         for (j, bytes) in xof_x4(tags::CORONA_HU, &lanes, WIDE_BYTES).iter().enumerate() {
-            let mut stream = Squeezed::new(bytes);
-            for x in small.iter_mut() {
-                *x = wide_sample_public(&mut stream, &Z_SIGMA_U);
-            }
+            wide_poly_from(bytes, &Z_SIGMA_U, &mut small);
             u[first + j] = poly_from_small(&small);
         }
     }

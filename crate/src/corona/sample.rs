@@ -3,6 +3,7 @@
 //! from the same stream.
 
 use sha3::digest::XofReader;
+use zeroize::Zeroize;
 
 use super::arith::{reduce, Q};
 use super::params::N;
@@ -132,18 +133,62 @@ pub(crate) fn cdt_sample(w0: u64, w1: u64) -> i64 {
     (m ^ negative as i64) - (negative as i64)
 }
 
-/// [`cdt_sample`] by binary search, for public streams only (the σ_u vector u; spec §9.2
-/// allows variable time there): the same value from the same words.
-// Exact: the count is at most 78.
+/// Samples per batch of [`cdt_batch`].
+const BATCH: usize = 64;
+
+/// [`cdt_sample`] on many samples at once: `out[i]` from stream bytes `16i..16i + 16` (w0 then
+/// w1, little-endian), the same values, with the table scan laid out across a batch in 64-bit
+/// lanes (the borrow of the low word by bit logic, no u128, no branch) so that the compiler
+/// vectorises it. `out.len()` is a multiple of 64 and `bytes` holds 16 bytes per sample.
+// Exact: the count is at most 78; the table entries split into their 64-bit halves.
 #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
-pub(crate) fn cdt_sample_public(w0: u64, w1: u64) -> i64 {
-    let r = (u128::from(w0 >> 1) << 64) | u128::from(w1);
-    let m = CDT.partition_point(|&t| t <= r) as i64;
-    if w0 & 1 == 1 {
-        -m
-    } else {
-        m
+pub(crate) fn cdt_batch(bytes: &[u8], out: &mut [i64]) {
+    let mut hi = [0u64; BATCH];
+    let mut lo = [0u64; BATCH];
+    let mut sign = [0u64; BATCH];
+    let mut magnitude = [0u64; BATCH];
+    for (bytes, out) in bytes.chunks_exact(16 * BATCH).zip(out.chunks_exact_mut(BATCH)) {
+        for (i, w) in bytes.chunks_exact(16).enumerate() {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(&w[..8]);
+            let w0 = u64::from_le_bytes(b);
+            b.copy_from_slice(&w[8..]);
+            hi[i] = w0 >> 1;
+            lo[i] = u64::from_le_bytes(b);
+            sign[i] = w0 & 1;
+        }
+        magnitude.fill(0);
+        for t in CDT {
+            let (t_hi, t_lo) = ((t >> 64) as u64, t as u64);
+            for ((m, &h), &l) in magnitude.iter_mut().zip(&hi).zip(&lo) {
+                // The borrow out of l − t_lo, then r < t exactly when h − t_hi − borrow < 0
+                // (h, t_hi < 2^63).
+                let borrow = ((!l & t_lo) | (!(l ^ t_lo) & l.wrapping_sub(t_lo))) >> 63;
+                *m += 1 ^ (h.wrapping_sub(t_hi).wrapping_sub(borrow) >> 63);
+            }
+        }
+        for ((o, &m), &sg) in out.iter_mut().zip(&magnitude).zip(&sign) {
+            let negative = 0u64.wrapping_sub(sg) as i64;
+            *o = (m as i64 ^ negative) - negative;
+        }
     }
+    hi.zeroize();
+    lo.zeroize();
+    sign.zeroize();
+    magnitude.zeroize();
+}
+
+/// The convolution tree bottom-up over one output's 32 base samples, in stream order (the
+/// same value as the spec's depth-first reading); `leaves` is overwritten.
+pub(crate) fn tree_combine(leaves: &mut [i64], z: &[i64; 5]) -> i64 {
+    let mut len = leaves.len();
+    for &zl in z {
+        len /= 2;
+        for i in 0..len {
+            leaves[i] = zl * leaves[2 * i] + (zl - 1) * leaves[2 * i + 1];
+        }
+    }
+    leaves[0]
 }
 
 /// 256 D_{Z,σ_E} samples, coefficient 0 first.
@@ -159,25 +204,23 @@ pub(crate) fn gaussian_poly(stream: &mut impl XofReader, out: &mut [i64; N]) {
 /// One sample of the wide Gaussians (σ*, σ_u; spec §5.3) by the convolution tree: level ℓ
 /// combines two level-(ℓ − 1) samples read depth-first as z_ℓ·X_a + (z_ℓ − 1)·X_b, level 0
 /// is one [`cdt_sample`]; five levels, 32 base samples (512 stream bytes). Constant flow.
+#[cfg(test)]
 pub(crate) fn wide_sample(stream: &mut impl XofReader, z: &[i64; 5]) -> i64 {
-    tree(stream, z, z.len(), cdt_sample)
+    tree(stream, z, z.len())
 }
 
-/// [`wide_sample`] for public streams (u), with [`cdt_sample_public`] at the leaves.
-pub(crate) fn wide_sample_public(stream: &mut impl XofReader, z: &[i64; 5]) -> i64 {
-    tree(stream, z, z.len(), cdt_sample_public)
-}
-
-/// Level `depth` of the convolution tree, depth-first; `leaf` draws one base sample.
-fn tree(stream: &mut impl XofReader, z: &[i64], depth: usize, leaf: fn(u64, u64) -> i64) -> i64 {
+/// Level `depth` of the convolution tree, depth-first (the spec's reading; the reference
+/// [`tree_combine`] is tested against).
+#[cfg(test)]
+fn tree(stream: &mut impl XofReader, z: &[i64], depth: usize) -> i64 {
     if depth == 0 {
         let (mut w0, mut w1) = ([0u8; 8], [0u8; 8]);
         stream.read(&mut w0);
         stream.read(&mut w1);
-        return leaf(u64::from_le_bytes(w0), u64::from_le_bytes(w1));
+        return cdt_sample(u64::from_le_bytes(w0), u64::from_le_bytes(w1));
     }
-    let a = tree(stream, z, depth - 1, leaf);
-    let b = tree(stream, z, depth - 1, leaf);
+    let a = tree(stream, z, depth - 1);
+    let b = tree(stream, z, depth - 1);
     z[depth - 1] * a + (z[depth - 1] - 1) * b
 }
 

@@ -8,7 +8,7 @@ use super::arith::{self, Q, Q_INV_NEG, R2_MOD_Q, R_MOD_Q};
 use super::ntt::{inv_ntt, ntt, pointwise, PSI};
 use super::params::N;
 use super::sample::{
-    cdt_sample, gaussian_poly, round_nu, round_xi, sample_in_ball, uniform_poly, wide_sample, CDT, CDT_TAIL,
+    cdt_batch, cdt_sample, gaussian_poly, round_nu, tree_combine, round_xi, sample_in_ball, uniform_poly, wide_sample, CDT, CDT_TAIL,
     Z_SIGMA_STAR, Z_SIGMA_U,
 };
 use crate::hash::shake256;
@@ -421,5 +421,49 @@ fn the_codecs_round_trip_every_width() {
         let back = unpack(&bytes, bits, 2).unwrap();
         assert_eq!(back.iter().flatten().copied().collect::<Vec<_>>(), vals);
         assert!(unpack(&bytes[1..], bits, 2).is_none(), "a short input");
+    }
+}
+
+#[test]
+fn the_batched_sampler_and_tree_give_the_scalar_values() {
+    use crate::hash::Transcript;
+    use sha3::digest::XofReader;
+    /// The bytes as a stream.
+    struct Over<'a>(&'a [u8]);
+    impl XofReader for Over<'_> {
+        fn read(&mut self, out: &mut [u8]) {
+            out.copy_from_slice(&self.0[..out.len()]);
+            self.0 = &self.0[out.len()..];
+        }
+    }
+    let mut bytes = alloc::vec![0u8; 16 * 8192];
+    let mut t = Transcript::new("batch");
+    t.append(b"x");
+    t.finalize_xof().read(&mut bytes);
+    // Table edges: r just below, at and above some entries, and the extremes.
+    for (i, &e) in [0usize, 1, 40, 77].iter().enumerate() {
+        for (j, delta) in [-1i128, 0, 1].iter().enumerate() {
+            let r = (CDT[e] as i128 + delta).clamp(0, i128::MAX) as u128;
+            let at = 16 * (3 * i + j);
+            let w0 = ((r >> 64) as u64) << 1 | (j as u64 & 1);
+            bytes[at..at + 8].copy_from_slice(&w0.to_le_bytes());
+            bytes[at + 8..at + 16].copy_from_slice(&(r as u64).to_le_bytes());
+        }
+    }
+    bytes[16 * 20..16 * 21].fill(0xff);
+    bytes[16 * 21..16 * 22].fill(0);
+    let mut batch = alloc::vec![0i64; 8192];
+    cdt_batch(&bytes, &mut batch);
+    for (i, w) in bytes.chunks_exact(16).enumerate() {
+        let w0 = u64::from_le_bytes(w[..8].try_into().unwrap());
+        let w1 = u64::from_le_bytes(w[8..].try_into().unwrap());
+        assert_eq!(batch[i], cdt_sample(w0, w1), "sample {i}");
+    }
+    for z in [&Z_SIGMA_STAR, &Z_SIGMA_U] {
+        let mut stream = Over(&bytes);
+        let mut leaves = batch.clone();
+        for chunk in leaves.chunks_exact_mut(32) {
+            assert_eq!(tree_combine(chunk, z), wide_sample(&mut stream, z));
+        }
     }
 }

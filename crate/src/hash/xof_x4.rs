@@ -9,7 +9,6 @@
 
 use alloc::vec::Vec;
 
-use sha3::digest::XofReader;
 use zeroize::{Zeroize, Zeroizing};
 
 use super::keccak_x4::{f1600x4, StateX4};
@@ -104,31 +103,11 @@ fn squeeze_x4(tag: &str, inputs: &[&[&[u8]]], len: usize, out_bits: u64) -> Vec<
     out
 }
 
-/// A byte buffer read as an XOF stream (what the samplers take). Past its end it reads zeros,
-/// which no caller reaches: each reads exactly the length it asked [`xof_x4`] for.
-pub(crate) struct Squeezed<'a> {
-    bytes: &'a [u8],
-}
-
-impl<'a> Squeezed<'a> {
-    pub(crate) fn new(bytes: &'a [u8]) -> Self {
-        Squeezed { bytes }
-    }
-}
-
-impl XofReader for Squeezed<'_> {
-    fn read(&mut self, out: &mut [u8]) {
-        let n = out.len().min(self.bytes.len());
-        out[..n].copy_from_slice(&self.bytes[..n]);
-        out[n..].fill(0);
-        self.bytes = &self.bytes[n..];
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::hash::Transcript;
+    use sha3::digest::XofReader;
 
     #[test]
     fn four_lanes_are_four_transcripts() {
