@@ -19,7 +19,8 @@
 //! Run: `cargo bench --bench corona`. Prints a Markdown table and the load
 //! average.
 
-use std::time::{Duration, Instant};
+use core::time::Duration;
+use std::time::Instant;
 
 use quasar_pq::corona::{self, GroupKey, KeyShare, SignParams, Signed, Signer};
 use quasar_pq::party::{Incoming, Party, Step};
@@ -79,8 +80,20 @@ fn bench(k: usize, reps: usize) -> Row {
     // Exact: k ≤ 64.
     #[allow(clippy::cast_possible_truncation)]
     let signers: Vec<PartyId> = (1..=k as u16).filter_map(PartyId::new).collect();
-    let params = SignParams::new([k as u8; 32], &signers, b"corona bench block", b"").expect("params");
-    let start = |i: usize| Signer::start(&shares[i], &params, &mut rng("corona bench signer", signers[i].get()));
+    let params = SignParams::new(
+        [u8::try_from(k).unwrap_or(u8::MAX); 32],
+        &signers,
+        b"corona bench block",
+        b"",
+    )
+    .expect("params");
+    let start = |i: usize| {
+        Signer::start(
+            &shares[i],
+            &params,
+            &mut rng("corona bench signer", signers[i].get()),
+        )
+    };
     let mut started: Vec<(Signer, Vec<u8>)> = (0..k)
         .map(|i| {
             let (s, out) = start(i).expect("start");
@@ -121,7 +134,8 @@ fn bench(k: usize, reps: usize) -> Row {
             other => panic!("expected the signature, got {other:?}"),
         };
         let t = Instant::now();
-        key.verify(b"corona bench block", b"", &signature).expect("verifies");
+        key.verify(b"corona bench block", b"", &signature)
+            .expect("verifies");
         verify.push(t.elapsed());
     }
     Row {

@@ -26,7 +26,11 @@ fn dealt(t: usize, n: usize, label: &str) -> (GroupKey, Vec<KeyShare>) {
     corona::deal(t, n, &mut rng).unwrap()
 }
 
-fn start(shares: &[KeyShare], params: &SignParams, cheat: Option<(PartyId, Cheat)>) -> Vec<(Signer, Outgoing)> {
+fn start(
+    shares: &[KeyShare],
+    params: &SignParams,
+    cheat: Option<(PartyId, Cheat)>,
+) -> Vec<(Signer, Outgoing)> {
     shares
         .iter()
         .filter(|s| params.signers().contains(&s.id()))
@@ -47,7 +51,10 @@ fn sign(key: &GroupKey, shares: &[KeyShare], signers: &[PartyId], message: &[u8]
     assert_eq!(outcomes.len(), signers.len());
     let signed: Vec<Signed> = outcomes.into_values().map(|o| o.unwrap()).collect();
     for s in &signed[1..] {
-        assert_eq!(s.signature, signed[0].signature, "every signer combines the same signature");
+        assert_eq!(
+            s.signature, signed[0].signature,
+            "every signer combines the same signature"
+        );
     }
     assert!(signed.iter().all(|s| s.dropped.is_empty()));
     let sig = &signed[0].signature;
@@ -69,7 +76,10 @@ fn any_t_subset_and_larger_sets_sign() {
     for set in [vec![1, 2, 3], vec![2, 4, 5], vec![1, 3, 5], vec![1, 2, 4, 5]] {
         let signed = sign(&key5, &shares5, &ids(set.clone()), b"block");
         // Another group's key refuses it.
-        assert_eq!(key.verify(b"block", b"ctx", &signed.signature), Err(Error::InvalidSignature));
+        assert_eq!(
+            key.verify(b"block", b"ctx", &signed.signature),
+            Err(Error::InvalidSignature)
+        );
     }
 }
 
@@ -80,7 +90,11 @@ fn too_few_or_foreign_signers_cannot_start() {
     let two = SignParams::new([1; 32], &ids([1, 2]), b"x", b"").unwrap();
     assert_eq!(
         Signer::start(&shares[0], &two, rng).unwrap_err(),
-        Error::WrongSignerCount { min: 3, max: 4, got: 2 }
+        Error::WrongSignerCount {
+            min: 3,
+            max: 4,
+            got: 2
+        }
     );
     let stranger = SignParams::new([1; 32], &ids([1, 2, 9]), b"x", b"").unwrap();
     assert_eq!(
@@ -102,7 +116,10 @@ fn too_few_or_foreign_signers_cannot_start() {
     );
     let rng = &mut rand_chacha::ChaCha20Rng::from_seed([0; 32]);
     for (t, n) in [(1, 3), (4, 3), (2, 1025)] {
-        assert_eq!(corona::deal(t, n, rng).unwrap_err(), Error::InvalidThreshold { t, n });
+        assert_eq!(
+            corona::deal(t, n, rng).unwrap_err(),
+            Error::InvalidThreshold { t, n }
+        );
     }
 }
 
@@ -110,7 +127,10 @@ fn too_few_or_foreign_signers_cannot_start() {
 fn a_wrong_response_ends_the_session_without_a_signature_or_a_name() {
     let (_, shares) = dealt(2, 3, "wrong z");
     let params = SignParams::new(sid("wrong z"), &ids(1..=3), b"msg", b"").unwrap();
-    let (outcomes, _) = run(start(&shares, &params, Some((pid(2), Cheat::BadContribution))), None);
+    let (outcomes, _) = run(
+        start(&shares, &params, Some((pid(2), Cheat::BadContribution))),
+        None,
+    );
     for (id, o) in &outcomes {
         let e = o.as_ref().unwrap_err();
         assert_eq!(e.code(), "UNATTRIBUTABLE_ABORT", "{id}");
@@ -146,8 +166,16 @@ fn bad_messages_are_dropped_and_named_without_consuming_state() {
     let (mut b, b_out) = started.pop().unwrap();
     let (mut a, a_out) = started.pop().unwrap();
     let rng = &mut party_rng(b"x", pid(1));
-    let replay = Signer::start(&shares[0], &other_session, rng).unwrap().1.broadcast.unwrap();
-    let wrong_set = Signer::start(&shares[0], &other_set, rng).unwrap().1.broadcast.unwrap();
+    let replay = Signer::start(&shares[0], &other_session, rng)
+        .unwrap()
+        .1
+        .broadcast
+        .unwrap();
+    let wrong_set = Signer::start(&shares[0], &other_set, rng)
+        .unwrap()
+        .1
+        .broadcast
+        .unwrap();
     let genuine = a_out.broadcast.clone().unwrap();
     assert_eq!(magic(&genuine), COMMIT_MAGIC);
     assert_eq!(genuine.len(), 614_666 + 36 * 2);
@@ -193,7 +221,10 @@ fn bad_messages_are_dropped_and_named_without_consuming_state() {
     assert_eq!(resp_b.len(), 11_048);
     // A commitment again after the round: named, never re-counted.
     assert!(b.step(&[Incoming::new(pid(1), &genuine)]).unwrap().is_waiting());
-    let resp_a = next(a.step(&[Incoming::new(pid(2), b_out.broadcast.as_ref().unwrap())]).unwrap());
+    let resp_a = next(
+        a.step(&[Incoming::new(pid(2), b_out.broadcast.as_ref().unwrap())])
+            .unwrap(),
+    );
     // A response echoing another challenge is named; the true one completes.
     let mut other_c = resp_a.clone();
     other_c[4 + 2 + 32 + 2] ^= 1;
@@ -221,7 +252,10 @@ fn bad_messages_are_dropped_and_named_without_consuming_state() {
             ] {
                 assert!(named.iter().any(|(_, c)| *c == code), "{code} in {named:?}");
             }
-            assert!(named.iter().all(|(p, _)| *p != pid(2)), "never the receiver itself");
+            assert!(
+                named.iter().all(|(p, _)| *p != pid(2)),
+                "never the receiver itself"
+            );
             assert!(b.step(&[]).is_err(), "finished: the round-1 state answered once");
         }
         other => panic!("{other:?}"),
@@ -239,17 +273,36 @@ fn an_equivocated_commitment_is_named_by_the_challenge_it_changes() {
     let (mut s3, o3) = started.pop().unwrap();
     let (mut s2, o2) = started.pop().unwrap();
     let (mut s1, o1) = started.pop().unwrap();
-    let (o1, o2, o3) = (o1.broadcast.unwrap(), o2.broadcast.unwrap(), o3.broadcast.unwrap());
+    let (o1, o2, o3) = (
+        o1.broadcast.unwrap(),
+        o2.broadcast.unwrap(),
+        o3.broadcast.unwrap(),
+    );
     let twin = Signer::start(&shares[0], &params, &mut party_rng(b"twin", pid(1)))
         .unwrap()
         .1
         .broadcast
         .unwrap();
-    let r1 = next(s1.step(&[Incoming::new(pid(2), &o2), Incoming::new(pid(3), &o3)]).unwrap());
-    let r2 = next(s2.step(&[Incoming::new(pid(1), &o1), Incoming::new(pid(3), &o3)]).unwrap());
-    let r3 = next(s3.step(&[Incoming::new(pid(1), &twin), Incoming::new(pid(2), &o2)]).unwrap());
-    assert!(s1.step(&[Incoming::new(pid(2), &r2), Incoming::new(pid(3), &r3)]).unwrap().is_waiting());
-    assert!(s2.step(&[Incoming::new(pid(1), &r1), Incoming::new(pid(3), &r3)]).unwrap().is_waiting());
+    let r1 = next(
+        s1.step(&[Incoming::new(pid(2), &o2), Incoming::new(pid(3), &o3)])
+            .unwrap(),
+    );
+    let r2 = next(
+        s2.step(&[Incoming::new(pid(1), &o1), Incoming::new(pid(3), &o3)])
+            .unwrap(),
+    );
+    let r3 = next(
+        s3.step(&[Incoming::new(pid(1), &twin), Incoming::new(pid(2), &o2)])
+            .unwrap(),
+    );
+    assert!(s1
+        .step(&[Incoming::new(pid(2), &r2), Incoming::new(pid(3), &r3)])
+        .unwrap()
+        .is_waiting());
+    assert!(s2
+        .step(&[Incoming::new(pid(1), &r1), Incoming::new(pid(3), &r3)])
+        .unwrap()
+        .is_waiting());
     for s in [&s1, &s2] {
         assert_eq!(codes(s.dropped_so_far()), [(pid(3), "DIFFERENT_CHALLENGE")]);
     }
@@ -279,9 +332,15 @@ fn frames_decode_strictly() {
             _ => key.verify(b"frames", b"ctx", b),
         };
         for len in (0..bytes.len()).step_by(97).chain([bytes.len() - 1]) {
-            assert!(matches!(check(&bytes[..len]), Err(Error::Malformed { .. })), "{what} cut at {len}");
+            assert!(
+                matches!(check(&bytes[..len]), Err(Error::Malformed { .. })),
+                "{what} cut at {len}"
+            );
         }
-        assert!(matches!(check(&[bytes, &[0]].concat()), Err(Error::Malformed { .. })));
+        assert!(matches!(
+            check(&[bytes, &[0]].concat()),
+            Err(Error::Malformed { .. })
+        ));
         let mut m = bytes.to_vec();
         m[0] ^= 1;
         assert_eq!(check(&m).unwrap_err().code(), "BAD_MAGIC");
@@ -306,7 +365,10 @@ fn frames_decode_strictly() {
         let mut acc = u64::from_le_bytes(m[at..at + 8].try_into().unwrap());
         acc = (acc & !((1 << 49) - 1)) | value;
         m[at..at + 8].copy_from_slice(&acc.to_le_bytes());
-        assert_eq!(KeyShare::from_bytes(&m, &key).unwrap_err().code(), "INVALID_VALUE");
+        assert_eq!(
+            KeyShare::from_bytes(&m, &key).unwrap_err().code(),
+            "INVALID_VALUE"
+        );
     }
 }
 
@@ -315,11 +377,26 @@ fn every_part_of_a_signature_is_bound() {
     let (key, shares) = dealt(2, 3, "flips");
     let s = sign(&key, &shares, &ids([2, 3]), b"flips").signature;
     // c̃ at 10..42, z at 46..10,798, Δ at 10,802..: flips in each.
-    for at in [10, 30, 41, 46, 47, 5000, 10_797, 10_802, 12_000, SIGNATURE_LEN - 1] {
+    for at in [
+        10,
+        30,
+        41,
+        46,
+        47,
+        5000,
+        10_797,
+        10_802,
+        12_000,
+        SIGNATURE_LEN - 1,
+    ] {
         for bit in [0, 5] {
             let mut m = s.clone();
             m[at] ^= 1 << bit;
-            assert_eq!(key.verify(b"flips", b"ctx", &m), Err(Error::InvalidSignature), "{at}.{bit}");
+            assert_eq!(
+                key.verify(b"flips", b"ctx", &m),
+                Err(Error::InvalidSignature),
+                "{at}.{bit}"
+            );
         }
     }
 }

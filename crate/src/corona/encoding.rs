@@ -133,7 +133,11 @@ pub(crate) fn encode_signature(sig: &Signature) -> Vec<u8> {
     put_field(&mut w, &z);
     let mut delta = Vec::with_capacity(DELTA_LEN);
     #[allow(clippy::cast_sign_loss)]
-    pack(sig.delta.iter().flatten().map(|&d| i64::from(d) as u64), 19, &mut delta);
+    pack(
+        sig.delta.iter().flatten().map(|&d| i64::from(d) as u64),
+        19,
+        &mut delta,
+    );
     put_field(&mut w, &delta);
     w.into_bytes()
 }

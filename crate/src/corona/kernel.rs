@@ -12,7 +12,9 @@ use super::key::GroupKey;
 use super::ntt::{inv_ntt, pointwise};
 use super::params::{BOUND_SQUARED, COLS, D_BAR, N, NU, ROWS, XI};
 use super::ring::{poly_add, poly_from_small, poly_scale, poly_sub, to_ntt, Matrix, Poly, ZERO};
-use super::sample::{cdt_batch, round_nu, sample_in_ball, tree_combine, uniform_poly, Z_SIGMA_STAR, Z_SIGMA_U};
+use super::sample::{
+    cdt_batch, round_nu, sample_in_ball, tree_combine, uniform_poly, Z_SIGMA_STAR, Z_SIGMA_U,
+};
 use crate::hash::xof_x4::xof_x4;
 use crate::hash::{tags, Transcript};
 
@@ -87,7 +89,8 @@ pub(crate) fn commit(a: &Matrix, seed: &[u8; 32]) -> (Vec<Poly>, Zeroizing<Vec<P
     }
     let mut d = alloc::vec![ZERO; ROWS * WIDTH];
     for col in 0..WIDTH {
-        let column: Zeroizing<Vec<Poly>> = Zeroizing::new((0..COLS).map(|row| r_hat[row * WIDTH + col]).collect());
+        let column: Zeroizing<Vec<Poly>> =
+            Zeroizing::new((0..COLS).map(|row| r_hat[row * WIDTH + col]).collect());
         let ar = a.apply(&column);
         for (row, v) in ar.iter().enumerate() {
             let e = if col == 0 {

@@ -44,7 +44,13 @@ pub(crate) struct Commit<'a> {
     pub(crate) macs: Vec<(u16, [u8; 32])>,
 }
 
-pub(crate) fn encode_commit(sid: &[u8; 32], from: u16, set: &[u16], d: &[u8], macs: &[(u16, [u8; 32])]) -> Vec<u8> {
+pub(crate) fn encode_commit(
+    sid: &[u8; 32],
+    from: u16,
+    set: &[u16],
+    d: &[u8],
+    macs: &[(u16, [u8; 32])],
+) -> Vec<u8> {
     let mut w = Writer::with_capacity(614_666 + 36 * set.len());
     w.put(&COMMIT_MAGIC).u16(VERSION).put(sid).u16(from);
     w.put(&set_bytes(set)).put(d);
@@ -85,7 +91,10 @@ pub(crate) fn decode_commit(bytes: &[u8]) -> Result<Commit<'_>, wire::Error> {
 fn count16(r: &mut Reader<'_>, item: usize) -> Result<usize, wire::Error> {
     let n = usize::from(r.u16()?);
     if n > MAX_SIGNERS {
-        return Err(wire::Error::CountTooLarge { got: n, max: MAX_SIGNERS });
+        return Err(wire::Error::CountTooLarge {
+            got: n,
+            max: MAX_SIGNERS,
+        });
     }
     if n * item > r.remaining() {
         return Err(wire::Error::TooShort {
@@ -106,7 +115,11 @@ pub(crate) struct Response {
 
 pub(crate) fn encode_response(sid: &[u8; 32], from: u16, c_tilde: &[u8; 32], z: &[Poly]) -> Vec<u8> {
     let mut w = Writer::with_capacity(72 + VEC7_LEN);
-    w.put(&RESPONSE_MAGIC).u16(VERSION).put(sid).u16(from).put(c_tilde);
+    w.put(&RESPONSE_MAGIC)
+        .u16(VERSION)
+        .put(sid)
+        .u16(from)
+        .put(c_tilde);
     let mut body = Vec::with_capacity(VEC7_LEN);
     encode_vec49(z, &mut body);
     w.put(&body);

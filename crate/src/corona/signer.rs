@@ -49,7 +49,12 @@ impl SignParams {
     ///
     /// # Errors
     /// [`Error::DuplicateSigner`], [`Error::ContextTooLong`].
-    pub fn new(session: [u8; 32], signers: &[PartyId], message: &[u8], context: &[u8]) -> Result<Self, Error> {
+    pub fn new(
+        session: [u8; 32],
+        signers: &[PartyId],
+        message: &[u8],
+        context: &[u8],
+    ) -> Result<Self, Error> {
         if context.len() > 255 {
             return Err(Error::ContextTooLong { len: context.len() });
         }
@@ -209,7 +214,9 @@ impl Signer {
         let mut fresh = Zeroizing::new([0u8; 32]);
         rng.fill_bytes(&mut fresh[..]);
         let mut h = Transcript::keyed(tags::CORONA_R1_SEED, &share.nonce_key[..]);
-        h.append(&fresh[..]).append(&params.session).append(&0u64.to_be_bytes());
+        h.append(&fresh[..])
+            .append(&params.session)
+            .append(&0u64.to_be_bytes());
         let seed: Zeroizing<[u8; 32]> = Zeroizing::new(h.finalize());
         let matrix = Matrix::expand(&group.rho);
         let (d, secret) = kernel::commit(&matrix, &seed);
@@ -258,7 +265,13 @@ impl Signer {
     }
 
     /// Files one peer message, or says why it is dropped.
-    fn file(&mut self, from: PartyId, magic: [u8; 4], bytes: &[u8], digest: Option<[u8; 64]>) -> Option<BlameReason> {
+    fn file(
+        &mut self,
+        from: PartyId,
+        magic: [u8; 4],
+        bytes: &[u8],
+        digest: Option<[u8; 64]>,
+    ) -> Option<BlameReason> {
         if !self.params.signers.contains(&from) {
             return Some(BlameReason::UnknownParty);
         }
@@ -285,7 +298,9 @@ impl Signer {
         }
         let expected = self.set.iter().filter(|&&j| j != c.from);
         if c.macs.len() != self.set.len() - 1 || !expected.zip(&c.macs).all(|(&j, m)| m.0 == j) {
-            return Some(BlameReason::Malformed(crate::wire::Error::InvalidValue("MAC list")));
+            return Some(BlameReason::Malformed(crate::wire::Error::InvalidValue(
+                "MAC list",
+            )));
         }
         if self.phase != Some(Phase::Commit) {
             // A second commitment after this signer moved on: a repeat or an equivocation.
@@ -300,7 +315,14 @@ impl Signer {
         };
         let digest = digest.unwrap_or_else(|| commitment_digest(c.from, c.d));
         let me = self.share.x;
-        let expected = mac(&self.share, c.from, me, &self.params.session, &self.set_bytes, &digest);
+        let expected = mac(
+            &self.share,
+            c.from,
+            me,
+            &self.params.session,
+            &self.set_bytes,
+            &digest,
+        );
         let got = c.macs.iter().find(|m| m.0 == me).map_or([0; 32], |m| m.1);
         if !crate::ct::bytes_eq(&expected, &got) {
             return Some(BlameReason::InvalidMac);
@@ -359,7 +381,9 @@ impl Signer {
         }
         let group = self.share.group_key();
         let mut t = Transcript::new(tags::CORONA_TRANSCRIPT);
-        t.append(&group.digest).append(&self.params.session).append(&self.set_bytes);
+        t.append(&group.digest)
+            .append(&self.params.session)
+            .append(&self.set_bytes);
         for d in self.digests.values() {
             t.append(d);
         }
@@ -373,7 +397,11 @@ impl Signer {
             .set
             .iter()
             .filter(|&&j| j != me)
-            .filter_map(|&j| self.share.pair(j).map(|p| (me < j, kernel::pair_mask(&p.1, &th, &self.mu))))
+            .filter_map(|&j| {
+                self.share
+                    .pair(j)
+                    .map(|p| (me < j, kernel::pair_mask(&p.1, &th, &self.mu)))
+            })
             .collect();
         let secret = self.secret.take().ok_or(Error::UnattributableAbort)?;
         #[allow(unused_mut)]

@@ -8,8 +8,8 @@ use super::arith::{self, Q, Q_INV_NEG, R2_MOD_Q, R_MOD_Q};
 use super::ntt::{inv_ntt, ntt, pointwise, PSI};
 use super::params::N;
 use super::sample::{
-    cdt_batch, cdt_sample, gaussian_poly, round_nu, tree_combine, round_xi, sample_in_ball, uniform_poly, wide_sample, CDT, CDT_TAIL,
-    Z_SIGMA_STAR, Z_SIGMA_U,
+    cdt_batch, cdt_sample, gaussian_poly, round_nu, round_xi, sample_in_ball, tree_combine, uniform_poly,
+    wide_sample, CDT, CDT_TAIL, Z_SIGMA_STAR, Z_SIGMA_U,
 };
 use crate::hash::shake256;
 
@@ -441,6 +441,12 @@ fn the_batched_sampler_and_tree_give_the_scalar_values() {
     t.append(b"x");
     t.finalize_xof().read(&mut bytes);
     // Table edges: r just below, at and above some entries, and the extremes.
+    // Exact: every r is below 2^127; the halves of a u128.
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_possible_wrap,
+        clippy::cast_sign_loss
+    )]
     for (i, &e) in [0usize, 1, 40, 77].iter().enumerate() {
         for (j, delta) in [-1i128, 0, 1].iter().enumerate() {
             let r = (CDT[e] as i128 + delta).clamp(0, i128::MAX) as u128;

@@ -109,6 +109,8 @@ mod tests {
     use crate::hash::Transcript;
     use sha3::digest::XofReader;
 
+    // Exact: test bytes wrap on purpose.
+    #[allow(clippy::cast_possible_truncation)]
     #[test]
     fn four_lanes_are_four_transcripts() {
         for (tag, sizes, len) in [
@@ -127,8 +129,10 @@ mod tests {
                             .collect()
                     })
                     .collect();
-                let refs: Vec<Vec<&[u8]>> =
-                    inputs.iter().map(|e| e.iter().map(Vec::as_slice).collect()).collect();
+                let refs: Vec<Vec<&[u8]>> = inputs
+                    .iter()
+                    .map(|e| e.iter().map(Vec::as_slice).collect())
+                    .collect();
                 let lanes: Vec<&[&[u8]]> = refs.iter().map(Vec::as_slice).collect();
                 let got = xof_x4(tag, &lanes, len);
                 for (lane, elements) in refs.iter().enumerate() {

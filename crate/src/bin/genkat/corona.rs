@@ -50,8 +50,7 @@ pub(crate) fn corona() -> String {
     let mut cases = Vec::new();
     let mut signatures = Vec::new();
     for (t, n, signers) in CASES {
-        let (case, flat) =
-            case(t, n, signers).unwrap_or_else(|e| panic!("corona KAT ({t}, {n}): {}", e.0));
+        let (case, flat) = case(t, n, signers).unwrap_or_else(|e| panic!("corona KAT ({t}, {n}): {}", e.0));
         cases.push(case);
         signatures.push(flat);
     }
@@ -68,7 +67,11 @@ pub(crate) fn corona() -> String {
 fn case(t: usize, n: u16, signers: &[u16]) -> Result<(Obj, Obj), Failure> {
     let mut stream = Stream::new(&format!("quasar-pq/kat/corona/{t}-of-{n}"));
     let dealer_seed = stream.array32();
-    let (key, shares) = corona::deal(t, usize::from(n), &mut rand_chacha::ChaCha20Rng::from_seed(dealer_seed))?;
+    let (key, shares) = corona::deal(
+        t,
+        usize::from(n),
+        &mut rand_chacha::ChaCha20Rng::from_seed(dealer_seed),
+    )?;
     let signers: Vec<_> = signers.iter().map(|&s| pid(s)).collect::<Result<_, _>>()?;
     let (mut rngs, seeds) = Rngs::new(&mut stream, &signers);
     let session = stream.array32();
@@ -86,7 +89,10 @@ fn case(t: usize, n: u16, signers: &[u16]) -> Result<(Obj, Obj), Failure> {
     }
     let signed = run(net, &mut log)?;
     log.end_phase("sign");
-    let first = signed.values().next().ok_or_else(|| Failure("no signer".into()))?;
+    let first = signed
+        .values()
+        .next()
+        .ok_or_else(|| Failure("no signer".into()))?;
     ensure(
         signed.values().all(|s| s.signature == first.signature),
         "every signer combines the same signature",
