@@ -179,6 +179,7 @@ fn bad_messages_are_dropped_and_named_without_consuming_state() {
     let genuine = a_out.broadcast.clone().unwrap();
     assert_eq!(magic(&genuine), COMMIT_MAGIC);
     assert_eq!(genuine.len(), 614_666 + 36 * 2);
+    assert_eq!(genuine.len(), corona::commit_len(2));
     let mut bad_mac = genuine.clone();
     let last = bad_mac.len() - 1;
     bad_mac[last] ^= 1;
@@ -219,6 +220,7 @@ fn bad_messages_are_dropped_and_named_without_consuming_state() {
     let resp_b = next(b.step(&[Incoming::new(pid(1), &genuine)]).unwrap());
     assert_eq!(magic(&resp_b), RESPONSE_MAGIC);
     assert_eq!(resp_b.len(), 11_048);
+    assert_eq!(resp_b.len(), corona::RESPONSE_LEN);
     // A commitment again after the round: named, never re-counted.
     assert!(b.step(&[Incoming::new(pid(1), &genuine)]).unwrap().is_waiting());
     let resp_a = next(

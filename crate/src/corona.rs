@@ -73,7 +73,7 @@ mod tests;
 pub use encoding::{GROUP_KEY_LEN, GROUP_KEY_MAGIC, KEY_PACKAGE_MAGIC, SIGNATURE_LEN, SIGNATURE_MAGIC};
 pub use error::Error;
 pub use key::{deal, GroupKey, KeyShare};
-pub use message::{COMMIT_MAGIC, RESPONSE_MAGIC};
+pub use message::{commit_len, COMMIT_MAGIC, RESPONSE_LEN, RESPONSE_MAGIC};
 pub use signer::{SignParams, Signed, Signer};
 
 /// The smallest threshold.

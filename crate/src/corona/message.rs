@@ -22,6 +22,14 @@ const VERSION: u16 = 1;
 /// enc49 of one commitment D_i ∈ R_q^{8×49}.
 pub(crate) const D_LEN: usize = ROWS * WIDTH * 1568;
 
+/// Bytes of a round-1 message (`COR1`) in a session of `signers` signers: 614,666 + 36·|T|.
+pub const fn commit_len(signers: usize) -> usize {
+    4 + 2 + 32 + 2 + (2 + 2 * signers) + D_LEN + 2 + 34 * signers.saturating_sub(1)
+}
+
+/// Bytes of a round-2 message (`COR2`).
+pub const RESPONSE_LEN: usize = 4 + 2 + 32 + 2 + 32 + VEC7_LEN;
+
 /// The bytes of the signing set T: u16 count ‖ ids, increasing (spec §3.1).
 pub(crate) fn set_bytes(set: &[u16]) -> Vec<u8> {
     let mut w = Writer::with_capacity(2 + 2 * set.len());
@@ -51,7 +59,7 @@ pub(crate) fn encode_commit(
     d: &[u8],
     macs: &[(u16, [u8; 32])],
 ) -> Vec<u8> {
-    let mut w = Writer::with_capacity(614_666 + 36 * set.len());
+    let mut w = Writer::with_capacity(commit_len(set.len()));
     w.put(&COMMIT_MAGIC).u16(VERSION).put(sid).u16(from);
     w.put(&set_bytes(set)).put(d);
     #[allow(clippy::cast_possible_truncation)]
@@ -114,7 +122,7 @@ pub(crate) struct Response {
 }
 
 pub(crate) fn encode_response(sid: &[u8; 32], from: u16, c_tilde: &[u8; 32], z: &[Poly]) -> Vec<u8> {
-    let mut w = Writer::with_capacity(72 + VEC7_LEN);
+    let mut w = Writer::with_capacity(RESPONSE_LEN);
     w.put(&RESPONSE_MAGIC)
         .u16(VERSION)
         .put(sid)

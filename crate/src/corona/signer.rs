@@ -85,6 +85,11 @@ impl SignParams {
     pub fn session(&self) -> &[u8; 32] {
         &self.session
     }
+
+    /// The context string.
+    pub fn context(&self) -> &[u8] {
+        &self.context
+    }
 }
 
 /// What a signer ends with.

@@ -35,16 +35,11 @@ use crate::corona::{self, GroupKey, KeyShare, SignParams, Signed, Signer, GROUP_
 /// [`corona::MAX_PARTIES`]); the JS wrapper refuses more first.
 const MAX_JS_SIGNERS: usize = 64;
 
-/// Bytes of a round-1 message (`COR1`) of a session of `signers` signers (spec §7.4).
-fn commit_len(signers: usize) -> usize {
-    614_666 + 36 * signers
-}
-
 /// The inbox bound of a signer among `signers`: its largest message is round 1's. The bound
 /// (two messages per party, [`inbox_bound`]) also admits the other signers' round-2 messages
 /// (11,048 bytes each) arriving in the same inbox as their last round-1 messages.
 fn bound(signers: usize) -> usize {
-    inbox_bound(signers, commit_len(signers))
+    inbox_bound(signers, corona::commit_len(signers))
 }
 
 /// A signing set from JS: at most [`MAX_JS_SIGNERS`] ids.
