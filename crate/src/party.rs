@@ -67,6 +67,8 @@ use core::fmt;
 use zeroize::Zeroizing;
 
 pub use blame::{culprits, Blame, BlameReason};
+#[cfg(feature = "threshold")]
+pub(crate) use id::sorted_distinct;
 pub use id::{Parties, PartyId};
 
 /// The misbehaviour kinds: [`hazmat::Cheat`] with the `hazmat` feature, none without.

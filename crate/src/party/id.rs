@@ -36,6 +36,18 @@ impl PartyId {
     }
 }
 
+/// `list` sorted increasing, or the first party it lists twice (every signing set and member
+/// list is checked this way before use).
+#[cfg(feature = "threshold")]
+pub(crate) fn sorted_distinct(list: &[PartyId]) -> Result<alloc::vec::Vec<PartyId>, PartyId> {
+    let mut sorted = list.to_vec();
+    sorted.sort_unstable();
+    match sorted.windows(2).find(|w| w[0] == w[1]) {
+        Some(w) => Err(w[0]),
+        None => Ok(sorted),
+    }
+}
+
 impl TryFrom<u16> for PartyId {
     type Error = crate::wire::Error;
 

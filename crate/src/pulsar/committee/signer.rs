@@ -60,11 +60,8 @@ impl SignParams {
         if context.len() > 255 {
             return Err(Error::ContextTooLong { len: context.len() });
         }
-        let mut sorted = signers.to_vec();
-        sorted.sort_unstable();
-        if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
-            return Err(Error::DuplicateSigner { party: w[0] });
-        }
+        let sorted =
+            crate::party::sorted_distinct(signers).map_err(|party| Error::DuplicateSigner { party })?;
         Ok(SignParams {
             session,
             signers: sorted,

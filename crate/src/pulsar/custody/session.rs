@@ -118,12 +118,7 @@ fn is_reserved_context(context: &[u8]) -> bool {
 
 /// `list` sorted, checked free of repeats ([`Error::DuplicateSigner`]).
 pub(crate) fn sorted_unique(list: &[PartyId]) -> Result<Vec<PartyId>, Error> {
-    let mut sorted = list.to_vec();
-    sorted.sort_unstable();
-    if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
-        return Err(Error::DuplicateSigner { party: w[0] });
-    }
-    Ok(sorted)
+    crate::party::sorted_distinct(list).map_err(|party| Error::DuplicateSigner { party })
 }
 
 /// Checks a sorted signing set against the group's `members` (increasing) and
