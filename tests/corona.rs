@@ -402,3 +402,60 @@ fn every_part_of_a_signature_is_bound() {
         }
     }
 }
+
+#[test]
+fn sealed_key_packages_open_only_for_their_party_and_sign() {
+    use quasar_pq::pulsar::custody::CombinerKey;
+    let rng = &mut rand_chacha::ChaCha20Rng::from_seed(sid("sealed"));
+    let kems: Vec<CombinerKey> = (1..=3).map(|i| CombinerKey::generate(pid(i), rng)).collect();
+    let keys: Vec<_> = kems.iter().map(|k| k.public_key().clone()).collect();
+    let (group, sealed) = corona::deal_sealed(2, &keys, rng).unwrap();
+    assert!(sealed
+        .iter()
+        .all(|s| s.starts_with(&corona::SEALED_PACKAGE_MAGIC)));
+    let shares: Vec<KeyShare> = sealed
+        .iter()
+        .zip(&kems)
+        .map(|(s, k)| KeyShare::open_sealed(s, k, &group).unwrap())
+        .collect();
+    assert_eq!(shares[1].id(), pid(2));
+    sign(&group, &shares, &ids([2, 3]), b"sealed");
+    // Another party's key, an altered byte anywhere, another group, bad frames.
+    assert_eq!(
+        KeyShare::open_sealed(&sealed[0], &kems[1], &group).unwrap_err(),
+        Error::NotASigner { party: pid(2) }
+    );
+    let (other, _) = dealt(2, 3, "other group");
+    assert_eq!(
+        KeyShare::open_sealed(&sealed[0], &kems[0], &other).unwrap_err(),
+        Error::KeyMismatch
+    );
+    for at in [72, 100, 1200, sealed[0].len() - 20, sealed[0].len() - 1] {
+        let mut m = sealed[0].clone();
+        m[at] ^= 1;
+        assert!(
+            matches!(
+                KeyShare::open_sealed(&m, &kems[0], &group),
+                Err(Error::Malformed { .. })
+            ),
+            "flip at {at}"
+        );
+    }
+    let s = &sealed[0];
+    for cut in [0, 5, 71, 1000, s.len() - 1] {
+        assert!(matches!(
+            KeyShare::open_sealed(&s[..cut], &kems[0], &group),
+            Err(Error::Malformed { .. })
+        ));
+    }
+    assert!(matches!(
+        KeyShare::open_sealed(&[s.as_slice(), &[0]].concat(), &kems[0], &group),
+        Err(Error::Malformed { .. })
+    ));
+    // Keys out of order are refused before anything is dealt.
+    let swapped = [keys[1].clone(), keys[0].clone(), keys[2].clone()];
+    assert_eq!(
+        corona::deal_sealed(2, &swapped, rng).unwrap_err(),
+        Error::UnknownParty { party: pid(2) }
+    );
+}

@@ -6,6 +6,9 @@
 //! key generation (a trusted dealer):
 //!   let (group_key, shares) = corona::deal(t, n, rng)?;        // parties 1..=n
 //!   share.to_bytes() ──► CORK (secret, to its party only)    group_key.to_bytes() ──► CORG
+//! or, to parties that published ML-KEM-768 keys (`pulsar::custody::CombinerKey`):
+//!   let (group_key, sealed) = corona::deal_sealed(t, &keys, rng)?;   // CORE, any channel
+//!   each party: KeyShare::open_sealed(&sealed[id − 1], &kem_key, &group_key)?
 //!
 //! signing, any t ≤ |T| ≤ n of the parties:
 //!   params = SignParams::new(session, &signers, message, context)?
@@ -46,8 +49,9 @@
 //! - **Integers only**: every sampler (CDT for σ_E, convolution for the wide Gaussians,
 //!   uniform A from ρ, the weight-23 challenge) is integer arithmetic, identical natively and
 //!   in WebAssembly; the secret paths are constant-flow.
-//! - **Confidentiality of the deal**: a `CORK` must travel over a confidential channel (the
-//!   party shape's direct channel; the crate's ML-KEM envelope when dealt over a network).
+//! - **Confidentiality of the deal**: a `CORK` must travel over a confidential channel; across
+//!   a network, [`deal_sealed`] seals each one to its party's ML-KEM-768 key (the crate's share
+//!   envelope), and [`KeyShare::open_sealed`] opens it.
 //!
 //! # Costs
 //!
@@ -66,6 +70,7 @@ mod ntt;
 mod params;
 mod ring;
 mod sample;
+mod sealed;
 mod signer;
 #[cfg(test)]
 mod tests;
@@ -74,6 +79,7 @@ pub use encoding::{GROUP_KEY_LEN, GROUP_KEY_MAGIC, KEY_PACKAGE_MAGIC, SIGNATURE_
 pub use error::Error;
 pub use key::{deal, GroupKey, KeyShare};
 pub use message::{commit_len, COMMIT_MAGIC, RESPONSE_LEN, RESPONSE_MAGIC};
+pub use sealed::{deal_sealed, SEALED_PACKAGE_MAGIC};
 pub use signer::{SignParams, Signed, Signer};
 
 /// The smallest threshold.

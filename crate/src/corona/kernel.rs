@@ -302,6 +302,32 @@ pub(crate) fn combine(
 
 /// Verify on public inputs only (spec §4.9).
 pub(crate) fn verify(a: &Matrix, key: &GroupKey, tr: &[u8; 64], mu: &[u8; 64], sig: &Signature) -> bool {
+    verify_bounded(a, key, tr, mu, sig, BOUND_SQUARED)
+}
+
+/// N2 = Σ cent_q(z)² + 2^{2ν}·Σ Δ² (u128: at most about 2^105.9 for every encodable z and Δ).
+pub(crate) fn norm_squared(sig: &Signature) -> u128 {
+    let mut norm: u128 = 0;
+    for &v in sig.z.iter().flatten() {
+        let c = i128::from(centred(v));
+        norm += (c * c).unsigned_abs();
+    }
+    let mut delta: u128 = 0;
+    for &d in sig.delta.iter().flatten() {
+        delta += u128::from(d.unsigned_abs()) * u128::from(d.unsigned_abs());
+    }
+    norm + (delta << (2 * NU))
+}
+
+/// [`verify`] against the norm bound `bound` (the tests' bound-tightness checks).
+pub(crate) fn verify_bounded(
+    a: &Matrix,
+    key: &GroupKey,
+    tr: &[u8; 64],
+    mu: &[u8; 64],
+    sig: &Signature,
+    bound: u128,
+) -> bool {
     let c = challenge(&sig.c_tilde);
     let w = verifier_commitment(a, key, &sig.z, &c);
     let restored: Vec<[u32; N]> = w
@@ -320,19 +346,7 @@ pub(crate) fn verify(a: &Matrix, key: &GroupKey, tr: &[u8; 64], mu: &[u8; 64], s
             r
         })
         .collect();
-    if challenge_seed(tr, mu, &restored) != sig.c_tilde {
-        return false;
-    }
-    let mut norm: u128 = 0;
-    for &v in sig.z.iter().flatten() {
-        let c = i128::from(centred(v));
-        norm += (c * c).unsigned_abs();
-    }
-    let mut delta: u128 = 0;
-    for &d in sig.delta.iter().flatten() {
-        delta += u128::from(d.unsigned_abs()) * u128::from(d.unsigned_abs());
-    }
-    norm + (delta << (2 * NU)) <= BOUND_SQUARED
+    challenge_seed(tr, mu, &restored) == sig.c_tilde && norm_squared(sig) <= bound
 }
 
 /// The full-rank check (spec §4.6 step 4): in every NTT slot, the 8×48 matrix of DSum's

@@ -16,6 +16,7 @@ pub fn paths() -> Vec<Path> {
     vec![
         path("corona/deal+sign", deal_and_sign),
         path("corona/package-decode", package_decode),
+        path("corona/sealed-deal+open", sealed_deal_and_open),
     ]
 }
 
@@ -52,4 +53,17 @@ fn package_decode() {
         quasar_pq::ct::secret_slice(&bytes[at..at + 64]);
     }
     KeyShare::from_bytes(&bytes, &key).expect("decode");
+}
+
+/// The dealer sealing every package to its party's ML-KEM-768 key, and a party opening its
+/// own with its secret decapsulation key.
+fn sealed_deal_and_open() {
+    use quasar_pq::pulsar::custody::CombinerKey;
+    let kems: Vec<CombinerKey> = (1..=3)
+        .map(|i| CombinerKey::generate(pid(i), &mut SecretRng::new(&format!("corona kem {i}"))))
+        .collect();
+    let keys: Vec<_> = kems.iter().map(|k| k.public_key().clone()).collect();
+    let (group, sealed) =
+        corona::deal_sealed(2, &keys, &mut SecretRng::new("corona sealed dealer")).expect("deal");
+    KeyShare::open_sealed(&sealed[1], &kems[1], &group).expect("open");
 }
