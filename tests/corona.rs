@@ -265,10 +265,12 @@ fn bad_messages_are_dropped_and_named_without_consuming_state() {
 }
 
 #[test]
-fn an_equivocated_commitment_is_named_by_the_challenge_it_changes() {
+fn an_equivocated_commitment_stops_the_session_and_names_the_view_that_differs() {
     // Party 1 shows party 3 another commitment (fresh randomness, the right session and set,
     // valid MACs): 3 computes another challenge, and the signers who saw the first name 3
-    // for answering it. The session cannot finish; every honest view names the odd one out.
+    // (DIFFERENT_CHALLENGE: its view differs) — here the victim, not the equivocator. Without
+    // signed round-1 messages nobody can prove who sent what to whom, so the blame says only
+    // whose view differs; the session cannot finish and no signature is made.
     let (_, shares) = dealt(2, 3, "equivocation");
     let params = SignParams::new(sid("equivocation"), &ids(1..=3), b"msg", b"").unwrap();
     let mut started = start(&shares, &params, None);
