@@ -36,10 +36,14 @@
 //!   sum z is meaningful.
 //! - **Any t-subset signs**, with Lagrange coefficients over the actual signing set (the
 //!   reference signs n-of-n with coefficients over the whole committee).
-//! - **No robustness, partly identifiable aborts.** A malformed, misaddressed, replayed,
-//!   equivocated or badly MACed message is dropped and its sender named
-//!   ([`Party::dropped_so_far`](crate::party::Party::dropped_so_far)); the session then waits,
-//!   and its host gives up with those names. A well-formed but wrong z_i cannot be attributed —
+//! - **No robustness, partly identifiable aborts.** A malformed, misaddressed, replayed or
+//!   badly MACed message, or a second, different one from the same sender, is dropped and its
+//!   sender named ([`Party::dropped_so_far`](crate::party::Party::dropped_so_far)); the session
+//!   then waits, and its host gives up with those names. A signer whose echoed challenge differs
+//!   from this signer's is named `DIFFERENT_CHALLENGE`: its view of round 1 differs — as the
+//!   victim's does when a sender shows different commitments to different signers — so the
+//!   name says whose view differs, not who equivocated (MACs are not transferable evidence).
+//!   A well-formed but wrong z_i cannot be attributed —
 //!   Ringtail's responses have no per-party verification equation (a per-party public key
 //!   A·s_i would reveal s) — so it ends the session with [`Error::UnattributableAbort`]:
 //!   never an invalid signature, because every combined signature is verified first.
