@@ -1,12 +1,13 @@
 // quasar-pq demo page: the tabs and the start. One module per tab — the threshold ceremony
-// (www/threshold.js), the Pulsar committee (www/committee.js), Magnetar (www/magnetar.js), the
-// light client (www/light.js) and the single-signer ML-DSA tab (www/mldsa.js) — sharing the UI
-// helpers of www/util.js and one worker pool (started by the threshold tab).
+// (www/threshold.js), the Pulsar committee (www/committee.js), Corona (www/corona.js), Magnetar
+// (www/magnetar.js), the light client (www/light.js) and the single-signer ML-DSA tab
+// (www/mldsa.js) — sharing the UI helpers of www/util.js and one worker pool (started by the threshold tab).
 
 import { ensurePool, setupThreshold, showStartFailure } from './threshold.js';
 import { setupMlDsa } from './mldsa.js';
 import { setupMagnetar } from './magnetar.js';
 import { setupCommittee, showCommitteeStartFailure } from './committee.js';
+import { setupCorona, showCoronaStartFailure } from './corona.js';
 import { setupLightClient } from './light.js';
 import { describeError } from './util.js';
 
@@ -14,8 +15,8 @@ const $ = (id) => document.getElementById(id);
 
 // ------------------------------------------------------------------------------ tabs
 
-const TABS = ['tab-threshold', 'tab-committee', 'tab-magnetar', 'tab-light', 'tab-mldsa'];
-const TAB_HASH = { 'tab-threshold': '', 'tab-committee': '#committee', 'tab-magnetar': '#magnetar', 'tab-light': '#light', 'tab-mldsa': '#mldsa' };
+const TABS = ['tab-threshold', 'tab-committee', 'tab-corona', 'tab-magnetar', 'tab-light', 'tab-mldsa'];
+const TAB_HASH = { 'tab-threshold': '', 'tab-committee': '#committee', 'tab-corona': '#corona', 'tab-magnetar': '#magnetar', 'tab-light': '#light', 'tab-mldsa': '#mldsa' };
 
 const heading = $('site-heading');
 const lede = $('site-lede');
@@ -73,6 +74,7 @@ async function boot() {
   setupLightClient({ light });
   await setupThreshold(lib);
   setupCommittee({ lib, getPool: ensurePool });
+  setupCorona({ lib, getPool: ensurePool });
   document.body.dataset.ready = '1';
 }
 
@@ -80,5 +82,6 @@ boot().catch((err) => {
   console.error('quasar-pq demo: initialisation failed:', err);
   showStartFailure(err);
   showCommitteeStartFailure(err);
+  showCoronaStartFailure(err);
   document.body.dataset.ready = 'error';
 });

@@ -172,14 +172,16 @@ export class Network {
    * Run parties to the end: route their bytes round by round until every party is done.
    * `parties`: `[{ key, factory, params }]` (a package factory and its public parameters; see
    * www/party-worker.js). A broadcast reaches every other party of the run. Resolves with
-   * `{ outcomes: Map, errors: Map, waiting: [] }` (errors: the failed starts and steps, with
-   * codes and culprits; waiting: parties still waiting when nothing was left in flight).
+   * `{ outcomes: Map, errors: Map, waiting: [], started: Map }` (errors: the failed starts and
+   * steps, with codes and culprits; waiting: parties still waiting when nothing was left in
+   * flight; started: key -> ms of its party's start, measured inside its worker).
    * `label` names this run in the trace.
    */
   async run({ phase, parties, label = '' }) {
     const runIndex = ++this.runs;
     const outcomes = new Map();
     const errors = new Map();
+    const started = new Map();
     const keys = parties.map((p) => p.key);
     for (const k of keys) if (!this.placement.has(k)) throw new Error(`no entity ${String(k)}`);
     const live = new Set();
@@ -188,6 +190,7 @@ export class Network {
     const byWorker = this.#byWorker(parties.map(({ key, factory, params }) => ({ key, factory, params })));
     const replies = await Promise.all([...byWorker].map(([w, specs]) => this.pool.call(w, { op: 'start', scope: this.scope, specs })));
     for (const s of replies.flatMap((r) => r.results)) {
+      if (s.ms !== undefined) started.set(s.key, s.ms);
       if (!s.ok) {
         errors.set(s.key, s.error);
         continue;
@@ -198,7 +201,7 @@ export class Network {
     }
     if (errors.size) {
       await this.#stop([...live]);
-      return { outcomes, errors, waiting: [] };
+      return { outcomes, errors, waiting: [], started };
     }
     for (let tick = 0; live.size && tick < MAX_ROUNDS; tick++) {
       const stats = new RoundStats(phase, roundName([...live].map((k) => rounds.get(k))), live.size);
@@ -235,7 +238,7 @@ export class Network {
     }
     const waiting = [...live];
     await this.#stop(waiting);
-    return { outcomes, errors, waiting };
+    return { outcomes, errors, waiting, started };
   }
 
   /** Free the parties of `keys` in their workers (their keyrings stay). */

@@ -18,6 +18,10 @@
 // info (`publicInfo()`) goes back to the page. `committee-deal` runs the trusted dealer (it
 // keeps nothing) and `committee-load` gives an entity the share a dealer sent it.
 //
+// A Corona party (`corona.signer`) holds its `CoronaShare` the same way: `corona-load` gives an
+// entity the key package the dealer (the page) sent it, moved here and wiped once decoded, and
+// `share: true` in the signer's parameters stands for it.
+//
 // Entities live in scopes: each tab's network (www/coordinator.js) names its own, so the
 // committee tab's member 3 is not the threshold tab's party 3 in the same worker.
 //
@@ -66,7 +70,7 @@ function release(e) {
 }
 
 function factory(name) {
-  const f = name.split('.').reduce((o, k) => (o && Object.hasOwn(o, k) ? o[k] : undefined), { lens: lib.lens, pulsar: lib.pulsar });
+  const f = name.split('.').reduce((o, k) => (o && Object.hasOwn(o, k) ? o[k] : undefined), { lens: lib.lens, pulsar: lib.pulsar, corona: lib.corona });
   if (typeof f !== 'function') throw new Error(`no factory ${name}`);
   return f;
 }
@@ -118,6 +122,7 @@ function start({ scope, specs }) {
     const ent = entity(scope, s.key);
     ent.party?.free();
     ent.party = null;
+    const t0 = performance.now();
     try {
       const params = { ...s.params };
       if (params.keyring === true) {
@@ -125,11 +130,11 @@ function start({ scope, specs }) {
         params.keyring = ent.keyring;
       }
       if (params.share === true) {
-        if (!ent.share) throw new Error(`entity ${String(s.key)} holds no committee share`);
+        if (!ent.share) throw new Error(`entity ${String(s.key)} holds no share`);
         params.share = ent.share;
       }
       ent.party = factory(s.factory)(params);
-      results.push({ key: s.key, ok: true, outgoing: ent.party.start.outgoing, round: ent.party.round });
+      results.push({ key: s.key, ok: true, outgoing: ent.party.start.outgoing, round: ent.party.round, ms: performance.now() - t0 });
     } catch (err) {
       results.push({ key: s.key, ok: false, error: errorInfo(err, s.key) });
     }
@@ -212,6 +217,22 @@ async function handle(msg) {
         msg.dealerShare.fill(0);
       }
       return { result: { share: ent.share.publicInfo(), ms: performance.now() - t0 } };
+    }
+    case 'corona-load': {
+      // A Corona party's key package from the trusted dealer (the page): decoded into a
+      // CoronaShare in WASM memory, the transferred bytes wiped.
+      await ready;
+      const t0 = performance.now();
+      const ent = entity(msg.scope, msg.key);
+      try {
+        const share = lib.CoronaShare.fromDealer(msg.keyPackage, msg.groupKey);
+        ent.share?.free();
+        ent.share = share;
+      } finally {
+        msg.keyPackage.fill(0);
+      }
+      const { id, threshold, parties } = ent.share.publicInfo();
+      return { result: { share: { id, threshold, parties }, ms: performance.now() - t0 } };
     }
     case 'magnetar-keygen': {
       await ready;
