@@ -55,12 +55,20 @@ const PARTY_COLUMNS = ['Party', 'Worker', 'Signing', 'Sent', 'Round 1 · 2 · co
 
 export const nameOf = (k) => `party ${k}`;
 
-/** [1, 2, 4] → "parties 1, 2 and 4". */
+/** [1, 2, 4] → "parties 1, 2 and 4"; runs of four or more as ranges: [1, …, 21] → "parties 1–21". */
 export function partyList(ids) {
-  const s = [...ids].sort((a, b) => a - b);
+  const s = [...new Set(ids)].sort((a, b) => a - b);
   if (!s.length) return 'nobody';
   if (s.length === 1) return `party ${s[0]}`;
-  return `parties ${s.slice(0, -1).join(', ')} and ${s.at(-1)}`;
+  const parts = [];
+  for (let i = 0; i < s.length; i++) {
+    let j = i;
+    while (j + 1 < s.length && s[j + 1] === s[j] + 1) j++;
+    if (j - i >= 3) parts.push(`${s[i]}–${s[j]}`);
+    else for (let x = i; x <= j; x++) parts.push(String(s[x]));
+    i = j;
+  }
+  return parts.length === 1 ? `parties ${parts[0]}` : `parties ${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }
 export const describeError = (err) => describe(err, nameOf);
 
@@ -300,6 +308,8 @@ function resetResult() {
   el.blame.textContent = 'No party has been named.';
 }
 
+const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1);
+
 function para(text, strong) {
   const p = document.createElement('p');
   p.style.margin = '0 0 0.4rem';
@@ -322,7 +332,7 @@ function renderBlame(res) {
     el.blame.dataset.state = 'unattributable';
     el.blame.dataset.code = 'UNATTRIBUTABLE_ABORT';
     el.blame.append(
-      para(`${partyList(who)} ended with UNATTRIBUTABLE_ABORT.`, 'Nobody can be named.'),
+      para(`${cap(partyList(who))} ended with UNATTRIBUTABLE_ABORT.`, 'Nobody can be named.'),
       para(
         `The combined signature did not verify, so no signer released it. Every response was well formed, and the scheme has no ` +
           `per-party verification equation (a per-party public key A·sᵢ would reveal s), so no signer can tell which response was wrong` +

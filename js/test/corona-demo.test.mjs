@@ -5,7 +5,8 @@
 // (614,666 + 36·3 = 614,774 bytes, ~615 KB) is shown. Then, with the same key: a wrong response
 // (bad-contribution) ends every signer with UNATTRIBUTABLE_ABORT and nobody is named; a garbage
 // sender is named MALFORMED_MESSAGE by the honest signers while the session stalls. No long
-// task on the page's thread over the budget, no console error.
+// task on the page's thread over the budget, nothing wider than its card on a desktop or a phone,
+// `?seed=` reproduces a run, no console error.
 //
 //   node --test js/test/corona-demo.test.mjs
 //
@@ -58,6 +59,25 @@ async function parties() {
 async function rounds() {
   const rows = await page.$$eval('#co-rounds tbody tr[data-round]', (trs) => trs.map((tr) => [tr.dataset.round, [...tr.cells].map((c) => c.textContent.trim())]));
   return rows;
+}
+
+/** What sticks out: the document wider than the viewport, or an element of a card wider than its card. */
+async function overflow() {
+  return page.evaluate(() => {
+    const out = [];
+    const doc = document.documentElement;
+    if (doc.scrollWidth > doc.clientWidth) out.push(`the document is ${doc.scrollWidth} px wide in ${doc.clientWidth}`);
+    const name = (e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}`;
+    for (const card of document.querySelectorAll('#panel-corona .card, #panel-corona .note')) {
+      const c = card.getBoundingClientRect();
+      for (const e of card.querySelectorAll('*')) {
+        if (!e.getClientRects().length) continue;
+        const r = e.getBoundingClientRect();
+        if (r.width > 0 && (r.right > c.right + 1 || r.left < c.left - 1)) out.push(`${name(e)} outside ${name(card)}`);
+      }
+    }
+    return out.slice(0, 10);
+  });
 }
 
 /** Long tasks (over `ms`) on the page's own thread, from a buffered observer installed at load. */
@@ -126,6 +146,12 @@ describe('demo: the Corona tab in Chromium', { timeout: patience(300) }, () => {
     // The page's thread: the budget of js/test/demo-tabs.test.mjs (100 ms on an idle machine).
     const long = await longTasks(100 * SLOWNESS);
     assert.deepEqual(long, [], `main-thread tasks over ${100 * SLOWNESS} ms during the run`);
+    assert.match(await text('#co-main-thread'), /^Page thread during "Dealing and signing"/);
+    // The layout holds on a desktop and on a phone.
+    for (const viewport of [{ width: 390, height: 844 }, { width: 1366, height: 900 }]) {
+      await page.setViewportSize(viewport);
+      assert.deepEqual(await overflow(), [], `at ${viewport.width}`);
+    }
   });
 
   test('a wrong response (bad-contribution): every signer ends with UNATTRIBUTABLE_ABORT, nobody can be named', async () => {
@@ -135,7 +161,7 @@ describe('demo: the Corona tab in Chromium', { timeout: patience(300) }, () => {
     assert.equal(await page.getAttribute('#co-blame', 'data-state'), 'unattributable');
     assert.equal(await page.getAttribute('#co-blame', 'data-code'), 'UNATTRIBUTABLE_ABORT');
     assert.equal(await page.getAttribute('#co-blame', 'data-party'), null, 'nobody is named');
-    assert.match(await text('#co-blame'), /Nobody can be named\. parties 1, 2 and 3 ended with UNATTRIBUTABLE_ABORT\./);
+    assert.match(await text('#co-blame'), /Nobody can be named\. Parties 1, 2 and 3 ended with UNATTRIBUTABLE_ABORT\./);
     const p = await parties();
     for (const id of [1, 3]) assert.equal(p.get(id).cells[5], 'stopped: UNATTRIBUTABLE_ABORT: nobody can be named', `party ${id}`);
     assert.match(await text('#co-status'), /UNATTRIBUTABLE_ABORT — nobody can be named/);
@@ -155,6 +181,21 @@ describe('demo: the Corona tab in Chromium', { timeout: patience(300) }, () => {
     const p = await parties();
     for (const id of [1, 4]) assert.equal(p.get(id).outcome, 'waiting', p.get(id).cells.join(' | '));
     assert.equal(p.get(3).outcome, 'named');
+  });
+
+  test('?seed= makes a run reproducible: the same group key and signature after a reload', async () => {
+    const seen = [];
+    for (let i = 0; i < 2; i++) {
+      await page.goto('about:blank');
+      await page.goto(`${server.url}?seed=corona-test#corona`, { waitUntil: 'load' });
+      await page.waitForSelector('body[data-ready]', { state: 'attached', timeout: TIMEOUT });
+      await page.waitForSelector('#co-run:not([disabled])', { timeout: TIMEOUT });
+      await setForm({ n: 3, t: 2 });
+      await act('#co-run');
+      assert.equal(await page.getAttribute('#co-verdict', 'data-state'), 'valid');
+      seen.push([await text('#co-gk-hex'), await text('#co-sig-hex')]);
+    }
+    assert.deepEqual(seen[0], seen[1]);
   });
 
   test('no uncaught page errors or console errors', () => {
