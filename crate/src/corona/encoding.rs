@@ -178,6 +178,25 @@ pub(crate) fn decode_signature(bytes: &[u8]) -> Result<Signature, Error> {
     Ok(Signature { c_tilde, z, delta })
 }
 
+/// Declassifies the public fields of a decrypted `CORK` (the frame header, t, n, the id, tr,
+/// the pair count and each pair's id), leaving the share and the pairwise keys secret; ranges
+/// past the end of a short input are skipped (the decoder then refuses it).
+pub(crate) fn declassify_package_layout(bytes: &[u8]) {
+    let public = |range: core::ops::Range<usize>| {
+        if let Some(part) = bytes.get(range) {
+            crate::ct::public_slice(part);
+        }
+    };
+    let pairs_at = 12 + 64 + VEC7_LEN;
+    public(0..12 + 64);
+    public(pairs_at..pairs_at + 2);
+    let mut at = pairs_at + 2;
+    while at < bytes.len() {
+        public(at..at + 2);
+        at += 66;
+    }
+}
+
 impl KeyShare {
     /// The `CORK` frame: t, n, the id, the group key's digest, the share (7 × enc49) and the
     /// n − 1 pairwise key pairs (11,054 + 66·(n − 1) bytes).

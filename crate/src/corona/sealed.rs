@@ -102,6 +102,8 @@ impl KeyShare {
         let package = envelope::open(kem, head, kem_ct, body).ok_or(bad(wire::Error::InvalidValue(
             "envelope (altered, or sealed to another key)",
         )))?;
+        // The frame's layout fields are public (the share and the pairwise keys stay secret).
+        super::encoding::declassify_package_layout(&package);
         let share = KeyShare::from_bytes(&package, group)?;
         if share.id() != to {
             return Err(bad(wire::Error::InvalidValue("party id")));
