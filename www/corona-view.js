@@ -89,13 +89,17 @@ export function namedIn(phase) {
   return roundsOf(phase).flatMap((s) => s.named);
 }
 
-/** Per signer, its step times by what the step ran: r1 (its start), r2 ('respond'), combine. */
+/**
+ * Per signer, its step times by what the step ran: r1 (its start), r2 ('respond'), combine;
+ * a step that returned `waiting` (it dropped what it got, or still misses a message) is left out.
+ */
 function stepTimes(phase, started) {
   const out = new Map();
   const of = (k) => out.get(k) ?? out.set(k, {}).get(k);
   for (const [k, ms] of started ?? []) of(k).r1 = ms;
   for (const s of roundsOf(phase)) {
     for (const [k, ms] of s.partyMs) {
+      if (s.waited.includes(k)) continue; // a step that only dropped or waited ran no round
       const name = s.names.get(k);
       const o = of(k);
       if (name === 'respond' && o.r2 === undefined) o.r2 = ms;
@@ -177,7 +181,7 @@ function renderRounds() {
     rows.push({
       id: 'r1',
       round: `Round 1 · COR1: each signer broadcasts its commitment Dᵢ — about 615 KB per signer, the scheme’s price for two rounds`,
-      messages: sends.start.length ? `${sends.start.length} broadcasts (${sends.start.length * (k - 1)} deliveries)` : res ? '—' : '…',
+      messages: sends.start.length ? `${sends.start.length} broadcast${sends.start.length === 1 ? '' : 's'} (${sends.start.length * (k - 1)} deliveries)` : res ? '—' : '…',
       bytes: perSigner(sends.start, cor1Bytes(k)),
       time: res ? t('r1') : '…',
       where: WHERE.r1,
@@ -187,13 +191,13 @@ function renderRounds() {
       rows.push({
         id: 'r2',
         round: 'Round 2 · COR2: each signer broadcasts its response zᵢ (with the challenge it derived)',
-        messages: sends.respond.length ? `${sends.respond.length} broadcasts` : 'none',
+        messages: sends.respond.length ? `${sends.respond.length} broadcast${sends.respond.length === 1 ? '' : 's'}` : 'none',
         bytes: perSigner(sends.respond, COR2_BYTES),
         time: t('r2'),
         where: WHERE.r2,
       });
     }
-    const combined = roundsOf(s.phase).some((x) => [...x.names.values()].includes('combine'));
+    const combined = s.signers.some((id) => times.get(id)?.combine !== undefined);
     if (combined) {
       const fin = roundsOf(s.phase).flatMap((x) => x.finished);
       rows.push({
