@@ -310,6 +310,7 @@ const EXAMPLES = {
   'pulsar-dkg.mjs': ['qualified: 1 2 3 4 5', 'one sharing: true'],
   'pulsar.mjs': [/^setup: done in \d+ rounds$/, 'signature valid: true', 'pulsar.verify: true'],
   'committee.mjs': ['keygen: done in 3 rounds', 'signed: done true', 'signature valid: true'],
+  'corona.mjs': ['signed: done in 2 rounds', 'valid: true', 'other message: false'],
 };
 
 function assertLines(name, stdout, expected) {

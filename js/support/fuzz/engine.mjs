@@ -591,6 +591,8 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
         break;
       case 'int':
         h = hostileInt(r, v ?? 1);
+        // An option with a default takes `undefined` as "absent".
+        if (slot.optional && h.value === undefined) h = { ...h, expect: 'changed' };
         break;
       case 'ids':
         h = hostileIds(r, v ?? [1, 2]);

@@ -36,7 +36,7 @@ export function addressed(from, to) {
  * loaded machine the whole takes over its 30 s).
  */
 export function build(full, light, beat = () => {}) {
-  const { lens, pulsar, LensKeyShare, PulsarKeyShare, PulsarCommitteeShare, Rng } = full;
+  const { lens, pulsar, corona, LensKeyShare, PulsarKeyShare, PulsarCommitteeShare, CoronaShare, Rng } = full;
   const seed = (label) => label32(`fuzz/${label}`);
   const f = { full, light, ml: {}, curves: lens.curves };
 
@@ -197,6 +197,18 @@ export function build(full, light, beat = () => {}) {
   P.committeeShares = P.committee.shares.map((s) => PulsarCommitteeShare.fromDealer(s.dealerShare, P.committee.key));
   P.committeeSnapshot = P.committeeShares[0].seal(P.snapshotKey);
 
+  // Corona: a 2-of-3 key from the dealer, its shares, a sealed copy and one signature.
+  beat('fixtures: Corona');
+  const Co = (f.corona = { seed: seed('corona'), session: seed('corona/session'), message: labelled('fuzz/corona/msg', 40), context: labelled('fuzz/corona/ctx', 5) });
+  Co.dealt = corona.deal({ threshold: 2, parties: 3, seed: Co.seed });
+  Co.shares = Co.dealt.shares.map((s) => CoronaShare.fromDealer(s.keyPackage, Co.dealt.groupKey));
+  Co.snapshot = Co.shares[0].seal(P.snapshotKey);
+  const coronaSigned = complete(
+    [1, 2].map((id) => corona.signer({ share: Co.shares[id - 1], session: Co.session, signers: [1, 2], message: Co.message, context: Co.context, seed: seed(`corona/sign/${id}`) })),
+    'corona signing',
+  );
+  Co.signature = coronaSigned.get(1).signature;
+
   beat('fixtures: receivers, scenarios');
   // Receivers of every exported class: a shared one, fresh ones (for free), freed ones.
   let dkgPool = [];
@@ -213,6 +225,7 @@ export function build(full, light, beat = () => {}) {
     PulsarKeyShare: () => PulsarKeyShare.restore(P.snapshot, P.snapshotKey),
     PulsarDkgShare: freshDkgShare,
     PulsarCommitteeShare: () => PulsarCommitteeShare.restore(P.committeeSnapshot, P.snapshotKey),
+    CoronaShare: () => CoronaShare.restore(f.corona.snapshot, P.snapshotKey),
     Rng: () => Rng.fromSeed(seed('rng')),
     MagnetarRegistry: registry(MagnetarRegistry),
     LightClient: () => new full.LightClient(C.set, C.policy),
@@ -231,6 +244,7 @@ export function build(full, light, beat = () => {}) {
     PulsarKeyShare: P.shares[0],
     PulsarDkgShare: P.dkgShares[0],
     PulsarCommitteeShare: P.committeeShares[0],
+    CoronaShare: f.corona.shares[0],
     Rng: f.fresh.Rng(),
     MagnetarRegistry: f.fresh.MagnetarRegistry(),
     LightClient: f.fresh.LightClient(),
@@ -246,7 +260,7 @@ export function build(full, light, beat = () => {}) {
       receivers: Object.fromEntries(Object.entries(lightFresh).map(([k, make]) => [k, make()])),
     },
   };
-  f.holders = [...L.shares, ...P.shares, ...P.dkgShares, ...P.committeeShares, f.receivers.Rng, f.receivers.Party, f.receivers.PulsarKeyring, f.receivers.LensKeyring];
+  f.holders = [...L.shares, ...P.shares, ...P.dkgShares, ...P.committeeShares, ...f.corona.shares, f.receivers.Rng, f.receivers.Party, f.receivers.PulsarKeyring, f.receivers.LensKeyring];
 
   // The protocol scenarios: a victim party, its peers, the victim's genuine first inbox (what its
   // peers' starts sent it), and a check of the run's outcomes once it completes (a string: why not).

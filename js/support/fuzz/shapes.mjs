@@ -27,6 +27,8 @@ const REC = bytes({ max: 'record' });
 const SEED = bytes({ optional: true, length: 32 });
 const CTX = bytes({ optional: true, max: 'context' });
 const INT = { kind: 'int' };
+/** An integer option with a default: leaving it out is no error. */
+const OPT_INT = { kind: 'int', optional: true };
 const IDS = { kind: 'ids' };
 const GEN = { kind: 'generation' };
 const LEVEL = { kind: 'level' };
@@ -139,7 +141,7 @@ export const SHAPES = {
   // The smallest chain (one validator, one block, BLS only); one option changed at a time keeps
   // it small (a Pulsar group of one when the policy changes), and the same options must give
   // the same bytes.
-  testChain: [[opts({ seed: B32, chainId: { kind: 'u64' }, validators: INT, policy: POLICY, epochs: INT, blocks: INT, level: LEVEL, magnetar: MODE }, false)], () => [{ seed: new Uint8Array(32).fill(7), validators: 1, policy: 'pq-off', epochs: 1, blocks: 1 }], 'testChain'],
+  testChain: [[opts({ seed: B32, chainId: { kind: 'u64' }, validators: OPT_INT, policy: POLICY, epochs: OPT_INT, blocks: OPT_INT, level: LEVEL, magnetar: MODE }, false)], () => [{ seed: new Uint8Array(32).fill(7), validators: 1, policy: 'pq-off', epochs: 1, blocks: 1 }], 'testChain'],
 
   // ---------------------------------------------------------------- BLS (full build)
   'bls.keygen': [[bytes({ optional: true }), opts({ keyInfo: bytes({ optional: true }) })], (m) => [m.ikm], 'keypair'],
@@ -193,6 +195,9 @@ export const SHAPES = {
   'pulsar.committee.deal': [[opts({ level: LEVEL, threshold: INT, members: IDS, ...GENERATOR }, false)], (f) => [{ level: 44, threshold: 2, members: [1, 2, 3], seed: f.pulsar.seed }], 'object'],
   'pulsar.committee.keygen': [[opts({ session: B32, level: LEVEL, threshold: INT, members: IDS, id: INT, ...GENERATOR }, false)], (f) => [{ session: f.pulsar.session, level: 44, threshold: 2, members: [1, 2, 3], id: 1, seed: f.pulsar.seed }], 'party'],
   'pulsar.committee.signer': [[opts({ share: holder('PulsarCommitteeShare'), session: B32, signers: IDS, message: MSG, context: CTX, ...GENERATOR }, false)], (f) => [{ share: f.pulsar.committeeShares[0], session: f.pulsar.session, signers: [1, 2], message: f.pulsar.message, context: f.pulsar.context, seed: f.pulsar.seed }], 'party'],
+  'corona.deal': [[opts({ threshold: INT, parties: INT, ...GENERATOR }, false)], (f) => [{ threshold: 2, parties: 3, seed: f.corona.seed }], 'object'],
+  'corona.signer': [[opts({ share: holder('CoronaShare'), session: B32, signers: IDS, message: MSG, context: CTX, ...GENERATOR }, false)], (f) => [{ share: f.corona.shares[0], session: f.corona.session, signers: [1, 2], message: f.corona.message, context: f.corona.context, seed: f.corona.seed }], 'party'],
+  'corona.verify': [[B, MSG, CTX, B], (f) => [f.corona.dealt.groupKey, f.corona.message, f.corona.context, f.corona.signature], 'verdict'],
   'pulsar.verify': [[B, MSG, B, opts({ context: CTX })], (f) => [f.pulsar.groupKey, f.pulsar.message, f.pulsar.signature, { context: f.pulsar.context }], 'verdict'],
   'pulsar.verifyActivation': [[REC, REC, GEN, B32, REC], (f) => [f.pulsar.activation.sharing, f.pulsar.activation.keyRecord, f.pulsar.activation.generation, f.pulsar.activation.transcriptHash, f.pulsar.activation.certificate], 'activation', {
     // Every byte of the record is part of the statement (the record of the generation it activates).
@@ -204,6 +209,7 @@ export const SHAPES = {
   'new LensKeyShare': [[ANY, ANY], () => [undefined, undefined], 'throws'],
   'new PulsarKeyShare': [[ANY, ANY], () => [undefined, undefined], 'throws'],
   'new PulsarCommitteeShare': [[ANY, ANY], () => [undefined, undefined], 'throws'],
+  'new CoronaShare': [[ANY, ANY], () => [undefined, undefined], 'throws'],
   // The lifecycle parties and their keyrings. A reshare moves the keyring into the party: its
   // base takes a fresh one.
   'run': [[{ kind: 'parties' }, O], () => [[], undefined], 'object'],
@@ -238,6 +244,8 @@ export const SHAPES = {
   'LensKeyShare.fromDealer': [[CURVE, bytes({ max: 'record' }), REC], (f) => ['ed25519', f.lens.dealerShare, f.lens.dealt.publicPackage], 'holder:LensKeyShare'],
   'PulsarCommitteeShare.fromDealer': [[bytes({ max: 'record' }), REC], (f) => [f.pulsar.committee.shares[0].dealerShare, f.pulsar.committee.key], 'holder:PulsarCommitteeShare'],
   'PulsarCommitteeShare.restore': [[REC, B32], (f) => [f.pulsar.committeeSnapshot, f.pulsar.snapshotKey], 'holder:PulsarCommitteeShare', { strict: true }],
+  'CoronaShare.fromDealer': [[bytes({ max: 'record' }), REC], (f) => [f.corona.dealt.shares[0].keyPackage, f.corona.dealt.groupKey], 'holder:CoronaShare'],
+  'CoronaShare.restore': [[REC, B32], (f) => [f.corona.snapshot, f.pulsar.snapshotKey], 'holder:CoronaShare', { strict: true }],
   'PulsarKeyShare.restore': [[REC, B32], (f) => [f.pulsar.snapshot, f.pulsar.snapshotKey], 'holder:PulsarKeyShare', { strict: true }],
   'Owned#free': [[], () => [], 'undefined', { this: 'fresh' }],
   'Owned#Symbol.dispose': [[], () => [], 'undefined', { this: 'fresh' }],
