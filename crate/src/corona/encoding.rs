@@ -41,6 +41,11 @@ const B_LEN: usize = ROWS * N * 18 / 8;
 /// enc49 of one R_q^7 vector.
 pub(crate) const VEC7_LEN: usize = COLS * N * 49 / 8;
 
+/// Bytes of a key package (`CORK`) of a group of `n` parties: 11,054 + 66·(n − 1).
+pub(crate) const fn package_len(n: usize) -> usize {
+    6 + 6 + 64 + VEC7_LEN + 2 + 66 * n.saturating_sub(1)
+}
+
 /// One u32-length-prefixed field of fixed size.
 fn field<'a>(r: &mut Reader<'a>, len: usize) -> Result<&'a [u8], wire::Error> {
     let declared = usize::try_from(r.u32()?).unwrap_or(usize::MAX);
@@ -204,7 +209,7 @@ impl KeyShare {
     /// # Security
     /// Secret (wiped when dropped): send it over a confidential channel only.
     pub fn to_bytes(&self) -> Zeroizing<Vec<u8>> {
-        let mut w = Writer::with_capacity(11_054 + 66 * self.pairwise.len());
+        let mut w = Writer::with_capacity(package_len(self.pairwise.len() + 1));
         w.put(&KEY_PACKAGE_MAGIC).u16(PACKAGE_VERSION);
         w.u16(self.t).u16(self.n).u16(self.x).put(&self.group.digest);
         let mut s = Zeroizing::new(Vec::with_capacity(VEC7_LEN));

@@ -150,11 +150,15 @@ fn times_u(m_hat: &[Poly], rows: usize, u_hat: &[Poly]) -> Vec<Poly> {
         .collect()
 }
 
-/// h̃ = Round_ν(DSum·u), enc19 for hashing.
-pub(crate) fn rounded_commitment(dsum: &[Poly], u: &[Poly]) -> Vec<[u32; N]> {
-    let dsum_hat: Vec<Poly> = dsum.iter().map(to_ntt).collect();
+/// NTT(DSum), entry by entry: what the full-rank check and h̃ both read.
+pub(crate) fn to_ntt_all(dsum: &[Poly]) -> Vec<Poly> {
+    dsum.iter().map(to_ntt).collect()
+}
+
+/// h̃ = Round_ν(DSum·u), enc19 for hashing, from `dsum_hat` = NTT(DSum).
+pub(crate) fn rounded_commitment(dsum_hat: &[Poly], u: &[Poly]) -> Vec<[u32; N]> {
     let u_hat: Vec<Poly> = u.iter().map(to_ntt).collect();
-    times_u(&dsum_hat, ROWS, &u_hat)
+    times_u(dsum_hat, ROWS, &u_hat)
         .iter()
         .map(|h| {
             let mut r = [0u32; N];
@@ -351,9 +355,8 @@ pub(crate) fn verify_bounded(
 
 /// The full-rank check (spec §4.6 step 4): in every NTT slot, the 8×48 matrix of DSum's
 /// columns 1..48 has rank 8 (Gaussian elimination mod q; public data, variable time). An honest
-/// DSum fails with probability about 256·q^−41.
-pub(crate) fn full_rank(dsum: &[Poly]) -> bool {
-    let hat: Vec<Poly> = dsum.iter().map(to_ntt).collect();
+/// DSum fails with probability about 256·q^−41. `hat` is NTT(DSum).
+pub(crate) fn full_rank(hat: &[Poly]) -> bool {
     let mut m = [[0u64; D_BAR]; ROWS];
     // Slot by slot across the 8×48 polynomials (a transposition).
     #[allow(clippy::needless_range_loop)]

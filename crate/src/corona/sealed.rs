@@ -31,8 +31,8 @@ pub const SEALED_PACKAGE_MAGIC: [u8; 4] = *b"CORE";
 const VERSION: u16 = 1;
 /// The header the envelope binds: magic, version, recipient, tr.
 const HEADER_LEN: usize = 4 + 2 + 2 + 64;
-/// The longest key package: n = 1024.
-const MAX_PACKAGE_LEN: usize = 11_054 + 66 * 1023;
+/// The longest key package.
+const MAX_PACKAGE_LEN: usize = super::encoding::package_len(super::params::MAX_SIGNERS);
 
 fn header(to: PartyId, digest: &[u8; 64]) -> Vec<u8> {
     let mut w = Writer::with_header(&SEALED_PACKAGE_MAGIC, VERSION);

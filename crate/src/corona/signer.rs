@@ -304,10 +304,11 @@ impl Signer {
                 "MAC list",
             )));
         }
+        let digest = digest.unwrap_or_else(|| commitment_digest(c.from, c.d));
         if self.phase != Some(Phase::Commit) {
             // A second commitment after this signer moved on: a repeat or an equivocation.
             return Some(match self.digests.get(&from) {
-                Some(d) if *d == commitment_digest(c.from, c.d) => BlameReason::DuplicateMessage,
+                Some(d) if *d == digest => BlameReason::DuplicateMessage,
                 _ => BlameReason::ConflictingMessage,
             });
         }
@@ -315,7 +316,6 @@ impl Signer {
             Ok(d) => d,
             Err(e) => return Some(BlameReason::Malformed(e)),
         };
-        let digest = digest.unwrap_or_else(|| commitment_digest(c.from, c.d));
         let me = self.share.x;
         let expected = mac(
             &self.share,
@@ -376,7 +376,8 @@ impl Signer {
 
     /// Round 2 (spec §4.6–§4.7): the full-rank check, th, u, h̃, c̃, and z_i.
     fn respond(&mut self) -> Result<Outgoing, Error> {
-        if !kernel::full_rank(&self.dsum) {
+        let dsum_hat = kernel::to_ntt_all(&self.dsum);
+        if !kernel::full_rank(&dsum_hat) {
             self.phase = None;
             self.secret = None;
             return Err(Error::DegenerateCommitments);
@@ -391,7 +392,7 @@ impl Signer {
         }
         let th: [u8; 64] = t.finalize();
         let u = kernel::public_vector(&th, &self.mu);
-        let h = kernel::rounded_commitment(&self.dsum, &u);
+        let h = kernel::rounded_commitment(&dsum_hat, &u);
         let c_tilde = kernel::challenge_seed(&group.digest, &self.mu, &h);
         let c = kernel::challenge(&c_tilde);
         let me = self.share.x;

@@ -341,7 +341,7 @@ fn sign_with(
     let dsum = aggregate(&ds);
     let th = [7u8; 64]; // the transcript hash (its inputs come with the parties)
     let u = public_vector(&th, &mu);
-    let h = rounded_commitment(&dsum, &u);
+    let h = rounded_commitment(&to_ntt_all(&dsum), &u);
     let c_tilde = challenge_seed(&tr, &mu, &h);
     let c = challenge(&c_tilde);
     let zs: Vec<Vec<[u64; N]>> = set
@@ -391,7 +391,8 @@ fn any_t_subset_signs_and_verifies_and_t_minus_one_does_not() {
 
 #[test]
 fn the_full_rank_check_passes_an_honest_sum_and_refuses_degenerate_ones() {
-    use super::kernel::{aggregate, commit, full_rank, WIDTH};
+    use super::kernel::{aggregate, commit, to_ntt_all, WIDTH};
+    let full_rank = |dsum: &[[u64; N]]| super::kernel::full_rank(&to_ntt_all(dsum));
     use super::ring::{Matrix, ZERO};
     let a = Matrix::expand(&[5; 32]);
     let (d1, _) = commit(&a, &[1; 32]);
@@ -571,4 +572,11 @@ fn signature_norms_match_the_parameters() {
             off * 100.0
         );
     }
+}
+
+#[test]
+fn the_package_length_is_the_encodings() {
+    let (_, packages) = super::key::deal_seeded(2, 5, [1; 32], &[2; 32]);
+    assert_eq!(packages[0].to_bytes().len(), super::encoding::package_len(5));
+    assert_eq!(super::encoding::package_len(1024), 11_054 + 66 * 1023);
 }
