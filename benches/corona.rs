@@ -10,7 +10,9 @@
 //!   and R2 together;
 //! - **Combine**: its step on the K − 1 `COR2`s (sum, A·z, Δ, and the verification every
 //!   signer runs before releasing);
-//! - **Verify**: [`GroupKey::verify`] on the signature (ExpandA included).
+//! - **Verify**: [`GroupKey::verify`] on the signature (ExpandA included);
+//! - **Verify, prepared**: [`corona::PreparedGroupKey::verify`] (A and 2^ξ·b̃ expanded once per
+//!   key, as a light client keeps them).
 //!
 //! The timed signer draws from the same seeded generator every repetition, so its D_i, the
 //! challenge and the other signers' `COR2`s stay valid across repetitions. Medians of
@@ -63,6 +65,7 @@ struct Row {
     r2: Duration,
     combine: Duration,
     verify: Duration,
+    prepared: Duration,
     r1_bytes: usize,
 }
 
@@ -116,6 +119,8 @@ fn bench(k: usize, reps: usize) -> Row {
     let others1 = inbox(me, &cor1);
     let others2 = inbox(me, &cor2);
     let (mut r1, mut r2, mut combine, mut verify) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut prepared = Vec::new();
+    let prepared_key = key.prepare();
     for _ in 0..reps {
         let t = Instant::now();
         let (mut s, _) = start(0).expect("start");
@@ -137,6 +142,11 @@ fn bench(k: usize, reps: usize) -> Row {
         key.verify(b"corona bench block", b"", &signature)
             .expect("verifies");
         verify.push(t.elapsed());
+        let t = Instant::now();
+        prepared_key
+            .verify(b"corona bench block", b"", &signature)
+            .expect("verifies");
+        prepared.push(t.elapsed());
     }
     Row {
         k,
@@ -146,6 +156,7 @@ fn bench(k: usize, reps: usize) -> Row {
         r2: median(r2),
         combine: median(combine),
         verify: median(verify),
+        prepared: median(prepared),
         r1_bytes: cor1[0].1.len(),
     }
 }
@@ -158,12 +169,12 @@ fn main() {
         .max(1);
     let all = std::env::var("CORONA_BENCH_ALL").is_ok_and(|v| v == "1");
     let sizes: &[usize] = if all { &[4, 14, 21, 43, 64] } else { &[4, 14, 21] };
-    println!("| K (of n) | deal | R1 | R2 (with preprocess) | Combine (with verify) | Verify | COR1 bytes |");
-    println!("|---|---|---|---|---|---|---|");
+    println!("| K (of n) | deal | R1 | R2 (with preprocess) | Combine (with verify) | Verify | Verify, prepared | COR1 bytes |");
+    println!("|---|---|---|---|---|---|---|---|");
     for &k in sizes {
         let r = bench(k, reps);
         println!(
-            "| {} ({}) | {} | {} | {} | {} | {} | {} |",
+            "| {} ({}) | {} | {} | {} | {} | {} | {} | {} |",
             r.k,
             r.n,
             ms(r.deal),
@@ -171,6 +182,7 @@ fn main() {
             ms(r.r2),
             ms(r.combine),
             ms(r.verify),
+            format!("{:.2}", r.prepared.as_secs_f64() * 1e3),
             r.r1_bytes
         );
     }

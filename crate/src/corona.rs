@@ -16,8 +16,9 @@
 //!     s.step(the other COR1s)   ──► COR2 (c̃, z_i)
 //!     s.step(the other COR2s)   ──► Done(Signed { signature: CORS, … })
 //!
-//! verification (public inputs only):
+//! verification (public inputs only; also in the light build):
 //!   group_key.verify(message, context, &signature)?
+//!   or, for many: let prepared = group_key.prepare(); prepared.verify(message, context, &sig)?
 //! ```
 //!
 //! Every message is a broadcast to the other signers; every signer combines, and only a
@@ -63,32 +64,58 @@
 //! coefficients: the scheme's price for two rounds), round 2 sends 11,048; the signature is
 //! 15,666 bytes and the group key 4,654.
 
+// The verifier (group key, signature frame, verify) is in every build, the light one
+// included; keys, signing and the parties need `threshold`. Without it the samplers and ring
+// helpers only signing reads are dead code, and stay out of the binary.
+#[cfg_attr(not(feature = "threshold"), allow(dead_code))]
 mod arith;
+#[cfg_attr(not(feature = "threshold"), allow(dead_code))]
 mod codec;
+#[cfg(feature = "threshold")]
+mod deal;
+#[cfg_attr(not(feature = "threshold"), allow(dead_code))]
 mod encoding;
 mod error;
+#[cfg(feature = "threshold")]
 mod kernel;
 mod key;
+#[cfg(feature = "threshold")]
 mod message;
 mod ntt;
+#[cfg(feature = "threshold")]
+mod package;
+#[cfg_attr(not(feature = "threshold"), allow(dead_code))]
 mod params;
+#[cfg_attr(not(feature = "threshold"), allow(dead_code))]
 mod ring;
+#[cfg_attr(not(feature = "threshold"), allow(dead_code))]
 mod sample;
+#[cfg(feature = "threshold")]
 mod sealed;
+#[cfg(feature = "threshold")]
 mod signer;
 #[cfg(test)]
 mod tests;
+mod verify;
 
+#[cfg(feature = "threshold")]
+pub use deal::{deal, KeyShare};
 pub use encoding::{GROUP_KEY_LEN, GROUP_KEY_MAGIC, KEY_PACKAGE_MAGIC, SIGNATURE_LEN, SIGNATURE_MAGIC};
 pub use error::Error;
-pub use key::{deal, GroupKey, KeyShare};
+pub use key::GroupKey;
+#[cfg(feature = "threshold")]
 pub use message::{commit_len, COMMIT_MAGIC, RESPONSE_LEN, RESPONSE_MAGIC};
+#[cfg(feature = "threshold")]
 pub use sealed::{deal_sealed, SEALED_PACKAGE_MAGIC};
+#[cfg(feature = "threshold")]
 pub use signer::{SignParams, Signed, Signer};
+pub use verify::PreparedGroupKey;
 
 /// The smallest threshold.
+#[cfg(feature = "threshold")]
 pub const MIN_THRESHOLD: usize = 2;
 /// The largest group (the norm bound is sized for signing sets up to this size).
+#[cfg(feature = "threshold")]
 pub const MAX_PARTIES: usize = params::MAX_SIGNERS;
 
 /// Internals that known-answer files record (spec §8.1): not an API.
@@ -116,7 +143,7 @@ pub mod kat {
 
     /// SampleInBall(c̃) as −1, 0, 1.
     pub fn sample_in_ball(c_tilde: &[u8; 32]) -> [i8; N] {
-        let c = super::kernel::challenge(c_tilde);
+        let c = super::verify::challenge(c_tilde);
         c.map(|v| match v {
             0 => 0,
             1 => 1,

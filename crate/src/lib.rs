@@ -54,7 +54,6 @@ extern crate alloc;
 
 pub mod bls;
 pub mod cert;
-#[cfg(feature = "threshold")]
 pub mod corona;
 #[cfg(feature = "ct-check")]
 pub mod ct;

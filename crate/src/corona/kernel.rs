@@ -1,32 +1,22 @@
-//! The signing equations (spec §4.5–§4.9) on values, without messages: round 1's commitment
-//! D_i, round 2's response z_i, the public Combine and Verify. The parties (`signer`) add
-//! sessions, MACs, frames and blame around these.
+//! The signing equations (spec §4.5–§4.8) on values, without messages: round 1's commitment
+//! D_i, round 2's response z_i and the public Combine (whose verifier half is `verify`'s).
+//! The parties (`signer`) add sessions, MACs, frames and blame around these.
 
 use alloc::vec::Vec;
 
 use zeroize::Zeroizing;
 
 use super::arith::{self, centred, mul};
-use super::codec::pack;
-use super::key::GroupKey;
 use super::ntt::{inv_ntt, pointwise};
-use super::params::{BOUND_SQUARED, COLS, D_BAR, N, NU, ROWS, XI};
+use super::params::{COLS, D_BAR, N, ROWS};
 use super::ring::{poly_add, poly_from_small, poly_scale, poly_sub, to_ntt, Matrix, Poly, ZERO};
-use super::sample::{
-    cdt_batch, round_nu, sample_in_ball, tree_combine, uniform_poly, Z_SIGMA_STAR, Z_SIGMA_U,
-};
+use super::sample::{cdt_batch, round_nu, tree_combine, uniform_poly, Z_SIGMA_STAR, Z_SIGMA_U};
+use super::verify::{challenge, PreparedGroupKey, Signature};
 use crate::hash::xof_x4::xof_x4;
 use crate::hash::{tags, Transcript};
 
 /// Columns of a commitment: r* / e* and the 48 others.
 pub(crate) const WIDTH: usize = 1 + D_BAR;
-
-/// μ = TH(MSG; tr, ctx, M; 64).
-pub(crate) fn message_digest(tr: &[u8; 64], ctx: &[u8], message: &[u8]) -> [u8; 64] {
-    let mut t = Transcript::new(tags::CORONA_MSG);
-    t.append(tr).append(ctx).append(message);
-    t.finalize()
-}
 
 /// Bytes a σ_E polynomial reads (256 base samples of 16 bytes).
 const NARROW_BYTES: usize = N * 16;
@@ -170,22 +160,6 @@ pub(crate) fn rounded_commitment(dsum_hat: &[Poly], u: &[Poly]) -> Vec<[u32; N]>
         .collect()
 }
 
-/// c̃ = TH(HC; tr, μ, enc19(h̃); 32).
-pub(crate) fn challenge_seed(tr: &[u8; 64], mu: &[u8; 64], h: &[[u32; N]]) -> [u8; 32] {
-    let mut bytes = Vec::with_capacity(ROWS * 32 * 19);
-    pack(h.iter().flatten().map(|&v| u64::from(v)), 19, &mut bytes);
-    let mut t = Transcript::new(tags::CORONA_HC);
-    t.append(tr).append(mu).append(&bytes);
-    t.finalize()
-}
-
-/// c = SampleInBall(XOF(BALL; c̃)).
-pub(crate) fn challenge(c_tilde: &[u8; 32]) -> Poly {
-    let mut t = Transcript::new(tags::CORONA_BALL);
-    t.append(c_tilde);
-    sample_in_ball(&mut t.finalize_xof())
-}
-
 /// λ_i over the signing set: Π_{j ≠ i} x_j / (x_j − x_i) mod q.
 pub(crate) fn lagrange(x: u16, set: &[u16]) -> u64 {
     let mut lambda = 1;
@@ -235,43 +209,9 @@ pub(crate) fn respond(
     z
 }
 
-/// A Corona signature's values: c̃, z ∈ R_q^7, Δ ∈ [−2^18, 2^18)^{8×256}.
-#[derive(Clone, PartialEq, Eq)]
-pub(crate) struct Signature {
-    pub(crate) c_tilde: [u8; 32],
-    pub(crate) z: Vec<Poly>,
-    pub(crate) delta: Vec<[i32; N]>,
-}
-
-/// Round_ν(A·z − 2^ξ·c·b̃) (both Combine and Verify).
-fn verifier_commitment(a: &Matrix, key: &GroupKey, z: &[Poly], c: &Poly) -> Vec<[u32; N]> {
-    let z_hat: Vec<Poly> = z.iter().map(to_ntt).collect();
-    let az = a.apply(&z_hat);
-    let c_hat = to_ntt(c);
-    let mut term = ZERO;
-    az.iter()
-        .zip(&key.b_tilde)
-        .map(|(v, b)| {
-            let mut lifted = ZERO;
-            for (l, &x) in lifted.iter_mut().zip(b.iter()) {
-                *l = u64::from(x) << XI;
-            }
-            pointwise(&c_hat, &to_ntt(&lifted), &mut term);
-            inv_ntt(&mut term);
-            let w = poly_sub(v, &term);
-            let mut r = [0u32; N];
-            for (r, &x) in r.iter_mut().zip(w.iter()) {
-                *r = round_nu(x);
-            }
-            r
-        })
-        .collect()
-}
-
 /// Combine: z = Σ z_j, Δ = cent_{2^19}(h̃ − w); `None` when z leaves the encodable range.
 pub(crate) fn combine(
-    a: &Matrix,
-    key: &GroupKey,
+    key: &PreparedGroupKey,
     h: &[[u32; N]],
     c_tilde: [u8; 32],
     responses: &[&[Poly]],
@@ -285,7 +225,7 @@ pub(crate) fn combine(
     if z.iter().flatten().any(|&v| centred(v).unsigned_abs() >= 1 << 47) {
         return None;
     }
-    let w = verifier_commitment(a, key, &z, &challenge(&c_tilde));
+    let w = key.commitment(&z, &challenge(&c_tilde));
     let delta = h
         .iter()
         .zip(&w)
@@ -302,55 +242,6 @@ pub(crate) fn combine(
         })
         .collect();
     Some(Signature { c_tilde, z, delta })
-}
-
-/// Verify on public inputs only (spec §4.9).
-pub(crate) fn verify(a: &Matrix, key: &GroupKey, tr: &[u8; 64], mu: &[u8; 64], sig: &Signature) -> bool {
-    verify_bounded(a, key, tr, mu, sig, BOUND_SQUARED)
-}
-
-/// N2 = Σ cent_q(z)² + 2^{2ν}·Σ Δ² (u128: at most about 2^105.9 for every encodable z and Δ).
-pub(crate) fn norm_squared(sig: &Signature) -> u128 {
-    let mut norm: u128 = 0;
-    for &v in sig.z.iter().flatten() {
-        let c = i128::from(centred(v));
-        norm += (c * c).unsigned_abs();
-    }
-    let mut delta: u128 = 0;
-    for &d in sig.delta.iter().flatten() {
-        delta += u128::from(d.unsigned_abs()) * u128::from(d.unsigned_abs());
-    }
-    norm + (delta << (2 * NU))
-}
-
-/// [`verify`] against the norm bound `bound` (the tests' bound-tightness checks).
-pub(crate) fn verify_bounded(
-    a: &Matrix,
-    key: &GroupKey,
-    tr: &[u8; 64],
-    mu: &[u8; 64],
-    sig: &Signature,
-    bound: u128,
-) -> bool {
-    let c = challenge(&sig.c_tilde);
-    let w = verifier_commitment(a, key, &sig.z, &c);
-    let restored: Vec<[u32; N]> = w
-        .iter()
-        .zip(&sig.delta)
-        .map(|(wr, dr)| {
-            let mut r = [0u32; N];
-            for ((r, &x), &d) in r.iter_mut().zip(wr.iter()).zip(dr.iter()) {
-                // Exact: masked to 19 bits.
-                #[allow(clippy::cast_sign_loss)]
-                let v = (i64::from(x) + i64::from(d)) as u64 & ((1 << 19) - 1);
-                #[allow(clippy::cast_possible_truncation)]
-                let v = v as u32;
-                *r = v;
-            }
-            r
-        })
-        .collect();
-    challenge_seed(tr, mu, &restored) == sig.c_tilde && norm_squared(sig) <= bound
 }
 
 /// The full-rank check (spec §4.6 step 4): in every NTT slot, the 8×48 matrix of DSum's

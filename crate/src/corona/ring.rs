@@ -60,6 +60,7 @@ pub(crate) fn to_ntt(a: &Poly) -> Poly {
 
 /// A ∈ R_q^{8×7} in the NTT domain, expanded from ρ: entry (r, c) is the uniform polynomial of
 /// `XOF(A; ρ, r, c)` (each entry its own stream).
+#[derive(Clone)]
 pub(crate) struct Matrix(Vec<Poly>);
 
 impl Matrix {
@@ -89,6 +90,15 @@ impl Matrix {
 
     /// A·v for v ∈ R_q^7 given in the NTT domain; the result in coefficients.
     pub(crate) fn apply(&self, v_hat: &[Poly]) -> Vec<Poly> {
+        let mut rows = self.apply_hat(v_hat);
+        for row in &mut rows {
+            inv_ntt(row);
+        }
+        rows
+    }
+
+    /// A·v for v ∈ R_q^7 given in the NTT domain; the result in the NTT domain.
+    pub(crate) fn apply_hat(&self, v_hat: &[Poly]) -> Vec<Poly> {
         debug_assert_eq!(v_hat.len(), COLS);
         (0..ROWS)
             .map(|row| {
@@ -98,7 +108,6 @@ impl Matrix {
                     pointwise(&self.0[row * COLS + col], v, &mut term);
                     acc = poly_add(&acc, &term);
                 }
-                inv_ntt(&mut acc);
                 acc
             })
             .collect()

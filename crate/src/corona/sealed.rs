@@ -19,8 +19,8 @@ use alloc::vec::Vec;
 
 use rand_core::CryptoRngCore;
 
-use super::key::{GroupKey, KeyShare};
 use super::Error;
+use super::{GroupKey, KeyShare};
 use crate::pulsar::custody::envelope::{self, KEM_CIPHERTEXT_LEN, TAG_LEN};
 use crate::pulsar::custody::{CombinerKey, CombinerPublicKey};
 use crate::wire::{self, Reader, Writer};
@@ -32,7 +32,7 @@ const VERSION: u16 = 1;
 /// The header the envelope binds: magic, version, recipient, tr.
 const HEADER_LEN: usize = 4 + 2 + 2 + 64;
 /// The longest key package.
-const MAX_PACKAGE_LEN: usize = super::encoding::package_len(super::params::MAX_SIGNERS);
+const MAX_PACKAGE_LEN: usize = super::package::package_len(super::params::MAX_SIGNERS);
 
 fn header(to: PartyId, digest: &[u8; 64]) -> Vec<u8> {
     let mut w = Writer::with_header(&SEALED_PACKAGE_MAGIC, VERSION);
@@ -103,7 +103,7 @@ impl KeyShare {
             "envelope (altered, or sealed to another key)",
         )))?;
         // The frame's layout fields are public (the share and the pairwise keys stay secret).
-        super::encoding::declassify_package_layout(&package);
+        super::package::declassify_package_layout(&package);
         let share = KeyShare::from_bytes(&package, group)?;
         if share.id() != to {
             return Err(bad(wire::Error::InvalidValue("party id")));

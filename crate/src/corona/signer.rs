@@ -20,12 +20,13 @@ use core::fmt;
 use rand_core::CryptoRngCore;
 use zeroize::Zeroizing;
 
+use super::deal::KeyShare;
 use super::encoding::encode_signature;
 use super::kernel::{self, WIDTH};
-use super::key::KeyShare;
 use super::message::{self, set_bytes};
 use super::params::{N, ROWS};
-use super::ring::{poly_add, Matrix, Poly};
+use super::ring::{poly_add, Poly};
+use super::verify::{self, PreparedGroupKey};
 use super::Error;
 use crate::hash::xof_x4::hash_x4;
 use crate::hash::{tags, Transcript};
@@ -127,7 +128,8 @@ pub struct Signer {
     params: SignParams,
     set: Vec<u16>,
     set_bytes: Vec<u8>,
-    matrix: Matrix,
+    /// A and 2^ξ·b̃ prepared: round 1's A·R'_i, Combine's and Verify's A·z.
+    key: PreparedGroupKey,
     mu: [u8; 64],
     /// NTT(R'_i), 7×49 row-major: the round-1 secret (taken when responding).
     secret: Option<Zeroizing<Vec<Poly>>>,
@@ -220,8 +222,8 @@ impl Signer {
             .append(&params.session)
             .append(&0u64.to_be_bytes());
         let seed: Zeroizing<[u8; 32]> = Zeroizing::new(h.finalize());
-        let matrix = Matrix::expand(&group.rho);
-        let (d, secret) = kernel::commit(&matrix, &seed);
+        let key = group.prepare();
+        let (d, secret) = kernel::commit(key.matrix(), &seed);
         // D_i is published (MLWE hides R'_i in it).
         crate::ct::public_slice(&d);
         let mut d_bytes = Vec::with_capacity(message::D_LEN);
@@ -238,8 +240,8 @@ impl Signer {
             params: params.clone(),
             set,
             set_bytes,
-            matrix,
-            mu: kernel::message_digest(&group.digest, &params.context, &params.message),
+            key,
+            mu: verify::message_digest(&group.digest, &params.context, &params.message),
             secret: Some(secret),
             digests: BTreeMap::from([(share.id(), digest)]),
             dsum: d,
@@ -393,8 +395,8 @@ impl Signer {
         let th: [u8; 64] = t.finalize();
         let u = kernel::public_vector(&th, &self.mu);
         let h = kernel::rounded_commitment(&dsum_hat, &u);
-        let c_tilde = kernel::challenge_seed(&group.digest, &self.mu, &h);
-        let c = kernel::challenge(&c_tilde);
+        let c_tilde = verify::challenge_seed(&group.digest, &self.mu, &h);
+        let c = verify::challenge(&c_tilde);
         let me = self.share.x;
         let masks: Vec<_> = self
             .set
@@ -448,10 +450,9 @@ impl Signer {
         let challenge = self.challenge.take().ok_or(Error::UnattributableAbort)?;
         let mut all: Vec<&[Poly]> = self.responses.values().map(|r| r.1.as_slice()).collect();
         all.push(&challenge.z);
-        let group = self.share.group_key();
-        let sig = kernel::combine(&self.matrix, group, &challenge.h, challenge.c_tilde, &all)
+        let sig = kernel::combine(&self.key, &challenge.h, challenge.c_tilde, &all)
             .ok_or(Error::ResponseOutOfRange)?;
-        if !kernel::verify(&self.matrix, group, &group.digest, &self.mu, &sig) {
+        if !self.key.verify_values(&self.mu, &sig) {
             return Err(Error::UnattributableAbort);
         }
         let mut dropped = core::mem::take(&mut self.dropped);

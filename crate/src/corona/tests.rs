@@ -252,7 +252,7 @@ fn keyed_transcripts_depend_on_the_key_and_the_xof_on_its_input() {
 }
 
 /// s from the shares of `set` by Lagrange at 0.
-fn reconstruct(packages: &[super::key::KeyShare], set: &[u16]) -> Vec<[u64; N]> {
+fn reconstruct(packages: &[super::deal::KeyShare], set: &[u16]) -> Vec<[u64; N]> {
     use super::ring::{poly_add, poly_scale, ZERO};
     let mut s = alloc::vec![ZERO; super::params::COLS];
     for &i in set {
@@ -271,7 +271,7 @@ fn reconstruct(packages: &[super::key::KeyShare], set: &[u16]) -> Vec<[u64; N]> 
 
 #[test]
 fn a_dealt_key_is_short_shamir_shared_and_rounds_to_its_public_key() {
-    use super::key::deal_seeded;
+    use super::deal::deal_seeded;
     use super::ring::{to_ntt, Matrix};
     use super::sample::round_xi;
     let (key, packages) = deal_seeded(3, 5, [9; 32], &[1; 32]);
@@ -315,20 +315,21 @@ fn a_dealt_key_is_short_shamir_shared_and_rounds_to_its_public_key() {
 /// Signs `message` with the parties of `set` through the kernel (round 1, round 2, Combine).
 fn sign_with(
     key: &super::key::GroupKey,
-    packages: &[super::key::KeyShare],
+    packages: &[super::deal::KeyShare],
     set: &[u16],
     message: &[u8],
-) -> Option<super::kernel::Signature> {
+) -> Option<super::verify::Signature> {
     use super::kernel::*;
-    use super::ring::Matrix;
-    let a = Matrix::expand(&key.rho);
+    use super::verify::{challenge, challenge_seed, message_digest};
+    let prepared = key.prepare();
+    let a = prepared.matrix();
     let tr = key.digest;
     let mu = message_digest(&tr, b"", message);
     let rounds: Vec<_> = set
         .iter()
         .map(|&x| {
             commit(
-                &a,
+                a,
                 &Sha256::new()
                     .chain_update(message)
                     .chain_update(x.to_be_bytes())
@@ -359,28 +360,27 @@ fn sign_with(
         })
         .collect();
     let refs: Vec<&[[u64; N]]> = zs.iter().map(Vec::as_slice).collect();
-    let sig = combine(&a, key, &h, c_tilde, &refs)?;
-    verify(&a, key, &tr, &mu, &sig).then_some(sig)
+    let sig = combine(&prepared, &h, c_tilde, &refs)?;
+    prepared.verify_values(&mu, &sig).then_some(sig)
 }
 
 #[test]
 fn any_t_subset_signs_and_verifies_and_t_minus_one_does_not() {
-    use super::kernel::{message_digest, verify};
-    use super::key::deal_seeded;
-    use super::ring::Matrix;
+    use super::deal::deal_seeded;
+    use super::verify::message_digest;
     let (key, packages) = deal_seeded(3, 5, [3; 32], &[4; 32]);
+    let prepared = key.prepare();
     for set in [[1u16, 2, 3], [2, 4, 5], [1, 3, 5]] {
         let sig = sign_with(&key, &packages, &set, b"block 1").expect("signs and verifies");
-        let a = Matrix::expand(&key.rho);
         let tr = key.digest;
         assert!(
-            !verify(&a, &key, &tr, &message_digest(&tr, b"", b"block 2"), &sig),
+            !prepared.verify_values(&message_digest(&tr, b"", b"block 2"), &sig),
             "another message"
         );
         let mut bad = sig.clone();
         bad.z[0][0] = arith::add(bad.z[0][0], 1);
         assert!(
-            !verify(&a, &key, &tr, &message_digest(&tr, b"", b"block 1"), &bad),
+            !prepared.verify_values(&message_digest(&tr, b"", b"block 1"), &bad),
             "a changed z"
         );
     }
@@ -489,10 +489,9 @@ fn the_batched_sampler_and_tree_give_the_scalar_values() {
 /// under a bound of exactly its own N2 and not under N2 − 1.
 #[test]
 fn the_norm_bound_is_tight() {
-    use super::kernel::{message_digest, norm_squared, verify_bounded, Signature};
-    use super::key::deal_seeded;
+    use super::deal::deal_seeded;
     use super::params::{BOUND_SQUARED, COLS, ROWS};
-    use super::ring::Matrix;
+    use super::verify::{message_digest, norm_squared, Signature};
     // z with Σ cent(z)² = B² exactly: greedy integer square roots, each below 2^47.
     let mut z = alloc::vec![[0u64; N]; COLS];
     let mut left = BOUND_SQUARED;
@@ -538,10 +537,10 @@ fn the_norm_bound_is_tight() {
     let (key, packages) = deal_seeded(2, 3, [5; 32], &[6; 32]);
     let signed = sign_with(&key, &packages, &[1, 3], b"tight").expect("signs");
     let n2 = norm_squared(&signed);
-    let a = Matrix::expand(&key.rho);
+    let prepared = key.prepare();
     let mu = message_digest(&key.digest, b"", b"tight");
-    assert!(verify_bounded(&a, &key, &key.digest, &mu, &signed, n2));
-    assert!(!verify_bounded(&a, &key, &key.digest, &mu, &signed, n2 - 1));
+    assert!(prepared.verify_bounded(&mu, &signed, n2));
+    assert!(!prepared.verify_bounded(&mu, &signed, n2 - 1));
 }
 
 /// Spec §8.2's norm statistics: the mean of N2/|T| over many signatures lies within 3 % of
@@ -549,8 +548,8 @@ fn the_norm_bound_is_tight() {
 /// 1.17·10^26). 30 signatures at |T| = 2 and 3; more with `QUASAR_SLOW=1` (200 each).
 #[test]
 fn signature_norms_match_the_parameters() {
-    use super::kernel::norm_squared;
-    use super::key::deal_seeded;
+    use super::deal::deal_seeded;
+    use super::verify::norm_squared;
     let slow = std::env::var("QUASAR_SLOW").is_ok_and(|v| v == "1");
     let count = if slow { 200 } else { 30 };
     let (key, packages) = deal_seeded(2, 3, [8; 32], &[9; 32]);
@@ -576,7 +575,7 @@ fn signature_norms_match_the_parameters() {
 
 #[test]
 fn the_package_length_is_the_encodings() {
-    let (_, packages) = super::key::deal_seeded(2, 5, [1; 32], &[2; 32]);
-    assert_eq!(packages[0].to_bytes().len(), super::encoding::package_len(5));
-    assert_eq!(super::encoding::package_len(1024), 11_054 + 66 * 1023);
+    let (_, packages) = super::deal::deal_seeded(2, 5, [1; 32], &[2; 32]);
+    assert_eq!(packages[0].to_bytes().len(), super::package::package_len(5));
+    assert_eq!(super::package::package_len(1024), 11_054 + 66 * 1023);
 }
