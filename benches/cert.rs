@@ -74,6 +74,7 @@ fn chain(k: usize, magnetar: bool, seed: u8) -> Devnet {
         magnetar: magnetar.then_some(quasar_pq::magnetar::Mode::Shake192s),
         pulsar: Some(Mode::MlDsa65),
         pulsar_signing: PulsarSigning::Custody,
+        corona: false,
     };
     let t = Instant::now();
     let net = Devnet::new(config, &vec![1; k]).unwrap();

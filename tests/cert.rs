@@ -78,6 +78,7 @@ fn chain(label: u8) -> Devnet {
         magnetar: None,
         pulsar: Some(Mode::MlDsa44),
         pulsar_signing: PulsarSigning::Custody,
+        corona: false,
     };
     Devnet::new(config, &WEIGHTS).unwrap()
 }
@@ -105,6 +106,7 @@ fn signers(bls: Vec<usize>, pulsar: Vec<usize>, mldsa: Vec<usize>) -> Signers {
     Signers {
         bls,
         pulsar,
+        corona: Vec::new(),
         mldsa,
         magnetar: Vec::new(),
     }
@@ -240,6 +242,7 @@ fn validators_of(set: &ValidatorSet) -> (SetParams, Vec<Validator>) {
         mldsa: view.mldsa_mode(),
         slhdsa: view.slhdsa_mode(),
         pulsar_group_key: view.pulsar_group_key().map(<[u8]>::to_vec),
+        corona_group_key: view.corona_group_key().map(<[u8]>::to_vec),
     };
     let validators = view
         .entries()
@@ -527,14 +530,17 @@ fn certificate_decoding_is_strict() {
     assert_eq!(err(&[(6, &[])]), "UNKNOWN_LEG");
     assert_eq!(err(&[]), "INVALID_VALUE");
     assert_eq!(err(&[(1, &[0, 4, 0])]), "NO_SIGNERS");
-    // A Corona leg parses (reserved) and is reported as not required.
-    let corona_bytes = encode(&h, &[(3, b"reserved")]);
+    // A Corona leg is a CORS frame of exactly its length (values are checked by verify).
+    let cors = corona_frame();
+    let corona_bytes = encode(&h, &[(3, &cors)]);
     let corona = CertificateView::parse(&corona_bytes).unwrap();
     assert_eq!(corona.leg(LegKind::Corona).unwrap().kind(), LegKind::Corona);
-    // The reserved leg is bounded: 1 MiB parses, one byte more is refused.
-    let max = vec![0u8; quasar_pq::cert::view::MAX_CORONA_LEG_LEN];
-    assert!(CertificateView::parse(&encode(&h, &[(3, &max)])).is_ok());
-    let over = vec![0u8; quasar_pq::cert::view::MAX_CORONA_LEG_LEN + 1];
+    assert_eq!(err(&[(3, b"CORS")]), "TOO_SHORT");
+    assert_eq!(err(&[(3, &cors[..cors.len() - 1])]), "LENGTH_MISMATCH");
+    let mut wrong = cors.clone();
+    wrong[0] ^= 1;
+    assert_eq!(err(&[(3, &wrong)]), "BAD_MAGIC");
+    let over = [&cors[..], &[0]].concat();
     assert_eq!(err(&[(3, &over)]), "COUNT_TOO_LARGE");
     // A Pulsar frame of another ML-DSA set than the group key's.
     let c = encode(&h, &[(2, &puls)]);
@@ -679,6 +685,7 @@ fn epoch_changes_that_break_the_era_rule_or_skip_are_refused() {
         mldsa: Some(Mode::MlDsa44),
         slhdsa: None,
         pulsar_group_key: key,
+        corona_group_key: None,
     };
     let validators: Vec<Validator> = view
         .entries()
@@ -837,6 +844,7 @@ fn parse_and_check_at_21_validators_allocate_nothing() {
         magnetar: None,
         pulsar: Some(Mode::MlDsa65),
         pulsar_signing: PulsarSigning::Custody,
+        corona: false,
     };
     let mut net = Devnet::new(config, &[1; 21]).unwrap();
     let t = trusted(&net);
@@ -900,6 +908,7 @@ fn magnetar_leg_under_pq_heavy_and_strict_pq_heavy() {
         magnetar: Some(MagnetarMode::Shake192f),
         pulsar: Some(Mode::MlDsa44),
         pulsar_signing: PulsarSigning::Custody,
+        corona: false,
     };
     let mut net = Devnet::new(config, &[1, 1, 1, 1]).unwrap();
     let t = trusted(&net);
@@ -1016,7 +1025,6 @@ fn a_leg_the_policy_does_not_require_never_reaches_the_certificate_id() {
 #[test]
 fn certificates_longer_than_the_set_admits_are_too_long_and_the_longest_parses() {
     use quasar_pq::cert::max_certificate_len;
-    use quasar_pq::cert::view::MAX_CORONA_LEG_LEN;
     use quasar_pq::magnetar::Mode as MagnetarMode;
     let mut net = chain(6);
     let t = trusted(&net);
@@ -1047,7 +1055,7 @@ fn certificates_longer_than_the_set_admits_are_too_long_and_the_longest_parses()
             .to_be_bytes(),
     );
     puls.resize(11 + Mode::MlDsa87.signature_len(), 0);
-    let corona = vec![0u8; MAX_CORONA_LEG_LEN];
+    let corona = corona_frame();
     let sig = MagnetarMode::Shake192f.signature_len();
     let mut maga = b"MAGA".to_vec();
     maga.extend(1u16.to_be_bytes());
@@ -1089,4 +1097,153 @@ fn certificates_longer_than_the_set_admits_are_too_long_and_the_longest_parses()
         TrustedSet::from_bytes(&too_long_set).unwrap_err().code(),
         "TOO_LONG"
     );
+}
+
+/// A `CORS` frame of the right magic, version and length, all values zero.
+fn corona_frame() -> Vec<u8> {
+    let mut f = b"CORS".to_vec();
+    f.extend(2u16.to_be_bytes());
+    f.resize(quasar_pq::corona::SIGNATURE_LEN, 0);
+    f
+}
+
+// ---------------------------------------------------------------------------------------
+// The Corona leg.
+
+#[test]
+fn the_corona_leg_is_verified_under_the_strict_policies_and_its_key_moves_only_with_the_era() {
+    let config = DevnetConfig {
+        chain_id: 9,
+        mldsa: Some(Mode::MlDsa44),
+        pulsar: Some(Mode::MlDsa44),
+        corona: true,
+        ..DevnetConfig::default()
+    };
+    let mut net = Devnet::new(config, &[1, 1, 1, 1]).unwrap();
+    assert_eq!(net.corona_threshold(), Some(3));
+    assert_eq!(net.corona_members(), [0, 1, 2, 3]);
+    let t = trusted(&net);
+    let three = Signers::first(3, 4);
+    let cert = net.certificate(1, 0, [1; 32], &three).unwrap();
+    for p in [Policy::PQ_STRICT, Policy::STRICT_PQ_STRICT] {
+        let r = verify(&cert, &t, &p, &Options::full());
+        assert!(r.is_valid(), "{p}: {:?}", r.error());
+    }
+    // Below the Corona threshold the group cannot sign at all.
+    let mut two = three.clone();
+    two.corona = vec![0, 1];
+    assert_eq!(
+        net.certificate(2, 0, [2; 32], &two).unwrap_err().code(),
+        "WRONG_SIGNER_COUNT"
+    );
+    // A genuine Corona signature of another block is refused, and only under a policy that
+    // requires the leg.
+    let other = net.certificate(3, 0, [3; 32], &three).unwrap();
+    let view = CertificateView::parse(&other).unwrap();
+    let foreign = view.leg_payload(LegKind::Corona).unwrap().to_vec();
+    let mut b = net.builder(4, 0, [4; 32]);
+    let m = b.message();
+    for i in 0..3 {
+        b.add_bls(i, &net.bls_key(i).unwrap().sign(&m)).unwrap();
+    }
+    b.corona(&foreign).unwrap();
+    let spliced = b.build().unwrap();
+    let custom = Policy::custom(LegSet::of(&[LegKind::Bls, LegKind::Corona])).unwrap();
+    let r = verify(&spliced, &t, &custom, &Options::full());
+    assert_eq!(code_of(&r), Some("INVALID_SIGNATURE"));
+    assert_eq!(r.error().and_then(Error::leg), Some(LegKind::Corona));
+    assert!(verify(&spliced, &t, &Policy::PQ_OFF, &Options::full()).is_valid());
+    // A set without a Corona key cannot meet a policy that requires the leg.
+    let plain = chain(6);
+    let pt = trusted(&plain);
+    let mut b = plain.builder(1, 0, [1; 32]);
+    b.corona(&foreign).unwrap();
+    let m = b.message();
+    for i in 0..4 {
+        b.add_bls(i, &plain.bls_key(i).unwrap().sign(&m)).unwrap();
+    }
+    let r = verify(&b.build().unwrap(), &pt, &custom, &Options::full());
+    assert_eq!(code_of(&r), Some("MISSING_KEYS"));
+    // The next set keeps the era: its Corona key must not change.
+    let mut client = LightClient::new(net.set().clone(), Policy::PQ_STRICT).unwrap();
+    let (params, validators) = validators_of(net.set());
+    let other_key = Devnet::new(
+        DevnetConfig {
+            chain_id: 9,
+            seed: [1; 32],
+            corona: true,
+            ..DevnetConfig::default()
+        },
+        &[1, 1],
+    )
+    .unwrap()
+    .set()
+    .view()
+    .corona_group_key()
+    .unwrap()
+    .to_vec();
+    for (era, code) in [(0, Some("ERA_KEY_CHANGED")), (1, None)] {
+        let next = ValidatorSet::new(
+            &SetParams {
+                epoch: 1,
+                key_era: era,
+                corona_group_key: Some(other_key.clone()),
+                ..params.clone()
+            },
+            validators.clone(),
+        )
+        .unwrap();
+        let b = net.builder(5 + era, 0, [5; 32]).ending_epoch(&next);
+        let cert = net.sign(b, &three).unwrap();
+        let got = client.update(&cert, Some(next.as_bytes()));
+        assert_eq!(got.err().map(|e| e.code()), code, "era {era}");
+    }
+    assert_eq!(client.epoch(), 1);
+}
+
+#[test]
+fn validator_sets_with_a_corona_key_have_one_encoding() {
+    let config = DevnetConfig {
+        corona: true,
+        ..DevnetConfig::default()
+    };
+    let net = Devnet::new(config, &[1, 1, 1]).unwrap();
+    let bytes = net.set().as_bytes().to_vec();
+    assert_eq!(u16::from_be_bytes([bytes[4], bytes[5]]), 2, "version 2");
+    let key = net.set().view().corona_group_key().unwrap();
+    assert_eq!(key.len(), quasar_pq::corona::GROUP_KEY_LEN);
+    // The same set at version 1 (no key) is another set; version 2 with no key is refused.
+    let (params, validators) = validators_of(net.set());
+    let without = ValidatorSet::new(
+        &SetParams {
+            corona_group_key: None,
+            ..params
+        },
+        validators,
+    )
+    .unwrap();
+    assert_eq!(
+        u16::from_be_bytes([without.as_bytes()[4], without.as_bytes()[5]]),
+        1
+    );
+    assert_ne!(without.root(), net.set().root());
+    let key_at = 37; // no Pulsar key: the Corona length follows the PULG length (0)
+    let mut empty = bytes[..key_at + 4].to_vec();
+    empty[key_at..key_at + 4].copy_from_slice(&[0; 4]);
+    empty.extend_from_slice(&bytes[key_at + 4 + key.len()..]);
+    assert_eq!(
+        ValidatorSet::from_bytes(&empty).unwrap_err().code(),
+        "INVALID_VALUE"
+    );
+    // Truncated, extended and bit-flipped keys are refused.
+    let mut short = bytes.clone();
+    short.remove(key_at + 4 + 100);
+    assert!(ValidatorSet::from_bytes(&short).is_err());
+    let mut flipped = bytes.clone();
+    flipped[key_at + 4] ^= 1; // the CORG magic
+    assert_eq!(
+        ValidatorSet::from_bytes(&flipped).unwrap_err().code(),
+        "INVALID_VALUE"
+    );
+    assert!(ValidatorSet::from_bytes(&[&bytes[..], &[0]].concat()).is_err());
 }

@@ -42,6 +42,7 @@ fn follow(made: &Chain, policy: Policy) -> Result<LightClient, String> {
 
 #[test]
 fn every_policy_gives_a_chain_its_light_client_follows_across_the_reshare() {
+    // The PQ-strict policies: a Corona group signs too, dealt anew at the epoch change.
     for policy in Policy::ALL {
         let made = chain(&spec(policy)).unwrap();
         assert_eq!(made.sets.len(), 2, "{}", policy.name());
@@ -63,7 +64,11 @@ fn every_policy_gives_a_chain_its_light_client_follows_across_the_reshare() {
             s0.pulsar_group_key().is_some(),
             policy.requires(quasar_pq::cert::LegKind::Pulsar)
         );
-        assert_eq!((s1.key_era(), s1.len()), (0, 4));
+        // A Corona group (the set's first members) is dealt anew when they change: era 1.
+        let corona = policy.requires(quasar_pq::cert::LegKind::Corona);
+        assert_eq!(s0.corona_group_key().is_some(), corona);
+        assert_eq!(s0.corona_group_key() != s1.corona_group_key(), corona);
+        assert_eq!((s1.key_era(), s1.len()), (u64::from(corona), 4));
         assert_ne!(made.sets[0], made.sets[1]);
     }
 }
@@ -124,6 +129,7 @@ fn the_same_spec_gives_the_bytes_of_the_devnet_driven_by_hand() {
         magnetar: Some(s.magnetar),
         pulsar: Some(s.mldsa),
         pulsar_signing: PulsarSigning::Custody,
+        corona: false,
     };
     let mut net = Devnet::new(config, &[1; 4]).unwrap();
     let signers = Signers::first(two_thirds_plus_one(4), 4);

@@ -24,8 +24,10 @@ USAGE:
     quasar cert verify --set FILE [--next-set FILE]... [--policy NAME] [--full] CERT...
 
 build: a deterministic devnet of N validators (default 4; BLS keys, ML-DSA-44 keys, a
-Pulsar group (ML-DSA-65 unless --pulsar-set says otherwise), and Magnetar keys when the
-policy needs them) signs B blocks per epoch (default 2) for E epochs (default 2): the
+Pulsar group (ML-DSA-65 unless --pulsar-set says otherwise), Magnetar keys when the
+policy needs them, and a Corona group when it needs the Corona leg: the first min(N, 8)
+validators hold shares of a key the devnet deals, threshold floor(2M/3) + 1 of its M
+members, dealt anew in the next key era when its members change) signs B blocks per epoch (default 2) for E epochs (default 2): the
 first floor(2N/3) + 1 validators sign every leg the policy needs. The last block of each
 epoch commits to the next set (the first validator leaves, one joins). Writes
 DIR/set-EPOCH.qvst and DIR/cert-EPOCH-HEIGHT.qcrt.
@@ -49,7 +51,7 @@ finds each next set in DIR. With files, it trusts --set, follows the certificate
 order given, and takes next sets from the --next-set files. Prints each report; --full
 checks every leg even after a failure.
 
-POLICIES: pq-off, pq-fast, pq-heavy, strict-pq-fast, strict-pq-heavy
+POLICIES: pq-off, pq-fast, pq-strict, pq-heavy, strict-pq-fast, strict-pq-strict, strict-pq-heavy
 
 EXIT STATUS:
     0 every certificate accepted, 1 a certificate refused (its reason is printed),
@@ -139,7 +141,7 @@ impl Parsed {
         let name = self.get("--policy").unwrap_or("pq-fast");
         Policy::from_name(name).map_err(|_| {
             usage_error(format!(
-                "unknown policy '{name}' (expected pq-off, pq-fast, pq-heavy, strict-pq-fast or strict-pq-heavy)"
+                "unknown policy '{name}' (expected pq-off, pq-fast, pq-strict, pq-heavy, strict-pq-fast, strict-pq-strict or strict-pq-heavy)"
             ))
         })
     }
@@ -493,6 +495,7 @@ fn build(args: &[String]) -> Result<(), Failure> {
         magnetar: needs(LegKind::Magnetar).then_some(magnetar),
         pulsar: Some(pulsar_set),
         pulsar_signing,
+        corona: needs(LegKind::Corona),
     };
     let dir = PathBuf::from(out);
     std::fs::create_dir_all(&dir).map_err(|e| usage_error(format!("cannot create {out}: {e}")))?;
@@ -514,6 +517,7 @@ fn build(args: &[String]) -> Result<(), Failure> {
         for (kind, list) in [
             (LegKind::Bls, &mut signers.bls),
             (LegKind::Pulsar, &mut signers.pulsar),
+            (LegKind::Corona, &mut signers.corona),
             (LegKind::Magnetar, &mut signers.magnetar),
             (LegKind::MlDsaSet, &mut signers.mldsa),
         ] {

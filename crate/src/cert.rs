@@ -21,7 +21,7 @@
 //! |---|---|---|---|
 //! | [`LegKind::Bls`] | 1 | BLS12-381 min-pk aggregate of the signers in a bitmap ([`crate::bls`]) | yes |
 //! | [`LegKind::Pulsar`] | 2 | one ML-DSA signature (`PULS` frame) under the epoch's Pulsar group key (`PULG`) | no: the group's threshold |
-//! | [`LegKind::Corona`] | 3 | reserved for the Corona threshold signature; no policy can require it yet | — |
+//! | [`LegKind::Corona`] | 3 | one Corona t-of-n threshold lattice signature (`CORS` frame) under the epoch's Corona group key (`CORG`, [`crate::corona`]) | no: the group's threshold |
 //! | [`LegKind::Magnetar`] | 4 | per-validator SLH-DSA signatures (Magnetar aggregate) | yes |
 //! | [`LegKind::MlDsaSet`] | 5 | per-validator ML-DSA signatures of the signers in a bitmap | yes |
 //!
@@ -32,17 +32,19 @@
 //! header against the trusted set (chain, epoch, set root, key era), then every required leg's
 //! structure (present, keyed by the set, bitmap of the set's size, modes, the signers' weight
 //! against the quorum) — all without any signature work and without allocating — and only
-//! then the signatures, cheapest first (Pulsar, BLS, ML-DSA set, Magnetar). It stops at the
+//! then the signatures, cheapest first (Pulsar, Corona, BLS, ML-DSA set, Magnetar). It stops at the
 //! first failure unless the caller asks for the full report ([`Options::full`]).
 //!
 //! # Security
 //! Verification works on public data only. The policy and the trusted set come from the
 //! caller; nothing in a certificate can lower what is required. The Pulsar leg proves that a
 //! threshold of the custody group signed *through a combiner* (see [`crate::pulsar`] for that
-//! trust model); it says nothing about stake, which is why every policy also needs a
-//! weighted leg.
+//! trust model). The Corona leg proves that a threshold of the Corona group signed with no
+//! aggregator able to sign alone: every signer combines and verifies, and no machine holds
+//! the key after the dealer that made it ([`crate::corona`]'s trust model: a trusted dealer).
+//! Neither says anything about stake, which is why every policy also needs a weighted leg.
 
-use crate::{bls, magnetar, mldsa, slhdsa, wire};
+use crate::{bls, corona, magnetar, mldsa, slhdsa, wire};
 
 mod bitmap;
 #[cfg(not(feature = "light"))]
@@ -73,6 +75,9 @@ pub use view::{max_certificate_len, CertificateView, LegView};
 
 /// The ML-DSA context of the Pulsar leg's signature (FIPS 204 pure signing with context).
 pub const PULSAR_CONTEXT: &[u8] = crate::hash::tags::CERT_PULSAR_CONTEXT.as_bytes();
+
+/// The Corona context of the Corona leg's signature.
+pub const CORONA_CONTEXT: &[u8] = crate::hash::tags::CERT_CORONA_CONTEXT.as_bytes();
 
 /// The ML-DSA context of every signature of the ML-DSA-set leg.
 pub const MLDSA_CONTEXT: &[u8] = crate::hash::tags::CERT_MLDSA_CONTEXT.as_bytes();
@@ -149,6 +154,10 @@ pub enum Error {
     /// A validator's SLH-DSA key fails its checks.
     #[error("SLH-DSA key: {0}")]
     InvalidSlhDsaKey(slhdsa::Error),
+    /// The set's Corona group key, or the Corona leg's signature frame, fails to decode (the
+    /// Corona error says why, with its own code).
+    #[error("corona: {0}")]
+    Corona(corona::Error),
     /// The certificate is for another chain than the trusted set.
     #[error("certificate for chain {got}, the set is for chain {expected}")]
     WrongChain {
@@ -290,8 +299,8 @@ pub enum Error {
         /// The next set's.
         got: u64,
     },
-    /// The next set keeps the key era but carries another Pulsar group key.
-    #[error("the next validator set keeps key era {0} with another Pulsar group key")]
+    /// The next set keeps the key era but carries another Pulsar or Corona group key.
+    #[error("the next validator set keeps key era {0} with another threshold group key")]
     EraKeyChanged(u64),
 }
 
@@ -311,6 +320,7 @@ impl Error {
             Error::InvalidMlDsaKey(e) => e.code(),
             Error::DuplicateMlDsaKey { .. } => "DUPLICATE_KEY",
             Error::InvalidSlhDsaKey(e) => e.code(),
+            Error::Corona(e) => e.code(),
             Error::WrongChain { .. } => "WRONG_CHAIN",
             Error::WrongEpoch { .. } => "WRONG_EPOCH",
             Error::SetRootMismatch => "SET_ROOT_MISMATCH",
@@ -347,6 +357,7 @@ impl Error {
             | Error::LegModeMismatch(k)
             | Error::NoSigners(k) => Some(*k),
             Error::Magnetar(_) => Some(LegKind::Magnetar),
+            Error::Corona(_) => Some(LegKind::Corona),
             Error::BitmapSize { kind, .. }
             | Error::UnknownSigner { kind, .. }
             | Error::DuplicateSigner { kind, .. }

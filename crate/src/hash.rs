@@ -191,6 +191,8 @@ pub mod tags {
     pub const CORONA_NONCEKEY: &str = "QUASAR-CORONA-NONCEKEY-v1";
     /// ML-DSA context of the Pulsar leg's signature on the finality message.
     pub const CERT_PULSAR_CONTEXT: &str = "QUASAR-CERT-PULSAR-v1";
+    /// Corona context of the Corona leg's threshold signature on the finality message.
+    pub const CERT_CORONA_CONTEXT: &str = "QUASAR-CERT-CORONA-v1";
     /// ML-DSA context of the ML-DSA-set leg's per-validator signatures.
     pub const CERT_MLDSA_CONTEXT: &str = "QUASAR-CERT-MLDSA-v1";
     /// SLH-DSA context of the Magnetar leg's per-validator signatures.

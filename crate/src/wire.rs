@@ -158,6 +158,14 @@ impl<'a> Reader<'a> {
     /// # Errors
     /// [`Error::TooShort`], [`Error::BadMagic`], [`Error::BadVersion`].
     pub fn header(&mut self, magic: &[u8; 4], version: u16) -> Result<(), Error> {
+        self.header_versions(magic, &[version]).map(|_| ())
+    }
+
+    /// [`Reader::header`] for an object with several versions: returns the one found.
+    ///
+    /// # Errors
+    /// [`Error::TooShort`], [`Error::BadMagic`], [`Error::BadVersion`] (none of `versions`).
+    pub fn header_versions(&mut self, magic: &[u8; 4], versions: &[u16]) -> Result<u16, Error> {
         let found: [u8; 4] = self.array()?;
         if &found != magic {
             return Err(Error::BadMagic {
@@ -166,10 +174,10 @@ impl<'a> Reader<'a> {
             });
         }
         let v = self.u16()?;
-        if v != version {
+        if !versions.contains(&v) {
             return Err(Error::BadVersion(v));
         }
-        Ok(())
+        Ok(v)
     }
 
     /// A u32 count, capped at `max` and at what the remaining input could hold with

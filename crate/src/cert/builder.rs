@@ -21,6 +21,9 @@ use crate::pulsar::frame::SignatureFrame;
 /// - the Pulsar custody session signs it with context [`super::PULSAR_CONTEXT`]
 ///   ([`crate::pulsar::custody::Session::sign`]; the combiner's `Signed::to_frame`) →
 ///   [`CertificateBuilder::pulsar`];
+/// - the Corona group's signers sign it with context [`super::CORONA_CONTEXT`]
+///   ([`crate::corona::Signer`]; every signer's `Signed::signature`) →
+///   [`CertificateBuilder::corona`];
 /// - each validator's ML-DSA key signs it with context [`super::MLDSA_CONTEXT`] →
 ///   [`CertificateBuilder::add_mldsa`];
 /// - each validator's Magnetar (SLH-DSA) key signs it with context
@@ -36,6 +39,7 @@ pub struct CertificateBuilder {
     header: Header,
     bls: Vec<(usize, Signature)>,
     pulsar: Option<Vec<u8>>,
+    corona: Option<Vec<u8>>,
     mldsa_sigs: Vec<(usize, Vec<u8>)>,
     magnetar_mode: Option<magnetar::Mode>,
     ids: Vec<[u8; 32]>,
@@ -61,6 +65,7 @@ impl CertificateBuilder {
             },
             bls: Vec::new(),
             pulsar: None,
+            corona: None,
             mldsa_sigs: Vec::new(),
             magnetar_mode: set
                 .view()
@@ -124,6 +129,25 @@ impl CertificateBuilder {
         Ok(self)
     }
 
+    /// Sets the Corona leg: the group's `CORS` signature.
+    ///
+    /// # Errors
+    /// [`Error::Decode`] for a frame of the wrong magic, version or length (its values are
+    /// checked when it is verified).
+    pub fn corona(&mut self, signature: &[u8]) -> Result<&mut Self, Error> {
+        let mut r = crate::wire::Reader::new(signature);
+        r.header(&crate::corona::SIGNATURE_MAGIC, 2)?;
+        if signature.len() != crate::corona::SIGNATURE_LEN {
+            return Err(crate::wire::Error::LengthMismatch {
+                expected: crate::corona::SIGNATURE_LEN,
+                got: signature.len(),
+            }
+            .into());
+        }
+        self.corona = Some(signature.to_vec());
+        Ok(self)
+    }
+
     /// Adds validator `index`'s ML-DSA signature.
     ///
     /// # Errors
@@ -163,8 +187,8 @@ impl CertificateBuilder {
         Ok(self)
     }
 
-    /// Sets the payload of a leg as given (the Magnetar aggregate, a Corona signature, or a
-    /// replacement of any leg), replacing what the builder would encode for that kind.
+    /// Sets the payload of a leg as given (a replacement of any leg, for tests of malformed
+    /// certificates), replacing what the builder would encode for that kind.
     pub fn raw_leg(&mut self, kind: LegKind, payload: Vec<u8>) -> &mut Self {
         self.raw.retain(|(k, _)| *k != kind);
         self.raw.push((kind, payload));
@@ -219,6 +243,7 @@ impl CertificateBuilder {
         let mut legs: [Option<Vec<u8>>; 5] = Default::default();
         legs[LegKind::Bls.index()] = self.bls_payload()?;
         legs[LegKind::Pulsar.index()] = self.pulsar.clone();
+        legs[LegKind::Corona.index()] = self.corona.clone();
         legs[LegKind::MlDsaSet.index()] = self.mldsa_payload();
         if let (Some(mode), false) = (self.magnetar_mode, self.magnetar.is_empty()) {
             let contributions: Vec<(ValidatorId, &[u8])> = self

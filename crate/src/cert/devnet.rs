@@ -4,6 +4,11 @@
 //! caller names — across epoch changes, with the Pulsar group reshared to the next set under
 //! the unchanged key (or a new key, a new era).
 //!
+//! With [`DevnetConfig::corona`], the first [`CORONA_GROUP_MAX`] validators also hold shares of
+//! a Corona key the devnet deals (a trusted dealer: the scheme's key generation), and any
+//! two thirds of them plus one sign the Corona leg through the library's `Signer` parties; a
+//! changed group is a new key in the next key era.
+//!
 //! The Pulsar leg is signed either by a custody group of every validator
 //! ([`PulsarSigning::Custody`], [`crate::pulsar::custody`]: a combiner rebuilds the key while
 //! it signs) or by a committee of the set's first validators ([`PulsarSigning::Committee`],
@@ -34,6 +39,7 @@
 
 mod chain;
 mod committee;
+mod corona;
 mod group;
 mod pulsar;
 
@@ -41,6 +47,7 @@ pub use chain::{
     block_hash, chain, Block, Chain, ChainSpec, MAX_CHAIN_BLOCKS, MAX_CHAIN_EPOCHS, MAX_CHAIN_VALIDATORS,
 };
 pub use committee::COMMITTEE_MAX;
+pub use corona::CORONA_GROUP_MAX;
 pub use group::PulsarSigning;
 
 use group::PulsarGroup;
@@ -51,7 +58,7 @@ use zeroize::Zeroizing;
 
 use super::builder::CertificateBuilder;
 use super::set::{SetParams, Validator, ValidatorSet};
-use super::{LegKind, MAGNETAR_CONTEXT, MLDSA_CONTEXT, PULSAR_CONTEXT};
+use super::{LegKind, CORONA_CONTEXT, MAGNETAR_CONTEXT, MLDSA_CONTEXT, PULSAR_CONTEXT};
 use crate::hash::{shake256_into, tags, Transcript};
 use crate::{bls, magnetar, mldsa, Error, PartyId};
 
@@ -72,6 +79,9 @@ pub struct DevnetConfig {
     pub pulsar: Option<mldsa::Mode>,
     /// Who signs the Pulsar leg.
     pub pulsar_signing: PulsarSigning,
+    /// A Corona group (the Corona leg): the first [`CORONA_GROUP_MAX`] validators, a key the
+    /// devnet deals.
+    pub corona: bool,
 }
 
 impl Default for DevnetConfig {
@@ -85,6 +95,7 @@ impl Default for DevnetConfig {
             magnetar: None,
             pulsar: None,
             pulsar_signing: PulsarSigning::Custody,
+            corona: false,
         }
     }
 }
@@ -97,6 +108,8 @@ pub struct Signers {
     /// Pulsar signers: custody, at least the group's threshold; a committee, at least its
     /// threshold among its members (the first that are sign).
     pub pulsar: Vec<usize>,
+    /// Corona signers: the first of them in the Corona group, up to its threshold, sign.
+    pub corona: Vec<usize>,
     /// ML-DSA-set signers.
     pub mldsa: Vec<usize>,
     /// Magnetar signers.
@@ -115,6 +128,7 @@ impl Signers {
         Signers {
             bls: list.clone(),
             pulsar: list.clone(),
+            corona: list.clone(),
             mldsa: list.clone(),
             magnetar: list,
         }
@@ -141,6 +155,7 @@ pub struct Devnet {
     key_era: u64,
     set: ValidatorSet,
     pulsar: Option<PulsarGroup>,
+    corona: Option<corona::Group>,
     sessions: u64,
 }
 
@@ -171,6 +186,7 @@ impl Devnet {
             key_era: 0,
             set: placeholder_set(),
             pulsar: None,
+            corona: None,
             sessions: 0,
         };
         let members: Vec<u16> = weights.iter().map(|&w| net.create(w)).collect::<Result<_, _>>()?;
@@ -178,6 +194,10 @@ impl Devnet {
         if let Some(mode) = net.config.pulsar {
             let members = net.members.clone();
             net.pulsar = Some(net.new_group(mode, &members)?);
+        }
+        if net.config.corona {
+            let label = net.label("corona deal");
+            net.corona = Some(corona::deal(&label, corona::members_of(&net.members))?);
         }
         net.set = net.make_set(net.epoch, net.key_era, &net.members)?;
         Ok(net)
@@ -219,6 +239,18 @@ impl Devnet {
         }
     }
 
+    /// The Corona threshold of the current set, if it has a group (⌊2m/3⌋ + 1 of its m
+    /// members).
+    pub fn corona_threshold(&self) -> Option<usize> {
+        self.corona.as_ref().map(corona::Group::threshold)
+    }
+
+    /// The positions in the current set of the Corona group's members (the first
+    /// min(n, [`CORONA_GROUP_MAX`])).
+    pub fn corona_members(&self) -> Vec<usize> {
+        (0..self.corona.as_ref().map_or(0, |g| g.members.len())).collect()
+    }
+
     /// A builder for block `(height, round, block_hash)` under the current set.
     pub fn builder(&self, height: u64, round: u32, block_hash: [u8; 32]) -> CertificateBuilder {
         CertificateBuilder::new(&self.set, height, round, block_hash)
@@ -236,6 +268,7 @@ impl Devnet {
         let signers = Signers {
             bls: pick(self.config.bls, &signers.bls),
             pulsar: pick(self.pulsar.is_some(), &signers.pulsar),
+            corona: pick(self.corona.is_some(), &signers.corona),
             mldsa: pick(self.config.mldsa.is_some(), &signers.mldsa),
             magnetar: pick(self.config.magnetar.is_some(), &signers.magnetar),
         };
@@ -280,6 +313,19 @@ impl Devnet {
                 None => return Err(Error::Cert(super::Error::MissingKeys(LegKind::Pulsar))),
             };
             builder.pulsar(&frame)?;
+        }
+        if self.corona.is_some() && !signers.corona.is_empty() {
+            let label = self.label("corona sign");
+            if let Some(group) = &self.corona {
+                // Group positions are set positions: the group is the set's first members.
+                builder.corona(&corona::sign(
+                    &label,
+                    group,
+                    &signers.corona,
+                    &message,
+                    CORONA_CONTEXT,
+                )?)?;
+            }
         }
         Ok(builder.build()?)
     }
@@ -331,23 +377,41 @@ impl Devnet {
             next.push(self.create(w)?);
         }
         let next = self.sorted(next);
-        let (next_group, new_key) = self.next_group(&next, new_key)?;
-        let key_era = self.key_era + u64::from(new_key);
+        let (next_group, pulsar_key) = self.next_group(&next, new_key)?;
+        let (next_corona, corona_key) = self.next_corona(&next, new_key)?;
+        let key_era = self.key_era + u64::from(pulsar_key || corona_key);
         let next_set = {
             let old = core::mem::replace(&mut self.pulsar, next_group);
+            let old_corona = core::mem::replace(&mut self.corona, next_corona);
             let made = self.make_set(self.epoch + 1, key_era, &next);
             let new = core::mem::replace(&mut self.pulsar, old);
+            let new_corona = core::mem::replace(&mut self.corona, old_corona);
             let set = made?;
-            (set, new)
+            (set, new, new_corona)
         };
         let builder = self.builder(height, round, block_hash).ending_epoch(&next_set.0);
         let certificate = self.sign(builder, signers)?;
         self.pulsar = next_set.1;
+        self.corona = next_set.2;
         self.members = next;
         self.epoch += 1;
         self.key_era = key_era;
         self.set = next_set.0.clone();
         Ok((certificate, next_set.0))
+    }
+
+    /// The next set's Corona group (validators `next`, set order) and whether it is a new
+    /// key: a new deal when `new_key` or the group's members changed, else the same group.
+    fn next_corona(&mut self, next: &[u16], new_key: bool) -> Result<(Option<corona::Group>, bool), Error> {
+        let Some(group) = &self.corona else {
+            return Ok((None, false));
+        };
+        let members = corona::members_of(next);
+        if !new_key && members == group.members {
+            return Ok((Some(group.clone()), false));
+        }
+        let label = self.label("corona deal");
+        Ok((Some(corona::deal(&label, members)?), true))
     }
 
     /// The BLS secret key of the validator at `index` of the current set (to make
@@ -462,6 +526,7 @@ impl Devnet {
             mldsa: self.config.mldsa,
             slhdsa: self.config.magnetar.map(magnetar::Mode::slhdsa),
             pulsar_group_key: self.pulsar.as_ref().map(PulsarGroup::frame).transpose()?,
+            corona_group_key: self.corona.as_ref().map(|g| g.key.to_bytes()),
         };
         let validators = numbers
             .iter()

@@ -21,14 +21,16 @@
 //! Then the client moves to the next set (epoch + 1, its root, weight and prepared keys) or
 //! records the new height. Nothing changes on a refusal.
 //!
-//! # The Pulsar group key across epochs (key era)
+//! # The threshold group keys across epochs (key era)
 //!
-//! The Pulsar group key is part of each epoch's validator set (`QVST` carries its `PULG`
-//! frame and its key era), so it is trusted exactly as the set is: through the previous set's
-//! certificate. **A reshare or refresh keeps the key era**: the ML-DSA key is byte-identical
+//! The Pulsar and Corona group keys are part of each epoch's validator set (`QVST` carries
+//! their `PULG` and `CORG` frames and their key era), so they are trusted exactly as the set
+//! is: through the previous set's certificate. What follows says it for Pulsar; a Corona key
+//! follows the same rule (it is never reshared: a new Corona group is a new key, in a new
+//! era). **A reshare or refresh keeps the key era**: the ML-DSA key is byte-identical
 //! after it (the LSS kernel keeps the secret), only the custody shares and their holders
 //! change, and nothing a verifier holds changes with them; a next set with the same era
-//! must carry the same key ([`Error::EraKeyChanged`]). **A new key ceremony (a fresh DKG)
+//! must carry the same keys ([`Error::EraKeyChanged`]). **A new key ceremony (a fresh DKG)
 //! starts a new era**, at an epoch change: the next set carries the new key with a larger
 //! era, committed to by the old set's quorum; an era never goes back
 //! ([`Error::KeyEraRegression`]). The header names the era too, so a certificate is bound to
@@ -270,7 +272,8 @@ impl LightClient {
             });
         }
         if next.key_era() == current.key_era()
-            && next.view().pulsar_group_key() != current.view().pulsar_group_key()
+            && (next.view().pulsar_group_key() != current.view().pulsar_group_key()
+                || next.view().corona_group_key() != current.view().corona_group_key())
         {
             return Err(Error::EraKeyChanged(current.key_era()));
         }

@@ -5,15 +5,17 @@
 //! | bytes | field |
 //! |---|---|
 //! | 4 | magic `QVST` |
-//! | 2 | version = 1 |
+//! | 2 | version: 1, or 2 when the set has a Corona group key |
 //! | 8 | chain id |
 //! | 8 | epoch the set signs for |
-//! | 8 | key era of the Pulsar group key ([`super::LightClient`] says how it moves) |
+//! | 8 | key era of the threshold group keys, Pulsar's and Corona's ([`super::LightClient`] says how it moves) |
 //! | 1 | BLS keys: 0 none, 1 BLS12-381 min-pk with proofs of possession |
 //! | 1 | ML-DSA keys: 0 none, or the mode byte 0x2C / 0x41 / 0x57 (ML-DSA-44/65/87) |
 //! | 1 | SLH-DSA keys: 0 none, or the [`crate::slhdsa::Mode`] byte (Magnetar) |
 //! | 4 | length of the Pulsar group key: 0 (none) or its `PULG` frame's length |
 //! | L | the `PULG` frame ([`crate::pulsar::frame`]: magic, version, mode, length, FIPS 204 key) |
+//! | 4 | version 2 only: length of the Corona group key, [`crate::corona::GROUP_KEY_LEN`] |
+//! | K | version 2 only: the `CORG` frame ([`crate::corona::GroupKey`]) |
 //! | 2 | n, the number of validators, 1 ≤ n ≤ [`MAX_VALIDATORS`] |
 //! | n × E | the validators, ids strictly increasing |
 //!
@@ -22,6 +24,10 @@
 //! (FIPS 204 size) ‖ SLH-DSA public key (FIPS 205 size) — each key only when the set has that
 //! kind. The weights add up to at most 2^64 − 1 and never to 0. Positions in this order are
 //! the indexes of signer bitmaps (u16).
+//!
+//! A set without a Corona key is written at version 1, byte for byte as before the Corona
+//! leg existed; a version-2 set must carry one (a length of 0 is refused), so each set has
+//! one encoding.
 //!
 //! Decoding ([`ValidatorSetView::parse`]) checks all of the above, and nothing that needs
 //! curve or lattice arithmetic: keys are validated once, by [`super::TrustedSet::new`].
@@ -44,18 +50,22 @@ use crate::{bls, mldsa, slhdsa};
 
 /// Magic of an encoded validator set.
 pub const SET_MAGIC: [u8; 4] = *b"QVST";
-/// Version of the encoding.
+/// Version of the encoding of a set without a Corona group key.
 pub const SET_VERSION: u16 = 1;
+/// Version of the encoding of a set with a Corona group key.
+pub const SET_VERSION_CORONA: u16 = 2;
 /// The most validators a set may have (a bitmap is then 128 bytes); the Magnetar
 /// registry's limit too.
 pub const MAX_VALIDATORS: usize = crate::magnetar::MAX_VALIDATORS;
 /// The longest `QVST` encoding: the fixed header (37), the longest `PULG` frame
-/// (ML-DSA-87), the count, and [`MAX_VALIDATORS`] validators each with an id, a weight, a
-/// BLS key and proof, an ML-DSA-87 key and the longest SLH-DSA key. Longer input is refused
-/// (`TOO_LONG`) before it is parsed.
+/// (ML-DSA-87), a `CORG` frame with its length, the count, and [`MAX_VALIDATORS`] validators
+/// each with an id, a weight, a BLS key and proof, an ML-DSA-87 key and the longest SLH-DSA
+/// key. Longer input is refused (`TOO_LONG`) before it is parsed.
 pub const MAX_SET_LEN: usize = 37
     + crate::pulsar::frame::HEADER_LEN
     + MLDSA87_PUBLIC_KEY_LEN
+    + 4
+    + crate::corona::GROUP_KEY_LEN
     + 2
     + MAX_VALIDATORS * (32 + 8 + bls::PUBLIC_KEY_LEN + bls::SIGNATURE_LEN + MLDSA87_PUBLIC_KEY_LEN + 64);
 /// FIPS 204's ML-DSA-87 public key length (checked against [`mldsa::Mode`] in the tests).
@@ -80,6 +90,8 @@ struct Layout {
     slhdsa: Option<slhdsa::Mode>,
     /// The `PULG` frame's range in the encoding.
     pulsar: Option<(usize, usize)>,
+    /// The `CORG` frame's range in the encoding.
+    corona: Option<(usize, usize)>,
     len: usize,
     entries_at: usize,
     entry_len: usize,
@@ -143,7 +155,7 @@ impl<'a> ValidatorSetView<'a> {
             });
         }
         let mut r = Reader::new(bytes);
-        r.header(&SET_MAGIC, SET_VERSION)?;
+        let version = r.header_versions(&SET_MAGIC, &[SET_VERSION, SET_VERSION_CORONA])?;
         let chain_id = r.u64()?;
         let epoch = r.u64()?;
         let key_era = r.u64()?;
@@ -161,6 +173,15 @@ impl<'a> ValidatorSetView<'a> {
             let at = bytes.len() - r.remaining();
             GroupKeyFrame::decode(r.take(frame_len)?)?;
             Some((at, at + frame_len))
+        };
+        let corona = if version == SET_VERSION_CORONA {
+            let key_len = r.count(crate::corona::GROUP_KEY_LEN, 1)?;
+            let at = bytes.len() - r.remaining();
+            crate::corona::GroupKey::from_bytes(r.take(key_len)?)
+                .map_err(|_| crate::wire::Error::InvalidValue("Corona group key"))?;
+            Some((at, at + key_len))
+        } else {
+            None
         };
         let len = usize::from(r.u16()?);
         if len == 0 {
@@ -206,6 +227,7 @@ impl<'a> ValidatorSetView<'a> {
                 mldsa,
                 slhdsa,
                 pulsar,
+                corona,
                 len,
                 entries_at,
                 entry_len,
@@ -229,7 +251,7 @@ impl<'a> ValidatorSetView<'a> {
         self.layout.epoch
     }
 
-    /// The key era of the Pulsar group key.
+    /// The key era of the threshold group keys (Pulsar's, Corona's).
     pub fn key_era(&self) -> u64 {
         self.layout.key_era
     }
@@ -252,6 +274,11 @@ impl<'a> ValidatorSetView<'a> {
     /// The Pulsar group key's `PULG` frame, if the set has a Pulsar group.
     pub fn pulsar_group_key(&self) -> Option<&'a [u8]> {
         self.layout.pulsar.and_then(|(a, b)| self.bytes.get(a..b))
+    }
+
+    /// The Corona group key's `CORG` frame, if the set has a Corona group.
+    pub fn corona_group_key(&self) -> Option<&'a [u8]> {
+        self.layout.corona.and_then(|(a, b)| self.bytes.get(a..b))
     }
 
     /// The number of validators (≥ 1).
@@ -361,7 +388,7 @@ pub struct SetParams {
     pub chain_id: u64,
     /// The epoch the set signs for.
     pub epoch: u64,
-    /// The key era of the Pulsar group key.
+    /// The key era of the threshold group keys (Pulsar's, Corona's).
     pub key_era: u64,
     /// Whether validators have BLS keys.
     pub bls: bool,
@@ -371,6 +398,8 @@ pub struct SetParams {
     pub slhdsa: Option<slhdsa::Mode>,
     /// The Pulsar group key as a `PULG` frame, if the set has a Pulsar group.
     pub pulsar_group_key: Option<Vec<u8>>,
+    /// The Corona group key as a `CORG` frame, if the set has a Corona group.
+    pub corona_group_key: Option<Vec<u8>>,
 }
 
 /// One validator, for [`ValidatorSet::new`].
@@ -414,12 +443,19 @@ impl ValidatorSet {
         validators.sort_by_key(|v| v.id);
         let mut w =
             Writer::with_capacity(64 + validators.len() * entry_len(params.bls, params.mldsa, params.slhdsa));
-        w.put(&SET_MAGIC).u16(SET_VERSION);
+        let version = match params.corona_group_key {
+            Some(_) => SET_VERSION_CORONA,
+            None => SET_VERSION,
+        };
+        w.put(&SET_MAGIC).u16(version);
         w.u64(params.chain_id).u64(params.epoch).u64(params.key_era);
         w.u8(if params.bls { BLS_MIN_PK } else { 0 });
         w.u8(params.mldsa.map_or(0, mldsa::Mode::to_byte));
         w.u8(params.slhdsa.map_or(0, slhdsa::Mode::to_byte));
         w.bytes(params.pulsar_group_key.as_deref().unwrap_or(&[]));
+        if let Some(key) = &params.corona_group_key {
+            w.bytes(key);
+        }
         w.u16(u16::try_from(validators.len()).map_err(|_| bad("too many validators"))?);
         for v in &validators {
             w.put(&v.id).u64(v.weight);
@@ -481,7 +517,7 @@ impl ValidatorSet {
         self.layout.epoch
     }
 
-    /// The key era of the Pulsar group key.
+    /// The key era of the threshold group keys (Pulsar's, Corona's).
     pub fn key_era(&self) -> u64 {
         self.layout.key_era
     }

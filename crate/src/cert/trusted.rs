@@ -5,6 +5,7 @@ use alloc::vec::Vec;
 use super::set::{ValidatorSet, ValidatorSetView};
 use super::Error;
 use crate::bls::{self, PreparedSet, ProofOfPossession, VerifyingKey};
+use crate::corona::{self, PreparedGroupKey};
 use crate::magnetar::{self, Registry, ValidatorId};
 use crate::mldsa::{self, PreparedPublicKey};
 use crate::pulsar::frame::GroupKeyFrame;
@@ -14,7 +15,8 @@ use crate::pulsar::frame::GroupKeyFrame;
 /// Building it is the expensive, once-per-epoch step: every BLS key is decompressed and
 /// validated (KeyValidate) and its proof of possession verified, the full-set aggregate key
 /// is summed ([`crate::bls::PreparedSet`]); every ML-DSA key (the validators' and the Pulsar
-/// group key) is expanded for repeated verification; the SLH-DSA keys, when of a Magnetar
+/// group key) is expanded for repeated verification, and so is the Corona group key (A and
+/// 2^ξ·b̃ in the NTT domain, [`crate::corona::PreparedGroupKey`]); the SLH-DSA keys, when of a Magnetar
 /// mode, become a [`crate::magnetar::Registry`]. Certificates are then checked against
 /// it at the cost of one verification per leg (per signer for the per-validator legs).
 ///
@@ -28,6 +30,7 @@ pub struct TrustedSet {
     bls: Option<PreparedSet>,
     mldsa: Vec<PreparedPublicKey>,
     pulsar: Option<PreparedPublicKey>,
+    corona: Option<PreparedGroupKey>,
     magnetar: Option<Registry>,
 }
 
@@ -76,6 +79,14 @@ impl TrustedSet {
             }
             None => None,
         };
+        let corona = match view.corona_group_key() {
+            Some(frame) => Some(
+                corona::GroupKey::from_bytes(frame)
+                    .map_err(Error::Corona)?
+                    .prepare(),
+            ),
+            None => None,
+        };
         let magnetar = match view
             .slhdsa_mode()
             .and_then(|m| magnetar::Mode::from_byte(m.to_byte()))
@@ -89,6 +100,7 @@ impl TrustedSet {
             bls,
             mldsa,
             pulsar,
+            corona,
             magnetar,
         })
     }
@@ -145,6 +157,10 @@ impl TrustedSet {
 
     pub(crate) fn pulsar(&self) -> Option<&PreparedPublicKey> {
         self.pulsar.as_ref()
+    }
+
+    pub(crate) fn corona(&self) -> Option<&PreparedGroupKey> {
+        self.corona.as_ref()
     }
 
     pub(crate) fn magnetar(&self) -> Option<&Registry> {

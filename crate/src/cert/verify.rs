@@ -4,7 +4,9 @@
 use super::bitmap::Bitmap;
 use super::report::{LegReport, Report, Verdict};
 use super::view::{max_certificate_len, CertificateView, LegView};
-use super::{Error, LegKind, Policy, TrustedSet, MAGNETAR_CONTEXT, MLDSA_CONTEXT, PULSAR_CONTEXT};
+use super::{
+    Error, LegKind, Policy, TrustedSet, CORONA_CONTEXT, MAGNETAR_CONTEXT, MLDSA_CONTEXT, PULSAR_CONTEXT,
+};
 use crate::magnetar;
 
 /// How to verify.
@@ -194,7 +196,10 @@ fn check_leg(
             tally_bitmap(kind, signers, trusted, policy)
         }
         LegView::Magnetar { aggregate } => tally_magnetar(aggregate, trusted, policy),
-        LegView::Corona { .. } => Err(Error::MissingKeys(kind)),
+        LegView::Corona { .. } => {
+            trusted.corona().ok_or(Error::MissingKeys(kind))?;
+            Ok(Tally::default())
+        }
     }
 }
 
@@ -268,7 +273,14 @@ fn verify_leg(
                 Err(e) => Err(Error::Magnetar(e)),
             }
         }
-        LegView::Corona { .. } => Err(Error::MissingKeys(kind)),
+        LegView::Corona { signature } => {
+            let key = trusted.corona().ok_or(Error::MissingKeys(kind))?;
+            key.verify(message, CORONA_CONTEXT, signature)
+                .map_err(|e| match e {
+                    crate::corona::Error::InvalidSignature => invalid(None),
+                    e => Error::Corona(e),
+                })
+        }
     }
 }
 

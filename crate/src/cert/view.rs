@@ -19,7 +19,7 @@
 //! |---|---|
 //! | 1 BLS | signer bitmap (u16 n ‖ ⌈n/8⌉ bytes, [`super::Bitmap`]) ‖ aggregate signature (96, compressed G2) |
 //! | 2 Pulsar | a `PULS` frame ([`crate::pulsar::frame`]: magic, version, mode, length, FIPS 204 signature) |
-//! | 3 Corona | reserved: any bytes, at most [`MAX_CORONA_LEG_LEN`] (no policy can require the leg yet) |
+//! | 3 Corona | a `CORS` frame ([`crate::corona`]: magic, version 2, c̃, z, Δ), exactly [`crate::corona::SIGNATURE_LEN`] bytes |
 //! | 4 Magnetar | the Magnetar aggregate certificate `MAGA` ([`crate::magnetar`]: mode, u16 count, ascending 32-byte ids, signatures) |
 //! | 5 ML-DSA set | signer bitmap ‖ ML-DSA mode (u8) ‖ one FIPS 204 signature per signer, in set order |
 //!
@@ -42,14 +42,11 @@ pub const CERT_MAGIC: [u8; 4] = *b"QCRT";
 pub const CERT_VERSION: u16 = 1;
 /// The longest leg payload accepted (64 MiB).
 pub const MAX_LEG_LEN: usize = 1 << 26;
-/// The longest reserved Corona payload accepted (1 MiB), so the longest certificate a set
-/// of n validators admits is bounded by n (a light client refuses longer input uncopied).
-pub const MAX_CORONA_LEG_LEN: usize = 1 << 20;
 
 /// The longest certificate a set of `validators` validators admits, in bytes: every leg of
 /// every kind present at its largest for that many signers — magic, version, the longer
 /// header, the leg count and five leg headers; a BLS leg (bitmap, aggregate signature); a
-/// `PULS` frame of ML-DSA-87; the reserved Corona leg at [`MAX_CORONA_LEG_LEN`]; a Magnetar
+/// `PULS` frame of ML-DSA-87; a `CORS` frame; a Magnetar
 /// aggregate of every validator at the largest Magnetar signature (SLH-DSA-SHAKE-192f); an
 /// ML-DSA-set leg of every validator at ML-DSA-87. [`super::verify`] refuses anything longer
 /// (`TOO_LONG`) before parsing it, so a host may refuse such input without copying it and
@@ -68,7 +65,7 @@ pub fn max_certificate_len(validators: usize) -> usize {
     let pulsar_leg = crate::pulsar::frame::HEADER_LEN + mldsa_sig;
     let magnetar_leg = crate::magnetar::certificate::HEADER_LEN + n * (32 + magnetar_sig);
     let mldsa_leg = bitmap + 1 + n * mldsa_sig;
-    fixed + bls_leg + pulsar_leg + MAX_CORONA_LEG_LEN + magnetar_leg + mldsa_leg
+    fixed + bls_leg + pulsar_leg + crate::corona::SIGNATURE_LEN + magnetar_leg + mldsa_leg
 }
 
 /// One leg, borrowed from the certificate.
@@ -88,10 +85,11 @@ pub enum LegView<'a> {
         /// The frame, decoded (mode and signature bytes).
         frame: SignatureFrame<'a>,
     },
-    /// Corona: reserved, the payload as it came.
+    /// Corona: the `CORS` frame, its header and length checked (its values are decoded,
+    /// and checked canonical, when it is verified).
     Corona {
-        /// The payload.
-        payload: &'a [u8],
+        /// The frame.
+        signature: &'a [u8],
     },
     /// Magnetar: the aggregate certificate (`MAGA`), decoded without copying.
     Magnetar {
@@ -154,9 +152,20 @@ impl<'a> LegView<'a> {
             LegKind::Pulsar => LegView::Pulsar {
                 frame: SignatureFrame::decode(r.take(payload.len())?)?,
             },
-            LegKind::Corona => LegView::Corona {
-                payload: r.take(payload.len())?,
-            },
+            LegKind::Corona => {
+                let mut frame = Reader::new(payload);
+                frame.header(&crate::corona::SIGNATURE_MAGIC, 2)?;
+                if payload.len() != crate::corona::SIGNATURE_LEN {
+                    return Err(wire::Error::LengthMismatch {
+                        expected: crate::corona::SIGNATURE_LEN,
+                        got: payload.len(),
+                    }
+                    .into());
+                }
+                LegView::Corona {
+                    signature: r.take(payload.len())?,
+                }
+            }
             LegKind::Magnetar => LegView::Magnetar {
                 aggregate: AggregateCertificate::decode(r.take(payload.len())?).map_err(Error::Magnetar)?,
             },
@@ -227,7 +236,7 @@ impl<'a> CertificateView<'a> {
             }
             last = Some(kind);
             let max = if kind == LegKind::Corona {
-                MAX_CORONA_LEG_LEN
+                crate::corona::SIGNATURE_LEN
             } else {
                 MAX_LEG_LEN
             };

@@ -8,7 +8,10 @@
 //! end of epoch 0, the Pulsar group reshared to them under the same key. A second devnet of
 //! four validators whose Pulsar leg a committee signs (`committee-*`: no machine held its key),
 //! whose first member leaves at the end of epoch 0, so epoch 1 has a new committee key in key
-//! era 1.
+//! era 1. A third devnet of four validators (`strict-*`) with BLS and ML-DSA-44 keys, a Pulsar
+//! custody group and a Corona group (threshold 3 of 4) signs every leg of the PQ-strict
+//! policies; its first validator leaves at the end of epoch 0, so epoch 1 has a newly dealt
+//! Corona key in key era 1.
 //!
 //! Size: Magnetar signatures are 16,224 bytes even at SHAKE-192s, the smallest set the
 //! Magnetar envelopes have (there is no 128-bit Magnetar mode), so only one certificate
@@ -106,6 +109,7 @@ fn signers(bls: Vec<usize>, pulsar: Vec<usize>, mldsa: Vec<usize>, magnetar: Vec
     Signers {
         bls,
         pulsar,
+        corona: vec![],
         mldsa,
         magnetar,
     }
@@ -130,6 +134,7 @@ fn build() -> Result<String, Failure> {
         magnetar: Some(magnetar::Mode::Shake192s),
         pulsar: Some(Mode::MlDsa44),
         pulsar_signing: PulsarSigning::Custody,
+        corona: false,
     };
     let mut net = Devnet::new(config, &[10, 20, 30, 40])?;
     let set0 = net.set().clone();
@@ -197,6 +202,7 @@ fn build() -> Result<String, Failure> {
         magnetar: None,
         pulsar: Some(Mode::MlDsa44),
         pulsar_signing: PulsarSigning::Committee,
+        corona: false,
     };
     let mut cnet = Devnet::new(committee_config, &[1, 1, 1, 1])?;
     let cset0 = cnet.set().clone();
@@ -209,6 +215,31 @@ fn build() -> Result<String, Failure> {
     )?;
     let ce1 = cnet.certificate(3, 0, s.array32(), &three)?;
     let (cpuls_at, cpuls_len) = leg(&c1, LegKind::Pulsar)?;
+
+    // A third chain with every leg of the PQ-strict policies: the Corona group is the four
+    // validators (threshold 3); the first leaves at the epoch change, so epoch 1 has a newly
+    // dealt Corona key in key era 1.
+    let strict_config = DevnetConfig {
+        chain_id: 1,
+        seed: s.array32(),
+        bls: true,
+        mldsa: Some(Mode::MlDsa44),
+        magnetar: None,
+        pulsar: Some(Mode::MlDsa44),
+        pulsar_signing: PulsarSigning::Custody,
+        corona: true,
+    };
+    let mut snet = Devnet::new(strict_config, &[1, 1, 1, 1])?;
+    let sset0 = snet.set().clone();
+    ensure(snet.corona_threshold() == Some(3), "a Corona group of 3 of 4")?;
+    let s1 = snet.certificate(1, 0, s.array32(), &three)?;
+    let (send, sset1) = snet.end_epoch(2, 0, s.array32(), &three, &[0], &[1], false)?;
+    ensure(
+        sset1.view().corona_group_key() != sset0.view().corona_group_key() && sset1.key_era() == 1,
+        "a new Corona group is a new key in the next key era",
+    )?;
+    let se1 = snet.certificate(3, 0, s.array32(), &three)?;
+    let (cor_at, cor_len) = leg(&s1, LegKind::Corona)?;
 
     // Splices.
     let (bls_at, bls_len) = leg(&fast, LegKind::Bls)?;
@@ -330,6 +361,34 @@ fn build() -> Result<String, Failure> {
             "committee-1",
             vec![flip(&c1, cpuls_at + cpuls_len / 2)],
         ),
+        Cert {
+            name: "strict-1",
+            bytes: s1.clone(),
+            from: None,
+        },
+        Cert {
+            name: "strict-end-of-epoch-0",
+            bytes: send,
+            from: None,
+        },
+        Cert {
+            name: "strict-epoch-1",
+            bytes: se1,
+            from: None,
+        },
+        // A flip in z (the frame's middle), and one in the frame's version.
+        splice(
+            "strict-corona-broken",
+            &s1,
+            "strict-1",
+            vec![flip(&s1, cor_at + cor_len / 2)],
+        ),
+        splice(
+            "strict-corona-bad-version",
+            &s1,
+            "strict-1",
+            vec![flip(&s1, cor_at + 5)],
+        ),
     ];
     // (certificate, set, policy, expected code).
     let expectations: &[(&str, &str, Policy, &str)] = &[
@@ -400,6 +459,31 @@ fn build() -> Result<String, Failure> {
             Policy::PQ_FAST,
             "WRONG_EPOCH",
         ),
+        ("strict-1", "strict-epoch-0", Policy::PQ_STRICT, ""),
+        ("strict-1", "strict-epoch-0", Policy::STRICT_PQ_STRICT, ""),
+        ("strict-1", "strict-epoch-0", Policy::STRICT_PQ_FAST, ""),
+        ("strict-epoch-1", "strict-epoch-1", Policy::PQ_STRICT, ""),
+        (
+            "strict-corona-broken",
+            "strict-epoch-0",
+            Policy::PQ_STRICT,
+            "INVALID_SIGNATURE",
+        ),
+        ("strict-corona-broken", "strict-epoch-0", Policy::PQ_FAST, ""),
+        (
+            "strict-corona-bad-version",
+            "strict-epoch-0",
+            Policy::STRICT_PQ_STRICT,
+            "BAD_VERSION",
+        ),
+        ("fast", "epoch-0", Policy::PQ_STRICT, "MISSING_LEG"),
+        ("strict-1", "epoch-0", Policy::PQ_STRICT, "SET_ROOT_MISMATCH"),
+        (
+            "strict-epoch-1",
+            "strict-epoch-0",
+            Policy::PQ_STRICT,
+            "WRONG_EPOCH",
+        ),
     ];
     let sets = [
         ("epoch-0", &set0),
@@ -407,6 +491,8 @@ fn build() -> Result<String, Failure> {
         ("epoch-1-forged", &forged),
         ("committee-epoch-0", &cset0),
         ("committee-epoch-1", &cset1),
+        ("strict-epoch-0", &sset0),
+        ("strict-epoch-1", &sset1),
     ];
     let find = |name: &str| {
         certs
@@ -467,12 +553,14 @@ fn build() -> Result<String, Failure> {
         .collect();
 
     // A light client following epoch 0 into epoch 1 under PQ-fast: the custody chain (one
-    // key, reshared) and the committee chain (a new key in key era 1).
+    // key, reshared) and the committee chain (a new key in key era 1); and under PQ-strict,
+    // the strict chain (a new Corona key in key era 1).
     type Plan<'a> = &'a [(&'a str, Option<&'a str>, &'a str)];
-    let plans: [(&str, &str, u64, Plan<'_>); 2] = [
+    let plans: [(&str, &str, Policy, u64, Plan<'_>); 3] = [
         (
             "follow-epoch-change",
             "epoch-0",
+            Policy::PQ_FAST,
             0,
             &[
                 ("fast", None, ""),
@@ -489,6 +577,7 @@ fn build() -> Result<String, Failure> {
         (
             "follow-committee-key-era",
             "committee-epoch-0",
+            Policy::PQ_FAST,
             1,
             &[
                 ("committee-1", None, ""),
@@ -497,15 +586,27 @@ fn build() -> Result<String, Failure> {
                 ("committee-epoch-1", None, ""),
             ],
         ),
+        (
+            "follow-corona-key-era",
+            "strict-epoch-0",
+            Policy::PQ_STRICT,
+            1,
+            &[
+                ("strict-corona-broken", None, "INVALID_SIGNATURE"),
+                ("strict-1", None, ""),
+                ("strict-end-of-epoch-0", Some("strict-epoch-1"), ""),
+                ("strict-epoch-1", None, ""),
+            ],
+        ),
     ];
     let mut light = Vec::new();
-    for (seq, start, key_era, plan) in plans {
+    for (seq, start, policy, key_era, plan) in plans {
         let first = sets
             .iter()
             .find(|(n, _)| *n == start)
             .map(|(_, s)| (*s).clone())
             .ok_or_else(|| Failure(format!("no set {start}")))?;
-        let mut client = LightClient::new(first, Policy::PQ_FAST)?;
+        let mut client = LightClient::new(first, policy)?;
         let mut steps = Vec::new();
         for (cert, next, code) in plan {
             let bytes = &find(cert)?.bytes;
@@ -533,7 +634,7 @@ fn build() -> Result<String, Failure> {
             Obj::default()
                 .str("name", seq)
                 .str("set", start)
-                .str("policy", Policy::PQ_FAST.name())
+                .str("policy", policy.name())
                 .int("key_era", key_era)
                 .objs("steps", steps),
         );

@@ -7,7 +7,8 @@
 //! every leg. The last block of every epoch but the last ends it: the validator at position 0
 //! leaves, one joins, and the Pulsar group (when the policy has the leg) moves to the next set:
 //! a custody group is reshared under the unchanged key; a committee (its first members
-//! changed) makes a new key in the next key era. So `sets` has one set per epoch and a block carries the
+//! changed) makes a new key in the next key era. A Corona group (when the policy has the leg;
+//! the set's first members) is dealt anew, in the next key era, whenever its members change. So `sets` has one set per epoch and a block carries the
 //! next set exactly when it ends its epoch.
 //!
 //! ```
@@ -152,6 +153,7 @@ pub fn chain(spec: &ChainSpec) -> Result<Chain, Error> {
         magnetar: has(LegKind::Magnetar).then_some(spec.magnetar),
         pulsar: has(LegKind::Pulsar).then_some(spec.mldsa),
         pulsar_signing: spec.pulsar_signing,
+        corona: has(LegKind::Corona),
     };
     let mut net = Devnet::new(config, &alloc::vec![1; spec.validators])?;
     let mut sets = alloc::vec![net.set().clone()];
