@@ -1,16 +1,19 @@
 //! Finality certificates (`quasar_pq::cert`): parse + structural checks, verification under
-//! PQ-fast and PQ-heavy leg by leg, and a light-client update across an epoch change.
+//! PQ-fast, PQ-strict and PQ-heavy leg by leg, and a light-client update across an epoch
+//! change.
 //!
 //! Chains come from the devnet (`cert::devnet`, fixed seeds; the Pulsar group runs through
 //! the library's parties on the simulator): K validators of weight 1 with BLS keys and a
-//! Pulsar ML-DSA-65 group of threshold ⌊2K/3⌋ + 1; the PQ-heavy chain (K = 21) adds
-//! Magnetar SHAKE-192s keys. ⌊2K/3⌋ + 1 validators sign every leg (15 of 21, 86 of 128).
+//! Pulsar ML-DSA-65 group of threshold ⌊2K/3⌋ + 1; the verification chain (K = 21) adds
+//! Magnetar SHAKE-192s keys and a Corona group (its first 8 validators, threshold 6).
+//! ⌊2K/3⌋ + 1 validators sign every weighted leg (15 of 21, 86 of 128).
 //!
 //! Ids:
 //! - `cert/parse/<K>`: `CertificateView::parse` + `check` under PQ-fast (magic, lengths,
 //!   legs, header against the set, bitmap, weights, quorum; no signature work); the
 //!   allocations of one call are counted by a counting global allocator and printed;
-//! - `cert/verify/pq-fast/21`, `cert/verify/pq-heavy/21`: `verify` end to end (parse,
+//! - `cert/verify/pq-fast/21`, `cert/verify/pq-strict/21`, `cert/verify/pq-heavy/21`:
+//!   `verify` end to end (parse,
 //!   checks, every required leg's signatures); each leg's own time is taken from the
 //!   reports (`LegReport::time_ns`) and printed as medians;
 //! - `cert/bls_reference/verify`: one plain BLS verify from bytes (hash-to-curve, signature
@@ -66,6 +69,10 @@ unsafe impl GlobalAlloc for Counting {
 static GLOBAL: Counting = Counting;
 
 fn chain(k: usize, magnetar: bool, seed: u8) -> Devnet {
+    chain_with(k, magnetar, false, seed)
+}
+
+fn chain_with(k: usize, magnetar: bool, corona: bool, seed: u8) -> Devnet {
     let config = DevnetConfig {
         chain_id: 1,
         seed: [seed; 32],
@@ -74,7 +81,7 @@ fn chain(k: usize, magnetar: bool, seed: u8) -> Devnet {
         magnetar: magnetar.then_some(quasar_pq::magnetar::Mode::Shake192s),
         pulsar: Some(Mode::MlDsa65),
         pulsar_signing: PulsarSigning::Custody,
-        corona: false,
+        corona,
     };
     let t = Instant::now();
     let net = Devnet::new(config, &vec![1; k]).unwrap();
@@ -90,6 +97,7 @@ fn signers(k: usize, magnetar: bool) -> Signers {
     let q = two_thirds_plus_one(k);
     let mut s = Signers::first(q, k);
     s.mldsa.clear();
+    s.corona.clear();
     if !magnetar {
         s.magnetar.clear();
     }
@@ -164,20 +172,25 @@ fn main() {
         group.finish();
     }
 
-    // Verification at K = 21, PQ-fast and PQ-heavy (15 Magnetar SHAKE-192s signers).
+    // Verification at K = 21: PQ-fast, PQ-strict (a Corona leg by 6 of the 8-member group)
+    // and PQ-heavy (15 Magnetar SHAKE-192s signers).
     let k = 21;
     let t = Instant::now();
-    let mut net = chain(k, true, 77);
+    let mut net = chain_with(k, true, true, 77);
     let trusted = TrustedSet::new(net.set().clone()).unwrap();
     let fast = net.certificate(1, 0, [1; 32], &signers(k, false)).unwrap();
     let heavy = net.certificate(2, 0, [2; 32], &signers(k, true)).unwrap();
+    let mut with_corona = signers(k, false);
+    with_corona.corona = (0..k).collect();
+    let strict = net.certificate(3, 0, [3; 32], &with_corona).unwrap();
     eprintln!(
-        "PQ-heavy chain and certificates: {:.1} s",
+        "PQ-heavy and PQ-strict chain and certificates: {:.1} s",
         t.elapsed().as_secs_f64()
     );
     let options = Options::default();
     for (name, policy, cert, rounds) in [
         ("pq-fast", Policy::PQ_FAST, &fast, 30),
+        ("pq-strict", Policy::PQ_STRICT, &strict, 30),
         ("pq-heavy", Policy::PQ_HEAVY, &heavy, 8),
     ] {
         assert!(verify(cert, &trusted, &policy, &options).is_valid());
