@@ -1,7 +1,8 @@
 // Finality certificates (both builds): `verifyCertificate` and the `LightClient` that follows
 // a chain across epoch changes (the Rust `cert` module: QVST validator sets, QCRT
-// certificates, the policies pq-off … strict-pq-heavy, a report leg by leg). The full build adds
-// `bls`, the BLS12-381 byte API, for cross-checks. Not a public entry point: js/index.js and
+// certificates, the policies pq-off … strict-pq-heavy, a report leg by leg: BLS, Pulsar,
+// Corona, Magnetar, ML-DSA set). The full build adds `bls`, the BLS12-381 byte API, for
+// cross-checks. Not a public entry point: js/index.js and
 // js/verify.js export what `makeCert` returns.
 //
 // Every byte argument crosses `bytes()` (js/common.js). What an attacker controls (a
@@ -18,9 +19,18 @@ import { makeBls } from './bls.js';
  * requires is Rust's table, read from WebAssembly (`certPolicyTable`); the tests check that
  * these names are exactly Rust's.
  */
-export const CERT_POLICIES = Object.freeze(['pq-off', 'pq-fast', 'pq-heavy', 'strict-pq-fast', 'strict-pq-heavy']);
+export const CERT_POLICIES = Object.freeze(['pq-off', 'pq-fast', 'pq-strict', 'pq-heavy', 'strict-pq-fast', 'strict-pq-strict', 'strict-pq-heavy']);
 /** The same names as a null-prototype table: only its own names are policies. */
-const POLICY_NAMES = Object.freeze({ __proto__: null, 'pq-off': true, 'pq-fast': true, 'pq-heavy': true, 'strict-pq-fast': true, 'strict-pq-heavy': true });
+const POLICY_NAMES = Object.freeze({
+  __proto__: null,
+  'pq-off': true,
+  'pq-fast': true,
+  'pq-strict': true,
+  'pq-heavy': true,
+  'strict-pq-fast': true,
+  'strict-pq-strict': true,
+  'strict-pq-heavy': true,
+});
 const split = Function.prototype.call.bind(String.prototype.split);
 
 // Length bounds come from Rust (crate::cert): `certMaxSetLength()` is the longest QVST any
@@ -172,7 +182,7 @@ export function makeCert(w, loader, { full }) {
       const r = this.#inner();
       return loader.call(() => r.totalWeight());
     }
-    /** The current set's key era (a BigInt): the Pulsar group key's generation of ceremonies. */
+    /** The current set's key era (a BigInt): the threshold group keys' (Pulsar's, Corona's) generation of ceremonies. */
     get keyEra() {
       const r = this.#inner();
       return loader.call(() => r.keyEra());

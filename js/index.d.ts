@@ -399,7 +399,7 @@ export declare class MagnetarRegistry {
 // ------------------------------------------------------------------------ finality certificates
 
 /** A certificate policy: what the caller requires (never taken from the certificate). */
-export type CertPolicy = 'pq-off' | 'pq-fast' | 'pq-heavy' | 'strict-pq-fast' | 'strict-pq-heavy';
+export type CertPolicy = 'pq-off' | 'pq-fast' | 'pq-strict' | 'pq-heavy' | 'strict-pq-fast' | 'strict-pq-strict' | 'strict-pq-heavy';
 /** A certificate leg. */
 export type CertLegKind = 'bls' | 'pulsar' | 'corona' | 'magnetar' | 'mldsa-set';
 
@@ -567,7 +567,10 @@ export interface TestChain {
  * `seed`; each epoch has `blocks` blocks signed by the first ⌊2n/3⌋ + 1 validators; each
  * epoch's last block but the final one ends it (the first validator leaves, one joins, a
  * Pulsar custody group is reshared to the next set under the same key, a committee is replaced
- * by a new one with a new key in the next key era). The same options give the same
+ * by a new one with a new key in the next key era). A policy with the Corona leg (pq-strict,
+ * strict-pq-strict) also gets a Corona group: the first min(n, 8) validators, threshold
+ * ⌊2m/3⌋ + 1 of its m, whose key the devnet deals (a trusted dealer), dealt anew in the next
+ * key era when its members change. The same options give the same
  * bytes as the Rust devnet (`cert::devnet::chain`). For tests and examples only: anyone with
  * the seed holds every key.
  * @throws TypeError / RangeError for wrong option types; QuasarError 'UNKNOWN_POLICY',

@@ -1,7 +1,8 @@
 // Finality certificates from JavaScript: every case of kats/cert.json (verdict, code, and each
-// leg's verdict, code, signers and weight) and the light-client chain across the epoch change
-// (with the forged next set) replayed through the light build (`quasar-pq/verify`) and the
-// full build; bad input (truncated, extended, bit-flipped certificates and sets) gives verdicts
+// leg's verdict, code, signers and weight) and the light-client chains across the epoch change
+// (with the forged next set; the Corona chain into key era 1) replayed through the light build
+// (`quasar-pq/verify`) and the full build; a small `testChain` under pq-strict followed with its
+// Corona leg, broken in that leg, and under pq-fast, which does not require it; bad input (truncated, extended, bit-flipped certificates and sets) gives verdicts
 // or typed errors, never a trap; the full build's BLS cross-checked against @noble/curves in
 // both directions (single signatures, proofs of possession, aggregates).
 import assert from 'node:assert/strict';
@@ -28,6 +29,31 @@ function certOf(name) {
 }
 const setOf = (name) => hex(byName(KATS.sets, name).bytes);
 const CODES = /^[A-Z][A-Z0-9_]*$/;
+
+/** The legs of a QCRT certificate: each one's kind byte and where its payload lies. */
+function legSpans(cert) {
+  const view = new DataView(cert.buffer, cert.byteOffset, cert.byteLength);
+  // Magic and version (6 bytes), then the header: 103 bytes, or 135 when its byte 94 says a
+  // next set's root follows; then the leg count and the legs (kind, u32 length, payload).
+  let at = 6 + (cert[6 + 94] === 1 ? 135 : 103);
+  const count = cert[at++];
+  const legs = [];
+  for (let i = 0; i < count; i++) {
+    const len = view.getUint32(at + 1);
+    legs.push({ kind: cert[at], start: at + 5, end: at + 5 + len });
+    at += 5 + len;
+  }
+  assert.equal(at, cert.length, 'the legs end the certificate');
+  return legs;
+}
+const CORONA_KIND = 3;
+/** The Corona leg's payload: a CORS frame (crate::corona::SIGNATURE_LEN). */
+const CORS_LEN = 15_666;
+
+/** A small chain with the Corona leg (BLS, Pulsar, Corona: exactly pq-strict's legs), made once. */
+let strictChain;
+const strict = () =>
+  (strictChain ??= full.testChain({ seed: new Uint8Array(32).fill(3), validators: 4, policy: 'pq-strict', epochs: 2, blocks: 1 }));
 
 before(async () => {
   await full.init();
@@ -58,8 +84,8 @@ for (const [build, lib] of [['light', light], ['full', full]]) {
     }
   });
 
-  test(`${build}: the light client follows the golden chains across the epoch change (a custody group's, a committee's)`, () => {
-    assert.deepEqual(KATS.light.map((s) => s.key_era), [0, 1]);
+  test(`${build}: the light client follows the golden chains across the epoch change (a custody group's, a committee's, a Corona group's)`, () => {
+    assert.deepEqual(KATS.light.map((s) => s.key_era), [0, 1, 1]);
     for (const seq of KATS.light) {
       const client = new lib.LightClient(setOf(seq.set), seq.policy);
       for (const s of seq.steps) {
@@ -74,7 +100,7 @@ for (const [build, lib] of [['light', light], ['full', full]]) {
         }
       }
       // The custody chain's reshared group keeps its key era; the committee chain's new
-      // committee starts the next one.
+      // committee starts the next one, and so does the strict chain's newly dealt Corona group.
       assert.equal(client.keyEra, BigInt(seq.key_era), `${seq.name}: key era`);
       assert.equal(client.policy, seq.policy);
       client.free();
@@ -85,24 +111,27 @@ for (const [build, lib] of [['light', light], ['full', full]]) {
   test(`${build}: caller mistakes throw typed errors; the policy comes only from the caller`, () => {
     const set = setOf('epoch-0');
     const cert = certOf('fast');
-    assert.throws(() => lib.verifyCertificate(cert, set, 'pq-strict'), { name: 'QuasarError', code: 'UNKNOWN_POLICY' });
+    assert.throws(() => lib.verifyCertificate(cert, set, 'pq-strictest'), { name: 'QuasarError', code: 'UNKNOWN_POLICY' });
     assert.throws(() => lib.verifyCertificate(cert, set, 1), TypeError);
     assert.throws(() => lib.verifyCertificate([...cert], set, 'pq-fast'), TypeError);
     assert.throws(() => lib.verifyCertificate(cert, set, 'pq-fast', { ful: true }), TypeError);
     assert.throws(() => new lib.LightClient(set.subarray(0, 100), 'pq-fast'), { name: 'QuasarError' });
     assert.throws(() => new lib.LightClient(set, 'nope'), { name: 'QuasarError', code: 'UNKNOWN_POLICY' });
-    assert.deepEqual(lib.CERT_POLICIES, ['pq-off', 'pq-fast', 'pq-heavy', 'strict-pq-fast', 'strict-pq-heavy']);
+    assert.deepEqual(lib.CERT_POLICIES, ['pq-off', 'pq-fast', 'pq-strict', 'pq-heavy', 'strict-pq-fast', 'strict-pq-strict', 'strict-pq-heavy']);
     // The names are Rust's, in Rust's order; which legs each requires is read from Rust only.
     const table = fullGlue.certPolicyTable().split('\n').map((l) => l.split(':'));
     assert.deepEqual(table.map(([name]) => name), [...lib.CERT_POLICIES]);
-    assert.deepEqual(table.find(([name]) => name === 'pq-heavy')[1].split(','), ['bls', 'pulsar', 'magnetar']);
+    const legs = (policy) => table.find(([name]) => name === policy)[1].split(',');
+    assert.deepEqual(legs('pq-heavy'), ['bls', 'pulsar', 'magnetar']);
+    assert.deepEqual(legs('pq-strict'), ['bls', 'pulsar', 'corona']);
+    assert.deepEqual(legs('strict-pq-strict'), ['pulsar', 'corona', 'mldsa-set']);
     const long = lib.verifyCertificate(new Uint8Array(64 << 20), set, 'strict-pq-heavy');
     assert.deepEqual(long.legs.map((l) => [l.kind, l.verdict]), [['pulsar', 'not-checked'], ['magnetar', 'not-checked']]);
   });
 
   test(`${build}: input longer than the trusted set admits is TOO_LONG, uncopied; a policy name is checked before WASM`, () => {
     const set = setOf('epoch-0');
-    // Four validators admit at most ~1.2 MB (the reserved Corona leg alone may hold 1 MiB).
+    // Four validators admit at most ~180 kB (the Magnetar leg at 192f is most of it).
     const long = new Uint8Array(2 << 20);
     const before = lib === full ? fullLoader.memoryBytes() : undefined;
     const r = lib.verifyCertificate(long, set, 'pq-fast');
@@ -124,9 +153,9 @@ for (const [build, lib] of [['light', light], ['full', full]]) {
     const set = setOf('epoch-0');
     const client = new lib.LightClient(set, 'pq-fast');
     const max = client.maxCertificateLength;
-    // Four validators: the header, five leg headers, BLS, PULS (ML-DSA-87), the 1 MiB
-    // Corona leg, Magnetar (192f) and the ML-DSA-87 set leg at 4 signers each.
-    assert.equal(max, 142 + 25 + (2 + 1 + 96) + (11 + 4627) + (1 << 20) + (9 + 4 * (32 + 35664)) + (2 + 1 + 1 + 4 * 4627));
+    // Four validators: the header, five leg headers, BLS, PULS (ML-DSA-87), the Corona leg (a
+    // CORS frame), Magnetar (192f) and the ML-DSA-87 set leg at 4 signers each.
+    assert.equal(max, 142 + 25 + (2 + 1 + 96) + (11 + 4627) + CORS_LEN + (9 + 4 * (32 + 35664)) + (2 + 1 + 1 + 4 * 4627));
     const before = lib === full ? fullLoader.memoryBytes() : undefined;
     const over = new Uint8Array(max + 1);
     assert.equal(lib.verifyCertificate(over, set, 'pq-fast').code, 'TOO_LONG');
@@ -140,6 +169,52 @@ for (const [build, lib] of [['light', light], ['full', full]]) {
     assert.notEqual(r.code, 'TOO_LONG');
     assert.equal(client.verify(at).code, r.code);
     client.free();
+  });
+
+  test(`${build}: a testChain under pq-strict is followed with its Corona leg valid; a flipped byte in that leg is refused naming it; pq-fast does not require it`, () => {
+    const chain = strict();
+    const kinds = (r, pick) => r.legs.filter(pick).map((l) => l.kind);
+    const client = new lib.LightClient(chain.sets[0], 'pq-strict');
+    for (const b of chain.blocks) {
+      const r = client.verify(b.certificate);
+      assert.ok(r.ok, `${r.code} ${r.reason}`);
+      assert.deepEqual(kinds(r, (l) => l.present), ['bls', 'pulsar', 'corona']);
+      assert.deepEqual(kinds(r, (l) => l.verdict === 'valid'), ['bls', 'pulsar', 'corona']);
+      const corona = r.legs.find((l) => l.kind === 'corona');
+      assert.deepEqual([corona.required, corona.ok, corona.code], [true, true, undefined]);
+      const corsAt = legSpans(b.certificate).find((l) => l.kind === CORONA_KIND);
+      assert.equal(corsAt.end - corsAt.start, CORS_LEN);
+      assert.equal(client.update(b.certificate, b.nextSet).ok, true);
+    }
+    // The first validator left at the epoch change, so epoch 1 has a newly dealt Corona group.
+    assert.deepEqual([client.epoch, client.height, client.keyEra], [1n, 2n, 1n]);
+    client.free();
+
+    // One byte flipped in the middle of the first certificate's CORS frame (inside z).
+    const first = chain.blocks[0];
+    const cors = legSpans(first.certificate).find((l) => l.kind === CORONA_KIND);
+    const bad = first.certificate.slice();
+    bad[(cors.start + cors.end) >> 1] ^= 0x10;
+    const r = lib.verifyCertificate(bad, chain.sets[0], 'pq-strict', { full: true });
+    assert.deepEqual([r.ok, r.code], [false, 'INVALID_SIGNATURE']);
+    assert.deepEqual(kinds(r, (l) => l.verdict === 'invalid'), ['corona']);
+    assert.equal(r.legs.find((l) => l.kind === 'corona').code, 'INVALID_SIGNATURE');
+    assert.deepEqual(kinds(r, (l) => l.verdict === 'valid'), ['bls', 'pulsar']);
+    const refusing = new lib.LightClient(chain.sets[0], 'pq-strict');
+    const u = refusing.update(bad, first.nextSet);
+    assert.deepEqual([u.ok, u.code, refusing.epoch, refusing.height], [false, 'INVALID_SIGNATURE', 0n, undefined]);
+    refusing.free();
+
+    // pq-fast requires BLS and Pulsar only: the Corona leg is never examined, so the same chain,
+    // and the broken certificate, are final under it; strict-pq-strict misses its ML-DSA set.
+    const fast = new lib.LightClient(chain.sets[0], 'pq-fast');
+    const fr = fast.verify(bad);
+    assert.ok(fr.ok, `${fr.code} ${fr.reason}`);
+    assert.equal(fr.legs.find((l) => l.kind === 'corona').verdict, 'not-required');
+    for (const b of chain.blocks) assert.equal(fast.update(b.certificate, b.nextSet).ok, true);
+    assert.deepEqual([fast.epoch, fast.height], [1n, 2n]);
+    fast.free();
+    assert.equal(lib.verifyCertificate(first.certificate, chain.sets[0], 'strict-pq-strict').code, 'MISSING_LEG');
   });
 
   test(`${build}: a verified certificate's id covers only the legs its policy checked`, () => {
