@@ -38,9 +38,16 @@ pub(crate) fn unpack(bytes: &[u8], bits: u32, polys: usize) -> Option<Vec<[u64; 
     let mut bit = 0usize;
     for c in out.iter_mut().flat_map(|p| p.iter_mut()) {
         let at = bit / 8;
-        let mut window = [0u8; 8];
-        let end = (at + 8).min(bytes.len());
-        window[..end - at].copy_from_slice(&bytes[at..end]);
+        // A fixed-size window where eight bytes remain (no call per value); the last few
+        // values read a zero-padded one.
+        let window: [u8; 8] = match bytes.get(at..at + 8) {
+            Some(w) => w.try_into().unwrap_or([0; 8]),
+            None => {
+                let mut w = [0u8; 8];
+                w[..bytes.len() - at].copy_from_slice(&bytes[at..]);
+                w
+            }
+        };
         *c = (u64::from_le_bytes(window) >> (bit % 8)) & mask;
         bit += bits as usize;
     }

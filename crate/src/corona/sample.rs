@@ -140,9 +140,56 @@ const BATCH: usize = 64;
 /// w1, little-endian), the same values, with the table scan laid out across a batch in 64-bit
 /// lanes (the borrow of the low word by bit logic, no u128, no branch) so that the compiler
 /// vectorises it. `out.len()` is a multiple of 64 and `bytes` holds 16 bytes per sample.
+///
+/// On x86-64 with `std` the same code is also compiled for AVX-512F and for AVX2 and chosen at
+/// run time (eight or four 64-bit lanes instead of SSE2's two): it is most of round 1's and
+/// round 2's time. Every version computes the same values with the same data-independent
+/// operations.
+pub(crate) fn cdt_batch(bytes: &[u8], out: &mut [i64]) {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    {
+        use crate::hash::keccak_x4::{x86_width, X86Width};
+        match x86_width() {
+            X86Width::Avx512 => return wide::cdt_batch_avx512(bytes, out),
+            X86Width::Avx2 => return wide::cdt_batch_avx2(bytes, out),
+            X86Width::None => {}
+        }
+    }
+    cdt_batch_lanes(bytes, out);
+}
+
+/// [`cdt_batch`] compiled for wider vectors. The crate's second and last use of `unsafe`
+/// (after `hash::keccak_x4`): calling a `#[target_feature]` function once the feature was
+/// detected.
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+#[allow(unsafe_code)]
+pub(super) mod wide {
+    /// With AVX-512F and AVX-512VL.
+    pub(in crate::corona) fn cdt_batch_avx512(bytes: &[u8], out: &mut [i64]) {
+        #[target_feature(enable = "avx2,avx512f,avx512vl")]
+        fn scan(bytes: &[u8], out: &mut [i64]) {
+            super::cdt_batch_lanes(bytes, out);
+        }
+        // SAFETY: the caller found AVX2, AVX-512F and AVX-512VL (`keccak_x4::x86_width`).
+        unsafe { scan(bytes, out) }
+    }
+
+    /// With AVX2.
+    pub(in crate::corona) fn cdt_batch_avx2(bytes: &[u8], out: &mut [i64]) {
+        #[target_feature(enable = "avx2")]
+        fn scan(bytes: &[u8], out: &mut [i64]) {
+            super::cdt_batch_lanes(bytes, out);
+        }
+        // SAFETY: the caller found AVX2 (`keccak_x4::x86_width`).
+        unsafe { scan(bytes, out) }
+    }
+}
+
+/// The table scan of [`cdt_batch`], inlined into each target-feature version.
 // Exact: the count is at most 78; the table entries split into their 64-bit halves.
 #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
-pub(crate) fn cdt_batch(bytes: &[u8], out: &mut [i64]) {
+#[inline(always)]
+pub(super) fn cdt_batch_lanes(bytes: &[u8], out: &mut [i64]) {
     let mut hi = [0u64; BATCH];
     let mut lo = [0u64; BATCH];
     let mut sign = [0u64; BATCH];

@@ -475,6 +475,24 @@ fn the_batched_sampler_and_tree_give_the_scalar_values() {
         let w1 = u64::from_le_bytes(w[8..].try_into().unwrap());
         assert_eq!(batch[i], cdt_sample(w0, w1), "sample {i}");
     }
+    // Every backend of the batch gives the same values (the one chosen above is one of them).
+    let mut other = alloc::vec![0i64; 8192];
+    super::sample::cdt_batch_lanes(&bytes, &mut other);
+    assert_eq!(other, batch, "baseline lanes");
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    {
+        if std::is_x86_feature_detected!("avx2") {
+            super::sample::wide::cdt_batch_avx2(&bytes, &mut other);
+            assert_eq!(other, batch, "AVX2");
+        }
+        if std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512vl")
+        {
+            super::sample::wide::cdt_batch_avx512(&bytes, &mut other);
+            assert_eq!(other, batch, "AVX-512");
+        }
+    }
     for z in [&Z_SIGMA_STAR, &Z_SIGMA_U] {
         let mut stream = Over(&bytes);
         let mut leaves = batch.clone();

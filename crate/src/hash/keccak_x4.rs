@@ -8,8 +8,9 @@
 //! - everywhere else, and for a single active state: the scalar `keccak` crate, one state
 //!   at a time.
 //!
-//! This is the one module of the crate allowed `unsafe`: calling a `#[target_feature]`
-//! function after the feature was detected, and the unaligned 256-bit loads and stores.
+//! One of the crate's three modules allowed `unsafe` (with `ct` and Corona's `sample::wide`):
+//! calling a `#[target_feature]` function after the feature was detected, and the unaligned
+//! 256-bit loads and stores. [`x86_width`] tells the others which width the switch allows.
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
@@ -130,6 +131,34 @@ pub fn chains_x4(c: &ChainsX4) -> Option<[[u64; 4]; 4]> {
         }
     }
     None
+}
+
+/// The x86-64 vector width the backend switch allows on this CPU, for the crate's other
+/// lane-parallel code (Corona's table sampler): `AVX512` (AVX-512F and VL), `AVX2`, or `NONE`
+/// (SSE2, the baseline; also under [`Backend::Portable`]).
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+pub(crate) fn x86_width() -> X86Width {
+    let choice = CHOICE.load(Ordering::Relaxed);
+    if choice == PORTABLE || !std::is_x86_feature_detected!("avx2") {
+        return X86Width::None;
+    }
+    if choice != AVX2 && std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vl")
+    {
+        return X86Width::Avx512;
+    }
+    X86Width::Avx2
+}
+
+/// See [`x86_width`].
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum X86Width {
+    /// SSE2 only.
+    None,
+    /// AVX2.
+    Avx2,
+    /// AVX-512F and AVX-512VL.
+    Avx512,
 }
 
 /// Whether [`f1600x4`] runs a vector backend on this machine (for reports and benches).

@@ -21,7 +21,10 @@ const RATE: usize = 136;
 /// elements' encode_string, right_encode(0), then cSHAKE's padding (0x04 … 0x80).
 fn padded(tag: &str, elements: &[&[u8]], out_bits: u64) -> Zeroizing<Vec<u8>> {
     let mut buf = [0u8; 9];
-    let mut out = Zeroizing::new(Vec::with_capacity(2 * RATE));
+    // Room for the padded header, every element with its length, and the padding: one
+    // allocation (a reallocation would leave a copy of a secret input behind).
+    let body: usize = elements.iter().map(|e| 9 + e.len()).sum();
+    let mut out = Zeroizing::new(Vec::with_capacity(3 * RATE + body));
     out.extend_from_slice(left_encode(RATE as u64, &mut buf));
     out.extend_from_slice(left_encode(8 * FUNCTION_NAME.len() as u64, &mut buf));
     out.extend_from_slice(FUNCTION_NAME);
@@ -83,7 +86,8 @@ fn squeeze_x4(tag: &str, inputs: &[&[&[u8]]], len: usize, out_bits: u64) -> Vec<
         f1600x4(&mut state, active);
     }
     let mut out: Vec<Zeroizing<Vec<u8>>> = (0..active)
-        .map(|_| Zeroizing::new(Vec::with_capacity(len)))
+        // Whole blocks are squeezed, then truncated: room for them, so nothing reallocates.
+        .map(|_| Zeroizing::new(Vec::with_capacity(len.div_ceil(RATE).max(1) * RATE)))
         .collect();
     loop {
         for (lane, bytes) in out.iter_mut().enumerate() {
