@@ -8,9 +8,13 @@
 // group key (same key era), and a block of epoch 1. Or the committee chain of the same file: its
 // Pulsar leg signed by a 3-of-4 Pulsar committee whose key no machine ever held (threshold ML-DSA
 // without reconstruction), whose first member leaves at the epoch change — so epoch 1 is signed
-// by a new committee under a new key, in key era 1, which the client follows. Each toggle swaps in
-// the matching golden broken certificate or the golden forged next set; the client must refuse
-// it, with its reason.
+// by a new committee under a new key, in key era 1, which the client follows. Or the Corona chain:
+// four validators whose certificates also carry a Corona leg (a 3-of-4 threshold lattice
+// signature of the set's Corona group, whose key a trusted dealer made: here, the devnet) and an
+// ML-DSA set leg, followed under pq-strict or strict-pq-strict; its first validator leaves at the
+// epoch change, so epoch 1 has a newly dealt Corona group, a new key in key era 1. Each toggle
+// swaps in the matching golden broken certificate or the golden forged next set; the client must
+// refuse it, with its reason. The policy is the client's choice, never the certificate's.
 //
 // Rows are labelled by the height in each certificate's header; a jump in heights gets a row of
 // its own saying why (a light client needs no certificate per block). The summary is written
@@ -22,35 +26,84 @@ import { describeError, fmtMs, hex, setStatus } from './util.js';
 import { lightVerifier } from './light-verifier.js';
 
 const $ = (id) => document.getElementById(id);
-const POLICY = 'pq-fast';
 
 /**
- * The golden chains: the set the client trusts, the blocks ([certificate, next set on an epoch's
- * last block]), and what the key era means at the end.
+ * Each leg in one line: what signs it, and whom that trusts. Shown for the legs the chosen
+ * policy requires, and as each leg's tooltip in the table.
+ */
+export const LEG_NOTES = {
+  bls: 'BLS: one BLS12-381 aggregate signature by more than 2/3 of the weight (classical: not post-quantum).',
+  pulsar: 'Pulsar: one threshold ML-DSA signature under the epoch’s Pulsar group key.',
+  corona:
+    'Corona: a t-of-n threshold lattice signature of the set’s Corona group; a trusted dealer made its key ' +
+    '(here the devnet that made the chain was that dealer, so it could sign alone).',
+  magnetar: 'Magnetar: each signer’s own SLH-DSA (hash-based) signature, by more than 2/3 of the weight; no threshold.',
+  'mldsa-set': 'ML-DSA set: one ML-DSA signature per signer, by more than 2/3 of the weight.',
+};
+
+/**
+ * The legs each policy offered here requires, as Rust's `Policy` table says (the page loads no
+ * WebAssembly; every run's report lists the legs the library required, and the tests compare).
+ */
+export const POLICY_LEGS = {
+  'pq-fast': ['bls', 'pulsar'],
+  'pq-strict': ['bls', 'pulsar', 'corona'],
+  'strict-pq-strict': ['pulsar', 'corona', 'mldsa-set'],
+};
+
+/**
+ * The golden chains: the set the client trusts, the policies the client may follow it under
+ * (the first by default: every certificate carries their legs), the blocks ([certificate, next
+ * set on an epoch's last block]), what the chain is, and what the key era means at the end.
  */
 export const CHAINS = {
   custody: {
     label: 'Pulsar custody group (reshared under the same key)',
     set: 'epoch-0',
+    policies: ['pq-fast'],
     blocks: [
       ['fast', null],
       ['heavy', null],
       ['end-of-epoch-0', 'epoch-1'],
       ['epoch-1', null],
     ],
+    about:
+      'Epoch 0 has four validators; its last block commits to the set of epoch 1, where one validator left, two ' +
+      'joined, and the Pulsar custody group was reshared to them under the same group key (same key era).',
     era: 'the reshared Pulsar group signs under the same key',
   },
   committee: {
     label: 'Pulsar committee (no machine ever held its key)',
     set: 'committee-epoch-0',
+    policies: ['pq-fast'],
     blocks: [
       ['committee-1', null],
       ['committee-end-of-epoch-0', 'committee-epoch-1'],
       ['committee-epoch-1', null],
     ],
+    about:
+      'Epoch 0 has four validators; a 3-of-4 Pulsar committee whose key no machine ever held signs the Pulsar leg. ' +
+      'Its first member leaves at the epoch change, so epoch 1 has a new committee.',
     era:
       'the Pulsar leg is signed by a committee whose key no machine ever held; a committee key is never reshared, ' +
       'so the new committee of epoch 1 signs under a new key in the next key era',
+  },
+  corona: {
+    label: 'Corona group (a threshold lattice leg, dealt anew at the epoch change)',
+    set: 'strict-epoch-0',
+    policies: ['pq-strict', 'strict-pq-strict'],
+    blocks: [
+      ['strict-1', null],
+      ['strict-end-of-epoch-0', 'strict-epoch-1'],
+      ['strict-epoch-1', null],
+    ],
+    about:
+      'Epoch 0 has four validators of weight 1; every certificate carries a BLS, a Pulsar (custody group), a Corona ' +
+      '(3 of 4) and an ML-DSA set leg, so it meets both PQ-strict policies. At the epoch change the first validator ' +
+      'leaves and one joins: the Pulsar custody group is reshared under its key, and a new Corona group is dealt for epoch 1.',
+    era:
+      'a Corona key is never reshared: the group dealt anew for epoch 1 signs under a new key in the next key era, ' +
+      'which the last block of epoch 0 committed to',
   },
 };
 
@@ -61,9 +114,10 @@ const skipEpoch = (c) => c.filter((b) => !b[1]);
 export const TOGGLES = {
   'bls-leg': { label: 'break one leg: a BLS signature from another block, in the first certificate', expect: 'INVALID_SIGNATURE', apply: { custody: first('bls-broken') } },
   'pulsar-leg': { label: 'break one leg: flip a byte of the Pulsar signature in the first certificate', expect: 'INVALID_SIGNATURE', apply: { custody: first('pulsar-broken'), committee: first('committee-pulsar-broken') } },
+  'corona-leg': { label: 'break one leg: flip a byte of the Corona signature in the first certificate', expect: 'INVALID_SIGNATURE', apply: { corona: first('strict-corona-broken') } },
   quorum: { label: 'quorum: instead of the second certificate, a block signed by 60 of the 100 weight', expect: 'QUORUM_NOT_MET', apply: { custody: (c) => c.map((b, i) => (i === 1 ? ['bls-quorum-one-short', b[1]] : b)) } },
   'forged-set': { label: 'epoch change: a forged next set (one weight changed) with the last block of epoch 0', expect: 'NEXT_SET_MISMATCH', apply: { custody: (c) => c.map((b) => (b[1] ? [b[0], 'epoch-1-forged'] : b)) } },
-  'skip-epoch': { label: 'epoch change: the last block of epoch 0 never arrives', expect: 'SKIPPED_EPOCH', apply: { custody: skipEpoch, committee: skipEpoch } },
+  'skip-epoch': { label: 'epoch change: the last block of epoch 0 never arrives', expect: 'SKIPPED_EPOCH', apply: { custody: skipEpoch, committee: skipEpoch, corona: skipEpoch } },
 };
 
 const COLUMNS = ['Height', 'Epoch', 'Light client', 'Legs', 'update()'];
@@ -78,6 +132,10 @@ export function setupLightClient({ light }) {
   const el = {
     status: $('lc-status'),
     chain: $('lc-chain'),
+    policy: $('lc-policy'),
+    policyNote: $('lc-policy-note'),
+    legs: $('lc-legs'),
+    about: $('lc-about'),
     toggle: $('lc-toggle'),
     run: $('lc-run'),
     verdict: $('lc-verdict'),
@@ -121,8 +179,44 @@ export function setupLightClient({ light }) {
     }
     if ([...el.toggle.options].some((o) => o.value === kept)) el.toggle.value = kept;
   }
+  /** The policies the chosen chain may be followed under, the first by default. */
+  function fillPolicies() {
+    const spec = CHAINS[el.chain.value];
+    const kept = el.policy.value;
+    el.policy.replaceChildren(
+      ...spec.policies.map((p) => {
+        const o = document.createElement('option');
+        o.value = p;
+        o.textContent = p;
+        return o;
+      }),
+    );
+    if (spec.policies.includes(kept)) el.policy.value = kept;
+    el.about.textContent = spec.about;
+    describePolicy();
+  }
+  /** What the chosen policy requires of every block: each leg, with its note. */
+  function describePolicy() {
+    const legs = POLICY_LEGS[el.policy.value];
+    el.policyNote.textContent =
+      `Policy ${el.policy.value} (the client’s choice; a certificate never says which policy it meets): ` +
+      `every block needs these ${legs.length} legs, each valid under the set the client trusts for its epoch.`;
+    el.legs.replaceChildren(
+      ...legs.map((kind) => {
+        const li = document.createElement('li');
+        li.dataset.kind = kind;
+        li.textContent = LEG_NOTES[kind];
+        return li;
+      }),
+    );
+  }
   fillToggles();
-  el.chain.addEventListener('change', fillToggles);
+  fillPolicies();
+  el.chain.addEventListener('change', () => {
+    fillToggles();
+    fillPolicies();
+  });
+  el.policy.addEventListener('change', describePolicy);
   el.trust.textContent = light.CERT_TRUST_MODEL;
 
   function cell(tr, text, cls) {
@@ -174,6 +268,7 @@ export function setupLightClient({ light }) {
       span.className = 'leg';
       span.dataset.state = l.verdict;
       span.dataset.kind = l.kind;
+      if (LEG_NOTES[l.kind]) span.title = LEG_NOTES[l.kind];
       const weight = l.weight !== undefined ? `, ${l.signers} signers, weight ${l.weight}/${report.totalWeight}` : '';
       const time = l.micros !== undefined ? ` ${fmtMs(l.micros / 1000)}` : '';
       span.textContent = `${l.kind}: ${l.verdict}${l.code ? ` (${l.code})` : ''}${weight}${time}`;
@@ -184,7 +279,7 @@ export function setupLightClient({ light }) {
   }
 
   /** The summary, from the same events as the rows: where the client ended, every refusal. */
-  function summarise(events, client, ms, spec) {
+  function summarise(events, client, ms, spec, policy) {
     const refused = events.filter((e) => !e.update.ok);
     const accepted = events.filter((e) => e.update.ok);
     const where = `epoch ${client.epoch}, height ${heightText(client.height)}`;
@@ -207,7 +302,7 @@ export function setupLightClient({ light }) {
     el.detail.textContent = refused.length
       ? `The client ended at ${where}: ${lastText}. A refused block changes nothing (the client keeps its set and ` +
         `height, and judges later blocks from there). Refused:`
-      : `Every certificate final under ${POLICY}; the client ended at ${where}: ${lastText} (key era ${client.keyEra}: ` +
+      : `Every certificate final under ${policy}; the client ended at ${where}: ${lastText} (key era ${client.keyEra}: ` +
         `${spec.era}), set root ${hex(client.setRoot, 8)}, in ${fmtMs(ms)}.`;
     el.refusals.replaceChildren(
       ...refused.map((e) => {
@@ -226,11 +321,13 @@ export function setupLightClient({ light }) {
     el.run.disabled = on;
     el.toggle.disabled = on;
     el.chain.disabled = on;
+    el.policy.disabled = on;
   }
 
   async function run() {
     const toggle = el.toggle.value;
     const spec = CHAINS[el.chain.value];
+    const policy = el.policy.value;
     const chain = (toggle ? TOGGLES[toggle].apply[el.chain.value](spec.blocks) : spec.blocks).map(([name, next]) => ({
       name,
       certificate: certOf(name),
@@ -241,11 +338,11 @@ export function setupLightClient({ light }) {
     el.detail.textContent = '';
     for (const k of ['code', 'epoch', 'height', 'refused']) delete el.verdict.dataset[k];
     setStatus(el.verdict, 'running', 'verifying…');
-    el.status.textContent = `Verifying ${chain.length} certificates in a worker (the light build)…`;
+    el.status.textContent = `Verifying ${chain.length} certificates under ${policy} in a worker (the light build)…`;
     const events = [];
     let prevHeight = null;
     const started = performance.now();
-    const { client } = await lightVerifier().call({ op: 'follow', set: setOf(spec.set), policy: POLICY, chain }, (ev) => {
+    const { client } = await lightVerifier().call({ op: 'follow', set: setOf(spec.set), policy, chain }, (ev) => {
       events.push(ev);
       const h = ev.report.header?.height;
       if (h !== undefined && prevHeight !== null && BigInt(h) > prevHeight + 1n) {
@@ -254,7 +351,7 @@ export function setupLightClient({ light }) {
       if (h !== undefined) prevHeight = BigInt(h);
       el.blocks.append(blockRow(ev));
     });
-    summarise(events, client, performance.now() - started, spec);
+    summarise(events, client, performance.now() - started, spec, policy);
     el.status.textContent = 'Done. Pick another break (or none) and follow the chain again.';
   }
 

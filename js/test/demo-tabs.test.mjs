@@ -12,7 +12,8 @@
 //   operations;
 // - the light-client summary matches its table for every break toggle: where the client ended
 //   (the last accepted block), every refused block with its code and reason, heights in order
-//   with every jump explained;
+//   with every jump explained; the Corona chain under both PQ-strict policies: the Corona leg
+//   valid in every block, its trust note shown, its broken leg refused;
 // - no console or page error.
 //
 //   node --test js/test/demo-tabs.test.mjs
@@ -226,10 +227,13 @@ async function followChain(toggle) {
   assert.ok(states.includes('running: verifying…'), `"${toggle}": no "verifying…" state: ${JSON.stringify(states)}`);
 }
 
+/** The Corona chain's breaks (on the golden strict chain) and the refusal each must meet. */
+const CORONA_TOGGLES = { '': null, 'corona-leg': 'INVALID_SIGNATURE', 'skip-epoch': 'SKIPPED_EPOCH' };
+
 /** The summary must say what the rows say: where the client ended, and every refusal. */
-function checkSummary(toggle, v) {
+function checkSummary(toggle, v, expect = LIGHT_TOGGLES[toggle]) {
   const blocks = v.rows.filter((r) => !r.gap);
-  assert.ok(blocks.length >= 3, `${toggle}: ${blocks.length} rows`);
+  assert.ok(blocks.length >= 2, `${toggle}: ${blocks.length} rows`);
   // Columns: Height, Epoch, Light client, Legs, update().
   const parsed = blocks.map((r) => ({ height: Number(r.cells[0]), epoch: Number.parseInt(r.cells[1], 10), verdict: r.cells[2] }));
   for (const b of parsed) assert.ok(Number.isInteger(b.height) && Number.isInteger(b.epoch), `${toggle}: a block labelled by its height: ${JSON.stringify(b)}`);
@@ -276,7 +280,6 @@ function checkSummary(toggle, v) {
     assert.ok(v.refusals[i].startsWith(`height ${b.height} (epoch ${b.epoch}): `), `${toggle}: "${v.refusals[i]}" for height ${b.height}`);
     assert.ok(v.refusals[i].endsWith(reason), `${toggle}: "${v.refusals[i]}" should end with "${reason}"`);
   });
-  const expect = LIGHT_TOGGLES[toggle];
   if (expect) {
     assert.equal(v.code, expect, toggle);
     assert.ok(refused.some((b) => b.verdict.startsWith(`refused: ${expect}: `)), `${toggle}: ${expect} among ${JSON.stringify(refused)}`);
@@ -348,6 +351,49 @@ describe('demo tabs in Chromium: layout, titles, long tasks, the light-client su
       assert.ok(v.rows.every((r) => r.fits), `"${toggle}": a verdict cell is outside the card`);
       assert.deepEqual(await overflow(), [], `"${toggle}" at 1366`);
     }
+  });
+
+  test('light client: the Corona chain under pq-strict and strict-pq-strict, its Corona leg valid with its trust note; broken, refused', async () => {
+    await openTab('light', DESKTOP);
+    await page.waitForSelector('#lc-run:not([disabled])', { timeout: TIMEOUT });
+    await page.selectOption('#lc-chain', 'corona');
+    const options = (sel) => page.locator(`${sel} option`).evaluateAll((os) => os.map((o) => o.value));
+    assert.deepEqual(await options('#lc-policy'), ['pq-strict', 'strict-pq-strict']);
+    assert.deepEqual(await options('#lc-toggle'), Object.keys(CORONA_TOGGLES), 'only the breaks the Corona chain has');
+    const legsOf = { 'pq-strict': ['bls', 'pulsar', 'corona'], 'strict-pq-strict': ['pulsar', 'corona', 'mldsa-set'] };
+    for (const policy of Object.keys(legsOf)) {
+      await page.selectOption('#lc-policy', policy);
+      // The policy's legs, one note each; Corona's says who made its key.
+      const notes = await page.locator('#lc-legs li').evaluateAll((ls) => ls.map((l) => [l.dataset.kind, l.textContent]));
+      assert.deepEqual(notes.map(([k]) => k), legsOf[policy]);
+      assert.match(notes.find(([k]) => k === 'corona')[1], /t-of-n threshold lattice signature of the set’s Corona group; a trusted dealer made its key/);
+      assert.match(await text('#lc-policy-note'), new RegExp(`^Policy ${policy} `));
+      for (const [toggle, expect] of Object.entries(CORONA_TOGGLES)) {
+        const long = await longTasksDuring(() => followChain(toggle));
+        assert.deepEqual(long, [], `${policy} "${toggle}": main-thread tasks over the budget`);
+        const v = await lightClientView();
+        checkSummary(`${policy} ${toggle || 'honest'}`, v, expect);
+        // Each block's report: exactly the policy's legs required (the library's table, as the
+        // page says it), the Corona leg valid wherever it was not the break.
+        const legs = await page.locator('#lc-blocks tr[data-certificate]').evaluateAll((rs) =>
+          rs.map((r) => ({ cert: r.dataset.certificate, verdict: r.dataset.verdict, legs: [...r.querySelectorAll('.leg')].map((l) => [l.dataset.kind, l.dataset.state, l.title]) })),
+        );
+        for (const row of legs) {
+          const required = row.legs.filter(([, state]) => state !== 'not-required').map(([k]) => k);
+          assert.deepEqual(required, legsOf[policy], `${policy} ${row.cert}: the required legs`);
+          const corona = row.legs.find(([k]) => k === 'corona');
+          // A block of epoch 1 after a skipped epoch change is checked against epoch 0's set: WRONG_EPOCH, no leg checked.
+          const want = row.cert === 'strict-corona-broken' ? 'invalid' : row.verdict === 'accepted' ? 'valid' : 'not-checked';
+          assert.equal(corona[1], want, `${policy} ${row.cert}: the Corona leg`);
+          assert.match(corona[2], /trusted dealer/, 'the Corona leg carries its note');
+        }
+        if (!toggle) assert.match(v.detail, new RegExp(`final under ${policy}; .*key era 1: a Corona key is never reshared`));
+        assert.ok(v.tableFits && v.rows.every((r) => r.fits), `${policy} "${toggle}": the table fits its card`);
+      }
+    }
+    assert.deepEqual(await overflow(), [], 'the Corona chain at 1366');
+    await page.selectOption('#lc-chain', 'custody');
+    assert.deepEqual(await options('#lc-policy'), ['pq-fast']);
   });
 
   test('light client on a phone: a refused chain, the rows stacked, every verdict on screen width', async () => {

@@ -139,8 +139,8 @@ export const SHAPES = {
 
   // ---------------------------------------------------------------- test chain (full build)
   // The smallest chain (one validator, one block, BLS only); one option changed at a time keeps
-  // it small (a Pulsar group of one when the policy changes), and the same options must give
-  // the same bytes.
+  // it small (a Pulsar group of one, or a Corona group of one, when the policy changes), and the
+  // same options must give the same bytes.
   testChain: [[opts({ seed: B32, chainId: { kind: 'u64' }, validators: OPT_INT, policy: POLICY, epochs: OPT_INT, blocks: OPT_INT, level: LEVEL, magnetar: MODE }, false)], () => [{ seed: new Uint8Array(32).fill(7), validators: 1, policy: 'pq-off', epochs: 1, blocks: 1 }], 'testChain'],
 
   // ---------------------------------------------------------------- BLS (full build)
