@@ -9,6 +9,8 @@
 //! or, to parties that published ML-KEM-768 keys (`pulsar::custody::CombinerKey`):
 //!   let (group_key, sealed) = corona::deal_sealed(t, &keys, rng)?;   // CORE, any channel
 //!   each party: KeyShare::open_sealed(&sealed[id − 1], &kem_key, &group_key)?
+//! or the same as parties a host only routes bytes for ([`lifecycle`]: `Deal::dealer`,
+//! `Deal::member`, one `CORD` from the dealer to each member)
 //!
 //! signing, any t ≤ |T| ≤ n of the parties:
 //!   params = SignParams::new(session, &signers, message, context)?
@@ -79,6 +81,8 @@ mod error;
 #[cfg(feature = "threshold")]
 mod kernel;
 mod key;
+#[cfg(feature = "threshold")]
+pub mod lifecycle;
 #[cfg(feature = "threshold")]
 mod message;
 mod ntt;
