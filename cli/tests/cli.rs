@@ -665,6 +665,60 @@ fn cert_build_with_a_committee_signing_the_pulsar_leg() {
     }
 }
 
+/// `quasar cert build --policy pq-strict`: a Corona group (the set's first validators, a key
+/// the devnet deals) signs the Corona leg; `cert verify` follows the chain under pq-strict, the
+/// group dealt anew in the next key era at the epoch change; a flipped byte in the leg is
+/// refused naming it, and the same chain still verifies under pq-fast (the leg not required).
+#[test]
+fn cert_build_with_the_corona_leg_under_pq_strict() {
+    let tmp = tempfile::tempdir().unwrap();
+    let chain = tmp.path().join("strict").to_str().unwrap().to_string();
+    let o = quasar(&[
+        "cert",
+        "build",
+        "--out",
+        &chain,
+        "--validators",
+        "4",
+        "--policy",
+        "pq-strict",
+        "--pulsar-set",
+        "44",
+        "--blocks",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = quasar(&["cert", "verify", &chain, "--policy", "pq-strict"]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{out}\n{}", text(&o.stderr));
+    assert_eq!(out.matches("  accepted:").count(), 2, "{out}");
+    assert_eq!(out.matches("corona     valid").count(), 2, "{out}");
+    let set = |e: u32| std::fs::read(format!("{chain}/set-{e}.qvst")).unwrap();
+    assert_eq!(
+        u16::from_be_bytes([set(0)[4], set(0)[5]]),
+        2,
+        "a set with a Corona key"
+    );
+
+    // The Corona leg is the certificate's last but the ML-DSA set's (absent here): its last
+    // byte is the certificate's.
+    let first = format!("{chain}/cert-0-1.qcrt");
+    let good = std::fs::read(&first).unwrap();
+    let mut bad = good.clone();
+    let last = bad.len() - 1;
+    bad[last] ^= 1;
+    std::fs::write(&first, &bad).unwrap();
+    let o = quasar(&["cert", "verify", &chain, "--policy", "pq-strict"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("INVALID_SIGNATURE") && err.contains("corona"),
+        "{err}"
+    );
+    let o = quasar(&["cert", "verify", &chain, "--policy", "pq-fast"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+}
+
 /// `quasar cert verify DIR` finds what `cert build --out DIR` wrote: the first set trusted,
 /// the certificates by epoch and height (numerically: height 10 after 9), each epoch's next
 /// set; a refusal names the flag or the file it wants.
