@@ -4,13 +4,13 @@
 //! never reshared: a new group is a new deal.
 //!
 //! ```text
-//! every member i (ids 1..=n):  kem = CombinerKey::generate(i, rng); publish kem.public_key()
-//! everyone:  params = DealParams::new(session, dealer, t, kem public keys)?
-//! dealer:    (d, out) = Deal::dealer(&params, rng)?   ──► CORD to each member: session,
-//!                                                          CORG, its CORE (sealed to its key)
+//! everyone:  terms = DealTerms::new(session, dealer, t, n)?           (members are 1..=n)
+//! member i:  kem = CombinerKey::generate(i, rng); publish kem.public_key()
+//!            (m, out) = Deal::member(&terms, kem)?       waits for its CORD
+//! dealer:    (d, out) = Deal::dealer(&terms, &the n public keys, rng)?
+//!                                   ──► CORD to each member: session, CORG, its CORE (sealed to its key)
 //!            d.step(&[]) ⇒ Done(Dealt { group_key, share: None })
-//! member i:  (m, out) = Deal::member(&params, kem)?      waits for its CORD
-//!            m.step(inbox) ⇒ Done(Dealt { group_key, share: Some(KeyShare) })
+//! member i:  m.step(inbox) ⇒ Done(Dealt { group_key, share: Some(KeyShare) })
 //! then:      Signer::start(&share, &SignParams::new(..)?, rng)   (COR1, COR2 ⇒ CORS)
 //! ```
 //!
@@ -40,53 +40,51 @@ const DEAL_VERSION: u16 = 1;
 /// The longest sealed package a `CORD` may carry (a group of 1024).
 const MAX_SEALED_LEN: usize = 1 << 17;
 
-/// What the dealer and every member agree on before a deal.
-#[derive(Debug, Clone)]
-pub struct DealParams {
+/// What the dealer and every member agree on before a deal: the session, the dealer, t and n
+/// (the members are parties 1..=n).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DealTerms {
     session: [u8; 32],
     dealer: PartyId,
     threshold: usize,
-    keys: Vec<CombinerPublicKey>,
+    parties: usize,
 }
 
-impl DealParams {
-    /// A deal of a `threshold`-of-n key by `dealer` to the n members whose ML-KEM-768 keys
-    /// are `keys` (`keys[i]` party i + 1's), in session `session` (fresh per deal).
+impl DealTerms {
+    /// A deal of a `threshold`-of-`parties` key by `dealer` to parties 1..=`parties`, in
+    /// session `session` (fresh per deal).
     ///
     /// # Errors
-    /// [`Error::InvalidThreshold`]; [`Error::UnknownParty`] for a key out of place;
-    /// [`Error::DuplicateSigner`] for a dealer that is also a member.
+    /// [`Error::InvalidThreshold`] unless 2 ≤ t ≤ n ≤ 1024; [`Error::DuplicateSigner`] for a
+    /// dealer that is also a member (the dealer is a party of its own: an id above n).
     pub fn new(
         session: [u8; 32],
         dealer: PartyId,
         threshold: usize,
-        keys: &[CombinerPublicKey],
-    ) -> Result<DealParams, Error> {
-        if threshold < super::MIN_THRESHOLD || threshold > keys.len() || keys.len() > super::MAX_PARTIES {
+        parties: usize,
+    ) -> Result<DealTerms, Error> {
+        if threshold < super::MIN_THRESHOLD || threshold > parties || parties > super::MAX_PARTIES {
             return Err(Error::InvalidThreshold {
                 t: threshold,
-                n: keys.len(),
+                n: parties,
             });
         }
-        for (i, k) in keys.iter().enumerate() {
-            if usize::from(k.id().get()) != i + 1 {
-                return Err(Error::UnknownParty { party: k.id() });
-            }
-        }
-        if usize::from(dealer.get()) <= keys.len() {
+        if usize::from(dealer.get()) <= parties {
             return Err(Error::DuplicateSigner { party: dealer });
         }
-        Ok(DealParams {
+        Ok(DealTerms {
             session,
             dealer,
             threshold,
-            keys: keys.to_vec(),
+            parties,
         })
     }
 
     /// The members, 1..=n.
-    pub fn members(&self) -> impl Iterator<Item = PartyId> + '_ {
-        self.keys.iter().map(CombinerPublicKey::id)
+    pub fn members(&self) -> impl Iterator<Item = PartyId> {
+        // Exact: n ≤ 1024.
+        #[allow(clippy::cast_possible_truncation)]
+        (1..=self.parties as u16).filter_map(PartyId::new)
     }
 }
 
@@ -111,53 +109,63 @@ enum Role {
 /// A party of a deal: the dealer or one member (see the module docs).
 pub struct Deal {
     me: PartyId,
-    params: DealParams,
+    terms: DealTerms,
     role: Option<Role>,
     dropped: Vec<Blame>,
 }
 
 impl Deal {
-    /// The dealer: deals, seals each package to its member and sends each its `CORD`.
+    /// The dealer: deals, seals each package to its member's ML-KEM-768 key (`keys[i]` party
+    /// i + 1's, as the members published them) and sends each its `CORD`.
     ///
     /// # Errors
-    /// As [`deal_sealed`].
-    pub fn dealer(params: &DealParams, rng: &mut impl CryptoRngCore) -> Result<(Deal, Outgoing), Error> {
-        let (group_key, sealed) = deal_sealed(params.threshold, &params.keys, rng)?;
+    /// [`Error::WrongSignerCount`] for other than n keys; as [`deal_sealed`] (a key out of
+    /// place: [`Error::UnknownParty`]).
+    pub fn dealer(
+        terms: &DealTerms,
+        keys: &[CombinerPublicKey],
+        rng: &mut impl CryptoRngCore,
+    ) -> Result<(Deal, Outgoing), Error> {
+        if keys.len() != terms.parties {
+            return Err(Error::WrongSignerCount {
+                min: terms.parties,
+                max: terms.parties,
+                got: keys.len(),
+            });
+        }
+        let (group_key, sealed) = deal_sealed(terms.threshold, keys, rng)?;
         let corg = group_key.to_bytes();
         let mut out = Outgoing::none();
-        for (to, package) in params.members().zip(sealed) {
+        for (to, package) in terms.members().zip(sealed) {
             let mut w = Writer::with_header(&DEAL_MAGIC, DEAL_VERSION);
-            w.put(&params.session).bytes(&corg).bytes(&package);
+            w.put(&terms.session).bytes(&corg).bytes(&package);
             out.direct.push(crate::party::Direct {
                 to,
                 bytes: Zeroizing::new(w.into_bytes()),
             });
         }
         let party = Deal {
-            me: params.dealer,
-            params: params.clone(),
+            me: terms.dealer,
+            terms: terms.clone(),
             role: Some(Role::Dealer(group_key)),
             dropped: Vec::new(),
         };
         Ok((party, out))
     }
 
-    /// Member `kem.id()`, waiting for its `CORD`.
+    /// Member `kem.id()`, waiting for its `CORD` (it publishes `kem.public_key()` for the
+    /// dealer first).
     ///
     /// # Errors
-    /// [`Error::UnknownParty`] when `kem` is not a member's key of `params`.
-    pub fn member(params: &DealParams, kem: CombinerKey) -> Result<(Deal, Outgoing), Error> {
+    /// [`Error::UnknownParty`] when `kem.id()` is not in 1..=n.
+    pub fn member(terms: &DealTerms, kem: CombinerKey) -> Result<(Deal, Outgoing), Error> {
         let me = kem.id();
-        if !params
-            .keys
-            .iter()
-            .any(|k| k.id() == me && k.to_bytes() == kem.public_key().to_bytes())
-        {
+        if usize::from(me.get()) > terms.parties {
             return Err(Error::UnknownParty { party: me });
         }
         let party = Deal {
             me,
-            params: params.clone(),
+            terms: terms.clone(),
             role: Some(Role::Member(Box::new(kem))),
             dropped: Vec::new(),
         };
@@ -173,12 +181,12 @@ impl Deal {
         let corg = r.bytes(GROUP_KEY_LEN).map_err(BlameReason::Malformed)?;
         let sealed = r.bytes(MAX_SEALED_LEN).map_err(BlameReason::Malformed)?;
         r.finish().map_err(BlameReason::Malformed)?;
-        if session != self.params.session {
+        if session != self.terms.session {
             return Err(BlameReason::WrongSession);
         }
         let group_key = GroupKey::from_bytes(corg).map_err(|_| BlameReason::MalformedDeal)?;
         let share = KeyShare::open_sealed(sealed, kem, &group_key).map_err(|_| BlameReason::MalformedDeal)?;
-        if share.threshold() != self.params.threshold || share.parties() != self.params.keys.len() {
+        if share.threshold() != self.terms.threshold || share.parties() != self.terms.parties {
             return Err(BlameReason::ParameterMismatch);
         }
         Ok((group_key, share))
@@ -237,7 +245,7 @@ impl Party for Deal {
         };
         let mut done = None;
         for (from, magic, bytes) in messages {
-            let verdict = if from != self.params.dealer {
+            let verdict = if from != self.terms.dealer {
                 Err(BlameReason::UnknownParty)
             } else if magic != DEAL_MAGIC {
                 Err(BlameReason::WrongKind)
@@ -292,14 +300,14 @@ mod tests {
     fn a_deal_over_the_network_gives_every_member_a_share_that_signs() {
         let kems = kems(4);
         let keys: Vec<CombinerPublicKey> = kems.iter().map(|k| k.public_key().clone()).collect();
-        let params = DealParams::new([7; 32], id(9), 3, &keys).unwrap();
+        let terms = DealTerms::new([7; 32], id(9), 3, 4).unwrap();
         let mut net = Network::new();
-        let (dealer, out) = Deal::dealer(&params, &mut party_rng(b"dealer", id(9))).unwrap();
-        net.add(dealer, out);
         for kem in kems {
-            let (m, out) = Deal::member(&params, kem).unwrap();
+            let (m, out) = Deal::member(&terms, kem).unwrap();
             net.add(m, out);
         }
+        let (dealer, out) = Deal::dealer(&terms, &keys, &mut party_rng(b"dealer", id(9))).unwrap();
+        net.add(dealer, out);
         let outputs = net.run();
         let dealt: Vec<Dealt> = outputs.into_values().map(Result::unwrap).collect();
         let key = dealt[0].group_key.clone();
@@ -322,18 +330,22 @@ mod tests {
     fn a_bad_deal_message_is_dropped_and_its_sender_named_and_the_member_waits() {
         let kems = kems(3);
         let keys: Vec<CombinerPublicKey> = kems.iter().map(|k| k.public_key().clone()).collect();
-        let params = DealParams::new([7; 32], id(9), 2, &keys).unwrap();
+        let terms = DealTerms::new([7; 32], id(9), 2, 3).unwrap();
         assert!(
-            DealParams::new([7; 32], id(2), 2, &keys).is_err(),
+            DealTerms::new([7; 32], id(2), 2, 3).is_err(),
             "a dealer among the members"
         );
-        assert!(DealParams::new([7; 32], id(9), 1, &keys).is_err());
-        let (_, out) = Deal::dealer(&params, &mut party_rng(b"dealer", id(9))).unwrap();
+        assert!(DealTerms::new([7; 32], id(9), 1, 3).is_err());
+        assert!(Deal::dealer(&terms, &keys[..2], &mut party_rng(b"d", id(9))).is_err());
+        let mut swapped = keys.clone();
+        swapped.swap(0, 1);
+        assert!(Deal::dealer(&terms, &swapped, &mut party_rng(b"d", id(9))).is_err());
+        let (_, out) = Deal::dealer(&terms, &keys, &mut party_rng(b"dealer", id(9))).unwrap();
         let mut kems = kems.into_iter();
         let kem1 = kems.next().unwrap();
         let mine = out.direct.iter().find(|d| d.to == id(1)).unwrap().bytes.to_vec();
         let theirs = out.direct.iter().find(|d| d.to == id(2)).unwrap().bytes.to_vec();
-        let (mut m, _) = Deal::member(&params, kem1).unwrap();
+        let (mut m, _) = Deal::member(&terms, kem1).unwrap();
         let mut other_session = mine.clone();
         other_session[6] ^= 1;
         let mut flipped = mine.clone();
