@@ -277,7 +277,7 @@ mod tests {
             assert_eq!(Policy::from_name(p.name()), Ok(p));
             assert!(p.legs().iter().any(LegKind::is_weighted));
         }
-        assert_eq!(Policy::from_name("pq-strict"), Err(Error::UnknownPolicy));
+        assert_eq!(Policy::from_name("pq-strictest"), Err(Error::UnknownPolicy));
         assert!(Policy::custom(LegSet::of(&[LegKind::Pulsar])).is_err());
         assert!(Policy::custom(LegSet::EMPTY).is_err());
         assert!(Policy::custom(LegSet::of(&[LegKind::Corona])).is_err());
