@@ -104,7 +104,9 @@ mod verify;
 
 #[cfg(feature = "threshold")]
 pub use deal::{deal, KeyShare};
-pub use encoding::{GROUP_KEY_LEN, GROUP_KEY_MAGIC, KEY_PACKAGE_MAGIC, SIGNATURE_LEN, SIGNATURE_MAGIC};
+pub use encoding::{
+    check_signature_frame, GROUP_KEY_LEN, GROUP_KEY_MAGIC, KEY_PACKAGE_MAGIC, SIGNATURE_LEN, SIGNATURE_MAGIC,
+};
 pub use error::Error;
 pub use key::GroupKey;
 #[cfg(feature = "threshold")]

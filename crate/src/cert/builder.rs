@@ -135,15 +135,7 @@ impl CertificateBuilder {
     /// [`Error::Decode`] for a frame of the wrong magic, version or length (its values are
     /// checked when it is verified).
     pub fn corona(&mut self, signature: &[u8]) -> Result<&mut Self, Error> {
-        let mut r = crate::wire::Reader::new(signature);
-        r.header(&crate::corona::SIGNATURE_MAGIC, 2)?;
-        if signature.len() != crate::corona::SIGNATURE_LEN {
-            return Err(crate::wire::Error::LengthMismatch {
-                expected: crate::corona::SIGNATURE_LEN,
-                got: signature.len(),
-            }
-            .into());
-        }
+        crate::corona::check_signature_frame(signature)?;
         self.corona = Some(signature.to_vec());
         Ok(self)
     }

@@ -153,15 +153,7 @@ impl<'a> LegView<'a> {
                 frame: SignatureFrame::decode(r.take(payload.len())?)?,
             },
             LegKind::Corona => {
-                let mut frame = Reader::new(payload);
-                frame.header(&crate::corona::SIGNATURE_MAGIC, 2)?;
-                if payload.len() != crate::corona::SIGNATURE_LEN {
-                    return Err(wire::Error::LengthMismatch {
-                        expected: crate::corona::SIGNATURE_LEN,
-                        got: payload.len(),
-                    }
-                    .into());
-                }
+                crate::corona::check_signature_frame(payload)?;
                 LegView::Corona {
                     signature: r.take(payload.len())?,
                 }

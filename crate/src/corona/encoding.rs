@@ -144,6 +144,22 @@ fn signed(v: u64, bits: u32) -> i64 {
     ((v << (64 - bits)) as i64) >> (64 - bits)
 }
 
+/// Checks a `CORS` frame's magic, version and exact length without decoding its values (what
+/// a certificate's parser and builder check; [`decode_signature`] checks the rest).
+///
+/// # Errors
+/// `TOO_SHORT`, `BAD_MAGIC`, `BAD_VERSION`, `LENGTH_MISMATCH`.
+pub fn check_signature_frame(bytes: &[u8]) -> Result<(), wire::Error> {
+    Reader::new(bytes).header(&SIGNATURE_MAGIC, FRAME_VERSION)?;
+    if bytes.len() != SIGNATURE_LEN {
+        return Err(wire::Error::LengthMismatch {
+            expected: SIGNATURE_LEN,
+            got: bytes.len(),
+        });
+    }
+    Ok(())
+}
+
 /// Decodes a `CORS` frame strictly (spec §7.2's order of checks).
 pub(crate) fn decode_signature(bytes: &[u8]) -> Result<Signature, Error> {
     let bad = Error::malformed("signature");
