@@ -145,7 +145,7 @@ fn signed(v: u64, bits: u32) -> i64 {
 }
 
 /// Checks a `CORS` frame's magic, version and exact length without decoding its values (what
-/// a certificate's parser and builder check; [`decode_signature`] checks the rest).
+/// a certificate's parser and builder check; decoding the signature checks the rest).
 ///
 /// # Errors
 /// `TOO_SHORT`, `BAD_MAGIC`, `BAD_VERSION`, `LENGTH_MISMATCH`.
