@@ -19,6 +19,7 @@ quasar — post-quantum threshold signing, natively, one thread per party
 USAGE:
     quasar demo --scheme pulsar|lens|committee|corona [OPTIONS]
     quasar cert build|verify [OPTIONS]    (finality certificates: quasar cert --help)
+    quasar node keys|serve|run [OPTIONS]  (the demo across processes on libp2p, below)
     quasar --help
 
 The demo runs a full pipeline with one thread per party; each thread holds the
@@ -186,6 +187,8 @@ pub(crate) enum Command {
     Demo(Demo),
     /// `quasar cert …`: the arguments after `cert` (parsed by the `cert` module).
     Cert(Vec<String>),
+    /// `quasar node …`: the arguments after `node` (parsed by the `node` module).
+    Node(Vec<String>),
 }
 
 /// `floor(2n/3) + 1`: more than two thirds (15 of 21, 43 of 64), at most `n`.
@@ -230,6 +233,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
         "-h" | "--help" | "help" => return Ok(Command::Help),
         "demo" => {}
         "cert" => return Ok(Command::Cert(args[1..].to_vec())),
+        "node" => return Ok(Command::Node(args[1..].to_vec())),
         other if other.starts_with('-') => {
             return Err(format!(
                 "expected a command before '{other}' (try 'quasar demo --help')"

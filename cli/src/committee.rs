@@ -19,6 +19,7 @@ use crate::args::{Acts, Demo};
 use crate::conduct::{list, quorum, range, Conductor, Event};
 use crate::driver::{self, output, Output, Publication, Published, Role};
 use crate::flow::{self, held, ids, Flow, Phase, Pipeline};
+use crate::node::Place;
 use crate::report::Failure;
 use crate::Summary;
 
@@ -226,7 +227,7 @@ impl Flow for Committee {
 }
 
 /// The committee pipeline.
-pub(crate) fn run(demo: &Demo, mode: Mode) -> Result<Summary, Failure> {
+pub(crate) fn run(demo: &Demo, mode: Mode, place: &Place<'_>) -> Result<Summary, Failure> {
     let member = move |id, acts, rng| Member {
         id,
         mode,
@@ -235,5 +236,5 @@ pub(crate) fn run(demo: &Demo, mode: Mode) -> Result<Summary, Failure> {
         share: None,
         signed: (Vec::new(), None),
     };
-    flow::run(&Committee(mode), demo, member, |_| Idle)
+    flow::run(&Committee(mode), demo, member, |_| Idle, place)
 }

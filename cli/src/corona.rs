@@ -28,6 +28,7 @@ use crate::conduct::{list, quorum, range, Conductor, Event};
 use crate::driver::{self, output, Output, Publication, Published, Role};
 use crate::flow::{self, held, ids, missing, Flow, Phase, Pipeline};
 use crate::net::HUB;
+use crate::node::Place;
 use crate::report::Failure;
 use crate::Summary;
 
@@ -320,7 +321,7 @@ impl Flow for Corona {
 }
 
 /// The Corona pipeline.
-pub(crate) fn run(demo: &Demo) -> Result<Summary, Failure> {
+pub(crate) fn run(demo: &Demo, place: &Place<'_>) -> Result<Summary, Failure> {
     let member = move |id, acts, rng| Member {
         id,
         acts,
@@ -328,5 +329,5 @@ pub(crate) fn run(demo: &Demo) -> Result<Summary, Failure> {
         share: None,
         signed: (Vec::new(), None),
     };
-    flow::run(&Corona, demo, member, |rng| Dealer { rng: Some(rng) })
+    flow::run(&Corona, demo, member, |rng| Dealer { rng: Some(rng) }, place)
 }

@@ -37,7 +37,7 @@ use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::Instant;
 
-use quasar_pq::party::{Blame, Incoming, Outgoing, Party, Round, Step};
+use quasar_pq::party::{Incoming, Outgoing, Party, Round, Step};
 use quasar_pq::PartyId;
 use zeroize::Zeroizing;
 
@@ -75,8 +75,8 @@ pub(crate) trait Running {
     fn advance(&mut self, inbox: &[Incoming<'_>]) -> Result<Step<Output>, quasar_pq::Error>;
     /// [`Party::round`].
     fn at(&self) -> Option<Round>;
-    /// [`Party::dropped_so_far`].
-    fn dropped(&self) -> Vec<Blame>;
+    /// [`Party::dropped_so_far`], as blame events.
+    fn dropped(&self) -> Vec<Event>;
 }
 
 impl<P: Party> Running for P
@@ -91,8 +91,8 @@ where
         self.round()
     }
 
-    fn dropped(&self) -> Vec<Blame> {
-        self.dropped_so_far().to_vec()
+    fn dropped(&self) -> Vec<Event> {
+        Event::blame(None, [self.dropped_so_far()])
     }
 }
 
@@ -200,41 +200,64 @@ pub(crate) trait Node {
     }
 }
 
-enum Cmd<P> {
+/// A conductor's command to one node (the node's host runs it and reports).
+pub(crate) enum Cmd<P> {
+    /// Hand others the public inputs of the path.
     Publish(Arc<P>),
     /// Start, reading the `expect` frames of command `from`.
     Start {
+        /// The command whose frames to read.
         from: u32,
+        /// How many were sent to this node.
         expect: u32,
     },
+    /// Send what `start` returned to these members.
     Flush(Arc<Vec<Addr>>),
+    /// Step, reading the `expect` frames of command `from`.
     Step {
+        /// The command whose frames to read.
         from: u32,
+        /// How many were sent to this node.
         expect: u32,
+        /// The members a broadcast goes to.
         members: Arc<Vec<Addr>>,
     },
 }
 
-enum Status {
+/// What a node's command left.
+pub(crate) enum Status {
+    /// No role in this path.
     Idle,
+    /// Published (whether to anyone but itself).
     Published(bool),
+    /// A local step, done.
     Local(Vec<Event>),
+    /// A party running.
     Running,
     /// Still waiting, after reading messages; what the party dropped so far.
-    Read(Vec<Blame>),
+    Read(Vec<Event>),
     /// Still waiting, with nothing read; what the party dropped so far.
-    Waiting(Vec<Blame>),
+    Waiting(Vec<Event>),
     Done(Vec<Event>),
     Failed(Failure),
 }
 
-struct Report {
-    addr: Addr,
-    cpu: Duration,
-    status: Status,
+/// A node's report on one command.
+pub(crate) struct Report {
+    /// The command.
+    pub no: u32,
+    /// The node.
+    pub addr: Addr,
+    /// Its time on the command.
+    pub cpu: Duration,
+    /// What the command left.
+    pub status: Status,
     /// The row this node's work belongs to (`None`: it did nothing worth counting).
-    label: Option<usize>,
-    sent: BTreeMap<Addr, u32>,
+    pub label: Option<usize>,
+    /// Frames sent, by recipient.
+    pub sent: BTreeMap<Addr, u32>,
+    /// Bytes sent (each recipient's copy counted).
+    pub bytes: u64,
 }
 
 /// A node's thread: the node, its running party and what that party has yet to send.
@@ -295,7 +318,7 @@ impl<N: Node> Host<N> {
                 Ok(Status::Published(any))
             }
             Cmd::Start { from, expect } => {
-                let published = Published(self.net.receive(from, expect)?);
+                let published = Published(self.net.receive(from, expect));
                 let phase = self.phase()?;
                 match self.node.start(&phase, &published)? {
                     Role::Idle => Ok(Status::Idle),
@@ -318,7 +341,7 @@ impl<N: Node> Host<N> {
                 expect,
                 members,
             } => {
-                let frames = self.net.receive(from, expect)?;
+                let frames = self.net.receive(from, expect);
                 let inbox: Vec<Incoming<'_>> = frames
                     .iter()
                     .map(|f| Incoming::new(party_id(f.from), &f.bytes))
@@ -362,12 +385,54 @@ pub(crate) struct PhaseResult {
     pub stalled: BTreeMap<Addr, Failure>,
 }
 
+/// Runs one node: each command `rx` brings, until it closes or `report` returns false
+/// (the conductor is gone). Used by the in-process cluster's threads and by a network
+/// node's (`node`).
+pub(crate) fn serve<N: Node>(
+    node: N,
+    net: Endpoint,
+    rx: &Receiver<(u32, Cmd<N::Phase>)>,
+    report: impl Fn(Report) -> bool,
+) {
+    let addr = net.me();
+    let mut host = Host {
+        node,
+        net,
+        phase: None,
+        party: None,
+        unsent: None,
+    };
+    while let Ok((no, cmd)) = rx.recv() {
+        let ((result, label), cpu) = cpu::timed(|| {
+            catch_unwind(AssertUnwindSafe(|| host.run(no, cmd)))
+                .unwrap_or_else(|_| (Err(Failure::local("PANIC", "a node panicked".into())), None))
+        });
+        let status = result.unwrap_or_else(Status::Failed);
+        let (sent, bytes) = host.net.take_sent();
+        if !report(Report {
+            no,
+            addr,
+            cpu,
+            status,
+            label,
+            sent,
+            bytes,
+        }) {
+            break;
+        }
+    }
+}
+
 /// The running nodes.
 pub(crate) struct Cluster<P> {
     ctrl: Vec<Sender<(u32, Cmd<P>)>>,
     reports: Receiver<Report>,
     threads: Vec<JoinHandle<()>>,
     router: Option<JoinHandle<Traffic>>,
+    /// Traffic counted from the reports (a network cluster has no router to count it).
+    counted: Traffic,
+    /// How long a command may take before the nodes that have not reported fail.
+    timeout: Duration,
     next: u32,
     /// Every command run so far.
     pub log: Vec<StepLog>,
@@ -398,44 +463,30 @@ impl<P: Send + Sync + 'static> Cluster<P> {
             let handle = thread::Builder::new()
                 .name(name)
                 .stack_size(8 << 20)
-                .spawn(move || {
-                    let mut host = Host {
-                        node: make(addr),
-                        net,
-                        phase: None,
-                        party: None,
-                        unsent: None,
-                    };
-                    while let Ok((no, cmd)) = rx.recv() {
-                        let ((result, label), cpu) = cpu::timed(|| {
-                            catch_unwind(AssertUnwindSafe(|| host.run(no, cmd))).unwrap_or_else(|_| {
-                                (Err(Failure::local("PANIC", "a node panicked".into())), None)
-                            })
-                        });
-                        let status = result.unwrap_or_else(Status::Failed);
-                        let sent = host.net.take_sent();
-                        if reports
-                            .send(Report {
-                                addr,
-                                cpu,
-                                status,
-                                label,
-                                sent,
-                            })
-                            .is_err()
-                        {
-                            break;
-                        }
-                    }
-                })
+                .spawn(move || serve(make(addr), net, &rx, |r| reports.send(r).is_ok()))
                 .unwrap_or_else(|e| panic!("cannot start a thread: {e}"));
             threads.push(handle);
         }
+        Cluster::assemble(ctrl, reports, threads, Some(router), RECV_TIMEOUT * 2)
+    }
+
+    /// A cluster of nodes reached through `ctrl` (indexed by address) that report on
+    /// `reports`: in-process threads with their `router`, or a network's nodes (`node`)
+    /// with none. A command's nodes that have not reported within `timeout` fail.
+    pub(crate) fn assemble(
+        ctrl: Vec<Sender<(u32, Cmd<P>)>>,
+        reports: Receiver<Report>,
+        threads: Vec<JoinHandle<()>>,
+        router: Option<JoinHandle<Traffic>>,
+        timeout: Duration,
+    ) -> Cluster<P> {
         Cluster {
             ctrl,
             reports,
             threads,
-            router: Some(router),
+            router,
+            counted: Traffic::default(),
+            timeout,
             next: 1,
             log: Vec::new(),
         }
@@ -454,21 +505,39 @@ impl<P: Send + Sync + 'static> Cluster<P> {
         let no = self.next;
         self.next += 1;
         let start = Instant::now();
-        let mut expected = 0;
+        let mut expected = Vec::new();
         for &a in to {
             if let Some(tx) = self.ctrl.get(usize::from(a)) {
                 if tx.send((no, cmd(a))).is_ok() {
-                    expected += 1;
+                    expected.push(a);
                 }
             }
         }
-        let mut reports = Vec::with_capacity(expected);
-        for _ in 0..expected {
-            let r = self
-                .reports
-                .recv_timeout(RECV_TIMEOUT * 2)
-                .map_err(|_| Failure::local("TIMEOUT", format!("a node did not finish {}", labels[*row])))?;
-            reports.push(r);
+        let mut reports: Vec<Report> = Vec::with_capacity(expected.len());
+        let deadline = Instant::now() + self.timeout;
+        while reports.len() < expected.len() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.reports.recv_timeout(left) {
+                // A late report of an earlier command, or from a node not asked: stale.
+                Ok(r) if r.no != no || !expected.contains(&r.addr) => {}
+                Ok(r) if reports.iter().any(|q| q.addr == r.addr) => {}
+                Ok(r) => reports.push(r),
+                Err(_) => {
+                    // The nodes that have not reported fail; the others go on without them.
+                    for &a in &expected {
+                        if !reports.iter().any(|r| r.addr == a) {
+                            reports.push(silent(no, a, labels[*row], self.timeout));
+                        }
+                    }
+                }
+            }
+        }
+        if self.router.is_none() {
+            let e = self.counted.by_step.entry(no).or_default();
+            for r in &reports {
+                e.0 += u64::from(r.sent.values().sum::<u32>());
+                e.1 += r.bytes;
+            }
         }
         let progressed = |r: &&Report| {
             let s = &r.status;
@@ -537,7 +606,7 @@ impl<P: Send + Sync + 'static> Cluster<P> {
         (from, expect) = (no, totals(&reports));
         let mut running = (*members).clone();
         // What each waiting party dropped so far.
-        let mut drops: BTreeMap<Addr, Vec<Blame>> = BTreeMap::new();
+        let mut drops: BTreeMap<Addr, Vec<Event>> = BTreeMap::new();
         for _ in 0..MAX_STEPS {
             let (no, reports) = self.command(labels, &mut row, &running, |a| Cmd::Step {
                 from,
@@ -588,36 +657,67 @@ impl<P: Send + Sync + 'static> Cluster<P> {
         for t in self.threads.drain(..) {
             let _ = t.join();
         }
-        self.router.take().and_then(|r| r.join().ok()).unwrap_or_default()
+        match self.router.take() {
+            Some(r) => r.join().unwrap_or_default(),
+            None => core::mem::take(&mut self.counted),
+        }
+    }
+}
+
+/// The report of node `a`, silent for `timeout` on command `no` (in row `row`): failed.
+fn silent(no: u32, a: Addr, row: &str, timeout: Duration) -> Report {
+    let mut f = Failure::local(
+        "TIMEOUT",
+        format!("node {a} did not report within {} s", timeout.as_secs()),
+    );
+    f.phase = row.to_string();
+    f.node = Some(a);
+    Report {
+        no,
+        addr: a,
+        cpu: Duration::ZERO,
+        status: Status::Failed(f),
+        label: None,
+        sent: BTreeMap::new(),
+        bytes: 0,
     }
 }
 
 /// The failure of node `a`, still waiting with nothing in flight after dropping `dropped`:
 /// the library's missing-message failure, naming the senders of what it dropped (a
 /// missing message alone proves nothing; a dropped one names its sender).
-fn stalled(a: Addr, dropped: Vec<Blame>) -> Failure {
+fn stalled(a: Addr, dropped: Vec<Event>) -> Failure {
     let mut f = Failure::from(quasar_pq::Error::from(quasar_pq::party::Error::Waiting {
         party: party_id(a),
     }));
     // The library's error names whose message is missing; a host that gave up on a party
     // waiting for several cannot say which one, so the message says what it knows.
     f.message = "nothing left in flight, and no valid message for this round".into();
+    let dropped: Vec<(u16, &str, &str)> = dropped
+        .iter()
+        .filter_map(|e| match e {
+            Event::Blame {
+                party, code, reason, ..
+            } => Some((*party, *code, reason.as_str())),
+            _ => None,
+        })
+        .collect();
     if dropped.is_empty() {
         return f;
     }
-    let mut culprits: Vec<u16> = dropped.iter().map(|b| addr(b.party)).collect();
+    let mut culprits: Vec<u16> = dropped.iter().map(|b| b.0).collect();
     culprits.sort_unstable();
     culprits.dedup();
     let lines: Vec<String> = culprits
         .iter()
         .map(|&p| {
-            let mine: Vec<&Blame> = dropped.iter().filter(|b| addr(b.party) == p).collect();
+            let mine: Vec<_> = dropped.iter().filter(|b| b.0 == p).collect();
             let more = match mine.len() {
                 1 => String::new(),
                 k => format!(" (and {} more)", k - 1),
             };
-            let first = mine[0];
-            format!("party {p}'s: {} — {}{more}", first.reason.code(), first.reason)
+            let (_, code, reason) = mine[0];
+            format!("party {p}'s: {code} — {reason}{more}")
         })
         .collect();
     f.message = format!("{}; it dropped {}", f.message, lines.join("; "));

@@ -19,6 +19,7 @@ use crate::args::{Acts, Cheating, Demo};
 use crate::conduct::{self, list, new_set, quorum, range, Conductor, Done, Event};
 use crate::driver::{self, Cluster, Output, Publication, Published, Role};
 use crate::net::{Addr, HUB};
+use crate::node::Place;
 use crate::report::Failure;
 use crate::Summary;
 
@@ -48,7 +49,7 @@ pub(crate) fn members(cert: &ActivationCertificate) -> Event {
 }
 
 /// The public parameters of one reshare, as every node knows them.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Dealing {
     /// Session id.
     pub session: [u8; 32],
@@ -190,7 +191,7 @@ impl<M: driver::Node, H: driver::Node<Phase = M::Phase>> driver::Node for Either
 }
 
 /// The messages signed before and after the reshare.
-const MESSAGES: [&[u8]; 2] = [
+pub(crate) const MESSAGES: [&[u8]; 2] = [
     b"quasar demo: block 1",
     b"quasar demo: block 2, after the reshare",
 ];
@@ -314,27 +315,51 @@ fn sign<F: Flow>(
     Ok(())
 }
 
-/// Runs the pipeline of `f`: one thread per node, the hub built by `hub`, party `id` by
-/// `member(id, how it acts, its randomness)`.
+/// Runs the pipeline of `f` with its nodes at `place`: one thread per node here, or a
+/// network's (process 0 conducts, the others serve their nodes); the hub built by `hub`,
+/// party `id` by `member(id, how it acts, its randomness)`.
 pub(crate) fn run<F, M, H>(
     f: &F,
     demo: &Demo,
     member: impl Fn(PartyId, Acts, ChaCha20Rng) -> M + Send + Sync + 'static,
     hub: impl Fn(ChaCha20Rng) -> H + Send + Sync + 'static,
+    place: &Place<'_>,
 ) -> Result<Summary, Failure>
 where
     F: Flow,
-    M: driver::Node<Phase = Phase>,
-    H: driver::Node<Phase = Phase>,
+    M: driver::Node<Phase = Phase> + 'static,
+    H: driver::Node<Phase = Phase> + 'static,
 {
     let (seed, cheat) = (demo.seed.clone(), demo.cheat);
-    let cluster = Cluster::spawn(nodes(demo), move |addr: Addr| {
-        let rng = conduct::node_rng(&seed, F::SCHEME, addr);
+    // On a network every node draws its randomness from its own OS: the run's seed is
+    // public (it only names the sessions).
+    let fresh = !matches!(place, Place::Threads);
+    let make = move |addr: Addr| {
+        let rng = if fresh {
+            crate::node::fresh_rng()
+        } else {
+            conduct::node_rng(&seed, F::SCHEME, addr)
+        };
         match PartyId::new(addr) {
             None => Either::Hub(Box::new(hub(rng))),
             Some(id) => Either::Member(Box::new(member(id, Cheating::acts(cheat, addr), rng))),
         }
-    });
+    };
+    let cluster = match place {
+        Place::Threads => Cluster::spawn(nodes(demo), make),
+        Place::Conduct { net, args } => net.conduct(args.clone(), nodes(demo), make)?,
+        Place::Serve { net, run } => {
+            net.serve(*run, nodes(demo), make, SERVE_IDLE)?;
+            return Ok(Summary {
+                log: Vec::new(),
+                traffic: crate::net::Traffic::default(),
+                keys: conduct::Keys::new(),
+                key_kind: f.key_kind(),
+                hub: F::HUB,
+                blame: Vec::new(),
+            });
+        }
+    };
     let mut c = Conductor::new(cluster, cheat.map(|c| c.party));
     let p = Pipeline {
         demo,
@@ -355,6 +380,9 @@ where
         blame,
     })
 }
+
+/// How long a serving process waits for the conductor's next command.
+const SERVE_IDLE: core::time::Duration = core::time::Duration::from_secs(600);
 
 fn pipeline<F: Flow>(f: &F, c: &mut Conductor<Phase>, p: &Pipeline<'_>) -> Result<(), Failure> {
     let (n, t) = (p.demo.parties, p.demo.threshold);

@@ -19,6 +19,7 @@ use crate::conduct::Event;
 use crate::driver::{self, output, party_id, Output, Publication, Published, Role};
 use crate::flow::{self, held, ids, Flow, Phase, Resharing};
 use crate::net::HUB;
+use crate::node::Place;
 use crate::report::Failure;
 use crate::Summary;
 
@@ -209,7 +210,7 @@ pub(crate) fn standard(curve: Curve) -> &'static str {
 }
 
 /// The Lens pipeline.
-pub(crate) fn run(demo: &Demo, curve: Curve) -> Result<Summary, Failure> {
+pub(crate) fn run(demo: &Demo, curve: Curve, place: &Place<'_>) -> Result<Summary, Failure> {
     let member = move |id, acts, rng| Member {
         id,
         curve,
@@ -222,5 +223,5 @@ pub(crate) fn run(demo: &Demo, curve: Curve) -> Result<Summary, Failure> {
         curve,
         signature: Vec::new(),
     };
-    flow::run(&Lens(curve), demo, member, hub)
+    flow::run(&Lens(curve), demo, member, hub, place)
 }

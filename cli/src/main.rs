@@ -61,6 +61,7 @@ mod driver;
 mod flow;
 mod lens;
 mod net;
+mod node;
 mod pulsar;
 mod report;
 
@@ -120,7 +121,7 @@ fn scheme_name(d: &Demo) -> String {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
@@ -144,6 +145,25 @@ fn command_line(d: &Demo) -> String {
         s.push_str(&format!(" --cheat {}", c.arg()));
     }
     s
+}
+
+/// The demo's options as process 0 sends them to the others (`node`): the run's public
+/// parameters, the seed of its session ids included.
+pub(crate) fn hello_args(d: &Demo) -> Vec<String> {
+    command_line(d)["quasar demo ".len()..]
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Runs `d`'s scheme with its nodes at `place`.
+pub(crate) fn run_scheme(d: &Demo, place: &node::Place<'_>) -> Result<Summary, report::Failure> {
+    match d.scheme {
+        Scheme::Pulsar(mode) => pulsar::run(d, mode, place),
+        Scheme::Lens(curve) => lens::run(d, curve, place),
+        Scheme::Committee(mode) => committee::run(d, mode, place),
+        Scheme::Corona => corona::run(d, place),
+    }
 }
 
 fn header(d: &Demo) {
@@ -261,7 +281,8 @@ fn summary(d: &Demo, s: &Summary, total: core::time::Duration) {
     );
 }
 
-fn demo(d: &Demo) -> ExitCode {
+/// Runs the demo `d` with its nodes at `place`, printing the report.
+pub(crate) fn demo(d: &Demo, place: &node::Place<'_>) -> ExitCode {
     let _ = conduct::HUB_NAME.set(match d.scheme {
         Scheme::Pulsar(_) => "combiner",
         Scheme::Lens(_) => "coordinator",
@@ -270,13 +291,7 @@ fn demo(d: &Demo) -> ExitCode {
     });
     header(d);
     let start = Instant::now();
-    let result = match d.scheme {
-        Scheme::Pulsar(mode) => pulsar::run(d, mode),
-        Scheme::Lens(curve) => lens::run(d, curve),
-        Scheme::Committee(mode) => committee::run(d, mode),
-        Scheme::Corona => corona::run(d),
-    };
-    match result {
+    match run_scheme(d, place) {
         Ok(s) => {
             summary(d, &s, start.elapsed());
             ExitCode::SUCCESS
@@ -302,7 +317,8 @@ fn main() -> ExitCode {
             say_raw!("{}", args::USAGE);
             ExitCode::SUCCESS
         }
-        Ok(Command::Demo(d)) => demo(&d),
+        Ok(Command::Demo(d)) => demo(&d, &node::Place::Threads),
         Ok(Command::Cert(rest)) => cert::run(&rest),
+        Ok(Command::Node(rest)) => node::run(&rest),
     }
 }

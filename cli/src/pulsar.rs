@@ -26,6 +26,7 @@ use crate::conduct::{list, Conductor, Done, Event};
 use crate::driver::{self, output, party_id, Output, Publication, Published, Role};
 use crate::flow::{self, held, ids, Flow, Phase, Resharing};
 use crate::net::HUB;
+use crate::node::Place;
 use crate::report::Failure;
 use crate::Summary;
 
@@ -333,7 +334,7 @@ impl Flow for Pulsar {
 }
 
 /// The Pulsar pipeline.
-pub(crate) fn run(demo: &Demo, mode: Mode) -> Result<Summary, Failure> {
+pub(crate) fn run(demo: &Demo, mode: Mode, place: &Place<'_>) -> Result<Summary, Failure> {
     let member = move |id, acts, rng| Member {
         id,
         mode,
@@ -347,5 +348,5 @@ pub(crate) fn run(demo: &Demo, mode: Mode) -> Result<Summary, Failure> {
         rng,
         signature: Vec::new(),
     };
-    flow::run(&Pulsar(mode), demo, member, hub)
+    flow::run(&Pulsar(mode), demo, member, hub, place)
 }

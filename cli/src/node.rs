@@ -1,0 +1,263 @@
+//! `quasar node`: the demo's pipelines across processes, on libp2p.
+//!
+//! ```text
+//! quasar node keys  --dir D --parties N [--per K] [--port P]   roster.json + one key per process
+//! quasar node serve --dir D --process I [--timeout S] [--misbehave]   (every process but 0)
+//! quasar node run   --dir D [--timeout S] --scheme … [demo options]  (process 0: conductor + hub)
+//! ```
+//!
+//! Process 0 conducts: it says hello to every process with the run's public parameters (the
+//! `quasar demo` options), waits until each is ready, then runs the same conductor and the
+//! same lifecycle parties as `quasar demo` — only the bytes now travel between processes
+//! (TCP, Noise, Yamux; `transport`), checked by each process's switchboard against the
+//! roster (`host`). The conductor is trusted for liveness only: it sees commands and
+//! reports (counts, events, blame), never a party's randomness — every node draws its own
+//! from the operating system — and never a share. Every wait is bounded: a node waits at
+//! most `--timeout` for a round's frames and then steps with what arrived (the protocol
+//! names or excludes the absent); the conductor fails the nodes that have not reported
+//! within three timeouts, with `TIMEOUT`, and the others go on as the protocol allows.
+
+mod host;
+mod roster;
+mod transport;
+mod wire;
+
+use core::time::Duration;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use rand_chacha::rand_core::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+
+use host::Control;
+pub(crate) use host::Network;
+use roster::Roster;
+
+use crate::args::{self, Command, Demo};
+
+/// Where a pipeline's nodes run.
+pub(crate) enum Place<'a> {
+    /// One thread per node in this process (`quasar demo`).
+    Threads,
+    /// Process 0 of a network: the conductor and node 0 (`quasar node run`).
+    Conduct {
+        /// The network.
+        net: &'a Network,
+        /// The demo's arguments, for the hello.
+        args: Vec<String>,
+    },
+    /// Another process of a network: its nodes (`quasar node serve`).
+    Serve {
+        /// The network.
+        net: &'a Network,
+        /// The run.
+        run: [u8; 32],
+    },
+}
+
+/// 32 bytes from the operating system.
+pub(crate) fn fresh_bytes() -> [u8; 32] {
+    let mut b = [0u8; 32];
+    // A process that cannot read OS randomness must not run a ceremony.
+    if let Err(e) = getrandom::getrandom(&mut b) {
+        panic!("no operating-system randomness: {e}");
+    }
+    b
+}
+
+/// A node's randomness on a network: seeded from the operating system, never from the run.
+pub(crate) fn fresh_rng() -> ChaCha20Rng {
+    ChaCha20Rng::from_seed(fresh_bytes())
+}
+
+/// How long a serving process waits for the conductor before giving up on a run.
+const IDLE: Duration = Duration::from_secs(600);
+
+struct Opts {
+    dir: Option<PathBuf>,
+    parties: Option<u16>,
+    per: u16,
+    port: u16,
+    process: Option<usize>,
+    timeout: Duration,
+    misbehave: bool,
+    once: bool,
+    demo: Vec<String>,
+}
+
+/// The options of `quasar node SUB`; what is not `node`'s own is the demo's (`run`).
+fn parse(sub: &str, args: &[String]) -> Result<Opts, String> {
+    let mut o = Opts {
+        dir: None,
+        parties: None,
+        per: 1,
+        port: 47000,
+        process: None,
+        timeout: Duration::from_secs(20),
+        misbehave: false,
+        once: false,
+        demo: Vec::new(),
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |flag: &str| it.next().cloned().ok_or_else(|| format!("{flag} needs a value"));
+        let num = |flag: &str, v: String| {
+            v.parse::<u32>()
+                .map_err(|_| format!("{flag}: not a number: '{v}'"))
+        };
+        match a.as_str() {
+            "--dir" => o.dir = Some(PathBuf::from(value(a)?)),
+            "--parties" if sub == "keys" => {
+                let v = value(a)?;
+                o.parties = Some(u16::try_from(num(a, v)?).map_err(|_| "--parties too large".to_string())?);
+            }
+            "--per" => {
+                let v = value(a)?;
+                o.per = u16::try_from(num(a, v)?)
+                    .map_err(|_| "--per too large".to_string())?
+                    .max(1);
+            }
+            "--port" => {
+                let v = value(a)?;
+                o.port = u16::try_from(num(a, v)?).map_err(|_| "--port too large".to_string())?;
+            }
+            "--process" => {
+                let v = value(a)?;
+                o.process = Some(num(a, v)? as usize);
+            }
+            "--timeout" => {
+                let v = value(a)?;
+                o.timeout = Duration::from_secs(u64::from(num(a, v)?.clamp(1, 3600)));
+            }
+            "--misbehave" => o.misbehave = true,
+            "--once" => o.once = true,
+            _ => o.demo.push(a.clone()),
+        }
+    }
+    Ok(o)
+}
+
+fn fail(msg: &str) -> ExitCode {
+    eprintln!("quasar node: {msg}");
+    ExitCode::from(2)
+}
+
+/// `quasar node …`: the arguments after `node`.
+pub(crate) fn run(args: &[String]) -> ExitCode {
+    let Some(sub) = args.first() else {
+        return fail("expected keys, serve or run (try 'quasar --help')");
+    };
+    let o = match parse(sub, &args[1..]) {
+        Ok(o) => o,
+        Err(e) => return fail(&e),
+    };
+    let Some(dir) = o.dir.clone() else {
+        return fail("--dir is required");
+    };
+    match sub.as_str() {
+        "keys" => {
+            let Some(n) = o.parties.filter(|&n| (1..=256).contains(&n)) else {
+                return fail("keys needs --parties N (1 to 256)");
+            };
+            match Roster::generate(&dir, n, o.per, o.port) {
+                Ok(r) => {
+                    say!(
+                        "wrote {} ({} processes: node 0 and the conductor in process 0, parties 1-{n} in groups of {})",
+                        dir.join(roster::FILE).display(),
+                        r.processes.len(),
+                        o.per
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(&e),
+            }
+        }
+        "serve" => serve(&dir, &o),
+        "run" => conduct(&dir, &o),
+        other => fail(&format!(
+            "unknown subcommand '{other}' (expected keys, serve or run)"
+        )),
+    }
+}
+
+fn join(dir: &std::path::Path, me: usize, timeout: Duration) -> Result<Network, String> {
+    let processes = Roster::load(dir)?;
+    let key = Roster::key(dir, me)?;
+    Network::join(processes, me, key, timeout)
+}
+
+fn demo_of(args: &[String]) -> Result<Demo, String> {
+    let mut full = vec!["demo".to_string()];
+    full.extend_from_slice(args);
+    match args::parse(&full)? {
+        Command::Demo(d) => Ok(d),
+        _ => Err("expected demo options (--scheme …)".into()),
+    }
+}
+
+fn conduct(dir: &std::path::Path, o: &Opts) -> ExitCode {
+    let mut d = match demo_of(&o.demo) {
+        Ok(d) => d,
+        Err(e) => return fail(&e),
+    };
+    // Fresh session ids for every run unless the user pins them.
+    if !o.demo.iter().any(|a| a == "--seed" || a.starts_with("--seed=")) {
+        d.seed = fresh_bytes().to_vec();
+    }
+    let net = match join(dir, 0, o.timeout) {
+        Ok(n) => n,
+        Err(e) => return fail(&e),
+    };
+    let args = crate::hello_args(&d);
+    let code = crate::demo(&d, &Place::Conduct { net: &net, args });
+    net.bye();
+    let dropped = net.dropped.load(core::sync::atomic::Ordering::Relaxed);
+    if dropped > 0 {
+        say!("process 0 dropped {dropped} message(s) that failed the roster's checks");
+    }
+    net.close();
+    code
+}
+
+fn serve(dir: &std::path::Path, o: &Opts) -> ExitCode {
+    let Some(me) = o.process.filter(|&p| p > 0) else {
+        return fail("serve needs --process I (1 or more; process 0 runs 'quasar node run')");
+    };
+    let net = match join(dir, me, o.timeout) {
+        Ok(n) => n,
+        Err(e) => return fail(&e),
+    };
+    say!("process {me}: nodes {:?}, waiting for the conductor", net.local());
+    let mut code = ExitCode::SUCCESS;
+    loop {
+        let (run, args) = match net.control.recv_timeout(IDLE) {
+            Ok(Control::Hello { run, args }) => (run, args),
+            Ok(_) => continue,
+            Err(_) => break,
+        };
+        let mut d = match demo_of(&args) {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("quasar node: process {me}: a hello with bad options: {e}");
+                continue;
+            }
+        };
+        // A node misbehaves only if its operator said so.
+        if !o.misbehave {
+            d.cheat = d.cheat.filter(|c| !net.local().contains(&c.party));
+        }
+        let result = crate::run_scheme(&d, &Place::Serve { net: &net, run });
+        match result {
+            Ok(_) => say!("process {me}: run {} done", crate::hex(&run[..8])),
+            Err(f) => {
+                eprintln!("quasar node: process {me}: {f}");
+                code = ExitCode::from(1);
+            }
+        }
+        if o.once {
+            break;
+        }
+    }
+    net.close();
+    code
+}

@@ -1,0 +1,481 @@
+//! A process's part of a networked cluster: the switchboard that files what the transport
+//! delivers (commands, reports, frames) with the run's local nodes, the router that sends
+//! what local nodes send, and the two ways a process takes part in a run — conducting it
+//! (process 0: the conductor and node 0) or serving its nodes (every other process).
+//!
+//! Every message is checked before it is filed: its run id must be the run's; a command,
+//! a hello or a bye must come from process 0; a report or a frame must come from the
+//! process that hosts its sender node, and a frame must be addressed to nodes hosted here.
+//! Anything else is dropped (and counted).
+
+use core::sync::atomic::{AtomicU64, Ordering};
+use core::time::Duration;
+use std::collections::BTreeMap;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+use std::time::Instant;
+
+use libp2p::PeerId;
+
+use super::roster::Process;
+use super::transport::{Outbox, Transport};
+use super::wire::{Wire, WireCmd, WireReport};
+use crate::driver::{self, Cluster, Cmd, Node, Report};
+use crate::flow::Phase;
+use crate::net::{Addr, Endpoint, Frame, Packet};
+use crate::report::Failure;
+
+/// What the switchboard hands the process's main thread.
+#[derive(Debug)]
+pub(crate) enum Control {
+    /// Process 0 starts a run.
+    Hello {
+        /// The run id.
+        run: [u8; 32],
+        /// The demo's arguments.
+        args: Vec<String>,
+    },
+    /// A process is ready for the run.
+    Ready {
+        /// The process.
+        from: usize,
+        /// The run id.
+        run: [u8; 32],
+    },
+    /// Process 0 ends the run.
+    Bye {
+        /// The run id.
+        run: [u8; 32],
+    },
+}
+
+/// A node's command channel.
+type Ctrl = Sender<(u32, Cmd<Phase>)>;
+
+/// Where the current run's messages go.
+#[derive(Default)]
+struct Board {
+    run: [u8; 32],
+    inboxes: BTreeMap<Addr, Sender<Frame>>,
+    ctrl: BTreeMap<Addr, Ctrl>,
+    reports: Option<Sender<Report>>,
+}
+
+/// This process's place in the cluster.
+pub(crate) struct Network {
+    /// The roster.
+    pub processes: Vec<Process>,
+    /// This process's index.
+    pub me: usize,
+    /// How long a node waits for a round's frames, and (doubled, plus the slowest step) the
+    /// conductor for a command's reports.
+    pub timeout: Duration,
+    transport: Option<Transport>,
+    outbox: Outbox,
+    board: Arc<Mutex<Board>>,
+    /// What the switchboard hands the main thread.
+    pub control: Receiver<Control>,
+    /// Messages dropped by the switchboard's checks.
+    pub dropped: Arc<AtomicU64>,
+    switchboard: Option<JoinHandle<()>>,
+}
+
+impl Network {
+    /// Joins the cluster as process `me`: starts the transport and the switchboard.
+    pub(crate) fn join(
+        processes: Vec<Process>,
+        me: usize,
+        key: libp2p::identity::Keypair,
+        timeout: Duration,
+    ) -> Result<Network, String> {
+        let mine = processes
+            .get(me)
+            .ok_or_else(|| format!("no process {me} in the roster"))?;
+        if key.public().to_peer_id() != mine.peer {
+            return Err(format!("the key of process {me} does not match its roster entry"));
+        }
+        let peers = processes
+            .iter()
+            .filter(|p| p.index != me)
+            .map(|p| (p.peer, p.listen.clone()))
+            .collect();
+        let mut transport = Transport::start(key, mine.listen.clone(), peers)?;
+        let outbox = transport.sender();
+        let inbound = core::mem::replace(&mut transport.inbound, mpsc::channel().1);
+        let board = Arc::new(Mutex::new(Board::default()));
+        let dropped = Arc::new(AtomicU64::new(0));
+        let (control_tx, control) = mpsc::channel();
+        let switchboard = {
+            let (board, dropped, processes) = (Arc::clone(&board), Arc::clone(&dropped), processes.clone());
+            thread::Builder::new()
+                .name("switchboard".into())
+                .spawn(move || {
+                    for (peer, bytes) in inbound {
+                        if !file(&processes, me, &board, &control_tx, peer, &bytes) {
+                            dropped.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                })
+                .map_err(|e| format!("cannot start the switchboard: {e}"))?
+        };
+        Ok(Network {
+            processes,
+            me,
+            timeout,
+            transport: Some(transport),
+            outbox,
+            board,
+            control,
+            dropped,
+            switchboard: Some(switchboard),
+        })
+    }
+
+    /// The nodes this process hosts.
+    pub(crate) fn local(&self) -> &[Addr] {
+        &self.processes[self.me].addrs
+    }
+
+    fn host_of(&self, a: Addr) -> Option<&Process> {
+        self.processes.iter().find(|p| p.addrs.contains(&a))
+    }
+
+    /// Sends `w` to process `to`.
+    pub(crate) fn send(&self, to: usize, w: &Wire) {
+        if let Some(p) = self.processes.get(to) {
+            self.outbox.send(p.peer, w.to_bytes());
+        }
+    }
+
+    fn board(&self) -> std::sync::MutexGuard<'_, Board> {
+        self.board
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Starts the run's local nodes `0..=max` that this process hosts (each in its own
+    /// thread, as `make` builds it), reporting to `report`; returns their command channels
+    /// and threads. The router thread delivers what they send.
+    fn start_local<N, F>(
+        &self,
+        run: [u8; 32],
+        max: Addr,
+        make: F,
+        report: impl Fn(Report) + Send + Sync + Clone + 'static,
+    ) -> Result<(BTreeMap<Addr, Ctrl>, Vec<JoinHandle<()>>), Failure>
+    where
+        N: Node<Phase = Phase>,
+        F: Fn(Addr) -> N + Send + Sync + 'static,
+    {
+        let make = Arc::new(make);
+        let (router_tx, router_rx) = mpsc::channel::<Packet>();
+        let mut board = self.board();
+        *board = Board {
+            run,
+            ..Board::default()
+        };
+        let mut ctrl = BTreeMap::new();
+        let mut threads = Vec::new();
+        for &a in self.local().iter().filter(|&&a| a <= max) {
+            let (inbox_tx, inbox) = mpsc::channel();
+            board.inboxes.insert(a, inbox_tx);
+            let (tx, rx) = mpsc::channel::<(u32, Cmd<Phase>)>();
+            ctrl.insert(a, tx);
+            let endpoint = Endpoint::new(a, router_tx.clone(), inbox).with_timeout(self.timeout);
+            let (make, report) = (Arc::clone(&make), report.clone());
+            let t = thread::Builder::new()
+                .name(format!("node-{a}"))
+                .stack_size(8 << 20)
+                .spawn(move || {
+                    driver::serve(make(a), endpoint, &rx, |r| {
+                        report(r);
+                        true
+                    });
+                })
+                .map_err(|e| Failure::local("INTERNAL", format!("cannot start a thread: {e}")))?;
+            threads.push(t);
+        }
+        drop(router_tx);
+        let routes: BTreeMap<Addr, Sender<Frame>> = board.inboxes.clone();
+        drop(board);
+        let hosts: BTreeMap<Addr, PeerId> = self
+            .processes
+            .iter()
+            .flat_map(|p| p.addrs.iter().map(move |&a| (a, p.peer)))
+            .collect();
+        let outbox = self.outbox.clone();
+        let router = thread::Builder::new()
+            .name("router".into())
+            .spawn(move || route(run, &router_rx, &routes, &hosts, &outbox))
+            .map_err(|e| Failure::local("INTERNAL", format!("cannot start the router: {e}")))?;
+        threads.push(router);
+        Ok((ctrl, threads))
+    }
+
+    /// Process 0: says hello to every other process with the demo's `args`, waits until
+    /// each is ready, and returns the cluster of nodes `0..=max` — node 0 here, the
+    /// others reached over the network — for the conductor.
+    pub(crate) fn conduct<N, F>(
+        &self,
+        args: Vec<String>,
+        max: Addr,
+        make: F,
+    ) -> Result<Cluster<Phase>, Failure>
+    where
+        N: Node<Phase = Phase>,
+        F: Fn(Addr) -> N + Send + Sync + 'static,
+    {
+        for a in 0..=max {
+            if self.host_of(a).is_none() {
+                return Err(Failure::local(
+                    "ROSTER",
+                    format!("the run needs node {a}, which no process of the roster hosts"),
+                ));
+            }
+        }
+        let run = super::fresh_bytes();
+        let (report_tx, reports) = mpsc::channel::<Report>();
+        self.board().reports = None;
+        let local_reports = report_tx.clone();
+        let (mut local, mut threads) =
+            self.start_local(run, max, make, move |r| drop(local_reports.send(r)))?;
+        self.board().reports = Some(report_tx);
+        let others: Vec<usize> = (0..self.processes.len()).filter(|&i| i != self.me).collect();
+        for &i in &others {
+            self.send(
+                i,
+                &Wire::Hello {
+                    run,
+                    args: args.clone(),
+                },
+            );
+        }
+        let mut ready = vec![false; self.processes.len()];
+        ready[self.me] = true;
+        let deadline = Instant::now() + self.timeout;
+        while ready.iter().any(|r| !r) {
+            match self
+                .control
+                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            {
+                Ok(Control::Ready { from, run: r }) if r == run => ready[from] = true,
+                Ok(_) => {}
+                Err(_) => {
+                    let missing: Vec<String> = ready
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, r)| !**r)
+                        .map(|(i, _)| i.to_string())
+                        .collect();
+                    return Err(Failure::local(
+                        "TIMEOUT",
+                        format!(
+                            "process(es) {} did not answer within {} s",
+                            missing.join(", "),
+                            self.timeout.as_secs()
+                        ),
+                    ));
+                }
+            }
+        }
+        let mut ctrl = Vec::new();
+        for a in 0..=max {
+            if let Some(tx) = local.remove(&a) {
+                ctrl.push(tx);
+                continue;
+            }
+            let (tx, rx) = mpsc::channel::<(u32, Cmd<Phase>)>();
+            ctrl.push(tx);
+            let host = self.host_of(a).map_or(0, |p| p.index);
+            let (outbox, peer) = (self.outbox.clone(), self.processes[host].peer);
+            let t = thread::Builder::new()
+                .name(format!("to-node-{a}"))
+                .spawn(move || {
+                    for (no, cmd) in rx {
+                        let cmd = WireCmd::of(&cmd);
+                        outbox.send(peer, Wire::Command { run, no, to: a, cmd }.to_bytes());
+                    }
+                })
+                .map_err(|e| Failure::local("INTERNAL", format!("cannot start a thread: {e}")))?;
+            threads.push(t);
+        }
+        // A command's reports wait for every node's round: its frames (at most `timeout`)
+        // and its step.
+        Ok(Cluster::assemble(ctrl, reports, threads, None, self.timeout * 3))
+    }
+
+    /// Process 0, after the run: tells every other process it is over.
+    pub(crate) fn bye(&self) {
+        let run = self.board().run;
+        for i in (0..self.processes.len()).filter(|&i| i != self.me) {
+            self.send(i, &Wire::Bye { run });
+        }
+    }
+
+    /// Any other process: serves run `run`'s local nodes (as `make` builds them) until
+    /// process 0 says bye, or nothing has come from it for `idle`.
+    pub(crate) fn serve<N, F>(&self, run: [u8; 32], max: Addr, make: F, idle: Duration) -> Result<(), Failure>
+    where
+        N: Node<Phase = Phase>,
+        F: Fn(Addr) -> N + Send + Sync + 'static,
+    {
+        let (outbox, conductor) = (self.outbox.clone(), self.processes[0].peer);
+        let report = move |r: Report| {
+            outbox.send(
+                conductor,
+                Wire::Report {
+                    run,
+                    report: WireReport::of(&r),
+                }
+                .to_bytes(),
+            );
+        };
+        let (ctrl, threads) = self.start_local(run, max, make, report)?;
+        self.board().ctrl = ctrl;
+        self.send(
+            0,
+            &Wire::Ready {
+                run,
+                addrs: self.local().to_vec(),
+            },
+        );
+        let result = loop {
+            match self.control.recv_timeout(idle) {
+                Ok(Control::Bye { run: r }) if r == run => break Ok(()),
+                Ok(_) => {}
+                Err(_) => {
+                    break Err(Failure::local(
+                        "TIMEOUT",
+                        format!("nothing from the conductor for {} s", idle.as_secs()),
+                    ))
+                }
+            }
+        };
+        // Closing the command channels ends the node threads, then the router.
+        self.board().ctrl.clear();
+        *self.board() = Board::default();
+        for t in threads {
+            let _ = t.join();
+        }
+        result
+    }
+
+    /// Stops the transport (after letting the last messages leave) and the switchboard.
+    pub(crate) fn close(self) {
+        let Network {
+            transport,
+            outbox,
+            switchboard,
+            ..
+        } = self;
+        // The swarm ends when its last sending handle is gone.
+        drop(outbox);
+        if let Some(t) = transport {
+            t.stop(Duration::from_millis(300));
+        }
+        if let Some(s) = switchboard {
+            let _ = s.join();
+        }
+    }
+}
+
+/// Files one message from `peer` (see the module docs); false if it was dropped.
+fn file(
+    processes: &[Process],
+    me: usize,
+    board: &Mutex<Board>,
+    control: &Sender<Control>,
+    peer: PeerId,
+    bytes: &[u8],
+) -> bool {
+    let Some(from) = processes.iter().find(|p| p.peer == peer) else {
+        return false;
+    };
+    let Some(wire) = Wire::from_bytes(bytes) else {
+        return false;
+    };
+    let board = board.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let conductor = from.index == 0 && me != 0;
+    match wire {
+        Wire::Hello { run, args } if conductor => control.send(Control::Hello { run, args }).is_ok(),
+        Wire::Bye { run } if conductor => control.send(Control::Bye { run }).is_ok(),
+        Wire::Ready { run, .. } if me == 0 => control
+            .send(Control::Ready {
+                from: from.index,
+                run,
+            })
+            .is_ok(),
+        Wire::Command { run, no, to, cmd } if conductor && run == board.run => {
+            match (board.ctrl.get(&to), cmd.cmd()) {
+                (Some(tx), Some(cmd)) => tx.send((no, cmd)).is_ok(),
+                _ => false,
+            }
+        }
+        Wire::Report { run, report } if run == board.run && from.addrs.contains(&report.addr()) => {
+            match &board.reports {
+                Some(tx) => tx.send(report.report()).is_ok(),
+                None => false,
+            }
+        }
+        Wire::Frame {
+            run,
+            tag,
+            from: sender,
+            to,
+            bytes,
+        } if run == board.run && from.addrs.contains(&sender) => {
+            let mut ok = !to.is_empty();
+            for a in to {
+                match board.inboxes.get(&a) {
+                    Some(inbox) => {
+                        let frame = Frame {
+                            tag,
+                            from: sender,
+                            bytes: zeroize::Zeroizing::new(bytes.clone()),
+                        };
+                        let _ = inbox.send(frame);
+                    }
+                    None => ok = false,
+                }
+            }
+            ok
+        }
+        _ => false,
+    }
+}
+
+/// The router of a run: delivers each packet a local node sends to the local recipients'
+/// inboxes, and to each other process hosting recipients as one frame.
+fn route(
+    run: [u8; 32],
+    rx: &Receiver<Packet>,
+    local: &BTreeMap<Addr, Sender<Frame>>,
+    hosts: &BTreeMap<Addr, PeerId>,
+    outbox: &Outbox,
+) {
+    for Packet { to, frame } in rx {
+        let mut remote: BTreeMap<PeerId, Vec<Addr>> = BTreeMap::new();
+        for a in to {
+            if let Some(inbox) = local.get(&a) {
+                let _ = inbox.send(Frame {
+                    tag: frame.tag,
+                    from: frame.from,
+                    bytes: frame.bytes.clone(),
+                });
+            } else if let Some(&peer) = hosts.get(&a) {
+                remote.entry(peer).or_default().push(a);
+            }
+        }
+        for (peer, to) in remote {
+            let w = Wire::Frame {
+                run,
+                tag: frame.tag,
+                from: frame.from,
+                to,
+                bytes: frame.bytes.to_vec(),
+            };
+            outbox.send(peer, w.to_bytes());
+        }
+    }
+}

@@ -1,0 +1,279 @@
+//! The libp2p transport: TCP, Noise (XX, Ed25519 identities), Yamux, and one
+//! request-response protocol, `/quasar/party/1`, whose request is one message
+//! (unsigned-varint length, then the bytes) and whose response is a one-byte receipt.
+//!
+//! The swarm runs on its own thread (a single-threaded tokio runtime); the rest of the
+//! process talks to it through channels: [`Transport::send`] queues a message for a peer,
+//! [`Transport::inbound`] yields what peers sent, each with the peer id Noise
+//! authenticated. Only the roster's peers are served: a connection from any other peer is
+//! closed as soon as it is established, and its requests are never delivered. A message
+//! that cannot be delivered (the peer is down, the connection broke) is retried with
+//! back-off for [`RETRY_FOR`], then given up (the receiving side's own timeout reports the
+//! missing message).
+
+use core::time::Duration;
+use std::collections::{BTreeMap, BTreeSet};
+use std::io;
+use std::sync::mpsc as std_mpsc;
+use std::thread::{self, JoinHandle};
+use std::time::Instant;
+
+use futures::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, StreamExt};
+use libp2p::identity::Keypair;
+use libp2p::request_response::{self, OutboundRequestId, ProtocolSupport};
+use libp2p::swarm::SwarmEvent;
+use libp2p::{noise, tcp, yamux, Multiaddr, PeerId, StreamProtocol};
+use tokio::sync::mpsc;
+
+use super::wire::MAX_MESSAGE;
+
+/// The protocol id of the party messages.
+pub(crate) const PROTOCOL: &str = "/quasar/party/1";
+
+/// How long an undeliverable message is retried.
+pub(crate) const RETRY_FOR: Duration = Duration::from_secs(20);
+
+/// How long one request may take (a peer that accepts a stream and never answers).
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The length-prefixed request/response codec.
+#[derive(Debug, Clone, Default)]
+struct Codec;
+
+async fn read_varint<T: AsyncRead + Unpin + Send>(io: &mut T) -> io::Result<usize> {
+    let mut value: u64 = 0;
+    for i in 0..10u32 {
+        let mut b = [0u8; 1];
+        io.read_exact(&mut b).await?;
+        value |= u64::from(b[0] & 0x7f) << (7 * i);
+        if b[0] & 0x80 == 0 {
+            return usize::try_from(value).map_err(|_| io::ErrorKind::InvalidData.into());
+        }
+    }
+    Err(io::ErrorKind::InvalidData.into())
+}
+
+async fn write_varint<T: AsyncWrite + Unpin + Send>(io: &mut T, mut v: usize) -> io::Result<()> {
+    let mut buf = Vec::with_capacity(10);
+    loop {
+        let low = u8::try_from(v & 0x7f).unwrap_or(0);
+        v >>= 7;
+        if v == 0 {
+            buf.push(low);
+            break;
+        }
+        buf.push(low | 0x80);
+    }
+    io.write_all(&buf).await
+}
+
+#[async_trait::async_trait]
+impl request_response::Codec for Codec {
+    type Protocol = StreamProtocol;
+    type Request = Vec<u8>;
+    type Response = u8;
+
+    async fn read_request<T>(&mut self, _: &StreamProtocol, io: &mut T) -> io::Result<Vec<u8>>
+    where
+        T: AsyncRead + Unpin + Send,
+    {
+        let len = read_varint(io).await?;
+        if len > MAX_MESSAGE {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, "message too long"));
+        }
+        let mut buf = vec![0u8; len];
+        io.read_exact(&mut buf).await?;
+        Ok(buf)
+    }
+
+    async fn read_response<T>(&mut self, _: &StreamProtocol, io: &mut T) -> io::Result<u8>
+    where
+        T: AsyncRead + Unpin + Send,
+    {
+        let mut b = [0u8; 1];
+        io.read_exact(&mut b).await?;
+        Ok(b[0])
+    }
+
+    async fn write_request<T>(&mut self, _: &StreamProtocol, io: &mut T, req: Vec<u8>) -> io::Result<()>
+    where
+        T: AsyncWrite + Unpin + Send,
+    {
+        write_varint(io, req.len()).await?;
+        io.write_all(&req).await?;
+        io.close().await
+    }
+
+    async fn write_response<T>(&mut self, _: &StreamProtocol, io: &mut T, res: u8) -> io::Result<()>
+    where
+        T: AsyncWrite + Unpin + Send,
+    {
+        io.write_all(&[res]).await?;
+        io.close().await
+    }
+}
+
+type Behaviour = request_response::Behaviour<Codec>;
+
+/// A running transport.
+pub(crate) struct Transport {
+    out: mpsc::UnboundedSender<(PeerId, Vec<u8>)>,
+    /// What peers sent: the authenticated peer and the bytes.
+    pub inbound: std_mpsc::Receiver<(PeerId, Vec<u8>)>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Transport {
+    /// Starts the swarm with identity `key`, listening on `listen`, serving and reaching
+    /// only `peers` (each with its address).
+    pub(crate) fn start(
+        key: Keypair,
+        listen: Multiaddr,
+        peers: Vec<(PeerId, Multiaddr)>,
+    ) -> Result<Transport, String> {
+        let (out, mut out_rx) = mpsc::unbounded_channel::<(PeerId, Vec<u8>)>();
+        let (in_tx, inbound) = std_mpsc::channel();
+        let (ready_tx, ready_rx) = std_mpsc::channel::<Result<(), String>>();
+        let thread = thread::Builder::new()
+            .name("libp2p".into())
+            .spawn(move || {
+                let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+                    Ok(rt) => rt,
+                    Err(e) => {
+                        let _ = ready_tx.send(Err(format!("cannot start the runtime: {e}")));
+                        return;
+                    }
+                };
+                rt.block_on(async move {
+                    let mut swarm = match build(key, &listen, &peers) {
+                        Ok(s) => s,
+                        Err(e) => {
+                            let _ = ready_tx.send(Err(e));
+                            return;
+                        }
+                    };
+                    let _ = ready_tx.send(Ok(()));
+                    let allowed: BTreeSet<PeerId> = peers.iter().map(|(p, _)| *p).collect();
+                    let mut pending: BTreeMap<OutboundRequestId, (PeerId, Vec<u8>, Instant)> = BTreeMap::new();
+                    let mut retry: Vec<(Instant, PeerId, Vec<u8>, Instant)> = Vec::new();
+                    let mut tick = tokio::time::interval(Duration::from_millis(50));
+                    loop {
+                        tokio::select! {
+                            msg = out_rx.recv() => {
+                                let Some((to, bytes)) = msg else { break };
+                                let id = swarm.behaviour_mut().send_request(&to, bytes.clone());
+                                pending.insert(id, (to, bytes, Instant::now()));
+                            }
+                            _ = tick.tick() => {
+                                let now = Instant::now();
+                                let (due, later): (Vec<_>, Vec<_>) = retry.drain(..).partition(|r| r.0 <= now);
+                                retry = later;
+                                for (_, to, bytes, first) in due {
+                                    let id = swarm.behaviour_mut().send_request(&to, bytes.clone());
+                                    pending.insert(id, (to, bytes, first));
+                                }
+                            }
+                            ev = swarm.select_next_some() => match ev {
+                                SwarmEvent::ConnectionEstablished { peer_id, .. } if !allowed.contains(&peer_id) => {
+                                    let _ = swarm.disconnect_peer_id(peer_id);
+                                }
+                                SwarmEvent::Behaviour(request_response::Event::Message { peer, message, .. }) => match message {
+                                    request_response::Message::Request { request, channel, .. } => {
+                                        if allowed.contains(&peer) {
+                                            let _ = swarm.behaviour_mut().send_response(channel, 1);
+                                            if in_tx.send((peer, request)).is_err() {
+                                                break;
+                                            }
+                                        }
+                                    }
+                                    request_response::Message::Response { request_id, .. } => {
+                                        pending.remove(&request_id);
+                                    }
+                                },
+                                SwarmEvent::Behaviour(request_response::Event::OutboundFailure { request_id, .. }) => {
+                                    if let Some((to, bytes, first)) = pending.remove(&request_id) {
+                                        if first.elapsed() < RETRY_FOR {
+                                            let backoff = Duration::from_millis(200);
+                                            retry.push((Instant::now() + backoff, to, bytes, first));
+                                        }
+                                    }
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                });
+            })
+            .map_err(|e| format!("cannot start the network thread: {e}"))?;
+        match ready_rx.recv() {
+            Ok(Ok(())) => Ok(Transport {
+                out,
+                inbound,
+                thread: Some(thread),
+            }),
+            Ok(Err(e)) => Err(e),
+            Err(_) => Err("the network thread ended".into()),
+        }
+    }
+
+    /// A handle that can queue messages from another thread.
+    pub(crate) fn sender(&self) -> Outbox {
+        Outbox(self.out.clone())
+    }
+
+    /// Stops the swarm once what was queued has been handed to it.
+    pub(crate) fn stop(mut self, linger: Duration) {
+        // Let the last messages (a report, a bye) leave before the connections close.
+        thread::sleep(linger);
+        drop(self.out);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// A clonable sending handle of a [`Transport`].
+#[derive(Clone)]
+pub(crate) struct Outbox(mpsc::UnboundedSender<(PeerId, Vec<u8>)>);
+
+impl Outbox {
+    /// Queues `bytes` for `to`.
+    pub(crate) fn send(&self, to: PeerId, bytes: Vec<u8>) {
+        let _ = self.0.send((to, bytes));
+    }
+}
+
+fn build(
+    key: Keypair,
+    listen: &Multiaddr,
+    peers: &[(PeerId, Multiaddr)],
+) -> Result<libp2p::Swarm<Behaviour>, String> {
+    let cfg = request_response::Config::default()
+        .with_request_timeout(REQUEST_TIMEOUT)
+        .with_max_concurrent_streams(1024);
+    let mut swarm = libp2p::SwarmBuilder::with_existing_identity(key)
+        .with_tokio()
+        .with_tcp(
+            tcp::Config::default().nodelay(true),
+            noise::Config::new,
+            yamux::Config::default,
+        )
+        .map_err(|e| format!("cannot set up TCP + Noise + Yamux: {e}"))?
+        .with_behaviour(|_| {
+            request_response::Behaviour::with_codec(
+                Codec,
+                [(StreamProtocol::new(PROTOCOL), ProtocolSupport::Full)],
+                cfg,
+            )
+        })
+        .map_err(|e| format!("cannot set up the protocol: {e}"))?
+        .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(600)))
+        .build();
+    swarm
+        .listen_on(listen.clone())
+        .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+    for (p, a) in peers {
+        swarm.add_peer_address(*p, a.clone());
+    }
+    Ok(swarm)
+}
