@@ -27,7 +27,7 @@ use crate::Summary;
 const SETUP: &[&str] = &["Key generation"];
 
 /// What the committee signs.
-const MESSAGE: &[u8] = b"quasar demo: block 1, signed by a committee";
+pub(crate) const MESSAGE: &[u8] = b"quasar demo: block 1, signed by a committee";
 
 /// The most signing sessions a run starts (each one names at least one cheater).
 const MAX_SESSIONS: usize = 8;

@@ -36,7 +36,7 @@ use crate::Summary;
 const SETUP: &[&str] = &["Key generation"];
 
 /// What the signers sign.
-const MESSAGE: &[u8] = b"quasar demo: block 1, signed by Corona";
+pub(crate) const MESSAGE: &[u8] = b"quasar demo: block 1, signed by Corona";
 
 /// The context string every signature is bound to.
 const CONTEXT: &[u8] = b"quasar demo";

@@ -166,7 +166,7 @@ pub(crate) fn run_scheme(d: &Demo, place: &node::Place<'_>) -> Result<Summary, r
     }
 }
 
-fn header(d: &Demo) {
+fn header(d: &Demo, processes: Option<usize>) {
     let mut title = format!(
         "quasar demo · {} · {}-of-{}",
         scheme_name(d),
@@ -197,13 +197,23 @@ fn header(d: &Demo) {
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
     say!("{title}");
     let load = report::load_average().map_or(String::new(), |l| format!(" (load average {l})"));
+    let running = match processes {
+        None => format!(
+            "{} threads ({nodes} parties + {hub}) + router",
+            usize::from(nodes) + 2
+        ),
+        Some(p) => format!("{p} processes on libp2p: TCP + Noise + Yamux ({nodes} parties + {hub})"),
+    };
     say!(
-        "{} threads ({nodes} parties + {hub}) + router · {cores} cores{load} · {} {} · {} · {} build · {} UTC · seed {}",
-        usize::from(nodes) + 2,
+        "{running} · {cores} cores{load} · {} {} · {} · {} build · {} UTC · seed {}",
         std::env::consts::OS,
         std::env::consts::ARCH,
         report::cpu_model().unwrap_or_else(|| "unknown CPU".into()),
-        if cfg!(debug_assertions) { "debug" } else { "release" },
+        if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        },
         report::today(),
         hex(&d.seed),
     );
@@ -221,15 +231,26 @@ fn header(d: &Demo) {
         say!("Resharing: {TRUST_LSS}");
     }
     say!();
-    say!("Pipeline (each thread holds the library's party; every message crosses the router as bytes):");
+    say!(
+        "{}",
+        match processes {
+            None =>
+                "Pipeline (each thread holds the library's party; every message crosses the router as bytes):",
+            Some(_) =>
+                "Pipeline (each node holds the library's party; every message crosses the network as bytes):",
+        }
+    );
 }
 
-fn summary(d: &Demo, s: &Summary, total: core::time::Duration) {
+fn summary(d: &Demo, s: &Summary, total: core::time::Duration, processes: Option<usize>) {
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
     say!();
     say!(
-        "Timings in ms, lower is better. wall = the phase end to end ({} party threads on {cores} cores);",
-        report::active_parties(&s.log)
+        "Timings in ms, lower is better. wall = the phase end to end ({} party threads on {cores} cores{});",
+        report::active_parties(&s.log),
+        processes.map_or(String::new(), |p| format!(
+            ", in {p} processes, every command and report a network message"
+        ))
     );
     say!(
         "per party = {} measured inside each party's thread, min / median / max over the parties",
@@ -276,7 +297,12 @@ fn summary(d: &Demo, s: &Summary, total: core::time::Duration) {
         }
     }
     say!(
-        "Reproduce: cargo run --release --bin quasar -- {}",
+        "{}: cargo run --release --bin quasar -- {}",
+        if processes.is_some() {
+            "The same run in one process"
+        } else {
+            "Reproduce"
+        },
         &command_line(d)["quasar ".len()..]
     );
 }
@@ -289,11 +315,12 @@ pub(crate) fn demo(d: &Demo, place: &node::Place<'_>) -> ExitCode {
         Scheme::Committee(_) => "idle hub",
         Scheme::Corona => "dealer",
     });
-    header(d);
+    let processes = place.processes();
+    header(d, processes);
     let start = Instant::now();
     match run_scheme(d, place) {
         Ok(s) => {
-            summary(d, &s, start.elapsed());
+            summary(d, &s, start.elapsed(), processes);
             ExitCode::SUCCESS
         }
         Err(f) => {

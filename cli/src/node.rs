@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! quasar node keys  --dir D --parties N [--per K] [--port P]   roster.json + one key per process
-//! quasar node serve --dir D --process I [--timeout S] [--misbehave]   (every process but 0)
+//! quasar node serve --dir D --process I [--timeout S] [--once] [--misbehave] [--crash-at N]
+//!                                                               (every process but 0)
 //! quasar node run   --dir D [--timeout S] --scheme … [demo options]  (process 0: conductor + hub)
 //! ```
 //!
@@ -16,6 +17,10 @@
 //! most `--timeout` for a round's frames and then steps with what arrived (the protocol
 //! names or excludes the absent); the conductor fails the nodes that have not reported
 //! within three timeouts, with `TIMEOUT`, and the others go on as the protocol allows.
+//!
+//! Fault drills: `--misbehave` lets a serving process play the `--cheat` the run names for
+//! one of its parties (otherwise it stays honest whatever the conductor says);
+//! `--crash-at N` ends the process abruptly when command `N` arrives, as if it were killed.
 
 mod host;
 mod roster;
@@ -55,6 +60,16 @@ pub(crate) enum Place<'a> {
     },
 }
 
+impl Place<'_> {
+    /// How many processes the nodes run in (`None`: threads of this one).
+    pub(crate) fn processes(&self) -> Option<usize> {
+        match self {
+            Place::Threads => None,
+            Place::Conduct { net, .. } | Place::Serve { net, .. } => Some(net.processes.len()),
+        }
+    }
+}
+
 /// 32 bytes from the operating system.
 pub(crate) fn fresh_bytes() -> [u8; 32] {
     let mut b = [0u8; 32];
@@ -81,6 +96,7 @@ struct Opts {
     process: Option<usize>,
     timeout: Duration,
     misbehave: bool,
+    crash_at: Option<u32>,
     once: bool,
     demo: Vec<String>,
 }
@@ -95,6 +111,7 @@ fn parse(sub: &str, args: &[String]) -> Result<Opts, String> {
         process: None,
         timeout: Duration::from_secs(20),
         misbehave: false,
+        crash_at: None,
         once: false,
         demo: Vec::new(),
     };
@@ -130,6 +147,10 @@ fn parse(sub: &str, args: &[String]) -> Result<Opts, String> {
                 o.timeout = Duration::from_secs(u64::from(num(a, v)?.clamp(1, 3600)));
             }
             "--misbehave" => o.misbehave = true,
+            "--crash-at" => {
+                let v = value(a)?;
+                o.crash_at = Some(num(a, v)?);
+            }
             "--once" => o.once = true,
             _ => o.demo.push(a.clone()),
         }
@@ -180,10 +201,10 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
     }
 }
 
-fn join(dir: &std::path::Path, me: usize, timeout: Duration) -> Result<Network, String> {
+fn join(dir: &std::path::Path, me: usize, o: &Opts) -> Result<Network, String> {
     let processes = Roster::load(dir)?;
     let key = Roster::key(dir, me)?;
-    Network::join(processes, me, key, timeout)
+    Network::join(processes, me, key, o.timeout, o.crash_at)
 }
 
 fn demo_of(args: &[String]) -> Result<Demo, String> {
@@ -204,7 +225,7 @@ fn conduct(dir: &std::path::Path, o: &Opts) -> ExitCode {
     if !o.demo.iter().any(|a| a == "--seed" || a.starts_with("--seed=")) {
         d.seed = fresh_bytes().to_vec();
     }
-    let net = match join(dir, 0, o.timeout) {
+    let net = match join(dir, 0, o) {
         Ok(n) => n,
         Err(e) => return fail(&e),
     };
@@ -223,7 +244,7 @@ fn serve(dir: &std::path::Path, o: &Opts) -> ExitCode {
     let Some(me) = o.process.filter(|&p| p > 0) else {
         return fail("serve needs --process I (1 or more; process 0 runs 'quasar node run')");
     };
-    let net = match join(dir, me, o.timeout) {
+    let net = match join(dir, me, o) {
         Ok(n) => n,
         Err(e) => return fail(&e),
     };

@@ -88,6 +88,7 @@ impl Network {
         me: usize,
         key: libp2p::identity::Keypair,
         timeout: Duration,
+        crash_at: Option<u32>,
     ) -> Result<Network, String> {
         let mine = processes
             .get(me)
@@ -112,6 +113,15 @@ impl Network {
                 .name("switchboard".into())
                 .spawn(move || {
                     for (peer, bytes) in inbound {
+                        if let (Some(n), Some(Wire::Command { no, .. })) =
+                            (crash_at, Wire::from_bytes(&bytes))
+                        {
+                            if no >= n {
+                                // The fault drill of `--crash-at`: gone mid-run, as if killed.
+                                eprintln!("process {me}: crashing at command {no} (--crash-at)");
+                                std::process::exit(75);
+                            }
+                        }
                         if !file(&processes, me, &board, &control_tx, peer, &bytes) {
                             dropped.fetch_add(1, Ordering::Relaxed);
                         }
@@ -477,5 +487,76 @@ fn route(
             };
             outbox.send(peer, w.to_bytes());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use libp2p::identity::Keypair;
+
+    fn roster() -> Vec<Process> {
+        (0..3)
+            .map(|i| Process {
+                index: i,
+                peer: Keypair::generate_ed25519().public().to_peer_id(),
+                listen: "/ip4/127.0.0.1/tcp/1".parse().unwrap(),
+                addrs: vec![u16::try_from(i).unwrap()],
+            })
+            .collect()
+    }
+
+    fn frame(run: [u8; 32], from: Addr, to: Vec<Addr>) -> Vec<u8> {
+        Wire::Frame {
+            run,
+            tag: 4,
+            from,
+            to,
+            bytes: b"LSD1....".to_vec(),
+        }
+        .to_bytes()
+    }
+
+    #[test]
+    fn the_switchboard_files_only_what_the_roster_allows() {
+        let processes = roster();
+        // Process 2's switchboard, in run [9; 32], hosting node 2.
+        let board = Mutex::new(Board {
+            run: [9; 32],
+            ..Board::default()
+        });
+        let (inbox_tx, inbox) = mpsc::channel();
+        board.lock().unwrap().inboxes.insert(2, inbox_tx);
+        let (ctrl_tx, ctrl) = mpsc::channel();
+        board.lock().unwrap().ctrl.insert(2, ctrl_tx);
+        let (control, _control_rx) = mpsc::channel();
+        let p = |i: usize| processes[i].peer;
+        let file = |peer, bytes: &[u8]| file(&processes, 2, &board, &control, peer, bytes);
+
+        // A frame from node 1, sent by process 1, to node 2: filed.
+        assert!(file(p(1), &frame([9; 32], 1, vec![2])));
+        assert_eq!(inbox.try_recv().unwrap().from, 1);
+        // Process 1 speaking for node 0, another run, a node not hosted here, a stranger,
+        // garbage: all dropped, nothing filed.
+        assert!(!file(p(1), &frame([9; 32], 0, vec![2])));
+        assert!(!file(p(1), &frame([8; 32], 1, vec![2])));
+        assert!(!file(p(1), &frame([9; 32], 1, vec![1])));
+        let stranger = Keypair::generate_ed25519().public().to_peer_id();
+        assert!(!file(stranger, &frame([9; 32], 1, vec![2])));
+        assert!(!file(p(1), b"\xff\xff\xff"));
+        assert!(inbox.try_recv().is_err());
+
+        // Commands come from the conductor (process 0) only.
+        let cmd = Wire::Command {
+            run: [9; 32],
+            no: 1,
+            to: 2,
+            cmd: WireCmd::Start { from: 0, expect: 0 },
+        }
+        .to_bytes();
+        assert!(!file(p(1), &cmd));
+        assert!(ctrl.try_recv().is_err());
+        assert!(file(p(0), &cmd));
+        assert!(matches!(ctrl.try_recv().unwrap(), (1, Cmd::Start { .. })));
     }
 }

@@ -154,6 +154,7 @@ impl Transport {
                     };
                     let _ = ready_tx.send(Ok(()));
                     let allowed: BTreeSet<PeerId> = peers.iter().map(|(p, _)| *p).collect();
+                    let addresses: BTreeMap<PeerId, Multiaddr> = peers.iter().cloned().collect();
                     let mut pending: BTreeMap<OutboundRequestId, (PeerId, Vec<u8>, Instant)> = BTreeMap::new();
                     let mut retry: Vec<(Instant, PeerId, Vec<u8>, Instant)> = Vec::new();
                     let mut tick = tokio::time::interval(Duration::from_millis(50));
@@ -161,6 +162,10 @@ impl Transport {
                         tokio::select! {
                             msg = out_rx.recv() => {
                                 let Some((to, bytes)) = msg else { break };
+                                // A failed dial drops the peer's address: give it back.
+                                if let Some(a) = addresses.get(&to) {
+                                    swarm.add_peer_address(to, a.clone());
+                                }
                                 let id = swarm.behaviour_mut().send_request(&to, bytes.clone());
                                 pending.insert(id, (to, bytes, Instant::now()));
                             }
@@ -169,6 +174,9 @@ impl Transport {
                                 let (due, later): (Vec<_>, Vec<_>) = retry.drain(..).partition(|r| r.0 <= now);
                                 retry = later;
                                 for (_, to, bytes, first) in due {
+                                    if let Some(a) = addresses.get(&to) {
+                                        swarm.add_peer_address(to, a.clone());
+                                    }
                                     let id = swarm.behaviour_mut().send_request(&to, bytes.clone());
                                     pending.insert(id, (to, bytes, first));
                                 }
@@ -190,7 +198,10 @@ impl Transport {
                                         pending.remove(&request_id);
                                     }
                                 },
-                                SwarmEvent::Behaviour(request_response::Event::OutboundFailure { request_id, .. }) => {
+                                SwarmEvent::Behaviour(request_response::Event::OutboundFailure { request_id, error, .. }) => {
+                                    if std::env::var_os("QUASAR_NODE_TRACE").is_some() {
+                                        eprintln!("libp2p: outbound failure {error:?}");
+                                    }
                                     if let Some((to, bytes, first)) = pending.remove(&request_id) {
                                         if first.elapsed() < RETRY_FOR {
                                             let backoff = Duration::from_millis(200);
@@ -198,7 +209,11 @@ impl Transport {
                                         }
                                     }
                                 }
-                                _ => {}
+                                other => {
+                                    if std::env::var_os("QUASAR_NODE_TRACE").is_some() {
+                                        eprintln!("libp2p: {other:?}");
+                                    }
+                                }
                             }
                         }
                     }

@@ -13,6 +13,7 @@ use crate::driver::{Cmd, Report, Status};
 use crate::flow::{Dealing, Phase, MESSAGES};
 use crate::net::Addr;
 use crate::report::Failure;
+use crate::{committee, corona};
 
 /// The longest message a node accepts (a Corona round-1 frame to one peer is ~615 KB; a
 /// broadcast is sent to each peer as its own message).
@@ -121,8 +122,11 @@ pub(crate) enum WirePhase {
     Retire(Dealing),
 }
 
+/// Every message a pipeline signs, by the index a phase is sent with.
+const SIGNED: [&[u8]; 4] = [MESSAGES[0], MESSAGES[1], committee::MESSAGE, corona::MESSAGE];
+
 fn message_index(m: &[u8]) -> u8 {
-    MESSAGES
+    SIGNED
         .iter()
         .position(|x| *x == m)
         .and_then(|i| u8::try_from(i).ok())
@@ -130,7 +134,7 @@ fn message_index(m: &[u8]) -> u8 {
 }
 
 fn message(i: u8) -> Option<&'static [u8]> {
-    MESSAGES.get(usize::from(i)).copied()
+    SIGNED.get(usize::from(i)).copied()
 }
 
 impl WirePhase {
@@ -476,4 +480,96 @@ fn intern(s: String) -> &'static str {
     let k: &'static str = Box::leak(s.into_boxed_str());
     seen.insert(k);
     k
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_message_a_pipeline_signs_has_an_index() {
+        for m in SIGNED {
+            let i = message_index(m);
+            assert_ne!(i, u8::MAX);
+            assert_eq!(message(i), Some(m));
+        }
+        assert_eq!(message_index(b"not signed by any pipeline"), u8::MAX);
+    }
+
+    #[test]
+    fn a_command_survives_the_wire_and_a_damaged_one_does_not_decode() {
+        let phase = Phase::Sign {
+            id: [7; 32],
+            signers: vec![1, 2, 3],
+            message: MESSAGES[1],
+        };
+        let w = Wire::Command {
+            run: [1; 32],
+            no: 9,
+            to: 2,
+            cmd: WireCmd::of(&Cmd::Publish(Arc::new(phase))),
+        };
+        let bytes = w.to_bytes();
+        let Some(Wire::Command { run, no, to, cmd }) = Wire::from_bytes(&bytes) else {
+            panic!("did not decode");
+        };
+        assert_eq!((run, no, to), ([1; 32], 9, 2));
+        let Some(Cmd::Publish(p)) = cmd.cmd() else {
+            panic!("not a publish");
+        };
+        assert!(
+            matches!(&*p, Phase::Sign { signers, message, .. } if signers == &[1, 2, 3] && *message == MESSAGES[1])
+        );
+        for cut in 0..bytes.len() {
+            assert!(
+                Wire::from_bytes(&bytes[..cut]).is_none(),
+                "a prefix of {cut} bytes decoded"
+            );
+        }
+        // An unknown message index is refused when the command is rebuilt.
+        let bad = WireCmd::Publish(WirePhase::Verify(vec![1], 200));
+        assert!(bad.cmd().is_none());
+        assert!(Wire::from_bytes(&vec![0u8; MAX_MESSAGE + 1]).is_none());
+    }
+
+    #[test]
+    fn a_report_keeps_its_events_and_failure() {
+        let mut f = Failure::local("TIMEOUT", "late".into());
+        f.culprits = vec![4];
+        let r = Report {
+            no: 3,
+            addr: 5,
+            cpu: Duration::from_micros(1500),
+            status: Status::Failed(f),
+            label: Some(1),
+            sent: [(1, 2)].into_iter().collect(),
+            bytes: 77,
+        };
+        let back = WireReport::of(&r).report();
+        assert_eq!((back.no, back.addr, back.label, back.bytes), (3, 5, Some(1), 77));
+        assert_eq!(back.cpu, Duration::from_micros(1500));
+        let Status::Failed(f) = back.status else {
+            panic!("not failed")
+        };
+        assert_eq!((f.code, f.culprits, f.node), ("TIMEOUT", vec![4], Some(5)));
+        let done = Report {
+            status: Status::Done(vec![
+                Event::key("after reshare", b"key"),
+                Event::Signers(vec![1, 3]),
+                Event::Erased(0),
+            ]),
+            ..r
+        };
+        let Status::Done(events) = WireReport::of(&done).report().status else {
+            panic!("not done")
+        };
+        assert_eq!(events[0], Event::key("after reshare", b"key"));
+        assert_eq!(events[1], Event::Signers(vec![1, 3]));
+    }
+
+    #[test]
+    fn interning_is_bounded() {
+        assert_eq!(intern("A_CODE".into()), "A_CODE");
+        assert_eq!(intern("x".repeat(INTERNED_LEN + 1)), "UNKNOWN");
+    }
 }
