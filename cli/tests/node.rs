@@ -2,9 +2,12 @@
 //! one `quasar node serve` process per party and runs the conductor (`quasar node run`),
 //! bounded in time (every serving process is killed at the end, whatever happened).
 
+#![allow(clippy::unwrap_used)] // test helpers
+
+use core::time::Duration;
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 fn quasar() -> Command {
     Command::new(env!("CARGO_BIN_EXE_quasar"))

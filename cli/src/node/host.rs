@@ -53,6 +53,9 @@ pub(crate) enum Control {
 /// A node's command channel.
 type Ctrl = Sender<(u32, Cmd<Phase>)>;
 
+/// The run's local nodes: their command channels, and their threads with the router's.
+type Started = (BTreeMap<Addr, Ctrl>, Vec<JoinHandle<()>>);
+
 /// Where the current run's messages go.
 #[derive(Default)]
 struct Board {
@@ -173,7 +176,7 @@ impl Network {
         max: Addr,
         make: F,
         report: impl Fn(Report) + Send + Sync + Clone + 'static,
-    ) -> Result<(BTreeMap<Addr, Ctrl>, Vec<JoinHandle<()>>), Failure>
+    ) -> Result<Started, Failure>
     where
         N: Node<Phase = Phase>,
         F: Fn(Addr) -> N + Send + Sync + 'static,
