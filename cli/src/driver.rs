@@ -275,7 +275,7 @@ impl<N: Node> Host<N> {
             self.net.send(no, members, Zeroizing::new(b));
         }
         for d in out.direct {
-            self.net.send(no, &[addr(d.to)], d.bytes);
+            self.net.send_direct(no, addr(d.to), d.bytes);
         }
     }
 

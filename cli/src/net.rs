@@ -44,6 +44,8 @@ pub(crate) struct Packet {
     pub to: Vec<Addr>,
     /// The frame.
     pub frame: Frame,
+    /// Whether it is a direct message (it may carry a secret: a network seals it).
+    pub secret: bool,
 }
 
 /// Messages and bytes delivered, by command.
@@ -92,8 +94,18 @@ impl Endpoint {
         self.me
     }
 
-    /// Sends `bytes` to every node of `to` but this one, tagged with command `tag`.
+    /// Sends public `bytes` (a broadcast, a publication) to every node of `to` but this one,
+    /// tagged with command `tag`.
     pub(crate) fn send(&mut self, tag: u32, to: &[Addr], bytes: Zeroizing<Vec<u8>>) {
+        self.post(tag, to, bytes, false);
+    }
+
+    /// Sends a direct message, which may carry a secret, to `to`.
+    pub(crate) fn send_direct(&mut self, tag: u32, to: Addr, bytes: Zeroizing<Vec<u8>>) {
+        self.post(tag, &[to], bytes, true);
+    }
+
+    fn post(&mut self, tag: u32, to: &[Addr], bytes: Zeroizing<Vec<u8>>, secret: bool) {
         let to: Vec<Addr> = to.iter().copied().filter(|&a| a != self.me).collect();
         if to.is_empty() {
             return;
@@ -108,7 +120,7 @@ impl Endpoint {
             bytes,
         };
         // The router outlives every endpoint; a send error means the run is being torn down.
-        let _ = self.router.send(Packet { to, frame });
+        let _ = self.router.send(Packet { to, frame, secret });
     }
 
     /// What this node sent since the last call: frames by recipient, and bytes.
@@ -169,7 +181,7 @@ pub(crate) fn start(max: Addr) -> (Vec<Endpoint>, JoinHandle<Traffic>) {
 
 fn route(rx: Receiver<Packet>, inboxes: Vec<Sender<Frame>>) -> Traffic {
     let mut traffic = Traffic::default();
-    for Packet { to, frame } in rx {
+    for Packet { to, frame, .. } in rx {
         let e = traffic.by_step.entry(frame.tag).or_default();
         e.0 += to.len() as u64;
         e.1 += (frame.bytes.len() * to.len()) as u64;

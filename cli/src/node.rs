@@ -203,8 +203,8 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
 
 fn join(dir: &std::path::Path, me: usize, o: &Opts) -> Result<Network, String> {
     let processes = Roster::load(dir)?;
-    let key = Roster::key(dir, me)?;
-    Network::join(processes, me, key, o.timeout, o.crash_at)
+    let (key, kem) = Roster::keys(dir, me)?;
+    Network::join(processes, me, (key, kem), o.timeout, o.crash_at)
 }
 
 fn demo_of(args: &[String]) -> Result<Demo, String> {

@@ -126,6 +126,8 @@ pub mod tags {
     pub const PULSAR_SEED: &str = "QUASAR-PULSAR-SEED-v1";
     /// Pulsar custody: the key and nonce of a share envelope (ML-KEM-768 + AEAD).
     pub const PULSAR_SHARE_ENVELOPE: &str = "QUASAR-PULSAR-SHARE-ENVELOPE-v1";
+    /// A direct message sealed for its recipient's process ([`crate::pulsar::custody::envelope::seal_message`]).
+    pub const DIRECT_MESSAGE_ENVELOPE: &str = "QUASAR-DIRECT-MESSAGE-ENVELOPE-v1";
     /// Pulsar custody: a signer's round-1 commitment to its envelope.
     pub const PULSAR_ENVELOPE_COMMIT: &str = "QUASAR-PULSAR-ENVELOPE-COMMIT-v1";
     /// Pulsar custody: the digest of the message (and context) being signed.

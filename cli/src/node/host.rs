@@ -7,6 +7,12 @@
 //! a hello or a bye must come from process 0; a report or a frame must come from the
 //! process that hosts its sender node, and a frame must be addressed to nodes hosted here.
 //! Anything else is dropped (and counted).
+//!
+//! A direct message (it may carry a share) leaves its process sealed to the receiving
+//! process's ML-KEM-768 key from the roster (`pulsar::custody::envelope::seal_message`,
+//! bound to the run, command, sender and recipient), so it stays confidential against a
+//! recorder with a future quantum computer even though Noise's key exchange is X25519; a
+//! sealed frame that does not open is dropped.
 
 use core::sync::atomic::{AtomicU64, Ordering};
 use core::time::Duration;
@@ -17,10 +23,13 @@ use std::thread::{self, JoinHandle};
 use std::time::Instant;
 
 use libp2p::PeerId;
+use quasar_pq::pulsar::custody::envelope::{open_message, seal_message};
+use quasar_pq::pulsar::custody::{CombinerKey, CombinerPublicKey};
+use zeroize::Zeroizing;
 
 use super::roster::Process;
 use super::transport::{Outbox, Transport};
-use super::wire::{Wire, WireCmd, WireReport};
+use super::wire::{frame_binding, Wire, WireCmd, WireReport};
 use crate::driver::{self, Cluster, Cmd, Node, Report};
 use crate::flow::Phase;
 use crate::net::{Addr, Endpoint, Frame, Packet};
@@ -89,15 +98,15 @@ impl Network {
     pub(crate) fn join(
         processes: Vec<Process>,
         me: usize,
-        key: libp2p::identity::Keypair,
+        (key, kem): (libp2p::identity::Keypair, CombinerKey),
         timeout: Duration,
         crash_at: Option<u32>,
     ) -> Result<Network, String> {
         let mine = processes
             .get(me)
             .ok_or_else(|| format!("no process {me} in the roster"))?;
-        if key.public().to_peer_id() != mine.peer {
-            return Err(format!("the key of process {me} does not match its roster entry"));
+        if key.public().to_peer_id() != mine.peer || kem.public_key() != &mine.kem {
+            return Err(format!("the keys of process {me} do not match its roster entry"));
         }
         let peers = processes
             .iter()
@@ -125,7 +134,7 @@ impl Network {
                                 std::process::exit(75);
                             }
                         }
-                        if !file(&processes, me, &board, &control_tx, peer, &bytes) {
+                        if !file(&processes, me, &board, &control_tx, &kem, peer, &bytes) {
                             dropped.fetch_add(1, Ordering::Relaxed);
                         }
                     }
@@ -212,10 +221,10 @@ impl Network {
         drop(router_tx);
         let routes: BTreeMap<Addr, Sender<Frame>> = board.inboxes.clone();
         drop(board);
-        let hosts: BTreeMap<Addr, PeerId> = self
+        let hosts: BTreeMap<Addr, (PeerId, CombinerPublicKey)> = self
             .processes
             .iter()
-            .flat_map(|p| p.addrs.iter().map(move |&a| (a, p.peer)))
+            .flat_map(|p| p.addrs.iter().map(move |&a| (a, (p.peer, p.kem.clone()))))
             .collect();
         let outbox = self.outbox.clone();
         let router = thread::Builder::new()
@@ -399,6 +408,7 @@ fn file(
     me: usize,
     board: &Mutex<Board>,
     control: &Sender<Control>,
+    kem: &CombinerKey,
     peer: PeerId,
     bytes: &[u8],
 ) -> bool {
@@ -436,38 +446,49 @@ fn file(
             tag,
             from: sender,
             to,
+            sealed,
             bytes,
         } if run == board.run && from.addrs.contains(&sender) => {
-            let mut ok = !to.is_empty();
-            for a in to {
-                match board.inboxes.get(&a) {
-                    Some(inbox) => {
-                        let frame = Frame {
+            let bytes = if sealed {
+                match open_message(kem, &frame_binding(&run, tag, sender, &to), &bytes) {
+                    Some(b) => b,
+                    None => return false,
+                }
+            } else {
+                Zeroizing::new(bytes)
+            };
+            // Every recipient must be hosted here, or the frame is dropped whole.
+            let inboxes: Option<Vec<&Sender<Frame>>> = to.iter().map(|a| board.inboxes.get(a)).collect();
+            match inboxes {
+                Some(inboxes) if !inboxes.is_empty() => {
+                    for inbox in inboxes {
+                        let _ = inbox.send(Frame {
                             tag,
                             from: sender,
-                            bytes: zeroize::Zeroizing::new(bytes.clone()),
-                        };
-                        let _ = inbox.send(frame);
+                            bytes: bytes.clone(),
+                        });
                     }
-                    None => ok = false,
+                    true
                 }
+                _ => false,
             }
-            ok
         }
         _ => false,
     }
 }
 
 /// The router of a run: delivers each packet a local node sends to the local recipients'
-/// inboxes, and to each other process hosting recipients as one frame.
+/// inboxes, and to each other process hosting recipients as one frame (a direct message
+/// sealed to that process).
 fn route(
     run: [u8; 32],
     rx: &Receiver<Packet>,
     local: &BTreeMap<Addr, Sender<Frame>>,
-    hosts: &BTreeMap<Addr, PeerId>,
+    hosts: &BTreeMap<Addr, (PeerId, CombinerPublicKey)>,
     outbox: &Outbox,
 ) {
-    for Packet { to, frame } in rx {
+    let mut rng = super::fresh_rng();
+    for Packet { to, frame, secret } in rx {
         let mut remote: BTreeMap<PeerId, Vec<Addr>> = BTreeMap::new();
         for a in to {
             if let Some(inbox) = local.get(&a) {
@@ -476,17 +497,26 @@ fn route(
                     from: frame.from,
                     bytes: frame.bytes.clone(),
                 });
-            } else if let Some(&peer) = hosts.get(&a) {
-                remote.entry(peer).or_default().push(a);
+            } else if let Some((peer, _)) = hosts.get(&a) {
+                remote.entry(*peer).or_default().push(a);
             }
         }
         for (peer, to) in remote {
+            let (sealed, bytes) = match (secret, to.first().and_then(|a| hosts.get(a))) {
+                (true, Some((_, kem))) => {
+                    let binding = frame_binding(&run, frame.tag, frame.from, &to);
+                    (true, seal_message(kem, &binding, &frame.bytes, &mut rng))
+                }
+                // A broadcast or a publication: public bytes.
+                _ => (false, frame.bytes.to_vec()),
+            };
             let w = Wire::Frame {
                 run,
                 tag: frame.tag,
                 from: frame.from,
                 to,
-                bytes: frame.bytes.to_vec(),
+                sealed,
+                bytes,
             };
             outbox.send(peer, w.to_bytes());
         }
@@ -498,12 +528,13 @@ mod tests {
     use super::*;
     use libp2p::identity::Keypair;
 
-    fn roster() -> Vec<Process> {
+    fn roster(kem: &CombinerKey) -> Vec<Process> {
         (0..3)
             .map(|i| Process {
                 index: i,
                 peer: Keypair::generate_ed25519().public().to_peer_id(),
                 listen: "/ip4/127.0.0.1/tcp/1".parse().unwrap(),
+                kem: kem.public_key().clone(),
                 addrs: vec![u16::try_from(i).unwrap()],
             })
             .collect()
@@ -515,6 +546,7 @@ mod tests {
             tag: 4,
             from,
             to,
+            sealed: false,
             bytes: b"LSD1....".to_vec(),
         }
         .to_bytes()
@@ -522,7 +554,11 @@ mod tests {
 
     #[test]
     fn the_switchboard_files_only_what_the_roster_allows() {
-        let processes = roster();
+        let kem = CombinerKey::generate(
+            quasar_pq::PartyId::new(3).unwrap(),
+            &mut super::super::fresh_rng(),
+        );
+        let processes = roster(&kem);
         // Process 2's switchboard, in run [9; 32], hosting node 2.
         let board = Mutex::new(Board {
             run: [9; 32],
@@ -534,7 +570,7 @@ mod tests {
         board.lock().unwrap().ctrl.insert(2, ctrl_tx);
         let (control, _control_rx) = mpsc::channel();
         let p = |i: usize| processes[i].peer;
-        let file = |peer, bytes: &[u8]| file(&processes, 2, &board, &control, peer, bytes);
+        let file = |peer, bytes: &[u8]| file(&processes, 2, &board, &control, &kem, peer, bytes);
 
         // A frame from node 1, sent by process 1, to node 2: filed.
         assert!(file(p(1), &frame([9; 32], 1, vec![2])));
@@ -547,6 +583,31 @@ mod tests {
         let stranger = Keypair::generate_ed25519().public().to_peer_id();
         assert!(!file(stranger, &frame([9; 32], 1, vec![2])));
         assert!(!file(p(1), b"\xff\xff\xff"));
+        assert!(inbox.try_recv().is_err());
+
+        // A sealed frame opens only with its binding: resealed for another recipient or
+        // command, or altered, it is dropped.
+        let mut rng = super::super::fresh_rng();
+        let mut sealed = |tag: u32, to: Addr, bytes: &[u8]| {
+            let binding = frame_binding(&[9; 32], tag, 1, &[to]);
+            Wire::Frame {
+                run: [9; 32],
+                tag: 4,
+                from: 1,
+                to: vec![2],
+                sealed: true,
+                bytes: seal_message(kem.public_key(), &binding, bytes, &mut rng),
+            }
+            .to_bytes()
+        };
+        assert!(file(p(1), &sealed(4, 2, b"LSD1 share")));
+        assert_eq!(&inbox.try_recv().unwrap().bytes[..], b"LSD1 share");
+        assert!(!file(p(1), &sealed(5, 2, b"LSD1 share")));
+        assert!(!file(p(1), &sealed(4, 1, b"LSD1 share")));
+        let mut bad = sealed(4, 2, b"LSD1 share");
+        let last = bad.len() - 1;
+        bad[last] ^= 1;
+        assert!(!file(p(1), &bad));
         assert!(inbox.try_recv().is_err());
 
         // Commands come from the conductor (process 0) only.

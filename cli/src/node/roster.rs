@@ -1,5 +1,6 @@
-//! The roster: which process hosts which nodes, its libp2p identity and its address —
-//! public, `roster.json` — and each process's secret identity key, `process-<i>.key`.
+//! The roster: which process hosts which nodes, its libp2p identity, its ML-KEM-768
+//! encapsulation key and its address — public, `roster.json` — and each process's secret
+//! keys (the identity and the decapsulation key), `process-<i>.key`.
 //!
 //! Node 0 (the hub: Pulsar's combiner, the Lens coordinator, Corona's dealer) and the
 //! conductor live in process 0; the parties `1..=n` are spread over the other processes.
@@ -12,7 +13,10 @@ use std::path::{Path, PathBuf};
 
 use libp2p::identity::Keypair;
 use libp2p::{Multiaddr, PeerId};
+use quasar_pq::pulsar::custody::{CombinerKey, CombinerPublicKey};
+use quasar_pq::PartyId;
 use serde::{Deserialize, Serialize};
+use zeroize::Zeroizing;
 
 use crate::net::Addr;
 
@@ -26,8 +30,18 @@ pub(crate) struct Entry {
     pub peer: String,
     /// Where it listens.
     pub listen: String,
+    /// Its ML-KEM-768 encapsulation key (hex of the `PCEK` encoding): direct messages to
+    /// its nodes are sealed to it.
+    pub kem: String,
     /// The nodes it hosts.
     pub addrs: Vec<Addr>,
+}
+
+/// A process's secret keys, as stored (hex).
+#[derive(Serialize, Deserialize)]
+struct Secrets {
+    identity: String,
+    kem: String,
 }
 
 /// Every process of a cluster.
@@ -48,6 +62,8 @@ pub(crate) struct Process {
     pub peer: PeerId,
     /// Its address.
     pub listen: Multiaddr,
+    /// Its encapsulation key.
+    pub kem: CombinerPublicKey,
     /// The nodes it hosts.
     pub addrs: Vec<Addr>,
 }
@@ -81,19 +97,31 @@ impl Roster {
         let ids: Vec<Addr> = (1..=parties).collect();
         groups.extend(ids.chunks(usize::from(per.max(1))).map(<[Addr]>::to_vec));
         let mut processes = Vec::new();
+        let mut rng = crate::node::fresh_rng();
         for (i, addrs) in groups.into_iter().enumerate() {
             let key = Keypair::generate_ed25519();
-            let encoded = key
-                .to_protobuf_encoding()
-                .map_err(|e| format!("cannot encode a key: {e}"))?;
+            let encoded = Zeroizing::new(
+                key.to_protobuf_encoding()
+                    .map_err(|e| format!("cannot encode a key: {e}"))?,
+            );
+            // The KEM key's id is the process index + 1 (ids are nonzero); only its bytes matter.
+            let kem_id = PartyId::new(u16::try_from(i + 1).map_err(|_| "too many processes".to_string())?)
+                .ok_or("too many processes")?;
+            let kem = CombinerKey::generate(kem_id, &mut rng);
+            let secrets = Zeroizing::new(
+                serde_json::to_string(&Secrets {
+                    identity: hex(&encoded),
+                    kem: hex(&kem.to_bytes()),
+                })
+                .map_err(|e| e.to_string())?,
+            );
             let path = key_path(dir, i);
-            fs::write(&path, hex(&encoded) + "\n")
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            restrict(&path);
+            write_secret(&path, &secrets)?;
             let port = u16::try_from(usize::from(port) + i).map_err(|_| "port out of range".to_string())?;
             processes.push(Entry {
                 peer: key.public().to_peer_id().to_base58(),
                 listen: format!("/ip4/127.0.0.1/tcp/{port}"),
+                kem: hex(&kem.public_key().to_bytes()),
                 addrs,
             });
         }
@@ -132,6 +160,9 @@ impl Roster {
                 .listen
                 .parse()
                 .map_err(|_| format!("process {index}: bad address '{}'", e.listen))?;
+            let kem = unhex(&e.kem)
+                .and_then(|b| CombinerPublicKey::from_bytes(&b).ok())
+                .ok_or_else(|| format!("process {index}: bad ML-KEM-768 encapsulation key"))?;
             for &a in &e.addrs {
                 if !seen.insert(a) {
                     return Err(format!("node {a} is hosted twice"));
@@ -141,6 +172,7 @@ impl Roster {
                 index,
                 peer,
                 listen,
+                kem,
                 addrs: e.addrs,
             });
         }
@@ -150,22 +182,37 @@ impl Roster {
         Ok(out)
     }
 
-    /// Process `index`'s identity key.
-    pub(crate) fn key(dir: &Path, index: usize) -> Result<Keypair, String> {
+    /// Process `index`'s secret keys: its identity and its decapsulation key.
+    pub(crate) fn keys(dir: &Path, index: usize) -> Result<(Keypair, CombinerKey), String> {
         let path = key_path(dir, index);
-        let text = fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let bytes = unhex(&text).ok_or_else(|| format!("{}: not hex", path.display()))?;
-        Keypair::from_protobuf_encoding(&bytes).map_err(|e| format!("{}: not a key: {e}", path.display()))
+        let text = Zeroizing::new(
+            fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?,
+        );
+        let secrets: Secrets =
+            serde_json::from_str(&text).map_err(|_| format!("{}: not a key file", path.display()))?;
+        let bad = || format!("{}: not a key file", path.display());
+        let identity = Zeroizing::new(unhex(&secrets.identity).ok_or_else(bad)?);
+        let kem = Zeroizing::new(unhex(&secrets.kem).ok_or_else(bad)?);
+        let identity = Keypair::from_protobuf_encoding(&identity).map_err(|_| bad())?;
+        let kem = CombinerKey::from_bytes(&kem).map_err(|_| bad())?;
+        Ok((identity, kem))
     }
 }
 
-/// Makes a secret file readable by its owner only (Unix).
-fn restrict(path: &Path) {
+/// Writes a secret file, readable by its owner only (Unix: created with mode 0600).
+fn write_secret(path: &Path, text: &str) -> Result<(), String> {
+    use std::io::Write;
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
     #[cfg(unix)]
     {
-        use std::os::unix::fs::PermissionsExt;
-        let _ = fs::set_permissions(path, fs::Permissions::from_mode(0o600));
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
     }
-    #[cfg(not(unix))]
-    let _ = path;
+    let mut f = options
+        .open(path)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    f.write_all(text.as_bytes())
+        .and_then(|()| f.write_all(b"\n"))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }

@@ -64,7 +64,10 @@ pub(crate) enum Wire {
         from: Addr,
         /// The receiving nodes.
         to: Vec<Addr>,
-        /// The party's bytes (sealed to the receiving process when secret: `seal`).
+        /// Whether `bytes` are sealed to the receiving process (a direct message, which may
+        /// carry a secret: ML-KEM-768 + XChaCha20-Poly1305, bound by [`frame_binding`]).
+        sealed: bool,
+        /// The party's bytes, or their envelope.
         bytes: Vec<u8>,
     },
     /// Conductor → node process: the run is over.
@@ -87,6 +90,19 @@ impl Wire {
         }
         postcard::from_bytes(bytes).ok()
     }
+}
+
+/// What a sealed frame's envelope is bound to: the run, the command, the sender and the
+/// recipients — so it opens nowhere else.
+pub(crate) fn frame_binding(run: &[u8; 32], tag: u32, from: Addr, to: &[Addr]) -> Vec<u8> {
+    let mut b = b"quasar-node-frame-v1".to_vec();
+    b.extend_from_slice(run);
+    b.extend_from_slice(&tag.to_be_bytes());
+    b.extend_from_slice(&from.to_be_bytes());
+    for a in to {
+        b.extend_from_slice(&a.to_be_bytes());
+    }
+    b
 }
 
 /// A path, as sent (the signed messages by their index in the pipeline's list).

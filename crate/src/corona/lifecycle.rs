@@ -281,7 +281,8 @@ impl Party for Deal {
     }
 }
 
-#[cfg(test)]
+// On the simulator (`sim`), as every lifecycle test.
+#[cfg(all(test, feature = "sim"))]
 mod tests {
     use super::*;
     use crate::party::sim::{party_rng, Network};

@@ -258,9 +258,9 @@ impl CombinerKey {
     }
 }
 
-/// Derives the one-time AEAD key and nonce from the KEM shared secret.
-fn derive(ss: &[u8], kem_ct: &[u8], aad: &[u8]) -> Zeroizing<[u8; 56]> {
-    let mut t = Transcript::new(tags::PULSAR_SHARE_ENVELOPE);
+/// Derives the one-time AEAD key and nonce from the KEM shared secret, under `tag`.
+fn derive(tag: &str, ss: &[u8], kem_ct: &[u8], aad: &[u8]) -> Zeroizing<[u8; 56]> {
+    let mut t = Transcript::new(tag);
     t.append(ss).append(kem_ct).append(aad);
     Zeroizing::new(t.finalize::<56>())
 }
@@ -272,12 +272,55 @@ pub(crate) fn seal(
     plaintext: &[u8],
     rng: &mut impl CryptoRngCore,
 ) -> (Vec<u8>, Vec<u8>) {
+    seal_under(tags::PULSAR_SHARE_ENVELOPE, to, aad, plaintext, rng)
+}
+
+/// Seals a direct message for the holder of `to`'s decapsulation key: `KEM ciphertext (1088)
+/// ‖ AEAD ciphertext ‖ tag (16)`, the key and nonce derived as for a share envelope but under
+/// its own domain (`QUASAR-DIRECT-MESSAGE-ENVELOPE-v1`), bound to `aad` (a transport binds the
+/// run, the round, the sender and the recipient). What a network carries this way stays
+/// confidential against a recorder with a future quantum computer, whatever the channel
+/// under it.
+///
+/// ```text
+/// recipient: let key = CombinerKey::generate(id, rng);    publish key.public_key()
+/// sender:    let sealed = seal_message(&public, aad, bytes, rng);
+/// recipient: let bytes = open_message(&key, aad, &sealed)?;     // None: altered or not for it
+/// ```
+pub fn seal_message(
+    to: &CombinerPublicKey,
+    aad: &[u8],
+    plaintext: &[u8],
+    rng: &mut impl CryptoRngCore,
+) -> Vec<u8> {
+    let (mut out, body) = seal_under(tags::DIRECT_MESSAGE_ENVELOPE, to, aad, plaintext, rng);
+    out.extend_from_slice(&body);
+    out
+}
+
+/// Opens what [`seal_message`] sealed with `key`'s public half and the same `aad`; `None` if
+/// it is too short, was altered, or was sealed for another key or other associated data.
+pub fn open_message(key: &CombinerKey, aad: &[u8], sealed: &[u8]) -> Option<Zeroizing<Vec<u8>>> {
+    if sealed.len() < KEM_CIPHERTEXT_LEN + TAG_LEN {
+        return None;
+    }
+    let (kem_ct, body) = sealed.split_at(KEM_CIPHERTEXT_LEN);
+    open_under(tags::DIRECT_MESSAGE_ENVELOPE, key, aad, kem_ct, body)
+}
+
+fn seal_under(
+    domain: &str,
+    to: &CombinerPublicKey,
+    aad: &[u8],
+    plaintext: &[u8],
+    rng: &mut impl CryptoRngCore,
+) -> (Vec<u8>, Vec<u8>) {
     let mut m = Zeroizing::new([0u8; 32]);
     rng.fill_bytes(&mut m[..]);
     let (kem_ct, mut ss) = mlkem768::encapsulate(&to.ek, *m);
     // Public: the KEM ciphertext is sent.
     let kem_ct = crate::ct::public(kem_ct);
-    let okm = derive(&ss, kem_ct.as_slice(), aad);
+    let okm = derive(domain, &ss, kem_ct.as_slice(), aad);
     ss.zeroize();
     let cipher = XChaCha20Poly1305::new(Key::from_slice(&okm[..32]));
     let mut buf = Vec::with_capacity(plaintext.len() + TAG_LEN);
@@ -300,13 +343,23 @@ pub(crate) fn open(
     kem_ct: &[u8],
     sealed: &[u8],
 ) -> Option<Zeroizing<Vec<u8>>> {
+    open_under(tags::PULSAR_SHARE_ENVELOPE, key, aad, kem_ct, sealed)
+}
+
+fn open_under(
+    domain: &str,
+    key: &CombinerKey,
+    aad: &[u8],
+    kem_ct: &[u8],
+    sealed: &[u8],
+) -> Option<Zeroizing<Vec<u8>>> {
     let ct = MlKem768Ciphertext::try_from(kem_ct).ok()?;
     if sealed.len() < TAG_LEN {
         return None;
     }
     // Decapsulation never fails (implicit rejection gives an unrelated secret).
     let mut ss = mlkem768::decapsulate(&key.dk, &ct);
-    let okm = derive(&ss, kem_ct, aad);
+    let okm = derive(domain, &ss, kem_ct, aad);
     ss.zeroize();
     let cipher = XChaCha20Poly1305::new(Key::from_slice(&okm[..32]));
     let (body, tag) = sealed.split_at(sealed.len() - TAG_LEN);
@@ -327,6 +380,38 @@ pub(crate) fn open(
 mod tests {
     use super::*;
     use rand_core::SeedableRng;
+
+    #[test]
+    fn a_sealed_message_opens_only_for_its_key_and_binding_and_is_not_a_share_envelope() {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(2);
+        let id = PartyId::new(3).unwrap();
+        let key = CombinerKey::generate(id, &mut rng);
+        let sealed = seal_message(
+            key.public_key(),
+            b"run|tag|from|to",
+            b"a dealer's share",
+            &mut rng,
+        );
+        assert_eq!(sealed.len(), KEM_CIPHERTEXT_LEN + 16 + TAG_LEN);
+        assert_eq!(
+            &open_message(&key, b"run|tag|from|to", &sealed).unwrap()[..],
+            b"a dealer's share"
+        );
+        assert!(open_message(&key, b"run|tag|from|tp", &sealed).is_none());
+        for i in (0..sealed.len()).step_by(31) {
+            let mut bad = sealed.clone();
+            bad[i] ^= 4;
+            assert!(open_message(&key, b"run|tag|from|to", &bad).is_none());
+        }
+        for cut in [0, KEM_CIPHERTEXT_LEN, KEM_CIPHERTEXT_LEN + TAG_LEN - 1] {
+            assert!(open_message(&key, b"run|tag|from|to", &sealed[..cut]).is_none());
+        }
+        let other = CombinerKey::generate(id, &mut rng);
+        assert!(open_message(&other, b"run|tag|from|to", &sealed).is_none());
+        // Domain-separated from Pulsar's share envelopes under the same key and binding.
+        let (ct, body) = sealed.split_at(KEM_CIPHERTEXT_LEN);
+        assert!(open(&key, b"run|tag|from|to", ct, body).is_none());
+    }
 
     #[test]
     fn envelopes_open_only_with_the_same_binding() {
