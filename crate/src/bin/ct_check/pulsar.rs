@@ -15,6 +15,7 @@ use crate::{path, Path};
 pub fn paths() -> Vec<Path> {
     vec![
         path("pulsar/combiner-key/ML-KEM-768", combiner_key_decode),
+        path("envelope/direct-message/ML-KEM-768", direct_message),
         path("pulsar/ceremony+certify+sign/ML-DSA-44", || {
             custody(Mode::MlDsa44)
         }),
@@ -37,6 +38,21 @@ fn combiner_key_decode() {
     quasar_pq::ct::secret_slice(&bytes[8..8 + 1152]);
     quasar_pq::ct::secret_slice(&bytes[8 + 2368..8 + 2400]);
     CombinerKey::from_bytes(&bytes).expect("decode");
+}
+
+/// A direct message (a secret share, as `quasar node` sends one) sealed to a process's
+/// ML-KEM-768 key and opened with it: the plaintext and the decapsulation key are secret.
+fn direct_message() {
+    let key = combiner_key("direct message");
+    let mut share = *b"LSD1 a dealer's secret share....";
+    quasar_pq::ct::secret_slice(&share);
+    let mut rng = SecretRng::new("direct message seal");
+    let sealed =
+        quasar_pq::pulsar::custody::envelope::seal_message(key.public_key(), b"binding", &share, &mut rng);
+    let opened =
+        quasar_pq::pulsar::custody::envelope::open_message(&key, b"binding", &sealed).expect("opens");
+    assert_eq!(opened.len(), share.len());
+    share.fill(0);
 }
 
 /// The lifecycle's setup path (DKG, key ceremony, certification) and one sign path, every
