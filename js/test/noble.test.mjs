@@ -13,9 +13,10 @@
 // SLH-DSA (the six SHAKE sets; 192s, 192f and 256s are the ones Magnetar uses): keygen is
 // byte-identical, deterministic and hedged signatures are byte-identical, ours verify under
 // noble and noble's under ours (full and light), a wrong context or message fails in both.
-// noble signs an "s" set in about 17 s, so by default each "s" set runs one case with one
-// noble signature (hedged, with our extraEntropy: byte-identical, then verified by us), the
-// "f" sets two full cases. SLOW_TESTS=1 runs SLH_CASES (default 3) full cases of every set.
+// noble signs an "s" set in 17-35 s, so by default each "s" set runs one case in which noble
+// only verifies (ours, hedged and random, and rejects a wrong context or message) — the ACVP
+// sigGen vectors pin our signatures byte for byte — and the "f" sets two full cases, noble
+// signing too. SLOW_TESTS=1 runs SLH_CASES (default 3) full cases of every set.
 
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
@@ -143,10 +144,10 @@ describe('SLH-DSA interoperability with @noble/post-quantum', () => {
   for (const set of SLH_SETS) {
     const { name, ours, light: lightSet, noble, small } = set;
     const cases = SLOW ? SLH_CASES : small ? 1 : 2;
-    // One noble signature per case for an "s" set by default; every check with SLOW_TESTS.
+    // No noble signature for an "s" set by default; every check with SLOW_TESTS.
     const quick = small && !SLOW;
     const skip = !SLOW && !set.byDefault ? 'SLOW_TESTS=1 runs this set' : false;
-    test(`${name}: ${cases} case(s), both directions${quick ? ' (one noble signature)' : ''}`, { skip }, () => {
+    test(`${name}: ${cases} case(s), ${quick ? 'ours under noble (noble signs with SLOW_TESTS=1)' : 'both directions'}`, { skip }, () => {
       assert.deepEqual({ ...ours.lengths }, { ...noble.lengths }, 'lengths');
       assert.equal(ours.securityLevel, noble.securityLevel, 'securityLevel');
       let ran = 0;
@@ -169,9 +170,11 @@ describe('SLH-DSA interoperability with @noble/post-quantum', () => {
         }
 
         // noble signs, hedged with our extraEntropy: byte-identical to ours, verified by ours.
+        // (Quick: noble verifies our hedged signature instead, which stands in for its own.)
         const ourHedged = ours.sign(msg, a.secretKey, { context, extraEntropy: rnd });
-        const nobleHedged = noble.sign(msg, a.secretKey, { context, extraEntropy: rnd });
-        assert.equal(hex(ourHedged), hex(nobleHedged), `${why}: hedged signature`);
+        const nobleHedged = quick ? ourHedged : noble.sign(msg, a.secretKey, { context, extraEntropy: rnd });
+        if (quick) assert.equal(noble.verify(ourHedged, msg, a.publicKey, { context }), true, `${why}: hedged ours under noble`);
+        else assert.equal(hex(ourHedged), hex(nobleHedged), `${why}: hedged signature`);
         assert.equal(ours.verify(nobleHedged, msg, a.publicKey, { context }), true, `${why}: noble's under ours`);
         assert.equal(lightSet.verify(nobleHedged, msg, a.publicKey, { context }), true, `${why}: noble's under light`);
 
