@@ -215,6 +215,9 @@ pub(crate) struct Conductor<P> {
     cheat: Option<Addr>,
     /// Parties named so far (excluded from later quorums).
     pub named: BTreeSet<u16>,
+    /// Parties named by more than one node so far: their failures take them out of a path,
+    /// as the declared cheat's do (on a network nobody declares who cheats).
+    exposed: BTreeSet<u16>,
     /// Group key digests (and lengths) by label.
     pub keys: Keys,
     /// Parties named, with their reasons, one line each, in order.
@@ -228,6 +231,7 @@ impl<P: Send + Sync + 'static> Conductor<P> {
             cluster,
             cheat,
             named: BTreeSet::new(),
+            exposed: BTreeSet::new(),
             keys: BTreeMap::new(),
             blame: Vec::new(),
         }
@@ -249,13 +253,17 @@ impl<P: Send + Sync + 'static> Conductor<P> {
             failed,
             stalled,
         } = self.cluster.run(labels, phase)?;
-        self.report(labels[0], &done)?;
-        let honest_failure = failed.iter().any(|(a, _)| Some(*a) != self.cheat);
+        let exposed = self.report(labels[0], &done)?;
+        self.exposed.extend(exposed);
+        // Out of the path on failure: the misbehaving party, and (on a network, where nobody
+        // says who cheats) a party that several nodes have named.
+        let out = |a: &Addr| Some(*a) == self.cheat || self.exposed.contains(a);
+        let honest_failure = failed.keys().any(|a| !out(a));
         for (addr, f) in failed
             .into_iter()
             .chain(stalled.into_iter().filter(|_| !honest_failure))
         {
-            if Some(addr) != self.cheat {
+            if !out(&addr) {
                 return Err(f);
             }
             say!(
@@ -268,7 +276,12 @@ impl<P: Send + Sync + 'static> Conductor<P> {
         Ok(Done { done })
     }
 
-    fn report(&mut self, first: &'static str, done: &BTreeMap<Addr, Vec<Event>>) -> Result<(), Failure> {
+    /// Prints and records the blame of a path; returns the parties named by more than one node.
+    fn report(
+        &mut self,
+        first: &'static str,
+        done: &BTreeMap<Addr, Vec<Event>>,
+    ) -> Result<BTreeSet<Addr>, Failure> {
         let mut named: Named<'_> = BTreeMap::new();
         let honest: Vec<u16> = done
             .keys()
@@ -311,8 +324,12 @@ impl<P: Send + Sync + 'static> Conductor<P> {
                 }
             }
         }
+        let mut exposed = BTreeSet::new();
         for ((phase, party, code), (reasons, mut by)) in named {
             by.sort_unstable();
+            if by.len() > 1 {
+                exposed.insert(party);
+            }
             let more = match reasons.len() {
                 1 => String::new(),
                 k => format!(" (and {} alike)", k - 1),
@@ -330,7 +347,7 @@ impl<P: Send + Sync + 'static> Conductor<P> {
                 ),
             );
         }
-        Ok(())
+        Ok(exposed)
     }
 
     /// Runs a signing session of `signers` (built by `make`), retried without the parties

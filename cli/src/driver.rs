@@ -221,6 +221,9 @@ pub(crate) enum Cmd<P> {
         expect: u32,
         /// The members a broadcast goes to.
         members: Arc<Vec<Addr>>,
+        /// The nodes stepping on this command (they echo each other's broadcasts on a
+        /// network).
+        running: Arc<Vec<Addr>>,
     },
 }
 
@@ -267,6 +270,8 @@ struct Host<N: Node> {
     phase: Option<Arc<N::Phase>>,
     party: Option<Box<dyn Running>>,
     unsent: Option<Outgoing>,
+    /// Equivocators the network's echo named during the running path.
+    blamed: Vec<Event>,
 }
 
 impl<N: Node> Host<N> {
@@ -309,6 +314,7 @@ impl<N: Node> Host<N> {
             Cmd::Publish(phase) => {
                 self.party = None;
                 self.unsent = None;
+                self.blamed.clear();
                 let list = self.node.publish(&phase)?;
                 self.phase = Some(phase);
                 let any = list.iter().any(|p| p.to.iter().any(|&a| a != self.net.me()));
@@ -318,7 +324,7 @@ impl<N: Node> Host<N> {
                 Ok(Status::Published(any))
             }
             Cmd::Start { from, expect } => {
-                let published = Published(self.net.receive(from, expect));
+                let published = Published(self.net.receive(from, expect, None));
                 let phase = self.phase()?;
                 match self.node.start(&phase, &published)? {
                     Role::Idle => Ok(Status::Idle),
@@ -340,8 +346,16 @@ impl<N: Node> Host<N> {
                 from,
                 expect,
                 members,
+                running,
             } => {
-                let frames = self.net.receive(from, expect);
+                let frames = self.net.receive(from, expect, Some(&running));
+                // Senders a network's echo proved to have equivocated: their broadcasts were
+                // removed before the party read its inbox; the blame goes with the outcome.
+                for e in self.net.take_blamed() {
+                    if !self.blamed.contains(&e) {
+                        self.blamed.push(e);
+                    }
+                }
                 let inbox: Vec<Incoming<'_>> = frames
                     .iter()
                     .map(|f| Incoming::new(party_id(f.from), &f.bytes))
@@ -356,22 +370,43 @@ impl<N: Node> Host<N> {
                         Ok(Status::Running)
                     }
                     // Messages read and kept (or dropped): work, in the row it waits in.
-                    Ok(Step::Waiting) if !inbox.is_empty() => Ok(Status::Read(party.dropped())),
+                    Ok(Step::Waiting) if !inbox.is_empty() => {
+                        Ok(Status::Read(with_blamed(party.dropped(), &self.blamed)))
+                    }
                     Ok(Step::Done(out, output)) => {
                         self.party = None;
                         self.send(no, out, &members);
                         let phase = self.phase()?;
-                        Ok(Status::Done(self.node.finish(&phase, output)?))
+                        let mut events = self.node.finish(&phase, output)?;
+                        events.append(&mut self.blamed);
+                        Ok(Status::Done(events))
                     }
-                    Ok(Step::Waiting) => Ok(Status::Waiting(party.dropped())),
+                    Ok(Step::Waiting) => Ok(Status::Waiting(with_blamed(party.dropped(), &self.blamed))),
                     Err(e) => {
                         self.party = None;
-                        Err(Failure::from(e))
+                        let mut f = Failure::from(e);
+                        // What the echo proved is part of why the step failed.
+                        for b in &self.blamed {
+                            if let Event::Blame { party, code, .. } = b {
+                                if !f.culprits.contains(party) {
+                                    f.culprits.push(*party);
+                                }
+                                f.message
+                                    .push_str(&format!("; the echo round named party {party} ({code})"));
+                            }
+                        }
+                        Err(f)
                     }
                 }
             }
         }
     }
+}
+
+/// `dropped`, then the echo's blame so far (a waiting party's report).
+fn with_blamed(mut dropped: Vec<Event>, blamed: &[Event]) -> Vec<Event> {
+    dropped.extend(blamed.iter().cloned());
+    dropped
 }
 
 /// What a phase left at each node.
@@ -401,6 +436,7 @@ pub(crate) fn serve<N: Node>(
         phase: None,
         party: None,
         unsent: None,
+        blamed: Vec::new(),
     };
     while let Ok((no, cmd)) = rx.recv() {
         let ((result, label), cpu) = cpu::timed(|| {
@@ -608,10 +644,12 @@ impl<P: Send + Sync + 'static> Cluster<P> {
         // What each waiting party dropped so far.
         let mut drops: BTreeMap<Addr, Vec<Event>> = BTreeMap::new();
         for _ in 0..MAX_STEPS {
+            let stepping = Arc::new(running.clone());
             let (no, reports) = self.command(labels, &mut row, &running, |a| Cmd::Step {
                 from,
                 expect: expect.get(&a).copied().unwrap_or(0),
                 members: Arc::clone(&members),
+                running: Arc::clone(&stepping),
             })?;
             (from, expect) = (no, totals(&reports));
             let mut progress = !expect.is_empty();

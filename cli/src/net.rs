@@ -19,6 +19,8 @@ use std::time::Instant;
 
 use zeroize::Zeroizing;
 
+use crate::conduct::Event;
+
 /// A node's address: 0 for the combiner / coordinator, otherwise the party id.
 pub(crate) type Addr = u16;
 
@@ -36,7 +38,15 @@ pub(crate) struct Frame {
     pub from: Addr,
     /// The bytes.
     pub bytes: Zeroizing<Vec<u8>>,
+    /// On a network, the sending process's signature of a public frame (empty otherwise):
+    /// what the echo of a broadcast carries (`node`).
+    pub signature: Vec<u8>,
 }
+
+/// A broadcast-consistency check run on a step's frames before the party reads them (a
+/// network's echo round, `node`): it removes the frames of senders proven to have sent
+/// different bytes to different recipients, and returns the blame for them.
+pub(crate) type Consistency = Box<dyn FnMut(u32, &[Addr], &mut Vec<Frame>) -> Vec<Event> + Send>;
 
 /// A frame on its way to its recipients.
 pub(crate) struct Packet {
@@ -67,6 +77,10 @@ pub(crate) struct Endpoint {
     bytes: u64,
     /// How long [`Endpoint::receive`] waits.
     timeout: Duration,
+    /// The broadcast-consistency check of a network, if any.
+    consistency: Option<Consistency>,
+    /// What the check named since the last [`Endpoint::take_blamed`].
+    blamed: Vec<Event>,
 }
 
 impl Endpoint {
@@ -80,7 +94,20 @@ impl Endpoint {
             sent: BTreeMap::new(),
             bytes: 0,
             timeout: RECV_TIMEOUT,
+            consistency: None,
+            blamed: Vec::new(),
         }
+    }
+
+    /// This endpoint, running `check` on every step's frames.
+    pub(crate) fn with_consistency(mut self, check: Consistency) -> Endpoint {
+        self.consistency = Some(check);
+        self
+    }
+
+    /// The blame the consistency check produced since the last call.
+    pub(crate) fn take_blamed(&mut self) -> Vec<Event> {
+        core::mem::take(&mut self.blamed)
     }
 
     /// This endpoint, waiting at most `timeout` for a command's frames.
@@ -118,6 +145,7 @@ impl Endpoint {
             tag,
             from: self.me,
             bytes,
+            signature: Vec::new(),
         };
         // The router outlives every endpoint; a send error means the run is being torn down.
         let _ = self.router.send(Packet { to, frame, secret });
@@ -132,8 +160,10 @@ impl Endpoint {
     /// Frames of earlier commands are stale (sent to a node that was not listening) and
     /// dropped; later ones are kept for their turn. After the endpoint's timeout, what has
     /// arrived (a network may lose a frame, a sender may claim one it never sent: the
-    /// party decides without it).
-    pub(crate) fn receive(&mut self, tag: u32, count: u32) -> Vec<Frame> {
+    /// party decides without it). `echo`: the nodes stepping on these frames, with whom a
+    /// network checks that every broadcast is the same everywhere (a step's frames; `None`
+    /// for a start's publications).
+    pub(crate) fn receive(&mut self, tag: u32, count: u32, echo: Option<&[Addr]>) -> Vec<Frame> {
         let mut got = Vec::new();
         let mut keep = Vec::new();
         for f in self.pending.drain(..) {
@@ -155,6 +185,10 @@ impl Endpoint {
             }
         }
         got.sort_by_key(|f| f.from);
+        if let (Some(check), Some(echo)) = (self.consistency.as_mut(), echo) {
+            let blamed = check(tag, echo, &mut got);
+            self.blamed.extend(blamed);
+        }
         got
     }
 }
@@ -191,6 +225,7 @@ fn route(rx: Receiver<Packet>, inboxes: Vec<Sender<Frame>>) -> Traffic {
                     tag: frame.tag,
                     from: frame.from,
                     bytes: frame.bytes.clone(),
+                    signature: Vec::new(),
                 });
             }
         }

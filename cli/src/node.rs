@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! quasar node keys  --dir D --parties N [--per K] [--port P]   roster.json + one key per process
-//! quasar node serve --dir D --process I [--timeout S] [--once] [--misbehave] [--crash-at N]
+//! quasar node serve --dir D --process I [--timeout S] [--once]
+//!                   [--misbehave] [--equivocate] [--crash-at N]
 //!                                                               (every process but 0)
 //! quasar node run   --dir D [--timeout S] --scheme … [demo options]  (process 0: conductor + hub)
 //! ```
@@ -20,7 +21,9 @@
 //!
 //! Fault drills: `--misbehave` lets a serving process play the `--cheat` the run names for
 //! one of its parties (otherwise it stays honest whatever the conductor says);
-//! `--crash-at N` ends the process abruptly when command `N` arrives, as if it were killed.
+//! `--equivocate` makes its router send different (validly signed) broadcasts to different
+//! processes, which the echo round exposes; `--crash-at N` ends the process abruptly when
+//! command `N` arrives, as if it were killed.
 
 mod host;
 mod roster;
@@ -97,6 +100,7 @@ struct Opts {
     timeout: Duration,
     misbehave: bool,
     crash_at: Option<u32>,
+    equivocate: bool,
     once: bool,
     demo: Vec<String>,
 }
@@ -112,6 +116,7 @@ fn parse(sub: &str, args: &[String]) -> Result<Opts, String> {
         timeout: Duration::from_secs(20),
         misbehave: false,
         crash_at: None,
+        equivocate: false,
         once: false,
         demo: Vec::new(),
     };
@@ -147,6 +152,7 @@ fn parse(sub: &str, args: &[String]) -> Result<Opts, String> {
                 o.timeout = Duration::from_secs(u64::from(num(a, v)?.clamp(1, 3600)));
             }
             "--misbehave" => o.misbehave = true,
+            "--equivocate" => o.equivocate = true,
             "--crash-at" => {
                 let v = value(a)?;
                 o.crash_at = Some(num(a, v)?);
@@ -244,10 +250,11 @@ fn serve(dir: &std::path::Path, o: &Opts) -> ExitCode {
     let Some(me) = o.process.filter(|&p| p > 0) else {
         return fail("serve needs --process I (1 or more; process 0 runs 'quasar node run')");
     };
-    let net = match join(dir, me, o) {
+    let mut net = match join(dir, me, o) {
         Ok(n) => n,
         Err(e) => return fail(&e),
     };
+    net.equivocate = o.equivocate;
     say!("process {me}: nodes {:?}, waiting for the conductor", net.local());
     let mut code = ExitCode::SUCCESS;
     loop {

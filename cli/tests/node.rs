@@ -203,3 +203,31 @@ fn a_process_missing_from_the_run_is_reported_not_waited_for() {
     );
     assert!(took < Duration::from_secs(30), "took {took:?}");
 }
+
+#[test]
+fn an_equivocating_broadcaster_is_named_by_every_honest_node_and_the_run_goes_on_without_it() {
+    let dir = tempfile::tempdir().unwrap();
+    keys(dir.path(), 5, port(6));
+    // Process 5's router sends different (validly signed) broadcasts to different processes.
+    let _cluster = serve(dir.path(), 5, 5, |i| {
+        if i == 5 {
+            vec!["--equivocate".into()]
+        } else {
+            Vec::new()
+        }
+    });
+    let demo = ["--scheme", "pulsar", "--parties", "5", "--threshold", "3"];
+    let (out, _) = conduct(dir.path(), 5, &demo, Duration::from_secs(120));
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(
+        t.contains("party 5 named in DKG: EQUIVOCATION")
+            && t.contains("by the combiner, party 1, party 2, party 3, party 4"),
+        "{t}"
+    );
+    assert!(
+        t.contains("key certified by proofs of possession of parties 1-4"),
+        "{t}"
+    );
+    assert!(t.contains("verified by 4 with plain ML-DSA-65"), "{t}");
+}

@@ -8,6 +8,14 @@
 //! process that hosts its sender node, and a frame must be addressed to nodes hosted here.
 //! Anything else is dropped (and counted).
 //!
+//! Every public frame (a broadcast, a publication) carries its sending process's signature
+//! of `(run, command, sender, SHA3-256 of the bytes)`, checked on arrival. Before a node
+//! steps, it echoes to the other nodes stepping the digests and signatures of the public
+//! frames it received, and reads theirs (bounded by the timeout): a sender whose signature
+//! stands on two different digests for one command equivocated — every honest node sees
+//! both, drops that sender's broadcast from the inbox and names it (`EQUIVOCATION`); a
+//! forged echo cannot frame an honest sender, whose signature it cannot make.
+//!
 //! A direct message (it may carry a share) leaves its process sealed to the receiving
 //! process's ML-KEM-768 key from the roster (`pulsar::custody::envelope::seal_message`,
 //! bound to the run, command, sender and recipient), so it stays confidential against a
@@ -22,6 +30,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::Instant;
 
+use libp2p::identity::{Keypair, PublicKey};
 use libp2p::PeerId;
 use quasar_pq::pulsar::custody::envelope::{open_message, seal_message};
 use quasar_pq::pulsar::custody::{CombinerKey, CombinerPublicKey};
@@ -29,10 +38,11 @@ use zeroize::Zeroizing;
 
 use super::roster::Process;
 use super::transport::{Outbox, Transport};
-use super::wire::{frame_binding, Wire, WireCmd, WireReport};
+use super::wire::{broadcast_statement, digest, frame_binding, Wire, WireCmd, WireReport};
+use crate::conduct::Event;
 use crate::driver::{self, Cluster, Cmd, Node, Report};
 use crate::flow::Phase;
-use crate::net::{Addr, Endpoint, Frame, Packet};
+use crate::net::{Addr, Consistency, Endpoint, Frame, Packet};
 use crate::report::Failure;
 
 /// What the switchboard hands the process's main thread.
@@ -62,6 +72,9 @@ pub(crate) enum Control {
 /// A node's command channel.
 type Ctrl = Sender<(u32, Cmd<Phase>)>;
 
+/// An echo: the command, the echoing node, and its `(sender, digest, signature)` entries.
+type Echo = (u32, Addr, Vec<(Addr, [u8; 32], Vec<u8>)>);
+
 /// The run's local nodes: their command channels, and their threads with the router's.
 type Started = (BTreeMap<Addr, Ctrl>, Vec<JoinHandle<()>>);
 
@@ -71,6 +84,7 @@ struct Board {
     run: [u8; 32],
     inboxes: BTreeMap<Addr, Sender<Frame>>,
     ctrl: BTreeMap<Addr, Ctrl>,
+    echoes: BTreeMap<Addr, Sender<Echo>>,
     reports: Option<Sender<Report>>,
 }
 
@@ -85,6 +99,10 @@ pub(crate) struct Network {
     pub timeout: Duration,
     transport: Option<Transport>,
     outbox: Outbox,
+    identity: Keypair,
+    /// The fault drill `--equivocate`: this process's router sends different broadcasts to
+    /// different processes.
+    pub equivocate: bool,
     board: Arc<Mutex<Board>>,
     /// What the switchboard hands the main thread.
     pub control: Receiver<Control>,
@@ -113,6 +131,7 @@ impl Network {
             .filter(|p| p.index != me)
             .map(|p| (p.peer, p.listen.clone()))
             .collect();
+        let identity = key.clone();
         let mut transport = Transport::start(key, mine.listen.clone(), peers)?;
         let outbox = transport.sender();
         let inbound = core::mem::replace(&mut transport.inbound, mpsc::channel().1);
@@ -147,6 +166,8 @@ impl Network {
             timeout,
             transport: Some(transport),
             outbox,
+            identity,
+            equivocate: false,
             board,
             control,
             dropped,
@@ -199,12 +220,30 @@ impl Network {
         };
         let mut ctrl = BTreeMap::new();
         let mut threads = Vec::new();
+        let keys: Arc<BTreeMap<Addr, (PeerId, Option<PublicKey>)>> = Arc::new(
+            self.processes
+                .iter()
+                .flat_map(|p| p.addrs.iter().map(move |&a| (a, (p.peer, identity_of(&p.peer)))))
+                .collect(),
+        );
         for &a in self.local().iter().filter(|&&a| a <= max) {
             let (inbox_tx, inbox) = mpsc::channel();
             board.inboxes.insert(a, inbox_tx);
+            let (echo_tx, echoes) = mpsc::channel();
+            board.echoes.insert(a, echo_tx);
             let (tx, rx) = mpsc::channel::<(u32, Cmd<Phase>)>();
             ctrl.insert(a, tx);
-            let endpoint = Endpoint::new(a, router_tx.clone(), inbox).with_timeout(self.timeout);
+            let check = echo_round(
+                run,
+                a,
+                Arc::clone(&keys),
+                self.outbox.clone(),
+                echoes,
+                self.timeout,
+            );
+            let endpoint = Endpoint::new(a, router_tx.clone(), inbox)
+                .with_timeout(self.timeout)
+                .with_consistency(check);
             let (make, report) = (Arc::clone(&make), report.clone());
             let t = thread::Builder::new()
                 .name(format!("node-{a}"))
@@ -227,9 +266,17 @@ impl Network {
             .flat_map(|p| p.addrs.iter().map(move |&a| (a, (p.peer, p.kem.clone()))))
             .collect();
         let outbox = self.outbox.clone();
+        let (identity, equivocate) = (self.identity.clone(), self.equivocate);
         let router = thread::Builder::new()
             .name("router".into())
-            .spawn(move || route(run, &router_rx, &routes, &hosts, &outbox))
+            .spawn(move || {
+                let sign = |tag: u32, from: Addr, bytes: &[u8]| {
+                    identity
+                        .sign(&broadcast_statement(&run, tag, from, &digest(bytes)))
+                        .unwrap_or_default()
+                };
+                route(run, &router_rx, &routes, &hosts, &outbox, &sign, equivocate);
+            })
             .map_err(|e| Failure::local("INTERNAL", format!("cannot start the router: {e}")))?;
         threads.push(router);
         Ok((ctrl, threads))
@@ -402,6 +449,88 @@ impl Network {
     }
 }
 
+/// The public identity key inside an Ed25519 peer id (its identity multihash).
+fn identity_of(peer: &PeerId) -> Option<PublicKey> {
+    let mh = peer.as_ref();
+    (mh.code() == 0).then(|| PublicKey::try_decode_protobuf(mh.digest()).ok())?
+}
+
+/// Node `me`'s echo round (see the module docs), as its endpoint's consistency check.
+fn echo_round(
+    run: [u8; 32],
+    me: Addr,
+    keys: Arc<BTreeMap<Addr, (PeerId, Option<PublicKey>)>>,
+    outbox: Outbox,
+    echoes: Receiver<Echo>,
+    timeout: Duration,
+) -> Consistency {
+    // Echoes of later commands that arrived early.
+    let mut early: Vec<Echo> = Vec::new();
+    Box::new(move |tag: u32, stepping: &[Addr], frames: &mut Vec<Frame>| {
+        let mine: Vec<(Addr, [u8; 32], Vec<u8>)> = frames
+            .iter()
+            .filter(|f| !f.signature.is_empty())
+            .map(|f| (f.from, digest(&f.bytes), f.signature.clone()))
+            .collect();
+        let others: Vec<Addr> = stepping.iter().copied().filter(|&a| a != me).collect();
+        for &to in &others {
+            if let Some((peer, _)) = keys.get(&to) {
+                let w = Wire::Echo {
+                    run,
+                    tag,
+                    from: me,
+                    to,
+                    entries: mine.clone(),
+                };
+                outbox.send(*peer, w.to_bytes());
+            }
+        }
+        let mut heard: Vec<Echo> = Vec::new();
+        early.retain(|e| {
+            if e.0 == tag {
+                heard.push(e.clone());
+            }
+            e.0 > tag
+        });
+        let deadline = Instant::now() + timeout;
+        let answered = |heard: &[Echo]| others.iter().all(|o| heard.iter().any(|e| e.1 == *o));
+        while !answered(&heard) {
+            match echoes.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                Ok(e) if e.0 == tag && others.contains(&e.1) => heard.push(e),
+                Ok(e) if e.0 > tag => early.push(e),
+                Ok(_) => {}
+                Err(_) => break,
+            }
+        }
+        // A sender equivocated if its own signature stands on a digest other than ours.
+        let mut equivocators = std::collections::BTreeSet::new();
+        for (_, _, entries) in &heard {
+            for (j, d, sig) in entries {
+                let Some((_, ours, _)) = mine.iter().find(|m| m.0 == *j) else {
+                    continue;
+                };
+                let signed = keys
+                    .get(j)
+                    .and_then(|(_, k)| k.as_ref())
+                    .is_some_and(|k| k.verify(&broadcast_statement(&run, tag, *j, d), sig));
+                if d != ours && signed {
+                    equivocators.insert(*j);
+                }
+            }
+        }
+        frames.retain(|f| f.signature.is_empty() || !equivocators.contains(&f.from));
+        equivocators
+            .into_iter()
+            .map(|j| Event::Blame {
+                phase: None,
+                party: j,
+                code: "EQUIVOCATION",
+                reason: "signed two different broadcasts for one round (shown by the echo); its broadcast was dropped everywhere".into(),
+            })
+            .collect()
+    })
+}
+
 /// Files one message from `peer` (see the module docs); false if it was dropped.
 fn file(
     processes: &[Process],
@@ -448,6 +577,7 @@ fn file(
             to,
             sealed,
             bytes,
+            signature,
         } if run == board.run && from.addrs.contains(&sender) => {
             let bytes = if sealed {
                 match open_message(kem, &frame_binding(&run, tag, sender, &to), &bytes) {
@@ -455,8 +585,13 @@ fn file(
                     None => return false,
                 }
             } else {
+                let statement = broadcast_statement(&run, tag, sender, &digest(&bytes));
+                if !identity_of(&from.peer).is_some_and(|k| k.verify(&statement, &signature)) {
+                    return false;
+                }
                 Zeroizing::new(bytes)
             };
+            let signature = if sealed { Vec::new() } else { signature };
             // Every recipient must be hosted here, or the frame is dropped whole.
             let inboxes: Option<Vec<&Sender<Frame>>> = to.iter().map(|a| board.inboxes.get(a)).collect();
             match inboxes {
@@ -466,6 +601,7 @@ fn file(
                             tag,
                             from: sender,
                             bytes: bytes.clone(),
+                            signature: signature.clone(),
                         });
                     }
                     true
@@ -473,9 +609,22 @@ fn file(
                 _ => false,
             }
         }
+        Wire::Echo {
+            run,
+            tag,
+            from: echoer,
+            to,
+            entries,
+        } if run == board.run && from.addrs.contains(&echoer) => match board.echoes.get(&to) {
+            Some(tx) => tx.send((tag, echoer, entries)).is_ok(),
+            None => false,
+        },
         _ => false,
     }
 }
+
+/// Signs a public frame: `(command, sender, bytes) → signature`.
+type Signer<'a> = dyn Fn(u32, Addr, &[u8]) -> Vec<u8> + 'a;
 
 /// The router of a run: delivers each packet a local node sends to the local recipients'
 /// inboxes, and to each other process hosting recipients as one frame (a direct message
@@ -486,9 +635,16 @@ fn route(
     local: &BTreeMap<Addr, Sender<Frame>>,
     hosts: &BTreeMap<Addr, (PeerId, CombinerPublicKey)>,
     outbox: &Outbox,
+    sign: &Signer<'_>,
+    equivocate: bool,
 ) {
     let mut rng = super::fresh_rng();
     for Packet { to, frame, secret } in rx {
+        let signature = if secret {
+            Vec::new()
+        } else {
+            sign(frame.tag, frame.from, &frame.bytes)
+        };
         let mut remote: BTreeMap<PeerId, Vec<Addr>> = BTreeMap::new();
         for a in to {
             if let Some(inbox) = local.get(&a) {
@@ -496,19 +652,32 @@ fn route(
                     tag: frame.tag,
                     from: frame.from,
                     bytes: frame.bytes.clone(),
+                    signature: signature.clone(),
                 });
             } else if let Some((peer, _)) = hosts.get(&a) {
                 remote.entry(*peer).or_default().push(a);
             }
         }
-        for (peer, to) in remote {
-            let (sealed, bytes) = match (secret, to.first().and_then(|a| hosts.get(a))) {
+        for (i, (peer, to)) in remote.into_iter().enumerate() {
+            let (sealed, bytes, signature) = match (secret, to.first().and_then(|a| hosts.get(a))) {
                 (true, Some((_, kem))) => {
                     let binding = frame_binding(&run, frame.tag, frame.from, &to);
-                    (true, seal_message(kem, &binding, &frame.bytes, &mut rng))
+                    (
+                        true,
+                        seal_message(kem, &binding, &frame.bytes, &mut rng),
+                        Vec::new(),
+                    )
+                }
+                // The fault drill: every other process gets other bytes, signed as well.
+                (false, _) if equivocate && i % 2 == 1 && !frame.bytes.is_empty() => {
+                    let mut other = frame.bytes.to_vec();
+                    let last = other.len() - 1;
+                    other[last] ^= 1;
+                    let signature = sign(frame.tag, frame.from, &other);
+                    (false, other, signature)
                 }
                 // A broadcast or a publication: public bytes.
-                _ => (false, frame.bytes.to_vec()),
+                _ => (false, frame.bytes.to_vec(), signature.clone()),
             };
             let w = Wire::Frame {
                 run,
@@ -517,6 +686,7 @@ fn route(
                 to,
                 sealed,
                 bytes,
+                signature,
             };
             outbox.send(peer, w.to_bytes());
         }
@@ -528,11 +698,12 @@ mod tests {
     use super::*;
     use libp2p::identity::Keypair;
 
-    fn roster(kem: &CombinerKey) -> Vec<Process> {
-        (0..3)
-            .map(|i| Process {
+    fn roster(kem: &CombinerKey, ids: &[Keypair]) -> Vec<Process> {
+        ids.iter()
+            .enumerate()
+            .map(|(i, id)| Process {
                 index: i,
-                peer: Keypair::generate_ed25519().public().to_peer_id(),
+                peer: id.public().to_peer_id(),
                 listen: "/ip4/127.0.0.1/tcp/1".parse().unwrap(),
                 kem: kem.public_key().clone(),
                 addrs: vec![u16::try_from(i).unwrap()],
@@ -540,14 +711,20 @@ mod tests {
             .collect()
     }
 
-    fn frame(run: [u8; 32], from: Addr, to: Vec<Addr>) -> Vec<u8> {
+    /// A public frame from node `from`, signed with `key`.
+    fn frame(key: &Keypair, run: [u8; 32], from: Addr, to: Vec<Addr>) -> Vec<u8> {
+        let bytes = b"LSD1....".to_vec();
+        let signature = key
+            .sign(&broadcast_statement(&run, 4, from, &digest(&bytes)))
+            .unwrap();
         Wire::Frame {
             run,
             tag: 4,
             from,
             to,
             sealed: false,
-            bytes: b"LSD1....".to_vec(),
+            bytes,
+            signature,
         }
         .to_bytes()
     }
@@ -558,7 +735,8 @@ mod tests {
             quasar_pq::PartyId::new(3).unwrap(),
             &mut super::super::fresh_rng(),
         );
-        let processes = roster(&kem);
+        let ids: Vec<Keypair> = (0..3).map(|_| Keypair::generate_ed25519()).collect();
+        let processes = roster(&kem, &ids);
         // Process 2's switchboard, in run [9; 32], hosting node 2.
         let board = Mutex::new(Board {
             run: [9; 32],
@@ -572,16 +750,17 @@ mod tests {
         let p = |i: usize| processes[i].peer;
         let file = |peer, bytes: &[u8]| file(&processes, 2, &board, &control, &kem, peer, bytes);
 
-        // A frame from node 1, sent by process 1, to node 2: filed.
-        assert!(file(p(1), &frame([9; 32], 1, vec![2])));
+        // A frame from node 1, sent and signed by process 1, to node 2: filed.
+        assert!(file(p(1), &frame(&ids[1], [9; 32], 1, vec![2])));
         assert_eq!(inbox.try_recv().unwrap().from, 1);
         // Process 1 speaking for node 0, another run, a node not hosted here, a stranger,
-        // garbage: all dropped, nothing filed.
-        assert!(!file(p(1), &frame([9; 32], 0, vec![2])));
-        assert!(!file(p(1), &frame([8; 32], 1, vec![2])));
-        assert!(!file(p(1), &frame([9; 32], 1, vec![1])));
+        // a signature by another process, garbage: all dropped, nothing filed.
+        assert!(!file(p(1), &frame(&ids[1], [9; 32], 0, vec![2])));
+        assert!(!file(p(1), &frame(&ids[1], [8; 32], 1, vec![2])));
+        assert!(!file(p(1), &frame(&ids[1], [9; 32], 1, vec![1])));
         let stranger = Keypair::generate_ed25519().public().to_peer_id();
-        assert!(!file(stranger, &frame([9; 32], 1, vec![2])));
+        assert!(!file(stranger, &frame(&ids[1], [9; 32], 1, vec![2])));
+        assert!(!file(p(1), &frame(&ids[0], [9; 32], 1, vec![2])));
         assert!(!file(p(1), b"\xff\xff\xff"));
         assert!(inbox.try_recv().is_err());
 
@@ -597,6 +776,7 @@ mod tests {
                 to: vec![2],
                 sealed: true,
                 bytes: seal_message(kem.public_key(), &binding, bytes, &mut rng),
+                signature: Vec::new(),
             }
             .to_bytes()
         };
@@ -622,5 +802,59 @@ mod tests {
         assert!(ctrl.try_recv().is_err());
         assert!(file(p(0), &cmd));
         assert!(matches!(ctrl.try_recv().unwrap(), (1, Cmd::Start { .. })));
+    }
+
+    #[test]
+    fn the_echo_names_a_sender_only_on_two_of_its_own_signatures() {
+        let ids: Vec<Keypair> = (0..4).map(|_| Keypair::generate_ed25519()).collect();
+        let keys: Arc<BTreeMap<Addr, (PeerId, Option<PublicKey>)>> = Arc::new(
+            ids.iter()
+                .enumerate()
+                .map(|(i, k)| {
+                    let peer = k.public().to_peer_id();
+                    (u16::try_from(i).unwrap(), (peer, identity_of(&peer)))
+                })
+                .collect(),
+        );
+        let run = [5; 32];
+        let signed = |k: &Keypair, from: Addr, bytes: &[u8]| {
+            (
+                from,
+                digest(bytes),
+                k.sign(&broadcast_statement(&run, 7, from, &digest(bytes)))
+                    .unwrap(),
+            )
+        };
+        let frame = |from: Addr, bytes: &[u8]| Frame {
+            tag: 7,
+            from,
+            bytes: Zeroizing::new(bytes.to_vec()),
+            signature: signed(&ids[usize::from(from)], from, bytes).2,
+        };
+        // Node 2 steps with nodes 0 and 3; it received broadcasts from 1 and 3.
+        let (tx, rx) = mpsc::channel();
+        let outbox = Transport::detached();
+        let mut check = echo_round(run, 2, Arc::clone(&keys), outbox, rx, Duration::from_secs(2));
+        // Node 0 echoes 1's broadcast with another digest under node 3's signature (a
+        // forgery: 1 did not sign it) and 3's with another digest signed by 3 itself.
+        tx.send((
+            7,
+            0,
+            vec![signed(&ids[3], 1, b"other"), signed(&ids[3], 3, b"BBB2 variant")],
+        ))
+        .unwrap();
+        tx.send((7, 3, vec![])).unwrap();
+        let mut frames = vec![frame(1, b"AAA1 broadcast"), frame(3, b"BBB2 broadcast")];
+        let blamed = check(7, &[0, 2, 3], &mut frames);
+        assert_eq!(frames.len(), 1);
+        assert_eq!(frames[0].from, 1);
+        assert!(matches!(
+            &blamed[..],
+            [Event::Blame {
+                party: 3,
+                code: "EQUIVOCATION",
+                ..
+            }]
+        ));
     }
 }

@@ -251,6 +251,14 @@ impl Transport {
 #[derive(Clone)]
 pub(crate) struct Outbox(mpsc::UnboundedSender<(PeerId, Vec<u8>)>);
 
+#[cfg(test)]
+impl Transport {
+    /// A sending handle to nowhere (unit tests).
+    pub(crate) fn detached() -> Outbox {
+        Outbox(mpsc::unbounded_channel().0)
+    }
+}
+
 impl Outbox {
     /// Queues `bytes` for `to`.
     pub(crate) fn send(&self, to: PeerId, bytes: Vec<u8>) {

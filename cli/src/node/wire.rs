@@ -69,6 +69,24 @@ pub(crate) enum Wire {
         sealed: bool,
         /// The party's bytes, or their envelope.
         bytes: Vec<u8>,
+        /// A public frame: the sending process's signature of [`broadcast_statement`]
+        /// (empty for a sealed one).
+        signature: Vec<u8>,
+    },
+    /// Node `from` to node `to`: the digests of the public frames `from` received during
+    /// command `tag`, each with its sender's signature (the echo round: a sender that signed
+    /// two different digests for one command equivocated).
+    Echo {
+        /// The run id.
+        run: [u8; 32],
+        /// The command whose frames are echoed.
+        tag: u32,
+        /// The echoing node.
+        from: Addr,
+        /// The node echoed to.
+        to: Addr,
+        /// `(sender, SHA3-256 of its bytes, its signature)`.
+        entries: Vec<(Addr, [u8; 32], Vec<u8>)>,
     },
     /// Conductor → node process: the run is over.
     Bye {
@@ -103,6 +121,22 @@ pub(crate) fn frame_binding(run: &[u8; 32], tag: u32, from: Addr, to: &[Addr]) -
         b.extend_from_slice(&a.to_be_bytes());
     }
     b
+}
+
+/// What a process signs for each public frame it sends: the run, the command, the sending
+/// node and the SHA3-256 of the bytes.
+pub(crate) fn broadcast_statement(run: &[u8; 32], tag: u32, from: Addr, digest: &[u8; 32]) -> Vec<u8> {
+    let mut b = b"quasar-node-broadcast-v1".to_vec();
+    b.extend_from_slice(run);
+    b.extend_from_slice(&tag.to_be_bytes());
+    b.extend_from_slice(&from.to_be_bytes());
+    b.extend_from_slice(digest);
+    b
+}
+
+/// SHA3-256 of a frame's bytes.
+pub(crate) fn digest(bytes: &[u8]) -> [u8; 32] {
+    crate::conduct::digest(bytes)
 }
 
 /// A path, as sent (the signed messages by their index in the pipeline's list).
@@ -233,6 +267,8 @@ pub(crate) enum WireCmd {
         expect: u32,
         /// The broadcast's members.
         members: Vec<Addr>,
+        /// The nodes stepping.
+        running: Vec<Addr>,
     },
 }
 
@@ -250,10 +286,12 @@ impl WireCmd {
                 from,
                 expect,
                 members,
+                running,
             } => WireCmd::Step {
                 from: *from,
                 expect: *expect,
                 members: members.to_vec(),
+                running: running.to_vec(),
             },
         }
     }
@@ -268,10 +306,12 @@ impl WireCmd {
                 from,
                 expect,
                 members,
+                running,
             } => Cmd::Step {
                 from,
                 expect,
                 members: Arc::new(members),
+                running: Arc::new(running),
             },
         })
     }
