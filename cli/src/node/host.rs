@@ -226,21 +226,29 @@ impl Network {
                 .flat_map(|p| p.addrs.iter().map(move |&a| (a, (p.peer, identity_of(&p.peer)))))
                 .collect(),
         );
-        for &a in self.local().iter().filter(|&&a| a <= max) {
-            let (inbox_tx, inbox) = mpsc::channel();
-            board.inboxes.insert(a, inbox_tx);
+        let mine: Vec<Addr> = self.local().iter().copied().filter(|&a| a <= max).collect();
+        // Echo channels first: a node echoes to the nodes of its own process directly.
+        let mut echo_rx = BTreeMap::new();
+        for &a in &mine {
             let (echo_tx, echoes) = mpsc::channel();
             board.echoes.insert(a, echo_tx);
+            echo_rx.insert(a, echoes);
+        }
+        let local_echoes = Arc::new(board.echoes.clone());
+        for &a in &mine {
+            let (inbox_tx, inbox) = mpsc::channel();
+            board.inboxes.insert(a, inbox_tx);
             let (tx, rx) = mpsc::channel::<(u32, Cmd<Phase>)>();
             ctrl.insert(a, tx);
-            let check = echo_round(
-                run,
-                a,
-                Arc::clone(&keys),
-                self.outbox.clone(),
-                echoes,
-                self.timeout,
-            );
+            let echoes = echo_rx
+                .remove(&a)
+                .ok_or_else(|| Failure::local("INTERNAL", "no echo channel".into()))?;
+            let links = EchoLinks {
+                keys: Arc::clone(&keys),
+                local: Arc::clone(&local_echoes),
+                outbox: self.outbox.clone(),
+            };
+            let check = echo_round(run, a, links, echoes, self.timeout);
             let endpoint = Endpoint::new(a, router_tx.clone(), inbox)
                 .with_timeout(self.timeout)
                 .with_consistency(check);
@@ -455,15 +463,23 @@ fn identity_of(peer: &PeerId) -> Option<PublicKey> {
     (mh.code() == 0).then(|| PublicKey::try_decode_protobuf(mh.digest()).ok())?
 }
 
+/// Where a node's echoes go: to the nodes of its own process directly, to the others over
+/// the network; with every node's process identity, to check signatures.
+struct EchoLinks {
+    keys: Arc<BTreeMap<Addr, (PeerId, Option<PublicKey>)>>,
+    local: Arc<BTreeMap<Addr, Sender<Echo>>>,
+    outbox: Outbox,
+}
+
 /// Node `me`'s echo round (see the module docs), as its endpoint's consistency check.
 fn echo_round(
     run: [u8; 32],
     me: Addr,
-    keys: Arc<BTreeMap<Addr, (PeerId, Option<PublicKey>)>>,
-    outbox: Outbox,
+    links: EchoLinks,
     echoes: Receiver<Echo>,
     timeout: Duration,
 ) -> Consistency {
+    let EchoLinks { keys, local, outbox } = links;
     // Echoes of later commands that arrived early.
     let mut early: Vec<Echo> = Vec::new();
     Box::new(move |tag: u32, stepping: &[Addr], frames: &mut Vec<Frame>| {
@@ -474,7 +490,9 @@ fn echo_round(
             .collect();
         let others: Vec<Addr> = stepping.iter().copied().filter(|&a| a != me).collect();
         for &to in &others {
-            if let Some((peer, _)) = keys.get(&to) {
+            if let Some(tx) = local.get(&to) {
+                let _ = tx.send((tag, me, mine.clone()));
+            } else if let Some((peer, _)) = keys.get(&to) {
                 let w = Wire::Echo {
                     run,
                     tag,
@@ -509,11 +527,15 @@ fn echo_round(
                 let Some((_, ours, _)) = mine.iter().find(|m| m.0 == *j) else {
                     continue;
                 };
+                // Only a differing digest is worth a signature check.
+                if d == ours || equivocators.contains(j) {
+                    continue;
+                }
                 let signed = keys
                     .get(j)
                     .and_then(|(_, k)| k.as_ref())
                     .is_some_and(|k| k.verify(&broadcast_statement(&run, tag, *j, d), sig));
-                if d != ours && signed {
+                if signed {
                     equivocators.insert(*j);
                 }
             }
@@ -833,8 +855,12 @@ mod tests {
         };
         // Node 2 steps with nodes 0 and 3; it received broadcasts from 1 and 3.
         let (tx, rx) = mpsc::channel();
-        let outbox = Transport::detached();
-        let mut check = echo_round(run, 2, Arc::clone(&keys), outbox, rx, Duration::from_secs(2));
+        let links = EchoLinks {
+            keys: Arc::clone(&keys),
+            local: Arc::new(BTreeMap::new()),
+            outbox: Transport::detached(),
+        };
+        let mut check = echo_round(run, 2, links, rx, Duration::from_secs(2));
         // Node 0 echoes 1's broadcast with another digest under node 3's signature (a
         // forgery: 1 did not sign it) and 3's with another digest signed by 3 itself.
         tx.send((
