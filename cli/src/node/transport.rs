@@ -3,7 +3,7 @@
 //! (unsigned-varint length, then the bytes) and whose response is a one-byte receipt.
 //!
 //! The swarm runs on its own thread (a single-threaded tokio runtime); the rest of the
-//! process talks to it through channels: [`Transport::send`] queues a message for a peer,
+//! process talks to it through channels: an [`Outbox`] queues a message for a peer,
 //! [`Transport::inbound`] yields what peers sent, each with the peer id Noise
 //! authenticated. Only the roster's peers are served: a connection from any other peer is
 //! closed as soon as it is established, and its requests are never delivered. A message
