@@ -92,24 +92,32 @@ pub(crate) fn agreed(copies: &BTreeMap<Addr, &[u8]>, from: &[Addr]) -> Result<Ve
     }
 }
 
-/// Something a node reports at the end of its role in a phase.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A code or label (`&'static str`; an alias, so that serde's derive does not take the
+/// field for one borrowed from the input: the wire interns it, `node::wire::interned`).
+pub(crate) type Label = &'static str;
+
+/// Something a node reports at the end of its role in a phase (sent to the conductor by
+/// `quasar node`: its codes and labels interned on arrival).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum Event {
     /// A party named by this node: the library's blame code and its words.
     Blame {
         /// The row of the path it was named in (`None`: the path's first).
-        phase: Option<&'static str>,
+        #[serde(with = "crate::node::wire::interned_option")]
+        phase: Option<Label>,
         /// The party.
         party: u16,
         /// [`BlameReason::code`](quasar_pq::party::BlameReason::code).
-        code: &'static str,
+        #[serde(with = "crate::node::wire::interned")]
+        code: Label,
         /// [`BlameReason`](quasar_pq::party::BlameReason)'s `Display`.
         reason: String,
     },
     /// The group key this node holds: label, SHA3-256 of its bytes, length.
     Key {
         /// Which key ("before reshare" / "after reshare").
-        label: &'static str,
+        #[serde(with = "crate::node::wire::interned")]
+        label: Label,
         /// SHA3-256 of the key bytes.
         digest: [u8; 32],
         /// Length of the key in bytes.

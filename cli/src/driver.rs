@@ -201,6 +201,7 @@ pub(crate) trait Node {
 }
 
 /// A conductor's command to one node (the node's host runs it and reports).
+#[derive(serde::Serialize, serde::Deserialize)]
 pub(crate) enum Cmd<P> {
     /// Hand others the public inputs of the path.
     Publish(Arc<P>),
@@ -228,6 +229,7 @@ pub(crate) enum Cmd<P> {
 }
 
 /// What a node's command left.
+#[derive(serde::Serialize, serde::Deserialize)]
 pub(crate) enum Status {
     /// No role in this path.
     Idle,
@@ -246,6 +248,7 @@ pub(crate) enum Status {
 }
 
 /// A node's report on one command.
+#[derive(serde::Serialize, serde::Deserialize)]
 pub(crate) struct Report {
     /// The command.
     pub no: u32,

@@ -196,7 +196,13 @@ pub(crate) const MESSAGES: [&[u8]; 2] = [
     b"quasar demo: block 2, after the reshare",
 ];
 
-/// The paths of the pipeline.
+/// A message a pipeline signs (an alias, so that serde's derive does not take the field for
+/// one borrowed from the input: the wire sends its index, `node::wire::signed`).
+pub(crate) type Signed = &'static [u8];
+
+/// The paths of the pipeline (sent to other processes by `quasar node`: a signed message as
+/// its index among the messages a pipeline signs).
+#[derive(serde::Serialize, serde::Deserialize)]
 pub(crate) enum Phase {
     /// The setup path: the group `parties` with threshold `t` (Pulsar: the key ceremony's
     /// `signers` release their shares to derive the key, then every member certifies it).
@@ -219,10 +225,11 @@ pub(crate) enum Phase {
         /// The signers.
         signers: Vec<u16>,
         /// What they sign.
-        message: &'static [u8],
+        #[serde(with = "crate::node::wire::signed")]
+        message: Signed,
     },
     /// `audience` verifies the signature the hub made on `message`.
-    Verify(Vec<u16>, &'static [u8]),
+    Verify(Vec<u16>, #[serde(with = "crate::node::wire::signed")] Signed),
     /// The reshare path, bound to the group key, ending with the activation.
     Reshare(Dealing),
     /// "Erase old shares": every old party reports its keyring's activation; the dealers

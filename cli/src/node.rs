@@ -25,10 +25,12 @@
 //! processes, which the echo round exposes; `--crash-at N` ends the process abruptly when
 //! command `N` arrives, as if it were killed.
 
+mod echo;
 mod host;
 mod roster;
+mod switchboard;
 mod transport;
-mod wire;
+pub(crate) mod wire;
 
 use core::time::Duration;
 use std::path::PathBuf;
@@ -37,9 +39,9 @@ use std::process::ExitCode;
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
-use host::Control;
 pub(crate) use host::Network;
 use roster::Roster;
+use switchboard::Control;
 
 use crate::args::{self, Command, Demo};
 

@@ -8,12 +8,14 @@ use crate::net::{Addr, Traffic, HUB};
 
 /// A protocol failure: the typed error's code, module, message and culprits, and where it
 /// happened.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Failure {
     /// The error's stable code (`INVALID_SHARE`, …).
-    pub code: &'static str,
+    #[serde(with = "crate::node::wire::interned")]
+    pub code: crate::conduct::Label,
     /// The module it came from (`pulsar`, `lens`, `lss`, …, or `demo`).
-    pub module: &'static str,
+    #[serde(with = "crate::node::wire::interned")]
+    pub module: crate::conduct::Label,
     /// The error's message.
     pub message: String,
     /// The parties it blames.

@@ -1,26 +1,16 @@
-//! A process's part of a networked cluster: the switchboard that files what the transport
-//! delivers (commands, reports, frames) with the run's local nodes, the router that sends
-//! what local nodes send, and the two ways a process takes part in a run — conducting it
-//! (process 0: the conductor and node 0) or serving its nodes (every other process).
-//!
-//! Every message is checked before it is filed: its run id must be the run's; a command,
-//! a hello or a bye must come from process 0; a report or a frame must come from the
-//! process that hosts its sender node, and a frame must be addressed to nodes hosted here.
-//! Anything else is dropped (and counted).
-//!
-//! Every public frame (a broadcast, a publication) carries its sending process's signature
-//! of `(run, command, sender, SHA3-256 of the bytes)`, checked on arrival. Before a node
-//! steps, it echoes to the other nodes stepping the digests and signatures of the public
-//! frames it received, and reads theirs (bounded by the timeout): a sender whose signature
-//! stands on two different digests for one command equivocated — every honest node sees
-//! both, drops that sender's broadcast from the inbox and names it (`EQUIVOCATION`); a
-//! forged echo cannot frame an honest sender, whose signature it cannot make.
+//! A process's part of a networked cluster: the router that sends what local nodes send
+//! (sealing direct messages, signing public ones), the run's local nodes with their
+//! switchboard routes (`switchboard`) and echo rounds (`echo`), and the two ways a process
+//! takes part in a run — conducting it (process 0: the conductor and node 0) or serving its
+//! nodes (every other process).
 //!
 //! A direct message (it may carry a share) leaves its process sealed to the receiving
 //! process's ML-KEM-768 key from the roster (`pulsar::custody::envelope::seal_message`,
 //! bound to the run, command, sender and recipient), so it stays confidential against a
-//! recorder with a future quantum computer even though Noise's key exchange is X25519; a
-//! sealed frame that does not open is dropped.
+//! recorder with a future quantum computer even though Noise's key exchange is X25519. A
+//! public frame (a broadcast, a publication) carries its process's signature of `(run,
+//! command, sender, SHA3-256 of the bytes)`, which the receiving switchboard checks and the
+//! echo round carries.
 
 use core::sync::atomic::{AtomicU64, Ordering};
 use core::time::Duration;
@@ -32,61 +22,24 @@ use std::time::Instant;
 
 use libp2p::identity::{Keypair, PublicKey};
 use libp2p::PeerId;
-use quasar_pq::pulsar::custody::envelope::{open_message, seal_message};
+use quasar_pq::pulsar::custody::envelope::seal_message;
 use quasar_pq::pulsar::custody::{CombinerKey, CombinerPublicKey};
-use zeroize::Zeroizing;
 
+use super::echo::{echo_round, identity_of, EchoLinks};
 use super::roster::Process;
+use super::switchboard::{file, Board, Control};
 use super::transport::{Outbox, Transport};
-use super::wire::{broadcast_statement, digest, frame_binding, Wire, WireCmd, WireReport};
-use crate::conduct::Event;
+use super::wire::{broadcast_statement, digest, frame_binding, Wire};
 use crate::driver::{self, Cluster, Cmd, Node, Report};
 use crate::flow::Phase;
-use crate::net::{Addr, Consistency, Endpoint, Frame, Packet};
+use crate::net::{Addr, Endpoint, Frame, Packet};
 use crate::report::Failure;
-
-/// What the switchboard hands the process's main thread.
-#[derive(Debug)]
-pub(crate) enum Control {
-    /// Process 0 starts a run.
-    Hello {
-        /// The run id.
-        run: [u8; 32],
-        /// The demo's arguments.
-        args: Vec<String>,
-    },
-    /// A process is ready for the run.
-    Ready {
-        /// The process.
-        from: usize,
-        /// The run id.
-        run: [u8; 32],
-    },
-    /// Process 0 ends the run.
-    Bye {
-        /// The run id.
-        run: [u8; 32],
-    },
-}
 
 /// A node's command channel.
 type Ctrl = Sender<(u32, Cmd<Phase>)>;
 
-/// An echo: the command, the echoing node, and its `(sender, digest, signature)` entries.
-type Echo = (u32, Addr, Vec<(Addr, [u8; 32], Vec<u8>)>);
-
 /// The run's local nodes: their command channels, and their threads with the router's.
 type Started = (BTreeMap<Addr, Ctrl>, Vec<JoinHandle<()>>);
-
-/// Where the current run's messages go.
-#[derive(Default)]
-struct Board {
-    run: [u8; 32],
-    inboxes: BTreeMap<Addr, Sender<Frame>>,
-    ctrl: BTreeMap<Addr, Ctrl>,
-    echoes: BTreeMap<Addr, Sender<Echo>>,
-    reports: Option<Sender<Report>>,
-}
 
 /// This process's place in the cluster.
 pub(crate) struct Network {
@@ -370,7 +323,6 @@ impl Network {
                 .name(format!("to-node-{a}"))
                 .spawn(move || {
                     for (no, cmd) in rx {
-                        let cmd = WireCmd::of(&cmd);
                         outbox.send(peer, Wire::Command { run, no, to: a, cmd }.to_bytes());
                     }
                 })
@@ -399,14 +351,7 @@ impl Network {
     {
         let (outbox, conductor) = (self.outbox.clone(), self.processes[0].peer);
         let report = move |r: Report| {
-            outbox.send(
-                conductor,
-                Wire::Report {
-                    run,
-                    report: WireReport::of(&r),
-                }
-                .to_bytes(),
-            );
+            outbox.send(conductor, Wire::Report { run, report: r }.to_bytes());
         };
         let (ctrl, threads) = self.start_local(run, max, make, report)?;
         self.board().ctrl = ctrl;
@@ -454,194 +399,6 @@ impl Network {
         if let Some(s) = switchboard {
             let _ = s.join();
         }
-    }
-}
-
-/// The public identity key inside an Ed25519 peer id (its identity multihash).
-fn identity_of(peer: &PeerId) -> Option<PublicKey> {
-    let mh = peer.as_ref();
-    (mh.code() == 0).then(|| PublicKey::try_decode_protobuf(mh.digest()).ok())?
-}
-
-/// Where a node's echoes go: to the nodes of its own process directly, to the others over
-/// the network; with every node's process identity, to check signatures.
-struct EchoLinks {
-    keys: Arc<BTreeMap<Addr, (PeerId, Option<PublicKey>)>>,
-    local: Arc<BTreeMap<Addr, Sender<Echo>>>,
-    outbox: Outbox,
-}
-
-/// Node `me`'s echo round (see the module docs), as its endpoint's consistency check.
-fn echo_round(
-    run: [u8; 32],
-    me: Addr,
-    links: EchoLinks,
-    echoes: Receiver<Echo>,
-    timeout: Duration,
-) -> Consistency {
-    let EchoLinks { keys, local, outbox } = links;
-    // Echoes of later commands that arrived early.
-    let mut early: Vec<Echo> = Vec::new();
-    Box::new(move |tag: u32, stepping: &[Addr], frames: &mut Vec<Frame>| {
-        let mine: Vec<(Addr, [u8; 32], Vec<u8>)> = frames
-            .iter()
-            .filter(|f| !f.signature.is_empty())
-            .map(|f| (f.from, digest(&f.bytes), f.signature.clone()))
-            .collect();
-        let others: Vec<Addr> = stepping.iter().copied().filter(|&a| a != me).collect();
-        for &to in &others {
-            if let Some(tx) = local.get(&to) {
-                let _ = tx.send((tag, me, mine.clone()));
-            } else if let Some((peer, _)) = keys.get(&to) {
-                let w = Wire::Echo {
-                    run,
-                    tag,
-                    from: me,
-                    to,
-                    entries: mine.clone(),
-                };
-                outbox.send(*peer, w.to_bytes());
-            }
-        }
-        let mut heard: Vec<Echo> = Vec::new();
-        early.retain(|e| {
-            if e.0 == tag {
-                heard.push(e.clone());
-            }
-            e.0 > tag
-        });
-        let deadline = Instant::now() + timeout;
-        let answered = |heard: &[Echo]| others.iter().all(|o| heard.iter().any(|e| e.1 == *o));
-        while !answered(&heard) {
-            match echoes.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-                Ok(e) if e.0 == tag && others.contains(&e.1) => heard.push(e),
-                Ok(e) if e.0 > tag => early.push(e),
-                Ok(_) => {}
-                Err(_) => break,
-            }
-        }
-        // A sender equivocated if its own signature stands on a digest other than ours.
-        let mut equivocators = std::collections::BTreeSet::new();
-        for (_, _, entries) in &heard {
-            for (j, d, sig) in entries {
-                let Some((_, ours, _)) = mine.iter().find(|m| m.0 == *j) else {
-                    continue;
-                };
-                // Only a differing digest is worth a signature check.
-                if d == ours || equivocators.contains(j) {
-                    continue;
-                }
-                let signed = keys
-                    .get(j)
-                    .and_then(|(_, k)| k.as_ref())
-                    .is_some_and(|k| k.verify(&broadcast_statement(&run, tag, *j, d), sig));
-                if signed {
-                    equivocators.insert(*j);
-                }
-            }
-        }
-        frames.retain(|f| f.signature.is_empty() || !equivocators.contains(&f.from));
-        equivocators
-            .into_iter()
-            .map(|j| Event::Blame {
-                phase: None,
-                party: j,
-                code: "EQUIVOCATION",
-                reason: "signed two different broadcasts for one round (shown by the echo); its broadcast was dropped everywhere".into(),
-            })
-            .collect()
-    })
-}
-
-/// Files one message from `peer` (see the module docs); false if it was dropped.
-fn file(
-    processes: &[Process],
-    me: usize,
-    board: &Mutex<Board>,
-    control: &Sender<Control>,
-    kem: &CombinerKey,
-    peer: PeerId,
-    bytes: &[u8],
-) -> bool {
-    let Some(from) = processes.iter().find(|p| p.peer == peer) else {
-        return false;
-    };
-    let Some(wire) = Wire::from_bytes(bytes) else {
-        return false;
-    };
-    let board = board.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let conductor = from.index == 0 && me != 0;
-    match wire {
-        Wire::Hello { run, args } if conductor => control.send(Control::Hello { run, args }).is_ok(),
-        Wire::Bye { run } if conductor => control.send(Control::Bye { run }).is_ok(),
-        Wire::Ready { run, .. } if me == 0 => control
-            .send(Control::Ready {
-                from: from.index,
-                run,
-            })
-            .is_ok(),
-        Wire::Command { run, no, to, cmd } if conductor && run == board.run => {
-            match (board.ctrl.get(&to), cmd.cmd()) {
-                (Some(tx), Some(cmd)) => tx.send((no, cmd)).is_ok(),
-                _ => false,
-            }
-        }
-        Wire::Report { run, report } if run == board.run && from.addrs.contains(&report.addr()) => {
-            match &board.reports {
-                Some(tx) => tx.send(report.report()).is_ok(),
-                None => false,
-            }
-        }
-        Wire::Frame {
-            run,
-            tag,
-            from: sender,
-            to,
-            sealed,
-            bytes,
-            signature,
-        } if run == board.run && from.addrs.contains(&sender) => {
-            let bytes = if sealed {
-                match open_message(kem, &frame_binding(&run, tag, sender, &to), &bytes) {
-                    Some(b) => b,
-                    None => return false,
-                }
-            } else {
-                let statement = broadcast_statement(&run, tag, sender, &digest(&bytes));
-                if !identity_of(&from.peer).is_some_and(|k| k.verify(&statement, &signature)) {
-                    return false;
-                }
-                Zeroizing::new(bytes)
-            };
-            let signature = if sealed { Vec::new() } else { signature };
-            // Every recipient must be hosted here, or the frame is dropped whole.
-            let inboxes: Option<Vec<&Sender<Frame>>> = to.iter().map(|a| board.inboxes.get(a)).collect();
-            match inboxes {
-                Some(inboxes) if !inboxes.is_empty() => {
-                    for inbox in inboxes {
-                        let _ = inbox.send(Frame {
-                            tag,
-                            from: sender,
-                            bytes: bytes.clone(),
-                            signature: signature.clone(),
-                        });
-                    }
-                    true
-                }
-                _ => false,
-            }
-        }
-        Wire::Echo {
-            run,
-            tag,
-            from: echoer,
-            to,
-            entries,
-        } if run == board.run && from.addrs.contains(&echoer) => match board.echoes.get(&to) {
-            Some(tx) => tx.send((tag, echoer, entries)).is_ok(),
-            None => false,
-        },
-        _ => false,
     }
 }
 
@@ -712,175 +469,5 @@ fn route(
             };
             outbox.send(peer, w.to_bytes());
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use libp2p::identity::Keypair;
-
-    fn roster(kem: &CombinerKey, ids: &[Keypair]) -> Vec<Process> {
-        ids.iter()
-            .enumerate()
-            .map(|(i, id)| Process {
-                index: i,
-                peer: id.public().to_peer_id(),
-                listen: "/ip4/127.0.0.1/tcp/1".parse().unwrap(),
-                kem: kem.public_key().clone(),
-                addrs: vec![u16::try_from(i).unwrap()],
-            })
-            .collect()
-    }
-
-    /// A public frame from node `from`, signed with `key`.
-    fn frame(key: &Keypair, run: [u8; 32], from: Addr, to: Vec<Addr>) -> Vec<u8> {
-        let bytes = b"LSD1....".to_vec();
-        let signature = key
-            .sign(&broadcast_statement(&run, 4, from, &digest(&bytes)))
-            .unwrap();
-        Wire::Frame {
-            run,
-            tag: 4,
-            from,
-            to,
-            sealed: false,
-            bytes,
-            signature,
-        }
-        .to_bytes()
-    }
-
-    #[test]
-    fn the_switchboard_files_only_what_the_roster_allows() {
-        let kem = CombinerKey::generate(
-            quasar_pq::PartyId::new(3).unwrap(),
-            &mut super::super::fresh_rng(),
-        );
-        let ids: Vec<Keypair> = (0..3).map(|_| Keypair::generate_ed25519()).collect();
-        let processes = roster(&kem, &ids);
-        // Process 2's switchboard, in run [9; 32], hosting node 2.
-        let board = Mutex::new(Board {
-            run: [9; 32],
-            ..Board::default()
-        });
-        let (inbox_tx, inbox) = mpsc::channel();
-        board.lock().unwrap().inboxes.insert(2, inbox_tx);
-        let (ctrl_tx, ctrl) = mpsc::channel();
-        board.lock().unwrap().ctrl.insert(2, ctrl_tx);
-        let (control, _control_rx) = mpsc::channel();
-        let p = |i: usize| processes[i].peer;
-        let file = |peer, bytes: &[u8]| file(&processes, 2, &board, &control, &kem, peer, bytes);
-
-        // A frame from node 1, sent and signed by process 1, to node 2: filed.
-        assert!(file(p(1), &frame(&ids[1], [9; 32], 1, vec![2])));
-        assert_eq!(inbox.try_recv().unwrap().from, 1);
-        // Process 1 speaking for node 0, another run, a node not hosted here, a stranger,
-        // a signature by another process, garbage: all dropped, nothing filed.
-        assert!(!file(p(1), &frame(&ids[1], [9; 32], 0, vec![2])));
-        assert!(!file(p(1), &frame(&ids[1], [8; 32], 1, vec![2])));
-        assert!(!file(p(1), &frame(&ids[1], [9; 32], 1, vec![1])));
-        let stranger = Keypair::generate_ed25519().public().to_peer_id();
-        assert!(!file(stranger, &frame(&ids[1], [9; 32], 1, vec![2])));
-        assert!(!file(p(1), &frame(&ids[0], [9; 32], 1, vec![2])));
-        assert!(!file(p(1), b"\xff\xff\xff"));
-        assert!(inbox.try_recv().is_err());
-
-        // A sealed frame opens only with its binding: resealed for another recipient or
-        // command, or altered, it is dropped.
-        let mut rng = super::super::fresh_rng();
-        let mut sealed = |tag: u32, to: Addr, bytes: &[u8]| {
-            let binding = frame_binding(&[9; 32], tag, 1, &[to]);
-            Wire::Frame {
-                run: [9; 32],
-                tag: 4,
-                from: 1,
-                to: vec![2],
-                sealed: true,
-                bytes: seal_message(kem.public_key(), &binding, bytes, &mut rng),
-                signature: Vec::new(),
-            }
-            .to_bytes()
-        };
-        assert!(file(p(1), &sealed(4, 2, b"LSD1 share")));
-        assert_eq!(&inbox.try_recv().unwrap().bytes[..], b"LSD1 share");
-        assert!(!file(p(1), &sealed(5, 2, b"LSD1 share")));
-        assert!(!file(p(1), &sealed(4, 1, b"LSD1 share")));
-        let mut bad = sealed(4, 2, b"LSD1 share");
-        let last = bad.len() - 1;
-        bad[last] ^= 1;
-        assert!(!file(p(1), &bad));
-        assert!(inbox.try_recv().is_err());
-
-        // Commands come from the conductor (process 0) only.
-        let cmd = Wire::Command {
-            run: [9; 32],
-            no: 1,
-            to: 2,
-            cmd: WireCmd::Start { from: 0, expect: 0 },
-        }
-        .to_bytes();
-        assert!(!file(p(1), &cmd));
-        assert!(ctrl.try_recv().is_err());
-        assert!(file(p(0), &cmd));
-        assert!(matches!(ctrl.try_recv().unwrap(), (1, Cmd::Start { .. })));
-    }
-
-    #[test]
-    fn the_echo_names_a_sender_only_on_two_of_its_own_signatures() {
-        let ids: Vec<Keypair> = (0..4).map(|_| Keypair::generate_ed25519()).collect();
-        let keys: Arc<BTreeMap<Addr, (PeerId, Option<PublicKey>)>> = Arc::new(
-            ids.iter()
-                .enumerate()
-                .map(|(i, k)| {
-                    let peer = k.public().to_peer_id();
-                    (u16::try_from(i).unwrap(), (peer, identity_of(&peer)))
-                })
-                .collect(),
-        );
-        let run = [5; 32];
-        let signed = |k: &Keypair, from: Addr, bytes: &[u8]| {
-            (
-                from,
-                digest(bytes),
-                k.sign(&broadcast_statement(&run, 7, from, &digest(bytes)))
-                    .unwrap(),
-            )
-        };
-        let frame = |from: Addr, bytes: &[u8]| Frame {
-            tag: 7,
-            from,
-            bytes: Zeroizing::new(bytes.to_vec()),
-            signature: signed(&ids[usize::from(from)], from, bytes).2,
-        };
-        // Node 2 steps with nodes 0 and 3; it received broadcasts from 1 and 3.
-        let (tx, rx) = mpsc::channel();
-        let links = EchoLinks {
-            keys: Arc::clone(&keys),
-            local: Arc::new(BTreeMap::new()),
-            outbox: Transport::detached(),
-        };
-        let mut check = echo_round(run, 2, links, rx, Duration::from_secs(2));
-        // Node 0 echoes 1's broadcast with another digest under node 3's signature (a
-        // forgery: 1 did not sign it) and 3's with another digest signed by 3 itself.
-        tx.send((
-            7,
-            0,
-            vec![signed(&ids[3], 1, b"other"), signed(&ids[3], 3, b"BBB2 variant")],
-        ))
-        .unwrap();
-        tx.send((7, 3, vec![])).unwrap();
-        let mut frames = vec![frame(1, b"AAA1 broadcast"), frame(3, b"BBB2 broadcast")];
-        let blamed = check(7, &[0, 2, 3], &mut frames);
-        assert_eq!(frames.len(), 1);
-        assert_eq!(frames[0].from, 1);
-        assert!(matches!(
-            &blamed[..],
-            [Event::Blame {
-                party: 3,
-                code: "EQUIVOCATION",
-                ..
-            }]
-        ));
     }
 }

@@ -2,17 +2,14 @@
 //! (public, small), and the parties' frames (the library's bytes, as they are). Encoded with
 //! postcard; a message that does not decode, or whose run id is not this run's, is dropped.
 
-use core::time::Duration;
-use std::collections::{BTreeMap, BTreeSet};
-use std::sync::{Arc, Mutex};
+use std::collections::BTreeSet;
+use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
-use crate::conduct::Event;
-use crate::driver::{Cmd, Report, Status};
-use crate::flow::{Dealing, Phase, MESSAGES};
+use crate::driver::{Cmd, Report};
+use crate::flow::{Phase, MESSAGES};
 use crate::net::Addr;
-use crate::report::Failure;
 use crate::{committee, corona};
 
 /// The longest message a node accepts (a Corona round-1 frame to one peer is ~615 KB; a
@@ -20,7 +17,7 @@ use crate::{committee, corona};
 pub(crate) const MAX_MESSAGE: usize = 8 << 20;
 
 /// One message between node processes.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Serialize, Deserialize)]
 pub(crate) enum Wire {
     /// Conductor → node process: a run starts, with the demo's arguments.
     Hello {
@@ -45,14 +42,14 @@ pub(crate) enum Wire {
         /// The node.
         to: Addr,
         /// The command.
-        cmd: WireCmd,
+        cmd: Cmd<Phase>,
     },
     /// Node → conductor: its report on a command.
     Report {
         /// The run id.
         run: [u8; 32],
         /// The report.
-        report: WireReport,
+        report: Report,
     },
     /// Party bytes from node `from` to the nodes `to` (all hosted by the receiving process).
     Frame {
@@ -139,379 +136,61 @@ pub(crate) fn digest(bytes: &[u8]) -> [u8; 32] {
     crate::conduct::digest(bytes)
 }
 
-/// A path, as sent (the signed messages by their index in the pipeline's list).
-#[derive(Debug, Serialize, Deserialize)]
-pub(crate) enum WirePhase {
-    /// [`Phase::Setup`].
-    Setup {
-        /// DKG session.
-        dkg: [u8; 32],
-        /// Key ceremony session.
-        ceremony: [u8; 32],
-        /// Members.
-        parties: Vec<u16>,
-        /// Threshold.
-        t: u16,
-        /// Key ceremony signers.
-        signers: Vec<u16>,
-    },
-    /// [`Phase::Sign`].
-    Sign {
-        /// Session.
-        id: [u8; 32],
-        /// Signers.
-        signers: Vec<u16>,
-        /// Index of the message.
-        message: u8,
-    },
-    /// [`Phase::Verify`].
-    Verify(Vec<u16>, u8),
-    /// [`Phase::Reshare`].
-    Reshare(Dealing),
-    /// [`Phase::Retire`].
-    Retire(Dealing),
-}
-
 /// Every message a pipeline signs, by the index a phase is sent with.
 const SIGNED: [&[u8]; 4] = [MESSAGES[0], MESSAGES[1], committee::MESSAGE, corona::MESSAGE];
 
-fn message_index(m: &[u8]) -> u8 {
-    SIGNED
-        .iter()
-        .position(|x| *x == m)
-        .and_then(|i| u8::try_from(i).ok())
-        .unwrap_or(u8::MAX)
-}
+/// A signed message on the wire: its index in [`SIGNED`] (`#[serde(with = …)]` on
+/// [`Phase`]); an index this build does not know fails the decoding.
+pub(crate) mod signed {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-fn message(i: u8) -> Option<&'static [u8]> {
-    SIGNED.get(usize::from(i)).copied()
-}
+    use super::SIGNED;
 
-impl WirePhase {
-    fn of(p: &Phase) -> WirePhase {
-        match p {
-            Phase::Setup {
-                dkg,
-                ceremony,
-                parties,
-                t,
-                signers,
-            } => WirePhase::Setup {
-                dkg: *dkg,
-                ceremony: *ceremony,
-                parties: parties.clone(),
-                t: *t,
-                signers: signers.clone(),
-            },
-            Phase::Sign { id, signers, message } => WirePhase::Sign {
-                id: *id,
-                signers: signers.clone(),
-                message: message_index(message),
-            },
-            Phase::Verify(a, m) => WirePhase::Verify(a.clone(), message_index(m)),
-            Phase::Reshare(d) => WirePhase::Reshare(d.clone()),
-            Phase::Retire(d) => WirePhase::Retire(d.clone()),
-        }
+    /// The index of `m` (`u8::MAX` for a message no pipeline signs, which never decodes).
+    pub(crate) fn index(m: &[u8]) -> u8 {
+        SIGNED
+            .iter()
+            .position(|x| *x == m)
+            .and_then(|i| u8::try_from(i).ok())
+            .unwrap_or(u8::MAX)
     }
 
-    fn phase(self) -> Option<Phase> {
-        Some(match self {
-            WirePhase::Setup {
-                dkg,
-                ceremony,
-                parties,
-                t,
-                signers,
-            } => Phase::Setup {
-                dkg,
-                ceremony,
-                parties,
-                t,
-                signers,
-            },
-            WirePhase::Sign {
-                id,
-                signers,
-                message: m,
-            } => Phase::Sign {
-                id,
-                signers,
-                message: message(m)?,
-            },
-            WirePhase::Verify(a, m) => Phase::Verify(a, message(m)?),
-            WirePhase::Reshare(d) => Phase::Reshare(d),
-            WirePhase::Retire(d) => Phase::Retire(d),
-        })
+    pub(crate) fn serialize<S: Serializer>(m: &&'static [u8], s: S) -> Result<S::Ok, S::Error> {
+        index(m).serialize(s)
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<&'static [u8], D::Error> {
+        let i = u8::deserialize(d)?;
+        SIGNED
+            .get(usize::from(i))
+            .copied()
+            .ok_or_else(|| serde::de::Error::custom("a message no pipeline signs"))
     }
 }
 
-/// A command, as sent.
-#[derive(Debug, Serialize, Deserialize)]
-pub(crate) enum WireCmd {
-    /// [`Cmd::Publish`].
-    Publish(WirePhase),
-    /// [`Cmd::Start`].
-    Start {
-        /// The command whose frames to read.
-        from: u32,
-        /// How many.
-        expect: u32,
-    },
-    /// [`Cmd::Flush`].
-    Flush(Vec<Addr>),
-    /// [`Cmd::Step`].
-    Step {
-        /// The command whose frames to read.
-        from: u32,
-        /// How many.
-        expect: u32,
-        /// The broadcast's members.
-        members: Vec<Addr>,
-        /// The nodes stepping.
-        running: Vec<Addr>,
-    },
-}
+/// A code or label on the wire: a string, interned on arrival (`#[serde(with = …)]`).
+pub(crate) mod interned {
+    use serde::{Deserialize, Deserializer, Serializer};
 
-impl WireCmd {
-    /// `cmd` as sent.
-    pub(crate) fn of(cmd: &Cmd<Phase>) -> WireCmd {
-        match cmd {
-            Cmd::Publish(p) => WireCmd::Publish(WirePhase::of(p)),
-            Cmd::Start { from, expect } => WireCmd::Start {
-                from: *from,
-                expect: *expect,
-            },
-            Cmd::Flush(m) => WireCmd::Flush(m.to_vec()),
-            Cmd::Step {
-                from,
-                expect,
-                members,
-                running,
-            } => WireCmd::Step {
-                from: *from,
-                expect: *expect,
-                members: members.to_vec(),
-                running: running.to_vec(),
-            },
-        }
+    pub(crate) fn serialize<S: Serializer>(v: &&'static str, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(v)
     }
 
-    /// The command; `None` if it names a message this build does not know.
-    pub(crate) fn cmd(self) -> Option<Cmd<Phase>> {
-        Some(match self {
-            WireCmd::Publish(p) => Cmd::Publish(Arc::new(p.phase()?)),
-            WireCmd::Start { from, expect } => Cmd::Start { from, expect },
-            WireCmd::Flush(m) => Cmd::Flush(Arc::new(m)),
-            WireCmd::Step {
-                from,
-                expect,
-                members,
-                running,
-            } => Cmd::Step {
-                from,
-                expect,
-                members: Arc::new(members),
-                running: Arc::new(running),
-            },
-        })
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+        Ok(super::intern(String::deserialize(d)?))
     }
 }
 
-/// An event, as sent.
-#[derive(Debug, Serialize, Deserialize)]
-pub(crate) enum WireEvent {
-    /// [`Event::Blame`].
-    Blame {
-        /// Row.
-        phase: Option<String>,
-        /// Party.
-        party: u16,
-        /// Code.
-        code: String,
-        /// Words.
-        reason: String,
-    },
-    /// [`Event::Key`].
-    Key {
-        /// Label.
-        label: String,
-        /// Digest.
-        digest: [u8; 32],
-        /// Length.
-        len: u64,
-    },
-    /// [`Event::Signers`].
-    Signers(Vec<u16>),
-    /// [`Event::Certified`].
-    Certified(Vec<u16>),
-    /// [`Event::Erased`].
-    Erased(u64),
-}
+/// An optional code or label on the wire (`#[serde(with = …)]`).
+pub(crate) mod interned_option {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-impl WireEvent {
-    fn of(e: &Event) -> WireEvent {
-        match e {
-            Event::Blame {
-                phase,
-                party,
-                code,
-                reason,
-            } => WireEvent::Blame {
-                phase: phase.map(str::to_string),
-                party: *party,
-                code: (*code).to_string(),
-                reason: reason.clone(),
-            },
-            Event::Key { label, digest, len } => WireEvent::Key {
-                label: (*label).to_string(),
-                digest: *digest,
-                len: *len as u64,
-            },
-            Event::Signers(v) => WireEvent::Signers(v.clone()),
-            Event::Certified(v) => WireEvent::Certified(v.clone()),
-            Event::Erased(g) => WireEvent::Erased(*g),
-        }
+    pub(crate) fn serialize<S: Serializer>(v: &Option<&'static str>, s: S) -> Result<S::Ok, S::Error> {
+        v.serialize(s)
     }
 
-    fn event(self) -> Event {
-        match self {
-            WireEvent::Blame {
-                phase,
-                party,
-                code,
-                reason,
-            } => Event::Blame {
-                phase: phase.map(intern),
-                party,
-                code: intern(code),
-                reason,
-            },
-            WireEvent::Key { label, digest, len } => Event::Key {
-                label: intern(label),
-                digest,
-                len: usize::try_from(len).unwrap_or(usize::MAX),
-            },
-            WireEvent::Signers(v) => Event::Signers(v),
-            WireEvent::Certified(v) => Event::Certified(v),
-            WireEvent::Erased(g) => Event::Erased(g),
-        }
-    }
-}
-
-fn events(v: &[Event]) -> Vec<WireEvent> {
-    v.iter().map(WireEvent::of).collect()
-}
-
-fn unwire(v: Vec<WireEvent>) -> Vec<Event> {
-    v.into_iter().map(WireEvent::event).collect()
-}
-
-/// A failure, as sent.
-#[derive(Debug, Serialize, Deserialize)]
-pub(crate) struct WireFailure {
-    code: String,
-    module: String,
-    message: String,
-    culprits: Vec<u16>,
-    phase: String,
-}
-
-/// A status, as sent.
-#[derive(Debug, Serialize, Deserialize)]
-pub(crate) enum WireStatus {
-    /// [`Status::Idle`].
-    Idle,
-    /// [`Status::Published`].
-    Published(bool),
-    /// [`Status::Local`].
-    Local(Vec<WireEvent>),
-    /// [`Status::Running`].
-    Running,
-    /// [`Status::Read`].
-    Read(Vec<WireEvent>),
-    /// [`Status::Waiting`].
-    Waiting(Vec<WireEvent>),
-    /// [`Status::Done`].
-    Done(Vec<WireEvent>),
-    /// [`Status::Failed`].
-    Failed(WireFailure),
-}
-
-/// A report, as sent.
-#[derive(Debug, Serialize, Deserialize)]
-pub(crate) struct WireReport {
-    no: u32,
-    addr: Addr,
-    cpu_ns: u64,
-    status: WireStatus,
-    label: Option<u32>,
-    sent: Vec<(Addr, u32)>,
-    bytes: u64,
-}
-
-impl WireReport {
-    /// `r` as sent.
-    pub(crate) fn of(r: &Report) -> WireReport {
-        let status = match &r.status {
-            Status::Idle => WireStatus::Idle,
-            Status::Published(b) => WireStatus::Published(*b),
-            Status::Local(e) => WireStatus::Local(events(e)),
-            Status::Running => WireStatus::Running,
-            Status::Read(e) => WireStatus::Read(events(e)),
-            Status::Waiting(e) => WireStatus::Waiting(events(e)),
-            Status::Done(e) => WireStatus::Done(events(e)),
-            Status::Failed(f) => WireStatus::Failed(WireFailure {
-                code: f.code.to_string(),
-                module: f.module.to_string(),
-                message: f.message.clone(),
-                culprits: f.culprits.clone(),
-                phase: f.phase.clone(),
-            }),
-        };
-        WireReport {
-            no: r.no,
-            addr: r.addr,
-            cpu_ns: u64::try_from(r.cpu.as_nanos()).unwrap_or(u64::MAX),
-            status,
-            label: r.label.and_then(|l| u32::try_from(l).ok()),
-            sent: r.sent.iter().map(|(&a, &n)| (a, n)).collect(),
-            bytes: r.bytes,
-        }
-    }
-
-    /// The node this report is about.
-    pub(crate) fn addr(&self) -> Addr {
-        self.addr
-    }
-
-    /// The report.
-    pub(crate) fn report(self) -> Report {
-        let status = match self.status {
-            WireStatus::Idle => Status::Idle,
-            WireStatus::Published(b) => Status::Published(b),
-            WireStatus::Local(e) => Status::Local(unwire(e)),
-            WireStatus::Running => Status::Running,
-            WireStatus::Read(e) => Status::Read(unwire(e)),
-            WireStatus::Waiting(e) => Status::Waiting(unwire(e)),
-            WireStatus::Done(e) => Status::Done(unwire(e)),
-            WireStatus::Failed(f) => Status::Failed(Failure {
-                code: intern(f.code),
-                module: intern(f.module),
-                message: f.message,
-                culprits: f.culprits,
-                phase: f.phase,
-                node: Some(self.addr),
-            }),
-        };
-        Report {
-            no: self.no,
-            addr: self.addr,
-            cpu: Duration::from_nanos(self.cpu_ns),
-            status,
-            label: self.label.and_then(|l| usize::try_from(l).ok()),
-            sent: self.sent.into_iter().collect::<BTreeMap<_, _>>(),
-            bytes: self.bytes,
-        }
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'static str>, D::Error> {
+        Ok(Option::<String>::deserialize(d)?.map(super::intern))
     }
 }
 
@@ -540,16 +219,20 @@ fn intern(s: String) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    use core::time::Duration;
+    use std::sync::Arc;
+
     use super::*;
+    use crate::conduct::Event;
+    use crate::driver::Status;
+    use crate::report::Failure;
 
     #[test]
     fn every_message_a_pipeline_signs_has_an_index() {
-        for m in SIGNED {
-            let i = message_index(m);
-            assert_ne!(i, u8::MAX);
-            assert_eq!(message(i), Some(m));
+        for (i, m) in SIGNED.iter().enumerate() {
+            assert_eq!(usize::from(signed::index(m)), i);
         }
-        assert_eq!(message_index(b"not signed by any pipeline"), u8::MAX);
+        assert_eq!(signed::index(b"not signed by any pipeline"), u8::MAX);
     }
 
     #[test]
@@ -563,14 +246,14 @@ mod tests {
             run: [1; 32],
             no: 9,
             to: 2,
-            cmd: WireCmd::of(&Cmd::Publish(Arc::new(phase))),
+            cmd: Cmd::Publish(Arc::new(phase)),
         };
         let bytes = w.to_bytes();
         let Some(Wire::Command { run, no, to, cmd }) = Wire::from_bytes(&bytes) else {
             panic!("did not decode");
         };
         assert_eq!((run, no, to), ([1; 32], 9, 2));
-        let Some(Cmd::Publish(p)) = cmd.cmd() else {
+        let Cmd::Publish(p) = cmd else {
             panic!("not a publish");
         };
         assert!(
@@ -582,9 +265,14 @@ mod tests {
                 "a prefix of {cut} bytes decoded"
             );
         }
-        // An unknown message index is refused when the command is rebuilt.
-        let bad = WireCmd::Publish(WirePhase::Verify(vec![1], 200));
-        assert!(bad.cmd().is_none());
+        // A message index this build does not know: the command does not decode.
+        let unknown = Wire::Command {
+            run: [1; 32],
+            no: 9,
+            to: 2,
+            cmd: Cmd::Publish(Arc::new(Phase::Verify(vec![1], b"no pipeline signs this"))),
+        };
+        assert!(Wire::from_bytes(&unknown.to_bytes()).is_none());
         assert!(Wire::from_bytes(&vec![0u8; MAX_MESSAGE + 1]).is_none());
     }
 
@@ -592,6 +280,7 @@ mod tests {
     fn a_report_keeps_its_events_and_failure() {
         let mut f = Failure::local("TIMEOUT", "late".into());
         f.culprits = vec![4];
+        f.node = Some(5);
         let r = Report {
             no: 3,
             addr: 5,
@@ -601,22 +290,35 @@ mod tests {
             sent: [(1, 2)].into_iter().collect(),
             bytes: 77,
         };
-        let back = WireReport::of(&r).report();
+        let wire = |r: Report| match Wire::from_bytes(
+            &Wire::Report {
+                run: [0; 32],
+                report: r,
+            }
+            .to_bytes(),
+        ) {
+            Some(Wire::Report { report, .. }) => report,
+            _ => panic!("did not decode"),
+        };
+        let back = wire(r);
         assert_eq!((back.no, back.addr, back.label, back.bytes), (3, 5, Some(1), 77));
         assert_eq!(back.cpu, Duration::from_micros(1500));
-        let Status::Failed(f) = back.status else {
+        let Status::Failed(ref f) = back.status else {
             panic!("not failed")
         };
-        assert_eq!((f.code, f.culprits, f.node), ("TIMEOUT", vec![4], Some(5)));
+        assert_eq!(
+            (f.code, f.culprits.clone(), f.node),
+            ("TIMEOUT", vec![4], Some(5))
+        );
         let done = Report {
             status: Status::Done(vec![
                 Event::key("after reshare", b"key"),
                 Event::Signers(vec![1, 3]),
                 Event::Erased(0),
             ]),
-            ..r
+            ..back
         };
-        let Status::Done(events) = WireReport::of(&done).report().status else {
+        let Status::Done(events) = wire(done).status else {
             panic!("not done")
         };
         assert_eq!(events[0], Event::key("after reshare", b"key"));
