@@ -282,7 +282,8 @@ impl Party for Deal {
 }
 
 // On the simulator (`sim`), as every lifecycle test.
-#[cfg(all(test, feature = "sim"))]
+#[cfg(test)]
+#[cfg(feature = "sim")]
 mod tests {
     use super::*;
     use crate::party::sim::{party_rng, Network};
