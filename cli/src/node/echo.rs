@@ -25,17 +25,11 @@ use crate::net::{Addr, Consistency, Frame};
 /// An echo: the command, the echoing node, and its `(sender, digest, signature)` entries.
 pub(crate) type Echo = (u32, Addr, Vec<(Addr, [u8; 32], Vec<u8>)>);
 
-/// The public identity key inside an Ed25519 peer id (its identity multihash).
-pub(crate) fn identity_of(peer: &PeerId) -> Option<PublicKey> {
-    let mh = peer.as_ref();
-    (mh.code() == 0).then(|| PublicKey::try_decode_protobuf(mh.digest()).ok())?
-}
-
 /// Where a node's echoes go: to the nodes of its own process directly, to the others over
 /// the network; with every node's process identity, to check signatures.
 pub(crate) struct EchoLinks {
     /// Every node's process peer id and identity key.
-    pub keys: Arc<BTreeMap<Addr, (PeerId, Option<PublicKey>)>>,
+    pub keys: Arc<BTreeMap<Addr, (PeerId, PublicKey)>>,
     /// The echo channels of the nodes of this process.
     pub local: Arc<BTreeMap<Addr, Sender<Echo>>>,
     /// The network.
@@ -104,8 +98,7 @@ pub(crate) fn echo_round(
                 }
                 let signed = keys
                     .get(j)
-                    .and_then(|(_, k)| k.as_ref())
-                    .is_some_and(|k| k.verify(&broadcast_statement(&run, tag, *j, d), sig));
+                    .is_some_and(|(_, k)| k.verify(&broadcast_statement(&run, tag, *j, d), sig));
                 if signed {
                     equivocators.insert(*j);
                 }
@@ -136,13 +129,10 @@ mod tests {
     #[test]
     fn the_echo_names_a_sender_only_on_two_of_its_own_signatures() {
         let ids: Vec<Keypair> = (0..4).map(|_| Keypair::generate_ed25519()).collect();
-        let keys: Arc<BTreeMap<Addr, (PeerId, Option<PublicKey>)>> = Arc::new(
+        let keys: Arc<BTreeMap<Addr, (PeerId, PublicKey)>> = Arc::new(
             ids.iter()
                 .enumerate()
-                .map(|(i, k)| {
-                    let peer = k.public().to_peer_id();
-                    (u16::try_from(i).unwrap(), (peer, identity_of(&peer)))
-                })
+                .map(|(i, k)| (u16::try_from(i).unwrap(), (k.public().to_peer_id(), k.public())))
                 .collect(),
         );
         let run = [5; 32];

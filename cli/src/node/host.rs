@@ -25,7 +25,7 @@ use libp2p::PeerId;
 use quasar_pq::pulsar::custody::envelope::seal_message;
 use quasar_pq::pulsar::custody::{CombinerKey, CombinerPublicKey};
 
-use super::echo::{echo_round, identity_of, EchoLinks};
+use super::echo::{echo_round, EchoLinks};
 use super::roster::Process;
 use super::switchboard::{file, Board, Control};
 use super::transport::{Outbox, Transport};
@@ -97,16 +97,19 @@ impl Network {
                 .name("switchboard".into())
                 .spawn(move || {
                     for (peer, bytes) in inbound {
-                        if let (Some(n), Some(Wire::Command { no, .. })) =
-                            (crash_at, Wire::from_bytes(&bytes))
-                        {
-                            if no >= n {
+                        // Decoded once, here; `file` checks the rest.
+                        let Some(wire) = Wire::from_bytes(&bytes) else {
+                            dropped.fetch_add(1, Ordering::Relaxed);
+                            continue;
+                        };
+                        if let (Some(n), Wire::Command { no, .. }) = (crash_at, &wire) {
+                            if *no >= n {
                                 // The fault drill of `--crash-at`: gone mid-run, as if killed.
                                 eprintln!("process {me}: crashing at command {no} (--crash-at)");
                                 std::process::exit(75);
                             }
                         }
-                        if !file(&processes, me, &board, &control_tx, &kem, peer, &bytes) {
+                        if !file(&processes, me, &board, &control_tx, &kem, peer, wire) {
                             dropped.fetch_add(1, Ordering::Relaxed);
                         }
                     }
@@ -173,10 +176,10 @@ impl Network {
         };
         let mut ctrl = BTreeMap::new();
         let mut threads = Vec::new();
-        let keys: Arc<BTreeMap<Addr, (PeerId, Option<PublicKey>)>> = Arc::new(
+        let keys: Arc<BTreeMap<Addr, (PeerId, PublicKey)>> = Arc::new(
             self.processes
                 .iter()
-                .flat_map(|p| p.addrs.iter().map(move |&a| (a, (p.peer, identity_of(&p.peer)))))
+                .flat_map(|p| p.addrs.iter().map(move |&a| (a, (p.peer, p.identity.clone()))))
                 .collect(),
         );
         let mine: Vec<Addr> = self.local().iter().copied().filter(|&a| a <= max).collect();
@@ -266,7 +269,6 @@ impl Network {
         }
         let run = super::fresh_bytes();
         let (report_tx, reports) = mpsc::channel::<Report>();
-        self.board().reports = None;
         let local_reports = report_tx.clone();
         let (mut local, mut threads) =
             self.start_local(run, max, make, move |r| drop(local_reports.send(r)))?;
@@ -375,7 +377,6 @@ impl Network {
             }
         };
         // Closing the command channels ends the node threads, then the router.
-        self.board().ctrl.clear();
         *self.board() = Board::default();
         for t in threads {
             let _ = t.join();

@@ -11,7 +11,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use libp2p::identity::Keypair;
+use libp2p::identity::{Keypair, PublicKey};
 use libp2p::{Multiaddr, PeerId};
 use quasar_pq::pulsar::custody::{CombinerKey, CombinerPublicKey};
 use quasar_pq::PartyId;
@@ -60,12 +60,20 @@ pub(crate) struct Process {
     pub index: usize,
     /// Its peer id.
     pub peer: PeerId,
+    /// The Ed25519 key inside its peer id (it signs the process's public frames).
+    pub identity: PublicKey,
     /// Its address.
     pub listen: Multiaddr,
     /// Its encapsulation key.
     pub kem: CombinerPublicKey,
     /// The nodes it hosts.
     pub addrs: Vec<Addr>,
+}
+
+/// The public identity key inside an Ed25519 peer id (its identity multihash).
+pub(crate) fn identity_of(peer: &PeerId) -> Option<PublicKey> {
+    let mh = peer.as_ref();
+    (mh.code() == 0).then(|| PublicKey::try_decode_protobuf(mh.digest()).ok())?
 }
 
 fn key_path(dir: &Path, index: usize) -> PathBuf {
@@ -156,6 +164,8 @@ impl Roster {
                 .peer
                 .parse()
                 .map_err(|_| format!("process {index}: bad peer id '{}'", e.peer))?;
+            let identity = identity_of(&peer)
+                .ok_or_else(|| format!("process {index}: peer id '{}' holds no Ed25519 key", e.peer))?;
             let listen: Multiaddr = e
                 .listen
                 .parse()
@@ -171,6 +181,7 @@ impl Roster {
             out.push(Process {
                 index,
                 peer,
+                identity,
                 listen,
                 kem,
                 addrs: e.addrs,

@@ -17,7 +17,7 @@ use quasar_pq::pulsar::custody::envelope::open_message;
 use quasar_pq::pulsar::custody::CombinerKey;
 use zeroize::Zeroizing;
 
-use super::echo::{identity_of, Echo};
+use super::echo::Echo;
 use super::roster::Process;
 use super::wire::{broadcast_statement, digest, frame_binding, Wire};
 use crate::driver::{Cmd, Report, Status};
@@ -63,7 +63,7 @@ pub(crate) struct Board {
     pub reports: Option<Sender<Report>>,
 }
 
-/// Files one message from `peer` (see the module docs); false if it was dropped.
+/// Files one decoded message from `peer` (see the module docs); false if it was dropped.
 pub(crate) fn file(
     processes: &[Process],
     me: usize,
@@ -71,12 +71,9 @@ pub(crate) fn file(
     control: &Sender<Control>,
     kem: &CombinerKey,
     peer: PeerId,
-    bytes: &[u8],
+    wire: Wire,
 ) -> bool {
     let Some(from) = processes.iter().find(|p| p.peer == peer) else {
-        return false;
-    };
-    let Some(wire) = Wire::from_bytes(bytes) else {
         return false;
     };
     let board = board.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -120,7 +117,7 @@ pub(crate) fn file(
                 }
             } else {
                 let statement = broadcast_statement(&run, tag, sender, &digest(&bytes));
-                if !identity_of(&from.peer).is_some_and(|k| k.verify(&statement, &signature)) {
+                if !from.identity.verify(&statement, &signature) {
                     return false;
                 }
                 Zeroizing::new(bytes)
@@ -171,6 +168,7 @@ mod tests {
             .map(|(i, id)| Process {
                 index: i,
                 peer: id.public().to_peer_id(),
+                identity: id.public(),
                 listen: "/ip4/127.0.0.1/tcp/1".parse().unwrap(),
                 kem: kem.public_key().clone(),
                 addrs: vec![u16::try_from(i).unwrap()],
@@ -215,7 +213,10 @@ mod tests {
         board.lock().unwrap().ctrl.insert(2, ctrl_tx);
         let (control, _control_rx) = mpsc::channel();
         let p = |i: usize| processes[i].peer;
-        let file = |peer, bytes: &[u8]| file(&processes, 2, &board, &control, &kem, peer, bytes);
+        // Garbage never decodes (the switchboard's loop drops it before filing).
+        let file = |peer, bytes: &[u8]| {
+            Wire::from_bytes(bytes).is_some_and(|w| file(&processes, 2, &board, &control, &kem, peer, w))
+        };
 
         // A frame from node 1, sent and signed by process 1, to node 2: filed.
         assert!(file(p(1), &frame(&ids[1], [9; 32], 1, vec![2])));
