@@ -18,7 +18,8 @@
 //   --quick: one build with the `ct-quick` profile (the dev profile's opt-level 3 without
 //           overflow checks or debug assertions, which branch on secrets by design),
 //           every path; what `npm test` runs. Skips (exit 0) without valgrind.
-//   --no-plant: skip the planted-branch run (feature `ct-plant`), which must be caught.
+//   --no-plant: skip the planted-branch run (the harness's `--plant`: a secret-dependent branch
+//           and table index in ML-DSA signing, same binary), which must be caught.
 // Prints a table path × level. Exit 1 on any finding, a crashed path, or an uncaught plant.
 
 import { spawnSync } from 'node:child_process';
@@ -85,11 +86,11 @@ function run(cmd, args, opts = {}) {
   return spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 28, ...opts });
 }
 
-function build(level, extraFeatures = '') {
+function build(level) {
   const l = LEVELS[level];
   const env = { ...process.env };
   if (l.portable) env.LIBCRUX_DISABLE_SIMD256 = '1';
-  const features = extraFeatures ? `${FEATURES},${extraFeatures}` : FEATURES;
+  const features = FEATURES;
   // `-p quasar-pq`: the harness with exactly these features, never the CLI's.
   console.log(`$ cargo build -p quasar-pq --profile ${l.profile} --features ${features} --bin ct-check`);
   const r = run('cargo', ['build', '-p', 'quasar-pq', '--profile', l.profile, '--features', features, '--bin', 'ct-check'], {
@@ -146,12 +147,12 @@ function describe(err) {
 }
 
 /** Runs one path under memcheck; returns { failed, findings, declassified: {name: count} }. */
-function checkPath(bin, level, name, logDir, index) {
+function checkPath(bin, level, name, logDir, index, extra = []) {
   const xml = join(logDir, `${index}.xml`);
   const env = { ...process.env, CT_PORTABLE: LEVELS[level].portable ? '1' : '0' };
   const r = run('valgrind', [
     '--tool=memcheck', '--xml=yes', `--xml-file=${xml}`, '--error-limit=no', '--num-callers=50',
-    '--leak-check=no', bin, '--exact', name,
+    '--leak-check=no', bin, '--exact', ...extra, name,
   ], { env });
   const errors = parseErrors(readFileSync(xml, 'utf8'));
   const declassified = {};
@@ -218,11 +219,11 @@ function main() {
   let plantResult = 'not run';
   if (plant) {
     const level = levels[0];
-    const bin = build(level, 'ct-plant');
+    const bin = build(level);
     const logDir = join(TARGET, 'ct-check', 'plant');
     rmSync(logDir, { recursive: true, force: true });
     mkdirSync(logDir, { recursive: true });
-    const res = checkPath(bin, level, 'mldsa/sign/ML-DSA-44', logDir, 0);
+    const res = checkPath(bin, level, 'mldsa/sign/ML-DSA-44', logDir, 0, ['--plant']);
     const inPlant = res.findings.filter((f) => f.frames.some((fr) => /planted_leak/.test(fr.fn) || /crate\/src\/ct\.rs:/.test(fr.loc)));
     const kinds = new Set(inPlant.map((f) => f.kind));
     const caught = kinds.has('UninitCondition') && kinds.has('UninitValue');
@@ -230,8 +231,6 @@ function main() {
       ? `caught: ${inPlant.length} finding(s) in ct::planted_leak (branch: UninitCondition, table index: UninitValue)`
       : `NOT CAUGHT (findings in the planted code: ${inPlant.length}, kinds ${[...kinds].join(', ') || 'none'})`;
     if (!caught) bad++;
-    // Rebuild without the plant so the harness binary left behind is the real one.
-    build(level);
   }
 
   console.log('\n## Constant-flow check (Valgrind memcheck, secrets undefined)\n');
@@ -243,7 +242,7 @@ function main() {
     const per = levels.map((l) => `${l}: ${totals[`${d.name} @ ${l}`] || 0}`).join(', ');
     console.log(`- ${d.name} (${per}): ${d.why}`);
   }
-  console.log(`\nPlanted secret-dependent branch and index (feature ct-plant): ${plantResult}`);
+  console.log(`\nPlanted secret-dependent branch and index (--plant): ${plantResult}`);
   const paths = [...table.values()].length * levels.length;
   console.log(`${paths - bad} passed, ${bad} failed`);
   process.exit(bad ? 1 : 0);

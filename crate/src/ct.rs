@@ -145,9 +145,20 @@ pub fn on_valgrind() -> bool {
     valgrind::running_on_valgrind()
 }
 
-/// The planted secret-dependent branch and table index (feature `ct-plant`, test builds
-/// only): the constant-flow check must report both, proving it can fail.
-#[cfg(feature = "ct-plant")]
+/// Whether the planted leak runs (`set_plant`): off unless the harness turns it on.
+#[cfg(feature = "ct-check")]
+static PLANT: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(false);
+
+/// Turns on the planted secret-dependent branch and table index in ML-DSA signing (feature
+/// `ct-check`, test builds only): the constant-flow check must report both, proving it can
+/// fail. A switch rather than a feature, so proving that costs no second build.
+#[cfg(feature = "ct-check")]
+pub fn set_plant(on: bool) {
+    PLANT.store(on, core::sync::atomic::Ordering::Relaxed);
+}
+
+/// The planted leak, when [`set_plant`] turned it on; nothing otherwise.
+#[cfg(feature = "ct-check")]
 #[inline(never)]
 pub(crate) fn planted_leak(secret: &[u8]) {
     static TABLE: [u8; 256] = {
@@ -159,6 +170,10 @@ pub(crate) fn planted_leak(secret: &[u8]) {
         }
         t
     };
+    // The switch is public; only what follows it branches on the secret.
+    if !PLANT.load(core::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
     if let (Some(&a), Some(&b)) = (secret.first(), secret.get(1)) {
         if a & 1 == 1 {
             core::hint::black_box(a);

@@ -58,6 +58,8 @@ fn main() -> ExitCode {
     let list = std::env::args().any(|a| a == "--list");
     let exact = std::env::args().any(|a| a == "--exact");
     let portable = std::env::var_os("CT_PORTABLE").is_some_and(|v| v == "1");
+    // `--plant`: ML-DSA signing runs the planted leak, which the check must report.
+    quasar_pq::ct::set_plant(std::env::args().any(|a| a == "--plant"));
     let mut paths = Vec::new();
     paths.extend(mldsa::paths());
     paths.extend(slhdsa::paths());

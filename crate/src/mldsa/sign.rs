@@ -25,7 +25,7 @@ pub(super) fn sign_mu<P: Params>(
     out: &mut [u8],
 ) -> Result<(), Error> {
     let parts = sk_decode::<P>(sk).ok_or(Error::MalformedSecretKey)?;
-    #[cfg(feature = "ct-plant")]
+    #[cfg(feature = "ct-check")]
     crate::ct::planted_leak(&parts.key);
 
     // Â ← ExpandA(ρ), kept for all attempts.
