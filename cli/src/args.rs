@@ -6,6 +6,10 @@ use quasar_pq::party::hazmat::Cheat;
 
 /// The most parties a demo runs (one thread each).
 pub(crate) const MAX_PARTIES: u16 = 256;
+/// Blocks per epoch of a devnet (`--chain`) by default, and at most.
+const DEFAULT_BLOCKS: u16 = 3;
+const MAX_BLOCKS: u16 = 64;
+
 /// The most parties of a committee (the scheme's parameters stop at 6).
 pub(crate) const COMMITTEE_MAX_PARTIES: u16 = 6;
 /// Corona's default group: small, for each signer's round 1 is about 615 KB to every other
@@ -75,6 +79,13 @@ OPTIONS:
                              or garbage (named MALFORMED_MESSAGE, then a new session
                              without it); the dealer is trusted, so nothing to cheat
                              in its key generation
+    --chain DIR              Pulsar only: run the pipeline as a live devnet: every party
+                             is also a validator with its own BLS, ML-DSA-44 and Magnetar
+                             keys; each signing becomes --blocks certificates (every leg,
+                             the Pulsar leg by the group), written to DIR as they are made
+                             (set-E.qvst, cert-E-H.qcrt: `quasar cert verify --chain DIR`
+                             follows them); --reshare becomes an epoch change
+    --blocks B               blocks per epoch with --chain, 1 to 64 [default: 3]
     -h, --help               print this help
 
 EXAMPLES:
@@ -120,6 +131,10 @@ pub(crate) struct Demo {
     pub seed: Vec<u8>,
     /// The misbehaving party.
     pub cheat: Option<Cheating>,
+    /// `--chain DIR`: run the Pulsar pipeline as a devnet writing its chain here.
+    pub chain: Option<std::path::PathBuf>,
+    /// Blocks per epoch of a devnet (`--blocks`).
+    pub blocks: u16,
 }
 
 /// A misbehaving party and how it misbehaves (`--cheat PARTY[:KIND]`).
@@ -252,6 +267,8 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
     let mut seed = None;
     let mut cheat = None;
     let mut signers = None;
+    let mut chain = None;
+    let mut blocks = None;
     let mut rest = args[1..].iter();
     while let Some(arg) = rest.next() {
         if arg == "-h" || arg == "--help" {
@@ -271,6 +288,8 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
             "--seed" => &mut seed,
             "--cheat" => &mut cheat,
             "--signers" | "-k" => &mut signers,
+            "--chain" => &mut chain,
+            "--blocks" => &mut blocks,
             f if f.starts_with('-') => return Err(format!("unknown flag '{f}' (try 'quasar --help')")),
             other => return Err(format!("unexpected argument '{other}' (try 'quasar --help')")),
         };
@@ -478,6 +497,16 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
             }
         },
     };
+    if chain.is_some() && !matches!(scheme, Scheme::Pulsar(_)) {
+        return Err(format!(
+            "--chain applies to --scheme pulsar only (the devnet's Pulsar leg; --scheme {scheme_name} is not a certificate leg it runs)"
+        ));
+    }
+    let blocks = match blocks {
+        None => DEFAULT_BLOCKS,
+        Some(_) if chain.is_none() => return Err("--blocks applies with --chain DIR only".into()),
+        Some(v) => number("--blocks", &v, 1, MAX_BLOCKS)?,
+    };
     Ok(Command::Demo(Demo {
         scheme,
         parties: n,
@@ -486,6 +515,8 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
         signers,
         seed,
         cheat,
+        chain: chain.map(std::path::PathBuf::from),
+        blocks,
     }))
 }
 
@@ -573,6 +604,40 @@ mod tests {
             .cheat
             .unwrap();
         assert_eq!(c.in_signing(), Some(Cheat::BadContribution));
+    }
+
+    #[test]
+    fn devnet_lines() {
+        let d = demo("demo --scheme pulsar -n 4 -t 3 --chain out --blocks 5");
+        assert_eq!(d.chain.as_deref(), Some(std::path::Path::new("out")));
+        assert_eq!(d.blocks, 5);
+        assert_eq!(demo("demo --scheme pulsar --chain out").blocks, DEFAULT_BLOCKS);
+        for (line, want) in [
+            (
+                "demo --scheme lens --chain out",
+                "--chain applies to --scheme pulsar only",
+            ),
+            (
+                "demo --scheme corona --chain out",
+                "--chain applies to --scheme pulsar only",
+            ),
+            (
+                "demo --scheme pulsar --blocks 3",
+                "--blocks applies with --chain DIR only",
+            ),
+            (
+                "demo --scheme pulsar --chain out --blocks 0",
+                "--blocks must be between 1 and 64, got 0",
+            ),
+            (
+                "demo --scheme pulsar --chain out --blocks 65",
+                "--blocks must be between 1 and 64, got 65",
+            ),
+            ("demo --scheme pulsar --chain", "--chain needs a value"),
+        ] {
+            let err = run(line).expect_err(line);
+            assert!(err.contains(want), "{line}: {err}");
+        }
     }
 
     #[test]

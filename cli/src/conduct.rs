@@ -129,6 +129,17 @@ pub(crate) enum Event {
     Certified(Vec<u16>),
     /// The node erased its share of this generation.
     Erased(u64),
+    /// The aggregator of a devnet certified a block.
+    Block {
+        /// The epoch.
+        epoch: u64,
+        /// The height.
+        height: u64,
+        /// The certificate's length in bytes.
+        len: usize,
+        /// How many validators' signatures it carries, of how many in the set.
+        signed: (usize, usize),
+    },
 }
 
 impl Event {
@@ -328,7 +339,7 @@ impl<P: Send + Sync + 'static> Conductor<P> {
                             return Err(f);
                         }
                     },
-                    Event::Signers(_) | Event::Certified(_) | Event::Erased(_) => {}
+                    Event::Signers(_) | Event::Certified(_) | Event::Erased(_) | Event::Block { .. } => {}
                 }
             }
         }

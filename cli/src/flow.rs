@@ -38,6 +38,11 @@ pub(crate) fn held<'a, T>(value: &'a Option<T>, what: &str) -> Result<&'a T, Fai
     value.as_ref().ok_or_else(|| missing(what))
 }
 
+/// The value a node keeps for a later phase, mutably (see [`held`]).
+pub(crate) fn held_mut<'a, T>(value: &'a mut Option<T>, what: &str) -> Result<&'a mut T, Failure> {
+    value.as_mut().ok_or_else(|| missing(what))
+}
+
 /// What the hub published to this node.
 pub(crate) fn from_hub(published: &Published) -> Result<&[u8], Failure> {
     published.from(HUB).ok_or_else(|| missing("message from the hub"))
@@ -235,6 +240,20 @@ pub(crate) enum Phase {
     /// "Erase old shares": every old party reports its keyring's activation; the dealers
     /// tell the certificate to old parties that took no part, which activate theirs.
     Retire(Dealing),
+    /// A devnet's enrollment: these parties hand the aggregator their validator keys (and
+    /// the group key they hold).
+    Enroll(Vec<u16>),
+    /// The aggregator announces the validator set of `epoch`, made of `members`, to `to`.
+    Announce {
+        /// The epoch.
+        epoch: u64,
+        /// The validators.
+        members: Vec<u16>,
+        /// Who is told.
+        to: Vec<u16>,
+    },
+    /// A devnet block: the validators sign it, a Pulsar quorum signs its message.
+    Block(crate::devnet::Block),
 }
 
 /// One scheme.
@@ -391,7 +410,8 @@ where
 /// How long a serving process waits for the conductor's next command.
 const SERVE_IDLE: core::time::Duration = core::time::Duration::from_secs(600);
 
-fn pipeline<F: Flow>(f: &F, c: &mut Conductor<Phase>, p: &Pipeline<'_>) -> Result<(), Failure> {
+/// The setup path of the group `1..=n` with threshold `t`, with its progress lines.
+pub(crate) fn setup<F: Flow>(f: &F, c: &mut Conductor<Phase>, p: &Pipeline<'_>) -> Result<(), Failure> {
     let (n, t) = (p.demo.parties, p.demo.threshold);
     let parties = range(n);
     // The key ceremony's signers: `t` members, not the one that cheats in dealings (the
@@ -404,25 +424,33 @@ fn pipeline<F: Flow>(f: &F, c: &mut Conductor<Phase>, p: &Pipeline<'_>) -> Resul
     let setup = Phase::Setup {
         dkg: p.session("dkg"),
         ceremony: p.session("key ceremony"),
-        parties: parties.clone(),
+        parties,
         t,
         signers,
     };
     let done = c.path(F::SETUP, setup)?;
     c.phase_line("DKG", &f.dkg_line(n, t));
     f.setup_lines(c, &done);
-    sign(f, c, p, 0, (&parties, t))?;
+    Ok(())
+}
 
-    let Some((n2, t2)) = p.demo.reshare else {
-        return Ok(());
-    };
-    let d = Dealing {
+/// The reshare `--reshare` asks for, if any: its dealers are a quorum of `set` (threshold
+/// `t`) not named so far, its receivers the new set.
+pub(crate) fn dealing(c: &Conductor<Phase>, p: &Pipeline<'_>, (set, t): (&[u16], u16)) -> Option<Dealing> {
+    let (n2, t2) = p.demo.reshare?;
+    Some(Dealing {
         session: p.session("reshare"),
-        old: (parties.clone(), t),
-        dealers: quorum(&parties, t, &c.named, p.dealing_cheat, false),
+        old: (set.to_vec(), t),
+        dealers: quorum(set, t, &c.named, p.dealing_cheat, false),
         receivers: new_set(n2, &c.named),
         threshold: t2,
-    };
+    })
+}
+
+/// The reshare path `d` and "Erase old shares", with their progress lines.
+pub(crate) fn reshare(c: &mut Conductor<Phase>, d: &Dealing) -> Result<(), Failure> {
+    let (n, t) = (d.old.0.len(), d.old.1);
+    let (n2, t2) = (d.receivers.len(), d.threshold);
     let done = c.phase("Reshare", Phase::Reshare(d.clone()))?;
     let same = match (c.keys.get("before reshare"), c.keys.get("after reshare")) {
         (Some(a), Some(b)) if a == b => "the group key unchanged",
@@ -446,5 +474,18 @@ fn pipeline<F: Flow>(f: &F, c: &mut Conductor<Phase>, p: &Pipeline<'_>) -> Resul
             list(&done.erased())
         ),
     );
-    sign(f, c, p, 1, (&d.receivers, t2))
+    Ok(())
+}
+
+/// The shared pipeline: setup → sign → verify [→ reshare → erase → sign → verify].
+pub(crate) fn pipeline<F: Flow>(f: &F, c: &mut Conductor<Phase>, p: &Pipeline<'_>) -> Result<(), Failure> {
+    let (n, t) = (p.demo.parties, p.demo.threshold);
+    let parties = range(n);
+    setup(f, c, p)?;
+    sign(f, c, p, 0, (&parties, t))?;
+    let Some(d) = dealing(c, p, (&parties, t)) else {
+        return Ok(());
+    };
+    reshare(c, &d)?;
+    sign(f, c, p, 1, (&d.receivers, d.threshold))
 }

@@ -57,6 +57,7 @@ mod cert;
 mod committee;
 mod conduct;
 mod corona;
+mod devnet;
 mod driver;
 mod flow;
 mod lens;

@@ -23,14 +23,21 @@ use rand_chacha::ChaCha20Rng;
 
 use crate::args::{Acts, Demo};
 use crate::conduct::{list, Conductor, Done, Event};
+use crate::devnet;
 use crate::driver::{self, output, party_id, Output, Publication, Published, Role};
-use crate::flow::{self, held, ids, Flow, Phase, Resharing};
+use crate::flow::{self, held, held_mut, ids, Flow, Phase, Pipeline, Resharing};
 use crate::net::HUB;
 use crate::node::Place;
 use crate::report::Failure;
 use crate::Summary;
+use quasar_pq::cert::PULSAR_CONTEXT;
 
 type R = Ristretto255;
+
+/// Whether `b` is a Pulsar group key frame (what a devnet's sets carry).
+fn is_group_key(b: &[u8]) -> bool {
+    quasar_pq::pulsar::frame::GroupKeyFrame::decode(b).is_ok()
+}
 
 /// The rows of the table the setup path spans.
 const SETUP: &[&str] = &["DKG", "Key ceremony", "Key certification"];
@@ -54,9 +61,10 @@ fn setup_params(phase: &Phase, mode: Mode) -> Result<Option<SetupParams>, Failur
     )?))
 }
 
-/// A sign path's parameters as every node builds them.
-fn sign_params(id: [u8; 32], signers: &[u16], message: &[u8]) -> Result<SignParams, Failure> {
-    Ok(SignParams::new(id, &ids(signers), message, b"", party_id(HUB))?)
+/// A sign path's parameters as every node builds them (a devnet block's under the
+/// certificate's Pulsar context).
+fn sign_params(id: [u8; 32], signers: &[u16], message: &[u8], ctx: &[u8]) -> Result<SignParams, Failure> {
+    Ok(SignParams::new(id, &ids(signers), message, ctx, party_id(HUB))?)
 }
 
 /// A party's node.
@@ -69,9 +77,24 @@ struct Member {
     keyring: Keyring<KeyShare>,
     /// What its reshare path left, until "Erase old shares".
     reshared: Option<Resharing>,
+    /// Its validator keys, in a devnet run (drawn when it enrolls).
+    validator: Option<devnet::Keys>,
 }
 
 impl Member {
+    fn validator(&self) -> Result<&devnet::Keys, Failure> {
+        held(&self.validator, "validator keys")
+    }
+
+    /// What a Pulsar signer hands the combiner: the group's public record and key.
+    fn record(&self) -> Result<Vec<Publication>, Failure> {
+        let share = self.share()?;
+        Ok(vec![
+            Publication::to_hub(share.public().to_bytes()),
+            Publication::to_hub(share.group_key().to_bytes()),
+        ])
+    }
+
     fn share(&self) -> Result<&KeyShare, Failure> {
         self.keyring.current().ok_or_else(|| flow::missing("key share"))
     }
@@ -84,12 +107,28 @@ impl driver::Node for Member {
         let me = self.id.get();
         Ok(match phase {
             // The combiner learns the group's public record from the signers' majority.
-            Phase::Sign { signers, .. } if signers.contains(&me) => {
-                let share = self.share()?;
-                vec![
-                    Publication::to_hub(share.public().to_bytes()),
-                    Publication::to_hub(share.group_key().to_bytes()),
-                ]
+            Phase::Sign { signers, .. } if signers.contains(&me) => self.record()?,
+            // A validator enrolls with keys of its own (and the group key it holds).
+            Phase::Enroll(parties) if parties.contains(&me) => {
+                let keys = devnet::Keys::generate(me, &mut self.rng)?;
+                let mut out = vec![Publication::to_hub(keys.enrollment())];
+                if let Some(share) = self.keyring.current() {
+                    out.push(Publication::to_hub(share.group_key().frame()));
+                }
+                self.validator = Some(keys);
+                out
+            }
+            // A validator of the epoch signs the block; a Pulsar signer also hands the combiner
+            // the group's record.
+            Phase::Block(b) => {
+                let mut out = match &self.validator {
+                    Some(keys) => keys.sign(b, self.acts.signing.is_some(), &mut self.rng)?,
+                    None => Vec::new(),
+                };
+                if b.signers.contains(&me) {
+                    out.extend(self.record()?);
+                }
+                out
             }
             // A joining member learns it from the dealers' majority.
             Phase::Reshare(d) if d.dealers.contains(&me) => {
@@ -121,7 +160,7 @@ impl driver::Node for Member {
                 }))
             }
             Phase::Sign { id, signers, message } if signers.contains(&me.get()) => {
-                let params = sign_params(*id, signers, message)?;
+                let params = sign_params(*id, signers, message, b"")?;
                 let share = self.keyring.current().ok_or_else(|| flow::missing("key share"))?;
                 let rng = &mut self.rng;
                 Ok(Role::party(match self.acts.signing {
@@ -169,6 +208,23 @@ impl driver::Node for Member {
                     Ok((Pending::new(None, public, current.group_key().clone()), cert))
                 })
             }
+            Phase::Enroll(parties) if parties.contains(&me.get()) => Ok(Role::Local(Vec::new())),
+            Phase::Announce { epoch, members, to } if to.contains(&me.get()) => {
+                let set = flow::from_hub(published)?;
+                let member = members.contains(&me.get());
+                held_mut(&mut self.validator, "validator keys")?.told(*epoch, set, member)?;
+                Ok(Role::Local(Vec::new()))
+            }
+            Phase::Block(b) if b.signers.contains(&me.get()) => {
+                let message = self.validator()?.message(b)?;
+                let params = sign_params(b.id, &b.signers, &message, PULSAR_CONTEXT)?;
+                let share = self.keyring.current().ok_or_else(|| flow::missing("key share"))?;
+                let rng = &mut self.rng;
+                Ok(Role::party(match self.acts.signing {
+                    Some(c) => Lifecycle::sign_cheating(share, &params, c, rng)?,
+                    None => Lifecycle::sign(share, &params, rng)?,
+                }))
+            }
             _ => Ok(Role::Idle),
         }
     }
@@ -185,7 +241,7 @@ impl driver::Node for Member {
                 self.keyring = Keyring::new(o.key_share);
                 Ok(events)
             }
-            Phase::Sign { .. } => {
+            Phase::Sign { .. } | Phase::Block(_) => {
                 let o = output::<MemberOutcome>(out)?
                     .into_released()
                     .ok_or_else(missing)?;
@@ -235,6 +291,37 @@ struct Hub {
     rng: ChaCha20Rng,
     /// The last signature.
     signature: Vec<u8>,
+    /// The aggregator, in a devnet run.
+    aggregator: Option<devnet::Aggregator>,
+    /// The Pulsar group key the enrolled members agree on (a devnet's sets carry it).
+    group_key: Option<Vec<u8>>,
+    /// What the aggregator named while collecting a block, reported when it is sealed.
+    named: Vec<Event>,
+}
+
+impl Hub {
+    fn aggregator(&mut self) -> Result<&mut devnet::Aggregator, Failure> {
+        held_mut(&mut self.aggregator, "aggregator (--chain)")
+    }
+
+    /// The combiner of a signing session on `message` under `ctx`, from the signers' record.
+    fn combiner(
+        &mut self,
+        (id, signers): ([u8; 32], &[u16]),
+        message: &[u8],
+        ctx: &[u8],
+        published: &Published,
+    ) -> Result<Role, Failure> {
+        let params = sign_params(id, signers, message, ctx)?;
+        let public: GroupPublic<R> = published.agreed(signers, |b| GroupPublic::from_bytes(b).ok())?;
+        let key = published.agreed(signers, |b| GroupKey::from_bytes(b, &public).ok())?;
+        Ok(Role::party(Combiner::sign(
+            &params,
+            &key,
+            &public,
+            &mut self.rng,
+        )?))
+    }
 }
 
 impl driver::Node for Hub {
@@ -243,6 +330,10 @@ impl driver::Node for Hub {
     fn publish(&mut self, phase: &Phase) -> Result<Vec<Publication>, Failure> {
         Ok(match phase {
             Phase::Verify(to, _) => vec![Publication::new(to, self.signature.clone())],
+            Phase::Announce { epoch, members, to } => {
+                let key = held(&self.group_key, "group key")?.clone();
+                self.aggregator()?.announce(*epoch, members, to, key)?
+            }
             _ => Vec::new(),
         })
     }
@@ -253,24 +344,32 @@ impl driver::Node for Hub {
                 let params = held(&setup_params(phase, self.mode)?, "setup")?.clone();
                 Ok(Role::party(Combiner::setup(&params, &mut self.rng)))
             }
-            Phase::Sign { id, signers, message } => {
-                let params = sign_params(*id, signers, message)?;
-                let public: GroupPublic<R> =
-                    published.agreed(signers, |b| GroupPublic::from_bytes(b).ok())?;
-                let key = published.agreed(signers, |b| GroupKey::from_bytes(b, &public).ok())?;
-                Ok(Role::party(Combiner::sign(
-                    &params,
-                    &key,
-                    &public,
-                    &mut self.rng,
-                )?))
+            Phase::Sign { id, signers, message } => self.combiner((*id, signers), message, b"", published),
+            Phase::Enroll(parties) => {
+                let named = self.aggregator()?.enroll(parties, published);
+                // The group key as most members hold it (a malformed copy is not counted).
+                self.group_key =
+                    Some(published.agreed(parties, |b| Some(b.to_vec()).filter(|_| is_group_key(b)))?);
+                Ok(Role::Local(named))
+            }
+            Phase::Block(b) => {
+                let (message, named) = self.aggregator()?.collect(b, published)?;
+                self.named = named;
+                self.combiner((b.id, &b.signers), &message, PULSAR_CONTEXT, published)
             }
             _ => Ok(Role::Idle),
         }
     }
 
-    fn finish(&mut self, _: &Phase, out: Output) -> Result<Vec<Event>, Failure> {
+    fn finish(&mut self, phase: &Phase, out: Output) -> Result<Vec<Event>, Failure> {
         Ok(match output::<CombinerOutcome>(out)? {
+            CombinerOutcome::Signed(s) if matches!(phase, Phase::Block(_)) => {
+                let mut events = core::mem::take(&mut self.named);
+                events.extend(Event::blame(None, [s.blame()]));
+                events.push(Event::Signers(s.signers().iter().map(|p| p.get()).collect()));
+                events.push(self.aggregator()?.seal(&s.to_frame())?);
+                events
+            }
             CombinerOutcome::Certified(c) => {
                 let mut events = Event::blame(Some(SETUP[1]), [c.dropped.as_slice()]);
                 events.push(Event::Signers(
@@ -331,6 +430,14 @@ impl Flow for Pulsar {
     fn key_kind(&self) -> String {
         format!("{} public key", self.0.name())
     }
+
+    fn pipeline(&self, c: &mut Conductor<Phase>, p: &Pipeline<'_>) -> Result<(), Failure> {
+        if p.demo.chain.is_some() {
+            devnet::pipeline(self, c, p)
+        } else {
+            flow::pipeline(self, c, p)
+        }
+    }
 }
 
 /// The Pulsar pipeline.
@@ -342,11 +449,16 @@ pub(crate) fn run(demo: &Demo, mode: Mode, place: &Place<'_>) -> Result<Summary,
         rng,
         keyring: Keyring::empty(),
         reshared: None,
+        validator: None,
     };
+    let chain = demo.chain.clone();
     let hub = move |rng| Hub {
         mode,
         rng,
         signature: Vec::new(),
+        aggregator: chain.as_deref().map(devnet::Aggregator::new),
+        group_key: None,
+        named: Vec::new(),
     };
     flow::run(&Pulsar(mode), demo, member, hub, place)
 }

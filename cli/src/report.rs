@@ -69,7 +69,10 @@ via_crate_error!(
     quasar_pq::lens::Error,
     quasar_pq::lss::Error,
     quasar_pq::mldsa::Error,
-    quasar_pq::wire::Error
+    quasar_pq::wire::Error,
+    quasar_pq::bls::Error,
+    quasar_pq::magnetar::Error,
+    quasar_pq::cert::Error
 );
 
 impl fmt::Display for Failure {

@@ -237,3 +237,69 @@ fn an_equivocating_broadcaster_is_named_by_every_honest_node_and_the_run_goes_on
     );
     assert!(t.contains("verified by 4 with plain ML-DSA-65"), "{t}");
 }
+
+/// Runs `quasar cert verify DIR --policy POLICY` (a light client that trusts DIR's set-0).
+fn follow(dir: &Path, policy: &str) -> String {
+    let out = quasar()
+        .args(["cert", "verify"])
+        .arg(dir)
+        .args(["--policy", policy])
+        .output()
+        .unwrap();
+    let t = text(&out);
+    assert!(out.status.success(), "{policy}: {t}");
+    t
+}
+
+#[test]
+fn a_devnet_across_processes_certifies_blocks_on_every_leg_through_an_epoch_change() {
+    let dir = tempfile::tempdir().unwrap();
+    keys(dir.path(), 5, port(7));
+    // Party 2's process plays the run's cheat: a bad Pulsar contribution and a wrong BLS
+    // block signature.
+    let _cluster = serve(dir.path(), 5, 10, |i| {
+        if i == 2 {
+            vec!["--misbehave".into()]
+        } else {
+            Vec::new()
+        }
+    });
+    let chain = dir.path().join("chain");
+    let demo = [
+        "--scheme",
+        "pulsar",
+        "--set",
+        "44",
+        "--parties",
+        "4",
+        "--threshold",
+        "3",
+        "--reshare",
+        "4:3",
+        "--cheat",
+        "2",
+        "--blocks",
+        "2",
+        "--chain",
+        chain.to_str().unwrap(),
+    ];
+    let out = conduct(dir.path(), 10, &demo);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(
+        t.contains("party 2 named in Blocks, epoch 0: INVALID_BLS_SIGNATURE"),
+        "{t}"
+    );
+    assert!(t.contains("BLS, ML-DSA and Magnetar of 3 of 4 validators"), "{t}");
+    assert!(t.contains("committing to the next set"), "{t}");
+    assert!(t.contains("block 4 in"), "{t}");
+    // Independent light clients follow the chain the aggregator wrote, across the epoch
+    // change, under policies that together check every leg.
+    for policy in ["pq-heavy", "strict-pq-fast"] {
+        let report = follow(&chain, policy);
+        assert!(
+            report.contains("accepted: epoch 1 height 4"),
+            "{policy}: {report}"
+        );
+    }
+}
