@@ -2,15 +2,20 @@
 // Tiny static server for the quasar-pq demo. Node's `http` module only, no dependencies.
 //
 //   node scripts/serve.mjs            # http://127.0.0.1:8080/  (PORT env overrides; PORT=0 = any free port)
+//   node scripts/serve.mjs --live DIR # also serves a devnet's chain directory (`quasar … --chain DIR`)
 //
 // Routes: `/` -> www/index.html; `/www/*`, `/js/*`, `/pkg/*`, `/kats/*` (the light-client tab's golden chain) from the repository root.
 // The demo (www/) loads the package's API from /js/support/demo.mjs, over the demo build
 // (pkg/demo: `hazmat`, the cheating-party toggle), which the npm package never ships.
+// `/live/index.json` says whether it follows a devnet; with a live directory it lists the epochs of its validator sets and the
+// (epoch, height) of its certificates, read afresh on every request, and `/live/set-E.qvst`,
+// `/live/cert-E-H.qcrt` are those files (no other name is served from it); the light-client
+// tab follows the chain as it grows.
 // Everything else is 404. Paths containing `..` (raw or percent-encoded) are rejected.
-// The same module exports `startServer({ port })` so tests can run it in-process.
+// The same module exports `startServer({ port, live })` so tests can run it in-process.
 
 import http from 'node:http';
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -61,18 +66,53 @@ function resolveRequest(urlPath) {
   return file;
 }
 
+const SET_FILE = /^set-(\d{1,10})\.qvst$/;
+const CERT_FILE = /^cert-(\d{1,10})-(\d{1,15})\.qcrt$/;
+
+/** The chain in `dir` so far: set epochs and certificate (epoch, height), in order. */
+async function liveIndex(dir) {
+  let names = [];
+  try {
+    names = await readdir(dir);
+  } catch {
+    // Not there yet: an empty chain (the devnet creates it with its first set).
+  }
+  const sets = [];
+  const certs = [];
+  for (const n of names) {
+    const s = SET_FILE.exec(n);
+    if (s) sets.push(Number(s[1]));
+    const c = CERT_FILE.exec(n);
+    if (c) certs.push([Number(c[1]), Number(c[2])]);
+  }
+  sets.sort((a, b) => a - b);
+  certs.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return { sets, certs };
+}
+
 function send(res, status, body, headers = {}) {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers });
   res.end(body);
 }
 
-async function handle(req, res) {
+async function handle(req, res, live) {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     send(res, 405, 'method not allowed\n', { allow: 'GET, HEAD' });
     return;
   }
   const rawPath = (req.url ?? '/').split('?')[0].split('#')[0];
   let file = resolveRequest(rawPath);
+  const liveName = rawPath.startsWith('/live/') ? rawPath.slice('/live/'.length) : null;
+  // Answered with or without a live directory (`live: false`: nothing to follow), so a page
+  // asking whether there is one meets no error.
+  if (liveName === 'index.json') {
+    const body = Buffer.from(JSON.stringify(live ? { live: true, ...(await liveIndex(live)) } : { live: false, sets: [], certs: [] }));
+    res.writeHead(200, { 'content-type': MIME['.json'], 'content-length': body.length, 'cache-control': 'no-store' });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    return;
+  }
+  // Only the names a devnet writes, and only from its directory.
+  if (liveName !== null && live) file = SET_FILE.test(liveName) || CERT_FILE.test(liveName) ? path.join(live, liveName) : null;
   if (file === null) {
     send(res, rawPath.includes('..') || /%2e%2e/i.test(rawPath) ? 400 : 404, 'not found\n');
     return;
@@ -103,13 +143,15 @@ async function handle(req, res) {
 
 /**
  * Start the server on 127.0.0.1.
- * @param {{ port?: number }} [options] port 0 picks a free port.
+ * @param {{ port?: number, live?: string }} [options] port 0 picks a free port; `live`, a
+ *   devnet's chain directory to serve under /live/.
  * @returns {Promise<{ url: string, port: number, close: () => Promise<void> }>}
  */
-export function startServer({ port = DEFAULT_PORT } = {}) {
+export function startServer({ port = DEFAULT_PORT, live = null } = {}) {
+  const liveDir = live ? path.resolve(live) : null;
   return new Promise((resolve, reject) => {
     const server = http.createServer((req, res) => {
-      handle(req, res).catch(() => {
+      handle(req, res, liveDir).catch(() => {
         if (!res.headersSent) send(res, 500, 'internal error\n');
         else res.destroy();
       });
@@ -139,9 +181,15 @@ if (isMain) {
     console.error(`quasar-pq demo: invalid PORT ${JSON.stringify(envPort)}`);
     process.exit(1);
   }
+  const li = process.argv.indexOf('--live');
+  const live = li > 0 ? process.argv[li + 1] : null;
+  if (li > 0 && !live) {
+    console.error('quasar-pq demo: --live needs a directory (the --chain DIR of a quasar devnet)');
+    process.exit(1);
+  }
   try {
-    const { url } = await startServer({ port });
-    console.log(`quasar-pq demo: ${url}`);
+    const { url } = await startServer({ port, live });
+    console.log(`quasar-pq demo: ${url}${live ? ` (following the devnet chain in ${live} under /live/)` : ''}`);
   } catch (err) {
     if (err && err.code === 'EADDRINUSE') {
       console.error(`quasar-pq demo: port ${port} on ${HOST} is busy; set PORT=<n> (or PORT=0 for any free port)`);

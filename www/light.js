@@ -15,6 +15,9 @@
 // epoch change, so epoch 1 has a newly dealt Corona group, a new key in key era 1. Each toggle
 // swaps in the matching golden broken certificate or the golden forged next set; the client must
 // refuse it, with its reason. The policy is the client's choice, never the certificate's.
+// When the page's server follows a devnet (`npm run devnet`: scripts/serve.mjs --live DIR), a
+// "Live devnet" chain is offered too: the client trusts its set-0 and follows its certificates
+// as the devnet writes them, polling /live/index.json, until it has been quiet for a while.
 //
 // Rows are labelled by the height in each certificate's header; a jump in heights gets a row of
 // its own saying why (a light client needs no certificate per block). The summary is written
@@ -47,6 +50,8 @@ export const LEG_NOTES = {
  */
 export const POLICY_LEGS = {
   'pq-fast': ['bls', 'pulsar'],
+  'pq-heavy': ['bls', 'pulsar', 'magnetar'],
+  'strict-pq-fast': ['pulsar', 'mldsa-set'],
   'pq-strict': ['bls', 'pulsar', 'corona'],
   'strict-pq-strict': ['pulsar', 'corona', 'mldsa-set'],
 };
@@ -107,6 +112,28 @@ export const CHAINS = {
   },
 };
 
+/**
+ * The live chain: what a devnet (`quasar … --chain DIR`, `npm run devnet`) writes, served by
+ * this page's server under /live/ and followed as it grows. Offered only when the server has
+ * one (`node scripts/serve.mjs --live DIR`).
+ */
+export const LIVE = {
+  label: 'Live devnet (this server’s /live/: validators on loopback, certified as they go)',
+  live: true,
+  policies: ['pq-heavy', 'strict-pq-fast'],
+  about:
+    'A devnet running now: each validator signs every block with its own BLS, ML-DSA-44 and Magnetar keys, a ' +
+    'Pulsar quorum signs its certificate’s message, and an aggregator writes each certificate as it is made; the ' +
+    'client follows them as they appear, across the epoch change the devnet’s reshare makes. It trusts set-0 as ' +
+    'this server gives it (compare its root with the devnet’s output).',
+  era: 'the reshared Pulsar group signs under the same key',
+};
+/** How often the live chain is polled, and how long without a new certificate ends the follow. */
+const LIVE_POLL_MS = 400;
+const LIVE_QUIET_MS = 15000;
+/** The most certificates one live follow takes (a bound, far above any devnet run here). */
+const LIVE_MAX = 10000;
+
 const first = (name) => (c) => c.map((b, i) => (i === 0 ? [name, b[1]] : b));
 const skipEpoch = (c) => c.filter((b) => !b[1]);
 
@@ -159,12 +186,14 @@ export function setupLightClient({ light }) {
   }
   const setOf = (name) => hexBytes(byName(kats.sets, name).bytes);
 
-  for (const [value, c] of Object.entries(CHAINS)) {
+  const chains = { ...CHAINS };
+  function addChain(value, c) {
     const o = document.createElement('option');
     o.value = value;
     o.textContent = c.label;
     el.chain.append(o);
   }
+  for (const [value, c] of Object.entries(CHAINS)) addChain(value, c);
   /** The breaks the chosen chain has. */
   function fillToggles() {
     const chain = el.chain.value;
@@ -181,7 +210,7 @@ export function setupLightClient({ light }) {
   }
   /** The policies the chosen chain may be followed under, the first by default. */
   function fillPolicies() {
-    const spec = CHAINS[el.chain.value];
+    const spec = chains[el.chain.value];
     const kept = el.policy.value;
     el.policy.replaceChildren(
       ...spec.policies.map((p) => {
@@ -324,10 +353,83 @@ export function setupLightClient({ light }) {
     el.policy.disabled = on;
   }
 
+  const bytesAt = async (url) => {
+    const r = await fetch(url, { cache: 'no-store' });
+    if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
+    return new Uint8Array(await r.arrayBuffer());
+  };
+  const liveIndex = async () => {
+    const r = await fetch('/live/index.json', { cache: 'no-store' });
+    if (!r.ok) throw new Error(`/live/index.json: HTTP ${r.status}`);
+    return r.json();
+  };
+  const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+  /** Follows the live chain as it grows, until it has been quiet for LIVE_QUIET_MS. */
+  async function runLive(spec, policy) {
+    const started = performance.now();
+    let index = await liveIndex();
+    while (!index.sets.includes(0)) {
+      if (performance.now() - started > LIVE_QUIET_MS) throw new Error('the devnet wrote no set-0.qvst yet');
+      el.status.textContent = 'Waiting for the devnet’s first validator set…';
+      await sleep(LIVE_POLL_MS);
+      index = await liveIndex();
+    }
+    const set = await bytesAt('/live/set-0.qvst');
+    const verifier = lightVerifier();
+    await verifier.call({ op: 'live-start', set, policy });
+    const events = [];
+    let prevHeight = null;
+    let taken = 0;
+    let client = null;
+    let quietSince = performance.now();
+    const onEvent = (ev) => {
+      events.push(ev);
+      const h = ev.report.header?.height;
+      if (h !== undefined && prevHeight !== null && BigInt(h) > prevHeight + 1n) {
+        el.blocks.append(gapRow(prevHeight + 1n, BigInt(h) - 1n));
+      }
+      if (h !== undefined) prevHeight = BigInt(h);
+      el.blocks.append(blockRow(ev));
+    };
+    while (taken < LIVE_MAX && performance.now() - quietSince < LIVE_QUIET_MS) {
+      const fresh = index.certs.slice(taken);
+      if (fresh.length) {
+        const blocks = [];
+        for (const [epoch, height] of fresh) {
+          const name = `cert-${epoch}-${height}.qcrt`;
+          const next = index.sets.includes(epoch + 1) ? await bytesAt(`/live/set-${epoch + 1}.qvst`) : undefined;
+          blocks.push({ name, certificate: await bytesAt(`/live/${name}`), nextSet: next });
+        }
+        const r = await verifier.call({ op: 'live-blocks', blocks }, onEvent);
+        client = r.client;
+        if (r.taken) quietSince = performance.now();
+        taken += r.taken;
+        el.status.textContent =
+          `Following the live chain under ${policy}: ${taken} certificates so far` +
+          (r.waiting ? ` (${r.waiting} ends the epoch; waiting for the next set)` : '') +
+          '…';
+      }
+      await sleep(LIVE_POLL_MS);
+      index = await liveIndex();
+    }
+    if (!client) throw new Error('the devnet wrote no certificate');
+    summarise(events, client, performance.now() - started, spec, policy);
+    el.status.textContent = `The devnet has been quiet for ${LIVE_QUIET_MS / 1000} s: done. Follow again to start over.`;
+  }
+
   async function run() {
     const toggle = el.toggle.value;
-    const spec = CHAINS[el.chain.value];
+    const spec = chains[el.chain.value];
     const policy = el.policy.value;
+    if (spec.live) {
+      el.blocks.replaceChildren();
+      el.refusals.replaceChildren();
+      el.detail.textContent = '';
+      for (const k of ['code', 'epoch', 'height', 'refused']) delete el.verdict.dataset[k];
+      setStatus(el.verdict, 'running', 'following…');
+      return runLive(spec, policy);
+    }
     const chain = (toggle ? TOGGLES[toggle].apply[el.chain.value](spec.blocks) : spec.blocks).map(([name, next]) => ({
       name,
       certificate: certOf(name),
@@ -380,5 +482,16 @@ export function setupLightClient({ light }) {
     })
     .catch((err) => {
       el.status.textContent = `Could not load the chain: ${describeError(err)}`;
+    });
+  // A live chain too, if this server follows a devnet (`npm run devnet`); none otherwise.
+  liveIndex()
+    .then((index) => {
+      if (!index.live) throw new Error('no live chain');
+      chains.live = LIVE;
+      addChain('live', LIVE);
+      document.body.dataset.lcLive = 'available';
+    })
+    .catch(() => {
+      document.body.dataset.lcLive = 'none';
     });
 }

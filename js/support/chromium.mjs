@@ -29,9 +29,9 @@ export const CHROMIUM_ARGS = [
 /**
  * Serves the repository and opens one page (not yet navigated: add init scripts first).
  * `needs` are repository files that must exist (the built WASM modules), each refused with
- * how to make it.
+ * how to make it. `live`: a devnet's chain directory the server follows under /live/.
  */
-export async function openChromium({ needs = [], profile = 'chromium', viewport = { width: 1366, height: 900 }, timeout }) {
+export async function openChromium({ needs = [], profile = 'chromium', viewport = { width: 1366, height: 900 }, timeout, live = null }) {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: the browser tests need Debian's Chromium (node scripts/setup.mjs --browser, or apt-get install -y chromium).`);
   }
@@ -45,7 +45,7 @@ export async function openChromium({ needs = [], profile = 'chromium', viewport 
     throw new Error(`playwright-core is not installed (npm install): ${err.message}`);
   }
   await mkdir(OUT, { recursive: true });
-  const server = await startServer({ port: 0 });
+  const server = await startServer({ port: 0, live });
   const userDataDir = await mkdtemp(path.join(os.tmpdir(), `quasar-pq-${profile}-`));
   const context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport });
   const page = context.pages()[0] ?? (await context.newPage());

@@ -138,7 +138,9 @@ describe('demo page in Chromium', { timeout: patience(1800) }, () => {
       assert.ok(r.status === 400 || r.status === 404, `${p} -> ${r.status}`);
       assert.doesNotMatch(r.body.toString(), /\[package\]|root:/, p);
     }
-    for (const p of ['/Cargo.toml', '/crate/src/lib.rs', '/scripts/serve.mjs', '/www/nope.html']) {
+    // /live/ serves files only when the server follows a devnet (js/test/live-devnet.test.mjs).
+    assert.deepEqual(JSON.parse((await rawGet(server.url, '/live/index.json')).body.toString()), { live: false, sets: [], certs: [] });
+    for (const p of ['/Cargo.toml', '/crate/src/lib.rs', '/scripts/serve.mjs', '/www/nope.html', '/live/set-0.qvst']) {
       assert.equal((await rawGet(server.url, p)).status, 404, p);
     }
   });
