@@ -139,6 +139,8 @@ pub(crate) enum Event {
         len: usize,
         /// How many validators' signatures it carries, of how many in the set.
         signed: (usize, usize),
+        /// The aggregator's time checking the validators' signatures, in microseconds.
+        check_us: u64,
     },
 }
 
@@ -448,6 +450,11 @@ impl<P: Send + Sync + 'static> Conductor<P> {
             .get(label)
             .map(|(d, _)| fingerprint(d))
             .unwrap_or_default()
+    }
+
+    /// The commands run so far, each under its row.
+    pub(crate) fn log(&self) -> &[StepLog] {
+        &self.cluster.log
     }
 
     /// Stops the cluster; returns the command log, the traffic and the group keys seen.

@@ -22,6 +22,7 @@
 //! aggregator is trusted for liveness only: every certificate it writes is checked by
 //! anyone who holds the epoch-0 set.
 
+use core::time::Duration;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -38,7 +39,7 @@ use zeroize::Zeroizing;
 use crate::conduct::{list, quorum, range, Conductor, Event, Label};
 use crate::driver::{Publication, Published};
 use crate::flow::{self, Dealing, Flow, Phase, Pipeline};
-use crate::net::Addr;
+use crate::net::{Addr, HUB};
 use crate::report::Failure;
 
 /// The chain id of every devnet.
@@ -230,7 +231,7 @@ pub(crate) struct Aggregator {
     sets: BTreeMap<u64, ValidatorSet>,
     clients: Vec<LightClient>,
     /// The block being certified: its builder, until the Pulsar signature arrives.
-    pending: Option<(Block, CertificateBuilder, (usize, usize))>,
+    pending: Option<(Block, CertificateBuilder, (usize, usize), Duration)>,
 }
 
 impl Aggregator {
@@ -306,6 +307,7 @@ impl Aggregator {
         block: &Block,
         published: &Published,
     ) -> Result<([u8; 32], Vec<Event>), Failure> {
+        let started = std::time::Instant::now();
         let mut b = builder(&self.sets, block)?;
         let message = b.message();
         let set = self
@@ -336,14 +338,14 @@ impl Aggregator {
                 Err(code) => events.push(named(party, code, "its block signature does not verify")),
             }
         }
-        self.pending = Some((block.clone(), b, (signed, set.len())));
+        self.pending = Some((block.clone(), b, (signed, set.len()), started.elapsed()));
         Ok((message, events))
     }
 
     /// Finishes the pending block with the Pulsar quorum's `frame`: builds the certificate,
     /// follows it with every light client, writes it. Returns its length.
     pub(crate) fn seal(&mut self, frame: &[u8]) -> Result<Event, Failure> {
-        let (block, mut b, signed) = self
+        let (block, mut b, signed, checked) = self
             .pending
             .take()
             .ok_or_else(|| flow::missing("pending block"))?;
@@ -371,6 +373,7 @@ impl Aggregator {
             height: block.height,
             len: cert.len(),
             signed,
+            check_us: u64::try_from(checked.as_micros()).unwrap_or(u64::MAX),
         })
     }
 
@@ -448,12 +451,67 @@ pub(crate) fn pipeline<F: Flow>(f: &F, c: &mut Conductor<Phase>, p: &Pipeline<'_
     announce(c, 0, &parties, &parties)?;
     let d = flow::dealing(c, p, (&parties, t));
     let mut height = 0;
-    blocks(c, p, (0, &parties, t), &mut height, d.as_ref())?;
-    let Some(d) = d else {
-        return Ok(());
+    let mut timed = Vec::new();
+    timed.extend(blocks(c, p, (0, &parties, t), &mut height, d.as_ref())?);
+    if let Some(d) = &d {
+        flow::reshare(c, d)?;
+        timed.extend(blocks(c, p, (1, &d.receivers, d.threshold), &mut height, None)?);
+    }
+    summary(&timed);
+    Ok(())
+}
+
+/// What one block cost: wall-clock until the validators' signatures were checked at the
+/// aggregator, until the certificate was written, and each node's CPU time on it.
+struct Timed {
+    legs: Duration,
+    check: Duration,
+    total: Duration,
+    cpu: BTreeMap<Addr, Duration>,
+}
+
+/// The block line of the summary: percentiles of block time and leg arrival, blocks per
+/// second, CPU per validator per block (the benchmark's figures; `scripts/cluster-bench.mjs`
+/// reads this line).
+fn summary(timed: &[Timed]) {
+    if timed.is_empty() {
+        return;
+    }
+    let pick = |f: &dyn Fn(&Timed) -> Duration| -> (Duration, Duration) {
+        let mut v: Vec<Duration> = timed.iter().map(f).collect();
+        v.sort_unstable();
+        let at = |q: usize| v[((v.len() - 1) * q).div_ceil(100)];
+        (at(50), at(95))
     };
-    flow::reshare(c, &d)?;
-    blocks(c, p, (1, &d.receivers, d.threshold), &mut height, None)
+    let (total50, total95) = pick(&|t| t.total);
+    let (legs50, legs95) = pick(&|t| t.legs);
+    let (check50, _) = pick(&|t| t.check);
+    let mut per_validator: BTreeMap<Addr, (Duration, u32)> = BTreeMap::new();
+    for t in timed {
+        for (&a, &d) in t.cpu.iter().filter(|(a, _)| **a != HUB) {
+            let e = per_validator.entry(a).or_default();
+            e.0 += d;
+            e.1 += 1;
+        }
+    }
+    let mut cpu: Vec<Duration> = per_validator.values().map(|(d, n)| *d / (*n).max(1)).collect();
+    cpu.sort_unstable();
+    let cpu50 = cpu.get(cpu.len() / 2).copied().unwrap_or_default();
+    let ms = crate::report::ms;
+    let per_second = 1.0 / total50.as_secs_f64().max(1e-9);
+    say!(
+        "  devnet: {} blocks · block p50 {} ms, p95 {} ms ({per_second:.2} blocks/s) · of which the validators' BLS, \
+         ML-DSA and Magnetar signatures made and checked at the aggregator p50 {} ms, p95 {} ms (its check alone p50 \
+         {} ms; the rest: the Pulsar leg, the certificate, its light-client check) · CPU per validator per block {} ms \
+         (median)",
+        timed.len(),
+        ms(total50),
+        ms(total95),
+        ms(legs50),
+        ms(legs95),
+        ms(check50),
+        ms(cpu50)
+    );
 }
 
 /// "Announce": the aggregator makes and writes the set of `epoch` and tells `to`.
@@ -485,7 +543,8 @@ fn blocks(
     (epoch, set, t): (u64, &[u16], u16),
     height: &mut u64,
     next: Option<&Dealing>,
-) -> Result<(), Failure> {
+) -> Result<Vec<Timed>, Failure> {
+    let mut timed = Vec::new();
     for b in 0..p.demo.blocks {
         *height += 1;
         let h = *height;
@@ -500,6 +559,7 @@ fn blocks(
         let (id, hash) = (p.session(&format!("block {h}")), block_hash(&p.demo.seed, h));
         let row = BLOCKS[usize::from(epoch > 0)];
         let started = std::time::Instant::now();
+        let mark = c.log().len();
         let done = c.session(row, t, signers, |s| {
             Phase::Block(Block {
                 id,
@@ -511,15 +571,40 @@ fn blocks(
             })
         })?;
         let sealed = done.done.values().flatten().find_map(|e| match e {
-            Event::Block { len, signed, .. } => Some((*len, *signed)),
+            Event::Block {
+                len,
+                signed,
+                check_us,
+                ..
+            } => Some((*len, *signed, Duration::from_micros(*check_us))),
             _ => None,
         });
-        let Some((len, (signed, of))) = sealed else {
+        let Some((len, (signed, of), check)) = sealed else {
             return Err(Failure::local(
                 "OUT_OF_ORDER",
                 format!("block {h}: the aggregator reported no certificate"),
             ));
         };
+        // The block's commands: publish and start are the validators' signatures reaching the
+        // aggregator and being checked; the rest is the Pulsar leg and the certificate.
+        let steps = &c.log()[mark..];
+        let walls: Vec<Duration> = steps
+            .iter()
+            .filter(|s| s.wall > Duration::ZERO)
+            .map(|s| s.wall)
+            .collect();
+        let mut cpu: BTreeMap<Addr, Duration> = BTreeMap::new();
+        for s in steps {
+            for (&a, &d) in &s.cpu {
+                *cpu.entry(a).or_default() += d;
+            }
+        }
+        timed.push(Timed {
+            legs: walls.iter().take(2).sum(),
+            check,
+            total: started.elapsed(),
+            cpu,
+        });
         let commits = if ends_epoch {
             ", committing to the next set"
         } else {
@@ -535,5 +620,5 @@ fn blocks(
             ),
         );
     }
-    Ok(())
+    Ok(timed)
 }

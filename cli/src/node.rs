@@ -8,6 +8,9 @@
 //! quasar node run   --dir D [--timeout S] --scheme … [demo options]  (process 0: conductor + hub)
 //! ```
 //!
+//! `--rtt MS` (serve and run) makes every message a process sends wait MS / 2 before it
+//! leaves: a wide-area round trip on loopback, for benchmarks.
+//!
 //! Process 0 conducts: it says hello to every process with the run's public parameters (the
 //! `quasar demo` options), waits until each is ready, then runs the same conductor and the
 //! same lifecycle parties as `quasar demo` — only the bytes now travel between processes
@@ -104,6 +107,8 @@ struct Opts {
     crash_at: Option<u32>,
     equivocate: bool,
     once: bool,
+    /// The round trip a benchmark simulates: every message this process sends waits half.
+    rtt: Duration,
     demo: Vec<String>,
 }
 
@@ -120,6 +125,7 @@ fn parse(sub: &str, args: &[String]) -> Result<Opts, String> {
         crash_at: None,
         equivocate: false,
         once: false,
+        rtt: Duration::ZERO,
         demo: Vec::new(),
     };
     let mut it = args.iter();
@@ -160,6 +166,10 @@ fn parse(sub: &str, args: &[String]) -> Result<Opts, String> {
                 o.crash_at = Some(num(a, v)?);
             }
             "--once" => o.once = true,
+            "--rtt" => {
+                let v = value(a)?;
+                o.rtt = Duration::from_millis(u64::from(num(a, v)?.min(10_000)));
+            }
             _ => o.demo.push(a.clone()),
         }
     }
@@ -212,7 +222,7 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
 fn join(dir: &std::path::Path, me: usize, o: &Opts) -> Result<Network, String> {
     let processes = Roster::load(dir)?;
     let (key, kem) = Roster::keys(dir, me)?;
-    Network::join(processes, me, (key, kem), o.timeout, o.crash_at)
+    Network::join(processes, me, (key, kem), o.timeout, o.crash_at, o.rtt / 2)
 }
 
 fn demo_of(args: &[String]) -> Result<Demo, String> {

@@ -72,6 +72,7 @@ impl Network {
         (key, kem): (libp2p::identity::Keypair, CombinerKey),
         timeout: Duration,
         crash_at: Option<u32>,
+        delay: Duration,
     ) -> Result<Network, String> {
         let mine = processes
             .get(me)
@@ -85,7 +86,7 @@ impl Network {
             .map(|p| (p.peer, p.listen.clone()))
             .collect();
         let identity = key.clone();
-        let mut transport = Transport::start(key, mine.listen.clone(), peers)?;
+        let mut transport = Transport::start(key, mine.listen.clone(), peers, delay)?;
         let outbox = transport.sender();
         let inbound = core::mem::replace(&mut transport.inbound, mpsc::channel().1);
         let board = Arc::new(Mutex::new(Board::default()));

@@ -12,7 +12,7 @@
 //! missing message).
 
 use core::time::Duration;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::io;
 use std::sync::mpsc as std_mpsc;
 use std::thread::{self, JoinHandle};
@@ -125,11 +125,13 @@ pub(crate) struct Transport {
 
 impl Transport {
     /// Starts the swarm with identity `key`, listening on `listen`, serving and reaching
-    /// only `peers` (each with its address).
+    /// only `peers` (each with its address). Every outgoing message waits `delay` first (half
+    /// a round trip a benchmark simulates; zero otherwise), in order.
     pub(crate) fn start(
         key: Keypair,
         listen: Multiaddr,
         peers: Vec<(PeerId, Multiaddr)>,
+        delay: Duration,
     ) -> Result<Transport, String> {
         let (out, mut out_rx) = mpsc::unbounded_channel::<(PeerId, Vec<u8>)>();
         let (in_tx, inbound) = std_mpsc::channel();
@@ -158,16 +160,27 @@ impl Transport {
                     let mut pending: BTreeMap<OutboundRequestId, (PeerId, Vec<u8>, Instant)> = BTreeMap::new();
                     let mut retry: Vec<(Instant, PeerId, Vec<u8>, Instant)> = Vec::new();
                     let mut tick = tokio::time::interval(Duration::from_millis(50));
+                    // Messages held back by the simulated latency, due in this order.
+                    let mut held: VecDeque<(tokio::time::Instant, PeerId, Vec<u8>)> = VecDeque::new();
+                    let far = tokio::time::Instant::now() + Duration::from_secs(86_400);
                     loop {
+                        let due = held.front().map_or(far, |h| h.0);
                         tokio::select! {
                             msg = out_rx.recv() => {
                                 let Some((to, bytes)) = msg else { break };
-                                // A failed dial drops the peer's address: give it back.
-                                if let Some(a) = addresses.get(&to) {
-                                    swarm.add_peer_address(to, a.clone());
+                                if delay.is_zero() {
+                                    send(&mut swarm, &addresses, &mut pending, to, bytes);
+                                } else {
+                                    held.push_back((tokio::time::Instant::now() + delay, to, bytes));
                                 }
-                                let id = swarm.behaviour_mut().send_request(&to, bytes.clone());
-                                pending.insert(id, (to, bytes, Instant::now()));
+                            }
+                            () = tokio::time::sleep_until(due), if !held.is_empty() => {
+                                let now = tokio::time::Instant::now();
+                                while held.front().is_some_and(|h| h.0 <= now) {
+                                    if let Some((_, to, bytes)) = held.pop_front() {
+                                        send(&mut swarm, &addresses, &mut pending, to, bytes);
+                                    }
+                                }
                             }
                             _ = tick.tick() => {
                                 let now = Instant::now();
@@ -245,6 +258,22 @@ impl Transport {
             let _ = t.join();
         }
     }
+}
+
+/// Hands `bytes` for `to` to the swarm, remembering it for a retry.
+fn send(
+    swarm: &mut libp2p::Swarm<Behaviour>,
+    addresses: &BTreeMap<PeerId, Multiaddr>,
+    pending: &mut BTreeMap<OutboundRequestId, (PeerId, Vec<u8>, Instant)>,
+    to: PeerId,
+    bytes: Vec<u8>,
+) {
+    // A failed dial drops the peer's address: give it back.
+    if let Some(a) = addresses.get(&to) {
+        swarm.add_peer_address(to, a.clone());
+    }
+    let id = swarm.behaviour_mut().send_request(&to, bytes.clone());
+    pending.insert(id, (to, bytes, Instant::now()));
 }
 
 /// A clonable sending handle of a [`Transport`].
