@@ -353,6 +353,29 @@ export function setupLightClient({ light }) {
     el.policy.disabled = on;
   }
 
+  /** Empties the table and the verdict for a new run, which `state` describes. */
+  function clear(state) {
+    el.blocks.replaceChildren();
+    el.refusals.replaceChildren();
+    el.detail.textContent = '';
+    for (const k of ['code', 'epoch', 'height', 'refused']) delete el.verdict.dataset[k];
+    setStatus(el.verdict, 'running', state);
+  }
+
+  /** Collects each block event of a run into `events` and shows its row (after a gap row when heights jump). */
+  function shower(events) {
+    let prevHeight = null;
+    return (ev) => {
+      events.push(ev);
+      const h = ev.report.header?.height;
+      if (h !== undefined && prevHeight !== null && BigInt(h) > prevHeight + 1n) {
+        el.blocks.append(gapRow(prevHeight + 1n, BigInt(h) - 1n));
+      }
+      if (h !== undefined) prevHeight = BigInt(h);
+      el.blocks.append(blockRow(ev));
+    };
+  }
+
   const bytesAt = async (url) => {
     const r = await fetch(url, { cache: 'no-store' });
     if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
@@ -379,19 +402,10 @@ export function setupLightClient({ light }) {
     const verifier = lightVerifier();
     await verifier.call({ op: 'live-start', set, policy });
     const events = [];
-    let prevHeight = null;
+    const onEvent = shower(events);
     let taken = 0;
     let client = null;
     let quietSince = performance.now();
-    const onEvent = (ev) => {
-      events.push(ev);
-      const h = ev.report.header?.height;
-      if (h !== undefined && prevHeight !== null && BigInt(h) > prevHeight + 1n) {
-        el.blocks.append(gapRow(prevHeight + 1n, BigInt(h) - 1n));
-      }
-      if (h !== undefined) prevHeight = BigInt(h);
-      el.blocks.append(blockRow(ev));
-    };
     while (taken < LIVE_MAX && performance.now() - quietSince < LIVE_QUIET_MS) {
       const fresh = index.certs.slice(taken);
       if (fresh.length) {
@@ -423,11 +437,7 @@ export function setupLightClient({ light }) {
     const spec = chains[el.chain.value];
     const policy = el.policy.value;
     if (spec.live) {
-      el.blocks.replaceChildren();
-      el.refusals.replaceChildren();
-      el.detail.textContent = '';
-      for (const k of ['code', 'epoch', 'height', 'refused']) delete el.verdict.dataset[k];
-      setStatus(el.verdict, 'running', 'following…');
+      clear('following…');
       return runLive(spec, policy);
     }
     const chain = (toggle ? TOGGLES[toggle].apply[el.chain.value](spec.blocks) : spec.blocks).map(([name, next]) => ({
@@ -435,24 +445,14 @@ export function setupLightClient({ light }) {
       certificate: certOf(name),
       nextSet: next ? setOf(next) : undefined,
     }));
-    el.blocks.replaceChildren();
-    el.refusals.replaceChildren();
-    el.detail.textContent = '';
-    for (const k of ['code', 'epoch', 'height', 'refused']) delete el.verdict.dataset[k];
-    setStatus(el.verdict, 'running', 'verifying…');
+    clear('verifying…');
     el.status.textContent = `Verifying ${chain.length} certificates under ${policy} in a worker (the light build)…`;
     const events = [];
-    let prevHeight = null;
     const started = performance.now();
-    const { client } = await lightVerifier().call({ op: 'follow', set: setOf(spec.set), policy, chain }, (ev) => {
-      events.push(ev);
-      const h = ev.report.header?.height;
-      if (h !== undefined && prevHeight !== null && BigInt(h) > prevHeight + 1n) {
-        el.blocks.append(gapRow(prevHeight + 1n, BigInt(h) - 1n));
-      }
-      if (h !== undefined) prevHeight = BigInt(h);
-      el.blocks.append(blockRow(ev));
-    });
+    const { client } = await lightVerifier().call(
+      { op: 'follow', set: setOf(spec.set), policy, chain },
+      shower(events),
+    );
     summarise(events, client, performance.now() - started, spec, policy);
     el.status.textContent = 'Done. Pick another break (or none) and follow the chain again.';
   }

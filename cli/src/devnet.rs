@@ -18,7 +18,7 @@
 //! ```
 //!
 //! Files are written whole and then renamed, so a follower reading `DIR` (`quasar cert
-//! verify --chain DIR`, the demo's light-client tab) never reads half a certificate. The
+//! verify DIR`, the demo's light-client tab) never reads half a certificate. The
 //! aggregator is trusted for liveness only: every certificate it writes is checked by
 //! anyone who holds the epoch-0 set.
 
@@ -86,7 +86,8 @@ fn enrollment_len() -> usize {
     2 + bls::PUBLIC_KEY_LEN + bls::SIGNATURE_LEN + MLDSA.public_key_len() + MAGNETAR.public_key_len()
 }
 
-/// The validator id of an enrollment: SHA3-256 of its bytes (so it names the keys).
+/// An enrollment's party and the validator it enrolls, whose id is SHA3-256 of the
+/// enrollment (so it names the keys); `None` if malformed.
 fn validator(bytes: &[u8]) -> Option<(u16, Validator)> {
     if bytes.len() != enrollment_len() {
         return None;
@@ -108,6 +109,20 @@ fn validator(bytes: &[u8]) -> Option<(u16, Validator)> {
     ))
 }
 
+/// Whether `v`'s BLS proof of possession verifies (a key without one could be a rogue key,
+/// chosen to forge the aggregate).
+fn proves_possession(v: &Validator) -> bool {
+    v.bls.as_ref().is_some_and(|(pk, pop)| {
+        let (Ok(key), Ok(proof)) = (
+            bls::VerifyingKey::from_bytes(pk),
+            bls::ProofOfPossession::from_bytes(pop),
+        ) else {
+            return false;
+        };
+        key.verify_possession(&proof).is_ok()
+    })
+}
+
 /// The certificate builder of `block` under `sets` (the epoch's set, and the next one when
 /// the block ends the epoch).
 fn builder(sets: &BTreeMap<u64, ValidatorSet>, block: &Block) -> Result<CertificateBuilder, Failure> {
@@ -127,6 +142,8 @@ fn builder(sets: &BTreeMap<u64, ValidatorSet>, block: &Block) -> Result<Certific
 /// A validator's keys and the sets it was told (a party's node).
 pub(crate) struct Keys {
     party: u16,
+    /// Its validator id (SHA3-256 of its enrollment).
+    id: [u8; 32],
     bls: bls::SigningKey,
     mldsa: (Vec<u8>, Zeroizing<Vec<u8>>),
     magnetar: magnetar::SigningKey,
@@ -145,13 +162,16 @@ impl Keys {
         let mut slh = Zeroizing::new(vec![0u8; MAGNETAR.seed_len()]);
         rng.fill_bytes(&mut slh);
         let magnetar = magnetar::SigningKey::from_seed(MAGNETAR, &slh)?;
-        Ok(Keys {
+        let mut keys = Keys {
             party,
+            id: [0; 32],
             bls,
             mldsa,
             magnetar,
             sets: BTreeMap::new(),
-        })
+        };
+        keys.id = crate::conduct::digest(&keys.enrollment());
+        Ok(keys)
     }
 
     /// The enrollment: what the aggregator puts in the set.
@@ -181,7 +201,7 @@ impl Keys {
 
     /// Whether `set` lists this validator's keys.
     fn listed(&self, set: &ValidatorSet) -> bool {
-        validator(&self.enrollment()).is_some_and(|(_, v)| set.view().position(&v.id).is_some())
+        set.view().position(&self.id).is_some()
     }
 
     /// The message of `block`, computed from the sets this node holds.
@@ -252,7 +272,7 @@ impl Aggregator {
         for &p in parties {
             // A Pulsar member also sends the group key: the enrollment is the copy that parses.
             match published.all_from(p).into_iter().find_map(validator) {
-                Some((party, v)) if party == p => {
+                Some((party, v)) if party == p && proves_possession(&v) => {
                     self.enrolled.insert(p, v);
                 }
                 _ => events.push(named(
@@ -314,28 +334,51 @@ impl Aggregator {
             .sets
             .get(&block.epoch)
             .ok_or_else(|| flow::missing("validator set"))?;
+        // The validators of this set that sent signatures (a Pulsar signer also sends its
+        // record; the signatures are the copy tagged so).
+        let sent: Vec<(u16, usize, &Validator, &[u8])> = self
+            .enrolled
+            .iter()
+            .filter_map(|(&party, v)| {
+                let index = set.view().position(&v.id)?;
+                let bytes = published
+                    .all_from(party)
+                    .into_iter()
+                    .find_map(|b| b.strip_prefix(SIGNED_BLOCK))?;
+                Some((party, index, v, bytes))
+            })
+            .collect();
+        // Each check is independent: spread them over the cores, keep the set's order.
+        let cores = std::thread::available_parallelism().map_or(1, core::num::NonZeroUsize::get);
+        let chunk = sent.len().div_ceil(cores).max(1);
+        let checked: Vec<Result<Checked<'_>, Label>> = std::thread::scope(|scope| {
+            let workers: Vec<_> = sent
+                .chunks(chunk)
+                .map(|part| {
+                    scope.spawn(move || {
+                        part.iter()
+                            .map(|(_, _, v, bytes)| check(v, &message, bytes))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                // The library's checks do not panic on any input; if one did, it is a bug to surface.
+                .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        });
         let mut events = Vec::new();
         let mut signed = 0;
-        for (&party, v) in &self.enrolled {
-            let Some(index) = set.view().position(&v.id) else {
-                continue;
-            };
-            // A Pulsar signer also sends its record; the signatures are the copy tagged so.
-            let Some(bytes) = published
-                .all_from(party)
-                .into_iter()
-                .find_map(|b| b.strip_prefix(SIGNED_BLOCK))
-            else {
-                continue;
-            };
-            match check(v, &message, bytes) {
+        for ((party, index, _, _), result) in sent.iter().zip(checked) {
+            match result {
                 Ok((sig, ml, mag)) => {
-                    b.add_bls(index, &sig)?;
-                    b.add_mldsa(index, ml)?;
-                    b.add_magnetar(index, mag)?;
+                    b.add_bls(*index, &sig)?;
+                    b.add_mldsa(*index, ml)?;
+                    b.add_magnetar(*index, mag)?;
                     signed += 1;
                 }
-                Err(code) => events.push(named(party, code, "its block signature does not verify")),
+                Err(code) => events.push(named(*party, code, "its block signature does not verify")),
             }
         }
         self.pending = Some((block.clone(), b, (signed, set.len()), started.elapsed()));
@@ -392,13 +435,12 @@ impl Aggregator {
     }
 }
 
+/// A validator's checked signatures: BLS, ML-DSA, Magnetar frame.
+type Checked<'a> = (bls::Signature, &'a [u8], &'a [u8]);
+
 /// A validator's BLS, ML-DSA and Magnetar signatures on `message`, each checked against its
 /// enrolled key; the failing leg's code otherwise.
-fn check<'a>(
-    v: &Validator,
-    message: &[u8; 32],
-    bytes: &'a [u8],
-) -> Result<(bls::Signature, &'a [u8], &'a [u8]), Label> {
+fn check<'a>(v: &Validator, message: &[u8; 32], bytes: &'a [u8]) -> Result<Checked<'a>, Label> {
     let (sig, rest) = bytes
         .split_at_checked(bls::SIGNATURE_LEN)
         .ok_or("MALFORMED_MESSAGE")?;
@@ -621,4 +663,63 @@ fn blocks(
         );
     }
     Ok(timed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_chacha::rand_core::SeedableRng;
+
+    #[test]
+    fn an_enrollment_parses_to_its_keys_and_a_rogue_bls_key_is_refused() {
+        let keys = Keys::generate(7, &mut ChaCha20Rng::from_seed([1; 32])).unwrap();
+        let bytes = keys.enrollment();
+        let (party, v) = validator(&bytes).unwrap();
+        assert_eq!(party, 7);
+        assert_eq!(v.id, keys.id);
+        assert!(proves_possession(&v));
+        // Another validator's proof of possession: well formed, but not for this key.
+        let other = Keys::generate(8, &mut ChaCha20Rng::from_seed([2; 32]))
+            .unwrap()
+            .enrollment();
+        let at = 2 + bls::PUBLIC_KEY_LEN;
+        let mut rogue = bytes.clone();
+        rogue[at..at + bls::SIGNATURE_LEN].copy_from_slice(&other[at..at + bls::SIGNATURE_LEN]);
+        let (_, v) = validator(&rogue).unwrap();
+        assert!(!proves_possession(&v));
+        // Truncated or extended: not an enrollment.
+        assert!(validator(&bytes[..bytes.len() - 1]).is_none());
+        assert!(validator(&[bytes.as_slice(), &[0]].concat()).is_none());
+    }
+
+    #[test]
+    fn a_validators_signatures_are_checked_leg_by_leg() {
+        let keys = Keys::generate(1, &mut ChaCha20Rng::from_seed([3; 32])).unwrap();
+        let (_, v) = validator(&keys.enrollment()).unwrap();
+        let message = [9u8; 32];
+        let mut signed = keys.bls.sign(&message).to_bytes().to_vec();
+        signed.extend(mldsa::sign(MLDSA, &keys.mldsa.1, &message, MLDSA_CONTEXT, Some(&[0; 32])).unwrap());
+        signed.extend(
+            keys.magnetar
+                .sign_deterministic(&message, MAGNETAR_CONTEXT)
+                .unwrap(),
+        );
+        assert!(check(&v, &message, &signed).is_ok());
+        assert_eq!(check(&v, &[8; 32], &signed).err(), Some("INVALID_BLS_SIGNATURE"));
+        let ml = bls::SIGNATURE_LEN + 10;
+        let mut bad = signed.clone();
+        bad[ml] ^= 1;
+        assert_eq!(check(&v, &message, &bad).err(), Some("INVALID_MLDSA_SIGNATURE"));
+        let mut bad = signed.clone();
+        let last = bad.len() - 1;
+        bad[last] ^= 1;
+        assert_eq!(
+            check(&v, &message, &bad).err(),
+            Some("INVALID_MAGNETAR_SIGNATURE")
+        );
+        assert_eq!(
+            check(&v, &message, &signed[..50]).err(),
+            Some("MALFORMED_MESSAGE")
+        );
+    }
 }
