@@ -83,9 +83,11 @@ OPTIONS:
                              is also a validator with its own BLS, ML-DSA-44 and Magnetar
                              keys; each signing becomes --blocks certificates (every leg,
                              the Pulsar leg by the group), written to DIR as they are made
-                             (set-E.qvst, cert-E-H.qcrt: `quasar cert verify --chain DIR`
+                             (set-E.qvst, cert-E-H.qcrt: `quasar cert verify DIR`
                              follows them); --reshare becomes an epoch change
     --blocks B               blocks per epoch with --chain, 1 to 64 [default: 3]
+    --resume                 Pulsar, across processes: no setup; the parties sign with the
+                             shares their stores kept (quasar node serve --store DIR)
     -h, --help               print this help
 
 EXAMPLES:
@@ -95,6 +97,17 @@ EXAMPLES:
     quasar demo --scheme lens --parties 5 --threshold 3 --cheat 2:bad-contribution
     quasar demo --scheme committee --parties 5 --threshold 3 --cheat 2
     quasar demo --scheme corona --parties 5 --threshold 3 --signers 4 --cheat 2:garbage
+    quasar demo --scheme pulsar --set 44 --parties 5 --threshold 3 --reshare 6:4 --chain out
+
+NODE (the same pipelines, every party in a process of its own, on libp2p):
+    quasar node keys  --dir D --parties N [--per K] [--port P]     roster + one key per process
+    quasar node serve --dir D --process I [--timeout S] [--once] [--store DIR] [--rtt MS]
+                      [--misbehave] [--equivocate] [--crash-at N]
+    quasar node run   --dir D [--timeout S] [--rtt MS] --scheme … [the demo's options]
+    --store DIR keeps each Pulsar party's keyring sealed in the library's snapshot store
+    (passphrase: QUASAR_NODE_PASSPHRASE), so a restarted process loses no share; a run with
+    --resume then signs with what the stores kept. --rtt MS makes every message a process
+    sends wait MS / 2 (a wide-area round trip on loopback, for benchmarks).
 
 EXIT STATUS:
     0 success (misbehaving parties named and excluded included), 1 protocol failure
@@ -135,6 +148,11 @@ pub(crate) struct Demo {
     pub chain: Option<std::path::PathBuf>,
     /// Blocks per epoch of a devnet (`--blocks`).
     pub blocks: u16,
+    /// `--resume`: the parties sign with the shares their stores kept (no setup).
+    pub resume: bool,
+    /// Where this process's parties keep their keyrings (`quasar node serve --store`; never
+    /// an option of the run itself).
+    pub store: Option<std::path::PathBuf>,
 }
 
 /// A misbehaving party and how it misbehaves (`--cheat PARTY[:KIND]`).
@@ -269,10 +287,15 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
     let mut signers = None;
     let mut chain = None;
     let mut blocks = None;
+    let mut resume = false;
     let mut rest = args[1..].iter();
     while let Some(arg) = rest.next() {
         if arg == "-h" || arg == "--help" {
             return Ok(Command::Help);
+        }
+        if arg == "--resume" {
+            resume = true;
+            continue;
         }
         let (flag, inline) = match arg.split_once('=') {
             Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
@@ -502,6 +525,12 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
             "--chain applies to --scheme pulsar only (the devnet's Pulsar leg; --scheme {scheme_name} is not a certificate leg it runs)"
         ));
     }
+    if resume && (!matches!(scheme, Scheme::Pulsar(_)) || chain.is_some()) {
+        return Err(
+            "--resume applies to --scheme pulsar without --chain (the parties sign with the shares their stores kept)"
+                .into(),
+        );
+    }
     let blocks = match blocks {
         None => DEFAULT_BLOCKS,
         Some(_) if chain.is_none() => return Err("--blocks applies with --chain DIR only".into()),
@@ -517,6 +546,8 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
         cheat,
         chain: chain.map(std::path::PathBuf::from),
         blocks,
+        resume,
+        store: None,
     }))
 }
 

@@ -113,25 +113,25 @@ pub(crate) struct Resharing {
 /// what its keyring's activation did at the end of the path; an old member that took no
 /// part is `told` the new generation by the dealers and activates its keyring with it —
 /// the keyring erases the old share only if the certificate verifies.
+/// Returns the role and, for an old member activated here, its keyring's receipt (to store).
 pub(crate) fn retire<S: Custody>(
     keyring: &mut Keyring<S>,
     reshared: Option<&Resharing>,
     told: impl FnOnce(&S) -> Result<(S::Pending, S::Certificate), Failure>,
-) -> Result<Role, Failure> {
-    let activated = match reshared {
-        Some(r) => r.activated,
+) -> Result<(Role, Option<Activated>), Failure> {
+    let (activated, here) = match reshared {
+        Some(r) => (r.activated, false),
         None => {
             let Some(current) = keyring.current() else {
-                return Ok(Role::Idle);
+                return Ok((Role::Idle, None));
             };
             let (pending, certificate) = told(current)?;
             keyring.stage(pending).map_err(quasar_pq::Error::from)?;
-            keyring.activate(&certificate)?
+            (keyring.activate(&certificate)?, true)
         }
     };
-    Ok(Role::Local(
-        activated.erased().map(Event::Erased).into_iter().collect(),
-    ))
+    let role = Role::Local(activated.erased().map(Event::Erased).into_iter().collect());
+    Ok((role, here.then_some(activated)))
 }
 
 /// The new generation's public data (decoded by `decode`) and activation certificate as
@@ -481,7 +481,10 @@ pub(crate) fn reshare(c: &mut Conductor<Phase>, d: &Dealing) -> Result<(), Failu
 pub(crate) fn pipeline<F: Flow>(f: &F, c: &mut Conductor<Phase>, p: &Pipeline<'_>) -> Result<(), Failure> {
     let (n, t) = (p.demo.parties, p.demo.threshold);
     let parties = range(n);
-    setup(f, c, p)?;
+    // Resumed: the parties hold their stored shares already.
+    if !p.demo.resume {
+        setup(f, c, p)?;
+    }
     sign(f, c, p, 0, (&parties, t))?;
     let Some(d) = dealing(c, p, (&parties, t)) else {
         return Ok(());

@@ -109,6 +109,7 @@ impl driver::Node for Member {
                     })?;
                     Ok((Pending::new(None, public), cert))
                 })
+                .map(|(role, _)| role)
             }
             _ => Ok(Role::Idle),
         }

@@ -65,6 +65,7 @@ mod net;
 mod node;
 mod pulsar;
 mod report;
+mod store;
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -144,6 +145,9 @@ fn command_line(d: &Demo) -> String {
     s.push_str(&format!(" --seed {}", hex(&d.seed)));
     if let Some(c) = d.cheat {
         s.push_str(&format!(" --cheat {}", c.arg()));
+    }
+    if d.resume {
+        s.push_str(" --resume");
     }
     s
 }

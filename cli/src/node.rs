@@ -8,6 +8,10 @@
 //! quasar node run   --dir D [--timeout S] --scheme … [demo options]  (process 0: conductor + hub)
 //! ```
 //!
+//! `serve --store DIR` keeps each Pulsar party's keyring in the library's snapshot store
+//! (`store`; passphrase from `QUASAR_NODE_PASSPHRASE`), so a restarted process loses no share,
+//! and a run with `--resume` signs with what the stores kept.
+//!
 //! `--rtt MS` (serve and run) makes every message a process sends wait MS / 2 before it
 //! leaves: a wide-area round trip on loopback, for benchmarks.
 //!
@@ -109,6 +113,8 @@ struct Opts {
     once: bool,
     /// The round trip a benchmark simulates: every message this process sends waits half.
     rtt: Duration,
+    /// Where this process's parties keep their keyrings (`serve --store DIR`).
+    store: Option<PathBuf>,
     demo: Vec<String>,
 }
 
@@ -126,6 +132,7 @@ fn parse(sub: &str, args: &[String]) -> Result<Opts, String> {
         equivocate: false,
         once: false,
         rtt: Duration::ZERO,
+        store: None,
         demo: Vec::new(),
     };
     let mut it = args.iter();
@@ -166,6 +173,7 @@ fn parse(sub: &str, args: &[String]) -> Result<Opts, String> {
                 o.crash_at = Some(num(a, v)?);
             }
             "--once" => o.once = true,
+            "--store" if sub == "serve" => o.store = Some(PathBuf::from(value(a)?)),
             "--rtt" => {
                 let v = value(a)?;
                 o.rtt = Duration::from_millis(u64::from(num(a, v)?.min(10_000)));
@@ -282,6 +290,8 @@ fn serve(dir: &std::path::Path, o: &Opts) -> ExitCode {
                 continue;
             }
         };
+        // Where the parties keep their keyrings is this operator's choice, never the run's.
+        d.store.clone_from(&o.store);
         // A node misbehaves only if its operator said so.
         if !o.misbehave {
             d.cheat = d.cheat.filter(|c| !net.local().contains(&c.party));

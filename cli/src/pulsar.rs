@@ -29,8 +29,11 @@ use crate::flow::{self, held, held_mut, ids, Flow, Phase, Pipeline, Resharing};
 use crate::net::HUB;
 use crate::node::Place;
 use crate::report::Failure;
+use crate::store::Store;
 use crate::Summary;
 use quasar_pq::cert::PULSAR_CONTEXT;
+use quasar_pq::party::keyring::Activated;
+use std::path::PathBuf;
 
 type R = Ristretto255;
 
@@ -79,9 +82,66 @@ struct Member {
     reshared: Option<Resharing>,
     /// Its validator keys, in a devnet run (drawn when it enrolls).
     validator: Option<devnet::Keys>,
+    /// Where its keyring is kept (`quasar node serve --store`): the directory, then the
+    /// store once opened.
+    store: (Option<PathBuf>, Option<Store>),
+    /// Whether the run resumes (signs with the stored share; `--resume`).
+    resume: bool,
 }
 
 impl Member {
+    /// The store, opened on first use; `None` without `--store`.
+    fn store(&mut self) -> Result<Option<&mut Store>, Failure> {
+        if self.store.1.is_none() {
+            if let Some(dir) = &self.store.0 {
+                self.store.1 = Some(Store::open(dir, self.id, &mut self.rng)?);
+            }
+        }
+        Ok(self.store.1.as_mut())
+    }
+
+    /// Saves the keyring after the setup.
+    fn keep(&mut self) -> Result<(), Failure> {
+        let keyring = core::mem::replace(&mut self.keyring, Keyring::empty());
+        let result = match self.store() {
+            Ok(Some(store)) => {
+                let mut rng = crate::node::fresh_rng();
+                store.save(&keyring, &mut rng)
+            }
+            Ok(None) => Ok(()),
+            Err(e) => Err(e),
+        };
+        self.keyring = keyring;
+        result
+    }
+
+    /// Mirrors an activation of the keyring in the store.
+    fn keep_activation(&mut self, receipt: &Activated) -> Result<(), Failure> {
+        let keyring = core::mem::replace(&mut self.keyring, Keyring::empty());
+        let result = match self.store() {
+            Ok(Some(store)) => {
+                let mut rng = crate::node::fresh_rng();
+                store.activate(&keyring, receipt, &mut rng)
+            }
+            Ok(None) => Ok(()),
+            Err(e) => Err(e),
+        };
+        self.keyring = keyring;
+        result
+    }
+
+    /// On a resumed run, the keyring the store kept (once, before the first path needs it).
+    fn resumed(&mut self) -> Result<(), Failure> {
+        // Once: the store is open from then on.
+        if self.resume && self.store.1.is_none() && self.keyring.current().is_none() {
+            if let Some(store) = self.store()? {
+                let keyring = store.load()?;
+                self.keyring = keyring;
+            }
+        }
+        Ok(())
+    }
+
     fn validator(&self) -> Result<&devnet::Keys, Failure> {
         held(&self.validator, "validator keys")
     }
@@ -105,6 +165,7 @@ impl driver::Node for Member {
 
     fn publish(&mut self, phase: &Phase) -> Result<Vec<Publication>, Failure> {
         let me = self.id.get();
+        self.resumed()?;
         Ok(match phase {
             // The combiner learns the group's public record from the signers' majority.
             Phase::Sign { signers, .. } if signers.contains(&me) => self.record()?,
@@ -148,6 +209,7 @@ impl driver::Node for Member {
 
     fn start(&mut self, phase: &Phase, published: &Published) -> Result<Role, Failure> {
         let me = self.id;
+        self.resumed()?;
         match phase {
             Phase::Setup { parties, .. } if parties.contains(&me.get()) => {
                 let params = held(&setup_params(phase, self.mode)?, "setup")?.clone();
@@ -202,11 +264,15 @@ impl driver::Node for Member {
                 }))
             }
             Phase::Retire(d) if d.is_old(me.get()) => {
-                flow::retire(&mut self.keyring, self.reshared.as_ref(), |current| {
+                let (role, receipt) = flow::retire(&mut self.keyring, self.reshared.as_ref(), |current| {
                     let (public, cert) =
                         flow::told(published, &d.dealers, |b| GroupPublic::<R>::from_bytes(b).ok())?;
                     Ok((Pending::new(None, public, current.group_key().clone()), cert))
-                })
+                })?;
+                if let Some(receipt) = receipt {
+                    self.keep_activation(&receipt)?;
+                }
+                Ok(role)
             }
             Phase::Enroll(parties) if parties.contains(&me.get()) => Ok(Role::Local(Vec::new())),
             Phase::Announce { epoch, members, to } if to.contains(&me.get()) => {
@@ -239,13 +305,19 @@ impl driver::Node for Member {
                 events.push(Event::key("before reshare", key.public_key()));
                 events.push(flow::members(key.certificate()));
                 self.keyring = Keyring::new(o.key_share);
+                self.keep()?;
                 Ok(events)
             }
             Phase::Sign { .. } | Phase::Block(_) => {
                 let o = output::<MemberOutcome>(out)?
                     .into_released()
                     .ok_or_else(missing)?;
-                Ok(Event::blame(None, [o.dropped.as_slice()]))
+                let mut events = Event::blame(None, [o.dropped.as_slice()]);
+                // Resumed, the group key is the one the store kept: report it as setup would.
+                if let (true, Some(share)) = (self.resume, self.keyring.current()) {
+                    events.push(Event::key("before reshare", share.group_key().public_key()));
+                }
+                Ok(events)
             }
             Phase::Reshare(d) => {
                 let o = output::<MemberOutcome>(out)?
@@ -254,6 +326,7 @@ impl driver::Node for Member {
                 let mut events = Event::blame(None, [o.blame.as_slice(), o.dropped.as_slice()]);
                 self.keyring = o.keyring;
                 let activated = o.activated?;
+                self.keep_activation(&activated)?;
                 let cert = held(&o.certificate, "activation certificate")?.clone();
                 if let Some(share) = self.keyring.current() {
                     events.push(Event::key("after reshare", share.group_key().public_key()));
@@ -442,6 +515,7 @@ impl Flow for Pulsar {
 
 /// The Pulsar pipeline.
 pub(crate) fn run(demo: &Demo, mode: Mode, place: &Place<'_>) -> Result<Summary, Failure> {
+    let (store, resume) = (demo.store.clone(), demo.resume);
     let member = move |id, acts, rng| Member {
         id,
         mode,
@@ -450,6 +524,8 @@ pub(crate) fn run(demo: &Demo, mode: Mode, place: &Place<'_>) -> Result<Summary,
         keyring: Keyring::empty(),
         reshared: None,
         validator: None,
+        store: (store.clone(), None),
+        resume,
     };
     let chain = demo.chain.clone();
     let hub = move |rng| Hub {

@@ -53,6 +53,8 @@ fn serve(dir: &Path, n: u16, timeout: u32, extra: impl Fn(u16) -> Vec<String>) -
             .arg(dir)
             .args(["--process", &i.to_string(), "--timeout", &timeout.to_string()])
             .args(extra(i))
+            // The passphrase of `--store` (ignored without it).
+            .env("QUASAR_NODE_PASSPHRASE", "test passphrase")
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -60,6 +62,12 @@ fn serve(dir: &Path, n: u16, timeout: u32, extra: impl Fn(u16) -> Vec<String>) -
         children.push(child);
     }
     Cluster(children)
+}
+
+/// `flags` for process `who` only (a drill), for [`serve`].
+fn only(who: u16, flags: &[&str]) -> impl Fn(u16) -> Vec<String> {
+    let flags: Vec<String> = flags.iter().map(|f| (*f).to_string()).collect();
+    move |i| if i == who { flags.clone() } else { Vec::new() }
 }
 
 /// How long a conductor may run before the test calls it hung. A guard against a hang, not a
@@ -161,13 +169,7 @@ fn a_party_killed_mid_dkg_ends_in_a_typed_failure_within_the_timeout() {
     let dir = tempfile::tempdir().unwrap();
     keys(dir.path(), 5, port(2));
     // Party 3 dies when the DKG's first step command reaches it (after its round-1 messages).
-    let _cluster = serve(dir.path(), 5, 3, |i| {
-        if i == 3 {
-            vec!["--crash-at".into(), "5".into()]
-        } else {
-            Vec::new()
-        }
-    });
+    let _cluster = serve(dir.path(), 5, 3, only(3, &["--crash-at", "5"]));
     let demo = ["--scheme", "pulsar", "--parties", "5", "--threshold", "3"];
     let out = conduct(dir.path(), 3, &demo);
     let t = text(&out);
@@ -215,13 +217,7 @@ fn an_equivocating_broadcaster_is_named_by_every_honest_node_and_the_run_goes_on
     let dir = tempfile::tempdir().unwrap();
     keys(dir.path(), 5, port(6));
     // Process 5's router sends different (validly signed) broadcasts to different processes.
-    let _cluster = serve(dir.path(), 5, 5, |i| {
-        if i == 5 {
-            vec!["--equivocate".into()]
-        } else {
-            Vec::new()
-        }
-    });
+    let _cluster = serve(dir.path(), 5, 5, only(5, &["--equivocate"]));
     let demo = ["--scheme", "pulsar", "--parties", "5", "--threshold", "3"];
     let out = conduct(dir.path(), 5, &demo);
     let t = text(&out);
@@ -257,13 +253,7 @@ fn a_devnet_across_processes_certifies_blocks_on_every_leg_through_an_epoch_chan
     keys(dir.path(), 5, port(7));
     // Party 2's process plays the run's cheat: a bad Pulsar contribution and a wrong BLS
     // block signature.
-    let _cluster = serve(dir.path(), 5, 10, |i| {
-        if i == 2 {
-            vec!["--misbehave".into()]
-        } else {
-            Vec::new()
-        }
-    });
+    let _cluster = serve(dir.path(), 5, 10, only(2, &["--misbehave"]));
     let chain = dir.path().join("chain");
     let demo = [
         "--scheme",
@@ -302,4 +292,82 @@ fn a_devnet_across_processes_certifies_blocks_on_every_leg_through_an_epoch_chan
             "{policy}: {report}"
         );
     }
+}
+
+/// The group key fingerprint a run printed last (after a reshare: the key after it).
+fn fingerprint(t: &str) -> String {
+    let line = t.lines().find(|l| l.contains("SHA3-256 fingerprint:")).unwrap();
+    let hex = |w: &str| w.len() == 16 && w.bytes().all(|b| b.is_ascii_hexdigit());
+    line.split([' ', ',']).rev().find(|w| hex(w)).unwrap().to_string()
+}
+
+#[test]
+fn restarted_nodes_resume_from_their_stores_and_sign_under_the_same_key() {
+    let dir = tempfile::tempdir().unwrap();
+    keys(dir.path(), 5, port(8));
+    let store = |i: u16| {
+        vec![
+            "--store".to_string(),
+            dir.path().join(format!("store-{i}")).display().to_string(),
+        ]
+    };
+    let demo = ["--scheme", "pulsar", "--set", "44", "--threshold", "3"];
+    // First run: the key ceremony of parties 1-4, then a reshare to 1-5; every keyring goes
+    // to its process's store, and the activation erases generation 0 there too.
+    let first = {
+        let _cluster = serve(dir.path(), 5, 10, store);
+        let out = conduct(
+            dir.path(),
+            10,
+            &[&demo[..], &["--parties", "4", "--reshare", "5:3"]].concat(),
+        );
+        let t = text(&out);
+        assert!(out.status.success(), "{t}");
+        fingerprint(&t)
+    };
+    for party in [1, 5] {
+        let kept = dir.path().join(format!("store-{party}/party-{party}"));
+        let files: Vec<String> = std::fs::read_dir(&kept)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            files.iter().any(|f| f.contains("00000000000000000001")),
+            "{files:?}"
+        );
+        assert!(
+            !files.iter().any(|f| f.contains("00000000000000000000")),
+            "{files:?}"
+        );
+    }
+    // New processes (--once: the first ones have exited), the same stores: no setup, and the
+    // new generation signs under the group key of the first run.
+    let _cluster = serve(dir.path(), 5, 10, store);
+    let out = conduct(
+        dir.path(),
+        10,
+        &[&demo[..], &["--parties", "5", "--resume"]].concat(),
+    );
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(!t.contains("DKG"), "{t}");
+    assert!(t.contains("verified by 5 with plain ML-DSA-44"), "{t}");
+    assert_eq!(fingerprint(&t), first, "{t}");
+    // Without stores a resumed run has nothing to sign with: a typed failure, not a hang (the
+    // parties fail with no share to publish; the combiner, first in the report, with no
+    // record from them).
+    let bare = tempfile::tempdir().unwrap();
+    keys(bare.path(), 4, port(9));
+    let _bare = serve(bare.path(), 4, 3, |_| Vec::new());
+    let out = conduct(
+        bare.path(),
+        3,
+        &[&demo[..], &["--parties", "4", "--resume"]].concat(),
+    );
+    let t = text(&out);
+    assert!(!out.status.success(), "{t}");
+    assert!(
+        t.contains("CONFLICTING_PUBLIC_DATA") || t.contains("no key share"),
+        "{t}"
+    );
 }
