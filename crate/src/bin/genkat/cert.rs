@@ -29,51 +29,18 @@
 //! `next_set` empty for none).
 
 use quasar_pq::cert::devnet::{Devnet, DevnetConfig, PulsarSigning, Signers};
-use quasar_pq::cert::{verify, LegKind, LightClient, Options, Policy, Report, TrustedSet, ValidatorSet};
+use quasar_pq::cert::{verify, LegKind, Options, Policy, Report, TrustedSet, ValidatorSet};
 use quasar_pq::magnetar;
 use quasar_pq::mldsa::Mode;
 
 use crate::format::{ensure, Failure, Obj, Stream};
 
-/// Splices `(at, cut, insert)`, applied in order.
-type Splices = Vec<(usize, usize, Vec<u8>)>;
+#[path = "cert/light.rs"]
+mod light;
+#[path = "cert/splice.rs"]
+mod splice;
 
-/// A certificate of the file: its bytes and how they are written.
-struct Cert {
-    name: &'static str,
-    bytes: Vec<u8>,
-    /// `(base name, splices)` or the bytes in full.
-    from: Option<(&'static str, Splices)>,
-}
-
-/// `(kind, payload offset, payload length)` of every leg.
-fn legs(cert: &[u8]) -> Vec<(u8, usize, usize)> {
-    let header = if cert.get(100) == Some(&1) { 135 } else { 103 };
-    let mut at = 6 + header + 1;
-    let mut out = Vec::new();
-    while at + 5 <= cert.len() {
-        let len = u32::from_be_bytes([cert[at + 1], cert[at + 2], cert[at + 3], cert[at + 4]]) as usize;
-        out.push((cert[at], at + 5, len));
-        at += 5 + len;
-    }
-    out
-}
-
-fn leg(cert: &[u8], kind: LegKind) -> Result<(usize, usize), Failure> {
-    legs(cert)
-        .into_iter()
-        .find(|(k, _, _)| *k == kind.to_byte())
-        .map(|(_, at, len)| (at, len))
-        .ok_or_else(|| Failure(format!("no {kind} leg")))
-}
-
-fn apply(base: &[u8], splices: &[(usize, usize, Vec<u8>)]) -> Vec<u8> {
-    let mut b = base.to_vec();
-    for (at, cut, insert) in splices {
-        b.splice(*at..*at + *cut, insert.iter().copied());
-    }
-    b
-}
+use splice::{apply, leg, splice, Cert};
 
 fn report_obj(o: Obj, r: &Report) -> Obj {
     let legs = r
@@ -552,93 +519,7 @@ fn build() -> Result<String, Failure> {
         })
         .collect();
 
-    // A light client following epoch 0 into epoch 1 under PQ-fast: the custody chain (one
-    // key, reshared) and the committee chain (a new key in key era 1); and under PQ-strict,
-    // the strict chain (a new Corona key in key era 1).
-    type Plan<'a> = &'a [(&'a str, Option<&'a str>, &'a str)];
-    let plans: [(&str, &str, Policy, u64, Plan<'_>); 3] = [
-        (
-            "follow-epoch-change",
-            "epoch-0",
-            Policy::PQ_FAST,
-            0,
-            &[
-                ("fast", None, ""),
-                ("heavy", None, ""),
-                ("fast", None, "STALE_CERTIFICATE"),
-                ("end-of-epoch-0", Some("epoch-1-forged"), "NEXT_SET_MISMATCH"),
-                ("end-of-epoch-0", None, "MISSING_NEXT_SET"),
-                ("epoch-1", None, "SKIPPED_EPOCH"),
-                ("end-of-epoch-0", Some("epoch-1"), ""),
-                ("epoch-1", None, ""),
-                ("bls-only", None, "STALE_CERTIFICATE"),
-            ],
-        ),
-        (
-            "follow-committee-key-era",
-            "committee-epoch-0",
-            Policy::PQ_FAST,
-            1,
-            &[
-                ("committee-1", None, ""),
-                ("committee-epoch-1", None, "SKIPPED_EPOCH"),
-                ("committee-end-of-epoch-0", Some("committee-epoch-1"), ""),
-                ("committee-epoch-1", None, ""),
-            ],
-        ),
-        (
-            "follow-corona-key-era",
-            "strict-epoch-0",
-            Policy::PQ_STRICT,
-            1,
-            &[
-                ("strict-corona-broken", None, "INVALID_SIGNATURE"),
-                ("strict-1", None, ""),
-                ("strict-end-of-epoch-0", Some("strict-epoch-1"), ""),
-                ("strict-epoch-1", None, ""),
-            ],
-        ),
-    ];
-    let mut light = Vec::new();
-    for (seq, start, policy, key_era, plan) in plans {
-        let first = sets
-            .iter()
-            .find(|(n, _)| *n == start)
-            .map(|(_, s)| (*s).clone())
-            .ok_or_else(|| Failure(format!("no set {start}")))?;
-        let mut client = LightClient::new(first, policy)?;
-        let mut steps = Vec::new();
-        for (cert, next, code) in plan {
-            let bytes = &find(cert)?.bytes;
-            let next_bytes = next
-                .and_then(|n| sets.iter().find(|(s, _)| *s == n))
-                .map(|(_, s)| s.as_bytes());
-            let result = client.update(bytes, next_bytes);
-            let got = result.as_ref().err().map_or("", |e| e.code());
-            ensure(got == *code, &format!("light step {cert}: {code:?}, got {got:?}"))?;
-            steps.push(
-                Obj::default()
-                    .str("certificate", cert)
-                    .str("next_set", next.unwrap_or(""))
-                    .bool("accepted", result.is_ok())
-                    .str("code", got)
-                    .int("epoch", client.epoch()),
-            );
-        }
-        ensure(client.epoch() == 1, "the client ends at epoch 1")?;
-        ensure(
-            client.trusted().set().key_era() == key_era,
-            "the client ends in the expected key era",
-        )?;
-        light.push(
-            Obj::default()
-                .str("name", seq)
-                .str("set", start)
-                .str("policy", policy.name())
-                .int("key_era", key_era)
-                .objs("steps", steps),
-        );
-    }
+    let light = light::sequences(&sets, &certs)?;
 
     let set_objs = sets
         .iter()
@@ -661,17 +542,4 @@ fn build() -> Result<String, Failure> {
         .objs("cases", cases)
         .objs("light", light);
     Ok(format!("{}\n", file.render(0)))
-}
-
-fn splice(
-    name: &'static str,
-    base: &[u8],
-    base_name: &'static str,
-    splices: Vec<(usize, usize, Vec<u8>)>,
-) -> Cert {
-    Cert {
-        name,
-        bytes: apply(base, &splices),
-        from: Some((base_name, splices)),
-    }
 }
