@@ -411,7 +411,9 @@ fn indent(text: &str) -> String {
 }
 
 fn build(args: &[String]) -> Result<(), Failure> {
-    use quasar_pq::cert::devnet::{two_thirds_plus_one, Devnet, DevnetConfig, PulsarSigning, Signers};
+    use quasar_pq::cert::devnet::{
+        block_hash, two_thirds_plus_one, Devnet, DevnetConfig, PulsarSigning, Signers,
+    };
     use quasar_pq::cert::LegKind;
 
     let p = parse(
@@ -542,14 +544,6 @@ fn build(args: &[String]) -> Result<(), Failure> {
         }
     }
     Ok(())
-}
-
-fn block_hash(seed: &[u8; 32], height: u64) -> [u8; 32] {
-    let mut t = quasar_pq::hash::Transcript::new(quasar_pq::hash::tags::SIM_RNG);
-    t.append(b"devnet block")
-        .append(seed)
-        .append(&height.to_be_bytes());
-    t.finalize()
 }
 
 fn display(p: &Path) -> String {

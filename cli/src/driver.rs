@@ -152,6 +152,22 @@ impl Publication {
 pub(crate) struct Published(Vec<Frame>);
 
 impl Published {
+    /// What `frames` (sender, bytes) would have published, in order (unit tests).
+    #[cfg(test)]
+    pub(crate) fn of(frames: Vec<(Addr, Vec<u8>)>) -> Published {
+        Published(
+            frames
+                .into_iter()
+                .map(|(from, bytes)| Frame {
+                    tag: 0,
+                    from,
+                    bytes: Zeroizing::new(bytes),
+                    signature: Vec::new(),
+                })
+                .collect(),
+        )
+    }
+
     /// The first copy `from` sent.
     pub(crate) fn from(&self, from: Addr) -> Option<&[u8]> {
         self.0.iter().find(|f| f.from == from).map(|f| f.bytes.as_slice())

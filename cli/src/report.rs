@@ -162,7 +162,8 @@ pub(crate) fn grouped(v: u64) -> String {
     out
 }
 
-fn median(sorted: &[Duration]) -> Duration {
+/// The median of durations in increasing order (zero for none).
+pub(crate) fn median(sorted: &[Duration]) -> Duration {
     let n = sorted.len();
     if n == 0 {
         Duration::ZERO

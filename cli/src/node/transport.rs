@@ -169,7 +169,7 @@ impl Transport {
                             msg = out_rx.recv() => {
                                 let Some((to, bytes)) = msg else { break };
                                 if delay.is_zero() {
-                                    send(&mut swarm, &addresses, &mut pending, to, bytes);
+                                    send(&mut swarm, &addresses, &mut pending, (to, bytes), Instant::now());
                                 } else {
                                     held.push_back((tokio::time::Instant::now() + delay, to, bytes));
                                 }
@@ -178,7 +178,7 @@ impl Transport {
                                 let now = tokio::time::Instant::now();
                                 while held.front().is_some_and(|h| h.0 <= now) {
                                     if let Some((_, to, bytes)) = held.pop_front() {
-                                        send(&mut swarm, &addresses, &mut pending, to, bytes);
+                                        send(&mut swarm, &addresses, &mut pending, (to, bytes), Instant::now());
                                     }
                                 }
                             }
@@ -187,11 +187,7 @@ impl Transport {
                                 let (due, later): (Vec<_>, Vec<_>) = retry.drain(..).partition(|r| r.0 <= now);
                                 retry = later;
                                 for (_, to, bytes, first) in due {
-                                    if let Some(a) = addresses.get(&to) {
-                                        swarm.add_peer_address(to, a.clone());
-                                    }
-                                    let id = swarm.behaviour_mut().send_request(&to, bytes.clone());
-                                    pending.insert(id, (to, bytes, first));
+                                    send(&mut swarm, &addresses, &mut pending, (to, bytes), first);
                                 }
                             }
                             ev = swarm.select_next_some() => match ev {
@@ -260,20 +256,21 @@ impl Transport {
     }
 }
 
-/// Hands `bytes` for `to` to the swarm, remembering it for a retry.
+/// Hands `bytes` for `to` to the swarm, remembering it (and when it was `first` sent) for a
+/// retry: the first send and every retry alike.
 fn send(
     swarm: &mut libp2p::Swarm<Behaviour>,
     addresses: &BTreeMap<PeerId, Multiaddr>,
     pending: &mut BTreeMap<OutboundRequestId, (PeerId, Vec<u8>, Instant)>,
-    to: PeerId,
-    bytes: Vec<u8>,
+    (to, bytes): (PeerId, Vec<u8>),
+    first: Instant,
 ) {
     // A failed dial drops the peer's address: give it back.
     if let Some(a) = addresses.get(&to) {
         swarm.add_peer_address(to, a.clone());
     }
     let id = swarm.behaviour_mut().send_request(&to, bytes.clone());
-    pending.insert(id, (to, bytes, Instant::now()));
+    pending.insert(id, (to, bytes, first));
 }
 
 /// A clonable sending handle of a [`Transport`].
