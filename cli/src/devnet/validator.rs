@@ -246,4 +246,41 @@ mod tests {
             Some("MALFORMED_MESSAGE")
         );
     }
+
+    #[test]
+    fn an_announced_set_is_kept_only_for_its_epoch_and_only_if_it_lists_this_validator_as_said() {
+        let mut keys = Keys::generate(1, &mut ChaCha20Rng::from_seed([4; 32])).unwrap();
+        let other = Keys::generate(2, &mut ChaCha20Rng::from_seed([5; 32])).unwrap();
+        let set = |epoch, who: &[&Keys]| {
+            let params = quasar_pq::cert::SetParams {
+                chain_id: 1,
+                epoch,
+                key_era: 0,
+                bls: true,
+                mldsa: Some(MLDSA),
+                slhdsa: Some(MAGNETAR.slhdsa()),
+                pulsar_group_key: None,
+                corona_group_key: None,
+            };
+            let validators = who
+                .iter()
+                .map(|k| validator(&k.enrollment()).unwrap().1)
+                .collect();
+            ValidatorSet::new(&params, validators)
+                .unwrap()
+                .as_bytes()
+                .to_vec()
+        };
+        let bad_set = |r: Result<(), Failure>| r.err().map(|f| f.code);
+        // Another epoch than announced; a set without it although it is a member; a set with
+        // it although it is not; bytes that are no set.
+        assert_eq!(bad_set(keys.told(0, &set(1, &[&keys]), true)), Some("BAD_SET"));
+        assert_eq!(bad_set(keys.told(0, &set(0, &[&other]), true)), Some("BAD_SET"));
+        assert_eq!(bad_set(keys.told(0, &set(0, &[&keys]), false)), Some("BAD_SET"));
+        assert!(keys.told(0, b"not a set", true).is_err());
+        assert!(keys.sets.is_empty());
+        // As announced: kept.
+        keys.told(0, &set(0, &[&keys, &other]), true).unwrap();
+        assert!(keys.sets.contains_key(&0));
+    }
 }
