@@ -830,6 +830,16 @@ export declare const pulsar: {
     signer(opts: { share: PulsarCommitteeShare; session: Uint8Array; signers: number[]; message: Uint8Array; context?: Uint8Array; maxRuns?: number } & Randomness): Party<CommitteeSigned>;
   };
   /**
+   * The direct-message envelope (ML-KEM-768 + XChaCha20-Poly1305 bound to `aad`) for hosts that
+   * carry secret messages over a network; keys are `quasar node keys` process keys.
+   */
+  readonly envelope: {
+    /** Seals `message` for the holder of the encapsulation key `recipient` (`PCEK`). @throws QuasarError decoding codes. */
+    seal(opts: { recipient: Uint8Array; aad: Uint8Array; message: Uint8Array } & Randomness): Uint8Array;
+    /** Opens `sealed` with the recipient's secret `key`. @throws QuasarError 'ENVELOPE_NOT_OPENED', decoding codes. */
+    open(opts: { key: Uint8Array; aad: Uint8Array; sealed: Uint8Array }): Uint8Array;
+  };
+  /**
    * The whole custody lifecycle, one party per role (the library's
    * `pulsar::custody::lifecycle`): setup (DKG → key ceremony → certification), sign, reshare →
    * activation. What the single-protocol factories hand around out of band travels as the

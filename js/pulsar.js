@@ -127,10 +127,38 @@ export function makePulsar(core) {
     },
   });
 
+  /**
+   * The direct-message envelope (ML-KEM-768 + XChaCha20-Poly1305, bound to `aad`) for a host
+   * that carries secret messages over a network: confidential against a recorder with a future
+   * quantum computer whatever the channel. The recipient's key pair is a `quasar node keys`
+   * process key (`PCEK` public bytes; the secret bytes stay with the recipient).
+   */
+  const envelope = Object.freeze({
+    /** Seals `message` for the holder of `recipient` (`PCEK`), bound to `aad`. */
+    seal(opts) {
+      const o = options(opts, ['recipient', 'aad', 'message', 'seed', 'rng']);
+      const what = 'pulsar.envelope.seal';
+      const to = record(required(o, 'recipient', what), 'recipient');
+      const aad = record(required(o, 'aad', what), 'aad');
+      const m = record(required(o, 'message', what), 'message');
+      return withRng(o, (rng) => loader.call(() => glue.pulsarSealMessage(to, aad, m, rng)));
+    },
+    /** Opens a sealed message with the recipient's secret `key`. @throws QuasarError 'ENVELOPE_NOT_OPENED'. */
+    open(opts) {
+      const o = options(opts, ['key', 'aad', 'sealed']);
+      const what = 'pulsar.envelope.open';
+      const key = secretBytes(required(o, 'key', what), 'key', { max: 1 << 16 });
+      const aad = record(required(o, 'aad', what), 'aad');
+      const sealed = record(required(o, 'sealed', what), 'sealed');
+      return loader.call(() => glue.pulsarOpenMessage(key, aad, sealed));
+    },
+  });
+
   /** Pulsar custody factories and verifiers. */
   const pulsar = Object.freeze({
     levels: LEVELS,
     committee,
+    envelope,
     /** Party `id` of the Pulsar DKG (LSS Pedersen over Ristretto255). */
     dkg(opts) {
       const o = options(opts, ['session', 'parties', 'threshold', 'id', 'seed', 'rng'], true);

@@ -25,6 +25,7 @@ use alloc::vec::Vec;
 use wasm_bindgen::prelude::*;
 
 mod committee;
+mod envelope;
 mod keys;
 mod lifecycle;
 
