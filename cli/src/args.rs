@@ -100,14 +100,18 @@ EXAMPLES:
     quasar demo --scheme pulsar --set 44 --parties 5 --threshold 3 --reshare 6:4 --chain out
 
 NODE (the same pipelines, every party in a process of its own, on libp2p):
-    quasar node keys  --dir D --parties N [--per K] [--port P]     roster + one key per process
+    quasar node keys  --dir D --parties N [--per K] [--port P] [--browser B]
+                                                                  roster + one key per process
     quasar node serve --dir D --process I [--timeout S] [--once] [--store DIR] [--rtt MS]
                       [--misbehave] [--equivocate] [--crash-at N]
     quasar node run   --dir D [--timeout S] [--rtt MS] --scheme … [the demo's options]
     --store DIR keeps each Pulsar party's keyring sealed in the library's snapshot store
     (passphrase: QUASAR_NODE_PASSPHRASE), so a restarted process loses no share; a run with
     --resume then signs with what the stores kept. --rtt MS makes every message a process
-    sends wait MS / 2 (a wide-area round trip on loopback, for benchmarks).
+    sends wait MS / 2 (a wide-area round trip on loopback, for benchmarks). --browser B makes
+    the last B processes browser processes: a page (www/node/, `npm start` serves it) plays
+    them over WebSocket, which every native process then also listens on (port + 100 + index);
+    a browser member plays committee runs.
 
 EXIT STATUS:
     0 success (misbehaving parties named and excluded included), 1 protocol failure

@@ -171,7 +171,7 @@ pub(crate) fn run_scheme(d: &Demo, place: &node::Place<'_>) -> Result<Summary, r
     }
 }
 
-fn header(d: &Demo, processes: Option<usize>) {
+fn header(d: &Demo, processes: Option<(usize, usize)>) {
     let mut title = format!(
         "quasar demo · {} · {}-of-{}",
         scheme_name(d),
@@ -207,7 +207,10 @@ fn header(d: &Demo, processes: Option<usize>) {
             "{} threads ({nodes} parties + {hub}) + router",
             usize::from(nodes) + 2
         ),
-        Some(p) => format!("{p} processes on libp2p: TCP + Noise + Yamux ({nodes} parties + {hub})"),
+        Some((p, 0)) => format!("{p} processes on libp2p: TCP + Noise + Yamux ({nodes} parties + {hub})"),
+        Some((p, b)) => format!(
+            "{p} processes on libp2p, {b} of them in a browser: TCP or WebSocket + Noise + Yamux ({nodes} parties + {hub})"
+        ),
     };
     say!(
         "{running} · {cores} cores{load} · {} {} · {} · {} build · {} UTC · seed {}",
@@ -325,7 +328,7 @@ pub(crate) fn demo(d: &Demo, place: &node::Place<'_>) -> ExitCode {
     let start = Instant::now();
     match run_scheme(d, place) {
         Ok(s) => {
-            summary(d, &s, start.elapsed(), processes);
+            summary(d, &s, start.elapsed(), processes.map(|p| p.0));
             ExitCode::SUCCESS
         }
         Err(f) => {

@@ -1,12 +1,17 @@
 //! `quasar node`: the demo's pipelines across processes, on libp2p.
 //!
 //! ```text
-//! quasar node keys  --dir D --parties N [--per K] [--port P]   roster.json + one key per process
+//! quasar node keys  --dir D --parties N [--per K] [--port P] [--browser B]
+//!                                                               roster.json + one key per process
 //! quasar node serve --dir D --process I [--timeout S] [--once]
 //!                   [--misbehave] [--equivocate] [--crash-at N]
 //!                                                               (every process but 0)
 //! quasar node run   --dir D [--timeout S] --scheme … [demo options]  (process 0: conductor + hub)
 //! ```
+//!
+//! `keys --browser B` makes the last B processes browser processes: a page plays them with
+//! the npm package's `node` host (`www/node/`), dialling every native process's WebSocket
+//! address (`ws` in the roster) — the same messages, the same checks.
 //!
 //! `serve --store DIR` keeps each Pulsar party's keyring in the library's snapshot store
 //! (`store`; passphrase from `QUASAR_NODE_PASSPHRASE`), so a restarted process loses no share,
@@ -73,11 +78,15 @@ pub(crate) enum Place<'a> {
 }
 
 impl Place<'_> {
-    /// How many processes the nodes run in (`None`: threads of this one).
-    pub(crate) fn processes(&self) -> Option<usize> {
+    /// How many processes the nodes run in, and how many of them are browser processes
+    /// (`None`: threads of this one).
+    pub(crate) fn processes(&self) -> Option<(usize, usize)> {
         match self {
             Place::Threads => None,
-            Place::Conduct { net, .. } | Place::Serve { net, .. } => Some(net.processes.len()),
+            Place::Conduct { net, .. } | Place::Serve { net, .. } => Some((
+                net.processes.len(),
+                net.processes.iter().filter(|p| p.listen.is_none()).count(),
+            )),
         }
     }
 }
@@ -105,6 +114,8 @@ struct Opts {
     parties: Option<u16>,
     per: u16,
     port: u16,
+    /// How many of the processes `keys` writes are browser processes.
+    browser: usize,
     process: Option<usize>,
     timeout: Duration,
     misbehave: bool,
@@ -125,6 +136,7 @@ fn parse(sub: &str, args: &[String]) -> Result<Opts, String> {
         parties: None,
         per: 1,
         port: 47000,
+        browser: 0,
         process: None,
         timeout: Duration::from_secs(20),
         misbehave: false,
@@ -157,6 +169,10 @@ fn parse(sub: &str, args: &[String]) -> Result<Opts, String> {
             "--port" => {
                 let v = value(a)?;
                 o.port = u16::try_from(num(a, v)?).map_err(|_| "--port too large".to_string())?;
+            }
+            "--browser" if sub == "keys" => {
+                let v = value(a)?;
+                o.browser = num(a, v)? as usize;
             }
             "--process" => {
                 let v = value(a)?;
@@ -206,7 +222,7 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
             let Some(n) = o.parties.filter(|&n| (1..=256).contains(&n)) else {
                 return fail("keys needs --parties N (1 to 256)");
             };
-            match Roster::generate(&dir, n, o.per, o.port) {
+            match Roster::generate(&dir, n, o.per, o.port, o.browser) {
                 Ok(r) => {
                     say!(
                         "wrote {} ({} processes: node 0 and the conductor in process 0, parties 1-{n} in groups of {})",
@@ -270,6 +286,11 @@ fn serve(dir: &std::path::Path, o: &Opts) -> ExitCode {
     let Some(me) = o.process.filter(|&p| p > 0) else {
         return fail("serve needs --process I (1 or more; process 0 runs 'quasar node run')");
     };
+    match Roster::load(dir).map(|r| r.get(me).map(|p| p.listen.is_none())) {
+        Ok(Some(true)) => return fail(&format!("process {me} is a browser process: a page plays it")),
+        Err(e) => return fail(&e),
+        Ok(_) => {}
+    }
     let mut net = match join(dir, me, o) {
         Ok(n) => n,
         Err(e) => return fail(&e),

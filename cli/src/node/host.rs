@@ -21,7 +21,7 @@ use std::thread::{self, JoinHandle};
 use std::time::Instant;
 
 use libp2p::identity::{Keypair, PublicKey};
-use libp2p::PeerId;
+use libp2p::{Multiaddr, PeerId};
 use quasar_pq::pulsar::custody::envelope::seal_message;
 use quasar_pq::pulsar::custody::{CombinerKey, CombinerPublicKey};
 
@@ -86,7 +86,12 @@ impl Network {
             .map(|p| (p.peer, p.listen.clone()))
             .collect();
         let identity = key.clone();
-        let mut transport = Transport::start(key, mine.listen.clone(), peers, delay)?;
+        let listen = mine
+            .listen
+            .clone()
+            .ok_or_else(|| format!("process {me} is a browser process: a page plays it"))?;
+        let listen: Vec<Multiaddr> = core::iter::once(listen).chain(mine.ws.clone()).collect();
+        let mut transport = Transport::start(key, listen, peers, delay)?;
         let outbox = transport.sender();
         let inbound = core::mem::replace(&mut transport.inbound, mpsc::channel().1);
         let board = Arc::new(Mutex::new(Board::default()));

@@ -7,6 +7,10 @@
 //! A message is accepted only from the process the roster says hosts its sender: the
 //! network identity Noise authenticates is bound to the roster entry, and through it to
 //! the party ids.
+//!
+//! A **browser process** (`keys --browser B`: the last B processes) listens nowhere
+//! (`"listen": "browser"`): a page dials every native process's WebSocket address (`ws`) and
+//! the natives answer over the connections it opened.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -23,13 +27,19 @@ use crate::net::Addr;
 /// The roster's file name in its directory.
 pub(crate) const FILE: &str = "roster.json";
 
+/// The `listen` of a browser process.
+const BROWSER: &str = "browser";
+
 /// One process.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Entry {
     /// Its libp2p peer id (base58).
     pub peer: String,
-    /// Where it listens.
+    /// Where it listens (TCP), or `browser` for a process that only dials.
     pub listen: String,
+    /// Where it accepts WebSocket connections from browser processes, if it does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ws: Option<String>,
     /// Its ML-KEM-768 encapsulation key (hex of the `PCEK` encoding): direct messages to
     /// its nodes are sealed to it.
     pub kem: String,
@@ -62,8 +72,10 @@ pub(crate) struct Process {
     pub peer: PeerId,
     /// The Ed25519 key inside its peer id (it signs the process's public frames).
     pub identity: PublicKey,
-    /// Its address.
-    pub listen: Multiaddr,
+    /// Its TCP address (`None`: a browser process, reached over the connections it opens).
+    pub listen: Option<Multiaddr>,
+    /// Its WebSocket address for browser processes, if any.
+    pub ws: Option<Multiaddr>,
     /// Its encapsulation key.
     pub kem: CombinerPublicKey,
     /// The nodes it hosts.
@@ -97,13 +109,27 @@ fn unhex(s: &str) -> Option<Vec<u8>> {
 
 impl Roster {
     /// A new cluster in `dir`: process 0 hosts node 0, then `parties` nodes in processes
-    /// of `per` nodes each, listening on 127.0.0.1 from `port` up. Writes the roster and
-    /// one fresh identity key per process.
-    pub(crate) fn generate(dir: &Path, parties: u16, per: u16, port: u16) -> Result<Roster, String> {
+    /// of `per` nodes each, listening on 127.0.0.1 from `port` up; the last `browser` of
+    /// them are browser processes, and with any, every native process also accepts
+    /// WebSockets on `port + 100 + its index`. Writes the roster and one fresh identity key
+    /// per process.
+    pub(crate) fn generate(
+        dir: &Path,
+        parties: u16,
+        per: u16,
+        port: u16,
+        browser: usize,
+    ) -> Result<Roster, String> {
         fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         let mut groups: Vec<Vec<Addr>> = vec![vec![0]];
         let ids: Vec<Addr> = (1..=parties).collect();
         groups.extend(ids.chunks(usize::from(per.max(1))).map(<[Addr]>::to_vec));
+        let count = groups.len();
+        if browser >= count {
+            return Err(format!(
+                "{browser} browser process(es) of {count}: process 0 (the conductor) must be native"
+            ));
+        }
         let mut processes = Vec::new();
         let mut rng = crate::node::fresh_rng();
         for (i, addrs) in groups.into_iter().enumerate() {
@@ -125,10 +151,20 @@ impl Roster {
             );
             let path = key_path(dir, i);
             write_secret(&path, &secrets)?;
-            let port = u16::try_from(usize::from(port) + i).map_err(|_| "port out of range".to_string())?;
+            let port_of = |offset: usize| {
+                u16::try_from(usize::from(port) + offset + i).map_err(|_| "port out of range".to_string())
+            };
+            let in_browser = i >= count - browser;
             processes.push(Entry {
                 peer: key.public().to_peer_id().to_base58(),
-                listen: format!("/ip4/127.0.0.1/tcp/{port}"),
+                listen: if in_browser {
+                    BROWSER.into()
+                } else {
+                    format!("/ip4/127.0.0.1/tcp/{}", port_of(0)?)
+                },
+                ws: (browser > 0 && !in_browser)
+                    .then(|| port_of(100).map(|p| format!("/ip4/127.0.0.1/tcp/{p}/ws")))
+                    .transpose()?,
                 kem: hex(&kem.public_key().to_bytes()),
                 addrs,
             });
@@ -166,10 +202,20 @@ impl Roster {
                 .map_err(|_| format!("process {index}: bad peer id '{}'", e.peer))?;
             let identity = identity_of(&peer)
                 .ok_or_else(|| format!("process {index}: peer id '{}' holds no Ed25519 key", e.peer))?;
-            let listen: Multiaddr = e
-                .listen
-                .parse()
-                .map_err(|_| format!("process {index}: bad address '{}'", e.listen))?;
+            let listen: Option<Multiaddr> = match e.listen.as_str() {
+                BROWSER => None,
+                a => Some(
+                    a.parse()
+                        .map_err(|_| format!("process {index}: bad address '{a}'"))?,
+                ),
+            };
+            let ws: Option<Multiaddr> = match &e.ws {
+                None => None,
+                Some(a) => Some(
+                    a.parse()
+                        .map_err(|_| format!("process {index}: bad WebSocket address '{a}'"))?,
+                ),
+            };
             let kem = unhex(&e.kem)
                 .and_then(|b| CombinerPublicKey::from_bytes(&b).ok())
                 .ok_or_else(|| format!("process {index}: bad ML-KEM-768 encapsulation key"))?;
@@ -183,12 +229,16 @@ impl Roster {
                 peer,
                 identity,
                 listen,
+                ws,
                 kem,
                 addrs: e.addrs,
             });
         }
-        if out.first().is_none_or(|p| !p.addrs.contains(&0)) {
-            return Err("process 0 must host node 0 (the hub and the conductor)".into());
+        if out
+            .first()
+            .is_none_or(|p| !p.addrs.contains(&0) || p.listen.is_none())
+        {
+            return Err("process 0 must be native and host node 0 (the hub and the conductor)".into());
         }
         Ok(out)
     }
@@ -226,4 +276,38 @@ fn write_secret(path: &Path, text: &str) -> Result<(), String> {
     f.write_all(text.as_bytes())
         .and_then(|()| f.write_all(b"\n"))
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_browser_process_listens_nowhere_and_every_native_one_also_on_websocket() {
+        let dir = tempfile::tempdir().unwrap();
+        let roster = Roster::generate(dir.path(), 3, 1, 41000, 1).unwrap();
+        let p = Roster::load(dir.path()).unwrap();
+        assert_eq!(roster.processes.len(), 4);
+        assert_eq!(roster.processes[3].listen, BROWSER);
+        assert!(p[3].listen.is_none() && p[3].ws.is_none());
+        for (i, n) in p.iter().take(3).enumerate() {
+            assert_eq!(
+                n.listen.as_ref().unwrap().to_string(),
+                format!("/ip4/127.0.0.1/tcp/{}", 41000 + i)
+            );
+            assert_eq!(
+                n.ws.as_ref().unwrap().to_string(),
+                format!("/ip4/127.0.0.1/tcp/{}/ws", 41100 + i)
+            );
+        }
+        // Its keys are written like any process's (a page is handed them).
+        assert!(Roster::keys(dir.path(), 3).is_ok());
+        // Without browser processes nobody listens on WebSocket; the conductor is never one.
+        Roster::generate(dir.path(), 3, 1, 41000, 0).unwrap();
+        assert!(Roster::load(dir.path())
+            .unwrap()
+            .iter()
+            .all(|p| p.ws.is_none() && p.listen.is_some()));
+        assert!(Roster::generate(dir.path(), 3, 3, 41000, 2).is_err());
+    }
 }

@@ -169,7 +169,8 @@ mod tests {
                 index: i,
                 peer: id.public().to_peer_id(),
                 identity: id.public(),
-                listen: "/ip4/127.0.0.1/tcp/1".parse().unwrap(),
+                listen: Some("/ip4/127.0.0.1/tcp/1".parse().unwrap()),
+                ws: None,
                 kem: kem.public_key().clone(),
                 addrs: vec![u16::try_from(i).unwrap()],
             })

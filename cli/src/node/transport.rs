@@ -19,10 +19,11 @@ use std::thread::{self, JoinHandle};
 use std::time::Instant;
 
 use futures::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, StreamExt};
+use libp2p::core::upgrade;
 use libp2p::identity::Keypair;
 use libp2p::request_response::{self, OutboundRequestId, ProtocolSupport};
 use libp2p::swarm::SwarmEvent;
-use libp2p::{noise, tcp, yamux, Multiaddr, PeerId, StreamProtocol};
+use libp2p::{noise, tcp, yamux, Multiaddr, PeerId, StreamProtocol, Transport as _};
 use tokio::sync::mpsc;
 
 use super::wire::MAX_MESSAGE;
@@ -124,13 +125,14 @@ pub(crate) struct Transport {
 }
 
 impl Transport {
-    /// Starts the swarm with identity `key`, listening on `listen`, serving and reaching
-    /// only `peers` (each with its address). Every outgoing message waits `delay` first (half
+    /// Starts the swarm with identity `key`, listening on every address of `listen`,
+    /// serving and reaching only `peers` (each with its address; `None`: a browser process,
+    /// reached over the connection it opened). Every outgoing message waits `delay` first (half
     /// a round trip a benchmark simulates; zero otherwise), in order.
     pub(crate) fn start(
         key: Keypair,
-        listen: Multiaddr,
-        peers: Vec<(PeerId, Multiaddr)>,
+        listen: Vec<Multiaddr>,
+        peers: Vec<(PeerId, Option<Multiaddr>)>,
         delay: Duration,
     ) -> Result<Transport, String> {
         let (out, mut out_rx) = mpsc::unbounded_channel::<(PeerId, Vec<u8>)>();
@@ -156,7 +158,8 @@ impl Transport {
                     };
                     let _ = ready_tx.send(Ok(()));
                     let allowed: BTreeSet<PeerId> = peers.iter().map(|(p, _)| *p).collect();
-                    let addresses: BTreeMap<PeerId, Multiaddr> = peers.iter().cloned().collect();
+                    let addresses: BTreeMap<PeerId, Multiaddr> =
+                        peers.iter().filter_map(|(p, a)| Some((*p, a.clone()?))).collect();
                     let mut pending: BTreeMap<OutboundRequestId, (PeerId, Vec<u8>, Instant)> = BTreeMap::new();
                     let mut retry: Vec<(Instant, PeerId, Vec<u8>, Instant)> = Vec::new();
                     let mut tick = tokio::time::interval(Duration::from_millis(50));
@@ -294,8 +297,8 @@ impl Outbox {
 
 fn build(
     key: Keypair,
-    listen: &Multiaddr,
-    peers: &[(PeerId, Multiaddr)],
+    listen: &[Multiaddr],
+    peers: &[(PeerId, Option<Multiaddr>)],
 ) -> Result<libp2p::Swarm<Behaviour>, String> {
     let cfg = request_response::Config::default()
         .with_request_timeout(REQUEST_TIMEOUT)
@@ -308,6 +311,19 @@ fn build(
             yamux::Config::default,
         )
         .map_err(|e| format!("cannot set up TCP + Noise + Yamux: {e}"))?
+        // Browser processes dial in over WebSocket (plain `ws` on loopback, Noise inside;
+        // assembled here because the builder's own WebSocket phase wants DNS).
+        .with_other_transport(|key| {
+            let ws = libp2p_websocket::Config::new(tcp::tokio::Transport::new(
+                tcp::Config::default().nodelay(true),
+            ));
+            let noise = noise::Config::new(key).map_err(Box::<dyn core::error::Error + Send + Sync>::from)?;
+            Ok(ws
+                .upgrade(upgrade::Version::V1Lazy)
+                .authenticate(noise)
+                .multiplex(yamux::Config::default()))
+        })
+        .map_err(|e| format!("cannot set up WebSocket + Noise + Yamux: {e}"))?
         .with_behaviour(|_| {
             request_response::Behaviour::with_codec(
                 Codec,
@@ -318,11 +334,15 @@ fn build(
         .map_err(|e| format!("cannot set up the protocol: {e}"))?
         .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(600)))
         .build();
-    swarm
-        .listen_on(listen.clone())
-        .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+    for a in listen {
+        swarm
+            .listen_on(a.clone())
+            .map_err(|e| format!("cannot listen on {a}: {e}"))?;
+    }
     for (p, a) in peers {
-        swarm.add_peer_address(*p, a.clone());
+        if let Some(a) = a {
+            swarm.add_peer_address(*p, a.clone());
+        }
     }
     Ok(swarm)
 }
