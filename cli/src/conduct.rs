@@ -276,6 +276,16 @@ impl<P: Send + Sync + 'static> Conductor<P> {
         } = self.cluster.run(labels, phase)?;
         let exposed = self.report(labels[0], &done)?;
         self.exposed.extend(exposed);
+        // A party that several stalled nodes name (they dropped its messages: an equivocation
+        // the echo showed, garbage) caused the stall rather than suffered it.
+        let mut namers: BTreeMap<u16, usize> = BTreeMap::new();
+        for (a, f) in &stalled {
+            for c in f.culprits.iter().filter(|c| *c != a) {
+                *namers.entry(*c).or_default() += 1;
+            }
+        }
+        self.exposed
+            .extend(namers.into_iter().filter(|(_, n)| *n > 1).map(|(c, _)| c));
         // Out of the path on failure: the misbehaving party, and (on a network, where nobody
         // says who cheats) a party that several nodes have named.
         let out = |a: &Addr| Some(*a) == self.cheat || self.exposed.contains(a);
