@@ -234,6 +234,33 @@ fn an_equivocating_broadcaster_is_named_by_every_honest_node_and_the_run_goes_on
     assert!(t.contains("verified by 4 with plain ML-DSA-65"), "{t}");
 }
 
+#[test]
+fn an_equivocator_that_stalls_a_committee_key_generation_is_named_by_its_victims() {
+    let dir = tempfile::tempdir().unwrap();
+    keys(dir.path(), 3, port(10));
+    let _cluster = serve(dir.path(), 3, 5, only(1, &["--equivocate"]));
+    let demo = [
+        "--scheme",
+        "committee",
+        "--set",
+        "44",
+        "--parties",
+        "3",
+        "--threshold",
+        "3",
+    ];
+    let out = conduct(dir.path(), 5, &demo);
+    let t = text(&out);
+    // Not robust: the key generation cannot finish without party 1's broadcasts, which both
+    // honest members dropped after the echo; the failure is theirs and names party 1.
+    assert!(!out.status.success(), "{t}");
+    assert!(t.contains("party 1 drops out of Key generation"), "{t}");
+    assert!(
+        t.contains("it dropped party 1's: EQUIVOCATION") && t.contains("culprits: 1"),
+        "{t}"
+    );
+}
+
 /// Runs `quasar cert verify DIR --policy POLICY` (a light client that trusts DIR's set-0).
 fn follow(dir: &Path, policy: &str) -> String {
     let out = quasar()
