@@ -19,7 +19,10 @@
 // After the full build it writes sample/ (scripts/sample-chain.mjs): the small test chain the
 // package ships for its light-client example, made by that build from a fixed seed.
 //
-// Usage: node scripts/build-wasm.mjs [full|light|demo ...]   (default: all three)
+// It also bundles pkg/libp2p.js (scripts/bundle-libp2p.mjs): js-libp2p for the browser processes
+// of a `quasar node` cluster (www/node/), never part of the npm package.
+//
+// Usage: node scripts/build-wasm.mjs [full|light|demo|libp2p ...]   (default: all)
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -92,13 +95,17 @@ function build(name, wasmBindgen) {
 
 function main() {
   const names = process.argv.slice(2);
-  for (const n of names) if (!(n in BUILDS)) fail(`unknown build ${n}; choose from ${Object.keys(BUILDS).join(', ')}.`);
+  for (const n of names) if (!(n in BUILDS) && n !== 'libp2p') fail(`unknown build ${n}; choose from ${Object.keys(BUILDS).join(', ')}.`);
   const version = lockedWasmBindgenVersion();
   if (version !== GLUE_VERSION) fail(`scripts/harden-glue.mjs knows the glue of wasm-bindgen ${GLUE_VERSION}, Cargo.lock has ${version}: check the new glue and update the transform's tables.`);
   const wasmBindgen = findWasmBindgen(version);
   if (!wasmBindgen) fail(`wasm-bindgen-cli ${version} is not installed; run \`npm run setup\` (or \`cargo install wasm-bindgen-cli --version ${version} --locked\`).`);
   const outputs = {};
-  for (const name of names.length ? names : Object.keys(BUILDS)) outputs[name] = build(name, wasmBindgen);
+  for (const name of names.length ? names.filter((n) => n !== 'libp2p') : Object.keys(BUILDS)) outputs[name] = build(name, wasmBindgen);
+  // The browser process of a `quasar node` cluster (www/node/): js-libp2p, bundled.
+  if ((!names.length || names.includes('libp2p')) && !run(process.execPath, [join(ROOT, 'scripts', 'bundle-libp2p.mjs')])) {
+    fail('bundling js-libp2p (scripts/bundle-libp2p.mjs) failed (see its output above).');
+  }
   if (outputs.full && !run(process.execPath, [join(ROOT, 'scripts', 'sample-chain.mjs')])) {
     fail('writing sample/ with the full build failed (see its output above).');
   }

@@ -1,0 +1,163 @@
+// A browser party joins a native ceremony: a `quasar node` cluster of four processes on
+// loopback — process 0 (the conductor and node 0), processes 1 and 2 native (`quasar node
+// serve`), process 3 a page in headless Chromium (www/node/: js-libp2p over WebSocket with
+// Noise and Yamux, the committee member on the npm package). The committee's distributed key
+// generation and a 3-of-3 signature run across all of them, the browser member among the
+// signers; its direct messages sealed with ML-KEM-768 and its broadcasts signed and echoed as
+// a native process's. The conductor must succeed, the page must end holding the same key and
+// signature, and @noble/post-quantum (an independent FIPS 204 verifier) must accept it.
+//
+//   node --test js/test/browser-party.test.mjs
+//
+// Needs /usr/bin/chromium, the built package and pkg/libp2p.js (`npm run build`), and the
+// `quasar` binary (built here with `cargo build -p quasar-cli` if `cargo test` left none).
+// Every process is bounded: the native ones by their `--timeout` and `--once`, the test by
+// a kill timer.
+
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import { ml_dsa44 } from '@noble/post-quantum/ml-dsa.js';
+import { sha3_256 } from '@noble/hashes/sha3.js';
+
+import { init, pulsar } from '../../js/index.js';
+import { openChromium, ROOT } from '../support/chromium.mjs';
+import { patience } from '../support/patience.mjs';
+
+const TIMEOUT = patience(120);
+const QUASAR = path.join(process.env.CARGO_TARGET_DIR || path.join(ROOT, 'target'), 'debug', 'quasar');
+const MESSAGE = new TextEncoder().encode('quasar demo: block 1, signed by a committee');
+
+let browser;
+let tmp;
+const children = [];
+
+/** Runs `quasar args…`; resolves with `{ code, out }` when it exits (killed after TIMEOUT). */
+function quasar(args) {
+  return new Promise((resolve) => {
+    const child = spawn(QUASAR, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out });
+    });
+  });
+}
+
+const hex = (b) => Buffer.from(b).toString('hex');
+
+describe('quasar node: a browser process joins a native committee ceremony', { timeout: patience(300) }, () => {
+  before(async () => {
+    if (!existsSync(QUASAR)) {
+      const r = spawnSync('cargo', ['build', '-p', 'quasar-cli'], { cwd: ROOT, stdio: 'inherit' });
+      assert.equal(r.status, 0, 'cargo build -p quasar-cli');
+    }
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'quasar-browser-party-'));
+    browser = await openChromium({ needs: ['pkg/full/quasar_pq.js', 'pkg/libp2p.js'], profile: 'node', timeout: TIMEOUT });
+    await browser.page.goto(`${browser.server.url}www/node/index.html`, { waitUntil: 'load' });
+    await browser.page.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: TIMEOUT });
+  });
+
+  after(async () => {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+    await browser?.close();
+    if (tmp) await rm(tmp, { recursive: true, force: true });
+  });
+
+  /**
+   * A mixed run in `dir`: keys, natives 1 and 2 (process 1 with `serve1` options), the page as
+   * process 3, then the conductor; resolves with every side's result.
+   */
+  async function mixed(dir, serve1 = []) {
+    // Ports from a random base, so that parallel or leftover runs do not collide.
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const keys = await quasar(['node', 'keys', '--dir', dir, '--parties', '3', '--browser', '1', '--port', String(port)]);
+    assert.equal(keys.code, 0, keys.out);
+    const roster = JSON.parse(await readFile(path.join(dir, 'roster.json'), 'utf8'));
+    const serving = [1, 2].map((i) => quasar(['node', 'serve', '--dir', dir, '--process', String(i), '--timeout', '10', '--once', ...(i === 1 ? serve1 : [])]));
+    // The page's key file is handed to it by the test (a real browser party would make its own and be enrolled).
+    const key = JSON.parse(await readFile(path.join(dir, 'process-3.key'), 'utf8'));
+    const page = browser.page.evaluate((a) => window.quasarNode.join(a).catch((e) => ({ error: `${e.code} ${e.message}` })), { roster, key, process: 3, timeout: 10000, idle: 120000 });
+    const conductor = await quasar(['node', 'run', '--dir', dir, '--timeout', '10', '--scheme', 'committee', '--set', '44', '--parties', '3', '--threshold', '3']);
+    const result = await page;
+    const natives = await Promise.all(serving);
+    const logText = await browser.page.locator('#log').textContent();
+    return { roster, conductor, result, natives, logText };
+  }
+
+  test('pulsar.envelope: what the page seals opens only with the recipient process key under the same binding', async () => {
+    const dir = path.join(tmp, 'envelope');
+    const keys = await quasar(['node', 'keys', '--dir', dir, '--parties', '2']);
+    assert.equal(keys.code, 0, keys.out);
+    const roster = JSON.parse(await readFile(path.join(dir, 'roster.json'), 'utf8'));
+    const unhex = (h) => Uint8Array.from(Buffer.from(h, 'hex'));
+    const secret = (i) => unhex(JSON.parse(readFileSync(path.join(dir, `process-${i}.key`), 'utf8')).kem);
+    await init();
+    const message = new TextEncoder().encode('PQD2 a share');
+    const aad = new TextEncoder().encode('run, round, sender, recipient');
+    const sealed = pulsar.envelope.seal({ recipient: unhex(roster.processes[1].kem), aad, message });
+    assert.equal(sealed.length, 1088 + message.length + 16);
+    assert.deepEqual(pulsar.envelope.open({ key: secret(1), aad, sealed }), message);
+    const refused = (o) => assert.throws(() => pulsar.envelope.open(o), (e) => e.code === 'ENVELOPE_NOT_OPENED');
+    refused({ key: secret(2), aad, sealed }); // another process
+    refused({ key: secret(1), aad: aad.subarray(1), sealed }); // another binding
+    const flipped = sealed.slice();
+    flipped[flipped.length - 1] ^= 1;
+    refused({ key: secret(1), aad, sealed: flipped });
+    refused({ key: secret(1), aad, sealed: sealed.subarray(0, 1000) });
+    assert.throws(() => pulsar.envelope.seal({ recipient: new Uint8Array(10), aad, message }), (e) => e.name === 'QuasarError');
+  });
+
+  test('a process equivocating its broadcasts is named by the browser member and the native one alike', async () => {
+    const dir = path.join(tmp, 'equivocate');
+    const { conductor, result, logText } = await mixed(dir, ['--equivocate']);
+    const t = `${conductor.out}\n--- page ---\n${logText}`;
+    // The committee's key generation is not robust: it stalls without party 1's broadcasts,
+    // which both honest members dropped after the echo — the browser's echo and the native's.
+    // Party 1 drops out only because more than one node named it.
+    assert.notEqual(conductor.code, 0, t);
+    assert.match(conductor.out, /party 1 drops out of Key generation/, t);
+    assert.match(conductor.out, /Key generation failed at party [23]: MISSING_MESSAGE .*it dropped party 1's: EQUIVOCATION.*culprits: 1/, t);
+    assert.ok(!result.error, t);
+    const browserSteps = result.nodes[0].commands.map((c) => c.status);
+    assert.ok(!browserSteps.includes('failed'), t);
+  });
+
+  test('keys, natives, the page, then the conductor: the committee signs with the browser member and every verifier accepts', async () => {
+    const dir = path.join(tmp, 'honest');
+    const { roster, conductor, result, natives, logText } = await mixed(dir);
+    assert.equal(roster.processes[3].listen, 'browser');
+    assert.deepEqual(roster.processes[3].addrs, [3]);
+    for (const p of roster.processes.slice(0, 3)) assert.match(p.ws, /^\/ip4\/127\.0\.0\.1\/tcp\/\d+\/ws$/);
+    assert.equal(conductor.code, 0, `${conductor.out}\n--- page ---\n${logText}`);
+    for (const n of natives) assert.equal(n.code, 0, n.out);
+    assert.match(conductor.out, /parties 1-3 each combined and verified the same signature; none held the key/);
+    assert.match(conductor.out, /verified by/);
+
+    // The browser member: same key as the cluster's, a signature of its own combining, verified.
+    const [member] = result.nodes;
+    assert.equal(member.addr, 3);
+    assert.equal(member.verified, true);
+    const publicKey = Uint8Array.from(member.publicKey);
+    const signature = Uint8Array.from(member.signature);
+    assert.ok(ml_dsa44.verify(signature, MESSAGE, publicKey), '@noble/post-quantum accepts the committee signature');
+    assert.ok(conductor.out.includes(hex(sha3_256(publicKey)).slice(0, 16)), 'the conductor reports the key the browser member holds');
+    const steps = member.commands.map((c) => c.status);
+    assert.ok(!steps.includes('failed'), `no command failed in the page: ${JSON.stringify(member.commands)}`);
+    assert.equal(result.stats.dropped, 0, 'the page dropped nothing');
+    assert.deepEqual(browser.pageErrors, []);
+    // A browser process cannot be served natively.
+    const refused = await quasar(['node', 'serve', '--dir', dir, '--process', '3', '--once']);
+    assert.equal(refused.code, 2, refused.out);
+    assert.match(refused.out, /browser process/);
+  });
+});
