@@ -103,7 +103,7 @@ NODE (the same pipelines, every party in a process of its own, on libp2p):
     quasar node keys  --dir D --parties N [--per K] [--port P] [--browser B]
                                                                   roster + one key per process
     quasar node serve --dir D --process I [--timeout S] [--once] [--store DIR] [--rtt MS]
-                      [--misbehave] [--equivocate] [--crash-at N]
+                      [--misbehave] [--equivocate] [--crash-at N] [--slow N:MS] [--partition N:S]
     quasar node run   --dir D [--timeout S] [--rtt MS] --scheme … [the demo's options]
     --store DIR keeps each Pulsar party's keyring sealed in the library's snapshot store
     (passphrase: QUASAR_NODE_PASSPHRASE), so a restarted process loses no share; a run with

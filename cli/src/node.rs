@@ -4,7 +4,7 @@
 //! quasar node keys  --dir D --parties N [--per K] [--port P] [--browser B]
 //!                                                               roster.json + one key per process
 //! quasar node serve --dir D --process I [--timeout S] [--once]
-//!                   [--misbehave] [--equivocate] [--crash-at N]
+//!                   [--misbehave] [--equivocate] [--crash-at N] [--slow N:MS] [--partition N:S]
 //!                                                               (every process but 0)
 //! quasar node run   --dir D [--timeout S] --scheme … [demo options]  (process 0: conductor + hub)
 //! ```
@@ -35,8 +35,10 @@
 //! one of its parties (otherwise it stays honest whatever the conductor says);
 //! `--equivocate` makes its router send different (validly signed) broadcasts to different
 //! processes, which the echo round exposes; `--crash-at N` ends the process abruptly when
-//! command `N` arrives, as if it were killed.
+//! command `N` arrives, as if it were killed; `--slow N:MS` delays everything it sends from
+//! command `N` on by MS; `--partition N:S` cuts it off for S seconds from command `N` (`drill`).
 
+mod drill;
 mod echo;
 mod host;
 mod roster;
@@ -51,6 +53,7 @@ use std::process::ExitCode;
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
+use drill::Drills;
 pub(crate) use host::Network;
 use roster::Roster;
 use switchboard::Control;
@@ -119,7 +122,7 @@ struct Opts {
     process: Option<usize>,
     timeout: Duration,
     misbehave: bool,
-    crash_at: Option<u32>,
+    drills: Drills,
     equivocate: bool,
     once: bool,
     /// The round trip a benchmark simulates: every message this process sends waits half.
@@ -140,7 +143,7 @@ fn parse(sub: &str, args: &[String]) -> Result<Opts, String> {
         process: None,
         timeout: Duration::from_secs(20),
         misbehave: false,
-        crash_at: None,
+        drills: Drills::default(),
         equivocate: false,
         once: false,
         rtt: Duration::ZERO,
@@ -186,7 +189,15 @@ fn parse(sub: &str, args: &[String]) -> Result<Opts, String> {
             "--equivocate" => o.equivocate = true,
             "--crash-at" => {
                 let v = value(a)?;
-                o.crash_at = Some(num(a, v)?);
+                o.drills.crash_at = Some(num(a, v)?);
+            }
+            "--slow" if sub == "serve" => {
+                let v = value(a)?;
+                o.drills.slow = Some(drill::parse(a, &v, Duration::from_millis)?);
+            }
+            "--partition" if sub == "serve" => {
+                let v = value(a)?;
+                o.drills.partition = Some(drill::parse(a, &v, Duration::from_secs)?);
             }
             "--once" => o.once = true,
             "--store" if sub == "serve" => o.store = Some(PathBuf::from(value(a)?)),
@@ -246,7 +257,7 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
 fn join(dir: &std::path::Path, me: usize, o: &Opts) -> Result<Network, String> {
     let processes = Roster::load(dir)?;
     let (key, kem) = Roster::keys(dir, me)?;
-    Network::join(processes, me, (key, kem), o.timeout, o.crash_at, o.rtt / 2)
+    Network::join(processes, me, (key, kem), o.timeout, o.drills, o.rtt / 2)
 }
 
 fn demo_of(args: &[String]) -> Result<Demo, String> {

@@ -25,6 +25,7 @@ use libp2p::{Multiaddr, PeerId};
 use quasar_pq::pulsar::custody::envelope::seal_message;
 use quasar_pq::pulsar::custody::{CombinerKey, CombinerPublicKey};
 
+use super::drill::{Conditions, Drills};
 use super::echo::{echo_round, EchoLinks};
 use super::roster::Process;
 use super::switchboard::{file, Board, Control};
@@ -71,7 +72,7 @@ impl Network {
         me: usize,
         (key, kem): (libp2p::identity::Keypair, CombinerKey),
         timeout: Duration,
-        crash_at: Option<u32>,
+        drills: Drills,
         delay: Duration,
     ) -> Result<Network, String> {
         let mine = processes
@@ -91,7 +92,8 @@ impl Network {
             .clone()
             .ok_or_else(|| format!("process {me} is a browser process: a page plays it"))?;
         let listen: Vec<Multiaddr> = core::iter::once(listen).chain(mine.ws.clone()).collect();
-        let mut transport = Transport::start(key, listen, peers, delay)?;
+        let conditions = Arc::new(Conditions::with_delay(delay));
+        let mut transport = Transport::start(key, listen, peers, Arc::clone(&conditions))?;
         let outbox = transport.sender();
         let inbound = core::mem::replace(&mut transport.inbound, mpsc::channel().1);
         let board = Arc::new(Mutex::new(Board::default()));
@@ -108,12 +110,8 @@ impl Network {
                             dropped.fetch_add(1, Ordering::Relaxed);
                             continue;
                         };
-                        if let (Some(n), Wire::Command { no, .. }) = (crash_at, &wire) {
-                            if *no >= n {
-                                // The fault drill of `--crash-at`: gone mid-run, as if killed.
-                                eprintln!("process {me}: crashing at command {no} (--crash-at)");
-                                std::process::exit(75);
-                            }
+                        if let Wire::Command { no, .. } = &wire {
+                            drills.on_command(me, *no, &conditions);
                         }
                         if !file(&processes, me, &board, &control_tx, &kem, peer, wire) {
                             dropped.fetch_add(1, Ordering::Relaxed);

@@ -15,6 +15,7 @@ use core::time::Duration;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::io;
 use std::sync::mpsc as std_mpsc;
+use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::Instant;
 
@@ -26,6 +27,7 @@ use libp2p::swarm::SwarmEvent;
 use libp2p::{noise, tcp, yamux, Multiaddr, PeerId, StreamProtocol, Transport as _};
 use tokio::sync::mpsc;
 
+use super::drill::Conditions;
 use super::wire::MAX_MESSAGE;
 
 /// The protocol id of the party messages.
@@ -127,13 +129,15 @@ pub(crate) struct Transport {
 impl Transport {
     /// Starts the swarm with identity `key`, listening on every address of `listen`,
     /// serving and reaching only `peers` (each with its address; `None`: a browser process,
-    /// reached over the connection it opened). Every outgoing message waits `delay` first (half
-    /// a round trip a benchmark simulates; zero otherwise), in order.
+    /// reached over the connection it opened). Every outgoing message waits `conditions`' delay
+    /// first (half a round trip a benchmark simulates, or a slow node's drill; zero
+    /// otherwise), in order; while `conditions` say the process is cut off (a partition
+    /// drill) no connection stays open and nothing is sent or read.
     pub(crate) fn start(
         key: Keypair,
         listen: Vec<Multiaddr>,
         peers: Vec<(PeerId, Option<Multiaddr>)>,
-        delay: Duration,
+        conditions: Arc<Conditions>,
     ) -> Result<Transport, String> {
         let (out, mut out_rx) = mpsc::unbounded_channel::<(PeerId, Vec<u8>)>();
         let (in_tx, inbound) = std_mpsc::channel();
@@ -171,7 +175,11 @@ impl Transport {
                         tokio::select! {
                             msg = out_rx.recv() => {
                                 let Some((to, bytes)) = msg else { break };
-                                if delay.is_zero() {
+                                let delay = conditions.delay();
+                                if let Some(until) = conditions.cut() {
+                                    // Cut off (`--partition`): it leaves when the link heals.
+                                    retry.push((until, to, bytes, Instant::now()));
+                                } else if delay.is_zero() {
                                     send(&mut swarm, &addresses, &mut pending, (to, bytes), Instant::now());
                                 } else {
                                     held.push_back((tokio::time::Instant::now() + delay, to, bytes));
@@ -181,11 +189,21 @@ impl Transport {
                                 let now = tokio::time::Instant::now();
                                 while held.front().is_some_and(|h| h.0 <= now) {
                                     if let Some((_, to, bytes)) = held.pop_front() {
-                                        send(&mut swarm, &addresses, &mut pending, (to, bytes), Instant::now());
+                                        match conditions.cut() {
+                                            Some(until) => retry.push((until, to, bytes, Instant::now())),
+                                            None => send(&mut swarm, &addresses, &mut pending, (to, bytes), Instant::now()),
+                                        }
                                     }
                                 }
                             }
                             _ = tick.tick() => {
+                                if conditions.cut().is_some() {
+                                    let connected: Vec<PeerId> = swarm.connected_peers().copied().collect();
+                                    for p in connected {
+                                        let _ = swarm.disconnect_peer_id(p);
+                                    }
+                                    continue;
+                                }
                                 let now = Instant::now();
                                 let (due, later): (Vec<_>, Vec<_>) = retry.drain(..).partition(|r| r.0 <= now);
                                 retry = later;
@@ -194,12 +212,15 @@ impl Transport {
                                 }
                             }
                             ev = swarm.select_next_some() => match ev {
-                                SwarmEvent::ConnectionEstablished { peer_id, .. } if !allowed.contains(&peer_id) => {
+                                SwarmEvent::ConnectionEstablished { peer_id, .. }
+                                    if !allowed.contains(&peer_id) || conditions.cut().is_some() =>
+                                {
                                     let _ = swarm.disconnect_peer_id(peer_id);
                                 }
                                 SwarmEvent::Behaviour(request_response::Event::Message { peer, message, .. }) => match message {
                                     request_response::Message::Request { request, channel, .. } => {
-                                        if allowed.contains(&peer) {
+                                        // Cut off: read nothing, answer nothing (the sender retries).
+                                        if allowed.contains(&peer) && conditions.cut().is_none() {
                                             let _ = swarm.behaviour_mut().send_response(channel, 1);
                                             if in_tx.send((peer, request)).is_err() {
                                                 break;
