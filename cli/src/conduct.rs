@@ -226,6 +226,9 @@ impl Done {
     }
 }
 
+/// The code of a node the conductor heard nothing from by its deadline (`driver::cluster`).
+pub(crate) const SILENT: &str = "TIMEOUT";
+
 /// Blame of one path: (row, party, code) → (the reasons, in order; who reported them).
 type Named<'a> = BTreeMap<(&'a str, u16, &'static str), (Vec<&'a str>, Vec<u16>)>;
 
@@ -286,6 +289,15 @@ impl<P: Send + Sync + 'static> Conductor<P> {
         }
         self.exposed
             .extend(namers.into_iter().filter(|(_, n)| *n > 1).map(|(c, _)| c));
+        // A node that did not report by the conductor's deadline went silent (killed, too
+        // slow, cut off): it drops out of the path as a declared cheat does and stays out of
+        // later quorums; the protocol decides whether the others finish without it.
+        for (a, f) in &failed {
+            if f.code == SILENT && *a != HUB && self.exposed.insert(*a) {
+                self.named.insert(*a);
+                say!("    · party {a} went silent: out of this path and of later quorums");
+            }
+        }
         // Out of the path on failure: the misbehaving party, and (on a network, where nobody
         // says who cheats) a party that several nodes have named.
         let out = |a: &Addr| Some(*a) == self.cheat || self.exposed.contains(a);

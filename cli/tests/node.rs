@@ -18,8 +18,8 @@ fn quasar() -> Command {
 
 /// A base port of its own for each test of this process (the tests run in parallel).
 fn port(test: u16) -> u16 {
-    let pid = u16::try_from(std::process::id() % 400).unwrap_or(0);
-    20000 + pid * 100 + test * 12
+    let pid = u16::try_from(std::process::id() % 200).unwrap_or(0);
+    20000 + pid * 200 + test * 12
 }
 
 /// The serving processes; killed when dropped.
@@ -257,6 +257,81 @@ fn an_equivocator_that_stalls_a_committee_key_generation_is_named_by_its_victims
     assert!(t.contains("party 1 drops out of Key generation"), "{t}");
     assert!(
         t.contains("it dropped party 1's: EQUIVOCATION") && t.contains("culprits: 1"),
+        "{t}"
+    );
+}
+
+#[test]
+fn a_partition_shorter_than_a_round_heals_and_nobody_drops_out() {
+    let dir = tempfile::tempdir().unwrap();
+    keys(dir.path(), 5, port(11));
+    // Process 5 is cut off for 2 s in the middle of the DKG; its peers' retries and its own
+    // queued messages cross once the link heals, inside the 8 s round timeout.
+    let _cluster = serve(dir.path(), 5, 8, only(5, &["--partition", "6:2"]));
+    let demo = [
+        "--scheme",
+        "pulsar",
+        "--set",
+        "44",
+        "--parties",
+        "5",
+        "--threshold",
+        "3",
+    ];
+    let out = conduct(dir.path(), 8, &demo);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(!t.contains("drops out") && !t.contains("went silent"), "{t}");
+    assert!(
+        t.contains("key certified by proofs of possession of parties 1-5"),
+        "{t}"
+    );
+    assert!(t.contains("verified by 5 with plain ML-DSA-44"), "{t}");
+}
+
+#[test]
+fn a_node_cut_off_past_the_deadline_goes_silent_and_the_others_finish_without_it() {
+    let dir = tempfile::tempdir().unwrap();
+    keys(dir.path(), 5, port(12));
+    // Cut off for 12 s from the DKG's sixth command: longer than the conductor waits (3 × 3 s).
+    let _cluster = serve(dir.path(), 5, 3, only(5, &["--partition", "6:12"]));
+    let demo = [
+        "--scheme",
+        "pulsar",
+        "--set",
+        "44",
+        "--parties",
+        "5",
+        "--threshold",
+        "3",
+    ];
+    let out = conduct(dir.path(), 3, &demo);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(t.contains("party 5 went silent"), "{t}");
+    assert!(t.contains("party 5 drops out of DKG (TIMEOUT"), "{t}");
+    assert!(
+        t.contains("key certified by proofs of possession of parties 1-4"),
+        "{t}"
+    );
+    assert!(t.contains("verified by 4 with plain ML-DSA-44"), "{t}");
+}
+
+#[test]
+fn a_node_slower_than_the_deadline_drops_out_of_every_path_and_the_quorum_signs() {
+    let dir = tempfile::tempdir().unwrap();
+    keys(dir.path(), 3, port(13));
+    // From its sixth command on, everything process 3 sends waits 8 s: past the conductor's
+    // 3 × 2 s. Its late reports and frames are stale when they arrive, and dropped.
+    let _cluster = serve(dir.path(), 3, 2, only(3, &["--slow", "6:8000"]));
+    let demo = ["--scheme", "lens", "--parties", "3", "--threshold", "2"];
+    let out = conduct(dir.path(), 2, &demo);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(t.contains("party 3 went silent"), "{t}");
+    assert!(t.contains("signed with the contributions of parties 1, 2"), "{t}");
+    assert!(
+        t.contains("verified by 2 with the Ed25519 (RFC 8032) verifier"),
         "{t}"
     );
 }

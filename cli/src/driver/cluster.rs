@@ -271,7 +271,7 @@ impl<P: Send + Sync + 'static> Cluster<P> {
 /// The report of node `a`, silent for `timeout` on command `no` (in row `row`): failed.
 fn silent(no: u32, a: Addr, row: &str, timeout: Duration) -> Report {
     let mut f = Failure::local(
-        "TIMEOUT",
+        crate::conduct::SILENT,
         format!("node {a} did not report within {} s", timeout.as_secs()),
     );
     f.phase = row.to_string();
