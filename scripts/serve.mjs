@@ -11,8 +11,12 @@
 // (epoch, height) of its certificates, read afresh on every request, and `/live/set-E.qvst`,
 // `/live/cert-E-H.qcrt` are those files (no other name is served from it); the light-client
 // tab follows the chain as it grows.
+// With `cluster: { dir, process }` (scripts/mixed.mjs, never the command line), `/cluster/roster.json`
+// and `/cluster/process.json` are a `quasar node` roster and the key file of its browser process
+// `process` (loopback only: the page of www/node/ plays that process; a real browser party makes
+// its own keys), and `/cluster/index.json` says which process that is.
 // Everything else is 404. Paths containing `..` (raw or percent-encoded) are rejected.
-// The same module exports `startServer({ port, live })` so tests can run it in-process.
+// The same module exports `startServer({ port, live, cluster })` so tests can run it in-process.
 
 import http from 'node:http';
 import { readdir, readFile, stat } from 'node:fs/promises';
@@ -95,7 +99,7 @@ function send(res, status, body, headers = {}) {
   res.end(body);
 }
 
-async function handle(req, res, live) {
+async function handle(req, res, live, cluster) {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     send(res, 405, 'method not allowed\n', { allow: 'GET, HEAD' });
     return;
@@ -110,6 +114,17 @@ async function handle(req, res, live) {
     res.writeHead(200, { 'content-type': MIME['.json'], 'content-length': body.length, 'cache-control': 'no-store' });
     res.end(req.method === 'HEAD' ? undefined : body);
     return;
+  }
+  if (rawPath.startsWith('/cluster/')) {
+    const name = rawPath.slice('/cluster/'.length);
+    const files = cluster ? { 'roster.json': 'roster.json', 'process.json': `process-${cluster.process}.key` } : {};
+    if (name === 'index.json') {
+      const body = Buffer.from(JSON.stringify(cluster ? { cluster: true, process: cluster.process } : { cluster: false }));
+      res.writeHead(200, { 'content-type': MIME['.json'], 'content-length': body.length, 'cache-control': 'no-store' });
+      res.end(req.method === 'HEAD' ? undefined : body);
+      return;
+    }
+    file = Object.hasOwn(files, name) ? path.join(cluster.dir, files[name]) : null;
   }
   // Only the names a devnet writes, and only from its directory.
   if (liveName !== null && live) file = SET_FILE.test(liveName) || CERT_FILE.test(liveName) ? path.join(live, liveName) : null;
@@ -143,15 +158,17 @@ async function handle(req, res, live) {
 
 /**
  * Start the server on 127.0.0.1.
- * @param {{ port?: number, live?: string }} [options] port 0 picks a free port; `live`, a
- *   devnet's chain directory to serve under /live/.
+ * @param {{ port?: number, live?: string, cluster?: { dir: string, process: number } }} [options]
+ *   port 0 picks a free port; `live`, a devnet's chain directory to serve under /live/;
+ *   `cluster`, a `quasar node` roster directory and its browser process, under /cluster/.
  * @returns {Promise<{ url: string, port: number, close: () => Promise<void> }>}
  */
-export function startServer({ port = DEFAULT_PORT, live = null } = {}) {
+export function startServer({ port = DEFAULT_PORT, live = null, cluster = null } = {}) {
   const liveDir = live ? path.resolve(live) : null;
+  const clusterAt = cluster ? { dir: path.resolve(cluster.dir), process: cluster.process } : null;
   return new Promise((resolve, reject) => {
     const server = http.createServer((req, res) => {
-      handle(req, res, liveDir).catch(() => {
+      handle(req, res, liveDir, clusterAt).catch(() => {
         if (!res.headersSent) send(res, 500, 'internal error\n');
         else res.destroy();
       });

@@ -27,6 +27,7 @@ import { sha3_256 } from '@noble/hashes/sha3.js';
 
 import { init, pulsar } from '../../js/index.js';
 import { openChromium, ROOT } from '../support/chromium.mjs';
+import { startServer } from '../../scripts/serve.mjs';
 import { patience } from '../support/patience.mjs';
 
 const TIMEOUT = patience(120);
@@ -115,6 +116,31 @@ describe('quasar node: a browser process joins a native committee ceremony', { t
     refused({ key: secret(1), aad, sealed: flipped });
     refused({ key: secret(1), aad, sealed: sealed.subarray(0, 1000) });
     assert.throws(() => pulsar.envelope.seal({ recipient: new Uint8Array(10), aad, message }), (e) => e.name === 'QuasarError');
+  });
+
+  test('npm run mixed serves the roster and the browser process key under /cluster/, nothing else', async () => {
+    const dir = path.join(tmp, 'served');
+    const keys = await quasar(['node', 'keys', '--dir', dir, '--parties', '2', '--browser', '1']);
+    assert.equal(keys.code, 0, keys.out);
+    const server = await startServer({ port: 0, cluster: { dir, process: 2 } });
+    const bare = await startServer({ port: 0 });
+    try {
+      const get = async (base, p) => {
+        const r = await fetch(new URL(p, base));
+        return { status: r.status, body: await r.text() };
+      };
+      assert.deepEqual(JSON.parse((await get(server.url, '/cluster/index.json')).body), { cluster: true, process: 2 });
+      assert.equal((await get(server.url, '/cluster/roster.json')).body, await readFile(path.join(dir, 'roster.json'), 'utf8'));
+      assert.equal((await get(server.url, '/cluster/process.json')).body, await readFile(path.join(dir, 'process-2.key'), 'utf8'));
+      for (const p of ['/cluster/process-1.key', '/cluster/process-0.key', '/cluster/', '/cluster/..%2fprocess-1.key']) {
+        assert.ok([400, 404].includes((await get(server.url, p)).status), p);
+      }
+      assert.deepEqual(JSON.parse((await get(bare.url, '/cluster/index.json')).body), { cluster: false });
+      assert.equal((await get(bare.url, '/cluster/roster.json')).status, 404);
+    } finally {
+      await server.close();
+      await bare.close();
+    }
   });
 
   test('a process equivocating its broadcasts is named by the browser member and the native one alike', async () => {

@@ -36,6 +36,22 @@ async function join({ roster, key, process, timeout = 20_000, idle = 600_000 }) 
 window.quasarNode = { join };
 document.body.dataset.ready = 'true';
 
+// `npm run mixed` serves a roster and this page's key under /cluster/: join at once.
+(async () => {
+  const index = await fetch('/cluster/index.json')
+    .then((r) => (r.ok ? r.json() : { cluster: false }))
+    .catch(() => ({ cluster: false }));
+  if (!index.cluster) return;
+  document.getElementById('join').hidden = true;
+  const [roster, key] = await Promise.all(['roster.json', 'process.json'].map((f) => fetch(`/cluster/${f}`).then((r) => r.json())));
+  log(`npm run mixed: playing process ${index.process}`);
+  try {
+    await join({ roster, key, process: index.process });
+  } catch (e) {
+    log(`error: ${e.code ?? ''} ${e.message}`);
+  }
+})();
+
 document.getElementById('join').addEventListener('submit', async (ev) => {
   ev.preventDefault();
   try {
