@@ -180,7 +180,8 @@ impl driver::Node for Dealer {
             // Moved out of its wiping buffer into the frame, which the router wipes too; the
             // share itself is wiped when it drops at the end of this iteration.
             let mut cork = share.to_bytes();
-            out.push(Publication::new(&[share.id().get()], core::mem::take(&mut *cork)));
+            // Secret: a direct message, sealed to the member's process on a network.
+            out.push(Publication::secret(share.id().get(), core::mem::take(&mut *cork)));
         }
         out.push(Publication::new(parties, group.to_bytes()));
         Ok(out)

@@ -125,20 +125,34 @@ impl Role {
     }
 }
 
-/// Public bytes a node hands to others before a phase starts.
+/// Bytes a node hands to others before a phase starts: public (signed and echoed on a
+/// network) unless made with [`Publication::secret`].
 pub(crate) struct Publication {
     /// The recipients.
     pub to: Vec<Addr>,
     /// The bytes.
     pub bytes: Vec<u8>,
+    /// Whether they are secret (a dealer's key package): sent as a direct message, which a
+    /// network seals to the recipient's process.
+    pub secret: bool,
 }
 
 impl Publication {
-    /// `bytes` for the nodes `to`.
+    /// Public `bytes` for the nodes `to`.
     pub(crate) fn new(to: &[Addr], bytes: Vec<u8>) -> Publication {
         Publication {
             to: to.to_vec(),
             bytes,
+            secret: false,
+        }
+    }
+
+    /// Secret `bytes` for node `to` only.
+    pub(crate) fn secret(to: Addr, bytes: Vec<u8>) -> Publication {
+        Publication {
+            to: vec![to],
+            bytes,
+            secret: true,
         }
     }
 
@@ -340,7 +354,16 @@ impl<N: Node> Host<N> {
                 self.phase = Some(phase);
                 let any = list.iter().any(|p| p.to.iter().any(|&a| a != self.net.me()));
                 for p in list {
-                    self.net.send(no, &p.to, Zeroizing::new(p.bytes));
+                    match (p.secret, p.to.as_slice()) {
+                        (true, [to]) => self.net.send_direct(no, *to, Zeroizing::new(p.bytes)),
+                        (true, _) => {
+                            return Err(Failure::local(
+                                "INTERNAL",
+                                "a secret publication has one recipient".into(),
+                            ))
+                        }
+                        (false, _) => self.net.send(no, &p.to, Zeroizing::new(p.bytes)),
+                    }
                 }
                 Ok(Status::Published(any))
             }
@@ -466,5 +489,62 @@ pub(crate) fn serve<N: Node>(
         }) {
             break;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+
+    use super::*;
+    use crate::net::{Endpoint, Packet};
+
+    /// A node that publishes one public and one secret frame.
+    struct Dealer;
+
+    impl Node for Dealer {
+        type Phase = ();
+
+        fn publish(&mut self, (): &()) -> Result<Vec<Publication>, Failure> {
+            Ok(vec![
+                Publication::new(&[1, 2], b"CORG public".to_vec()),
+                Publication::secret(2, b"CORK secret".to_vec()),
+            ])
+        }
+
+        fn start(&mut self, (): &(), _: &Published) -> Result<Role, Failure> {
+            Ok(Role::Idle)
+        }
+
+        fn finish(&mut self, (): &(), _: Output) -> Result<Vec<Event>, Failure> {
+            Ok(Vec::new())
+        }
+    }
+
+    #[test]
+    fn a_secret_publication_leaves_as_a_direct_message_for_the_network_to_seal() {
+        let (router, packets) = mpsc::channel();
+        let (_inbox_tx, inbox) = mpsc::channel();
+        let mut host = Host {
+            node: Dealer,
+            net: Endpoint::new(0, router, inbox),
+            phase: None,
+            party: None,
+            unsent: None,
+            blamed: Vec::new(),
+        };
+        let (status, _) = host.run(1, Cmd::Publish(Arc::new(())));
+        assert!(matches!(status, Ok(Status::Published(true))));
+        let sent: Vec<(Vec<Addr>, Vec<u8>, bool)> = packets
+            .try_iter()
+            .map(|p: Packet| (p.to, p.frame.bytes.to_vec(), p.secret))
+            .collect();
+        assert_eq!(
+            sent,
+            vec![
+                (vec![1, 2], b"CORG public".to_vec(), false),
+                (vec![2], b"CORK secret".to_vec(), true),
+            ]
+        );
     }
 }
