@@ -261,26 +261,27 @@ fn an_equivocator_that_stalls_a_committee_key_generation_is_named_by_its_victims
     );
 }
 
+/// A run of `parties` processes in which the last one plays the drill `flags`, every wait
+/// bounded by `timeout` seconds; returns whether it succeeded and its output.
+fn drill(test: u16, parties: u16, timeout: u32, flags: &[&str], demo: &[&str]) -> (bool, String) {
+    let dir = tempfile::tempdir().unwrap();
+    keys(dir.path(), parties, port(test));
+    let _cluster = serve(dir.path(), parties, timeout, only(parties, flags));
+    let n = parties.to_string();
+    let mut args = demo.to_vec();
+    args.extend(["--parties", &n]);
+    let out = conduct(dir.path(), timeout, &args);
+    (out.status.success(), text(&out))
+}
+
+const PULSAR_44_OF_3: [&str; 6] = ["--scheme", "pulsar", "--set", "44", "--threshold", "3"];
+
 #[test]
 fn a_partition_shorter_than_a_round_heals_and_nobody_drops_out() {
-    let dir = tempfile::tempdir().unwrap();
-    keys(dir.path(), 5, port(11));
     // Process 5 is cut off for 2 s in the middle of the DKG; its peers' retries and its own
     // queued messages cross once the link heals, inside the 8 s round timeout.
-    let _cluster = serve(dir.path(), 5, 8, only(5, &["--partition", "6:2"]));
-    let demo = [
-        "--scheme",
-        "pulsar",
-        "--set",
-        "44",
-        "--parties",
-        "5",
-        "--threshold",
-        "3",
-    ];
-    let out = conduct(dir.path(), 8, &demo);
-    let t = text(&out);
-    assert!(out.status.success(), "{t}");
+    let (ok, t) = drill(11, 5, 8, &["--partition", "6:2"], &PULSAR_44_OF_3);
+    assert!(ok, "{t}");
     assert!(!t.contains("drops out") && !t.contains("went silent"), "{t}");
     assert!(
         t.contains("key certified by proofs of possession of parties 1-5"),
@@ -291,23 +292,9 @@ fn a_partition_shorter_than_a_round_heals_and_nobody_drops_out() {
 
 #[test]
 fn a_node_cut_off_past_the_deadline_goes_silent_and_the_others_finish_without_it() {
-    let dir = tempfile::tempdir().unwrap();
-    keys(dir.path(), 5, port(12));
     // Cut off for 12 s from the DKG's sixth command: longer than the conductor waits (3 × 3 s).
-    let _cluster = serve(dir.path(), 5, 3, only(5, &["--partition", "6:12"]));
-    let demo = [
-        "--scheme",
-        "pulsar",
-        "--set",
-        "44",
-        "--parties",
-        "5",
-        "--threshold",
-        "3",
-    ];
-    let out = conduct(dir.path(), 3, &demo);
-    let t = text(&out);
-    assert!(out.status.success(), "{t}");
+    let (ok, t) = drill(12, 5, 3, &["--partition", "6:12"], &PULSAR_44_OF_3);
+    assert!(ok, "{t}");
     assert!(t.contains("party 5 went silent"), "{t}");
     assert!(t.contains("party 5 drops out of DKG (TIMEOUT"), "{t}");
     assert!(
@@ -319,15 +306,11 @@ fn a_node_cut_off_past_the_deadline_goes_silent_and_the_others_finish_without_it
 
 #[test]
 fn a_node_slower_than_the_deadline_drops_out_of_every_path_and_the_quorum_signs() {
-    let dir = tempfile::tempdir().unwrap();
-    keys(dir.path(), 3, port(13));
     // From its sixth command on, everything process 3 sends waits 8 s: past the conductor's
     // 3 × 2 s. Its late reports and frames are stale when they arrive, and dropped.
-    let _cluster = serve(dir.path(), 3, 2, only(3, &["--slow", "6:8000"]));
-    let demo = ["--scheme", "lens", "--parties", "3", "--threshold", "2"];
-    let out = conduct(dir.path(), 2, &demo);
-    let t = text(&out);
-    assert!(out.status.success(), "{t}");
+    let demo = ["--scheme", "lens", "--threshold", "2"];
+    let (ok, t) = drill(13, 3, 2, &["--slow", "6:8000"], &demo);
+    assert!(ok, "{t}");
     assert!(t.contains("party 3 went silent"), "{t}");
     assert!(t.contains("signed with the contributions of parties 1, 2"), "{t}");
     assert!(
