@@ -18,7 +18,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -28,11 +28,13 @@ import { sha3_256 } from '@noble/hashes/sha3.js';
 import { init, pulsar } from '../../js/index.js';
 import { openChromium, ROOT } from '../support/chromium.mjs';
 import { startServer } from '../../scripts/serve.mjs';
+import { verify as oracleVerify } from './support/corona-oracle.mjs';
 import { patience } from '../support/patience.mjs';
 
 const TIMEOUT = patience(120);
 const QUASAR = path.join(process.env.CARGO_TARGET_DIR || path.join(ROOT, 'target'), 'debug', 'quasar');
 const MESSAGE = new TextEncoder().encode('quasar demo: block 1, signed by a committee');
+const COMMITTEE = ['--scheme', 'committee', '--set', '44', '--parties', '3', '--threshold', '3'];
 
 let browser;
 let tmp;
@@ -78,17 +80,25 @@ describe('quasar node: a browser process joins a native committee ceremony', { t
    * A mixed run in `dir`: keys, natives 1 and 2 (process 1 with `serve1` options), the page as
    * process 3, then the conductor; resolves with every side's result.
    */
-  async function mixed(dir, serve1 = []) {
+  async function mixed(dir, serve1 = [], demo = COMMITTEE, { parties = 3, per = 1, first = false } = {}) {
     // Ports from a random base, so that parallel or leftover runs do not collide.
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const keys = await quasar(['node', 'keys', '--dir', dir, '--parties', '3', '--browser', '1', '--port', String(port)]);
+    const keys = await quasar(['node', 'keys', '--dir', dir, '--parties', String(parties), '--per', String(per), '--browser', '1', '--port', String(port)]);
     assert.equal(keys.code, 0, keys.out);
     const roster = JSON.parse(await readFile(path.join(dir, 'roster.json'), 'utf8'));
-    const serving = [1, 2].map((i) => quasar(['node', 'serve', '--dir', dir, '--process', String(i), '--timeout', '10', '--once', ...(i === 1 ? serve1 : [])]));
+    // The last process is the page's; the others but 0 are native.
+    const last = roster.processes.length - 1;
+    if (first) {
+      // The roster is configuration: let the page host the lowest parties instead.
+      [roster.processes[1].addrs, roster.processes[last].addrs] = [roster.processes[last].addrs, roster.processes[1].addrs];
+      await writeFile(path.join(dir, 'roster.json'), JSON.stringify(roster, null, 2));
+    }
+    const serving = [];
+    for (let i = 1; i < last; i++) serving.push(quasar(['node', 'serve', '--dir', dir, '--process', String(i), '--timeout', '10', '--once', ...(i === 1 ? serve1 : [])]));
     // The page's key file is handed to it by the test (a real browser party would make its own and be enrolled).
-    const key = JSON.parse(await readFile(path.join(dir, 'process-3.key'), 'utf8'));
-    const page = browser.page.evaluate((a) => window.quasarNode.join(a).catch((e) => ({ error: `${e.code} ${e.message}` })), { roster, key, process: 3, timeout: 10000, idle: 120000 });
-    const conductor = await quasar(['node', 'run', '--dir', dir, '--timeout', '10', '--scheme', 'committee', '--set', '44', '--parties', '3', '--threshold', '3']);
+    const key = JSON.parse(await readFile(path.join(dir, `process-${last}.key`), 'utf8'));
+    const page = browser.page.evaluate((a) => window.quasarNode.join(a).catch((e) => ({ error: `${e.code} ${e.message}` })), { roster, key, process: last, timeout: 10000, idle: 120000 });
+    const conductor = await quasar(['node', 'run', '--dir', dir, '--timeout', '10', ...demo]);
     const result = await page;
     const natives = await Promise.all(serving);
     const logText = await browser.page.locator('#log').textContent();
@@ -158,31 +168,61 @@ describe('quasar node: a browser process joins a native committee ceremony', { t
     assert.ok(!browserSteps.includes('failed'), t);
   });
 
-  test('keys, natives, the page, then the conductor: the committee signs with the browser member and every verifier accepts', async () => {
+  test('a Corona run: the dealer seals the page its key package, the browser party signs 3 of 3, the spec oracle verifies', async () => {
+    const dir = path.join(tmp, 'corona');
+    const demo = ['--scheme', 'corona', '--parties', '3', '--threshold', '2', '--signers', '3'];
+    const { conductor, result, logText } = await mixed(dir, [], demo);
+    const t = `${conductor.out}\n--- page ---\n${logText}`;
+    assert.equal(conductor.code, 0, t);
+    assert.match(conductor.out, /verified by 3 with/, t);
+    const [member] = result.nodes;
+    assert.equal(result.scheme.name, 'corona');
+    assert.equal(member.verified, true, t);
+    const groupKey = Uint8Array.from(member.publicKey);
+    const signature = Uint8Array.from(member.signature);
+    assert.equal(signature.length, 15666);
+    const message = new TextEncoder().encode('quasar demo: block 1, signed by Corona');
+    const context = new TextEncoder().encode('quasar demo');
+    assert.ok(oracleVerify(groupKey, message, context, signature), 'the verifier written from the spec accepts it');
+    assert.ok(conductor.out.includes(hex(sha3_256(groupKey)).slice(0, 16)), 'the conductor reports the group key the page holds');
+    assert.equal(result.stats.dropped, 0, 'the page dropped nothing');
+    // Corona's only direct message is the dealer's key package: it reached the page sealed.
+    assert.equal(result.stats.opened, 1, 'the CORK arrived sealed to this process and opened');
+    assert.equal(result.stats.sealed, 0);
+  });
+
+  test('a committee of four, the page hosting members 1 and 2: keygen and a 3-of-4 signature with both, every verifier accepts', async () => {
     const dir = path.join(tmp, 'honest');
-    const { roster, conductor, result, natives, logText } = await mixed(dir);
-    assert.equal(roster.processes[3].listen, 'browser');
-    assert.deepEqual(roster.processes[3].addrs, [3]);
-    for (const p of roster.processes.slice(0, 3)) assert.match(p.ws, /^\/ip4\/127\.0\.0\.1\/tcp\/\d+\/ws$/);
+    const demo = ['--scheme', 'committee', '--set', '44', '--parties', '4', '--threshold', '3'];
+    const { roster, conductor, result, natives, logText } = await mixed(dir, [], demo, { parties: 4, per: 2, first: true });
+    assert.equal(roster.processes[2].listen, 'browser');
+    assert.deepEqual(roster.processes[2].addrs, [1, 2]);
+    for (const p of roster.processes.slice(0, 2)) assert.match(p.ws, /^\/ip4\/127\.0\.0\.1\/tcp\/\d+\/ws$/);
     assert.equal(conductor.code, 0, `${conductor.out}\n--- page ---\n${logText}`);
     for (const n of natives) assert.equal(n.code, 0, n.out);
     assert.match(conductor.out, /parties 1-3 each combined and verified the same signature; none held the key/);
-    assert.match(conductor.out, /verified by/);
+    assert.match(conductor.out, /verified by 4 with plain ML-DSA-44/);
 
-    // The browser member: same key as the cluster's, a signature of its own combining, verified.
-    const [member] = result.nodes;
-    assert.equal(member.addr, 3);
-    assert.equal(member.verified, true);
-    const publicKey = Uint8Array.from(member.publicKey);
-    const signature = Uint8Array.from(member.signature);
+    // Members 1 and 2 signed (each combining the signature) and verified it.
+    const [m1, m2] = result.nodes;
+    assert.deepEqual([m1.addr, m2.addr], [1, 2]);
+    assert.ok(m1.verified && m2.verified);
+    assert.deepEqual(m1.signature, m2.signature);
+    const publicKey = Uint8Array.from(m1.publicKey);
+    const signature = Uint8Array.from(m1.signature);
     assert.ok(ml_dsa44.verify(signature, MESSAGE, publicKey), '@noble/post-quantum accepts the committee signature');
-    assert.ok(conductor.out.includes(hex(sha3_256(publicKey)).slice(0, 16)), 'the conductor reports the key the browser member holds');
-    const steps = member.commands.map((c) => c.status);
-    assert.ok(!steps.includes('failed'), `no command failed in the page: ${JSON.stringify(member.commands)}`);
+    assert.ok(conductor.out.includes(hex(sha3_256(publicKey)).slice(0, 16)), 'the conductor reports the key the browser members hold');
+    for (const m of result.nodes) {
+      assert.ok(!m.commands.some((c) => c.status === 'failed'), `no command failed in the page: ${JSON.stringify(m.commands)}`);
+    }
     assert.equal(result.stats.dropped, 0, 'the page dropped nothing');
+    // The key generation's private seeds (each subset of two drawn by its lowest member)
+    // left this page sealed to the native process of members 3 and 4, which opened them (the
+    // key generation finished there); the Corona run checks the way in.
+    assert.ok(result.stats.sealed >= 4, JSON.stringify(result.stats));
     assert.deepEqual(browser.pageErrors, []);
     // A browser process cannot be served natively.
-    const refused = await quasar(['node', 'serve', '--dir', dir, '--process', '3', '--once']);
+    const refused = await quasar(['node', 'serve', '--dir', dir, '--process', '2', '--once']);
     assert.equal(refused.code, 2, refused.out);
     assert.match(refused.out, /browser process/);
   });

@@ -20,11 +20,12 @@
 //   flush, step), waiting at most `timeout` for a round's frames; before a step, the echo
 //   round: every stepping node's digests of the public frames, an equivocating sender (its
 //   own signature on two digests) dropped and named `EQUIVOCATION`.
-// Only the committee scheme has a browser member today (www/node/committee.js).
+// A browser member plays committee and Corona runs (www/node/schemes.js).
 
 import { createLibp2p, webSockets, noise, yamux, privateKeyFromProtobuf, peerIdFromString, multiaddr, byteStream, sha3_256 } from '/pkg/libp2p.js';
 import { MAX_MESSAGE, broadcastStatement, decodeWire, encodeWire, frameBinding } from './wire.js';
-import { blameEvents, committeeMember, committeeRun, failure } from './committee.js';
+import { blameEvents, failure } from './events.js';
+import { schemeOf } from './schemes.js';
 
 /** The protocol id of party messages (`transport::PROTOCOL`). */
 export const PROTOCOL = '/quasar/party/1';
@@ -115,7 +116,7 @@ export async function joinCluster({ lib, roster, key, process: me, timeout = 20_
   }
   const hostOf = (a) => processes.find((p) => p.addrs.includes(a));
   const byPeer = new Map(processes.map((p) => [p.peer, p]));
-  const stats = { dropped: 0, sent: 0, received: 0 };
+  const stats = { dropped: 0, sent: 0, received: 0, opened: 0, sealed: 0 };
   const control = new Mailbox();
   let board = { run: null, nodes: new Map() };
 
@@ -192,6 +193,7 @@ export async function joinCluster({ lib, roster, key, process: me, timeout = 20_
         if (w.sealed) {
           try {
             payload = lib.pulsar.envelope.open({ key: kemSecret, aad: frameBinding(w.run, w.tag, w.from, w.to), sealed: w.bytes });
+            stats.opened++;
           } catch {
             return false;
           }
@@ -243,6 +245,7 @@ export async function joinCluster({ lib, roster, key, process: me, timeout = 20_
       }
     }
     for (const [p, list] of remote) {
+      if (secret) stats.sealed++;
       const frame = secret
         ? { sealed: true, bytes: lib.pulsar.envelope.seal({ recipient: p.kem, aad: frameBinding(board.run, tag, host.addr, list), message: bytes }), signature: EMPTY }
         : { sealed: false, bytes, signature };
@@ -403,14 +406,14 @@ export async function joinCluster({ lib, roster, key, process: me, timeout = 20_
       const got = await control.until((items) => items.some((w) => w.kind === 'hello'), Date.now() + idle);
       if (!got) throw failure('TIMEOUT', `no hello from the conductor for ${idle / 1000} s`);
       const hello = control.items.splice(control.items.findIndex((w) => w.kind === 'hello'), 1)[0];
-      const scheme = committeeRun(hello.args);
-      if (!scheme) throw failure('UNSUPPORTED', `a browser process plays only committee runs (got: ${hello.args.join(' ')})`);
+      const scheme = schemeOf(hello.args);
+      if (!scheme) throw failure('UNSUPPORTED', `a browser process plays committee and Corona runs (got: ${hello.args.join(' ')})`);
       const run = hello.run;
       const nodes = new Map();
       for (const addr of mine.addrs.filter((a) => a >= 1 && a <= scheme.parties)) {
         nodes.set(addr, {
           addr,
-          node: committeeMember(lib, addr, scheme.level),
+          node: scheme.member(lib, addr),
           inbox: new Mailbox(),
           echoes: new Mailbox(),
           commands: new Mailbox(),
@@ -432,7 +435,7 @@ export async function joinCluster({ lib, roster, key, process: me, timeout = 20_
       await Promise.all(served);
       if (!bye) throw failure('TIMEOUT', `nothing from the conductor for ${idle / 1000} s`);
       return {
-        scheme,
+        scheme: { name: scheme.name, parties: scheme.parties, threshold: scheme.threshold },
         nodes: [...nodes.values()].map((h) => ({ addr: h.addr, commands: h.log, ...h.node.summary() })),
       };
     },

@@ -21,9 +21,9 @@ async function join({ roster, key, process, timeout = 20_000, idle = 600_000 }) 
     const result = await cluster.run();
     for (const n of result.nodes) {
       log(`node ${n.addr}: ${n.commands.map((c) => `${c.cmd}→${c.status}${c.code ? ` ${c.code}` : ''}`).join(', ')}`);
-      if (n.signature) log(`node ${n.addr}: the committee's signature ${n.verified ? 'verified' : 'made'} (${n.signature.length} bytes)`);
+      if (n.signature) log(`node ${n.addr}: the ${result.scheme.name} signature ${n.verified ? 'verified' : 'made'} (${n.signature.length} bytes)`);
     }
-    log(`messages: ${cluster.stats.sent} sent, ${cluster.stats.received} received, ${cluster.stats.dropped} dropped`);
+    log(`messages: ${cluster.stats.sent} sent (${cluster.stats.sealed} sealed), ${cluster.stats.received} received (${cluster.stats.opened} opened), ${cluster.stats.dropped} dropped`);
     // Plain arrays: what a test's page.evaluate can carry out.
     const plain = (b) => (b ? Array.from(b) : null);
     const nodes = result.nodes.map((n) => ({ ...n, publicKey: plain(n.publicKey), signature: plain(n.signature) }));
