@@ -2,14 +2,14 @@
 // A mixed run: native `quasar node` processes and a browser process in one committee
 // ceremony — `npm run mixed`.
 //
-//   npm run mixed [-- --parties 3 --threshold 3 --set 44 --delay 15]
+//   npm run mixed [-- --scheme committee|corona --parties 3 --threshold 3 --set 44 --delay 15]
 //
 // Builds the `quasar` CLI, writes a roster whose last process is a browser process
 // (`quasar node keys --browser 1`), starts the native ones (`quasar node serve`), serves the
 // demo with that roster and the browser process's key under /cluster/ (scripts/serve.mjs,
-// loopback only), waits `--delay` seconds for the page to join, then conducts one committee
-// run (`quasar node run --scheme committee`): key generation, exactly T signers, every member
-// verifying. Open the printed URL before the delay runs out: the page (www/node/) dials every
+// loopback only), waits `--delay` seconds for the page to join, then conducts one run
+// (`quasar node run`): the committee's key generation and exactly T signers, or Corona's
+// trusted dealer and every party signing; every member verifying. Open the printed URL before the delay runs out: the page (www/node/) dials every
 // native process over WebSocket and plays its member. The page stays up until Ctrl-C; the
 // roster and keys live in a temporary directory removed at exit.
 
@@ -29,8 +29,9 @@ const parties = Number(option('--parties', '3'));
 const threshold = Number(option('--threshold', String(parties)));
 const level = option('--set', '44');
 const delay = Number(option('--delay', '15'));
-if (!(parties >= 2 && parties <= 6) || !(threshold >= 2 && threshold <= parties) || !['44', '65', '87'].includes(level)) {
-  console.error('mixed: a committee of 2 to 6 (--parties), 2 ≤ --threshold ≤ --parties, --set 44, 65 or 87');
+const scheme = option('--scheme', 'committee');
+if (!['committee', 'corona'].includes(scheme) || !(parties >= 2 && parties <= 6) || !(threshold >= 2 && threshold <= parties) || !['44', '65', '87'].includes(level)) {
+  console.error('mixed: --scheme committee or corona, 2 to 6 --parties, 2 ≤ --threshold ≤ --parties, --set 44, 65 or 87');
   process.exit(2);
 }
 
@@ -67,9 +68,12 @@ const port = process.env.PORT === undefined ? 8080 : Number(process.env.PORT);
 page = await startServer({ port, cluster: { dir, process: parties } });
 console.log(`\nmixed: open ${page.url}www/node/ — the page joins as process ${parties} (member ${parties}).`);
 console.log(`mixed: ${parties - 1} native processes on 127.0.0.1:${base + 1}… (WebSocket on ${base + 101}…)`);
-console.log(`mixed: the committee run starts in ${delay} s (--delay)…\n`);
+console.log(`mixed: the ${scheme} run starts in ${delay} s (--delay)…\n`);
 await new Promise((done) => setTimeout(done, delay * 1000));
 
-const demo = ['--scheme', 'committee', '--set', level, '--parties', String(parties), '--threshold', String(threshold)];
+const demo =
+  scheme === 'committee'
+    ? ['--scheme', 'committee', '--set', level, '--parties', String(parties), '--threshold', String(threshold)]
+    : ['--scheme', 'corona', '--parties', String(parties), '--threshold', String(threshold), '--signers', String(parties)];
 const run = spawnSync(quasar, ['node', 'run', '--dir', dir, ...demo], { stdio: 'inherit' });
 console.log(run.status === 0 ? '\nmixed: done; the page stays up until Ctrl-C.' : `\nmixed: the run failed (exit ${run.status}); the page stays up until Ctrl-C.`);
