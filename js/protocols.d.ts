@@ -834,7 +834,11 @@ export declare const pulsar: {
    * carry secret messages over a network; keys are `quasar node keys` process keys.
    */
   readonly envelope: {
-    /** Seals `message` for the holder of the encapsulation key `recipient` (`PCEK`). @throws QuasarError decoding codes. */
+    /** The longest message sealed here (131,072 bytes: a direct message — a share, a key package). */
+    readonly maxMessage: number;
+    /** A fresh ML-KEM-768 key pair: the `PCEK` encapsulation key to publish and the secret key. */
+    keygen(opts?: { id?: number } & Randomness): { encapsulationKey: Uint8Array; key: Uint8Array };
+    /** Seals `message` (at most `maxMessage` bytes) for the holder of the encapsulation key `recipient` (`PCEK`), bound to `aad` (at most 4,096 bytes). @throws QuasarError decoding codes. */
     seal(opts: { recipient: Uint8Array; aad: Uint8Array; message: Uint8Array } & Randomness): Uint8Array;
     /** Opens `sealed` with the recipient's secret `key`. @throws QuasarError 'ENVELOPE_NOT_OPENED', decoding codes. */
     open(opts: { key: Uint8Array; aad: Uint8Array; sealed: Uint8Array }): Uint8Array;

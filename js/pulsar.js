@@ -7,6 +7,11 @@ import { MAX_MESSAGE_BYTES, bytes, byteLength, echo, member, quasarError, secret
 import { ML_DSA_LENGTHS } from './mldsa.js';
 import { INTERNAL, generationOf, holder, idList, message, partyId, record, required, session } from './party.js';
 
+/** The longest message `pulsar.envelope` seals, its longest binding, and what sealing adds (ML-KEM-768 ciphertext + tag). */
+const ENVELOPE_MAX_MESSAGE = 1 << 17;
+const ENVELOPE_MAX_AAD = 1 << 12;
+const ENVELOPE_OVERHEAD = 1088 + 16;
+
 /** The ML-DSA levels of a Pulsar group key. */
 export const LEVELS = Object.freeze([44, 65, 87]);
 const EMPTY = new Uint8Array(0);
@@ -134,13 +139,21 @@ export function makePulsar(core) {
    * process key (`PCEK` public bytes; the secret bytes stay with the recipient).
    */
   const envelope = Object.freeze({
+    /** The longest message sealed here: a direct message (a share, a Corona key package ≤ 79 KB). */
+    maxMessage: ENVELOPE_MAX_MESSAGE,
+    /** A fresh key pair: `{ encapsulationKey (PCEK, to publish), key (secret) }`; `id` (default 1) is recorded in the encoding. */
+    keygen(opts) {
+      const o = options(opts, ['id', 'seed', 'rng']);
+      const id = o.id === undefined ? 1 : partyId(o.id, 'id');
+      return withRng(o, (rng) => loader.call(() => glue.pulsarEnvelopeKeygen(id, rng)));
+    },
     /** Seals `message` for the holder of `recipient` (`PCEK`), bound to `aad`. */
     seal(opts) {
       const o = options(opts, ['recipient', 'aad', 'message', 'seed', 'rng']);
       const what = 'pulsar.envelope.seal';
       const to = record(required(o, 'recipient', what), 'recipient');
-      const aad = record(required(o, 'aad', what), 'aad');
-      const m = record(required(o, 'message', what), 'message');
+      const aad = bytes(required(o, 'aad', what), 'aad', { max: ENVELOPE_MAX_AAD });
+      const m = bytes(required(o, 'message', what), 'message', { max: ENVELOPE_MAX_MESSAGE });
       return withRng(o, (rng) => loader.call(() => glue.pulsarSealMessage(to, aad, m, rng)));
     },
     /** Opens a sealed message with the recipient's secret `key`. @throws QuasarError 'ENVELOPE_NOT_OPENED'. */
@@ -148,8 +161,8 @@ export function makePulsar(core) {
       const o = options(opts, ['key', 'aad', 'sealed']);
       const what = 'pulsar.envelope.open';
       const key = secretBytes(required(o, 'key', what), 'key', { max: 1 << 16 });
-      const aad = record(required(o, 'aad', what), 'aad');
-      const sealed = record(required(o, 'sealed', what), 'sealed');
+      const aad = bytes(required(o, 'aad', what), 'aad', { max: ENVELOPE_MAX_AAD });
+      const sealed = bytes(required(o, 'sealed', what), 'sealed', { max: ENVELOPE_MAX_MESSAGE + ENVELOPE_OVERHEAD });
       return loader.call(() => glue.pulsarOpenMessage(key, aad, sealed));
     },
   });

@@ -135,6 +135,10 @@ pub enum Error {
     /// ceremony.
     #[error("the context is reserved for activation or the key ceremony")]
     ReservedContext,
+    /// A sealed direct message did not open (`custody::envelope::open_message`): altered,
+    /// truncated, or sealed for another key or binding.
+    #[error("the envelope does not open: altered, or sealed for another key or binding")]
+    EnvelopeNotOpened,
     /// An ML-DSA error (context too long, or a signature that failed its own check).
     #[error("ML-DSA: {0}")]
     MlDsa(#[from] mldsa::Error),
@@ -164,6 +168,7 @@ impl Error {
             Error::PurposeMismatch => "PURPOSE_MISMATCH",
             Error::InvalidAnnouncement => "INVALID_ANNOUNCEMENT",
             Error::ReservedContext => "RESERVED_CONTEXT",
+            Error::EnvelopeNotOpened => "ENVELOPE_NOT_OPENED",
             Error::MlDsa(e) => e.code(),
             Error::Decode(e) => e.code(),
             Error::Lss(e) => e.code(),
@@ -187,6 +192,7 @@ impl Error {
             | Error::PurposeMismatch
             | Error::InvalidAnnouncement
             | Error::ReservedContext
+            | Error::EnvelopeNotOpened
             | Error::MlDsa(_)
             | Error::Decode(_) => &[],
         }

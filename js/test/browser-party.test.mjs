@@ -126,6 +126,12 @@ describe('quasar node: a browser process joins a native committee ceremony', { t
     refused({ key: secret(1), aad, sealed: flipped });
     refused({ key: secret(1), aad, sealed: sealed.subarray(0, 1000) });
     assert.throws(() => pulsar.envelope.seal({ recipient: new Uint8Array(10), aad, message }), (e) => e.name === 'QuasarError');
+    // A key pair made here (a browser party's own) works the same; a message over the bound is refused before anything is sealed.
+    const mine = pulsar.envelope.keygen({ id: 7 });
+    const back = pulsar.envelope.open({ key: mine.key, aad, sealed: pulsar.envelope.seal({ recipient: mine.encapsulationKey, aad, message }) });
+    assert.deepEqual(back, message);
+    refused({ key: mine.key, aad, sealed });
+    assert.throws(() => pulsar.envelope.seal({ recipient: mine.encapsulationKey, aad, message: new Uint8Array(pulsar.envelope.maxMessage + 1) }), RangeError);
   });
 
   test('npm run mixed serves the roster and the browser process key under /cluster/, nothing else', async () => {

@@ -590,7 +590,7 @@ export async function fuzz({ seed, iters, beat = () => {} }) {
         h = hostileBytes(r, v, { foreign: f.allBytes, optional: slot.optional, oversize: OVERSIZE[slot.max] });
         break;
       case 'int':
-        h = hostileInt(r, v ?? 1);
+        h = hostileInt(r, v ?? 1, slot.small);
         // An option with a default takes `undefined` as "absent".
         if (slot.optional && h.value === undefined) h = { ...h, expect: 'changed' };
         break;

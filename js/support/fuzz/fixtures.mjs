@@ -196,6 +196,10 @@ export function build(full, light, beat = () => {}) {
   P.committee = pulsar.committee.deal({ level: 44, threshold: 2, members: [1, 2, 3], seed: seed('pulsar/committee') });
   P.committeeShares = P.committee.shares.map((s) => PulsarCommitteeShare.fromDealer(s.dealerShare, P.committee.key));
   P.committeeSnapshot = P.committeeShares[0].seal(P.snapshotKey);
+  // The direct-message envelope: a key pair and one sealed message.
+  P.envelope = pulsar.envelope.keygen({ id: 2, seed: seed('pulsar/envelope') });
+  P.aad = enc('fuzz run, round, sender, recipient');
+  P.sealed = pulsar.envelope.seal({ recipient: P.envelope.encapsulationKey, aad: P.aad, message: P.message, seed: seed('pulsar/envelope/seal') });
 
   // Corona: a 2-of-3 key from the dealer, its shares, a sealed copy and one signature.
   beat('fixtures: Corona');

@@ -262,7 +262,7 @@ export function hostileBytes(r, base, { foreign, optional, oversize }) {
 }
 
 /** A hostile party id, threshold or other small integer. */
-export function hostileInt(r, base) {
+export function hostileInt(r, base, small = false) {
   if (r.chance(0.35)) {
     const [note, value] = r.pick([
       ['"1"', '1'], ['1n', 1n], ['null', null], ['undefined', undefined], ['true', true], ['{}', {}], ['[1]', [1]],
@@ -273,7 +273,7 @@ export function hostileInt(r, base) {
   const [note, value] = r.pick([
     ['0', 0], ['-1', -1], ['1.5', 1.5], ['NaN', NaN], ['Infinity', Infinity], ['-Infinity', -Infinity], ['65535', 65535], ['65536', 65536],
     ['0x7fffffff', 0x7fffffff], ['2^32+1', 2 ** 32 + 1], ['2^53', 2 ** 53], ['-0', -0], ['base+1', base + 1], ['base-1', base - 1],
-    ['1', 1], ['2', 2], ['9', 9], ['777', 777],
+    ['1', 1], ['2', 2], ['9', 9], small ? ['77', 77] : ['777', 777],
   ]);
   return { value, expect: Object.is(value, base) ? 'same' : 'changed', note };
 }

@@ -27,6 +27,9 @@ const REC = bytes({ max: 'record' });
 const SEED = bytes({ optional: true, length: 32 });
 const CTX = bytes({ optional: true, max: 'context' });
 const INT = { kind: 'int' };
+/** A count that sizes what the call returns (a Corona deal's parties): 777 parties would be a
+ *  legitimate 50 MB of key packages, which the memory bound would take for a leak; 77 instead. */
+const COUNT = { kind: 'int', small: true };
 /** An integer option with a default: leaving it out is no error. */
 const OPT_INT = { kind: 'int', optional: true };
 const IDS = { kind: 'ids' };
@@ -195,7 +198,10 @@ export const SHAPES = {
   'pulsar.committee.deal': [[opts({ level: LEVEL, threshold: INT, members: IDS, ...GENERATOR }, false)], (f) => [{ level: 44, threshold: 2, members: [1, 2, 3], seed: f.pulsar.seed }], 'object'],
   'pulsar.committee.keygen': [[opts({ session: B32, level: LEVEL, threshold: INT, members: IDS, id: INT, ...GENERATOR }, false)], (f) => [{ session: f.pulsar.session, level: 44, threshold: 2, members: [1, 2, 3], id: 1, seed: f.pulsar.seed }], 'party'],
   'pulsar.committee.signer': [[opts({ share: holder('PulsarCommitteeShare'), session: B32, signers: IDS, message: MSG, context: CTX, ...GENERATOR }, false)], (f) => [{ share: f.pulsar.committeeShares[0], session: f.pulsar.session, signers: [1, 2], message: f.pulsar.message, context: f.pulsar.context, seed: f.pulsar.seed }], 'party'],
-  'corona.deal': [[opts({ threshold: INT, parties: INT, ...GENERATOR }, false)], (f) => [{ threshold: 2, parties: 3, seed: f.corona.seed }], 'object'],
+  'pulsar.envelope.keygen': [[opts({ id: OPT_INT, ...GENERATOR })], (f) => [{ id: 2, seed: f.pulsar.seed }], 'object'],
+  'pulsar.envelope.seal': [[opts({ recipient: REC, aad: B, message: B, ...GENERATOR }, false)], (f) => [{ recipient: f.pulsar.envelope.encapsulationKey, aad: f.pulsar.aad, message: f.pulsar.message, seed: f.pulsar.seed }], 'bytes'],
+  'pulsar.envelope.open': [[opts({ key: REC, aad: B, sealed: B }, false)], (f) => [{ key: f.pulsar.envelope.key, aad: f.pulsar.aad, sealed: f.pulsar.sealed }], 'bytes', { strict: true }],
+  'corona.deal': [[opts({ threshold: INT, parties: COUNT, ...GENERATOR }, false)], (f) => [{ threshold: 2, parties: 3, seed: f.corona.seed }], 'object'],
   'corona.signer': [[opts({ share: holder('CoronaShare'), session: B32, signers: IDS, message: MSG, context: CTX, ...GENERATOR }, false)], (f) => [{ share: f.corona.shares[0], session: f.corona.session, signers: [1, 2], message: f.corona.message, context: f.corona.context, seed: f.corona.seed }], 'party'],
   'corona.verify': [[B, MSG, CTX, B], (f) => [f.corona.dealt.groupKey, f.corona.message, f.corona.context, f.corona.signature], 'verdict'],
   'pulsar.verify': [[B, MSG, B, opts({ context: CTX })], (f) => [f.pulsar.groupKey, f.pulsar.message, f.pulsar.signature, { context: f.pulsar.context }], 'verdict'],

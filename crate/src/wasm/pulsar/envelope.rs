@@ -5,7 +5,8 @@
 //! computer whatever channel carries it.
 //!
 //! ```text
-//! recipient: its PCEK encapsulation key is published (a roster), its key kept secret
+//! recipient: { encapsulationKey, key } = pulsarEnvelopeKeygen(id, rng)
+//!            its PCEK encapsulation key is published (a roster), its key kept secret
 //! sender:    sealed = pulsarSealMessage(recipientKey, aad, bytes, rng)
 //! recipient: bytes  = pulsarOpenMessage(secretKey, aad, sealed)   // throws ENVELOPE_NOT_OPENED
 //! ```
@@ -14,10 +15,25 @@ use alloc::vec::Vec;
 
 use wasm_bindgen::prelude::*;
 
+use super::super::js::{party_id, Obj};
 use super::super::rng::RngWasm;
-use super::super::{js_error, to_js_error};
+use super::super::to_js_error;
 use crate::pulsar::custody::envelope::{open_message, seal_message};
 use crate::pulsar::custody::{CombinerKey, CombinerPublicKey};
+
+/// A fresh ML-KEM-768 key pair for member `id`: `{ encapsulationKey (PCEK, public), key
+/// (secret: the decapsulation key's bytes, as a `quasar node keys` key file holds them) }`.
+///
+/// # Errors
+/// `RangeError` for an id of 0.
+#[wasm_bindgen(js_name = "pulsarEnvelopeKeygen")]
+pub fn pulsar_envelope_keygen(id: u16, rng: &mut RngWasm) -> Result<JsValue, JsValue> {
+    let key = CombinerKey::generate(party_id(id)?, rng.get());
+    let o = Obj::new();
+    o.bytes("encapsulationKey", &key.public_key().to_bytes())
+        .bytes("key", &key.to_bytes());
+    Ok(o.into_js())
+}
 
 /// Seals `message` for the holder of the ML-KEM-768 encapsulation key `recipient` (`PCEK`
 /// bytes), bound to `aad`.
@@ -46,12 +62,5 @@ pub fn pulsar_open_message(key: &[u8], aad: &[u8], sealed: &[u8]) -> Result<Vec<
     let key = CombinerKey::from_bytes(key).map_err(to_js_error)?;
     open_message(&key, aad, sealed)
         .map(|b| b.to_vec())
-        .ok_or_else(|| {
-            js_error(
-                "the envelope does not open: altered, or sealed for another key or binding",
-                "ENVELOPE_NOT_OPENED",
-                "pulsar",
-                &[],
-            )
-        })
+        .ok_or_else(|| to_js_error(crate::pulsar::Error::EnvelopeNotOpened))
 }
