@@ -86,8 +86,9 @@ OPTIONS:
                              (set-E.qvst, cert-E-H.qcrt: `quasar cert verify DIR`
                              follows them); --reshare becomes an epoch change
     --blocks B               blocks per epoch with --chain, 1 to 64 [default: 3]
-    --resume                 Pulsar, across processes: no setup; the parties sign with the
-                             shares their stores kept (quasar node serve --store DIR)
+    --resume                 Pulsar, committee, Corona, across processes: no setup; the
+                             parties sign with the shares their stores kept (quasar node
+                             serve --store DIR)
     -h, --help               print this help
 
 EXAMPLES:
@@ -105,7 +106,8 @@ NODE (the same pipelines, every party in a process of its own, on libp2p):
     quasar node serve --dir D --process I [--timeout S] [--once] [--store DIR] [--rtt MS]
                       [--misbehave] [--equivocate] [--crash-at N] [--slow N:MS] [--partition N:S]
     quasar node run   --dir D [--timeout S] [--rtt MS] --scheme … [the demo's options]
-    --store DIR keeps each Pulsar party's keyring sealed in the library's snapshot store
+    --store DIR keeps each party's share (a Pulsar keyring, a committee or Corona share)
+    sealed in the library's snapshot store
     (passphrase: QUASAR_NODE_PASSPHRASE), so a restarted process loses no share; a run with
     --resume then signs with what the stores kept. --rtt MS makes every message a process
     sends wait MS / 2 (a wide-area round trip on loopback, for benchmarks). --browser B makes
@@ -529,9 +531,9 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
             "--chain applies to --scheme pulsar only (the devnet's Pulsar leg; --scheme {scheme_name} is not a certificate leg it runs)"
         ));
     }
-    if resume && (!matches!(scheme, Scheme::Pulsar(_)) || chain.is_some()) {
+    if resume && (matches!(scheme, Scheme::Lens(_)) || chain.is_some()) {
         return Err(
-            "--resume applies to --scheme pulsar without --chain (the parties sign with the shares their stores kept)"
+            "--resume applies to --scheme pulsar, committee or corona without --chain (the parties sign with the shares their stores kept)"
                 .into(),
         );
     }

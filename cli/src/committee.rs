@@ -21,6 +21,7 @@ use crate::driver::{self, output, Output, Publication, Published, Role};
 use crate::flow::{self, held, ids, Flow, Phase, Pipeline};
 use crate::node::Place;
 use crate::report::Failure;
+use crate::store::Held;
 use crate::Summary;
 
 /// The row of the table the key generation spans.
@@ -41,6 +42,23 @@ struct Member {
     share: Option<KeyShare>,
     /// The signers of the last signing session, and this member's signature if it signed.
     signed: (Vec<u16>, Option<Vec<u8>>),
+    /// Where its share is kept (`quasar node serve --store`), and whether the run resumes.
+    held: Held,
+}
+
+/// The scheme's label in a store.
+const STORED: &str = "committee";
+
+impl Member {
+    /// On a resumed run, the share the store kept (once, before the first path needs it).
+    fn resumed(&mut self) -> Result<(), Failure> {
+        if self.share.is_none() {
+            if let Some(bytes) = self.held.resumed(self.id, STORED)? {
+                self.share = Some(KeyShare::from_bytes(&bytes)?);
+            }
+        }
+        Ok(())
+    }
 }
 
 impl driver::Node for Member {
@@ -68,6 +86,7 @@ impl driver::Node for Member {
                 if !signers.contains(&me.get()) {
                     return Ok(Role::Idle);
                 }
+                self.resumed()?;
                 let share = held(&self.share, "committee share")?;
                 let params = SignParams::new(*id, &ids(signers), message, b"")?;
                 let rng = &mut self.rng;
@@ -77,13 +96,15 @@ impl driver::Node for Member {
                 }))
             }
             Phase::Verify(audience, message) if audience.contains(&me.get()) => {
+                self.resumed()?;
                 let key = held(&self.share, "committee share")?.committee();
                 let signature = published.agreed(&self.signed.0, |b| {
                     (b.len() == key.mode().signature_len()).then(|| b.to_vec())
                 })?;
                 // The standard verifier: FIPS 204 ML-DSA.Verify under the committee's key.
                 mldsa::verify(self.mode, key.public_key(), message, b"", &signature)?;
-                Ok(Role::Local(Vec::new()))
+                // The key it verified under: the setup's, or on a resumed run the stored one.
+                Ok(Role::Local(vec![Event::key("before reshare", key.public_key())]))
             }
             _ => Ok(Role::Idle),
         }
@@ -94,6 +115,10 @@ impl driver::Node for Member {
             Phase::Setup { .. } => {
                 let keyed = output::<Keyed>(out)?;
                 let events = vec![Event::key("before reshare", keyed.key.public_key())];
+                let key = &keyed.key;
+                let bytes = keyed.share.to_bytes();
+                self.held
+                    .keep(self.id, STORED, key.public_key(), key.threshold(), &bytes)?;
                 self.share = Some(keyed.share);
                 Ok(events)
             }
@@ -165,20 +190,23 @@ impl Flow for Committee {
     fn pipeline(&self, c: &mut Conductor<Phase>, p: &Pipeline<'_>) -> Result<(), Failure> {
         let (n, t) = (p.demo.parties, p.demo.threshold);
         let parties = range(n);
-        let setup = Phase::Setup {
-            dkg: p.session("dkg"),
-            ceremony: p.session("unused"),
-            parties: parties.clone(),
-            t,
-            signers: Vec::new(),
-        };
-        c.path(SETUP, setup)?;
-        let line = format!(
-            "{}; every member holds the same key: {}",
-            self.dkg_line(n, t),
-            c.fingerprint("before reshare")
-        );
-        c.phase_line(SETUP[0], &line);
+        // A resumed run has no key generation: every member signs with the share it stored.
+        if !p.demo.resume {
+            let setup = Phase::Setup {
+                dkg: p.session("dkg"),
+                ceremony: p.session("unused"),
+                parties: parties.clone(),
+                t,
+                signers: Vec::new(),
+            };
+            c.path(SETUP, setup)?;
+            let line = format!(
+                "{}; every member holds the same key: {}",
+                self.dkg_line(n, t),
+                c.fingerprint("before reshare")
+            );
+            c.phase_line(SETUP[0], &line);
+        }
         for attempt in 0..MAX_SESSIONS {
             // Exactly T signers: a cheater not yet named takes one of the seats.
             let cheat = p.signing_cheat.filter(|x| !c.named.contains(x));
@@ -228,6 +256,7 @@ impl Flow for Committee {
 
 /// The committee pipeline.
 pub(crate) fn run(demo: &Demo, mode: Mode, place: &Place<'_>) -> Result<Summary, Failure> {
+    let (store, resume) = (demo.store.clone(), demo.resume);
     let member = move |id, acts, rng| Member {
         id,
         mode,
@@ -235,6 +264,7 @@ pub(crate) fn run(demo: &Demo, mode: Mode, place: &Place<'_>) -> Result<Summary,
         rng,
         share: None,
         signed: (Vec::new(), None),
+        held: Held::new(store.clone(), resume),
     };
     flow::run(&Committee(mode), demo, member, |_| Idle, place)
 }

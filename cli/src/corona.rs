@@ -22,6 +22,7 @@ use quasar_pq::corona::{self, GroupKey, KeyShare, SignParams, Signed, Signer};
 use quasar_pq::party::Round;
 use quasar_pq::PartyId;
 use rand_chacha::ChaCha20Rng;
+use zeroize::Zeroizing;
 
 use crate::args::{Acts, Demo};
 use crate::conduct::{list, quorum, range, Conductor, Event};
@@ -30,6 +31,7 @@ use crate::flow::{self, held, ids, missing, Flow, Phase, Pipeline};
 use crate::net::HUB;
 use crate::node::Place;
 use crate::report::Failure;
+use crate::store::Held;
 use crate::Summary;
 
 /// The row of the table the key generation spans.
@@ -60,6 +62,30 @@ struct Member {
     share: Option<KeyShare>,
     /// The signers of the last signing session, and this member's signature if it signed.
     signed: (Vec<u16>, Option<Vec<u8>>),
+    /// Where its share is kept (`quasar node serve --store`), and whether the run resumes.
+    held: Held,
+}
+
+/// The scheme's label in a store.
+const STORED: &str = "corona";
+
+/// What a store keeps of a Corona share: the group key's length (4 bytes, big-endian), the
+/// `CORG` group key, then the `CORK` package.
+fn stored(group: &[u8], package: &[u8]) -> Zeroizing<Vec<u8>> {
+    let mut out = Zeroizing::new(Vec::with_capacity(4 + group.len() + package.len()));
+    out.extend_from_slice(&u32::try_from(group.len()).unwrap_or(u32::MAX).to_be_bytes());
+    out.extend_from_slice(group);
+    out.extend_from_slice(package);
+    out
+}
+
+/// The share [`stored`] kept.
+fn restored(bytes: &[u8]) -> Result<KeyShare, Failure> {
+    let bad = || Failure::local("STORE", "the stored Corona share is malformed".into());
+    let (len, rest) = bytes.split_first_chunk::<4>().ok_or_else(bad)?;
+    let len = usize::try_from(u32::from_be_bytes(*len)).map_err(|_| bad())?;
+    let (group, package) = rest.split_at_checked(len).ok_or_else(bad)?;
+    Ok(KeyShare::from_bytes(package, &GroupKey::from_bytes(group)?)?)
 }
 
 impl Member {
@@ -85,8 +111,21 @@ impl Member {
                 ),
             ));
         }
+        let kept = stored(&group.to_bytes(), &share.to_bytes());
+        self.held
+            .keep(self.id, STORED, &group.to_bytes(), share.threshold(), &kept)?;
         self.share = Some(share);
         Ok(Role::Local(vec![Event::key("before reshare", &group.to_bytes())]))
+    }
+
+    /// On a resumed run, the share the store kept (once, before the first path needs it).
+    fn resumed(&mut self) -> Result<(), Failure> {
+        if self.share.is_none() {
+            if let Some(bytes) = self.held.resumed(self.id, STORED)? {
+                self.share = Some(restored(&bytes)?);
+            }
+        }
+        Ok(())
     }
 }
 
@@ -114,6 +153,7 @@ impl driver::Node for Member {
                 if !signers.contains(&me.get()) {
                     return Ok(Role::Idle);
                 }
+                self.resumed()?;
                 let share = held(&self.share, "Corona key share")?;
                 let params = SignParams::new(*id, &ids(signers), message, CONTEXT)?;
                 let rng = &mut self.rng;
@@ -123,13 +163,15 @@ impl driver::Node for Member {
                 }))
             }
             Phase::Verify(audience, message) if audience.contains(&me.get()) => {
+                self.resumed()?;
                 let key = held(&self.share, "Corona key share")?.group_key();
                 let signature = published.agreed(&self.signed.0, |b| {
                     (b.len() == corona::SIGNATURE_LEN).then(|| b.to_vec())
                 })?;
                 // Public inputs only: the group key, the message, the context, the signature.
                 key.verify(message, CONTEXT, &signature)?;
-                Ok(Role::Local(Vec::new()))
+                // The key it verified under: the deal's, or on a resumed run the stored one.
+                Ok(Role::Local(vec![Event::key("before reshare", &key.to_bytes())]))
             }
             _ => Ok(Role::Idle),
         }
@@ -229,20 +271,23 @@ impl Flow for Corona {
         let (n, t) = (p.demo.parties, p.demo.threshold);
         let k = p.demo.signers.unwrap_or(t);
         let parties = range(n);
-        let setup = Phase::Setup {
-            dkg: p.session("deal"),
-            ceremony: p.session("unused"),
-            parties: parties.clone(),
-            t,
-            signers: Vec::new(),
-        };
-        c.path(SETUP, setup)?;
-        let line = format!(
-            "{}; every member loaded its share and holds the same group key: {}",
-            self.dkg_line(n, t),
-            c.fingerprint("before reshare")
-        );
-        c.phase_line(SETUP[0], &line);
+        // A resumed run has no deal: every party signs with the share it stored.
+        if !p.demo.resume {
+            let setup = Phase::Setup {
+                dkg: p.session("deal"),
+                ceremony: p.session("unused"),
+                parties: parties.clone(),
+                t,
+                signers: Vec::new(),
+            };
+            c.path(SETUP, setup)?;
+            let line = format!(
+                "{}; every member loaded its share and holds the same group key: {}",
+                self.dkg_line(n, t),
+                c.fingerprint("before reshare")
+            );
+            c.phase_line(SETUP[0], &line);
+        }
         for attempt in 0..MAX_SESSIONS {
             // K signers (fewer once parties are named, never fewer than T); a cheater not yet
             // named takes one of the seats.
@@ -323,12 +368,14 @@ impl Flow for Corona {
 
 /// The Corona pipeline.
 pub(crate) fn run(demo: &Demo, place: &Place<'_>) -> Result<Summary, Failure> {
+    let (store, resume) = (demo.store.clone(), demo.resume);
     let member = move |id, acts, rng| Member {
         id,
         acts,
         rng,
         share: None,
         signed: (Vec::new(), None),
+        held: Held::new(store.clone(), resume),
     };
     flow::run(&Corona, demo, member, |rng| Dealer { rng: Some(rng) }, place)
 }

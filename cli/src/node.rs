@@ -13,7 +13,8 @@
 //! the npm package's `node` host (`www/node/`), dialling every native process's WebSocket
 //! address (`ws` in the roster) — the same messages, the same checks.
 //!
-//! `serve --store DIR` keeps each Pulsar party's keyring in the library's snapshot store
+//! `serve --store DIR` keeps each party's share (a Pulsar keyring, a committee member's or a
+//! Corona party's share) in the library's snapshot store
 //! (`store`; passphrase from `QUASAR_NODE_PASSPHRASE`), so a restarted process loses no share,
 //! and a run with `--resume` signs with what the stores kept.
 //!

@@ -1,5 +1,6 @@
-//! `quasar node serve --store DIR`: each Pulsar party's keyring at rest, in the library's
-//! snapshot store, so a node that stops (or is killed) and starts again loses no share.
+//! `quasar node serve --store DIR`: each party's share at rest, in the library's snapshot
+//! store, so a node that stops (or is killed) and starts again loses no share — a Pulsar
+//! party's keyring, a committee member's or a Corona party's share ([`Held`]).
 //!
 //! ```text
 //! DIR/party-<id>/        one SnapshotStore per party (passphrase: QUASAR_NODE_PASSPHRASE,
@@ -8,6 +9,10 @@
 //! reshare activated  →   activate (g + 1 written, then g erased — only for the keyring's
 //!                        receipt of a verified activation certificate)
 //! a run with --resume →  load_keyring at the node's start: it signs with the stored share
+//!
+//! committee / Corona:    a new key is a new generation (a committee key is never reshared,
+//!                        a Corona key is dealt once): save_share after the key generation or
+//!                        the deal, load_share on a resumed run
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -17,6 +22,7 @@ use quasar_pq::party::keyring::{Activated, Keyring};
 use quasar_pq::pulsar::custody::KeyShare;
 use quasar_pq::PartyId;
 use rand_chacha::ChaCha20Rng;
+use zeroize::Zeroizing;
 
 use crate::report::Failure;
 
@@ -98,10 +104,117 @@ impl Store {
             .map_err(|e| failed("cannot store the activation", e))
     }
 
+    /// Saves a share that lives outside a keyring as the store's next generation: `scheme`
+    /// labels it, `group` is the group's public key.
+    pub(crate) fn save_share(
+        &mut self,
+        scheme: &str,
+        group: &[u8],
+        threshold: usize,
+        payload: &[u8],
+        rng: &mut ChaCha20Rng,
+    ) -> Result<(), Failure> {
+        let generation = self.inner.high_water().map_or(0, |g| g + 1);
+        let threshold = u16::try_from(threshold).map_err(|e| failed("threshold", e))?;
+        let created = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let group = crate::conduct::digest(group);
+        let meta = Metadata::new(scheme, &group, generation, threshold, self.party, created)
+            .map_err(|e| failed("snapshot metadata", e))?;
+        let snapshot = self
+            .inner
+            .seal(&meta, payload, rng)
+            .map_err(|e| failed("cannot seal the share", e))?;
+        self.inner
+            .save(generation, &snapshot)
+            .map_err(|e| failed("cannot save the share", e))
+    }
+
+    /// The share saved last, which must be a `scheme` share.
+    pub(crate) fn load_share(&self, scheme: &str) -> Result<Zeroizing<Vec<u8>>, Failure> {
+        let opened = self
+            .inner
+            .latest()
+            .map_err(|e| failed("cannot load the stored share", e))?;
+        if opened.metadata().label() != scheme {
+            return Err(failed(
+                "cannot resume",
+                format!(
+                    "the store holds a {} share, not a {scheme} one",
+                    opened.metadata().label()
+                ),
+            ));
+        }
+        Ok(opened.into_payload())
+    }
+
     /// The keyring stored here (empty if nothing was stored).
     pub(crate) fn load(&mut self) -> Result<Keyring<KeyShare>, Failure> {
         self.inner
             .load_keyring()
             .map_err(|e| failed("cannot load the stored keyring", e))
+    }
+}
+
+/// Where a party that holds one share (a committee member, a Corona party) keeps it: the
+/// `--store` directory, the store once opened, and whether the run resumes from it.
+pub(crate) struct Held {
+    dir: Option<PathBuf>,
+    store: Option<Store>,
+    /// Whether the run resumes (no key generation: the party signs with what it stored).
+    pub resume: bool,
+}
+
+impl Held {
+    /// Party storage under `dir` (none without `--store`).
+    pub(crate) fn new(dir: Option<PathBuf>, resume: bool) -> Held {
+        Held {
+            dir,
+            store: None,
+            resume,
+        }
+    }
+
+    fn store(&mut self, party: PartyId) -> Result<Option<&mut Store>, Failure> {
+        if self.store.is_none() {
+            if let Some(dir) = &self.dir {
+                self.store = Some(Store::open(dir, party, &mut crate::node::fresh_rng())?);
+            }
+        }
+        Ok(self.store.as_mut())
+    }
+
+    /// Keeps party `party`'s new `scheme` share (a no-op without `--store`).
+    pub(crate) fn keep(
+        &mut self,
+        party: PartyId,
+        scheme: &str,
+        group: &[u8],
+        threshold: usize,
+        payload: &[u8],
+    ) -> Result<(), Failure> {
+        match self.store(party)? {
+            Some(store) => store.save_share(scheme, group, threshold, payload, &mut crate::node::fresh_rng()),
+            None => Ok(()),
+        }
+    }
+
+    /// On a resumed run, the `scheme` share party `party` kept; `None` otherwise.
+    pub(crate) fn resumed(
+        &mut self,
+        party: PartyId,
+        scheme: &str,
+    ) -> Result<Option<Zeroizing<Vec<u8>>>, Failure> {
+        if !self.resume {
+            return Ok(None);
+        }
+        match self.store(party)? {
+            Some(store) => store.load_share(scheme).map(Some),
+            None => Err(failed(
+                "cannot resume",
+                "this process keeps no store (quasar node serve --store DIR)",
+            )),
+        }
     }
 }

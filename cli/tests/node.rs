@@ -261,6 +261,51 @@ fn an_equivocator_that_stalls_a_committee_key_generation_is_named_by_its_victims
     );
 }
 
+#[test]
+fn committee_and_corona_members_resume_from_their_stores_under_the_same_key() {
+    for (i, scheme) in ["committee", "corona"].into_iter().enumerate() {
+        let dir = tempfile::tempdir().unwrap();
+        keys(dir.path(), 4, port(14 + u16::try_from(i).unwrap()));
+        let store = |i: u16| {
+            vec![
+                "--store".to_string(),
+                dir.path().join(format!("store-{i}")).display().to_string(),
+            ]
+        };
+        let demo = [
+            "--scheme",
+            scheme,
+            "--set",
+            "44",
+            "--parties",
+            "4",
+            "--threshold",
+            "3",
+        ];
+        let demo = if scheme == "corona" {
+            [&demo[..2], &demo[4..]].concat()
+        } else {
+            demo.to_vec()
+        };
+        // First run: the key generation (committee) or the deal (Corona) keeps every share.
+        let first = {
+            let _cluster = serve(dir.path(), 4, 10, store);
+            let out = conduct(dir.path(), 10, &demo);
+            let t = text(&out);
+            assert!(out.status.success(), "{scheme}: {t}");
+            fingerprint(&t)
+        };
+        // New processes on the same stores: no key generation, the same key signs.
+        let _cluster = serve(dir.path(), 4, 10, store);
+        let out = conduct(dir.path(), 10, &[&demo[..], &["--resume"]].concat());
+        let t = text(&out);
+        assert!(out.status.success(), "{scheme}: {t}");
+        assert!(!t.contains("Key generation"), "{scheme}: {t}");
+        assert!(t.contains("verified by 4 with"), "{scheme}: {t}");
+        assert_eq!(fingerprint(&t), first, "{scheme}: {t}");
+    }
+}
+
 /// A run of `parties` processes in which the last one plays the drill `flags`, every wait
 /// bounded by `timeout` seconds; returns whether it succeeded and its output.
 fn drill(test: u16, parties: u16, timeout: u32, flags: &[&str], demo: &[&str]) -> (bool, String) {
