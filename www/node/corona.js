@@ -1,11 +1,12 @@
 // A Corona party as a browser process plays it: the same node as the native `quasar node`'s
 // (cli/src/corona.rs `Member`), over the npm package — its key package from the trusted
 // dealer (node 0: the `CORK`, secret, arrives as a direct message sealed to this process, the
-// `CORG` group key as a public one), signing (`corona.signer`, two rounds, every signer
-// combining and verifying), then every member checks the signature the signers published
-// (`corona.verify`, public inputs only). The share stays in this page's WASM memory.
+// `CORG` group key as a public one), signing (`corona.signer`, two rounds), then every member
+// checks the signature the signers published (`corona.verify`, public inputs only). The share
+// stays in this page's WASM memory.
 
-import { BEFORE, agreed, blameEvents, failure, keyEvent } from './events.js';
+import { BEFORE, failure, keyEvent } from './events.js';
+import { signingMember } from './member.js';
 
 /** The context every signature of the demo's runs is bound to (cli/src/corona.rs). */
 const CONTEXT = new TextEncoder().encode('quasar demo');
@@ -19,54 +20,29 @@ const magic = (bytes, m) => bytes.length >= 4 && String.fromCharCode(...bytes.su
 export function coronaMember(lib, id, { parties, threshold }) {
   let share = null;
   let groupKey = null;
-  let signed = { signers: [], signature: null };
-  return {
-    publish(phase) {
-      return phase.kind === 'verify' && signed.signature ? [{ to: phase.audience, bytes: signed.signature }] : [];
-    },
-    start(phase, published) {
-      if (phase.kind === 'setup' && phase.parties.includes(id)) {
-        const fromDealer = published.filter((f) => f.from === HUB).map((f) => f.bytes);
-        const group = fromDealer.find((b) => magic(b, 'CORG'));
-        const pkg = fromDealer.find((b) => magic(b, 'CORK'));
-        if (!group || !pkg) throw failure('MISSING_MESSAGE', `no ${group ? 'key package' : 'group key'} from the dealer`);
-        const loaded = lib.CoronaShare.fromDealer(pkg, group);
-        const info = loaded.publicInfo();
-        if (info.id !== id || info.threshold !== threshold || info.parties !== parties) {
-          loaded.free?.();
-          throw failure('WRONG_KEY_PACKAGE', `party ${id} was dealt the package of party ${info.id} (${info.threshold} of ${info.parties}), not its own (${threshold} of ${parties})`);
-        }
-        share?.free?.();
-        share = loaded;
-        groupKey = group;
-        return { local: [keyEvent(BEFORE, group)] };
+  return signingMember(id, {
+    module: 'corona',
+    signatureLength: SIGNATURE_BYTES,
+    key: () => groupKey,
+    setup(phase, published) {
+      const fromDealer = published.filter((f) => f.from === HUB).map((f) => f.bytes);
+      const group = fromDealer.find((b) => magic(b, 'CORG'));
+      const pkg = fromDealer.find((b) => magic(b, 'CORK'));
+      if (!group || !pkg) throw failure('MISSING_MESSAGE', `no ${group ? 'key package' : 'group key'} from the dealer`);
+      const loaded = lib.CoronaShare.fromDealer(pkg, group);
+      const info = loaded.publicInfo();
+      if (info.id !== id || info.threshold !== threshold || info.parties !== parties) {
+        loaded.free?.();
+        throw failure('WRONG_KEY_PACKAGE', `party ${id} was dealt the package of party ${info.id} (${info.threshold} of ${info.parties}), not its own (${threshold} of ${parties})`);
       }
-      if (phase.kind === 'sign') {
-        signed = { signers: phase.signers, signature: null };
-        if (!phase.signers.includes(id)) return { idle: true };
-        if (!share) throw failure('OUT_OF_ORDER', 'no key share at this point of the pipeline');
-        return { party: lib.corona.signer({ share, session: phase.id, signers: phase.signers, message: phase.message, context: CONTEXT }) };
-      }
-      if (phase.kind === 'verify' && phase.audience.includes(id)) {
-        if (!groupKey) throw failure('OUT_OF_ORDER', 'no key share at this point of the pipeline');
-        const signature = agreed(published, signed.signers, (b) => b.length === SIGNATURE_BYTES);
-        // Public inputs only: the group key, the message, the context, the signature.
-        if (!lib.corona.verify(groupKey, phase.message, CONTEXT, signature)) throw failure('INVALID_SIGNATURE', 'the signature does not verify', 'corona');
-        signed.verified = signature;
-        return { local: [] };
-      }
-      return { idle: true };
+      share?.free?.();
+      share = loaded;
+      groupKey = group;
+      return { local: [keyEvent(BEFORE, group)] };
     },
-    finish(phase, outcome) {
-      if (phase.kind === 'sign') {
-        signed.signature = outcome.signature;
-        // Every signer must have combined the same signature.
-        return [...blameEvents(outcome.dropped), keyEvent('signature', outcome.signature), { kind: 'signers', parties: phase.signers }];
-      }
-      return [];
-    },
-    summary() {
-      return { publicKey: groupKey, signature: signed.signature ?? signed.verified ?? null, verified: Boolean(signed.verified) };
-    },
-  };
+    setupDone: () => [],
+    signer: (phase) => lib.corona.signer({ share, session: phase.id, signers: phase.signers, message: phase.message, context: CONTEXT }),
+    // Public inputs only: the group key, the message, the context, the signature.
+    verify: (message, signature) => lib.corona.verify(groupKey, message, CONTEXT, signature),
+  });
 }
