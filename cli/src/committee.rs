@@ -98,7 +98,9 @@ impl driver::Node for Member {
             Phase::Verify(audience, message) if audience.contains(&me.get()) => {
                 self.resumed()?;
                 let key = held(&self.share, "committee share")?.committee();
-                let signature = published.agreed(&self.signed.0, |b| {
+                // Its own signature counts when it was a signer (nobody publishes to itself).
+                let own = self.signed.1.as_deref().map(|sig| (me.get(), sig));
+                let signature = published.agreed_with(own, &self.signed.0, |b| {
                     (b.len() == key.mode().signature_len()).then(|| b.to_vec())
                 })?;
                 // The standard verifier: FIPS 204 ML-DSA.Verify under the committee's key.

@@ -165,7 +165,9 @@ impl driver::Node for Member {
             Phase::Verify(audience, message) if audience.contains(&me.get()) => {
                 self.resumed()?;
                 let key = held(&self.share, "Corona key share")?.group_key();
-                let signature = published.agreed(&self.signed.0, |b| {
+                // Its own signature counts when it was a signer (nobody publishes to itself).
+                let own = self.signed.1.as_deref().map(|sig| (me.get(), sig));
+                let signature = published.agreed_with(own, &self.signed.0, |b| {
                     (b.len() == corona::SIGNATURE_LEN).then(|| b.to_vec())
                 })?;
                 // Public inputs only: the group key, the message, the context, the signature.

@@ -204,11 +204,24 @@ impl Published {
         senders: &[Addr],
         decode: impl Fn(&[u8]) -> Option<T>,
     ) -> Result<T, Failure> {
+        self.agreed_with(None, senders, decode)
+    }
+
+    /// As [`Published::agreed`], counting `own` — this node's copy, `(its address, bytes)`,
+    /// when it is one of the senders: nobody publishes to itself, so without it two senders
+    /// could never agree.
+    pub(crate) fn agreed_with<T>(
+        &self,
+        own: Option<(Addr, &[u8])>,
+        senders: &[Addr],
+        decode: impl Fn(&[u8]) -> Option<T>,
+    ) -> Result<T, Failure> {
         let copies: BTreeMap<Addr, &[u8]> = self
             .0
             .iter()
-            .filter(|f| decode(&f.bytes).is_some())
             .map(|f| (f.from, f.bytes.as_slice()))
+            .chain(own)
+            .filter(|(_, b)| decode(b).is_some())
             .collect();
         let bytes = crate::conduct::agreed(&copies, senders)?;
         decode(&bytes).ok_or_else(|| Failure::local("INTERNAL", "agreed bytes do not decode".into()))

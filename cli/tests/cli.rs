@@ -471,6 +471,11 @@ fn corona_dealt_key_signed_by_any_k_and_cheaters() {
         "{out}"
     );
     assert!(out.contains("3 of 5 signers (parties 1, 3, 4)"), "{out}");
+    // Two signers left: each counts its own signature when it verifies (nobody publishes to
+    // itself, so one other copy alone is no majority of two).
+    let out = demo_ok("--scheme corona --parties 3 --threshold 2 --signers 3 --cheat 1:garbage");
+    assert!(out.contains("2 of 3 signers (parties 2, 3)"), "{out}");
+    assert!(out.contains("verified by 3 with GroupKey::verify"), "{out}");
 
     let o = quasar(&[
         "demo",

@@ -197,6 +197,20 @@ describe('quasar node: a browser process joins a native committee ceremony', { t
     assert.equal(result.stats.sealed, 0);
   });
 
+  test("a Corona party sending garbage to the page's member is named by it, and a new session signs without it", async () => {
+    const dir = path.join(tmp, 'garbage');
+    // The page hosts party 1 and process 1 party 3, whose garbage goes to the lowest other
+    // signer: the page's member.
+    const demo = ['--scheme', 'corona', '--parties', '3', '--threshold', '2', '--signers', '3', '--cheat', '3:garbage'];
+    const { conductor, result, logText } = await mixed(dir, ['--misbehave'], demo, { first: true });
+    const t = `${conductor.out}\n--- page ---\n${logText}`;
+    assert.equal(conductor.code, 0, t);
+    assert.match(conductor.out, /party 3 named in Sign: [A-Z_]+ .*it dropped party 3's: MALFORMED_MESSAGE.*by party 1/, t);
+    assert.match(conductor.out, /2 of 3 signers \(parties 1, 2\)/, t);
+    assert.equal(result.nodes[0].addr, 1);
+    assert.equal(result.nodes[0].verified, true, t);
+  });
+
   test('a committee of four, the page hosting members 1 and 2: keygen and a 3-of-4 signature with both, every verifier accepts', async () => {
     const dir = path.join(tmp, 'honest');
     const demo = ['--scheme', 'committee', '--set', '44', '--parties', '4', '--threshold', '3'];

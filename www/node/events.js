@@ -19,10 +19,13 @@ export function failure(code, message, module = 'demo', culprits = []) {
 
 const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 
-/** The bytes more than half of `senders` published (`conduct::agreed`). */
-export function agreed(published, senders, accept) {
+/**
+ * The bytes more than half of `senders` published (`driver::Published::agreed_with`), counting
+ * `own` (`{ from, bytes }`: this node's copy when it is a sender; nobody publishes to itself).
+ */
+export function agreed(published, senders, accept, own = null) {
   const copies = new Map();
-  for (const f of published) if (senders.includes(f.from) && accept(f.bytes)) copies.set(f.from, f.bytes);
+  for (const f of own ? [...published, own] : published) if (senders.includes(f.from) && accept(f.bytes)) copies.set(f.from, f.bytes);
   const groups = [];
   for (const bytes of copies.values()) {
     const g = groups.find((x) => same(x.bytes, bytes));

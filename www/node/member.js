@@ -33,7 +33,9 @@ export function signingMember(id, scheme) {
       }
       if (phase.kind === 'verify' && phase.audience.includes(id)) {
         holds();
-        const signature = agreed(published, signed.signers, (b) => b.length === scheme.signatureLength);
+        // Its own signature counts when it was a signer.
+        const own = signed.signature ? { from: id, bytes: signed.signature } : null;
+        const signature = agreed(published, signed.signers, (b) => b.length === scheme.signatureLength, own);
         if (!scheme.verify(phase.message, signature)) throw failure('INVALID_SIGNATURE', 'the signature does not verify', scheme.module);
         signed.verified = signature;
         // The key it verified under, as the native members report it.
