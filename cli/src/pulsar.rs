@@ -29,11 +29,10 @@ use crate::flow::{self, held, held_mut, ids, Flow, Phase, Pipeline, Resharing};
 use crate::net::HUB;
 use crate::node::Place;
 use crate::report::Failure;
-use crate::store::Store;
+use crate::store::Held;
 use crate::Summary;
 use quasar_pq::cert::PULSAR_CONTEXT;
 use quasar_pq::party::keyring::Activated;
-use std::path::PathBuf;
 
 type R = Ristretto255;
 
@@ -82,61 +81,34 @@ struct Member {
     reshared: Option<Resharing>,
     /// Its validator keys, in a devnet run (drawn when it enrolls).
     validator: Option<devnet::Keys>,
-    /// Where its keyring is kept (`quasar node serve --store`): the directory, then the
-    /// store once opened.
-    store: (Option<PathBuf>, Option<Store>),
-    /// Whether the run resumes (signs with the stored share; `--resume`).
-    resume: bool,
+    /// Where its keyring is kept (`quasar node serve --store`), and whether the run resumes
+    /// (signs with the stored share; `--resume`).
+    held: Held,
 }
 
 impl Member {
-    /// The store, opened on first use; `None` without `--store`.
-    fn store(&mut self) -> Result<Option<&mut Store>, Failure> {
-        if self.store.1.is_none() {
-            if let Some(dir) = &self.store.0 {
-                self.store.1 = Some(Store::open(dir, self.id, &mut self.rng)?);
-            }
-        }
-        Ok(self.store.1.as_mut())
-    }
-
     /// Saves the keyring after the setup.
     fn keep(&mut self) -> Result<(), Failure> {
-        let keyring = core::mem::replace(&mut self.keyring, Keyring::empty());
-        let result = match self.store() {
-            Ok(Some(store)) => {
-                let mut rng = crate::node::fresh_rng();
-                store.save(&keyring, &mut rng)
-            }
-            Ok(None) => Ok(()),
-            Err(e) => Err(e),
-        };
-        self.keyring = keyring;
-        result
+        match self.held.store(self.id)? {
+            Some(store) => store.save(&self.keyring, &mut crate::node::fresh_rng()),
+            None => Ok(()),
+        }
     }
 
     /// Mirrors an activation of the keyring in the store.
     fn keep_activation(&mut self, receipt: &Activated) -> Result<(), Failure> {
-        let keyring = core::mem::replace(&mut self.keyring, Keyring::empty());
-        let result = match self.store() {
-            Ok(Some(store)) => {
-                let mut rng = crate::node::fresh_rng();
-                store.activate(&keyring, receipt, &mut rng)
-            }
-            Ok(None) => Ok(()),
-            Err(e) => Err(e),
-        };
-        self.keyring = keyring;
-        result
+        match self.held.store(self.id)? {
+            Some(store) => store.activate(&self.keyring, receipt, &mut crate::node::fresh_rng()),
+            None => Ok(()),
+        }
     }
 
     /// On a resumed run, the keyring the store kept (once, before the first path needs it).
     fn resumed(&mut self) -> Result<(), Failure> {
         // Once: the store is open from then on.
-        if self.resume && self.store.1.is_none() && self.keyring.current().is_none() {
-            if let Some(store) = self.store()? {
-                let keyring = store.load()?;
-                self.keyring = keyring;
+        if self.held.resume && !self.held.is_open() && self.keyring.current().is_none() {
+            if let Some(store) = self.held.store(self.id)? {
+                self.keyring = store.load()?;
             }
         }
         Ok(())
@@ -314,7 +286,7 @@ impl driver::Node for Member {
                     .ok_or_else(missing)?;
                 let mut events = Event::blame(None, [o.dropped.as_slice()]);
                 // Resumed, the group key is the one the store kept: report it as setup would.
-                if let (true, Some(share)) = (self.resume, self.keyring.current()) {
+                if let (true, Some(share)) = (self.held.resume, self.keyring.current()) {
                     events.push(Event::key("before reshare", share.group_key().public_key()));
                 }
                 Ok(events)
@@ -524,8 +496,7 @@ pub(crate) fn run(demo: &Demo, mode: Mode, place: &Place<'_>) -> Result<Summary,
         keyring: Keyring::empty(),
         reshared: None,
         validator: None,
-        store: (store.clone(), None),
-        resume,
+        held: Held::new(store.clone(), resume),
     };
     let chain = demo.chain.clone();
     let hub = move |rng| Hub {

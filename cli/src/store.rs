@@ -157,8 +157,9 @@ impl Store {
     }
 }
 
-/// Where a party that holds one share (a committee member, a Corona party) keeps it: the
-/// `--store` directory, the store once opened, and whether the run resumes from it.
+/// Where a party keeps its share (a Pulsar party its keyring through [`Held::store`], a
+/// committee member or a Corona party its one share through [`Held::keep`]): the `--store`
+/// directory, the store once opened, and whether the run resumes from it.
 pub(crate) struct Held {
     dir: Option<PathBuf>,
     store: Option<Store>,
@@ -176,13 +177,19 @@ impl Held {
         }
     }
 
-    fn store(&mut self, party: PartyId) -> Result<Option<&mut Store>, Failure> {
+    /// Party `party`'s store, opened on first use; `None` without `--store`.
+    pub(crate) fn store(&mut self, party: PartyId) -> Result<Option<&mut Store>, Failure> {
         if self.store.is_none() {
             if let Some(dir) = &self.dir {
                 self.store = Some(Store::open(dir, party, &mut crate::node::fresh_rng())?);
             }
         }
         Ok(self.store.as_mut())
+    }
+
+    /// Whether the store has been opened.
+    pub(crate) fn is_open(&self) -> bool {
+        self.store.is_some()
     }
 
     /// Keeps party `party`'s new `scheme` share (a no-op without `--store`).
