@@ -130,8 +130,8 @@ impl Role {
 pub(crate) struct Publication {
     /// The recipients.
     pub to: Vec<Addr>,
-    /// The bytes.
-    pub bytes: Vec<u8>,
+    /// The bytes (wiped when dropped: a secret one is a key package).
+    pub bytes: Zeroizing<Vec<u8>>,
     /// Whether they are secret (a dealer's key package): sent as a direct message, which a
     /// network seals to the recipient's process.
     pub secret: bool,
@@ -142,7 +142,7 @@ impl Publication {
     pub(crate) fn new(to: &[Addr], bytes: Vec<u8>) -> Publication {
         Publication {
             to: to.to_vec(),
-            bytes,
+            bytes: Zeroizing::new(bytes),
             secret: false,
         }
     }
@@ -151,7 +151,7 @@ impl Publication {
     pub(crate) fn secret(to: Addr, bytes: Vec<u8>) -> Publication {
         Publication {
             to: vec![to],
-            bytes,
+            bytes: Zeroizing::new(bytes),
             secret: true,
         }
     }
@@ -367,15 +367,13 @@ impl<N: Node> Host<N> {
                 self.phase = Some(phase);
                 let any = list.iter().any(|p| p.to.iter().any(|&a| a != self.net.me()));
                 for p in list {
-                    match (p.secret, p.to.as_slice()) {
-                        (true, [to]) => self.net.send_direct(no, *to, Zeroizing::new(p.bytes)),
-                        (true, _) => {
-                            return Err(Failure::local(
-                                "INTERNAL",
-                                "a secret publication has one recipient".into(),
-                            ))
+                    if p.secret {
+                        // A direct message to each recipient (one, by `Publication::secret`).
+                        for &to in &p.to {
+                            self.net.send_direct(no, to, p.bytes.clone());
                         }
-                        (false, _) => self.net.send(no, &p.to, Zeroizing::new(p.bytes)),
+                    } else {
+                        self.net.send(no, &p.to, p.bytes);
                     }
                 }
                 Ok(Status::Published(any))
