@@ -2,6 +2,7 @@
 // (cli/src/conduct.rs `Event`, `agreed`; cli/src/report.rs `Failure::local`).
 
 import { sha3_256 } from '/pkg/libp2p.js';
+import { equal } from './wire.js';
 
 /** The label of a setup's group key, as the conductor compares it across nodes. */
 export const BEFORE = 'before reshare';
@@ -17,8 +18,6 @@ export function failure(code, message, module = 'demo', culprits = []) {
   return Object.assign(new Error(message), { name: 'QuasarError', code, module, culprits });
 }
 
-const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
-
 /**
  * The bytes more than half of `senders` published (`driver::Published::agreed_with`), counting
  * `own` (`{ from, bytes }`: this node's copy when it is a sender; nobody publishes to itself).
@@ -28,7 +27,7 @@ export function agreed(published, senders, accept, own = null) {
   for (const f of own ? [...published, own] : published) if (senders.includes(f.from) && accept(f.bytes)) copies.set(f.from, f.bytes);
   const groups = [];
   for (const bytes of copies.values()) {
-    const g = groups.find((x) => same(x.bytes, bytes));
+    const g = groups.find((x) => equal(x.bytes, bytes));
     if (g) g.n++;
     else groups.push({ bytes, n: 1 });
   }

@@ -23,7 +23,7 @@
 // A browser member plays committee and Corona runs (www/node/schemes.js).
 
 import { createLibp2p, webSockets, noise, yamux, privateKeyFromProtobuf, peerIdFromString, multiaddr, byteStream, sha3_256 } from '/pkg/libp2p.js';
-import { MAX_MESSAGE, broadcastStatement, decodeWire, encodeWire, frameBinding } from './wire.js';
+import { MAX_MESSAGE, broadcastStatement, decodeWire, encodeWire, equal, frameBinding, varint } from './wire.js';
 import { blameEvents, failure } from './events.js';
 import { schemeOf } from './schemes.js';
 
@@ -35,20 +35,8 @@ const RETRY_FOR = 20_000;
 const REQUEST_TIMEOUT = 30_000;
 
 const unhex = (h) => Uint8Array.from(h.trim().match(/../g) ?? [], (x) => parseInt(x, 16));
-const equal = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const EMPTY = new Uint8Array(0);
-
-function varint(n) {
-  const out = [];
-  do {
-    let low = n & 0x7f;
-    n = Math.floor(n / 128);
-    if (n > 0) low |= 0x80;
-    out.push(low);
-  } while (n > 0);
-  return Uint8Array.from(out);
-}
 
 async function readVarint(bs, signal) {
   let v = 0;

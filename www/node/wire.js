@@ -97,28 +97,34 @@ class Reader {
   }
 }
 
+/** `n` as an unsigned LEB128 varint (postcard's integers, the transport's length prefix). */
+export function varint(n) {
+  const out = [];
+  do {
+    let low = n % 128;
+    n = Math.floor(n / 128);
+    if (n > 0) low |= 0x80;
+    out.push(low);
+  } while (n > 0);
+  return Uint8Array.from(out);
+}
+
+/** Whether two byte strings are equal. */
+export const equal = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+
 /** A postcard writer. */
 class Writer {
   constructor() {
     this.parts = [];
-    this.len = 0;
   }
   raw(u8) {
     this.parts.push(u8);
-    this.len += u8.length;
   }
   byte(b) {
     this.raw(Uint8Array.of(b));
   }
   varint(v) {
-    const out = [];
-    do {
-      let low = v % 128;
-      v = Math.floor(v / 128);
-      if (v > 0) low |= 0x80;
-      out.push(low);
-    } while (v > 0);
-    this.raw(Uint8Array.from(out));
+    this.raw(varint(v));
   }
   bytes(u8) {
     this.varint(u8.length);
@@ -139,13 +145,7 @@ class Writer {
     for (const a of list) this.varint(a);
   }
   done() {
-    const out = new Uint8Array(this.len);
-    let at = 0;
-    for (const p of this.parts) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
+    return concat(...this.parts);
   }
 }
 
