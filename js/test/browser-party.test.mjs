@@ -29,6 +29,7 @@ import { init, pulsar } from '../../js/index.js';
 import { openChromium, ROOT } from '../support/chromium.mjs';
 import { startServer } from '../../scripts/serve.mjs';
 import { verify as oracleVerify } from './support/corona-oracle.mjs';
+import { decodeWire, encodeWire } from '../../www/node/wire.js';
 import { patience } from '../support/patience.mjs';
 
 const TIMEOUT = patience(120);
@@ -104,6 +105,27 @@ describe('quasar node: a browser process joins a native committee ceremony', { t
     const logText = await browser.page.locator('#log').textContent();
     return { roster, conductor, result, natives, logText };
   }
+
+  test('the page\'s wire codec: a frame and an echo survive it; truncated, extended or unknown bytes decode to nothing, never a throw', () => {
+    const run = new Uint8Array(32).fill(7);
+    const frame = { kind: 'frame', run, tag: 300, from: 2, to: [1, 3], sealed: true, bytes: new Uint8Array([1, 2, 3]), signature: new Uint8Array(0) };
+    const echo = { kind: 'echo', run, tag: 9, from: 3, to: 1, entries: [{ from: 2, digest: new Uint8Array(32).fill(1), signature: new Uint8Array(64).fill(2) }] };
+    for (const m of [frame, echo]) {
+      const bytes = encodeWire(m);
+      assert.deepEqual(decodeWire(bytes), m);
+      for (let cut = 0; cut < bytes.length; cut++) assert.equal(decodeWire(bytes.subarray(0, cut)), null, `${m.kind} cut at ${cut}`);
+      assert.equal(decodeWire(Uint8Array.from([...bytes, 0])), null, `${m.kind} extended`);
+      for (let i = 0; i < bytes.length; i++) {
+        const flipped = bytes.slice();
+        flipped[i] ^= 0x80;
+        decodeWire(flipped); // a value or null, never a throw
+      }
+    }
+    // Messages a browser process never reads (ready, report) and kinds past the last are refused.
+    assert.equal(decodeWire(Uint8Array.from([1, ...run, 0])), null);
+    assert.equal(decodeWire(Uint8Array.from([7, ...run])), null);
+    assert.equal(decodeWire('not bytes'), null);
+  });
 
   test('pulsar.envelope: what the page seals opens only with the recipient process key under the same binding', async () => {
     const dir = path.join(tmp, 'envelope');
