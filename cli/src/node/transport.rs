@@ -164,7 +164,7 @@ impl Transport {
                     let allowed: BTreeSet<PeerId> = peers.iter().map(|(p, _)| *p).collect();
                     let addresses: BTreeMap<PeerId, Multiaddr> =
                         peers.iter().filter_map(|(p, a)| Some((*p, a.clone()?))).collect();
-                    let mut pending: BTreeMap<OutboundRequestId, (PeerId, Vec<u8>, Instant)> = BTreeMap::new();
+                    let mut pending = Requests::default();
                     let mut retry: Vec<(Instant, PeerId, Vec<u8>, Instant)> = Vec::new();
                     let mut tick = tokio::time::interval(Duration::from_millis(50));
                     // Messages held back by the simulated latency, due in this order.
@@ -228,14 +228,14 @@ impl Transport {
                                         }
                                     }
                                     request_response::Message::Response { request_id, .. } => {
-                                        pending.remove(&request_id);
+                                        pending.answered(&mut swarm, &addresses, request_id);
                                     }
                                 },
                                 SwarmEvent::Behaviour(request_response::Event::OutboundFailure { request_id, error, .. }) => {
                                     if std::env::var_os("QUASAR_NODE_TRACE").is_some() {
                                         eprintln!("libp2p: outbound failure {error:?}");
                                     }
-                                    if let Some((to, bytes, first)) = pending.remove(&request_id) {
+                                    if let Some((to, bytes, first)) = pending.answered(&mut swarm, &addresses, request_id) {
                                         if first.elapsed() < RETRY_FOR {
                                             let backoff = Duration::from_millis(200);
                                             retry.push((Instant::now() + backoff, to, bytes, first));
@@ -280,21 +280,60 @@ impl Transport {
     }
 }
 
-/// Hands `bytes` for `to` to the swarm, remembering it (and when it was `first` sent) for a
-/// retry: the first send and every retry alike.
+/// The most requests in flight to one peer: more wait in its queue (thousands of frames at
+/// once — 25 dealers each sealing a share to 75 recipients — would otherwise overrun the
+/// multiplexer's stream limit and close the connection again and again).
+const MAX_IN_FLIGHT: usize = 128;
+
+/// Requests handed to the swarm and not yet answered, and those queued behind them.
+#[derive(Default)]
+struct Requests {
+    pending: BTreeMap<OutboundRequestId, (PeerId, Vec<u8>, Instant)>,
+    in_flight: BTreeMap<PeerId, usize>,
+    queued: BTreeMap<PeerId, VecDeque<(Vec<u8>, Instant)>>,
+}
+
+impl Requests {
+    /// The request `id` was answered or failed: returns it (for a retry), and sends the next
+    /// one queued for its peer.
+    fn answered(
+        &mut self,
+        swarm: &mut libp2p::Swarm<Behaviour>,
+        addresses: &BTreeMap<PeerId, Multiaddr>,
+        id: OutboundRequestId,
+    ) -> Option<(PeerId, Vec<u8>, Instant)> {
+        let done = self.pending.remove(&id)?;
+        if let Some(n) = self.in_flight.get_mut(&done.0) {
+            *n = n.saturating_sub(1);
+        }
+        if let Some((bytes, first)) = self.queued.get_mut(&done.0).and_then(VecDeque::pop_front) {
+            send(swarm, addresses, self, (done.0, bytes), first);
+        }
+        Some(done)
+    }
+}
+
+/// Hands `bytes` for `to` to the swarm (or queues it while [`MAX_IN_FLIGHT`] are), remembering
+/// it (and when it was `first` sent) for a retry: the first send and every retry alike.
 fn send(
     swarm: &mut libp2p::Swarm<Behaviour>,
     addresses: &BTreeMap<PeerId, Multiaddr>,
-    pending: &mut BTreeMap<OutboundRequestId, (PeerId, Vec<u8>, Instant)>,
+    requests: &mut Requests,
     (to, bytes): (PeerId, Vec<u8>),
     first: Instant,
 ) {
+    let n = requests.in_flight.entry(to).or_default();
+    if *n >= MAX_IN_FLIGHT {
+        requests.queued.entry(to).or_default().push_back((bytes, first));
+        return;
+    }
+    *n += 1;
     // A failed dial drops the peer's address: give it back.
     if let Some(a) = addresses.get(&to) {
         swarm.add_peer_address(to, a.clone());
     }
     let id = swarm.behaviour_mut().send_request(&to, bytes.clone());
-    pending.insert(id, (to, bytes, first));
+    requests.pending.insert(id, (to, bytes, first));
 }
 
 /// A clonable sending handle of a [`Transport`].
