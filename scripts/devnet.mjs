@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // A live devnet on loopback, and the demo following it: `npm run devnet`.
 //
-//   npm run devnet [-- --parties 5 --threshold 3 --reshare 6:4 --blocks 20 --delay 10]
+//   npm run devnet [-- --parties 5 --threshold 3 --reshare 6:4 --blocks 20 --delay 10 --corona]
 //
 // Builds the `quasar` CLI, writes a roster for one process per validator (`quasar node keys`),
 // starts them (`quasar node serve`), serves the demo with the devnet's chain directory under
 // /live/ (scripts/serve.mjs), waits `--delay` seconds so the light-client tab can start
 // following, then conducts the devnet (`quasar node run --scheme pulsar --chain DIR`): every
 // validator signs each block with its own keys, a Pulsar quorum signs each certificate, the
-// reshare changes the epoch. The page stays up until Ctrl-C; the roster, keys and chain live
+// reshare changes the epoch; with --corona, nodes 1-8 also sign each block's Corona leg. The page stays up until Ctrl-C; the roster, keys and chain live
 // in a temporary directory removed at exit.
 //
 // Open the printed URL, pick the light-client tab, "Live devnet", and follow the chain.
@@ -74,6 +74,7 @@ await new Promise((done) => setTimeout(done, delay * 1000));
 
 const demo = ['--scheme', 'pulsar', '--set', '44', '--parties', String(parties), '--threshold', threshold];
 demo.push('--reshare', reshare, '--chain', chain, '--blocks', blocks);
+if (argv.includes('--corona')) demo.push('--corona');
 const run = spawnSync(quasar, ['node', 'run', '--dir', dir, ...demo], { stdio: 'inherit' });
 console.log(
   run.status === 0

@@ -6,6 +6,9 @@ use quasar_pq::party::hazmat::Cheat;
 
 /// The most parties a demo runs (one thread each).
 pub(crate) const MAX_PARTIES: u16 = 256;
+/// The most validators of a devnet (`--validators`): the Pulsar group stays within
+/// [`MAX_PARTIES`], the rest only sign blocks.
+pub(crate) const MAX_VALIDATORS: u16 = 1024;
 /// Blocks per epoch of a devnet (`--chain`) by default, and at most.
 const DEFAULT_BLOCKS: u16 = 3;
 const MAX_BLOCKS: u16 = 64;
@@ -86,6 +89,13 @@ OPTIONS:
                              (set-E.qvst, cert-E-H.qcrt: `quasar cert verify DIR`
                              follows them); --reshare becomes an epoch change
     --blocks B               blocks per epoch with --chain, 1 to 64 [default: 3]
+    --validators V           validators of a devnet (--chain), N to 1024: parties 1-N
+                             are the Pulsar group, all V sign every block with their own
+                             keys [default: N]
+    --corona                 a devnet's certificates also carry the Corona leg: nodes
+                             1-M (M = min(8, V)) hold shares of a Corona key the
+                             aggregator deals once as a trusted dealer; floor(2M/3) + 1
+                             of them sign every block (never reshared)
     --resume                 Pulsar, committee, Corona, across processes: no setup; the
                              parties sign with the shares their stores kept (quasar node
                              serve --store DIR)
@@ -99,6 +109,7 @@ EXAMPLES:
     quasar demo --scheme committee --parties 5 --threshold 3 --cheat 2
     quasar demo --scheme corona --parties 5 --threshold 3 --signers 4 --cheat 2:garbage
     quasar demo --scheme pulsar --set 44 --parties 5 --threshold 3 --reshare 6:4 --chain out
+    quasar demo --scheme pulsar --set 44 --parties 5 --validators 12 --corona --chain out
 
 NODE (the same pipelines, every party in a process of its own, on libp2p):
     quasar node keys  --dir D --parties N [--per K] [--port P] [--browser B]
@@ -113,7 +124,8 @@ NODE (the same pipelines, every party in a process of its own, on libp2p):
     sends wait MS / 2 (a wide-area round trip on loopback, for benchmarks). --browser B makes
     the last B processes browser processes: a page (www/node/, `npm start` serves it) plays
     them over WebSocket, which every native process then also listens on (port + 100 + index);
-    a browser member plays committee runs.
+    a browser member plays committee and Corona runs. keys --parties goes to 1024 (a
+    devnet's --validators).
 
 EXIT STATUS:
     0 success (misbehaving parties named and excluded included), 1 protocol failure
@@ -154,6 +166,11 @@ pub(crate) struct Demo {
     pub chain: Option<std::path::PathBuf>,
     /// Blocks per epoch of a devnet (`--blocks`).
     pub blocks: u16,
+    /// Validators of a devnet (`--validators`, at least `parties`): the first `parties` of
+    /// them are the Pulsar group.
+    pub validators: u16,
+    /// `--corona`: a devnet's certificates carry the Corona leg too.
+    pub corona: bool,
     /// `--resume`: the parties sign with the shares their stores kept (no setup).
     pub resume: bool,
     /// Where this process's parties keep their keyrings (`quasar node serve --store`; never
@@ -293,14 +310,20 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
     let mut signers = None;
     let mut chain = None;
     let mut blocks = None;
+    let mut validators = None;
     let mut resume = false;
+    let mut corona_leg = false;
     let mut rest = args[1..].iter();
     while let Some(arg) = rest.next() {
         if arg == "-h" || arg == "--help" {
             return Ok(Command::Help);
         }
-        if arg == "--resume" {
-            resume = true;
+        if arg == "--resume" || arg == "--corona" {
+            *(if arg == "--resume" {
+                &mut resume
+            } else {
+                &mut corona_leg
+            }) = true;
             continue;
         }
         let (flag, inline) = match arg.split_once('=') {
@@ -319,6 +342,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
             "--signers" | "-k" => &mut signers,
             "--chain" => &mut chain,
             "--blocks" => &mut blocks,
+            "--validators" => &mut validators,
             f if f.starts_with('-') => return Err(format!("unknown flag '{f}' (try 'quasar --help')")),
             other => return Err(format!("unexpected argument '{other}' (try 'quasar --help')")),
         };
@@ -542,6 +566,14 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
         Some(_) if chain.is_none() => return Err("--blocks applies with --chain DIR only".into()),
         Some(v) => number("--blocks", &v, 1, MAX_BLOCKS)?,
     };
+    let validators = match validators {
+        None => n,
+        Some(_) if chain.is_none() => return Err("--validators applies with --chain DIR only".into()),
+        Some(v) => number("--validators", &v, n, MAX_VALIDATORS)?,
+    };
+    if corona_leg && chain.is_none() {
+        return Err("--corona applies with --chain DIR only (the devnet's Corona leg; --scheme corona runs Corona itself)".into());
+    }
     Ok(Command::Demo(Demo {
         scheme,
         parties: n,
@@ -552,6 +584,8 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
         cheat,
         chain: chain.map(std::path::PathBuf::from),
         blocks,
+        validators,
+        corona: corona_leg,
         resume,
         store: None,
     }))
@@ -649,6 +683,13 @@ mod tests {
         assert_eq!(d.chain.as_deref(), Some(std::path::Path::new("out")));
         assert_eq!(d.blocks, 5);
         assert_eq!(demo("demo --scheme pulsar --chain out").blocks, DEFAULT_BLOCKS);
+        assert_eq!(demo("demo --scheme pulsar -n 4 --chain out").validators, 4);
+        assert_eq!(
+            demo("demo --scheme pulsar -n 4 --chain out --validators 500").validators,
+            500
+        );
+        assert!(demo("demo --scheme pulsar --chain out --corona").corona);
+        assert!(!demo("demo --scheme pulsar --chain out").corona);
         for (line, want) in [
             (
                 "demo --scheme lens --chain out",
@@ -671,6 +712,22 @@ mod tests {
                 "--blocks must be between 1 and 64, got 65",
             ),
             ("demo --scheme pulsar --chain", "--chain needs a value"),
+            (
+                "demo --scheme pulsar --corona",
+                "--corona applies with --chain DIR only",
+            ),
+            (
+                "demo --scheme pulsar -n 4 --validators 8",
+                "--validators applies with --chain DIR only",
+            ),
+            (
+                "demo --scheme pulsar -n 4 --chain out --validators 3",
+                "--validators must be between 4 and 1024, got 3",
+            ),
+            (
+                "demo --scheme pulsar -n 4 --chain out --validators 1025",
+                "--validators must be between 4 and 1024, got 1025",
+            ),
         ] {
             let err = run(line).expect_err(line);
             assert!(err.contains(want), "{line}: {err}");

@@ -89,33 +89,15 @@ fn restored(bytes: &[u8]) -> Result<KeyShare, Failure> {
 }
 
 impl Member {
-    /// Loads this member's key package from what the dealer published to it: the `CORG`
-    /// group key (to everyone) and the `CORK` (to this member only).
+    /// Loads this member's key package from what the dealer published to it.
     fn load(&mut self, published: &Published, t: u16, n: usize) -> Result<Role, Failure> {
-        let frames = published.all_from(HUB);
-        let find = |magic: &[u8; 4]| frames.iter().copied().find(|b| b.starts_with(magic));
-        let group = find(&corona::GROUP_KEY_MAGIC).ok_or_else(|| missing("group key from the dealer"))?;
-        let group = GroupKey::from_bytes(group)?;
-        let package =
-            find(&corona::KEY_PACKAGE_MAGIC).ok_or_else(|| missing("key package from the dealer"))?;
-        let share = KeyShare::from_bytes(package, &group)?;
-        if share.id() != self.id || share.threshold() != usize::from(t) || share.parties() != n {
-            return Err(Failure::local(
-                "WRONG_KEY_PACKAGE",
-                format!(
-                    "party {} was dealt the package of party {} ({} of {}), not its own ({t} of {n})",
-                    self.id,
-                    share.id(),
-                    share.threshold(),
-                    share.parties()
-                ),
-            ));
-        }
-        let kept = stored(&group.to_bytes(), &share.to_bytes());
+        let share = load(published, self.id, t, n)?;
+        let group = share.group_key().to_bytes();
+        let kept = stored(&group, &share.to_bytes());
         self.held
-            .keep(self.id, STORED, &group.to_bytes(), share.threshold(), &kept)?;
+            .keep(self.id, STORED, &group, share.threshold(), &kept)?;
         self.share = Some(share);
-        Ok(Role::Local(vec![Event::key("before reshare", &group.to_bytes())]))
+        Ok(Role::Local(vec![Event::key("before reshare", &group)]))
     }
 
     /// On a resumed run, the share the store kept (once, before the first path needs it).
@@ -127,6 +109,50 @@ impl Member {
         }
         Ok(())
     }
+}
+
+/// Member `me`'s share, from what the dealer published to it: the `CORG` group key (to
+/// everyone) and the `CORK` (to this member only), of a `t`-of-`n` deal.
+pub(crate) fn load(published: &Published, me: PartyId, t: u16, n: usize) -> Result<KeyShare, Failure> {
+    let frames = published.all_from(HUB);
+    let find = |magic: &[u8; 4]| frames.iter().copied().find(|b| b.starts_with(magic));
+    let group = find(&corona::GROUP_KEY_MAGIC).ok_or_else(|| missing("group key from the dealer"))?;
+    let group = GroupKey::from_bytes(group)?;
+    let package = find(&corona::KEY_PACKAGE_MAGIC).ok_or_else(|| missing("key package from the dealer"))?;
+    let share = KeyShare::from_bytes(package, &group)?;
+    if share.id() != me || share.threshold() != usize::from(t) || share.parties() != n {
+        return Err(Failure::local(
+            "WRONG_KEY_PACKAGE",
+            format!(
+                "party {me} was dealt the package of party {} ({} of {}), not its own ({t} of {n})",
+                share.id(),
+                share.threshold(),
+                share.parties()
+            ),
+        ));
+    }
+    Ok(share)
+}
+
+/// A trusted dealer's publications for the `t`-of-`parties` group (ids 1..=n): each
+/// member's `CORK` as a secret to it alone, the `CORG` group key to all; and that key.
+pub(crate) fn deal(
+    parties: &[u16],
+    t: u16,
+    rng: &mut ChaCha20Rng,
+) -> Result<(Vec<Publication>, Vec<u8>), Failure> {
+    let (group, shares) = corona::deal(usize::from(t), parties.len(), rng)?;
+    let mut out = Vec::with_capacity(shares.len() + 1);
+    for share in shares {
+        // Moved out of its wiping buffer into the frame, which the router wipes too; the
+        // share itself is wiped when it drops at the end of this iteration.
+        let mut cork = share.to_bytes();
+        // Secret: a direct message, sealed to the member's process on a network.
+        out.push(Publication::secret(share.id().get(), core::mem::take(&mut *cork)));
+    }
+    let key = group.to_bytes();
+    out.push(Publication::new(parties, key.clone()));
+    Ok((out, key))
 }
 
 impl driver::Node for Member {
@@ -212,23 +238,11 @@ impl driver::Node for Dealer {
             return Ok(Vec::new());
         };
         // The dealer's randomness is used once and given up with the deal.
-        let (group, shares) = {
-            let mut rng = self
-                .rng
-                .take()
-                .ok_or_else(|| missing("dealer randomness (it deals once)"))?;
-            corona::deal(usize::from(*t), parties.len(), &mut rng)?
-        };
-        let mut out = Vec::with_capacity(shares.len() + 1);
-        for share in shares {
-            // Moved out of its wiping buffer into the frame, which the router wipes too; the
-            // share itself is wiped when it drops at the end of this iteration.
-            let mut cork = share.to_bytes();
-            // Secret: a direct message, sealed to the member's process on a network.
-            out.push(Publication::secret(share.id().get(), core::mem::take(&mut *cork)));
-        }
-        out.push(Publication::new(parties, group.to_bytes()));
-        Ok(out)
+        let mut rng = self
+            .rng
+            .take()
+            .ok_or_else(|| missing("dealer randomness (it deals once)"))?;
+        Ok(deal(parties, *t, &mut rng)?.0)
     }
 
     fn start(&mut self, _: &Phase, _: &Published) -> Result<Role, Failure> {

@@ -4,7 +4,8 @@
 //!
 //! ```text
 //! Setup (the Pulsar DKG, key ceremony, certification)
-//! → Enroll: every node draws its validator keys (BLS, ML-DSA-44, Magnetar SLH-DSA-SHAKE-192f)
+//! → Enroll: every node (the group, and with `--validators` the nodes that only validate)
+//!   draws its validator keys (BLS, ML-DSA-44, Magnetar SLH-DSA-SHAKE-192f)
 //!   from its own randomness and hands the aggregator (the hub) its public keys
 //! → Announce 0: the aggregator makes the epoch-0 set (those keys and the Pulsar group key),
 //!   writes set-0.qvst and hands it to the members, who check their own entry
@@ -31,7 +32,7 @@ pub(crate) use validator::Keys;
 use core::time::Duration;
 use std::collections::BTreeMap;
 
-use quasar_pq::cert::devnet::block_hash;
+use quasar_pq::cert::devnet::{block_hash, CORONA_GROUP_MAX};
 use quasar_pq::cert::{CertificateBuilder, Policy, ValidatorSet};
 use quasar_pq::magnetar;
 use quasar_pq::mldsa::Mode;
@@ -70,6 +71,9 @@ pub(crate) struct Block {
     pub signers: Vec<u16>,
     /// Whether it ends the epoch (its header commits to the next set, announced before).
     pub ends_epoch: bool,
+    /// The signers of its Corona leg (`--corona`; in the block's own phase, the Corona
+    /// group, whose quorum is chosen after it; none: the certificate has no such leg).
+    pub corona: Vec<u16>,
 }
 
 /// The certificate builder of `block` under `sets` (the epoch's set, and the next one when
@@ -109,23 +113,97 @@ pub(crate) fn pipeline<F: Flow>(f: &F, c: &mut Conductor<Phase>, p: &Pipeline<'_
             MAGNETAR.name()
         ),
     );
-    announce(c, 0, &parties, &parties)?;
+    let corona = if p.demo.corona { Some(deal(c, p)?) } else { None };
+    let validators = validators(p, &parties);
+    announce(c, (0, corona.is_some()), &validators, &validators)?;
     let d = flow::dealing(c, p, (&parties, t));
     let mut height = 0;
     let mut timed = Vec::new();
-    timed.extend(blocks(c, p, (0, &parties, t), &mut height, d.as_ref())?);
+    let epoch0 = Epoch {
+        number: 0,
+        validators: &validators,
+        group: &parties,
+        t,
+        corona: corona.as_ref(),
+    };
+    timed.extend(blocks(c, p, &epoch0, &mut height, d.as_ref())?);
     if let Some(d) = &d {
         flow::reshare(c, d)?;
-        timed.extend(blocks(c, p, (1, &d.receivers, d.threshold), &mut height, None)?);
+        let epoch1 = Epoch {
+            number: 1,
+            validators: &self::validators(p, &d.receivers),
+            group: &d.receivers,
+            t: d.threshold,
+            corona: corona.as_ref(),
+        };
+        timed.extend(blocks(c, p, &epoch1, &mut height, None)?);
     }
     summary(&timed);
     Ok(())
+}
+
+/// The validators of an epoch whose Pulsar group is `group`: the group, and the nodes past
+/// the first group that only validate (`--validators`).
+fn validators(p: &Pipeline<'_>, group: &[u16]) -> Vec<u16> {
+    let mut v: Vec<u16> = group
+        .iter()
+        .copied()
+        .chain(p.demo.parties + 1..=p.demo.validators)
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// One epoch's blocks: who validates, its Pulsar group with threshold `t`, and the Corona
+/// group with its threshold (`--corona`).
+struct Epoch<'a> {
+    number: u64,
+    validators: &'a [u16],
+    group: &'a [u16],
+    t: u16,
+    corona: Option<&'a (Vec<u16>, u16)>,
+}
+
+/// "Corona deal" (`--corona`): the aggregator deals a key to nodes 1..=m, m = min(8,
+/// validators), threshold floor(2m/3) + 1, as a trusted dealer (the scheme's one key
+/// generation); every set of the chain carries that key. It is never reshared: the group
+/// stays for the whole chain, and a member named for misbehaving is left out of its quorums.
+fn deal(c: &mut Conductor<Phase>, p: &Pipeline<'_>) -> Result<(Vec<u16>, u16), Failure> {
+    let m = usize::from(p.demo.validators).min(CORONA_GROUP_MAX);
+    let members = range(u16::try_from(m).unwrap_or(u16::MAX));
+    let t = u16::try_from(two_thirds_plus_one(m).max(quasar_pq::corona::MIN_THRESHOLD)).unwrap_or(u16::MAX);
+    let done = c.phase(
+        "Corona deal",
+        Phase::CoronaDeal {
+            members: members.clone(),
+            t,
+        },
+    )?;
+    c.phase_line(
+        "Corona deal",
+        &format!(
+            "{t}-of-{m} Corona key dealt by the aggregator (a trusted dealer, which keeps only the group key); \
+             loaded by {}",
+            done.parties()
+        ),
+    );
+    Ok((members, t))
+}
+
+/// ⌊2m/3⌋ + 1.
+fn two_thirds_plus_one(m: usize) -> usize {
+    2 * m / 3 + 1
 }
 
 /// What one block cost: wall-clock until the validators' signatures were checked at the
 /// aggregator, until the certificate was written, and each node's CPU time on it.
 struct Timed {
     legs: Duration,
+    /// Until the Pulsar leg was in (with no Corona leg: the certificate).
+    pulsar: Duration,
+    /// The Corona leg: its session and the signature reaching the aggregator.
+    corona: Duration,
     check: Duration,
     total: Duration,
     cpu: BTreeMap<Addr, Duration>,
@@ -147,6 +225,8 @@ fn summary(timed: &[Timed]) {
     let (total50, total95) = pick(&|t| t.total);
     let (legs50, legs95) = pick(&|t| t.legs);
     let (check50, _) = pick(&|t| t.check);
+    let (corona50, _) = pick(&|t| t.corona);
+    let (pulsar50, _) = pick(&|t| t.pulsar);
     let mut per_validator: BTreeMap<Addr, (Duration, u32)> = BTreeMap::new();
     for t in timed {
         for (&a, &d) in t.cpu.iter().filter(|(a, _)| **a != HUB) {
@@ -160,11 +240,22 @@ fn summary(timed: &[Timed]) {
     let cpu50 = crate::report::median(&cpu);
     let ms = crate::report::ms;
     let per_second = 1.0 / total50.as_secs_f64().max(1e-9);
+    // The Corona leg comes last: its session starts when the Pulsar leg is in.
+    let corona = if corona50 > Duration::ZERO {
+        format!(
+            " · the Pulsar leg in at p50 {} ms, then the Corona leg (its session and the signature at the aggregator) \
+             p50 {} ms",
+            ms(pulsar50),
+            ms(corona50)
+        )
+    } else {
+        String::new()
+    };
     say!(
         "  devnet: {} blocks · block p50 {} ms, p95 {} ms ({per_second:.2} blocks/s) · of which the validators' BLS, \
          ML-DSA and Magnetar signatures made and checked at the aggregator p50 {} ms, p95 {} ms (its check alone p50 \
-         {} ms; the rest: the Pulsar leg, the certificate, its light-client check) · CPU per validator per block {} ms \
-         (median)",
+         {} ms; the rest: the Pulsar leg, the certificate, its light-client check){corona} · CPU per validator per \
+         block {} ms (median)",
         timed.len(),
         ms(total50),
         ms(total95),
@@ -175,8 +266,14 @@ fn summary(timed: &[Timed]) {
     );
 }
 
-/// "Announce": the aggregator makes and writes the set of `epoch` and tells `to`.
-fn announce(c: &mut Conductor<Phase>, epoch: u64, members: &[u16], to: &[u16]) -> Result<(), Failure> {
+/// "Announce": the aggregator makes and writes the set of `epoch` (with a Corona key or
+/// not) and tells `to`.
+fn announce(
+    c: &mut Conductor<Phase>,
+    (epoch, corona): (u64, bool),
+    members: &[u16],
+    to: &[u16],
+) -> Result<(), Failure> {
     let done = c.phase(
         "Announce",
         Phase::Announce {
@@ -188,35 +285,41 @@ fn announce(c: &mut Conductor<Phase>, epoch: u64, members: &[u16], to: &[u16]) -
     c.phase_line(
         "Announce",
         &format!(
-            "set-{epoch}.qvst: validators {} with the Pulsar group key; checked by {} members",
+            "set-{epoch}.qvst: validators {} with the Pulsar group key{}; checked by {} members",
             list(members),
+            if corona { " and the Corona one" } else { "" },
             done.parties()
         ),
     );
     Ok(())
 }
 
-/// The blocks of one epoch (`set` with Pulsar threshold `t`); with `next`, the last one
-/// commits to the set the reshare makes, announced just before it.
+/// The blocks of one epoch; with `next`, the last one commits to the set the reshare
+/// makes, announced just before it.
 fn blocks(
     c: &mut Conductor<Phase>,
     p: &Pipeline<'_>,
-    (epoch, set, t): (u64, &[u16], u16),
+    e: &Epoch<'_>,
     height: &mut u64,
     next: Option<&Dealing>,
 ) -> Result<Vec<Timed>, Failure> {
+    let (epoch, t) = (e.number, e.t);
     let mut timed = Vec::new();
     for b in 0..p.demo.blocks {
         *height += 1;
         let h = *height;
         let ends_epoch = b + 1 == p.demo.blocks && next.is_some();
         if let (true, Some(d)) = (ends_epoch, next) {
-            let mut to: Vec<u16> = set.iter().chain(&d.receivers).copied().collect();
+            let members = validators(p, &d.receivers);
+            let mut to: Vec<u16> = e.validators.iter().chain(&members).copied().collect();
             to.sort_unstable();
             to.dedup();
-            announce(c, epoch + 1, &d.receivers, &to)?;
+            announce(c, (epoch + 1, e.corona.is_some()), &members, &to)?;
         }
-        let signers = quorum(set, t, &c.named, p.signing_cheat, epoch > 0);
+        let signers = quorum(e.group, t, &c.named, p.signing_cheat, epoch > 0);
+        // Whether the block waits for a Corona leg: its signers are chosen after the block's
+        // session (they play honestly: Corona cannot name a wrong response).
+        let corona_leg = e.corona.map(|(members, _)| members.clone()).unwrap_or_default();
         // The library's devnet block hashes, on a chain seed named by the run.
         let (id, hash) = (
             p.session(&format!("block {h}")),
@@ -233,8 +336,33 @@ fn blocks(
                 hash,
                 signers: s.to_vec(),
                 ends_epoch,
+                corona: corona_leg.clone(),
             })
         })?;
+        let pulsar = done.signers();
+        let pulsar_in = started.elapsed();
+        // The Corona leg (its quorum without anyone the block named; retried without a
+        // garbage sender), then the seal; without it, the Pulsar signature sealed the block.
+        let (done, corona, corona_wall) = match e.corona {
+            None => (done, Vec::new(), Duration::ZERO),
+            Some((members, ct)) => {
+                let at = std::time::Instant::now();
+                let block = |corona: &[u16]| Block {
+                    id,
+                    epoch,
+                    height: h,
+                    hash,
+                    signers: pulsar.clone(),
+                    ends_epoch,
+                    corona: corona.to_vec(),
+                };
+                let id = p.session(&format!("corona {h}"));
+                let signers = quorum(members, *ct, &c.named, None, false);
+                let leg = c.session(row, *ct, signers, |s| Phase::CoronaLeg { id, block: block(s) })?;
+                let signers = leg.signers();
+                (c.phase(row, Phase::Seal(block(&signers)))?, signers, at.elapsed())
+            }
+        };
         let sealed = done.done.values().flatten().find_map(|e| match e {
             Event::Block {
                 len,
@@ -266,6 +394,8 @@ fn blocks(
         }
         timed.push(Timed {
             legs: walls.iter().take(2).sum(),
+            pulsar: pulsar_in,
+            corona: corona_wall,
             check,
             total: started.elapsed(),
             cpu,
@@ -275,13 +405,18 @@ fn blocks(
         } else {
             ""
         };
+        let corona = if corona.is_empty() {
+            String::new()
+        } else {
+            format!(", Corona by parties {}", list(&corona))
+        };
         c.phase_line(
             row,
             &format!(
                 "block {h} in {} ms: cert-{epoch}-{h}.qcrt, {len} bytes: BLS, ML-DSA and Magnetar of {signed} of {of} \
-                 validators, Pulsar by parties {}{commits}; followed by the aggregator's light clients",
+                 validators, Pulsar by parties {}{corona}{commits}; followed by the aggregator's light clients",
                 crate::report::ms(started.elapsed()),
-                list(&done.signers())
+                list(&pulsar)
             ),
         );
     }

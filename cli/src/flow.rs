@@ -254,6 +254,24 @@ pub(crate) enum Phase {
     },
     /// A devnet block: the validators sign it, a Pulsar quorum signs its message.
     Block(crate::devnet::Block),
+    /// A devnet's Corona deal (`--corona`): the aggregator, a trusted dealer, deals a
+    /// `t`-of-`members` key (ids 1..=m) and keeps only the group key.
+    CoronaDeal {
+        /// The Corona group.
+        members: Vec<u16>,
+        /// Its threshold.
+        t: u16,
+    },
+    /// A devnet block's Corona leg: its `corona` signers sign its message in session `id`.
+    CoronaLeg {
+        /// The session id.
+        id: [u8; 32],
+        /// The block.
+        block: crate::devnet::Block,
+    },
+    /// The block's Corona signers hand the aggregator the signature they combined; it
+    /// seals the certificate.
+    Seal(crate::devnet::Block),
 }
 
 /// One scheme.
@@ -298,12 +316,14 @@ impl Pipeline<'_> {
     }
 }
 
-/// The most node ids a run needs: the parties, and the new set (which skips parties named
-/// for misbehaving).
+/// The most node ids a run needs: the parties, the new set (which skips parties named for
+/// misbehaving) and a devnet's validators.
 pub(crate) fn nodes(demo: &Demo) -> u16 {
     let skipped = u16::from(demo.cheat.is_some());
-    demo.reshare
-        .map_or(demo.parties, |(n2, _)| demo.parties.max(n2 + skipped))
+    let parties = demo
+        .reshare
+        .map_or(demo.parties, |(n2, _)| demo.parties.max(n2 + skipped));
+    parties.max(demo.validators)
 }
 
 /// Signs `MESSAGES[generation]` with a quorum of `set` (of threshold `t`), then has `set`

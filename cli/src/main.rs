@@ -127,8 +127,8 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The command that reproduces this run.
-fn command_line(d: &Demo) -> String {
+/// The command that reproduces this run, as words.
+fn command_words(d: &Demo) -> Vec<String> {
     let mut s = match d.scheme {
         Scheme::Pulsar(mode) => format!("quasar demo --scheme pulsar --set {}", mode.level()),
         Scheme::Lens(curve) => format!("quasar demo --scheme lens --curve {}", curve.name()),
@@ -149,16 +149,35 @@ fn command_line(d: &Demo) -> String {
     if d.resume {
         s.push_str(" --resume");
     }
-    s
+    let mut words: Vec<String> = s.split_whitespace().map(str::to_string).collect();
+    // A devnet's: its directory one word whatever it holds (the other processes need only
+    // its validators, but the options parse together).
+    if let Some(dir) = &d.chain {
+        words.extend([
+            "--chain".into(),
+            dir.display().to_string(),
+            "--blocks".into(),
+            d.blocks.to_string(),
+        ]);
+        if d.validators > d.parties {
+            words.extend(["--validators".into(), d.validators.to_string()]);
+        }
+        if d.corona {
+            words.push("--corona".into());
+        }
+    }
+    words
+}
+
+/// The command that reproduces this run.
+fn command_line(d: &Demo) -> String {
+    command_words(d).join(" ")
 }
 
 /// The demo's options as process 0 sends them to the others (`node`): the run's public
 /// parameters, the seed of its session ids included.
 pub(crate) fn hello_args(d: &Demo) -> Vec<String> {
-    command_line(d)["quasar demo ".len()..]
-        .split_whitespace()
-        .map(str::to_string)
-        .collect()
+    command_words(d).split_off(2)
 }
 
 /// Runs `d`'s scheme with its nodes at `place`.
@@ -183,6 +202,15 @@ fn header(d: &Demo, processes: Option<(usize, usize)>) {
     }
     if let Some(k) = d.signers {
         title.push_str(&format!(" · {k} signers"));
+    }
+    if d.chain.is_some() {
+        title.push_str(&format!(
+            " · devnet of {} validators, {} blocks per epoch",
+            d.validators, d.blocks
+        ));
+        if d.corona {
+            title.push_str(" · with the Corona leg");
+        }
     }
     if let Some(c) = d.cheat {
         let default = match d.scheme {

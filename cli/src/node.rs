@@ -231,8 +231,11 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
     };
     match sub.as_str() {
         "keys" => {
-            let Some(n) = o.parties.filter(|&n| (1..=256).contains(&n)) else {
-                return fail("keys needs --parties N (1 to 256)");
+            let max = crate::args::MAX_VALIDATORS;
+            let Some(n) = o.parties.filter(|&n| (1..=max).contains(&n)) else {
+                return fail(&format!(
+                    "keys needs --parties N (1 to {max}: a devnet's validators)"
+                ));
             };
             match Roster::generate(&dir, n, o.per, o.port, o.browser) {
                 Ok(r) => {

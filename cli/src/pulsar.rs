@@ -31,7 +31,8 @@ use crate::node::Place;
 use crate::report::Failure;
 use crate::store::Held;
 use crate::Summary;
-use quasar_pq::cert::PULSAR_CONTEXT;
+use quasar_pq::cert::{CORONA_CONTEXT, PULSAR_CONTEXT};
+use quasar_pq::corona;
 use quasar_pq::party::keyring::Activated;
 
 type R = Ristretto255;
@@ -81,6 +82,9 @@ struct Member {
     reshared: Option<Resharing>,
     /// Its validator keys, in a devnet run (drawn when it enrolls).
     validator: Option<devnet::Keys>,
+    /// Its share of a devnet's Corona key (`--corona`), and the signature it combined on
+    /// the current block's Corona leg.
+    corona: (Option<corona::KeyShare>, Option<Vec<u8>>),
     /// Where its keyring is kept (`quasar node serve --store`), and whether the run resumes
     /// (signs with the stored share; `--resume`).
     held: Held,
@@ -175,6 +179,14 @@ impl driver::Node for Member {
             Phase::Retire(d) if d.dealers.contains(&me) => {
                 flow::tell(&d.outsiders(), self.reshared.as_ref())?
             }
+            // A Corona signer hands the aggregator the signature it combined and verified.
+            Phase::Seal(b) if b.corona.contains(&me) => self
+                .corona
+                .1
+                .take()
+                .map(Publication::to_hub)
+                .into_iter()
+                .collect(),
             _ => Vec::new(),
         })
     }
@@ -247,6 +259,16 @@ impl driver::Node for Member {
                 Ok(role)
             }
             Phase::Enroll(parties) if parties.contains(&me.get()) => Ok(Role::Local(Vec::new())),
+            Phase::CoronaDeal { members, t } if members.contains(&me.get()) => {
+                self.corona.0 = Some(crate::corona::load(published, me, *t, members.len())?);
+                Ok(Role::Local(Vec::new()))
+            }
+            Phase::CoronaLeg { id, block } if block.corona.contains(&me.get()) => {
+                let message = self.validator()?.message(block)?;
+                let share = held(&self.corona.0, "Corona key share")?;
+                let params = corona::SignParams::new(*id, &ids(&block.corona), &message, CORONA_CONTEXT)?;
+                Ok(Role::party(corona::Signer::start(share, &params, &mut self.rng)?))
+            }
             Phase::Announce { epoch, members, to } if to.contains(&me.get()) => {
                 let set = flow::from_hub(published)?;
                 let member = members.contains(&me.get());
@@ -289,6 +311,13 @@ impl driver::Node for Member {
                 if let (true, Some(share)) = (self.held.resume, self.keyring.current()) {
                     events.push(Event::key("before reshare", share.group_key().public_key()));
                 }
+                Ok(events)
+            }
+            Phase::CoronaLeg { block, .. } => {
+                let signed = output::<corona::Signed>(out)?;
+                let mut events = Event::blame(None, [signed.dropped.as_slice()]);
+                events.push(Event::Signers(block.corona.clone()));
+                self.corona.1 = Some(signed.signature);
                 Ok(events)
             }
             Phase::Reshare(d) => {
@@ -338,6 +367,10 @@ struct Hub {
     signature: Vec<u8>,
     /// The aggregator, in a devnet run.
     aggregator: Option<devnet::Aggregator>,
+    /// The Pulsar group's members (from its setup).
+    members: Vec<u16>,
+    /// The Corona group key it dealt (`--corona`; a devnet's sets carry it).
+    corona_key: Option<Vec<u8>>,
     /// The Pulsar group key the enrolled members agree on (a devnet's sets carry it).
     group_key: Option<Vec<u8>>,
     /// What the aggregator named while collecting a block, reported when it is sealed.
@@ -376,8 +409,17 @@ impl driver::Node for Hub {
         Ok(match phase {
             Phase::Verify(to, _) => vec![Publication::new(to, self.signature.clone())],
             Phase::Announce { epoch, members, to } => {
-                let key = held(&self.group_key, "group key")?.clone();
-                self.aggregator()?.announce(*epoch, members, to, key)?
+                let keys = (
+                    held(&self.group_key, "group key")?.clone(),
+                    self.corona_key.clone(),
+                );
+                self.aggregator()?.announce(*epoch, members, to, keys)?
+            }
+            // A trusted dealer: the shares leave sealed to their members; it keeps the key.
+            Phase::CoronaDeal { members, t } => {
+                let (out, key) = crate::corona::deal(members, *t, &mut self.rng)?;
+                self.corona_key = Some(key);
+                out
             }
             _ => Vec::new(),
         })
@@ -385,22 +427,33 @@ impl driver::Node for Hub {
 
     fn start(&mut self, phase: &Phase, published: &Published) -> Result<Role, Failure> {
         match phase {
-            Phase::Setup { .. } => {
+            Phase::Setup { parties, .. } => {
+                self.members = parties.clone();
                 let params = held(&setup_params(phase, self.mode)?, "setup")?.clone();
                 Ok(Role::party(Combiner::setup(&params, &mut self.rng)))
             }
             Phase::Sign { id, signers, message } => self.combiner((*id, signers), message, b"", published),
             Phase::Enroll(parties) => {
                 let named = self.aggregator()?.enroll(parties, published);
-                // The group key as most members hold it (a malformed copy is not counted).
-                self.group_key =
-                    Some(published.agreed(parties, |b| Some(b.to_vec()).filter(|_| is_group_key(b)))?);
+                // The group key as most of the group's members hold it (a malformed copy is
+                // not counted; a validator outside the group holds none).
+                let is_key = |b: &[u8]| Some(b.to_vec()).filter(|_| is_group_key(b));
+                self.group_key = Some(published.agreed(&self.members, is_key)?);
                 Ok(Role::Local(named))
             }
             Phase::Block(b) => {
                 let (message, named) = self.aggregator()?.collect(b, published)?;
                 self.named = named;
                 self.combiner((b.id, &b.signers), &message, PULSAR_CONTEXT, published)
+            }
+            Phase::Seal(b) => {
+                // The signature as most of the Corona signers combined it.
+                let signature = published.agreed(&b.corona, |s| {
+                    (s.len() == corona::SIGNATURE_LEN).then(|| s.to_vec())
+                })?;
+                let aggregator = self.aggregator()?;
+                aggregator.corona(&signature)?;
+                Ok(Role::Local(vec![aggregator.seal()?]))
             }
             _ => Ok(Role::Idle),
         }
@@ -412,7 +465,12 @@ impl driver::Node for Hub {
                 let mut events = core::mem::take(&mut self.named);
                 events.extend(Event::blame(None, [s.blame()]));
                 events.push(Event::Signers(s.signers().iter().map(|p| p.get()).collect()));
-                events.push(self.aggregator()?.seal(&s.to_frame())?);
+                let aggregator = self.aggregator()?;
+                aggregator.pulsar(&s.to_frame())?;
+                // Without a Corona leg to wait for, the block is sealed now.
+                if matches!(phase, Phase::Block(b) if b.corona.is_empty()) {
+                    events.push(aggregator.seal()?);
+                }
                 events
             }
             CombinerOutcome::Certified(c) => {
@@ -496,6 +554,7 @@ pub(crate) fn run(demo: &Demo, mode: Mode, place: &Place<'_>) -> Result<Summary,
         keyring: Keyring::empty(),
         reshared: None,
         validator: None,
+        corona: (None, None),
         held: Held::new(store.clone(), resume),
     };
     let chain = demo.chain.clone();
@@ -505,6 +564,8 @@ pub(crate) fn run(demo: &Demo, mode: Mode, place: &Place<'_>) -> Result<Summary,
         signature: Vec::new(),
         aggregator: chain.as_deref().map(devnet::Aggregator::new),
         group_key: None,
+        members: Vec::new(),
+        corona_key: None,
         named: Vec::new(),
     };
     flow::run(&Pulsar(mode), demo, member, hub, place)

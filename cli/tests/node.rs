@@ -382,7 +382,9 @@ fn a_devnet_across_processes_certifies_blocks_on_every_leg_through_an_epoch_chan
     let dir = tempfile::tempdir().unwrap();
     keys(dir.path(), 5, port(7));
     // Party 2's process plays the run's cheat: a bad Pulsar contribution and a wrong BLS
-    // block signature.
+    // block signature. Node 5 only validates in epoch 0 (`--validators 5`, the group is
+    // 1-4) and joins the group in the reshare. Nodes 1-5 also hold a Corona key (4 of 5)
+    // the aggregator deals; every block carries its leg, signed by the four not named.
     let _cluster = serve(dir.path(), 5, 10, only(2, &["--misbehave"]));
     let chain = dir.path().join("chain");
     let demo = [
@@ -400,6 +402,9 @@ fn a_devnet_across_processes_certifies_blocks_on_every_leg_through_an_epoch_chan
         "2",
         "--blocks",
         "2",
+        "--validators",
+        "5",
+        "--corona",
         "--chain",
         chain.to_str().unwrap(),
     ];
@@ -410,12 +415,23 @@ fn a_devnet_across_processes_certifies_blocks_on_every_leg_through_an_epoch_chan
         t.contains("party 2 named in Blocks, epoch 0: INVALID_BLS_SIGNATURE"),
         "{t}"
     );
-    assert!(t.contains("BLS, ML-DSA and Magnetar of 3 of 4 validators"), "{t}");
+    assert!(t.contains("4-of-5 Corona key dealt by the aggregator"), "{t}");
+    assert!(
+        t.contains("set-0.qvst: validators 1-5 with the Pulsar group key and the Corona one"),
+        "{t}"
+    );
+    assert!(t.contains("Corona by parties 1, 3-5"), "{t}");
+    assert!(
+        t.contains("BLS, ML-DSA and Magnetar of 4 of 5 validators, Pulsar by parties"),
+        "{t}"
+    );
+    assert!(t.contains("set-1.qvst: validators 1, 3-5"), "{t}");
+    assert!(t.contains("BLS, ML-DSA and Magnetar of 4 of 4 validators"), "{t}");
     assert!(t.contains("committing to the next set"), "{t}");
     assert!(t.contains("block 4 in"), "{t}");
     // Independent light clients follow the chain the aggregator wrote, across the epoch
     // change, under policies that together check every leg.
-    for policy in ["pq-heavy", "strict-pq-fast"] {
+    for policy in ["pq-heavy", "strict-pq-fast", "pq-strict", "strict-pq-strict"] {
         let report = follow(&chain, policy);
         assert!(
             report.contains("accepted: epoch 1 height 4"),

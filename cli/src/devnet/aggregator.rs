@@ -6,7 +6,7 @@ use core::time::Duration;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use quasar_pq::cert::{CertificateBuilder, LightClient, SetParams, Validator, ValidatorSet};
+use quasar_pq::cert::{CertificateBuilder, LightClient, Policy, SetParams, Validator, ValidatorSet};
 
 use super::validator::{check, proves_possession, validator, Checked};
 use super::{builder, Block, CHAIN_ID, MAGNETAR, MLDSA, POLICIES, SIGNED_BLOCK};
@@ -22,7 +22,7 @@ pub(crate) struct Aggregator {
     enrolled: BTreeMap<u16, Validator>,
     sets: BTreeMap<u64, ValidatorSet>,
     clients: Vec<LightClient>,
-    /// The block being certified: its builder, until the Pulsar signature arrives.
+    /// The block being certified: its builder, until its threshold legs arrive.
     pending: Option<(Block, CertificateBuilder, (usize, usize), Duration)>,
 }
 
@@ -58,14 +58,14 @@ impl Aggregator {
         events
     }
 
-    /// Makes the set of `epoch` from the enrolled `members` and the group key, writes it,
-    /// and publishes it to `to`.
+    /// Makes the set of `epoch` from the enrolled `members`, the Pulsar group key and the
+    /// Corona one if any, writes it, and publishes it to `to`.
     pub(crate) fn announce(
         &mut self,
         epoch: u64,
         members: &[u16],
         to: &[Addr],
-        group_key: Vec<u8>,
+        (group_key, corona_group_key): (Vec<u8>, Option<Vec<u8>>),
     ) -> Result<Vec<Publication>, Failure> {
         let validators: Vec<Validator> = members
             .iter()
@@ -79,12 +79,14 @@ impl Aggregator {
             mldsa: Some(MLDSA),
             slhdsa: Some(MAGNETAR.slhdsa()),
             pulsar_group_key: Some(group_key),
-            corona_group_key: None,
+            corona_group_key,
         };
         let set = ValidatorSet::new(&params, validators)?;
         self.write(&format!("set-{epoch}.qvst"), set.as_bytes())?;
         if self.clients.is_empty() {
-            for policy in POLICIES {
+            // With a Corona leg, a client that requires it too.
+            let corona = set.view().corona_group_key().map(|_| Policy::PQ_STRICT);
+            for policy in POLICIES.into_iter().chain(corona) {
                 self.clients.push(LightClient::new(set.clone(), policy)?);
             }
         }
@@ -158,14 +160,33 @@ impl Aggregator {
         Ok((message, events))
     }
 
-    /// Finishes the pending block with the Pulsar quorum's `frame`: builds the certificate,
-    /// follows it with every light client, writes it. Returns its length.
-    pub(crate) fn seal(&mut self, frame: &[u8]) -> Result<Event, Failure> {
-        let (block, mut b, signed, checked) = self
+    /// Adds the Pulsar quorum's `frame` to the pending block.
+    pub(crate) fn pulsar(&mut self, frame: &[u8]) -> Result<(), Failure> {
+        self.builder()?.pulsar(frame)?;
+        Ok(())
+    }
+
+    /// Adds the Corona signers' `signature` to the pending block.
+    pub(crate) fn corona(&mut self, signature: &[u8]) -> Result<(), Failure> {
+        self.builder()?.corona(signature)?;
+        Ok(())
+    }
+
+    fn builder(&mut self) -> Result<&mut CertificateBuilder, Failure> {
+        let (_, b, _, _) = self
+            .pending
+            .as_mut()
+            .ok_or_else(|| flow::missing("pending block"))?;
+        Ok(b)
+    }
+
+    /// Finishes the pending block: builds the certificate, follows it with every light
+    /// client, writes it. Returns its length.
+    pub(crate) fn seal(&mut self) -> Result<Event, Failure> {
+        let (block, b, signed, checked) = self
             .pending
             .take()
             .ok_or_else(|| flow::missing("pending block"))?;
-        b.pulsar(frame)?;
         let cert = b.build()?;
         let next = if block.ends_epoch {
             self.sets.get(&(block.epoch + 1)).map(|s| s.as_bytes().to_vec())
