@@ -82,12 +82,13 @@ OPTIONS:
                              or garbage (named MALFORMED_MESSAGE, then a new session
                              without it); the dealer is trusted, so nothing to cheat
                              in its key generation
-    --chain DIR              Pulsar only: run the pipeline as a live devnet: every party
-                             is also a validator with its own BLS, ML-DSA-44 and Magnetar
-                             keys; each signing becomes --blocks certificates (every leg,
-                             the Pulsar leg by the group), written to DIR as they are made
-                             (set-E.qvst, cert-E-H.qcrt: `quasar cert verify DIR`
-                             follows them); --reshare becomes an epoch change
+    --chain DIR              Pulsar or committee: run the pipeline as a live devnet:
+                             every party is also a validator with its own BLS, ML-DSA-44
+                             and Magnetar keys; each signing becomes --blocks certificates
+                             (every leg, the Pulsar leg by the custody group or the
+                             committee), written to DIR as they are made (set-E.qvst,
+                             cert-E-H.qcrt: `quasar cert verify DIR` follows them);
+                             --reshare (custody) becomes an epoch change
     --blocks B               blocks per epoch with --chain, 1 to 64 [default: 3]
     --validators V           validators of a devnet (--chain), N to 1024: parties 1-N
                              are the Pulsar group, all V sign every block with their own
@@ -550,9 +551,9 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
             }
         },
     };
-    if chain.is_some() && !matches!(scheme, Scheme::Pulsar(_)) {
+    if chain.is_some() && !matches!(scheme, Scheme::Pulsar(_) | Scheme::Committee(_)) {
         return Err(format!(
-            "--chain applies to --scheme pulsar only (the devnet's Pulsar leg; --scheme {scheme_name} is not a certificate leg it runs)"
+            "--chain applies to --scheme pulsar or committee (the devnet's Pulsar leg: custody or a committee; --scheme {scheme_name} is not a Pulsar leg; --corona adds Corona's)"
         ));
     }
     if resume && (matches!(scheme, Scheme::Lens(_)) || chain.is_some()) {
@@ -693,11 +694,11 @@ mod tests {
         for (line, want) in [
             (
                 "demo --scheme lens --chain out",
-                "--chain applies to --scheme pulsar only",
+                "--chain applies to --scheme pulsar or committee",
             ),
             (
                 "demo --scheme corona --chain out",
-                "--chain applies to --scheme pulsar only",
+                "--chain applies to --scheme pulsar or committee",
             ),
             (
                 "demo --scheme pulsar --blocks 3",

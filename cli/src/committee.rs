@@ -9,14 +9,17 @@
 //! session, and a new session goes without it while T honest members remain. The hub node
 //! has no role: there is no combiner.
 
+use quasar_pq::cert::PULSAR_CONTEXT;
 use quasar_pq::mldsa::{self, Mode};
 use quasar_pq::party::Round;
 use quasar_pq::pulsar::committee::{Dkg, DkgParams, KeyShare, Keyed, SignParams, Signed, Signer};
+use quasar_pq::pulsar::frame::{GroupKeyFrame, SignatureFrame};
 use quasar_pq::PartyId;
 use rand_chacha::ChaCha20Rng;
 
 use crate::args::{Acts, Demo};
 use crate::conduct::{list, quorum, range, Conductor, Event};
+use crate::devnet;
 use crate::driver::{self, output, Output, Publication, Published, Role};
 use crate::flow::{self, held, ids, Flow, Phase, Pipeline};
 use crate::node::Place;
@@ -44,6 +47,8 @@ struct Member {
     signed: (Vec<u16>, Option<Vec<u8>>),
     /// Where its share is kept (`quasar node serve --store`), and whether the run resumes.
     held: Held,
+    /// Its validator side, in a devnet run.
+    devnet: devnet::Validating,
 }
 
 /// The scheme's label in a store.
@@ -65,6 +70,17 @@ impl driver::Node for Member {
     type Phase = Phase;
 
     fn publish(&mut self, phase: &Phase) -> Result<Vec<Publication>, Failure> {
+        let key = match &self.share {
+            Some(s) => Some(GroupKeyFrame::encode(self.mode, s.committee().public_key())?),
+            None => None,
+        };
+        let cheats = self.acts.signing.is_some();
+        if let Some(out) = self
+            .devnet
+            .publish(phase, self.id.get(), key, cheats, &mut self.rng)?
+        {
+            return Ok(out);
+        }
         Ok(match (phase, &self.signed.1) {
             // Each signer hands the audience the signature it combined and verified.
             (Phase::Verify(audience, _), Some(signature)) => {
@@ -76,7 +92,21 @@ impl driver::Node for Member {
 
     fn start(&mut self, phase: &Phase, published: &Published) -> Result<Role, Failure> {
         let me = self.id;
+        if let Some(role) = self.devnet.start(phase, published, me, &mut self.rng)? {
+            return Ok(role);
+        }
         match phase {
+            // A devnet block's Pulsar leg, signed by the committee itself.
+            Phase::Block(b) if b.signers.contains(&me.get()) => {
+                let message = self.devnet.keys()?.message(b)?;
+                let share = held(&self.share, "committee share")?;
+                let params = SignParams::new(b.id, &ids(&b.signers), &message, PULSAR_CONTEXT)?;
+                let rng = &mut self.rng;
+                Ok(Role::party(match self.acts.signing {
+                    Some(c) => Signer::start_cheating(share, &params, c, rng)?,
+                    None => Signer::start(share, &params, rng)?,
+                }))
+            }
             Phase::Setup { dkg, parties, t, .. } if parties.contains(&me.get()) => {
                 let params = DkgParams::new(*dkg, self.mode, usize::from(*t), &ids(parties))?;
                 Ok(Role::party(Dkg::start(me, &params, &mut self.rng)?))
@@ -124,6 +154,14 @@ impl driver::Node for Member {
                 self.share = Some(keyed.share);
                 Ok(events)
             }
+            Phase::Block(b) => {
+                let signed = output::<Signed>(out)?;
+                let mut events = Event::blame(None, [signed.dropped.as_slice()]);
+                events.push(Event::Signers(b.signers.clone()));
+                self.devnet.pulsar_signed = Some(signed.signature);
+                Ok(events)
+            }
+            Phase::CoronaLeg { .. } => self.devnet.finish(phase, out),
             Phase::Sign { signers, .. } => {
                 let signed = output::<Signed>(out)?;
                 let mut events = Event::blame(None, [signed.dropped.as_slice()]);
@@ -142,18 +180,47 @@ impl driver::Node for Member {
     }
 }
 
-/// The hub: a committee has no combiner and no coordinator.
-struct Idle;
+/// The hub: a committee has no combiner and no coordinator; in a devnet run it is the
+/// aggregator, to which the signers hand the Pulsar leg at each block's seal.
+struct Hub {
+    mode: Mode,
+    rng: ChaCha20Rng,
+    devnet: Option<devnet::Aggregating>,
+}
 
-impl driver::Node for Idle {
+impl driver::Node for Hub {
     type Phase = Phase;
 
-    fn publish(&mut self, _: &Phase) -> Result<Vec<Publication>, Failure> {
-        Ok(Vec::new())
+    fn publish(&mut self, phase: &Phase) -> Result<Vec<Publication>, Failure> {
+        match &mut self.devnet {
+            Some(d) => Ok(d.publish(phase, &mut self.rng)?.unwrap_or_default()),
+            None => Ok(Vec::new()),
+        }
     }
 
-    fn start(&mut self, _: &Phase, _: &Published) -> Result<Role, Failure> {
-        Ok(Role::Idle)
+    fn start(&mut self, phase: &Phase, published: &Published) -> Result<Role, Failure> {
+        let Some(d) = &mut self.devnet else {
+            return Ok(Role::Idle);
+        };
+        Ok(match phase {
+            Phase::Setup { parties, .. } => {
+                d.members = parties.clone();
+                Role::Idle
+            }
+            Phase::Enroll(parties) => {
+                Role::Local(d.enroll(parties, published, |b| GroupKeyFrame::decode(b).is_ok())?)
+            }
+            Phase::Block(b) => Role::Local(d.aggregator.collect(b, published)?.1),
+            Phase::Seal(b) => {
+                // The committee's signature as most of its signers combined it.
+                let len = self.mode.signature_len();
+                let signature = published.agreed(&b.signers, |s| (s.len() == len).then(|| s.to_vec()))?;
+                d.aggregator
+                    .pulsar(&SignatureFrame::encode(self.mode, &signature)?)?;
+                Role::Local(vec![d.seal(b, published)?])
+            }
+            _ => Role::Idle,
+        })
     }
 
     fn finish(&mut self, _: &Phase, _: Output) -> Result<Vec<Event>, Failure> {
@@ -189,25 +256,36 @@ impl Flow for Committee {
         format!("{} public key", self.0.name())
     }
 
+    const LEADERLESS: bool = true;
+
+    fn setup(&self, c: &mut Conductor<Phase>, p: &Pipeline<'_>) -> Result<(), Failure> {
+        let (n, t) = (p.demo.parties, p.demo.threshold);
+        let setup = Phase::Setup {
+            dkg: p.session("dkg"),
+            ceremony: p.session("unused"),
+            parties: range(n),
+            t,
+            signers: Vec::new(),
+        };
+        c.path(SETUP, setup)?;
+        let line = format!(
+            "{}; every member holds the same key: {}",
+            self.dkg_line(n, t),
+            c.fingerprint("before reshare")
+        );
+        c.phase_line(SETUP[0], &line);
+        Ok(())
+    }
+
     fn pipeline(&self, c: &mut Conductor<Phase>, p: &Pipeline<'_>) -> Result<(), Failure> {
+        if p.demo.chain.is_some() {
+            return devnet::pipeline(self, c, p);
+        }
         let (n, t) = (p.demo.parties, p.demo.threshold);
         let parties = range(n);
         // A resumed run has no key generation: every member signs with the share it stored.
         if !p.demo.resume {
-            let setup = Phase::Setup {
-                dkg: p.session("dkg"),
-                ceremony: p.session("unused"),
-                parties: parties.clone(),
-                t,
-                signers: Vec::new(),
-            };
-            c.path(SETUP, setup)?;
-            let line = format!(
-                "{}; every member holds the same key: {}",
-                self.dkg_line(n, t),
-                c.fingerprint("before reshare")
-            );
-            c.phase_line(SETUP[0], &line);
+            self.setup(c, p)?;
         }
         for attempt in 0..MAX_SESSIONS {
             // Exactly T signers: a cheater not yet named takes one of the seats.
@@ -267,6 +345,13 @@ pub(crate) fn run(demo: &Demo, mode: Mode, place: &Place<'_>) -> Result<Summary,
         share: None,
         signed: (Vec::new(), None),
         held: Held::new(store.clone(), resume),
+        devnet: devnet::Validating::default(),
     };
-    flow::run(&Committee(mode), demo, member, |_| Idle, place)
+    let chain = demo.chain.clone();
+    let hub = move |rng| Hub {
+        mode,
+        rng,
+        devnet: chain.as_deref().map(devnet::Aggregating::new),
+    };
+    flow::run(&Committee(mode), demo, member, hub, place)
 }

@@ -24,9 +24,13 @@
 //! anyone who holds the epoch-0 set.
 
 mod aggregator;
+mod hub;
+mod member;
 mod validator;
 
 pub(crate) use aggregator::Aggregator;
+pub(crate) use hub::Aggregating;
+pub(crate) use member::Validating;
 pub(crate) use validator::Keys;
 
 use core::time::Duration;
@@ -101,7 +105,7 @@ pub(super) fn builder(
 pub(crate) fn pipeline<F: Flow>(f: &F, c: &mut Conductor<Phase>, p: &Pipeline<'_>) -> Result<(), Failure> {
     let (n, t) = (p.demo.parties, p.demo.threshold);
     let parties = range(n);
-    flow::setup(f, c, p)?;
+    f.setup(c, p)?;
     let everyone = range(flow::nodes(p.demo));
     let done = c.phase("Enroll", Phase::Enroll(everyone))?;
     c.phase_line(
@@ -114,6 +118,7 @@ pub(crate) fn pipeline<F: Flow>(f: &F, c: &mut Conductor<Phase>, p: &Pipeline<'_
         ),
     );
     let corona = if p.demo.corona { Some(deal(c, p)?) } else { None };
+    let leaderless = F::LEADERLESS;
     let validators = validators(p, &parties);
     announce(c, (0, corona.is_some()), &validators, &validators)?;
     let d = flow::dealing(c, p, (&parties, t));
@@ -125,6 +130,7 @@ pub(crate) fn pipeline<F: Flow>(f: &F, c: &mut Conductor<Phase>, p: &Pipeline<'_
         group: &parties,
         t,
         corona: corona.as_ref(),
+        leaderless,
     };
     timed.extend(blocks(c, p, &epoch0, &mut height, d.as_ref())?);
     if let Some(d) = &d {
@@ -135,6 +141,7 @@ pub(crate) fn pipeline<F: Flow>(f: &F, c: &mut Conductor<Phase>, p: &Pipeline<'_
             group: &d.receivers,
             t: d.threshold,
             corona: corona.as_ref(),
+            leaderless,
         };
         timed.extend(blocks(c, p, &epoch1, &mut height, None)?);
     }
@@ -163,6 +170,9 @@ struct Epoch<'a> {
     group: &'a [u16],
     t: u16,
     corona: Option<&'a (Vec<u16>, u16)>,
+    /// Whether the Pulsar leg's signers hand the aggregator its signature at the seal (a
+    /// committee: no combiner).
+    leaderless: bool,
 }
 
 /// "Corona deal" (`--corona`): the aggregator deals a key to nodes 1..=m, m = min(8,
@@ -194,6 +204,36 @@ fn deal(c: &mut Conductor<Phase>, p: &Pipeline<'_>) -> Result<(Vec<u16>, u16), F
 /// ⌊2m/3⌋ + 1.
 fn two_thirds_plus_one(m: usize) -> usize {
     2 * m / 3 + 1
+}
+
+/// A committee's block session: exactly `t` signers (the cheater, not yet named, takes a
+/// seat), and a new session without whom a failed one named while `t` remain.
+fn exactly(
+    c: &mut Conductor<Phase>,
+    p: &Pipeline<'_>,
+    e: &Epoch<'_>,
+    row: Label,
+    make: impl Fn(&[u16]) -> Phase,
+) -> Result<crate::conduct::Done, Failure> {
+    loop {
+        let cheat = p
+            .signing_cheat
+            .filter(|x| !c.named.contains(x) && e.group.contains(x));
+        let signers = quorum(e.group, e.t - u16::from(cheat.is_some()), &c.named, cheat, false);
+        if signers.len() < usize::from(e.t) {
+            return Err(Failure::local(
+                "TOO_FEW_SIGNERS",
+                format!("fewer than {} committee members remain that were not named", e.t),
+            ));
+        }
+        match c.phase(row, make(&signers)) {
+            Err(f) if !f.culprits.is_empty() => {
+                c.named_by_failure(&f);
+                say!("    · a new session without them");
+            }
+            done => return done,
+        }
+    }
 }
 
 /// What one block cost: wall-clock until the validators' signatures were checked at the
@@ -316,7 +356,6 @@ fn blocks(
             to.dedup();
             announce(c, (epoch + 1, e.corona.is_some()), &members, &to)?;
         }
-        let signers = quorum(e.group, t, &c.named, p.signing_cheat, epoch > 0);
         // Whether the block waits for a Corona leg: its signers are chosen after the block's
         // session (they play honestly: Corona cannot name a wrong response).
         let corona_leg = e.corona.map(|(members, _)| members.clone()).unwrap_or_default();
@@ -328,7 +367,7 @@ fn blocks(
         let row = BLOCKS[usize::from(epoch > 0)];
         let started = std::time::Instant::now();
         let mark = c.log().len();
-        let done = c.session(row, t, signers, |s| {
+        let make = |s: &[u16]| {
             Phase::Block(Block {
                 id,
                 epoch,
@@ -338,24 +377,32 @@ fn blocks(
                 ends_epoch,
                 corona: corona_leg.clone(),
             })
-        })?;
+        };
+        let done = if e.leaderless {
+            exactly(c, p, e, row, make)?
+        } else {
+            let signers = quorum(e.group, t, &c.named, p.signing_cheat, epoch > 0);
+            c.session(row, t, signers, make)?
+        };
         let pulsar = done.signers();
         let pulsar_in = started.elapsed();
         // The Corona leg (its quorum without anyone the block named; retried without a
-        // garbage sender), then the seal; without it, the Pulsar signature sealed the block.
+        // garbage sender), then the seal, where a committee's signers also hand over the
+        // Pulsar leg; otherwise the combiner's Pulsar signature sealed the block.
+        let block = |corona: &[u16]| Block {
+            id,
+            epoch,
+            height: h,
+            hash,
+            signers: pulsar.clone(),
+            ends_epoch,
+            corona: corona.to_vec(),
+        };
         let (done, corona, corona_wall) = match e.corona {
+            None if e.leaderless => (c.phase(row, Phase::Seal(block(&[])))?, Vec::new(), Duration::ZERO),
             None => (done, Vec::new(), Duration::ZERO),
             Some((members, ct)) => {
                 let at = std::time::Instant::now();
-                let block = |corona: &[u16]| Block {
-                    id,
-                    epoch,
-                    height: h,
-                    hash,
-                    signers: pulsar.clone(),
-                    ends_epoch,
-                    corona: corona.to_vec(),
-                };
                 let id = p.session(&format!("corona {h}"));
                 let signers = quorum(members, *ct, &c.named, None, false);
                 let leg = c.session(row, *ct, signers, |s| Phase::CoronaLeg { id, block: block(s) })?;

@@ -291,6 +291,13 @@ pub(crate) trait Flow: Sized {
     fn verifier(&self) -> String;
     /// What the group key is ("ML-DSA-65 public key").
     fn key_kind(&self) -> String;
+    /// Whether its signers combine the signature themselves (no combiner at the hub): a
+    /// devnet's signers then hand the aggregator the Pulsar leg at the seal.
+    const LEADERLESS: bool = false;
+    /// Its setup path (the shared one unless the scheme has its own).
+    fn setup(&self, c: &mut Conductor<Phase>, p: &Pipeline<'_>) -> Result<(), Failure> {
+        setup(self, c, p)
+    }
     /// The paths the run takes (the shared pipeline unless the scheme has its own).
     fn pipeline(&self, c: &mut Conductor<Phase>, p: &Pipeline<'_>) -> Result<(), Failure> {
         pipeline(self, c, p)

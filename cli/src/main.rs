@@ -224,6 +224,7 @@ fn header(d: &Demo, processes: Option<(usize, usize)>) {
     let hub = match d.scheme {
         Scheme::Pulsar(_) => "combiner",
         Scheme::Lens(_) => "coordinator",
+        Scheme::Committee(_) if d.chain.is_some() => "the aggregator (a committee has no combiner)",
         Scheme::Committee(_) => "an idle hub: a committee has no combiner",
         Scheme::Corona => "the trusted dealer, idle after the deal",
     };
@@ -348,6 +349,7 @@ pub(crate) fn demo(d: &Demo, place: &node::Place<'_>) -> ExitCode {
     let _ = conduct::HUB_NAME.set(match d.scheme {
         Scheme::Pulsar(_) => "combiner",
         Scheme::Lens(_) => "coordinator",
+        Scheme::Committee(_) if d.chain.is_some() => "aggregator",
         Scheme::Committee(_) => "idle hub",
         Scheme::Corona => "dealer",
     });

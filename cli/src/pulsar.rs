@@ -31,8 +31,7 @@ use crate::node::Place;
 use crate::report::Failure;
 use crate::store::Held;
 use crate::Summary;
-use quasar_pq::cert::{CORONA_CONTEXT, PULSAR_CONTEXT};
-use quasar_pq::corona;
+use quasar_pq::cert::PULSAR_CONTEXT;
 use quasar_pq::party::keyring::Activated;
 
 type R = Ristretto255;
@@ -80,11 +79,8 @@ struct Member {
     keyring: Keyring<KeyShare>,
     /// What its reshare path left, until "Erase old shares".
     reshared: Option<Resharing>,
-    /// Its validator keys, in a devnet run (drawn when it enrolls).
-    validator: Option<devnet::Keys>,
-    /// Its share of a devnet's Corona key (`--corona`), and the signature it combined on
-    /// the current block's Corona leg.
-    corona: (Option<corona::KeyShare>, Option<Vec<u8>>),
+    /// Its validator side, in a devnet run.
+    devnet: devnet::Validating,
     /// Where its keyring is kept (`quasar node serve --store`), and whether the run resumes
     /// (signs with the stored share; `--resume`).
     held: Held,
@@ -118,10 +114,6 @@ impl Member {
         Ok(())
     }
 
-    fn validator(&self) -> Result<&devnet::Keys, Failure> {
-        held(&self.validator, "validator keys")
-    }
-
     /// What a Pulsar signer hands the combiner: the group's public record and key.
     fn record(&self) -> Result<Vec<Publication>, Failure> {
         let share = self.share()?;
@@ -142,31 +134,18 @@ impl driver::Node for Member {
     fn publish(&mut self, phase: &Phase) -> Result<Vec<Publication>, Failure> {
         let me = self.id.get();
         self.resumed()?;
+        let key = self.keyring.current().map(|s| s.group_key().frame());
+        let cheats = self.acts.signing.is_some();
+        if let Some(mut out) = self.devnet.publish(phase, me, key, cheats, &mut self.rng)? {
+            // A Pulsar signer also hands the combiner the group's record.
+            if matches!(phase, Phase::Block(b) if b.signers.contains(&me)) {
+                out.extend(self.record()?);
+            }
+            return Ok(out);
+        }
         Ok(match phase {
             // The combiner learns the group's public record from the signers' majority.
             Phase::Sign { signers, .. } if signers.contains(&me) => self.record()?,
-            // A validator enrolls with keys of its own (and the group key it holds).
-            Phase::Enroll(parties) if parties.contains(&me) => {
-                let keys = devnet::Keys::generate(me, &mut self.rng)?;
-                let mut out = vec![Publication::to_hub(keys.enrollment())];
-                if let Some(share) = self.keyring.current() {
-                    out.push(Publication::to_hub(share.group_key().frame()));
-                }
-                self.validator = Some(keys);
-                out
-            }
-            // A validator of the epoch signs the block; a Pulsar signer also hands the combiner
-            // the group's record.
-            Phase::Block(b) => {
-                let mut out = match &self.validator {
-                    Some(keys) => keys.sign(b, self.acts.signing.is_some(), &mut self.rng)?,
-                    None => Vec::new(),
-                };
-                if b.signers.contains(&me) {
-                    out.extend(self.record()?);
-                }
-                out
-            }
             // A joining member learns it from the dealers' majority.
             Phase::Reshare(d) if d.dealers.contains(&me) => {
                 let share = self.share()?;
@@ -179,14 +158,6 @@ impl driver::Node for Member {
             Phase::Retire(d) if d.dealers.contains(&me) => {
                 flow::tell(&d.outsiders(), self.reshared.as_ref())?
             }
-            // A Corona signer hands the aggregator the signature it combined and verified.
-            Phase::Seal(b) if b.corona.contains(&me) => self
-                .corona
-                .1
-                .take()
-                .map(Publication::to_hub)
-                .into_iter()
-                .collect(),
             _ => Vec::new(),
         })
     }
@@ -194,6 +165,9 @@ impl driver::Node for Member {
     fn start(&mut self, phase: &Phase, published: &Published) -> Result<Role, Failure> {
         let me = self.id;
         self.resumed()?;
+        if let Some(role) = self.devnet.start(phase, published, me, &mut self.rng)? {
+            return Ok(role);
+        }
         match phase {
             Phase::Setup { parties, .. } if parties.contains(&me.get()) => {
                 let params = held(&setup_params(phase, self.mode)?, "setup")?.clone();
@@ -258,25 +232,8 @@ impl driver::Node for Member {
                 }
                 Ok(role)
             }
-            Phase::Enroll(parties) if parties.contains(&me.get()) => Ok(Role::Local(Vec::new())),
-            Phase::CoronaDeal { members, t } if members.contains(&me.get()) => {
-                self.corona.0 = Some(crate::corona::load(published, me, *t, members.len())?);
-                Ok(Role::Local(Vec::new()))
-            }
-            Phase::CoronaLeg { id, block } if block.corona.contains(&me.get()) => {
-                let message = self.validator()?.message(block)?;
-                let share = held(&self.corona.0, "Corona key share")?;
-                let params = corona::SignParams::new(*id, &ids(&block.corona), &message, CORONA_CONTEXT)?;
-                Ok(Role::party(corona::Signer::start(share, &params, &mut self.rng)?))
-            }
-            Phase::Announce { epoch, members, to } if to.contains(&me.get()) => {
-                let set = flow::from_hub(published)?;
-                let member = members.contains(&me.get());
-                held_mut(&mut self.validator, "validator keys")?.told(*epoch, set, member)?;
-                Ok(Role::Local(Vec::new()))
-            }
             Phase::Block(b) if b.signers.contains(&me.get()) => {
-                let message = self.validator()?.message(b)?;
+                let message = self.devnet.keys()?.message(b)?;
                 let params = sign_params(b.id, &b.signers, &message, PULSAR_CONTEXT)?;
                 let share = self.keyring.current().ok_or_else(|| flow::missing("key share"))?;
                 let rng = &mut self.rng;
@@ -313,13 +270,7 @@ impl driver::Node for Member {
                 }
                 Ok(events)
             }
-            Phase::CoronaLeg { block, .. } => {
-                let signed = output::<corona::Signed>(out)?;
-                let mut events = Event::blame(None, [signed.dropped.as_slice()]);
-                events.push(Event::Signers(block.corona.clone()));
-                self.corona.1 = Some(signed.signature);
-                Ok(events)
-            }
+            Phase::CoronaLeg { .. } => self.devnet.finish(phase, out),
             Phase::Reshare(d) => {
                 let o = output::<MemberOutcome>(out)?
                     .into_reshared()
@@ -365,21 +316,13 @@ struct Hub {
     rng: ChaCha20Rng,
     /// The last signature.
     signature: Vec<u8>,
-    /// The aggregator, in a devnet run.
-    aggregator: Option<devnet::Aggregator>,
-    /// The Pulsar group's members (from its setup).
-    members: Vec<u16>,
-    /// The Corona group key it dealt (`--corona`; a devnet's sets carry it).
-    corona_key: Option<Vec<u8>>,
-    /// The Pulsar group key the enrolled members agree on (a devnet's sets carry it).
-    group_key: Option<Vec<u8>>,
-    /// What the aggregator named while collecting a block, reported when it is sealed.
-    named: Vec<Event>,
+    /// Its hub side in a devnet run: the aggregator.
+    devnet: Option<devnet::Aggregating>,
 }
 
 impl Hub {
-    fn aggregator(&mut self) -> Result<&mut devnet::Aggregator, Failure> {
-        held_mut(&mut self.aggregator, "aggregator (--chain)")
+    fn devnet(&mut self) -> Result<&mut devnet::Aggregating, Failure> {
+        held_mut(&mut self.devnet, "aggregator (--chain)")
     }
 
     /// The combiner of a signing session on `message` under `ctx`, from the signers' record.
@@ -406,21 +349,13 @@ impl driver::Node for Hub {
     type Phase = Phase;
 
     fn publish(&mut self, phase: &Phase) -> Result<Vec<Publication>, Failure> {
+        if let Some(d) = &mut self.devnet {
+            if let Some(out) = d.publish(phase, &mut self.rng)? {
+                return Ok(out);
+            }
+        }
         Ok(match phase {
             Phase::Verify(to, _) => vec![Publication::new(to, self.signature.clone())],
-            Phase::Announce { epoch, members, to } => {
-                let keys = (
-                    held(&self.group_key, "group key")?.clone(),
-                    self.corona_key.clone(),
-                );
-                self.aggregator()?.announce(*epoch, members, to, keys)?
-            }
-            // A trusted dealer: the shares leave sealed to their members; it keeps the key.
-            Phase::CoronaDeal { members, t } => {
-                let (out, key) = crate::corona::deal(members, *t, &mut self.rng)?;
-                self.corona_key = Some(key);
-                out
-            }
             _ => Vec::new(),
         })
     }
@@ -428,33 +363,25 @@ impl driver::Node for Hub {
     fn start(&mut self, phase: &Phase, published: &Published) -> Result<Role, Failure> {
         match phase {
             Phase::Setup { parties, .. } => {
-                self.members = parties.clone();
+                if let Some(d) = &mut self.devnet {
+                    d.members = parties.clone();
+                }
                 let params = held(&setup_params(phase, self.mode)?, "setup")?.clone();
                 Ok(Role::party(Combiner::setup(&params, &mut self.rng)))
             }
             Phase::Sign { id, signers, message } => self.combiner((*id, signers), message, b"", published),
-            Phase::Enroll(parties) => {
-                let named = self.aggregator()?.enroll(parties, published);
-                // The group key as most of the group's members hold it (a malformed copy is
-                // not counted; a validator outside the group holds none).
-                let is_key = |b: &[u8]| Some(b.to_vec()).filter(|_| is_group_key(b));
-                self.group_key = Some(published.agreed(&self.members, is_key)?);
-                Ok(Role::Local(named))
-            }
+            Phase::Enroll(parties) => Ok(Role::Local(self.devnet()?.enroll(
+                parties,
+                published,
+                is_group_key,
+            )?)),
             Phase::Block(b) => {
-                let (message, named) = self.aggregator()?.collect(b, published)?;
-                self.named = named;
+                let d = self.devnet()?;
+                let (message, named) = d.aggregator.collect(b, published)?;
+                d.named = named;
                 self.combiner((b.id, &b.signers), &message, PULSAR_CONTEXT, published)
             }
-            Phase::Seal(b) => {
-                // The signature as most of the Corona signers combined it.
-                let signature = published.agreed(&b.corona, |s| {
-                    (s.len() == corona::SIGNATURE_LEN).then(|| s.to_vec())
-                })?;
-                let aggregator = self.aggregator()?;
-                aggregator.corona(&signature)?;
-                Ok(Role::Local(vec![aggregator.seal()?]))
-            }
+            Phase::Seal(b) => Ok(Role::Local(vec![self.devnet()?.seal(b, published)?])),
             _ => Ok(Role::Idle),
         }
     }
@@ -462,14 +389,14 @@ impl driver::Node for Hub {
     fn finish(&mut self, phase: &Phase, out: Output) -> Result<Vec<Event>, Failure> {
         Ok(match output::<CombinerOutcome>(out)? {
             CombinerOutcome::Signed(s) if matches!(phase, Phase::Block(_)) => {
-                let mut events = core::mem::take(&mut self.named);
+                let d = self.devnet()?;
+                let mut events = core::mem::take(&mut d.named);
                 events.extend(Event::blame(None, [s.blame()]));
                 events.push(Event::Signers(s.signers().iter().map(|p| p.get()).collect()));
-                let aggregator = self.aggregator()?;
-                aggregator.pulsar(&s.to_frame())?;
+                d.aggregator.pulsar(&s.to_frame())?;
                 // Without a Corona leg to wait for, the block is sealed now.
                 if matches!(phase, Phase::Block(b) if b.corona.is_empty()) {
-                    events.push(aggregator.seal()?);
+                    events.push(d.aggregator.seal()?);
                 }
                 events
             }
@@ -553,8 +480,7 @@ pub(crate) fn run(demo: &Demo, mode: Mode, place: &Place<'_>) -> Result<Summary,
         rng,
         keyring: Keyring::empty(),
         reshared: None,
-        validator: None,
-        corona: (None, None),
+        devnet: devnet::Validating::default(),
         held: Held::new(store.clone(), resume),
     };
     let chain = demo.chain.clone();
@@ -562,11 +488,7 @@ pub(crate) fn run(demo: &Demo, mode: Mode, place: &Place<'_>) -> Result<Summary,
         mode,
         rng,
         signature: Vec::new(),
-        aggregator: chain.as_deref().map(devnet::Aggregator::new),
-        group_key: None,
-        members: Vec::new(),
-        corona_key: None,
-        named: Vec::new(),
+        devnet: chain.as_deref().map(devnet::Aggregating::new),
     };
     flow::run(&Pulsar(mode), demo, member, hub, place)
 }

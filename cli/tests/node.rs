@@ -440,6 +440,59 @@ fn a_devnet_across_processes_certifies_blocks_on_every_leg_through_an_epoch_chan
     }
 }
 
+/// A committee signs the devnet's Pulsar leg across processes: no combiner, its three
+/// signers hand the aggregator the signature they combined; node 5 only validates; a Corona
+/// leg too. Party 2's process signs a wrong BLS block signature and breaks its committee
+/// reveal: named, and a new session goes without it.
+#[test]
+fn a_committee_devnet_across_processes_signs_the_pulsar_leg_with_no_combiner() {
+    let dir = tempfile::tempdir().unwrap();
+    keys(dir.path(), 5, port(16));
+    let _cluster = serve(dir.path(), 5, 10, only(2, &["--misbehave"]));
+    let chain = dir.path().join("chain");
+    let demo = [
+        "--scheme",
+        "committee",
+        "--set",
+        "44",
+        "--parties",
+        "4",
+        "--threshold",
+        "3",
+        "--cheat",
+        "2",
+        "--blocks",
+        "2",
+        "--validators",
+        "5",
+        "--corona",
+        "--chain",
+        chain.to_str().unwrap(),
+    ];
+    let out = conduct(dir.path(), 10, &demo);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(
+        t.contains("party 2 named in Blocks, epoch 0: SIGNING_ABORTED"),
+        "{t}"
+    );
+    assert!(
+        t.contains("party 2 named in Blocks, epoch 0: INVALID_BLS_SIGNATURE"),
+        "{t}"
+    );
+    assert!(
+        t.contains("block 2 in") && t.contains("BLS, ML-DSA and Magnetar of 4 of 5 validators, Pulsar by parties 1, 3, 4, Corona by parties 1, 3-5"),
+        "{t}"
+    );
+    for policy in ["pq-heavy", "strict-pq-strict"] {
+        let report = follow(&chain, policy);
+        assert!(
+            report.contains("accepted: epoch 0 height 2"),
+            "{policy}: {report}"
+        );
+    }
+}
+
 /// The group key fingerprint a run printed last (after a reshare: the key after it).
 fn fingerprint(t: &str) -> String {
     let line = t.lines().find(|l| l.contains("SHA3-256 fingerprint:")).unwrap();
