@@ -1,19 +1,26 @@
-//! `--chain DIR`: the Pulsar pipeline as a live devnet. Every party is also a validator with
-//! keys of its own; each signing of the pipeline becomes the blocks of an epoch, certified on
-//! every leg and written to `DIR` as they are made; a reshare becomes an epoch change.
+//! `--chain DIR`: the Pulsar custody or committee pipeline as a live devnet. Every party is
+//! also a validator with keys of its own; each signing of the pipeline becomes the blocks of
+//! an epoch, certified on every leg and written to `DIR` as they are made; a reshare becomes
+//! an epoch change. A scheme's nodes take their devnet side from [`Validating`] and
+//! [`Aggregating`]; the pipeline is this file's.
 //!
 //! ```text
-//! Setup (the Pulsar DKG, key ceremony, certification)
+//! Setup (the Pulsar DKG, key ceremony, certification; or the committee's key generation)
 //! → Enroll: every node (the group, and with `--validators` the nodes that only validate)
 //!   draws its validator keys (BLS, ML-DSA-44, Magnetar SLH-DSA-SHAKE-192f)
 //!   from its own randomness and hands the aggregator (the hub) its public keys
+//! [→ Corona deal (`--corona`): the aggregator deals nodes 1..=min(8, V) a Corona key]
 //! → Announce 0: the aggregator makes the epoch-0 set (those keys and the Pulsar group key),
 //!   writes set-0.qvst and hands it to the members, who check their own entry
 //! → Block h, for each block: every member computes the header's message from the set it
 //!   holds and hands the aggregator its BLS, ML-DSA and Magnetar signatures; a quorum runs
-//!   the Pulsar signing session on the same message; the aggregator checks each
-//!   contribution (a bad one is named and left out), builds the certificate, follows it
-//!   with its own light clients and writes cert-EPOCH-HEIGHT.qcrt
+//!   the Pulsar signing session on the same message (custody: with the combiner; a
+//!   committee: exactly T members, each combining); the aggregator checks each
+//!   contribution (a bad one is named and left out)
+//!   [→ Corona leg: a quorum of the Corona group signs the message]
+//!   [→ Seal: the leaderless signers hand the aggregator their signatures]
+//!   → the aggregator builds the certificate, follows it with its own light clients and
+//!   writes cert-EPOCH-HEIGHT.qcrt
 //! [→ Announce 1 (the new set) → the epoch's last block commits to it → Reshare → Erase
 //!   old shares → the blocks of epoch 1, signed by the new sharing of the same key]
 //! ```

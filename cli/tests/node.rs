@@ -377,40 +377,39 @@ fn follow(dir: &Path, policy: &str) -> String {
     t
 }
 
-#[test]
-fn a_devnet_across_processes_certifies_blocks_on_every_leg_through_an_epoch_change() {
+/// A devnet of 5 processes, 4 of them its group (`scheme`, 3 of 4, ML-DSA-44) and node 5
+/// only a validator, 2 blocks per epoch, the Corona leg; party 2's process plays the run's
+/// cheat (a bad threshold contribution and a wrong BLS block signature). Returns the
+/// output and the chain's directory (in the kept temporary directory).
+fn devnet(test: u16, scheme: &[&str]) -> (String, std::path::PathBuf, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
-    keys(dir.path(), 5, port(7));
-    // Party 2's process plays the run's cheat: a bad Pulsar contribution and a wrong BLS
-    // block signature. Node 5 only validates in epoch 0 (`--validators 5`, the group is
-    // 1-4) and joins the group in the reshare. Nodes 1-5 also hold a Corona key (4 of 5)
-    // the aggregator deals; every block carries its leg, signed by the four not named.
+    keys(dir.path(), 5, port(test));
     let _cluster = serve(dir.path(), 5, 10, only(2, &["--misbehave"]));
     let chain = dir.path().join("chain");
-    let demo = [
-        "--scheme",
-        "pulsar",
+    let mut demo = vec![
         "--set",
         "44",
         "--parties",
         "4",
         "--threshold",
         "3",
-        "--reshare",
-        "4:3",
         "--cheat",
         "2",
-        "--blocks",
-        "2",
-        "--validators",
-        "5",
-        "--corona",
-        "--chain",
-        chain.to_str().unwrap(),
     ];
+    demo.extend(["--blocks", "2", "--validators", "5", "--corona"]);
+    demo.extend(["--chain", chain.to_str().unwrap()]);
+    demo.extend(scheme);
     let out = conduct(dir.path(), 10, &demo);
     let t = text(&out);
     assert!(out.status.success(), "{t}");
+    (t, chain, dir)
+}
+
+#[test]
+fn a_devnet_across_processes_certifies_blocks_on_every_leg_through_an_epoch_change() {
+    // Node 5 joins the group in the reshare; nodes 1-5 hold a Corona key (4 of 5) the
+    // aggregator deals, and every block carries its leg, signed by the four not named.
+    let (t, chain, _dir) = devnet(7, &["--scheme", "pulsar", "--reshare", "4:3"]);
     assert!(
         t.contains("party 2 named in Blocks, epoch 0: INVALID_BLS_SIGNATURE"),
         "{t}"
@@ -441,37 +440,11 @@ fn a_devnet_across_processes_certifies_blocks_on_every_leg_through_an_epoch_chan
 }
 
 /// A committee signs the devnet's Pulsar leg across processes: no combiner, its three
-/// signers hand the aggregator the signature they combined; node 5 only validates; a Corona
-/// leg too. Party 2's process signs a wrong BLS block signature and breaks its committee
-/// reveal: named, and a new session goes without it.
+/// signers hand the aggregator the signature they combined. Party 2's broken reveal is
+/// named, and a new session goes without it.
 #[test]
 fn a_committee_devnet_across_processes_signs_the_pulsar_leg_with_no_combiner() {
-    let dir = tempfile::tempdir().unwrap();
-    keys(dir.path(), 5, port(16));
-    let _cluster = serve(dir.path(), 5, 10, only(2, &["--misbehave"]));
-    let chain = dir.path().join("chain");
-    let demo = [
-        "--scheme",
-        "committee",
-        "--set",
-        "44",
-        "--parties",
-        "4",
-        "--threshold",
-        "3",
-        "--cheat",
-        "2",
-        "--blocks",
-        "2",
-        "--validators",
-        "5",
-        "--corona",
-        "--chain",
-        chain.to_str().unwrap(),
-    ];
-    let out = conduct(dir.path(), 10, &demo);
-    let t = text(&out);
-    assert!(out.status.success(), "{t}");
+    let (t, chain, _dir) = devnet(16, &["--scheme", "committee"]);
     assert!(
         t.contains("party 2 named in Blocks, epoch 0: SIGNING_ABORTED"),
         "{t}"
