@@ -33,6 +33,10 @@ import { decodeWire, encodeWire } from '../../www/node/wire.js';
 import { patience } from '../support/patience.mjs';
 
 const TIMEOUT = patience(120);
+/** Every wait of a mixed run, seconds: the natives' and the conductor's `--timeout`, the page's
+ * dials and commands. 10 s once failed in CI (a debug build on 2 busy cores: the page and a
+ * native did not answer the hello in time); a stall is found by what is in flight, not by it. */
+const WAIT_S = 20;
 const QUASAR = path.join(process.env.CARGO_TARGET_DIR || path.join(ROOT, 'target'), 'debug', 'quasar');
 const MESSAGE = new TextEncoder().encode('quasar demo: block 1, signed by a committee');
 const COMMITTEE = ['--scheme', 'committee', '--set', '44', '--parties', '3', '--threshold', '3'];
@@ -95,11 +99,11 @@ describe('quasar node: a browser process joins a native committee ceremony', { t
       await writeFile(path.join(dir, 'roster.json'), JSON.stringify(roster, null, 2));
     }
     const serving = [];
-    for (let i = 1; i < last; i++) serving.push(quasar(['node', 'serve', '--dir', dir, '--process', String(i), '--timeout', '10', '--once', ...(i === 1 ? serve1 : [])]));
+    for (let i = 1; i < last; i++) serving.push(quasar(['node', 'serve', '--dir', dir, '--process', String(i), '--timeout', String(WAIT_S), '--once', ...(i === 1 ? serve1 : [])]));
     // The page's key file is handed to it by the test (a real browser party would make its own and be enrolled).
     const key = JSON.parse(await readFile(path.join(dir, `process-${last}.key`), 'utf8'));
-    const page = browser.page.evaluate((a) => window.quasarNode.join(a).catch((e) => ({ error: `${e.code} ${e.message}` })), { roster, key, process: last, timeout: 10000, idle: 120000 });
-    const conductor = await quasar(['node', 'run', '--dir', dir, '--timeout', '10', ...demo]);
+    const page = browser.page.evaluate((a) => window.quasarNode.join(a).catch((e) => ({ error: `${e.code} ${e.message}` })), { roster, key, process: last, timeout: WAIT_S * 1000, idle: 120000 });
+    const conductor = await quasar(['node', 'run', '--dir', dir, '--timeout', String(WAIT_S), ...demo]);
     const result = await page;
     const natives = await Promise.all(serving);
     const logText = await browser.page.locator('#log').textContent();
