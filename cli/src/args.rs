@@ -319,13 +319,17 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, String> {
         if arg == "-h" || arg == "--help" {
             return Ok(Command::Help);
         }
-        if arg == "--resume" || arg == "--corona" {
-            *(if arg == "--resume" {
-                &mut resume
-            } else {
-                &mut corona_leg
-            }) = true;
-            continue;
+        // The flags without a value.
+        match arg.as_str() {
+            "--resume" => {
+                resume = true;
+                continue;
+            }
+            "--corona" => {
+                corona_leg = true;
+                continue;
+            }
+            _ => {}
         }
         let (flag, inline) = match arg.split_once('=') {
             Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),

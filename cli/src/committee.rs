@@ -18,7 +18,7 @@ use quasar_pq::PartyId;
 use rand_chacha::ChaCha20Rng;
 
 use crate::args::{Acts, Demo};
-use crate::conduct::{list, quorum, range, Conductor, Event};
+use crate::conduct::{exact_quorum, list, range, Conductor, Event};
 use crate::devnet;
 use crate::driver::{self, output, Output, Publication, Published, Role};
 use crate::flow::{self, held, ids, Flow, Phase, Pipeline};
@@ -70,9 +70,10 @@ impl driver::Node for Member {
     type Phase = Phase;
 
     fn publish(&mut self, phase: &Phase) -> Result<Vec<Publication>, Failure> {
-        let key = match &self.share {
-            Some(s) => Some(GroupKeyFrame::encode(self.mode, s.committee().public_key())?),
-            None => None,
+        let (mode, share) = (self.mode, &self.share);
+        let key = || match share {
+            Some(s) => Ok(Some(GroupKeyFrame::encode(mode, s.committee().public_key())?)),
+            None => Ok(None),
         };
         let cheats = self.acts.signing.is_some();
         if let Some(out) = self
@@ -161,7 +162,7 @@ impl driver::Node for Member {
                 self.devnet.pulsar_signed = Some(signed.signature);
                 Ok(events)
             }
-            Phase::CoronaLeg { .. } => self.devnet.finish(phase, out),
+            Phase::CoronaLeg { block, .. } => self.devnet.finish(block, out),
             Phase::Sign { signers, .. } => {
                 let signed = output::<Signed>(out)?;
                 let mut events = Event::blame(None, [signed.dropped.as_slice()]);
@@ -288,13 +289,9 @@ impl Flow for Committee {
             self.setup(c, p)?;
         }
         for attempt in 0..MAX_SESSIONS {
-            // Exactly T signers: a cheater not yet named takes one of the seats.
-            let cheat = p.signing_cheat.filter(|x| !c.named.contains(x));
-            let honest = t - u16::from(cheat.is_some());
-            let signers = quorum(&parties, honest, &c.named, cheat, false);
-            if signers.len() < usize::from(t) {
+            let Some(signers) = exact_quorum(&parties, t, &c.named, p.signing_cheat) else {
                 break;
-            }
+            };
             let id = p.session(&format!("sign {attempt}"));
             match c.phase(
                 "Sign",

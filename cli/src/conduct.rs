@@ -526,6 +526,20 @@ pub(crate) fn quorum(
     q
 }
 
+/// Exactly `t` members of `set` not yet named (a committee session has no spare seat), the
+/// cheater — a member, not yet named, that misbehaves in this kind of session — taking one
+/// of them; `None` when fewer than `t` remain.
+pub(crate) fn exact_quorum(
+    set: &[u16],
+    t: u16,
+    named: &BTreeSet<u16>,
+    cheat: Option<u16>,
+) -> Option<Vec<u16>> {
+    let cheat = cheat.filter(|x| set.contains(x) && !named.contains(x));
+    let q = quorum(set, t - u16::from(cheat.is_some()), named, cheat, false);
+    (q.len() == usize::from(t)).then_some(q)
+}
+
 /// The first `n` ids not yet named: the new set of a reshare (old ids kept, named parties
 /// left out, new ids joining).
 pub(crate) fn new_set(n: u16, named: &BTreeSet<u16>) -> Vec<u16> {

@@ -48,7 +48,7 @@ use quasar_pq::cert::{CertificateBuilder, Policy, ValidatorSet};
 use quasar_pq::magnetar;
 use quasar_pq::mldsa::Mode;
 
-use crate::conduct::{list, quorum, range, Conductor, Event, Label};
+use crate::conduct::{exact_quorum, list, quorum, range, Conductor, Event, Label};
 use crate::flow::{self, Dealing, Flow, Phase, Pipeline};
 use crate::net::{Addr, HUB};
 use crate::report::Failure;
@@ -213,8 +213,8 @@ fn two_thirds_plus_one(m: usize) -> usize {
     2 * m / 3 + 1
 }
 
-/// A committee's block session: exactly `t` signers (the cheater, not yet named, takes a
-/// seat), and a new session without whom a failed one named while `t` remain.
+/// A committee's block session: exactly `t` signers ([`exact_quorum`]), and a new session
+/// without whom a failed one named while `t` remain.
 fn exactly(
     c: &mut Conductor<Phase>,
     p: &Pipeline<'_>,
@@ -223,16 +223,12 @@ fn exactly(
     make: impl Fn(&[u16]) -> Phase,
 ) -> Result<crate::conduct::Done, Failure> {
     loop {
-        let cheat = p
-            .signing_cheat
-            .filter(|x| !c.named.contains(x) && e.group.contains(x));
-        let signers = quorum(e.group, e.t - u16::from(cheat.is_some()), &c.named, cheat, false);
-        if signers.len() < usize::from(e.t) {
+        let Some(signers) = exact_quorum(e.group, e.t, &c.named, p.signing_cheat) else {
             return Err(Failure::local(
                 "TOO_FEW_SIGNERS",
                 format!("fewer than {} committee members remain that were not named", e.t),
             ));
-        }
+        };
         match c.phase(row, make(&signers)) {
             Err(f) if !f.culprits.is_empty() => {
                 c.named_by_failure(&f);

@@ -134,7 +134,7 @@ impl driver::Node for Member {
     fn publish(&mut self, phase: &Phase) -> Result<Vec<Publication>, Failure> {
         let me = self.id.get();
         self.resumed()?;
-        let key = self.keyring.current().map(|s| s.group_key().frame());
+        let key = || Ok(self.keyring.current().map(|s| s.group_key().frame()));
         let cheats = self.acts.signing.is_some();
         if let Some(mut out) = self.devnet.publish(phase, me, key, cheats, &mut self.rng)? {
             // A Pulsar signer also hands the combiner the group's record.
@@ -270,7 +270,7 @@ impl driver::Node for Member {
                 }
                 Ok(events)
             }
-            Phase::CoronaLeg { .. } => self.devnet.finish(phase, out),
+            Phase::CoronaLeg { block, .. } => self.devnet.finish(block, out),
             Phase::Reshare(d) => {
                 let o = output::<MemberOutcome>(out)?
                     .into_reshared()

@@ -11,7 +11,7 @@ use quasar_pq::corona;
 use quasar_pq::PartyId;
 use rand_chacha::ChaCha20Rng;
 
-use super::Keys;
+use super::{Block, Keys};
 use crate::conduct::Event;
 use crate::driver::{output, Output, Publication, Published, Role};
 use crate::flow::{held, held_mut, ids, Phase};
@@ -37,12 +37,13 @@ impl Validating {
     }
 
     /// What node `me` publishes in a devnet phase (`group_key`: the Pulsar group key frame
-    /// it holds, if any; `cheats`: it signs a wrong block with BLS); `None`: not one.
+    /// it holds, if any, asked for only when it enrolls; `cheats`: it signs a wrong block
+    /// with BLS); `None`: not one.
     pub(crate) fn publish(
         &mut self,
         phase: &Phase,
         me: u16,
-        group_key: Option<Vec<u8>>,
+        group_key: impl FnOnce() -> Result<Option<Vec<u8>>, Failure>,
         cheats: bool,
         rng: &mut ChaCha20Rng,
     ) -> Result<Option<Vec<Publication>>, Failure> {
@@ -50,7 +51,7 @@ impl Validating {
             Phase::Enroll(parties) if parties.contains(&me) => {
                 let keys = Keys::generate(me, rng)?;
                 let mut out = vec![Publication::to_hub(keys.enrollment())];
-                out.extend(group_key.map(Publication::to_hub));
+                out.extend(group_key()?.map(Publication::to_hub));
                 self.keys = Some(keys);
                 out
             }
@@ -105,13 +106,11 @@ impl Validating {
         }))
     }
 
-    /// The outcome of its Corona leg (`phase`: a [`Phase::CoronaLeg`]).
-    pub(crate) fn finish(&mut self, phase: &Phase, out: Output) -> Result<Vec<Event>, Failure> {
+    /// The outcome of its Corona leg on `block`.
+    pub(crate) fn finish(&mut self, block: &Block, out: Output) -> Result<Vec<Event>, Failure> {
         let signed = output::<corona::Signed>(out)?;
         let mut events = Event::blame(None, [signed.dropped.as_slice()]);
-        if let Phase::CoronaLeg { block, .. } = phase {
-            events.push(Event::Signers(block.corona.clone()));
-        }
+        events.push(Event::Signers(block.corona.clone()));
         self.corona_signed = Some(signed.signature);
         Ok(events)
     }
