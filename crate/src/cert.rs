@@ -49,8 +49,8 @@ use crate::{bls, corona, magnetar, mldsa, slhdsa, wire};
 mod bitmap;
 #[cfg(not(feature = "light"))]
 mod builder;
-// The full build has it too (the WASM `testChain`), with the simulator kept private.
-#[cfg(all(any(feature = "sim", feature = "full"), not(feature = "light")))]
+// The `devnet` feature has it too (the WASM `testChain`), with the simulator kept private.
+#[cfg(all(any(feature = "sim", feature = "devnet"), not(feature = "light")))]
 pub mod devnet;
 pub mod header;
 mod light;

@@ -38,17 +38,19 @@
 //! # Features
 //!
 //! `std` (default: file-backed snapshots, timing), `threshold` (default: the threshold
-//! stack), `full` (the full WebAssembly module: the threshold stack and the test-chain
-//! devnet, `cert::devnet`), `light` (the verify-only WebAssembly module), `parallel` (rayon batch
-//! verification), `sim` (the in-process simulator of parties, for tests, benches and KATs),
+//! stack), `devnet` (the test-chain devnet, `cert::devnet`), `full` (everything: the threshold
+//! stack, the devnet and every WebAssembly export family), `light` (verification only: the
+//! verify modules), `wasm-mldsa` … `wasm-corona` (one WebAssembly export family each: a module
+//! holds the families it is built with; `scripts/build-wasm.mjs`), `wasm-small-heap` (the verify
+//! modules' allocator), `parallel` (rayon batch verification), `sim` (the in-process simulator of parties, for tests, benches and KATs),
 //! `hazmat` (misbehaving parties, for demos and tests only), `ct-check` (the constant-flow
 //! harness).
 #![cfg_attr(not(feature = "std"), no_std)]
 // Lints: Cargo.toml's `[lints]` table (`missing_docs` denied, `unwrap_used` outside tests,
 // casts, `unreachable_pub`). The table only warns on `unsafe_code` (tests may need it); the
 // library denies it, allowed in hash::keccak_x4 (AVX2 after detection), corona's sampler
-// (`sample::wide`: the same code compiled for AVX2 / AVX-512, after detection) and ct (value
-// barrier, Valgrind requests).
+// (`sample::wide`: the same code compiled for AVX2 / AVX-512, after detection), ct (value
+// barrier, Valgrind requests) and the verify modules' WebAssembly allocator (`wasm::heap`).
 #![deny(unsafe_code)]
 
 extern crate alloc;

@@ -55,9 +55,9 @@ pub mod keyring;
 pub(crate) mod route;
 #[cfg(feature = "sim")]
 pub mod sim;
-// The devnet (`cert::devnet`) runs its Pulsar group on the simulator; the full build has the
-// devnet without offering the simulator, whose test hooks it leaves unused.
-#[cfg(all(feature = "full", not(feature = "sim"), not(feature = "light")))]
+// The devnet (`cert::devnet`) runs its Pulsar group on the simulator; the `devnet` feature has
+// the devnet without offering the simulator, whose test hooks it leaves unused.
+#[cfg(all(feature = "devnet", not(feature = "sim"), not(feature = "light")))]
 #[allow(dead_code, unreachable_pub)]
 pub(crate) mod sim;
 

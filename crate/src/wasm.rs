@@ -62,47 +62,84 @@ use wasm_bindgen::prelude::*;
 // `unreachable_pub` is allowed in the modules that export to JS: `#[wasm_bindgen]` takes
 // only `pub` functions (its macro refuses `pub(crate)`), and their API is the JS glue, not a
 // Rust path. Helpers there are `pub(super)` or `pub(crate)`.
-#[cfg(not(feature = "light"))]
+//
+// Each export family is a feature (`wasm-mldsa`, …, `wasm-corona`; Cargo.toml): a module holds
+// the families it was built with, and only what they reach is linked.
+#[cfg(all(feature = "wasm-bls", not(feature = "light")))]
 #[allow(unreachable_pub)]
 mod bls;
+#[cfg(feature = "wasm-cert")]
 #[allow(unreachable_pub)]
 mod cert;
-#[cfg(all(feature = "full", not(feature = "light")))]
+#[cfg(all(feature = "wasm-devnet", not(feature = "light")))]
 #[allow(unreachable_pub)]
 mod devnet;
-#[cfg(not(feature = "light"))]
+#[cfg(all(feature = "wasm-keyfmt", not(feature = "light")))]
 #[allow(unreachable_pub)]
 mod keyfmt;
+#[cfg(feature = "wasm-magnetar")]
 #[allow(unreachable_pub)]
 mod magnetar;
+#[cfg(feature = "wasm-mldsa")]
 #[allow(unreachable_pub)]
 mod mldsa;
+#[cfg(feature = "wasm-slhdsa")]
 #[allow(unreachable_pub)]
 mod slhdsa;
 
-// Threshold protocols (full build only).
-#[cfg(all(feature = "threshold", not(feature = "light")))]
+// Threshold protocols (never in a `light` module), and what their parties share: the party
+// class, the generator, the argument and result helpers, the keyrings. A module with one
+// family leaves some of the shared helpers unused.
+#[cfg(all(feature = "wasm-corona", not(feature = "light")))]
 #[allow(unreachable_pub)]
 mod corona;
-#[cfg(all(feature = "threshold", not(feature = "light")))]
+#[cfg(all(
+    any(feature = "wasm-lens", feature = "wasm-pulsar", feature = "wasm-corona"),
+    not(feature = "light")
+))]
+#[cfg_attr(
+    not(all(feature = "wasm-lens", feature = "wasm-pulsar", feature = "wasm-corona")),
+    allow(dead_code)
+)]
 mod js;
-#[cfg(all(feature = "threshold", not(feature = "light")))]
+#[cfg(all(any(feature = "wasm-lens", feature = "wasm-pulsar"), not(feature = "light")))]
+#[cfg_attr(not(all(feature = "wasm-lens", feature = "wasm-pulsar")), allow(dead_code))]
 mod keyring;
-#[cfg(all(feature = "threshold", not(feature = "light")))]
+#[cfg(all(feature = "wasm-lens", not(feature = "light")))]
 #[allow(unreachable_pub)]
 mod lens;
-#[cfg(all(feature = "threshold", not(feature = "light")))]
+#[cfg(all(
+    any(feature = "wasm-lens", feature = "wasm-pulsar", feature = "wasm-corona"),
+    not(feature = "light")
+))]
+#[cfg_attr(
+    not(all(feature = "wasm-lens", feature = "wasm-pulsar", feature = "wasm-corona")),
+    allow(dead_code)
+)]
 mod party;
-#[cfg(all(feature = "threshold", not(feature = "light")))]
+#[cfg(all(feature = "wasm-pulsar", not(feature = "light")))]
 #[allow(unreachable_pub)]
 mod pulsar;
-#[cfg(all(feature = "threshold", not(feature = "light")))]
+#[cfg(all(
+    any(feature = "wasm-lens", feature = "wasm-pulsar", feature = "wasm-corona"),
+    not(feature = "light")
+))]
 mod rng;
+
+// The verify modules' allocator, by measurement (see its docs): dlmalloc is a third of the
+// ML-DSA verifier.
+#[cfg(feature = "wasm-small-heap")]
+#[allow(unsafe_code)]
+mod heap;
+#[cfg(feature = "wasm-small-heap")]
+#[global_allocator]
+static HEAP: heap::SizeClasses = heap::SizeClasses::new();
 
 /// A fresh JS object with no prototype: every object this layer returns is one (verdicts,
 /// reports, step results, outgoing messages, public data). Setting a key on it creates an own
 /// data property whatever `Object.prototype` holds (a setter there never runs, a getter there
 /// never hides a value), and reading a key it lacks gives `undefined`, never an inherited value.
+#[cfg_attr(not(feature = "full"), allow(dead_code))] // a module of fewer families may not need it
 pub(crate) fn null_object() -> Object {
     Object::create(JsValue::NULL.unchecked_ref())
 }
@@ -119,6 +156,7 @@ pub(crate) fn define(target: &JsValue, key: &str, value: &JsValue) {
 /// layer reports stays far below.
 // A JS number is an `f64`: above 2^53 the nearest one is what JS itself would hold.
 #[allow(clippy::cast_precision_loss)]
+#[cfg_attr(not(feature = "full"), allow(dead_code))] // a module of fewer families may not need it
 pub(crate) fn js_number(n: u64) -> f64 {
     n as f64
 }
@@ -130,11 +168,13 @@ pub(crate) fn js_u32(n: usize) -> u32 {
 }
 
 /// How many characters of a caller's string an error message repeats at most.
+#[cfg_attr(not(feature = "full"), allow(dead_code))] // a module of fewer families may not need it
 pub(crate) const ECHO_CHARS: usize = 64;
 
 /// A caller's string as an error message shows it: quoted, cut after [`ECHO_CHARS`]
 /// characters with an ellipsis and its length, so a 64 MiB argument is not copied into the
 /// message.
+#[cfg_attr(not(feature = "full"), allow(dead_code))] // a module of fewer families may not need it
 pub(crate) fn echo(s: &str) -> String {
     let count = s.chars().count();
     if count <= ECHO_CHARS {
@@ -161,15 +201,28 @@ pub(crate) fn js_error(message: &str, code: &str, module: &str, culprits: &[u16]
     js.into()
 }
 
+/// One scheme's error as [`to_js_error`] throws it once converted into [`crate::Error`]
+/// (`"{prefix}: {err}"`, its code and module, nobody blamed), without converting: the
+/// crate-wide error's `Display` reaches every module's messages, which a one-family module
+/// (the ML-DSA or SLH-DSA verifier) must not link.
+#[cfg(any(feature = "wasm-mldsa", feature = "wasm-slhdsa"))]
+pub(crate) fn scheme_error(prefix: &str, err: &impl core::fmt::Display, code: &str, module: &str) -> JsValue {
+    js_error(&alloc::format!("{prefix}: {err}"), code, module, &[])
+}
+
 /// Turn a library error into a JS `Error` with `name`, `code`, `module` and `culprits`
 /// (the parties [`crate::Error::culprits`] blames, increasing).
+#[cfg_attr(not(feature = "full"), allow(dead_code))] // a module of fewer families may not need it
 pub(crate) fn to_js_error(err: impl Into<crate::Error>) -> JsValue {
     let err: crate::Error = err.into();
     let mut culprits: Vec<u16> = err.culprits().iter().map(|p| p.get()).collect();
     crate::sort::heapsort(&mut culprits);
     culprits.dedup();
     let js = js_error(&alloc::format!("{err}"), err.code(), err.module(), &culprits);
-    #[cfg(all(feature = "threshold", not(feature = "light")))]
+    #[cfg(all(
+        any(feature = "wasm-lens", feature = "wasm-pulsar", feature = "wasm-corona"),
+        not(feature = "light")
+    ))]
     js::attach_blame(&js, &err);
     js
 }

@@ -22,8 +22,13 @@ use wasm_bindgen::prelude::*;
 #[cfg(not(feature = "light"))]
 use zeroize::Zeroizing;
 
-use super::{js_u32, to_js_error};
+use super::{js_u32, scheme_error};
 use crate::mldsa::{self, Mode};
+
+/// An ML-DSA error as JS sees it (the message, code and module of [`crate::Error`]'s).
+fn to_js_error(err: mldsa::Error) -> JsValue {
+    scheme_error("ML-DSA", &err, err.code(), "mldsa")
+}
 
 /// The parameter set for `level`, or a `RangeError` (a wrapper bug, not user input).
 fn mode(level: u16) -> Result<Mode, JsValue> {

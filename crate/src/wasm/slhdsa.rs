@@ -21,8 +21,13 @@ use wasm_bindgen::prelude::*;
 #[cfg(not(feature = "light"))]
 use zeroize::Zeroizing;
 
-use super::{js_u32, to_js_error};
+use super::{js_u32, scheme_error};
 use crate::slhdsa::{self, hazmat, Mode};
+
+/// An SLH-DSA error as JS sees it (the message, code and module of [`crate::Error`]'s).
+fn to_js_error(err: slhdsa::Error) -> JsValue {
+    scheme_error("SLH-DSA", &err, err.code(), "slhdsa")
+}
 
 /// The parameter set named `name`, or a `RangeError` (a wrapper bug, not user input).
 fn mode(name: &str) -> Result<Mode, JsValue> {
