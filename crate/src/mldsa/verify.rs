@@ -8,7 +8,9 @@ use subtle::ConstantTimeEq;
 use super::encode::{pk_decode, sig_decode, w1_encode_poly};
 use super::hint::use_hint;
 use super::params::Params;
-use super::poly::{zero_vec, Poly, PolyVec, MAX_K};
+#[cfg(not(feature = "light"))]
+use super::poly::zero_vec;
+use super::poly::{Poly, PolyVec, MAX_K};
 use super::rounding::D;
 use super::sample::{expand_a_row, sample_in_ball};
 use crate::hash::Shake256Absorb;
@@ -22,11 +24,13 @@ trait KeyMaterial {
     fn t1_hat(&self, i: usize) -> Poly;
 }
 
+#[cfg(not(feature = "light"))]
 struct OnTheFly {
     rho: [u8; 32],
     t1: PolyVec,
 }
 
+#[cfg(not(feature = "light"))]
 impl KeyMaterial for OnTheFly {
     fn a_row_times(&self, i: usize, z_hat: &PolyVec, l: usize, acc: &mut Poly) {
         let mut row = zero_vec();
@@ -62,15 +66,24 @@ pub(super) struct Prepared {
 impl Prepared {
     /// Expands an encoded public key of exactly `P::PK_LEN` bytes.
     pub(super) fn new<P: Params>(pk: &[u8]) -> Self {
+        let mut key = Self::expand::<P>(pk);
+        crate::hash::shake256_into(&[pk], &mut key.tr);
+        key
+    }
+
+    /// Â and t̂1 of `pk`, without tr (left zero).
+    fn expand<P: Params>(pk: &[u8]) -> Self {
         let (rho, t1) = pk_decode::<P>(pk);
         let mut a_hat = alloc::vec![Poly::default(); P::K * P::L];
         for (i, row) in a_hat.chunks_exact_mut(P::L).enumerate() {
             expand_a_row(&rho, i, row);
         }
         let t1_hat = t1[..P::K].iter().map(shifted_t1_hat).collect();
-        let mut tr = [0u8; 64];
-        crate::hash::shake256_into(&[pk], &mut tr);
-        Prepared { tr, a_hat, t1_hat }
+        Prepared {
+            tr: [0; 64],
+            a_hat,
+            t1_hat,
+        }
     }
 }
 
@@ -89,8 +102,16 @@ impl KeyMaterial for Prepared {
 /// FIPS 204 Alg. 8 ML-DSA.Verify_internal from μ (steps 6–7 done by the caller).
 /// `pk` and `sig` have exactly `P::PK_LEN` and `P::SIG_LEN` bytes.
 pub(super) fn verify_mu<P: Params>(pk: &[u8], mu: &[u8; 64], sig: &[u8]) -> bool {
-    let (rho, t1) = pk_decode::<P>(pk);
-    verify_with::<P>(&OnTheFly { rho, t1 }, mu, sig)
+    // The verify modules (`light`) expand the whole matrix first, as a prepared key does: one
+    // copy of the verifier per set instead of two (the ML-DSA module's size budget), for the
+    // same hashing and K·ℓ KB more memory for the call.
+    #[cfg(feature = "light")]
+    return verify_with::<P>(&Prepared::expand::<P>(pk), mu, sig);
+    #[cfg(not(feature = "light"))]
+    {
+        let (rho, t1) = pk_decode::<P>(pk);
+        verify_with::<P>(&OnTheFly { rho, t1 }, mu, sig)
+    }
 }
 
 /// As [`verify_mu`], with a prepared key made from the same parameter set.
