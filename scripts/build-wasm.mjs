@@ -1,20 +1,28 @@
 #!/usr/bin/env node
-// Builds the WASM modules and their JS bindings:
-//   pkg/full/   release profile,     --features full                    (everything; the package)
-//   pkg/light/  wasm-light profile,  --no-default-features --features light  (verify only; the package)
-//   pkg/demo/   release profile,     --features full,hazmat             (the demo and the JS tests
-//               only, never shipped: the full module plus the misbehaviour hooks that make *one*
-//               party cheat, armed through js/support/demo.mjs)
-// The demo build shares the release profile's dependencies with full (hazmat changes only this
-// crate's features), so it costs one more compile of this crate (about a minute of CPU);
-// full and demo write the same cdylib path, so a warm rebuild of both recompiles the crate
-// twice.
-// with `cargo build -p quasar-pq --lib --target wasm32-unknown-unknown` then `wasm-bindgen --target web`, whose
-// JS glue scripts/harden-glue.mjs then rewrites to call only built-ins it captured at load (the
-// build fails if the glue is not the shape it knows).
-// Prints raw and gzip sizes of the .wasm files. No wasm-opt: measured with npm binaryen 132,
-// `-Oz` saves ~1.3 KB gzipped on the light module and `-O3` gains no speed on the full one,
-// not worth a 100 MB dev dependency.
+// Builds the WASM modules and their JS bindings, each from this crate with a set of features
+// (Cargo.toml: one `wasm-*` feature per export family, `light` for the verify half), so a page
+// loads only what it needs (the npm `exports` map: js/modules.md):
+//   pkg/mldsa-verify/   ML-DSA verification                       (quasar-pq/verify/mldsa)
+//   pkg/slhdsa-verify/  SLH-DSA verification                      (quasar-pq/verify/slhdsa)
+//   pkg/light/          certificates + light client, ML-DSA, SLH-DSA, Magnetar verification
+//                                                                  (quasar-pq/verify)
+//   pkg/sign/           ML-DSA and SLH-DSA keygen/sign/verify, key formats (quasar-pq/sign)
+//   pkg/cert/           certificates, light client, Magnetar, BLS  (quasar-pq/cert)
+//   pkg/corona/         Corona parties                              (quasar-pq/corona)
+//   pkg/lens/           Lens (FROST) parties and keyrings           (quasar-pq/lens)
+//   pkg/pulsar/         Pulsar custody and committee parties        (quasar-pq/pulsar)
+//   pkg/full/           everything in one module, the test chain too (quasar-pq)
+//   pkg/demo/           full plus the misbehaviour hooks that make *one* party cheat, armed
+//                       through js/support/demo.mjs: the demo and the JS tests only, never shipped.
+// Profile, allocator and wasm-opt level are chosen per module by measurement (README, "WASM
+// modules"): `wasm-light` is opt-level "s" with BLS at "z"; the verify modules use the small
+// size-class allocator (crate/src/wasm/heap.rs) instead of dlmalloc; wasm-opt (npm binaryen)
+// runs its size passes without inlining (SIZE below) on every module but full and demo (a
+// minute each on the 3 MB modules, for what the package's entry points no longer load).
+// Each is `cargo build -p quasar-pq --lib --target wasm32-unknown-unknown` then `wasm-bindgen
+// --target web`, whose JS glue scripts/harden-glue.mjs then rewrites to call only built-ins
+// it captured at load (the build fails if the glue is not the shape it knows). Modules that
+// share a profile write the same cargo output, one after the other.
 //
 // After the full build it writes sample/ (scripts/sample-chain.mjs): the small test chain the
 // package ships for its light-client example, made by that build from a fixed seed.
@@ -22,7 +30,7 @@
 // It also bundles pkg/libp2p.js (scripts/bundle-libp2p.mjs): js-libp2p for the browser processes
 // of a `quasar node` cluster (www/node/), never part of the npm package.
 //
-// Usage: node scripts/build-wasm.mjs [full|light|demo|libp2p ...]   (default: all)
+// Usage: node scripts/build-wasm.mjs [module|libp2p ...]   (default: all)
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,19 +42,87 @@ import { ROOT, fail, findWasmBindgen, lockedWasmBindgenVersion } from './setup.m
 
 const TARGET = 'wasm32-unknown-unknown';
 
-/** The builds. `profileDir` is cargo's output folder for the profile. */
+/** `wasm-opt` flags: the features rustc's wasm32 target and wasm-bindgen use. */
+const WASM_FEATURES = [
+  '--enable-simd', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
+  '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue',
+];
+// Size passes without binaryen's inlining: LLVM has inlined already, and binaryen's inlining of
+// one-caller functions made every gzipped module larger (light 115,241 → 121,622 bytes at `-Oz`;
+// 111,760 with these flags; measured 2026-12-03, binaryen 132).
+const SIZE = ['-Os', '--flexible-inline-max-function-size', '0', '--one-caller-inline-max-function-size', '0'];
+
+/** Cargo's arguments for a profile, without default features, and these features. */
+const only = (profile, ...features) => [
+  ...(profile === 'release' ? ['--release'] : ['--profile', profile]),
+  '--no-default-features',
+  '--features',
+  features.join(','),
+];
+
+/**
+ * The modules. `profileDir` is cargo's output folder for the profile, `opt` the wasm-opt
+ * flags (none: not run), `budget` the gzip -9 bytes a module may weigh
+ * (js/test/module-size.test.mjs).
+ */
 export const BUILDS = {
+  'mldsa-verify': {
+    cargoArgs: only('wasm-light', 'light', 'wasm-mldsa', 'wasm-small-heap'),
+    profileDir: 'wasm-light',
+    opt: SIZE,
+    budget: 20_480,
+  },
+  'slhdsa-verify': {
+    cargoArgs: only('wasm-light', 'light', 'wasm-slhdsa', 'wasm-small-heap'),
+    profileDir: 'wasm-light',
+    opt: SIZE,
+    budget: 32_000,
+  },
+  light: {
+    cargoArgs: only('wasm-light', 'light', 'wasm-mldsa', 'wasm-slhdsa', 'wasm-magnetar', 'wasm-cert', 'wasm-small-heap'),
+    profileDir: 'wasm-light',
+    opt: SIZE,
+    budget: 112_640,
+  },
+  sign: {
+    cargoArgs: only('wasm-light', 'std', 'wasm-mldsa', 'wasm-slhdsa', 'wasm-keyfmt'),
+    profileDir: 'wasm-light',
+    opt: SIZE,
+    budget: 92_000,
+  },
+  cert: {
+    cargoArgs: only('wasm-light', 'std', 'wasm-cert', 'wasm-magnetar', 'wasm-bls'),
+    profileDir: 'wasm-light',
+    opt: SIZE,
+    budget: 135_000,
+  },
+  corona: {
+    cargoArgs: only('wasm-light', 'std', 'wasm-corona'),
+    profileDir: 'wasm-light',
+    opt: SIZE,
+    budget: 100_000,
+  },
+  lens: {
+    cargoArgs: only('wasm-light', 'std', 'wasm-lens'),
+    profileDir: 'wasm-light',
+    opt: SIZE,
+    budget: 320_000,
+  },
+  pulsar: {
+    cargoArgs: only('wasm-light', 'std', 'wasm-pulsar'),
+    profileDir: 'wasm-light',
+    opt: SIZE,
+    budget: 330_000,
+  },
   full: {
     cargoArgs: ['--release', '--features', 'full'],
     profileDir: 'release',
-  },
-  light: {
-    cargoArgs: ['--profile', 'wasm-light', '--no-default-features', '--features', 'light'],
-    profileDir: 'wasm-light',
+    budget: 1_060_000,
   },
   demo: {
     cargoArgs: ['--release', '--features', 'full,hazmat'],
     profileDir: 'release',
+    budget: 1_062_000,
   },
 };
 
@@ -90,7 +166,18 @@ function build(name, wasmBindgen) {
     rmSync(outDir, { recursive: true, force: true });
     fail(`the ${name} glue could not be hardened: ${e.message}`);
   }
-  return join(outDir, 'quasar_pq_bg.wasm');
+  const wasm = join(outDir, 'quasar_pq_bg.wasm');
+  if (b.opt && !run(wasmOpt(), [...b.opt, ...WASM_FEATURES, wasm, '-o', wasm])) {
+    fail(`wasm-opt failed on the ${name} module (see its output above); \`npm ci\` installs binaryen.`);
+  }
+  return wasm;
+}
+
+/** npm binaryen's wasm-opt (a devDependency; `npm ci` installs it). */
+function wasmOpt() {
+  const bin = join(ROOT, 'node_modules', '.bin', 'wasm-opt');
+  if (!existsSync(bin)) fail(`${bin} is missing: run \`npm ci\` (binaryen is a devDependency).`);
+  return bin;
 }
 
 function main() {

@@ -14,9 +14,25 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { BUILDS } from './build-wasm.mjs';
+
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..');
 const WASM = ['--target', 'wasm32-unknown-unknown'];
 const DENY = ['--', '-D', 'warnings'];
+
+/** A module's cargo arguments without its profile (clippy checks; the profile changes no lint). */
+function features(cargoArgs) {
+  const out = [];
+  for (let i = 0; i < cargoArgs.length; i++) {
+    if (cargoArgs[i] === '--release') continue;
+    if (cargoArgs[i] === '--profile') {
+      i += 1;
+      continue;
+    }
+    out.push(cargoArgs[i]);
+  }
+  return out;
+}
 
 // Every library step names the package (`-p quasar-pq`): the CLI is a default workspace
 // member, and its dependency features (sim, hazmat) would otherwise join the library's build —
@@ -26,13 +42,12 @@ const LIB = ['-p', 'quasar-pq'];
 const CLI = ['-p', 'quasar-cli'];
 const STEPS = [
   { name: 'rustfmt', args: ['fmt', '--all', '--check'] },
-  {
-    name: 'clippy light wasm',
-    args: ['clippy', ...LIB, '--lib', '--no-default-features', '--features', 'light', ...WASM, ...DENY],
-  },
-  // The package's full module, and the demo's (the same with the misbehaviour hooks).
-  { name: 'clippy full wasm', args: ['clippy', ...LIB, '--lib', '--features', 'full', ...WASM, ...DENY] },
-  { name: 'clippy demo wasm', args: ['clippy', ...LIB, '--lib', '--features', 'full,hazmat', ...WASM, ...DENY] },
+  // Every WebAssembly module scripts/build-wasm.mjs builds, with its features (the demo's too:
+  // the full module plus the misbehaviour hooks).
+  ...Object.entries(BUILDS).map(([module, b]) => ({
+    name: `clippy ${module} wasm`,
+    args: ['clippy', ...LIB, '--lib', ...features(b.cargoArgs), ...WASM, ...DENY],
+  })),
   // Every native target, the library included (as a library and with its unit tests);
   // `bench-internals`: the SLH-DSA bench forces the Keccak backends.
   {
