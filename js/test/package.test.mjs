@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.mjs';
 import { patience } from '../support/patience.mjs';
+import { BUILDS } from '../../scripts/build-wasm.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -59,6 +60,9 @@ after(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
+/** The modules the package ships (every build but the demo's). */
+const SHIPPED = Object.keys(BUILDS).filter((m) => m !== 'demo');
+
 test('`files` ships the entry points, types and WASM, and nothing else', () => {
   const paths = packed.files.map((f) => f.path).sort();
   // Exactly the entry points, their types, the shared modules and the two WASM builds (the
@@ -74,6 +78,7 @@ test('`files` ships the entry points, types and WASM, and nothing else', () => {
     'js/common.js',
     'js/corona.js',
     'js/devnet.js',
+    ...readdirSync(join(ROOT, 'js', 'entry')).map((f) => `js/entry/${f}`),
     'js/full.js',
     'js/index.d.ts',
     'js/index.js',
@@ -90,14 +95,18 @@ test('`files` ships the entry points, types and WASM, and nothing else', () => {
     'js/verify.d.ts',
     'js/verify.js',
     'package.json',
-    'pkg/full/quasar_pq.js',
-    'pkg/full/quasar_pq_bg.wasm',
-    'pkg/light/quasar_pq.js',
-    'pkg/light/quasar_pq_bg.wasm',
+    ...SHIPPED.flatMap((m) => [`pkg/${m}/quasar_pq.js`, `pkg/${m}/quasar_pq_bg.wasm`]),
     ...readdirSync(join(ROOT, 'sample')).map((f) => `sample/${f}`),
   ].sort());
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-  for (const [entry, file] of [['.', 'index'], ['./verify', 'verify']]) {
+  const entries = [
+    ['.', 'index'],
+    ['./verify', 'verify'],
+    ['./verify/mldsa', 'entry/mldsa-verify'],
+    ['./verify/slhdsa', 'entry/slhdsa-verify'],
+    ...['sign', 'cert', 'lens', 'pulsar', 'corona'].map((m) => [`./${m}`, `entry/${m}`]),
+  ];
+  for (const [entry, file] of entries) {
     assert.deepEqual(pkg.exports[entry], { types: `./js/${file}.d.ts`, default: `./js/${file}.js` }, `exports["${entry}"]`);
   }
   assert.equal(pkg.exports['./sample/*'], './sample/*', 'the sample chain resolves by name (quasar-pq/sample/chain.json)');
@@ -120,7 +129,7 @@ test('the packed package has no misbehaviour hooks: no `cheat` option, no hazmat
     const text = readFileSync(join(root, path), 'utf8');
     assert.doesNotMatch(text, /cheat|hazmat/i, `${path} mentions a misbehaviour hook`);
   }
-  for (const b of ['full', 'light']) {
+  for (const b of SHIPPED) {
     const exports = WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(join(root, 'pkg', b, 'quasar_pq_bg.wasm'))));
     if (b === 'full') assert.ok(exports.some((e) => e.name === 'lensKeygen'), 'the export names are the bindings\' own');
     const hooks = exports.filter((e) => /cheat|hazmat/i.test(e.name));
@@ -177,6 +186,7 @@ const MAIN = `
 import { Worker } from 'node:worker_threads';
 import { init as initLight, mlDsa44 } from 'quasar-pq/verify';
 import { init, pulsar, runAsync, mlDsa44 as full44 } from 'quasar-pq';
+import { init as initVerifier, mlDsa44 as verifier44 } from 'quasar-pq/verify/mldsa';
 
 const out = {};
 await initLight();
@@ -186,6 +196,8 @@ const kp = full44.keygen(new Uint8Array(32).fill(7));
 const sig = full44.sign(msg, kp.secretKey);
 out.lightVerify = mlDsa44.verify(sig, msg, kp.publicKey);
 out.lightReject = mlDsa44.verify(sig, new TextEncoder().encode('other'), kp.publicKey);
+await initVerifier();
+out.verifierVerify = verifier44.verify(sig, msg, kp.publicKey);
 
 class Remote {
   constructor(id) {
@@ -290,6 +302,7 @@ test('installed from the tarball: ML-DSA verify via ./verify and a 3-of-5 Pulsar
   assert.deepEqual(out, {
     lightVerify: true,
     lightReject: false,
+    verifierVerify: true,
     sharingsAgree: true,
     keysAgree: true,
     signers: [2, 4, 5],

@@ -1,0 +1,35 @@
+// quasar-pq/pulsar — Pulsar custody and the Pulsar committee (threshold
+// ML-DSA: DKG, key ceremony, signing, resharing, keyrings, envelopes) alone (pkg/pulsar, about
+// 320 KB gzipped): one `Party` class,
+// the factories and the key-share holders, as `quasar-pq` has them (protocols.d.ts), over a
+// module without the other families.
+//
+//   import { init, pulsar } from 'quasar-pq/pulsar';
+//   await init();
+
+import * as glue from '../../pkg/pulsar/quasar_pq.js';
+import { makeInit } from '../common.js';
+import { makePulsar } from '../pulsar.js';
+import { makeCore } from '../party.js';
+
+export { constants, trustModels, run, runAsync } from '../protocols.js';
+export { MAX_MESSAGE_BYTES } from '../common.js';
+
+const loader = makeInit(glue, new URL('../../pkg/pulsar/quasar_pq_bg.wasm', import.meta.url).href);
+
+/**
+ * Load and instantiate this entry point's WebAssembly module (pkg/pulsar). Call (and await) once
+ * before anything else; later calls return the same promise. `input` optionally overrides where
+ * the module comes from: a URL, a `Response`, the bytes, or a compiled `WebAssembly.Module`.
+ */
+export const init = loader.init;
+
+/** Instantiate synchronously from the module's bytes or a compiled `WebAssembly.Module`. */
+export const initSync = loader.initSync;
+
+const core = makeCore(glue, loader);
+/** The protocol party (one class for every protocol) and the generator factories draw from. */
+export const { Party, Rng } = core;
+export const { pulsar, PulsarKeyShare, PulsarDkgShare, PulsarKeyring, PulsarCommitteeShare } = makePulsar(core);
+
+export default init;

@@ -1,0 +1,223 @@
+// The entry points that load one module each (package.json `exports`; scripts/build-wasm.mjs
+// builds the modules): each works on its own module, agrees with the all-in-one build
+// (`quasar-pq`) on the same inputs, offers the same names as that build for its family, and its
+// module exports that family only — a page that loads `quasar-pq/verify/mldsa` gets no SLH-DSA,
+// no signing and no protocol code.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { before, describe, test } from 'node:test';
+
+import * as full from '../index.js';
+import * as mldsaVerify from '../entry/mldsa-verify.js';
+import * as slhdsaVerify from '../entry/slhdsa-verify.js';
+import * as sign from '../entry/sign.js';
+import * as cert from '../entry/cert.js';
+import * as lens from '../entry/lens.js';
+import * as pulsar from '../entry/pulsar.js';
+import * as corona from '../entry/corona.js';
+import { label32 } from '../support/run.mjs';
+
+const ROOT = new URL('../../', import.meta.url);
+const utf8 = (s) => new TextEncoder().encode(s);
+const ENTRIES = { 'mldsa-verify': mldsaVerify, 'slhdsa-verify': slhdsaVerify, sign, cert, lens, pulsar, corona };
+
+before(async () => {
+  await full.init();
+  for (const e of Object.values(ENTRIES)) await e.init();
+});
+
+/** The names of a module's WebAssembly exports. */
+function wasmExports(module) {
+  const bytes = readFileSync(new URL(`pkg/${module}/quasar_pq_bg.wasm`, ROOT));
+  return WebAssembly.Module.exports(new WebAssembly.Module(bytes)).map((e) => e.name);
+}
+
+/** Every export but `init`, `initSync` and `default` is the full build's, with the same members. */
+function sameShape(entry, name) {
+  for (const key of Object.keys(entry)) {
+    if (['init', 'initSync', 'default'].includes(key)) continue;
+    assert.ok(key in full, `${name} exports ${key}, which quasar-pq does not`);
+    const a = entry[key];
+    const b = full[key];
+    assert.equal(typeof a, typeof b, `${name}.${key}`);
+    if (typeof a === 'object' && a !== null && !ArrayBuffer.isView(a) && !Array.isArray(a)) {
+      for (const member of Object.keys(a)) assert.ok(member in b, `${name}.${key}.${member} is not in quasar-pq`);
+    }
+  }
+}
+
+describe('quasar-pq/verify/mldsa', () => {
+  test('verifies what the full build signs, refuses what it refuses, with the same errors', () => {
+    for (const set of ['mlDsa44', 'mlDsa65', 'mlDsa87']) {
+      const { publicKey, secretKey } = full[set].keygen(label32(`modules/${set}`));
+      const msg = utf8(`message for ${set}`);
+      const sig = full[set].sign(msg, secretKey, { context: utf8('ctx') });
+      const v = mldsaVerify[set];
+      assert.equal(v.verify(sig, msg, publicKey, { context: utf8('ctx') }), true);
+      assert.equal(v.verify(sig, msg, publicKey), false, 'another context');
+      const bad = sig.slice();
+      bad[7] ^= 1;
+      assert.equal(v.verify(bad, msg, publicKey, { context: utf8('ctx') }), false);
+      const prepared = v.prepare(publicKey);
+      try {
+        assert.equal(prepared.verify(sig, msg, { context: utf8('ctx') }), true);
+      } finally {
+        prepared.free();
+      }
+      const mu = v.internal.computeMu(msg, publicKey, { context: utf8('ctx') });
+      assert.deepEqual(mu, full[set].internal.computeMu(msg, publicKey, { context: utf8('ctx') }));
+      assert.equal(v.internal.verify(sig, mu, publicKey, { externalMu: true }), true);
+      assert.throws(() => v.verify(sig, msg, publicKey.subarray(1)), RangeError);
+      const long = { context: new Uint8Array(256) };
+      const code = (f) => {
+        try {
+          f();
+        } catch (e) {
+          return [e.name, e.code, e.module, e.message];
+        }
+        return null;
+      };
+      assert.deepEqual(code(() => v.verify(sig, msg, publicKey, long)), code(() => full[set].verify(sig, msg, publicKey, long)));
+    }
+    sameShape(mldsaVerify, 'quasar-pq/verify/mldsa');
+  });
+
+  test('its module holds ML-DSA verification only', () => {
+    const names = wasmExports('mldsa-verify');
+    assert.ok(names.includes('mlDsaVerify'));
+    assert.deepEqual(names.filter((n) => /sign|keygen/i.test(n) || /^(slhdsa|cert|lens|pulsar|corona|bls|magnetar|keyfmt)/i.test(n)), []);
+  });
+});
+
+describe('quasar-pq/verify/slhdsa', () => {
+  test('verifies what the full build signs and refuses a flipped bit', () => {
+    const { publicKey, secretKey } = full.slhDsaShake128f.keygen(new Uint8Array(48).fill(3));
+    const msg = utf8('slh message');
+    const sig = full.slhDsaShake128f.sign(msg, secretKey);
+    assert.equal(slhdsaVerify.slhDsaShake128f.verify(sig, msg, publicKey), true);
+    const bad = sig.slice();
+    bad[100] ^= 1;
+    assert.equal(slhdsaVerify.slhDsaShake128f.verify(bad, msg, publicKey), false);
+    assert.equal(slhdsaVerify.slhDsaShake192s.verify(sig, msg, new Uint8Array(48)), false, 'a signature of another set');
+    sameShape(slhdsaVerify, 'quasar-pq/verify/slhdsa');
+    assert.deepEqual(wasmExports('slhdsa-verify').filter((n) => /sign|keygen/i.test(n) || /^(mldsa|cert|lens|pulsar|corona|bls|magnetar|keyfmt)/i.test(n)), []);
+  });
+});
+
+describe('quasar-pq/sign', () => {
+  test('keys and signatures equal the full build\'s for the same seeds; key formats agree', () => {
+    const seed = label32('modules/sign');
+    const a = sign.mlDsa65.keygen(seed);
+    const b = full.mlDsa65.keygen(seed);
+    assert.deepEqual(a, b);
+    const msg = utf8('signed by the sign module');
+    const sig = sign.mlDsa65.sign(msg, a.secretKey, { extraEntropy: false });
+    assert.deepEqual(sig, full.mlDsa65.sign(msg, b.secretKey, { extraEntropy: false }));
+    assert.equal(full.mlDsa65.verify(sig, msg, b.publicKey), true);
+    const slh = sign.slhDsaShake128f.keygen(new Uint8Array(48).fill(5));
+    assert.deepEqual(slh, full.slhDsaShake128f.keygen(new Uint8Array(48).fill(5)));
+    const spki = sign.keys.toSpki('ML-DSA-65', a.publicKey);
+    assert.deepEqual(spki, full.keys.toSpki('ML-DSA-65', a.publicKey));
+    assert.deepEqual(sign.keys.fromSpki(spki).publicKey, a.publicKey);
+    sameShape(sign, 'quasar-pq/sign');
+    assert.deepEqual(wasmExports('sign').filter((n) => /^(cert|lens|pulsar|corona|bls|magnetar)/i.test(n)), []);
+  });
+});
+
+describe('quasar-pq/cert', () => {
+  test('follows the sample chain with the same reports as the full build', () => {
+    const manifest = JSON.parse(readFileSync(new URL('sample/chain.json', ROOT), 'utf8'));
+    const file = (name) => new Uint8Array(readFileSync(new URL(`sample/${name}`, ROOT)));
+    const set0 = file(manifest.sets[0]);
+    const first = file(manifest.blocks[0].certificate);
+    const a = cert.verifyCertificate(first, set0, 'pq-fast', { full: true });
+    assert.equal(a.ok, true);
+    const legs = (r) => r.legs.map((l) => `${l.kind}:${l.ok}`);
+    assert.deepEqual(legs(a), legs(full.verifyCertificate(first, set0, 'pq-fast', { full: true })));
+    const forged = first.slice();
+    forged[forged.length - 5] ^= 1;
+    const b = cert.verifyCertificate(forged, set0, 'pq-fast');
+    const c = full.verifyCertificate(forged, set0, 'pq-fast');
+    assert.deepEqual([b.ok, b.code], [c.ok, c.code]);
+    assert.equal(b.ok, false);
+    const client = new cert.LightClient(set0, 'pq-fast');
+    try {
+      for (const [i, block] of manifest.blocks.entries()) {
+        const next = manifest.blocks[i + 1];
+        const u = next && next.epoch !== block.epoch ? client.update(file(block.certificate), file(manifest.sets[next.epoch])) : client.update(file(block.certificate));
+        assert.equal(u.ok, true, `block ${block.height}: ${u.reason}`);
+      }
+      assert.equal(client.height, BigInt(manifest.blocks.at(-1).height));
+    } finally {
+      client.free();
+    }
+    const { secretKey } = cert.bls.keygen(new Uint8Array(32).fill(9));
+    assert.deepEqual(cert.bls.getPublicKey(secretKey), full.bls.getPublicKey(secretKey));
+    sameShape(cert, 'quasar-pq/cert');
+    assert.deepEqual(wasmExports('cert').filter((n) => /^(lens|pulsar|corona|keyfmt|testchain)/i.test(n)), []);
+  });
+});
+
+describe('the protocol families', () => {
+  test('quasar-pq/corona: a dealt 2-of-3 key signs; the full build verifies', () => {
+    const dealt = corona.corona.deal({ threshold: 2, parties: 3, seed: label32('modules/corona') });
+    const shares = dealt.shares.map((s) => corona.CoronaShare.fromDealer(s.keyPackage, dealt.groupKey));
+    try {
+      const message = utf8('corona block');
+      const parties = [1, 2].map((id) =>
+        corona.corona.signer({ share: shares[id - 1], signers: [1, 2], session: label32('modules/corona/session'), message, seed: label32(`modules/corona/${id}`) }),
+      );
+      const r = corona.run(parties);
+      parties.forEach((p) => p.free());
+      assert.equal(r.errors.size, 0, [...r.errors.values()].map((e) => e.message).join('; '));
+      const o = r.outcomes.get(1);
+      assert.equal(full.corona.verify(dealt.groupKey, message, new Uint8Array(0), o.signature), true);
+    } finally {
+      shares.forEach((s) => s.free());
+    }
+    sameShape(corona, 'quasar-pq/corona');
+    assert.deepEqual(wasmExports('corona').filter((n) => /^(lens|pulsar|cert|bls|magnetar|slhdsa|keyfmt)/i.test(n)), []);
+  });
+
+  test('quasar-pq/pulsar: a dealt 2-of-3 committee key signs; the full build verifies', () => {
+    const p = pulsar.pulsar;
+    const dealt = p.committee.deal({ level: 44, threshold: 2, members: [1, 2, 3], seed: label32('modules/committee') });
+    const shares = new Map(dealt.shares.map((s) => [s.id, pulsar.PulsarCommitteeShare.fromDealer(s.dealerShare, dealt.key)]));
+    try {
+      const message = utf8('committee block');
+      const session = label32('modules/committee/session');
+      const parties = [1, 3].map((id) => p.committee.signer({ share: shares.get(id), session, signers: [1, 3], message, seed: label32(`modules/committee/${id}`) }));
+      const r = pulsar.run(parties);
+      parties.forEach((q) => q.free());
+      assert.equal(r.errors.size, 0, [...r.errors.values()].map((e) => e.message).join('; '));
+      assert.equal(full.pulsar.verify(dealt.publicKey, message, r.outcomes.get(1).signature), true);
+      assert.equal(full.mlDsa44.verify(r.outcomes.get(1).signature, message, dealt.publicKey), true);
+    } finally {
+      shares.forEach((s) => s.free());
+    }
+    sameShape(pulsar, 'quasar-pq/pulsar');
+    assert.deepEqual(wasmExports('pulsar').filter((n) => /^(lens|corona|cert|bls|magnetar|slhdsa|keyfmt)/i.test(n)), []);
+  });
+
+  test('quasar-pq/lens: a dealt 2-of-3 key signs through a coordinator; the full build verifies', () => {
+    const l = lens.lens;
+    const dealt = l.deal({ curve: 'ed25519', parties: [1, 2, 3], threshold: 2, seed: label32('modules/lens') });
+    const shares = dealt.shares.map((s) => lens.LensKeyShare.fromDealer('ed25519', s.dealerShare, dealt.publicPackage));
+    try {
+      const message = utf8('lens block');
+      const hub = 100;
+      const coordinator = l.coordinate({ publicPackage: dealt.publicPackage, id: hub, message });
+      const signers = shares.slice(0, 2).map((share) => l.sign({ share, coordinator: hub, message, seed: label32(`modules/lens/${share.id}`) }));
+      const r = lens.run([coordinator, ...signers]);
+      [coordinator, ...signers].forEach((q) => q.free());
+      assert.equal(r.errors.size, 0, [...r.errors.values()].map((e) => e.message).join('; '));
+      const out = r.outcomes.get(hub);
+      assert.equal(full.lens.verify('ed25519', shares[0].publicInfo().groupKey, message, out.signature), true);
+    } finally {
+      shares.forEach((s) => s.free());
+    }
+    sameShape(lens, 'quasar-pq/lens');
+    assert.deepEqual(wasmExports('lens').filter((n) => /^(pulsar|corona|cert|bls|magnetar|slhdsa|keyfmt)/i.test(n)), []);
+  });
+});
