@@ -221,3 +221,30 @@ describe('the protocol families', () => {
     assert.deepEqual(wasmExports('lens').filter((n) => /^(pulsar|corona|cert|bls|magnetar|slhdsa|keyfmt)/i.test(n)), []);
   });
 });
+
+describe('the verify modules\' allocator (crate/src/wasm/heap.rs)', () => {
+  test('memory stops growing under repeated calls of every size, and every answer stays right', async () => {
+    // The same glue instance the entry point loaded: initSync returns its exports.
+    const glue = await import('../../pkg/mldsa-verify/quasar_pq.js');
+    const { memory } = glue.initSync({ module: readFileSync(new URL('pkg/mldsa-verify/quasar_pq_bg.wasm', ROOT)) });
+    const { publicKey, secretKey } = full.mlDsa65.keygen(label32('modules/heap'));
+    const sizes = [0, 1, 15, 16, 17, 1000, 4096, 65_535, 65_536, 200_000, 1 << 20];
+    const messages = sizes.map((n) => new Uint8Array(n).fill(n & 0xff));
+    const sigs = messages.map((m) => full.mlDsa65.sign(m, secretKey));
+    const round = () => {
+      for (let i = 0; i < messages.length; i++) {
+        assert.equal(mldsaVerify.mlDsa65.verify(sigs[i], messages[i], publicKey), true);
+        assert.equal(mldsaVerify.mlDsa65.verify(sigs[(i + 1) % sigs.length], messages[i], publicKey), false);
+        const key = mldsaVerify.mlDsa65.prepare(publicKey);
+        assert.equal(key.verify(sigs[i], messages[i]), true);
+        key.free();
+      }
+    };
+    round();
+    round();
+    const settled = memory.buffer.byteLength;
+    for (let r = 0; r < 20; r++) round();
+    assert.equal(memory.buffer.byteLength, settled, 'freed blocks serve the next calls: nothing grows');
+    assert.ok(settled < 16 << 20, `${settled} bytes of memory for a 1 MiB message`);
+  });
+});
