@@ -324,6 +324,7 @@ const EXAMPLES = {
   'pulsar.mjs': [/^setup: done in \d+ rounds$/, 'signature valid: true', 'pulsar.verify: true'],
   'committee.mjs': ['keygen: done in 3 rounds', 'signed: done true', 'signature valid: true'],
   'corona.mjs': ['signed: done in 2 rounds', 'valid: true', 'other message: false'],
+  'verify-mldsa.mjs': ['valid: true', 'other message: false', 'prepared: true'],
 };
 
 function assertLines(name, stdout, expected) {
