@@ -77,6 +77,29 @@ const isSharedBuffer = (b) => sabProto !== null && getPrototypeOf(b) === sabProt
 const hasInstance = uncurry(Function.prototype[Symbol.hasInstance]);
 const WasmRuntimeError = WebAssembly.RuntimeError;
 const isTrap = (e) => hasInstance(WasmRuntimeError, e);
+const wasmValidate = WebAssembly.validate;
+
+/**
+ * The smallest module with a WebAssembly SIMD instruction (one function returning
+ * `v128.const 0`). Every module of the package is built with simd128 (.cargo/config.toml), so
+ * `init` checks an engine has it first and says so, instead of failing to compile.
+ */
+export const SIMD_PROBE = freeze([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
+  0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b, // type: () -> v128
+  0x03, 0x02, 0x01, 0x00, // function 0 has type 0
+  0x0a, 0x16, 0x01, 0x14, 0x00, 0xfd, 0x0c, ...new Array(16).fill(0), 0x0b, // v128.const 0; end
+]);
+
+/** Throws QuasarError `NO_WASM_SIMD` when this engine cannot run WebAssembly SIMD. */
+function requireSimd() {
+  if (!wasmValidate(new U8(SIMD_PROBE))) {
+    throw quasarError(
+      'NO_WASM_SIMD',
+      'quasar-pq: this JavaScript engine has no WebAssembly SIMD (simd128), which every module of the package uses: Chrome 91, Firefox 89, Safari 16.4 and Node 16.4 or later have it',
+    );
+  }
+}
 const platformCrypto = typeof globalThis.crypto === 'object' && globalThis.crypto !== null ? globalThis.crypto : undefined;
 const getRandomValues = platformCrypto !== undefined && typeof platformCrypto.getRandomValues === 'function' ? uncurry(platformCrypto.getRandomValues) : undefined;
 const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
@@ -451,6 +474,7 @@ export function makeInit(glue, wasmUrl) {
   let deferred = null;
   async function init(input) {
     if (ready) return ready;
+    requireSimd();
     ready = (async () => {
       let source = input;
       if (source === undefined) {
@@ -478,6 +502,7 @@ export function makeInit(glue, wasmUrl) {
     if (ready) {
       throw quasarError('INIT_IN_PROGRESS', 'quasar-pq: init() is still loading the module; await it instead of calling initSync()');
     }
+    requireSimd();
     state.exports = glue.initSync({ module: moduleOrBytes });
     state.ok = true;
     ready = Promise.resolve();

@@ -690,7 +690,7 @@ export interface QuasarError extends Error {
    * `free()` made during a call, from a hook), 'INSTANCE_POISONED' (the WASM instance trapped
    * earlier: reload it), 'REENTRANT_CALL' (a call made from inside another call into the same
    * instance, e.g. from a replaced built-in or a getter; the running call is unaffected),
-   * 'INIT_IN_PROGRESS' (`initSync()` while `init()` loads), 'RNG_FAILURE' (no randomness:
+   * 'INIT_IN_PROGRESS' (`initSync()` while `init()` loads), 'NO_WASM_SIMD' (an engine without WebAssembly SIMD), 'RNG_FAILURE' (no randomness:
    * `crypto.getRandomValues` did not fill the array it was given, or the realm's
    * `%TypedArray%.prototype.byteLength`, which the platform generator reads, was replaced).
    */

@@ -248,3 +248,28 @@ describe('the verify modules\' allocator (crate/src/wasm/heap.rs)', () => {
     assert.ok(settled < 16 << 20, `${settled} bytes of memory for a 1 MiB message`);
   });
 });
+
+describe('an engine without WebAssembly SIMD', () => {
+  test('init throws QuasarError NO_WASM_SIMD instead of failing to compile; the probe is SIMD and valid', async () => {
+    const { SIMD_PROBE } = await import('../common.js');
+    assert.equal(WebAssembly.validate(new Uint8Array(SIMD_PROBE)), true);
+    // Its function returns a v128 (0x7b) made by v128.const (0xfd 0x0c): SIMD in type and body.
+    assert.deepEqual(SIMD_PROBE.slice(8, 15), [0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b]);
+    assert.deepEqual(SIMD_PROBE.slice(24, 26), [0xfd, 0x0c]);
+    // A child whose engine "lacks" SIMD: WebAssembly.validate answers false before the package loads.
+    const { execFileSync } = await import('node:child_process');
+    const entry = new URL('../entry/mldsa-verify.js', import.meta.url).href;
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--import',
+        'data:text/javascript,WebAssembly.validate=()=>false',
+        '--input-type=module',
+        '-e',
+        `const m = await import(${JSON.stringify(entry)}); try { await m.init(); console.log('loaded'); } catch (e) { console.log(e.name, e.code); }`,
+      ],
+      { encoding: 'utf8' },
+    );
+    assert.equal(out.trim(), 'QuasarError NO_WASM_SIMD');
+  });
+});
