@@ -13,6 +13,8 @@
 //
 // Run: node js/bench/cert.mjs   (builds each chain once with the native CLI into
 //                                target/bench-cert/k<K>[-policy]; K = 21 by default, BENCH_K to change)
+//      node js/bench/cert.mjs --chromium   (the same LightClient#verify cases in headless Chromium:
+//                                the page imports the package from the served repository)
 // Env: BENCH_SECONDS (default 2) — time budget per case. Not part of the package.
 
 import { spawnSync } from 'node:child_process';
@@ -75,9 +77,13 @@ function time(fn) {
   return { ms: median(samples), n: samples.length, legs: Object.fromEntries(Object.entries(legs).map(([k, v]) => [k, median(v) / 1000])) };
 }
 
+const chains = CHAINS.map((spec) => ({ ...spec, ...chain(spec) }));
+if (process.argv.includes('--chromium')) {
+  await inChromium(chains);
+  process.exit(0);
+}
 await full.init();
 await light.init();
-const chains = CHAINS.map((spec) => ({ ...spec, ...chain(spec) }));
 console.log(`K = ${K}; Node ${process.version}`);
 for (const c of chains) console.log(`- ${c.build} chain: certificate ${c.block.length} bytes, set ${c.set0.length} bytes`);
 console.log('\nms, median, lower is better; legs: `micros` of verifyCertificate\'s report.\n');
@@ -117,5 +123,55 @@ if (K === 21) {
   console.log('');
   for (const [name, ms] of strictMs) {
     console.log(`pq-strict goal, ${name} build: LightClient#verify ${ms.toFixed(2)} ms ${ms < GOAL_MS ? '<' : '≥'} ${GOAL_MS} ms${ms < GOAL_MS ? '' : ' (missed)'}`);
+  }
+}
+
+/**
+ * LightClient#verify of each chain's certificate in headless Chromium, light and full builds,
+ * the page timing itself (median of the budget's samples after a warm-up).
+ */
+async function inChromium(chains) {
+  const { openChromium } = await import('../support/chromium.mjs');
+  const b = await openChromium({ needs: ['pkg/light/quasar_pq_bg.wasm', 'pkg/full/quasar_pq_bg.wasm'], profile: 'bench-cert' });
+  try {
+    await b.page.goto(`${b.server.url}www/`);
+    const version = await b.page.evaluate(() => navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? navigator.userAgent);
+    console.log(`K = ${K}; ${version}, headless\n`);
+    console.log('| build | policy | LightClient#verify (median ms) | samples |');
+    console.log('|---|---|---:|---:|');
+    for (const name of ['light', 'full']) {
+      for (const c of chains) {
+        for (const policy of c.verify) {
+          const r = await b.page.evaluate(
+            async ({ entry, set0, block, policy, budget }) => {
+              const api = await import(entry);
+              await api.init();
+              const bytes = (a) => new Uint8Array(a);
+              const client = new api.LightClient(bytes(set0), policy);
+              const cert = bytes(block);
+              const first = client.verify(cert);
+              if (!first.ok) return { error: `${first.code} ${first.reason}` };
+              for (let i = 0; i < 3; i++) client.verify(cert);
+              const samples = [];
+              const end = performance.now() + budget;
+              while (performance.now() < end || samples.length < 5) {
+                const t0 = performance.now();
+                client.verify(cert);
+                samples.push(performance.now() - t0);
+              }
+              client.free();
+              samples.sort((x, y) => x - y);
+              return { ms: samples[samples.length >> 1], n: samples.length };
+            },
+            { entry: `/js/${name === 'light' ? 'verify' : 'index'}.js`, set0: [...c.set0], block: [...c.block], policy, budget: BUDGET_MS },
+          );
+          if (r.error) throw new Error(`${name} ${policy} in Chromium: ${r.error}`);
+          console.log(`| ${name} | ${policy} | ${r.ms.toFixed(2)} | ${r.n} |`);
+        }
+      }
+    }
+    if (b.pageErrors.length) throw new Error(`page errors: ${b.pageErrors.join('; ')}`);
+  } finally {
+    await b.close();
   }
 }
