@@ -93,14 +93,8 @@ mod slhdsa;
 #[cfg(all(feature = "wasm-corona", not(feature = "light")))]
 #[allow(unreachable_pub)]
 mod corona;
-#[cfg(all(
-    any(feature = "wasm-lens", feature = "wasm-pulsar", feature = "wasm-corona"),
-    not(feature = "light")
-))]
-#[cfg_attr(
-    not(all(feature = "wasm-lens", feature = "wasm-pulsar", feature = "wasm-corona")),
-    allow(dead_code)
-)]
+#[cfg(all(feature = "wasm-parties", not(feature = "light")))]
+#[cfg_attr(not(feature = "full"), allow(dead_code))]
 mod js;
 #[cfg(all(any(feature = "wasm-lens", feature = "wasm-pulsar"), not(feature = "light")))]
 #[cfg_attr(not(all(feature = "wasm-lens", feature = "wasm-pulsar")), allow(dead_code))]
@@ -108,22 +102,13 @@ mod keyring;
 #[cfg(all(feature = "wasm-lens", not(feature = "light")))]
 #[allow(unreachable_pub)]
 mod lens;
-#[cfg(all(
-    any(feature = "wasm-lens", feature = "wasm-pulsar", feature = "wasm-corona"),
-    not(feature = "light")
-))]
-#[cfg_attr(
-    not(all(feature = "wasm-lens", feature = "wasm-pulsar", feature = "wasm-corona")),
-    allow(dead_code)
-)]
+#[cfg(all(feature = "wasm-parties", not(feature = "light")))]
+#[cfg_attr(not(feature = "full"), allow(dead_code))]
 mod party;
 #[cfg(all(feature = "wasm-pulsar", not(feature = "light")))]
 #[allow(unreachable_pub)]
 mod pulsar;
-#[cfg(all(
-    any(feature = "wasm-lens", feature = "wasm-pulsar", feature = "wasm-corona"),
-    not(feature = "light")
-))]
+#[cfg(all(feature = "wasm-parties", not(feature = "light")))]
 mod rng;
 
 // The verify modules' allocator, by measurement (see its docs): dlmalloc is a third of the
@@ -219,10 +204,7 @@ pub(crate) fn to_js_error(err: impl Into<crate::Error>) -> JsValue {
     crate::sort::heapsort(&mut culprits);
     culprits.dedup();
     let js = js_error(&alloc::format!("{err}"), err.code(), err.module(), &culprits);
-    #[cfg(all(
-        any(feature = "wasm-lens", feature = "wasm-pulsar", feature = "wasm-corona"),
-        not(feature = "light")
-    ))]
+    #[cfg(all(feature = "wasm-parties", not(feature = "light")))]
     js::attach_blame(&js, &err);
     js
 }

@@ -19,28 +19,12 @@ export { MAX_MESSAGE_BYTES, MAX_CONTEXT_BYTES } from '../common.js';
 
 const loader = makeInit(glue, new URL('../../pkg/cert/quasar_pq_bg.wasm', import.meta.url).href);
 
-/**
- * Load and instantiate this entry point's WebAssembly module (pkg/cert). Call (and await) once
- * before anything else; later calls return the same promise. `input` optionally overrides where
- * the module comes from: a URL, a `Response`, the bytes, or a compiled `WebAssembly.Module`.
- */
-export const init = loader.init;
+/** `init` (await once before anything else) and `initSync`, as in `quasar-pq`, for this module. */
+export const { init, initSync } = loader;
 
-/** Instantiate synchronously from the module's bytes or a compiled `WebAssembly.Module`. */
-export const initSync = loader.initSync;
-
-const mag = makeMagnetar(glue, loader, { full: true });
-/** Magnetar: per-validator SLH-DSA keygen, signing, verification, batches, aggregation. */
-export const magnetar = mag.magnetar;
-/** A validator registry in WASM memory: batch verification and aggregate certificates. */
-export const MagnetarRegistry = mag.MagnetarRegistry;
-
-const cert = makeCert(glue, loader, { full: true });
-/** Verify a finality certificate (QCRT) against a trusted validator set (QVST) under a policy. */
-export const verifyCertificate = cert.verifyCertificate;
-/** A light client following certificates and epoch changes from a trusted validator set. */
-export const LightClient = cert.LightClient;
-/** BLS12-381 (minimal-pubkey-size, proof-of-possession ciphersuite): keys, signing, verification. */
-export const bls = cert.bls;
+/** Magnetar (per-validator SLH-DSA, batches, aggregation) and its validator registry. */
+export const { magnetar, MagnetarRegistry } = makeMagnetar(glue, loader, { full: true });
+/** Certificates, the light client and the BLS12-381 byte API. */
+export const { verifyCertificate, LightClient, bls } = makeCert(glue, loader, { full: true });
 
 export default init;

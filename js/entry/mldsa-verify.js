@@ -16,22 +16,10 @@ export { MAX_MESSAGE_BYTES, MAX_CONTEXT_BYTES } from '../common.js';
 
 const loader = makeInit(glue, new URL('../../pkg/mldsa-verify/quasar_pq_bg.wasm', import.meta.url).href);
 
-/**
- * Load and instantiate this entry point's WebAssembly module (pkg/mldsa-verify). Call (and await) once
- * before anything else; later calls return the same promise. `input` optionally overrides where
- * the module comes from: a URL, a `Response`, the bytes, or a compiled `WebAssembly.Module`.
- */
-export const init = loader.init;
+/** `init` (await once before anything else) and `initSync`, as in `quasar-pq`, for this module. */
+export const { init, initSync } = loader;
 
-/** Instantiate synchronously from the module's bytes or a compiled `WebAssembly.Module`. */
-export const initSync = loader.initSync;
-
-const ml = makeMlDsa(glue, loader, { full: false });
-/** ML-DSA-44 verification (NIST security category 2). */
-export const mlDsa44 = ml.mlDsa44;
-/** ML-DSA-65 verification (NIST security category 3). */
-export const mlDsa65 = ml.mlDsa65;
-/** ML-DSA-87 verification (NIST security category 5). */
-export const mlDsa87 = ml.mlDsa87;
+/** ML-DSA-44, -65 and -87 (FIPS 204): verification. */
+export const { mlDsa44, mlDsa65, mlDsa87 } = makeMlDsa(glue, loader, { full: false });
 
 export default init;

@@ -17,15 +17,8 @@ export { MAX_MESSAGE_BYTES } from '../common.js';
 
 const loader = makeInit(glue, new URL('../../pkg/pulsar/quasar_pq_bg.wasm', import.meta.url).href);
 
-/**
- * Load and instantiate this entry point's WebAssembly module (pkg/pulsar). Call (and await) once
- * before anything else; later calls return the same promise. `input` optionally overrides where
- * the module comes from: a URL, a `Response`, the bytes, or a compiled `WebAssembly.Module`.
- */
-export const init = loader.init;
-
-/** Instantiate synchronously from the module's bytes or a compiled `WebAssembly.Module`. */
-export const initSync = loader.initSync;
+/** `init` (await once before anything else) and `initSync`, as in `quasar-pq`, for this module. */
+export const { init, initSync } = loader;
 
 const core = makeCore(glue, loader);
 /** The protocol party (one class for every protocol) and the generator factories draw from. */

@@ -21,37 +21,14 @@ export { MAX_MESSAGE_BYTES, MAX_CONTEXT_BYTES } from '../common.js';
 
 const loader = makeInit(glue, new URL('../../pkg/sign/quasar_pq_bg.wasm', import.meta.url).href);
 
-/**
- * Load and instantiate this entry point's WebAssembly module (pkg/sign). Call (and await) once
- * before anything else; later calls return the same promise. `input` optionally overrides where
- * the module comes from: a URL, a `Response`, the bytes, or a compiled `WebAssembly.Module`.
- */
-export const init = loader.init;
+/** `init` (await once before anything else) and `initSync`, as in `quasar-pq`, for this module. */
+export const { init, initSync } = loader;
 
-/** Instantiate synchronously from the module's bytes or a compiled `WebAssembly.Module`. */
-export const initSync = loader.initSync;
+/** ML-DSA-44, -65 and -87 (FIPS 204). */
+export const { mlDsa44, mlDsa65, mlDsa87 } = makeMlDsa(glue, loader, { full: true });
 
-const ml = makeMlDsa(glue, loader, { full: true });
-/** ML-DSA-44 (NIST security category 2). */
-export const mlDsa44 = ml.mlDsa44;
-/** ML-DSA-65 (NIST security category 3). */
-export const mlDsa65 = ml.mlDsa65;
-/** ML-DSA-87 (NIST security category 5). */
-export const mlDsa87 = ml.mlDsa87;
-
-const slh = makeSlhDsa(glue, loader, { full: true });
-/** SLH-DSA-SHAKE-128s (NIST security category 1; small signatures, slow signing). */
-export const slhDsaShake128s = slh.slhDsaShake128s;
-/** SLH-DSA-SHAKE-128f (NIST security category 1; fast signing). */
-export const slhDsaShake128f = slh.slhDsaShake128f;
-/** SLH-DSA-SHAKE-192s (NIST security category 3; small signatures, slow signing). */
-export const slhDsaShake192s = slh.slhDsaShake192s;
-/** SLH-DSA-SHAKE-192f (NIST security category 3; fast signing). */
-export const slhDsaShake192f = slh.slhDsaShake192f;
-/** SLH-DSA-SHAKE-256s (NIST security category 5; small signatures, slow signing). */
-export const slhDsaShake256s = slh.slhDsaShake256s;
-/** SLH-DSA-SHAKE-256f (NIST security category 5; fast signing). */
-export const slhDsaShake256f = slh.slhDsaShake256f;
+/** The six SLH-DSA SHAKE sets (FIPS 205). */
+export const { slhDsaShake128s, slhDsaShake128f, slhDsaShake192s, slhDsaShake192f, slhDsaShake256s, slhDsaShake256f } = makeSlhDsa(glue, loader, { full: true });
 
 /** ML-DSA and SLH-DSA keys in the formats other tools use, and their thumbprints. */
 export const { keys } = makeKeyFormats(glue, loader);

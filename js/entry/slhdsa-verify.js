@@ -16,28 +16,10 @@ export { MAX_MESSAGE_BYTES, MAX_CONTEXT_BYTES } from '../common.js';
 
 const loader = makeInit(glue, new URL('../../pkg/slhdsa-verify/quasar_pq_bg.wasm', import.meta.url).href);
 
-/**
- * Load and instantiate this entry point's WebAssembly module (pkg/slhdsa-verify). Call (and await) once
- * before anything else; later calls return the same promise. `input` optionally overrides where
- * the module comes from: a URL, a `Response`, the bytes, or a compiled `WebAssembly.Module`.
- */
-export const init = loader.init;
+/** `init` (await once before anything else) and `initSync`, as in `quasar-pq`, for this module. */
+export const { init, initSync } = loader;
 
-/** Instantiate synchronously from the module's bytes or a compiled `WebAssembly.Module`. */
-export const initSync = loader.initSync;
-
-const slh = makeSlhDsa(glue, loader, { full: false });
-/** SLH-DSA-SHAKE-128s verification (NIST security category 1). */
-export const slhDsaShake128s = slh.slhDsaShake128s;
-/** SLH-DSA-SHAKE-128f verification (NIST security category 1). */
-export const slhDsaShake128f = slh.slhDsaShake128f;
-/** SLH-DSA-SHAKE-192s verification (NIST security category 3). */
-export const slhDsaShake192s = slh.slhDsaShake192s;
-/** SLH-DSA-SHAKE-192f verification (NIST security category 3). */
-export const slhDsaShake192f = slh.slhDsaShake192f;
-/** SLH-DSA-SHAKE-256s verification (NIST security category 5). */
-export const slhDsaShake256s = slh.slhDsaShake256s;
-/** SLH-DSA-SHAKE-256f verification (NIST security category 5). */
-export const slhDsaShake256f = slh.slhDsaShake256f;
+/** The six SLH-DSA SHAKE sets (FIPS 205): verification. */
+export const { slhDsaShake128s, slhDsaShake128f, slhDsaShake192s, slhDsaShake192f, slhDsaShake256s, slhDsaShake256f } = makeSlhDsa(glue, loader, { full: false });
 
 export default init;
