@@ -11,7 +11,9 @@
 //! them apart:
 //! - x86-64 with `std`: AVX2 (`avx2.rs`), chosen at run time with `is_x86_feature_detected!`;
 //! - wasm32 with `simd128` (`simd128.rs`) and aarch64 (NEON is baseline there, `neon.rs`):
-//!   four-lane vectors, both through the one generic NTT of `lanes4.rs`;
+//!   four-lane vectors, both through the one generic NTT of `lanes4.rs`. Not in the light
+//!   (verify-only) WebAssembly build: compiled for size (opt-level s), the kernels made its
+//!   verification about 5 % slower than the portable code, and its module 4.8 KB larger;
 //! - everywhere else, the portable code.
 //!
 //! The target files are the only ones here allowed `unsafe`: a `#[target_feature]` call
@@ -118,13 +120,13 @@ mod portable;
 mod avx2;
 #[cfg(any(
     target_arch = "aarch64",
-    all(target_arch = "wasm32", target_feature = "simd128")
+    all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light"))
 ))]
 mod lanes4;
 #[cfg(target_arch = "aarch64")]
 #[allow(unsafe_code)] // vector loads and stores
 mod neon;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light")))]
 #[allow(unsafe_code)] // vector loads and stores
 mod simd128;
 
@@ -153,7 +155,7 @@ pub fn set_backend(b: Backend) {
     not(any(
         all(target_arch = "x86_64", feature = "std"),
         target_arch = "aarch64",
-        all(target_arch = "wasm32", target_feature = "simd128")
+        all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light"))
     )),
     allow(dead_code)
 )]
@@ -173,7 +175,7 @@ pub fn ntt(a: &mut [i32; 256]) {
     if simd_allowed() {
         return lanes4::ntt::<neon::V>(a);
     }
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light")))]
     if simd_allowed() {
         return lanes4::ntt::<simd128::V>(a);
     }
@@ -192,7 +194,7 @@ pub fn inv_ntt(a: &mut [i32; 256]) {
     if simd_allowed() {
         return lanes4::inv_ntt::<neon::V>(a);
     }
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light")))]
     if simd_allowed() {
         return lanes4::inv_ntt::<simd128::V>(a);
     }
@@ -211,7 +213,7 @@ pub fn pointwise(r: &mut [i32; 256], a: &[i32; 256], b: &[i32; 256]) {
     if simd_allowed() {
         return lanes4::pointwise::<neon::V, false>(r, a, b);
     }
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light")))]
     if simd_allowed() {
         return lanes4::pointwise::<simd128::V, false>(r, a, b);
     }
@@ -229,7 +231,7 @@ pub fn pointwise_acc(r: &mut [i32; 256], a: &[i32; 256], b: &[i32; 256]) {
     if simd_allowed() {
         return lanes4::pointwise::<neon::V, true>(r, a, b);
     }
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light")))]
     if simd_allowed() {
         return lanes4::pointwise::<simd128::V, true>(r, a, b);
     }

@@ -1,5 +1,6 @@
 //! The wasm32 backend of [`super`]: the four-lane kernels of `lanes4.rs` on simd128
-//! (compiled only with that target feature, which the crate's wasm build enables).
+//! (compiled only with that target feature, which the crate's wasm build enables, and not
+//! in the light build: see [`super`]).
 //!
 //! The Montgomery product follows [`super::mont_reduce`] step for step: t = lo32(a·b)·q^-1
 //! with 32-bit multiplies, the 64-bit products a·b and t·q with `i64x2_extmul_*_i32x4`
