@@ -212,22 +212,88 @@ fn gs(x: &mut __m256i, y: &mut __m256i, w: Tw) {
     *y = mul_tw(_mm256_sub_epi32(t, *y), w);
 }
 
-/// `ct` on registers `i` and `j` of `r`.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn ct_at(r: &mut [__m256i; 8], i: usize, j: usize, w: Tw) {
-    let (mut x, mut y) = (r[i], r[j]);
-    ct(&mut x, &mut y, w);
-    (r[i], r[j]) = (x, y);
+/// Butterflies `$f` (`ct` or `gs`) on pairs of registers of `$r`, with literal indices so
+/// the eight registers never go through memory.
+macro_rules! pairs {
+    ($f:ident, $r:ident, $(($i:literal, $j:literal, $w:expr)),* $(,)?) => {
+        $({
+            let (mut x, mut y) = ($r[$i], $r[$j]);
+            $f(&mut x, &mut y, $w);
+            ($r[$i], $r[$j]) = (x, y);
+        })*
+    };
 }
 
-/// `gs` on registers `i` and `j` of `r`.
+/// Eight vectors of `v` at `i0`, `i0 + step`, …
 #[inline]
 #[target_feature(enable = "avx2")]
-fn gs_at(r: &mut [__m256i; 8], i: usize, j: usize, w: Tw) {
-    let (mut x, mut y) = (r[i], r[j]);
-    gs(&mut x, &mut y, w);
-    (r[i], r[j]) = (x, y);
+fn load8(v: &[[i32; 8]], i0: usize, step: usize) -> [__m256i; 8] {
+    let l = |k: usize| load(&v[i0 + k * step]);
+    [l(0), l(1), l(2), l(3), l(4), l(5), l(6), l(7)]
+}
+
+/// Stores what [`load8`] loaded.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn store8(v: &mut [[i32; 8]], i0: usize, step: usize, r: [__m256i; 8]) {
+    let [r0, r1, r2, r3, r4, r5, r6, r7] = r;
+    store(&mut v[i0], r0);
+    store(&mut v[i0 + step], r1);
+    store(&mut v[i0 + 2 * step], r2);
+    store(&mut v[i0 + 3 * step], r3);
+    store(&mut v[i0 + 4 * step], r4);
+    store(&mut v[i0 + 5 * step], r5);
+    store(&mut v[i0 + 6 * step], r6);
+    store(&mut v[i0 + 7 * step], r7);
+}
+
+/// Forward layers len 4, 2, 1 on 16 consecutive coefficients (`r0` = c0..c7, `r1` =
+/// c8..c15), the `i`-th such block.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn ntt_tail(r0: __m256i, r1: __m256i, i: usize) -> (__m256i, __m256i) {
+    // len 4: x = [c0..c3 | c8..c11], y = [c4..c7 | c12..c15].
+    let mut x = _mm256_permute2x128_si256::<0x20>(r0, r1);
+    let mut y = _mm256_permute2x128_si256::<0x31>(r0, r1);
+    ct(&mut x, &mut y, vary(&FWD4, i));
+    // len 2: x = [c0 c1 c4 c5 | c8 c9 c12 c13], y = [c2 c3 c6 c7 | …].
+    let (mut x2, mut y2) = (_mm256_unpacklo_epi64(x, y), _mm256_unpackhi_epi64(x, y));
+    ct(&mut x2, &mut y2, vary(&FWD2, i));
+    // len 1: x = the even coefficients [c0 c2 c4 c6 | …], y = the odd ones.
+    let mut x1 = _mm256_blend_epi32::<0xAA>(x2, _mm256_slli_epi64::<32>(y2));
+    let mut y1 = _mm256_blend_epi32::<0xAA>(_mm256_srli_epi64::<32>(x2), y2);
+    ct(&mut x1, &mut y1, vary(&FWD1, i));
+    // Back to natural order: [c0..c3 | c8..c11] and [c4..c7 | c12..c15], then halves.
+    let lo = _mm256_unpacklo_epi32(x1, y1);
+    let hi = _mm256_unpackhi_epi32(x1, y1);
+    (
+        _mm256_permute2x128_si256::<0x20>(lo, hi),
+        _mm256_permute2x128_si256::<0x31>(lo, hi),
+    )
+}
+
+/// Inverse layers len 1, 2, 4 on the `i`-th block of 16 coefficients.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn inv_head(r0: __m256i, r1: __m256i, i: usize) -> (__m256i, __m256i) {
+    let lo = _mm256_castsi256_ps(_mm256_permute2x128_si256::<0x20>(r0, r1));
+    let hi = _mm256_castsi256_ps(_mm256_permute2x128_si256::<0x31>(r0, r1));
+    // len 1: even coefficients [c0 c2 c4 c6 | …] against the odd ones.
+    let mut x1 = _mm256_castps_si256(_mm256_shuffle_ps::<0x88>(lo, hi));
+    let mut y1 = _mm256_castps_si256(_mm256_shuffle_ps::<0xDD>(lo, hi));
+    gs(&mut x1, &mut y1, vary(&INV1, i));
+    // len 2: [c0 c1 c4 c5 | …] against [c2 c3 c6 c7 | …].
+    let mut x2 = _mm256_blend_epi32::<0xAA>(x1, _mm256_slli_epi64::<32>(y1));
+    let mut y2 = _mm256_blend_epi32::<0xAA>(_mm256_srli_epi64::<32>(x1), y1);
+    gs(&mut x2, &mut y2, vary(&INV2, i));
+    // len 4: [c0..c3 | c8..c11] against [c4..c7 | c12..c15].
+    let mut x = _mm256_unpacklo_epi64(x2, y2);
+    let mut y = _mm256_unpackhi_epi64(x2, y2);
+    gs(&mut x, &mut y, vary(&INV4, i));
+    (
+        _mm256_permute2x128_si256::<0x20>(x, y),
+        _mm256_permute2x128_si256::<0x31>(x, y),
+    )
 }
 
 /// [`super::ntt`] on AVX2.
@@ -237,58 +303,27 @@ fn ntt(a: &mut [i32; 256]) {
     // Layers 1–3: vector 4i + g holds coefficients 32i + 8g .. +8, so for each g the eight
     // vectors i = 0..8 are closed under len 128, 64 and 32.
     for g in 0..4 {
-        let mut r = [_mm256_setzero_si256(); 8];
-        for (i, x) in r.iter_mut().enumerate() {
-            *x = load(&v[4 * i + g]);
-        }
-        for i in 0..4 {
-            ct_at(&mut r, i, i + 4, splat(ZETAS[1]));
-        }
-        for i in [0, 1, 4, 5] {
-            ct_at(&mut r, i, i + 2, splat(ZETAS[2 + i / 4]));
-        }
-        for i in [0, 2, 4, 6] {
-            ct_at(&mut r, i, i + 1, splat(ZETAS[4 + i / 2]));
-        }
-        for (i, x) in r.iter().enumerate() {
-            store(&mut v[4 * i + g], *x);
-        }
+        let mut r = load8(v, g, 4);
+        let w = splat(ZETAS[1]);
+        pairs!(ct, r, (0, 4, w), (1, 5, w), (2, 6, w), (3, 7, w));
+        let (w0, w1) = (splat(ZETAS[2]), splat(ZETAS[3]));
+        pairs!(ct, r, (0, 2, w0), (1, 3, w0), (4, 6, w1), (5, 7, w1));
+        let w = [4, 5, 6, 7].map(|k| splat(ZETAS[k]));
+        pairs!(ct, r, (0, 1, w[0]), (2, 3, w[1]), (4, 5, w[2]), (6, 7, w[3]));
+        store8(v, g, 4, r);
     }
     // Layers 4–8 on 64 consecutive coefficients (vectors 8b .. 8b+8).
     for b in 0..4 {
-        let mut r = [_mm256_setzero_si256(); 8];
-        for (i, x) in r.iter_mut().enumerate() {
-            *x = load(&v[8 * b + i]);
-        }
-        for i in [0, 1, 4, 5] {
-            ct_at(&mut r, i, i + 2, splat(ZETAS[8 + 2 * b + i / 4]));
-        }
-        for p in 0..4 {
-            ct_at(&mut r, 2 * p, 2 * p + 1, splat(ZETAS[16 + 4 * b + p]));
-        }
-        for p in 0..4 {
-            let i = 4 * b + p;
-            let (r0, r1) = (r[2 * p], r[2 * p + 1]);
-            // len 4: x = [c0..c3 | c8..c11], y = [c4..c7 | c12..c15].
-            let mut x = _mm256_permute2x128_si256::<0x20>(r0, r1);
-            let mut y = _mm256_permute2x128_si256::<0x31>(r0, r1);
-            ct(&mut x, &mut y, vary(&FWD4, i));
-            // len 2: x = [c0 c1 c4 c5 | c8 c9 c12 c13], y = [c2 c3 c6 c7 | …].
-            let (mut x2, mut y2) = (_mm256_unpacklo_epi64(x, y), _mm256_unpackhi_epi64(x, y));
-            ct(&mut x2, &mut y2, vary(&FWD2, i));
-            // len 1: x = the even coefficients [c0 c2 c4 c6 | …], y = the odd ones.
-            let mut x1 = _mm256_blend_epi32::<0xAA>(x2, _mm256_slli_epi64::<32>(y2));
-            let mut y1 = _mm256_blend_epi32::<0xAA>(_mm256_srli_epi64::<32>(x2), y2);
-            ct(&mut x1, &mut y1, vary(&FWD1, i));
-            // Back to natural order: [c0..c3 | c8..c11] and [c4..c7 | c12..c15], then halves.
-            let lo = _mm256_unpacklo_epi32(x1, y1);
-            let hi = _mm256_unpackhi_epi32(x1, y1);
-            r[2 * p] = _mm256_permute2x128_si256::<0x20>(lo, hi);
-            r[2 * p + 1] = _mm256_permute2x128_si256::<0x31>(lo, hi);
-        }
-        for (i, x) in r.iter().enumerate() {
-            store(&mut v[8 * b + i], *x);
-        }
+        let mut r = load8(v, 8 * b, 1);
+        let (w0, w1) = (splat(ZETAS[8 + 2 * b]), splat(ZETAS[9 + 2 * b]));
+        pairs!(ct, r, (0, 2, w0), (1, 3, w0), (4, 6, w1), (5, 7, w1));
+        let w = [0, 1, 2, 3].map(|p| splat(ZETAS[16 + 4 * b + p]));
+        pairs!(ct, r, (0, 1, w[0]), (2, 3, w[1]), (4, 5, w[2]), (6, 7, w[3]));
+        (r[0], r[1]) = ntt_tail(r[0], r[1], 4 * b);
+        (r[2], r[3]) = ntt_tail(r[2], r[3], 4 * b + 1);
+        (r[4], r[5]) = ntt_tail(r[4], r[5], 4 * b + 2);
+        (r[6], r[7]) = ntt_tail(r[6], r[7], 4 * b + 3);
+        store8(v, 8 * b, 1, r);
     }
 }
 
@@ -298,58 +333,34 @@ fn inv_ntt(a: &mut [i32; 256]) {
     let (v, _) = a.as_chunks_mut::<8>();
     // Layers len 1..32 on 64 consecutive coefficients.
     for b in 0..4 {
-        let mut r = [_mm256_setzero_si256(); 8];
-        for p in 0..4 {
-            let i = 4 * b + p;
-            let (r0, r1) = (load(&v[8 * b + 2 * p]), load(&v[8 * b + 2 * p + 1]));
-            let lo = _mm256_castsi256_ps(_mm256_permute2x128_si256::<0x20>(r0, r1));
-            let hi = _mm256_castsi256_ps(_mm256_permute2x128_si256::<0x31>(r0, r1));
-            // len 1: even coefficients [c0 c2 c4 c6 | …] against the odd ones.
-            let mut x1 = _mm256_castps_si256(_mm256_shuffle_ps::<0x88>(lo, hi));
-            let mut y1 = _mm256_castps_si256(_mm256_shuffle_ps::<0xDD>(lo, hi));
-            gs(&mut x1, &mut y1, vary(&INV1, i));
-            // len 2: [c0 c1 c4 c5 | …] against [c2 c3 c6 c7 | …].
-            let mut x2 = _mm256_blend_epi32::<0xAA>(x1, _mm256_slli_epi64::<32>(y1));
-            let mut y2 = _mm256_blend_epi32::<0xAA>(_mm256_srli_epi64::<32>(x1), y1);
-            gs(&mut x2, &mut y2, vary(&INV2, i));
-            // len 4: [c0..c3 | c8..c11] against [c4..c7 | c12..c15].
-            let mut x = _mm256_unpacklo_epi64(x2, y2);
-            let mut y = _mm256_unpackhi_epi64(x2, y2);
-            gs(&mut x, &mut y, vary(&INV4, i));
-            r[2 * p] = _mm256_permute2x128_si256::<0x20>(x, y);
-            r[2 * p + 1] = _mm256_permute2x128_si256::<0x31>(x, y);
-        }
-        for p in 0..4 {
-            gs_at(&mut r, 2 * p, 2 * p + 1, splat(-ZETAS[31 - (4 * b + p)]));
-        }
-        for i in [0, 1, 4, 5] {
-            gs_at(&mut r, i, i + 2, splat(-ZETAS[15 - (2 * b + i / 4)]));
-        }
-        for i in 0..4 {
-            gs_at(&mut r, i, i + 4, splat(-ZETAS[7 - b]));
-        }
-        for (i, x) in r.iter().enumerate() {
-            store(&mut v[8 * b + i], *x);
-        }
+        let mut r = load8(v, 8 * b, 1);
+        (r[0], r[1]) = inv_head(r[0], r[1], 4 * b);
+        (r[2], r[3]) = inv_head(r[2], r[3], 4 * b + 1);
+        (r[4], r[5]) = inv_head(r[4], r[5], 4 * b + 2);
+        (r[6], r[7]) = inv_head(r[6], r[7], 4 * b + 3);
+        let w = [0, 1, 2, 3].map(|p| splat(-ZETAS[31 - (4 * b + p)]));
+        pairs!(gs, r, (0, 1, w[0]), (2, 3, w[1]), (4, 5, w[2]), (6, 7, w[3]));
+        let (w0, w1) = (splat(-ZETAS[15 - 2 * b]), splat(-ZETAS[14 - 2 * b]));
+        pairs!(gs, r, (0, 2, w0), (1, 3, w0), (4, 6, w1), (5, 7, w1));
+        let w = splat(-ZETAS[7 - b]);
+        pairs!(gs, r, (0, 4, w), (1, 5, w), (2, 6, w), (3, 7, w));
+        store8(v, 8 * b, 1, r);
     }
     // Layers len 64 and 128 (with the scale) on vectors of stride 32.
+    let (scale, last) = (splat(INV_NTT_SCALE), splat(LAST_ZETA_SCALED));
     for g in 0..4 {
-        let mut r = [_mm256_setzero_si256(); 8];
-        for (i, x) in r.iter_mut().enumerate() {
-            *x = load(&v[4 * i + g]);
-        }
-        for i in [0, 1, 4, 5] {
-            gs_at(&mut r, i, i + 2, splat(-ZETAS[3 - i / 4]));
-        }
-        let (scale, last) = (splat(INV_NTT_SCALE), splat(LAST_ZETA_SCALED));
-        for i in 0..4 {
-            let (t, y) = (r[i], r[i + 4]);
-            r[i] = mul_tw(_mm256_add_epi32(t, y), scale);
-            r[i + 4] = mul_tw(_mm256_sub_epi32(t, y), last);
-        }
-        for (i, x) in r.iter().enumerate() {
-            store(&mut v[4 * i + g], *x);
-        }
+        let mut r = load8(v, g, 4);
+        let (w0, w1) = (splat(-ZETAS[3]), splat(-ZETAS[2]));
+        pairs!(gs, r, (0, 2, w0), (1, 3, w0), (4, 6, w1), (5, 7, w1));
+        let [r0, r1, r2, r3, r4, r5, r6, r7] = r;
+        let out = |t: __m256i, y: __m256i| {
+            (
+                mul_tw(_mm256_add_epi32(t, y), scale),
+                mul_tw(_mm256_sub_epi32(t, y), last),
+            )
+        };
+        let ((s0, d0), (s1, d1), (s2, d2), (s3, d3)) = (out(r0, r4), out(r1, r5), out(r2, r6), out(r3, r7));
+        store8(v, g, 4, [s0, s1, s2, s3, d0, d1, d2, d3]);
     }
 }
 
