@@ -110,14 +110,59 @@ fn gs<V: Vec4>(x: V, y: V, w: Tw<V>) -> (V, V) {
     (x.add(y), x.sub(y).mul_tw(w.0, w.1))
 }
 
-#[inline(always)]
-fn ct_at<V: Vec4>(r: &mut [V; 8], i: usize, j: usize, w: Tw<V>) {
-    (r[i], r[j]) = ct(r[i], r[j], w);
+/// Butterflies `$f` (`ct` or `gs`) on pairs of registers of `$r`, with literal indices so
+/// the eight registers never go through memory.
+macro_rules! pairs {
+    ($f:ident, $r:ident, $(($i:literal, $j:literal, $w:expr)),* $(,)?) => {
+        $( ($r[$i], $r[$j]) = $f($r[$i], $r[$j], $w); )*
+    };
 }
 
+/// Eight vectors of `v` at `i0`, `i0 + step`, …
 #[inline(always)]
-fn gs_at<V: Vec4>(r: &mut [V; 8], i: usize, j: usize, w: Tw<V>) {
-    (r[i], r[j]) = gs(r[i], r[j], w);
+fn load8<V: Vec4>(v: &[[i32; 4]], i0: usize, step: usize) -> [V; 8] {
+    let l = |k: usize| V::load(&v[i0 + k * step]);
+    [l(0), l(1), l(2), l(3), l(4), l(5), l(6), l(7)]
+}
+
+/// Stores what [`load8`] loaded.
+#[inline(always)]
+fn store8<V: Vec4>(v: &mut [[i32; 4]], i0: usize, step: usize, r: [V; 8]) {
+    let [r0, r1, r2, r3, r4, r5, r6, r7] = r;
+    r0.store(&mut v[i0]);
+    r1.store(&mut v[i0 + step]);
+    r2.store(&mut v[i0 + 2 * step]);
+    r3.store(&mut v[i0 + 3 * step]);
+    r4.store(&mut v[i0 + 4 * step]);
+    r5.store(&mut v[i0 + 5 * step]);
+    r6.store(&mut v[i0 + 6 * step]);
+    r7.store(&mut v[i0 + 7 * step]);
+}
+
+/// Forward layers len 4, 2, 1 on the `m`-th block of 8 coefficients (`r0` = c0..c3,
+/// `r1` = c4..c7).
+#[inline(always)]
+fn ntt_tail<V: Vec4>(r0: V, r1: V, m: usize) -> (V, V) {
+    let (r0, r1) = ct(r0, r1, splat(ZETAS[32 + m]));
+    // len 2: [c0 c1 c4 c5] against [c2 c3 c6 c7].
+    let (x, y) = ct(r0.zip64_lo(r1), r0.zip64_hi(r1), vary(&FWD2, m));
+    // len 1: [c0 c4 c2 c6] against [c1 c5 c3 c7].
+    let (x, y) = ct(x.even(y), x.odd(y), vary(&FWD1, m));
+    // Back: [c0 c1 c4 c5], [c2 c3 c6 c7], then [c0..c3], [c4..c7].
+    let (x, y) = (x.zip32_lo(y), x.zip32_hi(y));
+    (x.zip64_lo(y), x.zip64_hi(y))
+}
+
+/// Inverse layers len 1, 2, 4 on the `m`-th block of 8 coefficients.
+#[inline(always)]
+fn inv_head<V: Vec4>(r0: V, r1: V, m: usize) -> (V, V) {
+    let (x, y) = (r0.zip64_lo(r1), r0.zip64_hi(r1));
+    // len 1: [c0 c4 c2 c6] against [c1 c5 c3 c7].
+    let (x, y) = gs(x.even(y), x.odd(y), vary(&INV1, m));
+    // len 2: [c0 c1 c4 c5] against [c2 c3 c6 c7].
+    let (x, y) = gs(x.zip32_lo(y), x.zip32_hi(y), vary(&INV2, m));
+    // len 4: [c0..c3] against [c4..c7].
+    gs(x.zip64_lo(y), x.zip64_hi(y), splat(-ZETAS[63 - m]))
 }
 
 /// [`super::ntt`].
@@ -126,44 +171,27 @@ pub(super) fn ntt<V: Vec4>(a: &mut [i32; 256]) {
     let (v, _) = a.as_chunks_mut::<4>();
     // Layers 1–3: vector 8i + g holds coefficients 32i + 4g .. +4.
     for g in 0..8 {
-        let mut r: [V; 8] = core::array::from_fn(|i| V::load(&v[8 * i + g]));
-        for i in 0..4 {
-            ct_at(&mut r, i, i + 4, splat(ZETAS[1]));
-        }
-        for i in [0, 1, 4, 5] {
-            ct_at(&mut r, i, i + 2, splat(ZETAS[2 + i / 4]));
-        }
-        for i in [0, 2, 4, 6] {
-            ct_at(&mut r, i, i + 1, splat(ZETAS[4 + i / 2]));
-        }
-        for (i, x) in r.iter().enumerate() {
-            x.store(&mut v[8 * i + g]);
-        }
+        let mut r = load8::<V>(v, g, 8);
+        let w = splat(ZETAS[1]);
+        pairs!(ct, r, (0, 4, w), (1, 5, w), (2, 6, w), (3, 7, w));
+        let (w0, w1) = (splat(ZETAS[2]), splat(ZETAS[3]));
+        pairs!(ct, r, (0, 2, w0), (1, 3, w0), (4, 6, w1), (5, 7, w1));
+        let w = [4, 5, 6, 7].map(|k| splat(ZETAS[k]));
+        pairs!(ct, r, (0, 1, w[0]), (2, 3, w[1]), (4, 5, w[2]), (6, 7, w[3]));
+        store8(v, g, 8, r);
     }
     // Layers 4–8 on 32 consecutive coefficients (vectors 8b .. 8b+8).
     for b in 0..8 {
-        let mut r: [V; 8] = core::array::from_fn(|i| V::load(&v[8 * b + i]));
-        for i in 0..4 {
-            ct_at(&mut r, i, i + 4, splat(ZETAS[8 + b]));
-        }
-        for i in [0, 1, 4, 5] {
-            ct_at(&mut r, i, i + 2, splat(ZETAS[16 + 2 * b + i / 4]));
-        }
-        for p in 0..4 {
-            let m = 4 * b + p;
-            ct_at(&mut r, 2 * p, 2 * p + 1, splat(ZETAS[32 + m]));
-            let (r0, r1) = (r[2 * p], r[2 * p + 1]);
-            // len 2: [c0 c1 c4 c5] against [c2 c3 c6 c7].
-            let (x, y) = ct(r0.zip64_lo(r1), r0.zip64_hi(r1), vary(&FWD2, m));
-            // len 1: [c0 c4 c2 c6] against [c1 c5 c3 c7].
-            let (x, y) = ct(x.even(y), x.odd(y), vary(&FWD1, m));
-            // Back: [c0 c1 c4 c5], [c2 c3 c6 c7], then [c0..c3], [c4..c7].
-            let (x, y) = (x.zip32_lo(y), x.zip32_hi(y));
-            (r[2 * p], r[2 * p + 1]) = (x.zip64_lo(y), x.zip64_hi(y));
-        }
-        for (i, x) in r.iter().enumerate() {
-            x.store(&mut v[8 * b + i]);
-        }
+        let mut r = load8::<V>(v, 8 * b, 1);
+        let w = splat(ZETAS[8 + b]);
+        pairs!(ct, r, (0, 4, w), (1, 5, w), (2, 6, w), (3, 7, w));
+        let (w0, w1) = (splat(ZETAS[16 + 2 * b]), splat(ZETAS[17 + 2 * b]));
+        pairs!(ct, r, (0, 2, w0), (1, 3, w0), (4, 6, w1), (5, 7, w1));
+        (r[0], r[1]) = ntt_tail(r[0], r[1], 4 * b);
+        (r[2], r[3]) = ntt_tail(r[2], r[3], 4 * b + 1);
+        (r[4], r[5]) = ntt_tail(r[4], r[5], 4 * b + 2);
+        (r[6], r[7]) = ntt_tail(r[6], r[7], 4 * b + 3);
+        store8(v, 8 * b, 1, r);
     }
 }
 
@@ -172,46 +200,30 @@ pub(super) fn ntt<V: Vec4>(a: &mut [i32; 256]) {
 pub(super) fn inv_ntt<V: Vec4>(a: &mut [i32; 256]) {
     let (v, _) = a.as_chunks_mut::<4>();
     for b in 0..8 {
-        let mut r: [V; 8] = core::array::from_fn(|i| V::load(&v[8 * b + i]));
-        for p in 0..4 {
-            let m = 4 * b + p;
-            let (r0, r1) = (r[2 * p], r[2 * p + 1]);
-            let (x, y) = (r0.zip64_lo(r1), r0.zip64_hi(r1));
-            // len 1: [c0 c4 c2 c6] against [c1 c5 c3 c7].
-            let (x, y) = gs(x.even(y), x.odd(y), vary(&INV1, m));
-            // len 2: [c0 c1 c4 c5] against [c2 c3 c6 c7].
-            let (x, y) = gs(x.zip32_lo(y), x.zip32_hi(y), vary(&INV2, m));
-            // len 4: [c0..c3] against [c4..c7].
-            (r[2 * p], r[2 * p + 1]) = gs(x.zip64_lo(y), x.zip64_hi(y), splat(-ZETAS[63 - m]));
-        }
-        for i in [0, 1, 4, 5] {
-            gs_at(&mut r, i, i + 2, splat(-ZETAS[31 - (2 * b + i / 4)]));
-        }
-        for i in 0..4 {
-            gs_at(&mut r, i, i + 4, splat(-ZETAS[15 - b]));
-        }
-        for (i, x) in r.iter().enumerate() {
-            x.store(&mut v[8 * b + i]);
-        }
+        let mut r = load8::<V>(v, 8 * b, 1);
+        (r[0], r[1]) = inv_head(r[0], r[1], 4 * b);
+        (r[2], r[3]) = inv_head(r[2], r[3], 4 * b + 1);
+        (r[4], r[5]) = inv_head(r[4], r[5], 4 * b + 2);
+        (r[6], r[7]) = inv_head(r[6], r[7], 4 * b + 3);
+        let (w0, w1) = (splat(-ZETAS[31 - 2 * b]), splat(-ZETAS[30 - 2 * b]));
+        pairs!(gs, r, (0, 2, w0), (1, 3, w0), (4, 6, w1), (5, 7, w1));
+        let w = splat(-ZETAS[15 - b]);
+        pairs!(gs, r, (0, 4, w), (1, 5, w), (2, 6, w), (3, 7, w));
+        store8(v, 8 * b, 1, r);
     }
     // Layers len 32, 64 and 128 (with the scale) on vectors of stride 32.
+    let (scale, last) = (splat::<V>(INV_NTT_SCALE), splat::<V>(LAST_ZETA_SCALED));
     for g in 0..8 {
-        let mut r: [V; 8] = core::array::from_fn(|i| V::load(&v[8 * i + g]));
-        for i in [0, 2, 4, 6] {
-            gs_at(&mut r, i, i + 1, splat(-ZETAS[7 - i / 2]));
-        }
-        for i in [0, 1, 4, 5] {
-            gs_at(&mut r, i, i + 2, splat(-ZETAS[3 - i / 4]));
-        }
-        let (scale, last) = (splat::<V>(INV_NTT_SCALE), splat::<V>(LAST_ZETA_SCALED));
-        for i in 0..4 {
-            let (t, y) = (r[i], r[i + 4]);
-            r[i] = t.add(y).mul_tw(scale.0, scale.1);
-            r[i + 4] = t.sub(y).mul_tw(last.0, last.1);
-        }
-        for (i, x) in r.iter().enumerate() {
-            x.store(&mut v[8 * i + g]);
-        }
+        let mut r = load8::<V>(v, g, 8);
+        let w = [7, 6, 5, 4].map(|k| splat(-ZETAS[k]));
+        pairs!(gs, r, (0, 1, w[0]), (2, 3, w[1]), (4, 5, w[2]), (6, 7, w[3]));
+        let (w0, w1) = (splat(-ZETAS[3]), splat(-ZETAS[2]));
+        pairs!(gs, r, (0, 2, w0), (1, 3, w0), (4, 6, w1), (5, 7, w1));
+        let [r0, r1, r2, r3, r4, r5, r6, r7] = r;
+        let out = |t: V, y: V| (t.add(y).mul_tw(scale.0, scale.1), t.sub(y).mul_tw(last.0, last.1));
+        let ((s0, d0), (s1, d1)) = (out(r0, r4), out(r1, r5));
+        let ((s2, d2), (s3, d3)) = (out(r2, r6), out(r3, r7));
+        store8(v, g, 8, [s0, s1, s2, s3, d0, d1, d2, d3]);
     }
 }
 
