@@ -7,8 +7,9 @@
 //!
 //! The four kernels every ML-DSA operation spends its arithmetic in — [`ntt`], [`inv_ntt`],
 //! [`pointwise`] and [`pointwise_acc`] — each have a portable definition (`portable.rs`)
-//! and SIMD versions that return the same i32s bit for bit, so nothing downstream can tell
-//! them apart:
+//! and SIMD versions that return the same i32s bit for bit (NEON: for every input but the
+//! product i32::MIN · i32::MIN, far outside the ranges below), so nothing downstream can
+//! tell them apart:
 //! - x86-64 with `std`: AVX2 (`avx2.rs`), chosen at run time with `is_x86_feature_detected!`;
 //! - wasm32 with `simd128` (`simd128.rs`) and aarch64 (NEON is baseline there, `neon.rs`):
 //!   four-lane vectors, both through the one generic NTT of `lanes4.rs`. Not in the light

@@ -4,8 +4,8 @@
 //! The Montgomery product uses doubling high multiplies instead of widening ones, and is
 //! still bit-identical to [`super::mont_reduce`]: with P = a·b and t = lo32(P)·q^-1, U = t·q,
 //! P ≡ U (mod 2^32), so P − U = k·2^32 with k the portable result. `vqdmulhq_s32` returns
-//! ⌊2P / 2^32⌋ = ⌊P / 2^31⌋ (it saturates only for a = b = −2^31, outside every range the
-//! kernels take: |a| < 2^31·q / |b| for the product, and t·q never). Since P and U agree in
+//! ⌊2P / 2^32⌋ = ⌊P / 2^31⌋; it saturates only for a = b = −2^31, which no caller passes
+//! (pointwise inputs are NTT-domain values, |a| < 9q) and t·q never is. Since P and U agree in
 //! their low 32 bits, ⌊P/2^31⌋ − ⌊U/2^31⌋ = 2k exactly, and `vhsubq_s32` halves that
 //! difference without overflow: k. As |P| < 2^62 and |U| < 2^54, |k| < 2^31, so the
 //! portable code's `as i32` truncation is exact too.
