@@ -12,11 +12,20 @@
 //! Seeds and the message are fixed and labelled (SHAKE256 of "quasar-pq/bench/…"), so reruns
 //! and machines are comparable. Run: `cargo bench --bench mldsa`; table:
 //! `python3 scripts/bench-table.py`.
+//!
+//! With `--features bench-internals` (`cargo bench -p quasar-pq --bench mldsa --features
+//! bench-internals`), each operation also runs as `quasar-portable`: quasar-pq with its NTT
+//! and pointwise kernels forced to the portable code (`mldsa::ntt::set_backend`), so the
+//! SIMD kernels' gain shows in the same run; and the group `ntt` times the kernels alone
+//! (`ntt/simd`, `ntt/portable`, `inv_ntt/…`, `pointwise/…`; "simd" is AVX2 where the
+//! CPU has it, NEON on aarch64, the portable code elsewhere).
 
 use core::hint::black_box;
 use core::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+#[cfg(feature = "bench-internals")]
+use quasar_pq::mldsa::ntt::{self, Backend};
 use quasar_pq::mldsa::{self, Mode};
 use sha3::digest::{ExtendableOutput, Update, XofReader};
 
@@ -71,6 +80,10 @@ fn bench_set(c: &mut Criterion, mode: Mode) {
     g.bench_function("keygen/quasar", |b| {
         b.iter(|| mldsa::keygen(mode, black_box(&seed)))
     });
+    #[cfg(feature = "bench-internals")]
+    g.bench_function("keygen/quasar-portable", |b| {
+        portable(|| b.iter(|| mldsa::keygen(mode, black_box(&seed))))
+    });
     for p in &peers {
         g.bench_function(format!("keygen/{}", p.name), |b| {
             b.iter(|| (p.keygen)(black_box(&seed)))
@@ -79,6 +92,10 @@ fn bench_set(c: &mut Criterion, mode: Mode) {
 
     g.bench_function("sign/quasar", |b| {
         b.iter(|| mldsa::sign(mode, black_box(&sk), black_box(&msg), ctx, None).expect("sign"))
+    });
+    #[cfg(feature = "bench-internals")]
+    g.bench_function("sign/quasar-portable", |b| {
+        portable(|| b.iter(|| mldsa::sign(mode, black_box(&sk), black_box(&msg), ctx, None).expect("sign")))
     });
     for p in &peers {
         g.bench_function(format!("sign/{}", p.name), |b| {
@@ -89,6 +106,14 @@ fn bench_set(c: &mut Criterion, mode: Mode) {
     g.bench_function("verify/quasar", |b| {
         b.iter(|| mldsa::verify(mode, black_box(&pk), black_box(&msg), ctx, black_box(&sig)).expect("verify"))
     });
+    #[cfg(feature = "bench-internals")]
+    g.bench_function("verify/quasar-portable", |b| {
+        portable(|| {
+            b.iter(|| {
+                mldsa::verify(mode, black_box(&pk), black_box(&msg), ctx, black_box(&sig)).expect("verify")
+            })
+        })
+    });
     for p in &peers {
         g.bench_function(format!("verify/{}", p.name), |b| {
             b.iter(|| assert!((p.verify)(black_box(&pk), black_box(&msg), ctx, black_box(&sig))))
@@ -97,7 +122,61 @@ fn bench_set(c: &mut Criterion, mode: Mode) {
     g.finish();
 }
 
+/// Runs `f` with the portable NTT and pointwise kernels, then restores the default.
+#[cfg(feature = "bench-internals")]
+fn portable<R>(f: impl FnOnce() -> R) -> R {
+    ntt::set_backend(Backend::Portable);
+    let r = f();
+    ntt::set_backend(Backend::Auto);
+    r
+}
+
+/// The kernels alone, SIMD against portable, on fixed inputs in their documented ranges.
+#[cfg(feature = "bench-internals")]
+fn bench_kernels(c: &mut Criterion) {
+    let bytes: [u8; 1024] = labelled("ntt/input");
+    // |a| < q: the NTT's input range; the NTT of it is in the pointwise range.
+    let a: [i32; 256] = core::array::from_fn(|i| {
+        let w = u32::from_le_bytes([bytes[4 * i], bytes[4 * i + 1], bytes[4 * i + 2], bytes[4 * i + 3]]);
+        i32::try_from(w % 8_380_417).expect("< q") - 4_190_208
+    });
+    let mut a_hat = a;
+    ntt::ntt(&mut a_hat);
+    let mut g = c.benchmark_group("ntt");
+    g.warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1))
+        .sample_size(50);
+    for (label, backend) in [("simd", Backend::Auto), ("portable", Backend::Portable)] {
+        ntt::set_backend(backend);
+        g.bench_function(format!("ntt/{label}"), |b| {
+            b.iter(|| {
+                let mut x = black_box(a);
+                ntt::ntt(&mut x);
+                x
+            })
+        });
+        g.bench_function(format!("inv_ntt/{label}"), |b| {
+            b.iter(|| {
+                let mut x = black_box(a);
+                ntt::inv_ntt(&mut x);
+                x
+            })
+        });
+        g.bench_function(format!("pointwise/{label}"), |b| {
+            let mut r = [0i32; 256];
+            b.iter(|| {
+                ntt::pointwise(&mut r, black_box(&a_hat), black_box(&a));
+                black_box(&r);
+            })
+        });
+    }
+    ntt::set_backend(Backend::Auto);
+    g.finish();
+}
+
 fn benches(c: &mut Criterion) {
+    #[cfg(feature = "bench-internals")]
+    bench_kernels(c);
     for mode in [Mode::MlDsa44, Mode::MlDsa65, Mode::MlDsa87] {
         bench_set(c, mode);
     }

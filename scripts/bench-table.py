@@ -18,8 +18,9 @@ import subprocess
 import sys
 
 OURS = "quasar"
-PEERS = ["rustcrypto", "fips204", "libcrux", "libcrux-portable"]
+PEERS = ["quasar-portable", "rustcrypto", "fips204", "libcrux", "libcrux-portable"]
 PEER_LABEL = {
+    "quasar-portable": "quasar-pq with its portable NTT kernels (only with `--features bench-internals`)",
     "rustcrypto": "RustCrypto ml-dsa 0.1",
     "fips204": "fips204 0.5",
     "libcrux": "libcrux-ml-dsa 0.0.11 (AVX2 dispatch)",

@@ -47,6 +47,12 @@ pub mod hazmat;
 mod hint;
 mod keygen;
 mod keys;
+// The NTT and pointwise kernels (portable, AVX2, NEON, simd128); public with their backend
+// switch only under `bench-internals` (benches force the portable kernels).
+#[cfg(feature = "bench-internals")]
+pub mod ntt;
+#[cfg(not(feature = "bench-internals"))]
+#[allow(unreachable_pub)] // public only under `bench-internals`
 mod ntt;
 mod params;
 pub(crate) mod poly;

@@ -4,6 +4,23 @@
 //! form, so `ntt` maps plain coefficients to plain NTT coefficients; a pointwise product
 //! of two plain NTT values picks up a factor R^-1, which `inv_ntt` (the reference's
 //! "invntt_tomont") cancels by multiplying with R. No step branches on data.
+//!
+//! The four kernels every ML-DSA operation spends its arithmetic in — [`ntt`], [`inv_ntt`],
+//! [`pointwise`] and [`pointwise_acc`] — each have a portable definition (`portable.rs`)
+//! and SIMD versions that return the same i32s bit for bit (NEON: for every input but the
+//! product i32::MIN · i32::MIN, far outside the ranges below), so nothing downstream can
+//! tell them apart:
+//! - x86-64 with `std`: AVX2 (`avx2.rs`), chosen at run time with `is_x86_feature_detected!`;
+//! - wasm32 with `simd128` (`simd128.rs`) and aarch64 (NEON is baseline there, `neon.rs`):
+//!   four-lane vectors, both through the one generic NTT of `lanes4.rs`. Not in the light
+//!   (verify-only) WebAssembly build: compiled for size (opt-level s), the kernels made its
+//!   verification about 5 % slower than the portable code, and its module 4.8 KB larger;
+//! - everywhere else, the portable code.
+//!
+//! The target files are the only ones here allowed `unsafe`: a `#[target_feature]` call
+//! after detection, and unaligned vector loads and stores. [`set_backend`] (public under
+//! `bench-internals`) forces the portable kernels for the whole process, so benches show
+//! the gain and tests compare the two in one binary.
 
 /// The modulus q = 2^23 − 2^13 + 1.
 pub(super) const Q: i32 = 8_380_417;
@@ -11,6 +28,8 @@ pub(super) const Q: i32 = 8_380_417;
 const QINV: i32 = 58_728_449;
 /// ζ = 1753, a primitive 512-th root of unity mod q (FIPS 204 §7.5).
 const ZETA: i64 = 1753;
+
+use core::sync::atomic::{AtomicBool, Ordering};
 
 const fn pow_mod(base: i64, mut exp: u32) -> i64 {
     let mut acc = 1i64;
@@ -85,59 +104,6 @@ pub(super) fn freeze(a: i32) -> i32 {
     caddq(reduce32(a))
 }
 
-/// FIPS 204 Alg. 41 NTT, in place. Input |a| < q; output |a| < 9q.
-pub(super) fn ntt(a: &mut [i32; 256]) {
-    let mut k = 0;
-    let mut len = 128;
-    while len > 0 {
-        let mut start = 0;
-        while start < 256 {
-            k += 1;
-            let zeta = ZETAS[k];
-            let (lo, hi) = a[start..start + 2 * len].split_at_mut(len);
-            for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
-                let t = mont_mul(zeta, *y);
-                *y = *x - t;
-                *x += t;
-            }
-            start += 2 * len;
-        }
-        len >>= 1;
-    }
-}
-
-/// FIPS 204 Alg. 42 NTT^-1, in place, times the Montgomery factor 2^32.
-/// Input |a| < q; output |a| < q.
-///
-/// The final scaling by 256^-1 (step 21) is folded into the last layer: its sums are
-/// multiplied by the scale, its differences by ζ·scale, saving a pass over the array.
-pub(super) fn inv_ntt(a: &mut [i32; 256]) {
-    let mut k = 256;
-    let mut len = 1;
-    while len < 128 {
-        let mut start = 0;
-        while start < 256 {
-            k -= 1;
-            let zeta = -ZETAS[k];
-            let (lo, hi) = a[start..start + 2 * len].split_at_mut(len);
-            for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
-                let t = *x;
-                *x = t + *y;
-                *y = mont_mul(zeta, t - *y);
-            }
-            start += 2 * len;
-        }
-        len <<= 1;
-    }
-    // Last layer (len = 128, k = 1). Sums reach at most 256·q < 2^31.
-    let (lo, hi) = a.split_at_mut(128);
-    for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
-        let t = *x;
-        *x = mont_mul(INV_NTT_SCALE, t + *y);
-        *y = mont_mul(LAST_ZETA_SCALED, t - *y);
-    }
-}
-
 /// −ζ_1 · scale, in Montgomery form: the last layer's twiddle with the scale folded in.
 // Montgomery reduction at compile time: `p as i32` keeps p mod 2^32 on purpose.
 #[allow(clippy::cast_possible_truncation)]
@@ -148,9 +114,203 @@ const LAST_ZETA_SCALED: i32 = {
     ((p - (t as i64) * (Q as i64)) >> 32) as i32
 };
 
+mod portable;
+
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+#[allow(unsafe_code)] // target-feature calls after detection, vector loads and stores
+mod avx2;
+#[cfg(any(
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light"))
+))]
+mod lanes4;
+#[cfg(target_arch = "aarch64")]
+#[allow(unsafe_code)] // vector loads and stores
+mod neon;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light")))]
+#[allow(unsafe_code)] // vector loads and stores
+mod simd128;
+
+/// Which kernels [`ntt`], [`inv_ntt`], [`pointwise`] and [`pointwise_acc`] may use (for
+/// benchmarks and tests).
+#[cfg_attr(not(feature = "bench-internals"), allow(dead_code))] // benches and tests
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// The fastest the CPU supports (the default).
+    Auto,
+    /// The portable scalar code, as on a target without SIMD.
+    Portable,
+}
+
+static PORTABLE_ONLY: AtomicBool = AtomicBool::new(false);
+
+/// Restricts the kernels ML-DSA's arithmetic may use, for the whole process: benchmarks
+/// measure what a target without SIMD runs, tests compare the backends.
+#[cfg_attr(not(feature = "bench-internals"), allow(dead_code))] // benches and tests
+pub fn set_backend(b: Backend) {
+    PORTABLE_ONLY.store(b == Backend::Portable, Ordering::Relaxed);
+}
+
+/// Whether the switch lets a SIMD kernel run.
+#[cfg_attr(
+    not(any(
+        all(target_arch = "x86_64", feature = "std"),
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light"))
+    )),
+    allow(dead_code)
+)]
+#[inline]
+fn simd_allowed() -> bool {
+    !PORTABLE_ONLY.load(Ordering::Relaxed)
+}
+
+/// FIPS 204 Alg. 41 NTT, in place. Input |a| < q; output |a| < 9q.
+#[inline]
+pub fn ntt(a: &mut [i32; 256]) {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if let Some(k) = avx2::Avx2::get() {
+        return k.ntt(a);
+    }
+    #[cfg(target_arch = "aarch64")]
+    if simd_allowed() {
+        return lanes4::ntt::<neon::V>(a);
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light")))]
+    if simd_allowed() {
+        return lanes4::ntt::<simd128::V>(a);
+    }
+    portable::ntt(a);
+}
+
+/// FIPS 204 Alg. 42 NTT^-1, in place, times the Montgomery factor 2^32.
+/// Input |a| < q; output |a| < q.
+#[inline]
+pub fn inv_ntt(a: &mut [i32; 256]) {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if let Some(k) = avx2::Avx2::get() {
+        return k.inv_ntt(a);
+    }
+    #[cfg(target_arch = "aarch64")]
+    if simd_allowed() {
+        return lanes4::inv_ntt::<neon::V>(a);
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light")))]
+    if simd_allowed() {
+        return lanes4::inv_ntt::<simd128::V>(a);
+    }
+    portable::inv_ntt(a);
+}
+
+/// r = a ∘ b: the Montgomery product of each pair of coefficients (FIPS 204 Alg. 45
+/// MultiplyNTT, times 2^-32). For |a_i·b_i| < 2^31·q, |r_i| < q.
+#[inline]
+pub fn pointwise(r: &mut [i32; 256], a: &[i32; 256], b: &[i32; 256]) {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if let Some(k) = avx2::Avx2::get() {
+        return k.pointwise(r, a, b);
+    }
+    #[cfg(target_arch = "aarch64")]
+    if simd_allowed() {
+        return lanes4::pointwise::<neon::V, false>(r, a, b);
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light")))]
+    if simd_allowed() {
+        return lanes4::pointwise::<simd128::V, false>(r, a, b);
+    }
+    portable::pointwise(r, a, b);
+}
+
+/// r += a ∘ b (ranges as for [`pointwise`]; the sum must not overflow).
+#[inline]
+pub fn pointwise_acc(r: &mut [i32; 256], a: &[i32; 256], b: &[i32; 256]) {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if let Some(k) = avx2::Avx2::get() {
+        return k.pointwise_acc(r, a, b);
+    }
+    #[cfg(target_arch = "aarch64")]
+    if simd_allowed() {
+        return lanes4::pointwise::<neon::V, true>(r, a, b);
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light")))]
+    if simd_allowed() {
+        return lanes4::pointwise::<simd128::V, true>(r, a, b);
+    }
+    portable::pointwise_acc(r, a, b);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::{vec, vec::Vec};
+
+    /// Test inputs for comparing the SIMD kernels with the portable ones (xorshift64*).
+    pub(super) struct Rng(u64);
+
+    // Test data: the casts keep chosen bits.
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_possible_wrap,
+        clippy::cast_sign_loss
+    )]
+    impl Rng {
+        pub(super) fn new(seed: u64) -> Self {
+            Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+        }
+
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+
+        /// Uniform in [−bound, bound].
+        fn coeff(&mut self, bound: i32) -> i32 {
+            let span = 2 * i64::from(bound) + 1;
+            ((self.next() >> 1) as i64 % span - i64::from(bound)) as i32
+        }
+
+        fn poly(&mut self, bound: i32) -> [i32; 256] {
+            core::array::from_fn(|_| self.coeff(bound))
+        }
+
+        /// Polynomials with |coefficients| ≤ `bound`: the extremes (all ±bound, alternating
+        /// signs, one non-zero coefficient, zero) and 300 uniform ones.
+        pub(super) fn polys(&mut self, bound: i32) -> Vec<[i32; 256]> {
+            let mut v = vec![[bound; 256], [-bound; 256], [0; 256]];
+            v.push(core::array::from_fn(|i| if i % 2 == 0 { bound } else { -bound }));
+            v.push(core::array::from_fn(|i| if i < 128 { bound } else { -bound }));
+            for i in [0, 1, 127, 128, 255] {
+                let mut a = [0; 256];
+                a[i] = bound;
+                v.push(a);
+            }
+            for _ in 0..300 {
+                let b = self.poly(bound);
+                v.push(b);
+            }
+            v
+        }
+
+        /// (a, b, accumulator) triples for the pointwise kernels: NTT-domain ranges
+        /// (|a|, |b| < 9q), products near the Montgomery bound, the whole i32 range but
+        /// i32::MIN, and their extremes; accumulators with |r| < 2^29.
+        pub(super) fn pointwise_cases(&mut self) -> Vec<([i32; 256], [i32; 256], [i32; 256])> {
+            let max = i32::MAX;
+            let mut v = Vec::new();
+            for (ba, bb) in [(9 * Q, 9 * Q), (Q - 1, Q - 1), (max, 255), (max, max)] {
+                v.push(([ba; 256], [bb; 256], [0; 256]));
+                v.push(([-ba; 256], [bb; 256], [1 << 28; 256]));
+                v.push(([-ba; 256], [-bb; 256], [-(1 << 28); 256]));
+                for _ in 0..100 {
+                    let c = (self.poly(ba), self.poly(bb), self.poly(1 << 29));
+                    v.push(c);
+                }
+            }
+            v
+        }
+    }
 
     #[test]
     fn zetas_match_the_reference_table() {

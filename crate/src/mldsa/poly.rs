@@ -5,7 +5,7 @@
 
 use zeroize::Zeroize;
 
-use super::ntt::{self, caddq, mont_mul, reduce32};
+use super::ntt::{self, caddq, reduce32};
 
 /// Coefficients per polynomial.
 pub(super) const N: usize = 256;
@@ -38,17 +38,13 @@ impl Poly {
     /// self = a ∘ b (pointwise Montgomery product of NTT-domain polynomials).
     #[inline]
     pub(super) fn pointwise(&mut self, a: &Poly, b: &Poly) {
-        for ((r, x), y) in self.0.iter_mut().zip(a.0.iter()).zip(b.0.iter()) {
-            *r = mont_mul(*x, *y);
-        }
+        ntt::pointwise(&mut self.0, &a.0, &b.0);
     }
 
     /// self += a ∘ b.
     #[inline]
     pub(super) fn pointwise_acc(&mut self, a: &Poly, b: &Poly) {
-        for ((r, x), y) in self.0.iter_mut().zip(a.0.iter()).zip(b.0.iter()) {
-            *r += mont_mul(*x, *y);
-        }
+        ntt::pointwise_acc(&mut self.0, &a.0, &b.0);
     }
 
     /// self += a.
