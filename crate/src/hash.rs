@@ -6,7 +6,8 @@
 //! Keccak-f\[1600\] on four states at once (AVX-512VL or AVX2 after run-time detection,
 //! two simd128 lanes on wasm32), for SLH-DSA's many independent one-block hashes; it and
 //! its process-wide backend switch are public only under the `bench-internals` feature
-//! (benches and the constant-flow harness force a backend).
+//! (benches and the constant-flow harness force a backend). `lanes` squeezes ML-DSA's
+//! many short-seed SHAKE streams in the lanes of that kernel (of `keccak_x2` in WASM).
 
 pub(crate) mod blocks;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
@@ -17,6 +18,7 @@ pub mod keccak_x4;
 #[cfg(not(feature = "bench-internals"))]
 #[allow(unsafe_code, unreachable_pub)] // as above; public only under `bench-internals`
 pub(crate) mod keccak_x4;
+pub(crate) mod lanes;
 #[cfg(feature = "threshold")]
 pub(crate) mod xof_x4;
 

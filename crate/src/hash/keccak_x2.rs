@@ -1,5 +1,5 @@
-//! Keccak-f\[1600\] on two states at once in WebAssembly SIMD (simd128), and two SHAKE
-//! streams over short seeds built on it.
+//! Keccak-f\[1600\] on two states at once in WebAssembly SIMD (simd128), for the SHAKE
+//! streams of `hash::lanes` and the four-way kernel of `hash::keccak_x4`.
 //!
 //! WebAssembly has 64-bit scalar registers but no vector rotate; still, one v128 lane
 //! pair per Keccak lane runs two permutations in about 1.5× the time of one (measured in
@@ -121,9 +121,18 @@ macro_rules! round {
     };
 }
 
+/// Keccak-f\[1600\] on two lane-interleaved states: word `i` of state `j` is `s[i][j]`.
+pub(crate) fn f1600x2(s: &mut [[u64; 2]; 25]) {
+    let mut v: [v128; 25] = core::array::from_fn(|i| u64x2(s[i][0], s[i][1]));
+    permute(&mut v);
+    for (w, x) in s.iter_mut().zip(v.iter()) {
+        *w = [u64x2_extract_lane::<0>(*x), u64x2_extract_lane::<1>(*x)];
+    }
+}
+
 /// Keccak-f\[1600\] on two states, lane i of state k in lane k of `s[i]`. Two rounds per
 /// iteration, renaming A → E → A, so no state copies are made.
-pub(crate) fn f1600x2(s: &mut [v128; 25]) {
+pub(crate) fn permute(s: &mut [v128; 25]) {
     let [mut aba, mut abe, mut abi, mut abo, mut abu, mut aga, mut age, mut agi, mut ago, mut agu, mut aka, mut ake, mut aki, mut ako, mut aku, mut ama, mut ame, mut ami, mut amo, mut amu, mut asa, mut ase, mut asi, mut aso, mut asu] =
         *s;
     let (mut eba, mut ebe, mut ebi, mut ebo, mut ebu, mut ega, mut ege, mut egi, mut ego, mut egu);
@@ -141,60 +150,4 @@ pub(crate) fn f1600x2(s: &mut [v128; 25]) {
         aba, abe, abi, abo, abu, aga, age, agi, ago, agu, aka, ake, aki, ako, aku, ama, ame, ami, amo, amu,
         asa, ase, asi, aso, asu,
     ];
-}
-
-impl<const RATE: usize> Drop for ShakeBlocksX2<RATE> {
-    fn drop(&mut self) {
-        // The states may hold secret seeds (ExpandMask).
-        self.state = [u64x2_splat(0); 25];
-        core::hint::black_box(&self.state);
-    }
-}
-
-/// Two SHAKE streams of rate `RATE`, each over a seed shorter than one block, squeezed in
-/// lock-step a block at a time.
-pub(crate) struct ShakeBlocksX2<const RATE: usize> {
-    state: [v128; 25],
-}
-
-/// Two SHAKE128 streams.
-pub(crate) type Shake128BlocksX2 = ShakeBlocksX2<168>;
-/// Two SHAKE256 streams.
-pub(crate) type Shake256BlocksX2 = ShakeBlocksX2<136>;
-
-impl<const RATE: usize> ShakeBlocksX2<RATE> {
-    /// Absorbs the concatenation of `parts[k]` into stream k (each shorter than a block).
-    pub(crate) fn new(parts: [&[&[u8]]; 2]) -> Self {
-        let mut blocks = [[0u8; RATE]; 2];
-        for (block, p) in blocks.iter_mut().zip(parts.iter()) {
-            let mut len = 0;
-            for piece in p.iter() {
-                block[len..len + piece.len()].copy_from_slice(piece);
-                len += piece.len();
-            }
-            block[len] ^= 0x1F;
-            block[RATE - 1] ^= 0x80;
-        }
-        let lane = |b: &[u8; RATE], i: usize| {
-            let mut w = [0u8; 8];
-            if 8 * i < RATE {
-                w.copy_from_slice(&b[8 * i..8 * i + 8]);
-            }
-            u64::from_le_bytes(w)
-        };
-        let state = core::array::from_fn(|i| u64x2(lane(&blocks[0], i), lane(&blocks[1], i)));
-        zeroize::Zeroize::zeroize(&mut blocks);
-        ShakeBlocksX2 { state }
-    }
-
-    /// The next `RATE` output bytes of each stream.
-    pub(crate) fn next_blocks(&mut self) -> [[u8; RATE]; 2] {
-        f1600x2(&mut self.state);
-        let mut out = [[0u8; RATE]; 2];
-        for (i, lane) in self.state.iter().enumerate().take(RATE / 8) {
-            out[0][8 * i..8 * i + 8].copy_from_slice(&u64x2_extract_lane::<0>(*lane).to_le_bytes());
-            out[1][8 * i..8 * i + 8].copy_from_slice(&u64x2_extract_lane::<1>(*lane).to_le_bytes());
-        }
-        out
-    }
 }
