@@ -10,7 +10,9 @@
 //! - `verify`: pure ML-DSA.Verify from the encoded public key.
 //!
 //! Seeds and the message are fixed and labelled (SHAKE256 of "quasar-pq/bench/…"), so reruns
-//! and machines are comparable. Run: `cargo bench --bench mldsa`; table:
+//! and machines are comparable. With `--features bench-internals`, `quasar-avx2` lines hold
+//! the four-way Keccak (ExpandA/S/Mask) to AVX2, libcrux's width, on an AVX-512 machine.
+//! Run: `cargo bench --bench mldsa`; table:
 //! `python3 scripts/bench-table.py`.
 
 use core::hint::black_box;
@@ -30,6 +32,17 @@ fn labelled<const N: usize>(label: &str) -> [u8; N] {
     let mut out = [0u8; N];
     h.finalize_xof().read(&mut out);
     out
+}
+
+/// Runs `f` with the four-way Keccak held to AVX2 (libcrux's width; `quasar-avx2` lines,
+/// with the `bench-internals` feature), then back to the fastest backend.
+#[cfg(feature = "bench-internals")]
+fn avx2<R>(f: impl FnOnce() -> R) -> R {
+    use quasar_pq::hash::keccak_x4::{set_backend, Backend};
+    set_backend(Backend::Avx2);
+    let r = f();
+    set_backend(Backend::Auto);
+    r
 }
 
 fn group_name(mode: Mode) -> &'static str {
@@ -71,6 +84,10 @@ fn bench_set(c: &mut Criterion, mode: Mode) {
     g.bench_function("keygen/quasar", |b| {
         b.iter(|| mldsa::keygen(mode, black_box(&seed)))
     });
+    #[cfg(feature = "bench-internals")]
+    g.bench_function("keygen/quasar-avx2", |b| {
+        avx2(|| b.iter(|| mldsa::keygen(mode, black_box(&seed))))
+    });
     for p in &peers {
         g.bench_function(format!("keygen/{}", p.name), |b| {
             b.iter(|| (p.keygen)(black_box(&seed)))
@@ -80,6 +97,10 @@ fn bench_set(c: &mut Criterion, mode: Mode) {
     g.bench_function("sign/quasar", |b| {
         b.iter(|| mldsa::sign(mode, black_box(&sk), black_box(&msg), ctx, None).expect("sign"))
     });
+    #[cfg(feature = "bench-internals")]
+    g.bench_function("sign/quasar-avx2", |b| {
+        avx2(|| b.iter(|| mldsa::sign(mode, black_box(&sk), black_box(&msg), ctx, None).expect("sign")))
+    });
     for p in &peers {
         g.bench_function(format!("sign/{}", p.name), |b| {
             b.iter(|| (p.sign)(black_box(&sk), black_box(&msg), ctx, &[0u8; 32]).expect("sign"))
@@ -88,6 +109,14 @@ fn bench_set(c: &mut Criterion, mode: Mode) {
 
     g.bench_function("verify/quasar", |b| {
         b.iter(|| mldsa::verify(mode, black_box(&pk), black_box(&msg), ctx, black_box(&sig)).expect("verify"))
+    });
+    #[cfg(feature = "bench-internals")]
+    g.bench_function("verify/quasar-avx2", |b| {
+        avx2(|| {
+            b.iter(|| {
+                mldsa::verify(mode, black_box(&pk), black_box(&msg), ctx, black_box(&sig)).expect("verify")
+            })
+        })
     });
     for p in &peers {
         g.bench_function(format!("verify/{}", p.name), |b| {
