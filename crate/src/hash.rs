@@ -10,7 +10,11 @@
 //! many short-seed SHAKE streams in the lanes of that kernel (of `keccak_x2` in WASM).
 
 pub(crate) mod blocks;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[cfg(any(
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
+#[allow(unsafe_code)] // aarch64: the SHA-3 kernel, called after run-time detection
 pub(crate) mod keccak_x2;
 #[cfg(feature = "bench-internals")]
 #[allow(unsafe_code)] // the one module with `unsafe`: target-feature calls after detection
@@ -25,7 +29,8 @@ pub(crate) mod xof_x4;
 /// Keccak-f[1600] round constants ι (FIPS 202 §3.2.5), for the vector permutations.
 #[cfg(any(
     all(target_arch = "wasm32", target_feature = "simd128"),
-    all(target_arch = "x86_64", feature = "std")
+    all(target_arch = "x86_64", feature = "std"),
+    all(target_arch = "aarch64", target_feature = "neon")
 ))]
 const KECCAK_RC: [u64; 24] = [
     0x0000_0000_0000_0001,

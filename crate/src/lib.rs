@@ -46,7 +46,8 @@
 #![cfg_attr(not(feature = "std"), no_std)]
 // Lints: Cargo.toml's `[lints]` table (`missing_docs` denied, `unwrap_used` outside tests,
 // casts, `unreachable_pub`). The table only warns on `unsafe_code` (tests may need it); the
-// library denies it, allowed in hash::keccak_x4 (AVX2 after detection), corona's sampler
+// library denies it, allowed in hash::keccak_x4 (AVX2 after detection), hash::keccak_x2
+// (aarch64: the NEON kernels, and the SHA-3 one after detection), corona's sampler
 // (`sample::wide`: the same code compiled for AVX2 / AVX-512, after detection) and ct (value
 // barrier, Valgrind requests).
 #![deny(unsafe_code)]

@@ -8,7 +8,7 @@
 //! - everywhere else, and for a single active state: the scalar `keccak` crate, one state
 //!   at a time.
 //!
-//! One of the crate's three modules allowed `unsafe` (with `ct` and Corona's `sample::wide`):
+//! One of the crate's modules allowed `unsafe` (with `ct`, `hash::keccak_x2` and Corona's `sample::wide`):
 //! calling a `#[target_feature]` function after the feature was detected, and the unaligned
 //! 256-bit loads and stores. [`x86_width`] tells the others which width the switch allows.
 

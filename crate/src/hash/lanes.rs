@@ -5,19 +5,24 @@
 //! in a two-byte suffix of one seed; a vector permutation runs several of them for little
 //! more than the price of one. [`LANES`] is 4 on x86-64 with `std` (`keccak_x4`: AVX-512VL
 //! or AVX2 after run-time detection, the scalar permutation per state without them or under
-//! `Backend::Portable`), 2 in WebAssembly with simd128 (`keccak_x2`), 1 elsewhere. Each lane
+//! `Backend::Portable`), 2 in WebAssembly with simd128 and on aarch64 (`keccak_x2`: simd128,
+//! NEON, NEON with SHA-3), 1 elsewhere. Each lane
 //! is the stream of [`super::blocks::ShakeBlocks`]: same padding, no read-ahead.
 
 /// How many streams one [`ShakeLanes`] squeezes at once on this target.
 #[cfg(all(target_arch = "x86_64", feature = "std"))]
 pub(crate) const LANES: usize = 4;
 /// How many streams one [`ShakeLanes`] squeezes at once on this target.
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[cfg(any(
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
 pub(crate) const LANES: usize = 2;
 /// How many streams one [`ShakeLanes`] squeezes at once on this target.
 #[cfg(not(any(
     all(target_arch = "x86_64", feature = "std"),
-    all(target_arch = "wasm32", target_feature = "simd128")
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    all(target_arch = "aarch64", target_feature = "neon")
 )))]
 pub(crate) const LANES: usize = 1;
 
@@ -31,7 +36,10 @@ fn permute(s: &mut State, active: usize) {
 }
 
 /// Keccak-f\[1600\] on the first `active` states: one alone is cheaper on the scalar permutation.
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[cfg(any(
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
 fn permute(s: &mut State, active: usize) {
     if active == 1 {
         scalar_first(s);
@@ -43,7 +51,8 @@ fn permute(s: &mut State, active: usize) {
 /// Keccak-f\[1600\] on the one state.
 #[cfg(not(any(
     all(target_arch = "x86_64", feature = "std"),
-    all(target_arch = "wasm32", target_feature = "simd128")
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    all(target_arch = "aarch64", target_feature = "neon")
 )))]
 fn permute(s: &mut State, _active: usize) {
     scalar_first(s);
