@@ -10,13 +10,16 @@
 //! - `verify`: pure ML-DSA.Verify from the encoded public key.
 //!
 //! Seeds and the message are fixed and labelled (SHAKE256 of "quasar-pq/bench/…"), so reruns
-//! and machines are comparable. Run: `cargo bench --bench mldsa`; table:
+//! and machines are comparable. With `--features bench-internals`, `quasar-avx2` lines hold
+//! the four-way Keccak (ExpandA/S/Mask) to AVX2, libcrux's width, on an AVX-512 machine.
+//! Run: `cargo bench --bench mldsa`; table:
 //! `python3 scripts/bench-table.py`.
 //!
 //! With `--features bench-internals` (`cargo bench -p quasar-pq --bench mldsa --features
-//! bench-internals`), each operation also runs as `quasar-portable`: quasar-pq with its NTT
-//! and pointwise kernels forced to the portable code (`mldsa::ntt::set_backend`), so the
-//! SIMD kernels' gain shows in the same run; and the group `ntt` times the kernels alone
+//! bench-internals`), each operation also runs as `quasar-portable`: quasar-pq as a target
+//! without SIMD runs it (the NTT and pointwise kernels and the Keccak forced portable:
+//! `mldsa::ntt::set_backend`, `hash::keccak_x4::set_backend`), so the SIMD gain shows in the same
+//! run, and as `quasar-avx2`: the four-way Keccak held to AVX2, libcrux's width; and the group `ntt` times the kernels alone
 //! (`ntt/simd`, `ntt/portable`, `inv_ntt/…`, `pointwise/…`; "simd" is AVX2 where the
 //! CPU has it, NEON on aarch64, the portable code elsewhere).
 
@@ -39,6 +42,17 @@ fn labelled<const N: usize>(label: &str) -> [u8; N] {
     let mut out = [0u8; N];
     h.finalize_xof().read(&mut out);
     out
+}
+
+/// Runs `f` with the four-way Keccak held to AVX2 (libcrux's width; `quasar-avx2` lines,
+/// with the `bench-internals` feature), then back to the fastest backend.
+#[cfg(feature = "bench-internals")]
+fn avx2<R>(f: impl FnOnce() -> R) -> R {
+    use quasar_pq::hash::keccak_x4::{set_backend, Backend};
+    set_backend(Backend::Avx2);
+    let r = f();
+    set_backend(Backend::Auto);
+    r
 }
 
 fn group_name(mode: Mode) -> &'static str {
@@ -84,6 +98,10 @@ fn bench_set(c: &mut Criterion, mode: Mode) {
     g.bench_function("keygen/quasar-portable", |b| {
         portable(|| b.iter(|| mldsa::keygen(mode, black_box(&seed))))
     });
+    #[cfg(feature = "bench-internals")]
+    g.bench_function("keygen/quasar-avx2", |b| {
+        avx2(|| b.iter(|| mldsa::keygen(mode, black_box(&seed))))
+    });
     for p in &peers {
         g.bench_function(format!("keygen/{}", p.name), |b| {
             b.iter(|| (p.keygen)(black_box(&seed)))
@@ -96,6 +114,10 @@ fn bench_set(c: &mut Criterion, mode: Mode) {
     #[cfg(feature = "bench-internals")]
     g.bench_function("sign/quasar-portable", |b| {
         portable(|| b.iter(|| mldsa::sign(mode, black_box(&sk), black_box(&msg), ctx, None).expect("sign")))
+    });
+    #[cfg(feature = "bench-internals")]
+    g.bench_function("sign/quasar-avx2", |b| {
+        avx2(|| b.iter(|| mldsa::sign(mode, black_box(&sk), black_box(&msg), ctx, None).expect("sign")))
     });
     for p in &peers {
         g.bench_function(format!("sign/{}", p.name), |b| {
@@ -114,6 +136,14 @@ fn bench_set(c: &mut Criterion, mode: Mode) {
             })
         })
     });
+    #[cfg(feature = "bench-internals")]
+    g.bench_function("verify/quasar-avx2", |b| {
+        avx2(|| {
+            b.iter(|| {
+                mldsa::verify(mode, black_box(&pk), black_box(&msg), ctx, black_box(&sig)).expect("verify")
+            })
+        })
+    });
     for p in &peers {
         g.bench_function(format!("verify/{}", p.name), |b| {
             b.iter(|| assert!((p.verify)(black_box(&pk), black_box(&msg), ctx, black_box(&sig))))
@@ -122,12 +152,16 @@ fn bench_set(c: &mut Criterion, mode: Mode) {
     g.finish();
 }
 
-/// Runs `f` with the portable NTT and pointwise kernels, then restores the default.
+/// Runs `f` as a target without SIMD would (the portable NTT and pointwise kernels and the
+/// scalar Keccak), then restores the defaults.
 #[cfg(feature = "bench-internals")]
 fn portable<R>(f: impl FnOnce() -> R) -> R {
+    use quasar_pq::hash::keccak_x4;
     ntt::set_backend(Backend::Portable);
+    keccak_x4::set_backend(keccak_x4::Backend::Portable);
     let r = f();
     ntt::set_backend(Backend::Auto);
+    keccak_x4::set_backend(keccak_x4::Backend::Auto);
     r
 }
 

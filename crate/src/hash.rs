@@ -6,10 +6,15 @@
 //! Keccak-f\[1600\] on four states at once (AVX-512VL or AVX2 after run-time detection,
 //! two simd128 lanes on wasm32), for SLH-DSA's many independent one-block hashes; it and
 //! its process-wide backend switch are public only under the `bench-internals` feature
-//! (benches and the constant-flow harness force a backend).
+//! (benches and the constant-flow harness force a backend). `lanes` squeezes ML-DSA's
+//! many short-seed SHAKE streams in the lanes of that kernel (of `keccak_x2` in WASM).
 
 pub(crate) mod blocks;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[cfg(any(
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
+#[allow(unsafe_code)] // aarch64: the SHA-3 kernel, called after run-time detection
 pub(crate) mod keccak_x2;
 #[cfg(feature = "bench-internals")]
 #[allow(unsafe_code)] // the one module with `unsafe`: target-feature calls after detection
@@ -17,13 +22,15 @@ pub mod keccak_x4;
 #[cfg(not(feature = "bench-internals"))]
 #[allow(unsafe_code, unreachable_pub)] // as above; public only under `bench-internals`
 pub(crate) mod keccak_x4;
+pub(crate) mod lanes;
 #[cfg(feature = "threshold")]
 pub(crate) mod xof_x4;
 
 /// Keccak-f[1600] round constants ι (FIPS 202 §3.2.5), for the vector permutations.
 #[cfg(any(
     all(target_arch = "wasm32", target_feature = "simd128"),
-    all(target_arch = "x86_64", feature = "std")
+    all(target_arch = "x86_64", feature = "std"),
+    all(target_arch = "aarch64", target_feature = "neon")
 ))]
 const KECCAK_RC: [u64; 24] = [
     0x0000_0000_0000_0001,

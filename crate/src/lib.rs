@@ -48,11 +48,12 @@
 #![cfg_attr(not(feature = "std"), no_std)]
 // Lints: Cargo.toml's `[lints]` table (`missing_docs` denied, `unwrap_used` outside tests,
 // casts, `unreachable_pub`). The table only warns on `unsafe_code` (tests may need it); the
-// library denies it, allowed in hash::keccak_x4 (AVX2 after detection), ML-DSA's NTT
-// kernels (`mldsa::ntt::{avx2, neon, simd128}`: AVX2 after detection, vector loads and
-// stores), corona's sampler (`sample::wide`: the same code compiled for AVX2 / AVX-512,
-// after detection), ct (value barrier, Valgrind requests) and the verify modules'
-// WebAssembly allocator (`wasm::heap`).
+// library denies it, allowed in hash::keccak_x4 (AVX2 after detection), hash::keccak_x2
+// (aarch64: the NEON kernels, and the SHA-3 one after detection), ML-DSA's NTT kernels
+// (`mldsa::ntt::{avx2, neon, simd128}`: AVX2 after detection, vector loads and stores),
+// corona's sampler (`sample::wide`: the same code compiled for AVX2 / AVX-512, after
+// detection), ct (value barrier, Valgrind requests) and the verify modules' WebAssembly
+// allocator (`wasm::heap`).
 #![deny(unsafe_code)]
 
 extern crate alloc;

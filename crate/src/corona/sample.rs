@@ -158,9 +158,9 @@ pub(crate) fn cdt_batch(bytes: &[u8], out: &mut [i64]) {
     cdt_batch_lanes(bytes, out);
 }
 
-/// [`cdt_batch`] compiled for wider vectors. The crate's second and last use of `unsafe`
-/// (after `hash::keccak_x4`): calling a `#[target_feature]` function once the feature was
-/// detected.
+/// [`cdt_batch`] compiled for wider vectors. One of the crate's few uses of `unsafe` (with
+/// `hash::keccak_x4`, `hash::keccak_x2` and `ct`): calling a `#[target_feature]` function once
+/// the feature was detected.
 #[cfg(all(target_arch = "x86_64", feature = "std"))]
 #[allow(unsafe_code)]
 pub(super) mod wide {

@@ -8,9 +8,10 @@
 //! - everywhere else, and for a single active state: the scalar `keccak` crate, one state
 //!   at a time.
 //!
-//! One of the crate's modules allowed `unsafe` (with `ct`, Corona's `sample::wide` and the
-//! target files of `mldsa::ntt`): calling a `#[target_feature]` function after the feature
-//! was detected, and the unaligned 256-bit loads and stores. [`x86_width`] tells the others which width the switch allows.
+//! One of the crate's modules allowed `unsafe` (with `ct`, `hash::keccak_x2`, Corona's
+//! `sample::wide` and the target files of `mldsa::ntt`): calling a `#[target_feature]` function
+//! after the feature was detected, and the unaligned 256-bit loads and stores. [`x86_width`]
+//! tells the others which width the switch allows.
 
 use core::sync::atomic::{AtomicU8, Ordering};
 

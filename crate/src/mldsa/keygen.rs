@@ -6,12 +6,12 @@ use super::encode::{pk_encode, sk_encode, SecretParts};
 use super::params::Params;
 use super::poly::{zero_vec, Poly, PolyVec};
 use super::rounding::power2round;
-use super::sample::{expand_a_row, rej_bounded_poly};
+use super::sample::{expand_s, ExpandA};
 use crate::hash::shake256_into;
 
 /// FIPS 204 Alg. 6 ML-DSA.KeyGen_internal(ξ): writes pk (`P::PK_LEN` bytes) and
 /// sk (`P::SK_LEN` bytes).
-// Exact: k, ℓ ≤ 8 and the ExpandS nonces r < k + ℓ ≤ 15 fit in a byte.
+// Exact: k, ℓ ≤ 8 fit in a byte.
 #[allow(clippy::cast_possible_truncation)]
 pub(super) fn keygen_internal<P: Params>(xi: &[u8; 32], pk: &mut [u8], sk: &mut [u8]) {
     // (ρ, ρ′, K) ← H(ξ ‖ k ‖ ℓ, 128)
@@ -34,12 +34,7 @@ pub(super) fn keygen_internal<P: Params>(xi: &[u8; 32], pk: &mut [u8], sk: &mut 
     parts.key.copy_from_slice(&seeds[96..128]);
 
     // (s1, s2) ← ExpandS(ρ′)
-    for j in 0..P::L {
-        parts.s1[j] = rej_bounded_poly::<P>(&rho_prime, j as u16);
-    }
-    for i in 0..P::K {
-        parts.s2[i] = rej_bounded_poly::<P>(&rho_prime, (P::L + i) as u16);
-    }
+    expand_s::<P>(&rho_prime, &mut parts.s1[..P::L], &mut parts.s2[..P::K]);
     let t1 = compute_t::<P>(&parts.rho, &parts.s1, &parts.s2, &mut parts.t0);
 
     pk_encode::<P>(&parts.rho, &t1, pk);
@@ -51,7 +46,7 @@ pub(super) fn keygen_internal<P: Params>(xi: &[u8; 32], pk: &mut [u8], sk: &mut 
 }
 
 /// t ← NTT^-1(Â ∘ NTT(s1)) + s2 and (t1, t0) ← Power2Round(t) (FIPS 204 Alg. 6 steps
-/// 5–6); writes t0 and returns t1. Â is expanded row by row, never stored whole.
+/// 5–6); writes t0 and returns t1. Â is expanded row by row ([`ExpandA`]), never stored whole.
 pub(super) fn compute_t<P: Params>(rho: &[u8; 32], s1: &PolyVec, s2: &PolyVec, t0: &mut PolyVec) -> PolyVec {
     let mut s1_hat = Zeroizing::new(*s1);
     for p in s1_hat.iter_mut().take(P::L) {
@@ -60,9 +55,10 @@ pub(super) fn compute_t<P: Params>(rho: &[u8; 32], s1: &PolyVec, s2: &PolyVec, t
     let mut t1 = zero_vec();
     let mut t = Zeroizing::new(Poly::default());
     let mut row = zero_vec();
+    let mut a_hat = ExpandA::new(rho, P::K, P::L);
     for i in 0..P::K {
         *t = Poly::default();
-        expand_a_row(rho, i, &mut row[..P::L]);
+        a_hat.next_row(&mut row[..P::L]);
         for (a, s) in row.iter().zip(s1_hat.iter()).take(P::L) {
             t.pointwise_acc(a, s);
         }

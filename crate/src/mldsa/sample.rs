@@ -1,10 +1,16 @@
 //! Sampling (FIPS 204 §7.3, Alg. 29–34): SampleInBall, RejNTTPoly, RejBoundedPoly,
 //! ExpandA, ExpandS, ExpandMask.
+//!
+//! ExpandA, ExpandS and ExpandMask read many independent SHAKE streams; they sample them in
+//! groups of `hash::lanes::LANES` (4 on x86-64, 2 in WebAssembly, 1 elsewhere) on a
+//! multi-way Keccak, and a lone stream on the one-stream functions (`rej_ntt_poly`,
+//! `rej_bounded_poly`, `expand_mask_poly`), which the tests keep as the reference.
 
 use super::ntt::Q;
 use super::params::Params;
 use super::poly::{Poly, N};
 use crate::hash::blocks::{Shake128Blocks, Shake256Blocks};
+use crate::hash::lanes::{Shake128Lanes, Shake256Lanes, LANES};
 
 /// SHAKE256 rate in bytes.
 const RATE256: usize = 136;
@@ -60,37 +66,71 @@ fn rej_ntt_take(block: &[u8], a: &mut Poly, filled: &mut usize) {
     }
 }
 
-/// Row `i` of Â (FIPS 204 Alg. 32 ExpandA): `row[j]` = Â[i][j] for j < ℓ = `row.len()`.
-/// With WebAssembly SIMD, two entries are sampled at once.
-// Exact: the row and column indices are below k, ℓ ≤ 8 (FIPS 204 Alg. 32 takes them as bytes).
-#[allow(clippy::cast_possible_truncation)]
-pub(super) fn expand_a_row(rho: &[u8; 32], i: usize, row: &mut [Poly]) {
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    {
-        use crate::hash::keccak_x2::Shake128BlocksX2;
-        let mut pairs = row.chunks_exact_mut(2);
-        let mut j = 0u8;
-        for pair in &mut pairs {
-            let mut x = Shake128BlocksX2::new([&[rho, &[j, i as u8]], &[rho, &[j + 1, i as u8]]]);
-            let mut filled = [0usize; 2];
-            for p in pair.iter_mut() {
-                *p = Poly::default();
-            }
-            while filled[0] < N || filled[1] < N {
-                let blocks = x.next_blocks();
-                for ((block, p), f) in blocks.iter().zip(pair.iter_mut()).zip(filled.iter_mut()) {
-                    rej_ntt_take(block, p, f);
-                }
-            }
-            j += 2;
-        }
-        for p in pairs.into_remainder() {
-            *p = rej_ntt_poly(rho, j, i as u8);
+/// FIPS 204 Alg. 32 ExpandA, handed out row by row: entry Â[r][s] is RejNTTPoly on
+/// ρ ‖ s ‖ r. The k·ℓ entries are sampled [`LANES`] at a time in row-major order, across
+/// row ends, so every group but the last fills the lanes; the group ahead of the current
+/// row is kept here (`LANES` polynomials), never the whole matrix.
+pub(super) struct ExpandA<'a> {
+    rho: &'a [u8; 32],
+    l: usize,
+    total: usize,
+    /// The row-major index of the next entry to hand out.
+    next: usize,
+    /// Entries `ahead_at..ahead_at + ahead_len`, sampled.
+    ahead: [Poly; LANES],
+    ahead_at: usize,
+    ahead_len: usize,
+}
+
+impl<'a> ExpandA<'a> {
+    /// The k × ℓ matrix of ρ.
+    pub(super) fn new(rho: &'a [u8; 32], k: usize, l: usize) -> Self {
+        ExpandA {
+            rho,
+            l,
+            total: k * l,
+            next: 0,
+            ahead: [Poly::default(); LANES],
+            ahead_at: 0,
+            ahead_len: 0,
         }
     }
-    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-    for (j, p) in row.iter_mut().enumerate() {
-        *p = rej_ntt_poly(rho, j as u8, i as u8);
+
+    /// Fills `row` (ℓ entries) with the next row of Â.
+    pub(super) fn next_row(&mut self, row: &mut [Poly]) {
+        debug_assert!(row.len() == self.l && self.next + self.l <= self.total);
+        for p in row.iter_mut() {
+            if self.next >= self.ahead_at + self.ahead_len {
+                self.ahead_at = self.next;
+                self.ahead_len = LANES.min(self.total - self.next);
+                rej_ntt_group(self.rho, self.l, self.next, &mut self.ahead[..self.ahead_len]);
+            }
+            *p = self.ahead[self.next - self.ahead_at];
+            self.next += 1;
+        }
+    }
+}
+
+/// Entries `first..first + out.len()` of Â in row-major order (entry e is Â[e / ℓ][e mod ℓ]),
+/// one per lane; a lone entry on the scalar sponge.
+// Exact: the row and column indices are below k, ℓ ≤ 8 (FIPS 204 Alg. 32 takes them as bytes).
+#[allow(clippy::cast_possible_truncation)]
+fn rej_ntt_group(rho: &[u8; 32], l: usize, first: usize, out: &mut [Poly]) {
+    let seed = |t: usize| [((first + t) % l) as u8, ((first + t) / l) as u8];
+    if let [p] = out {
+        let [s, r] = seed(0);
+        *p = rej_ntt_poly(rho, s, r);
+        return;
+    }
+    let seeds: [[u8; 2]; LANES] = core::array::from_fn(seed);
+    let mut xof = Shake128Lanes::new(rho, &seeds[..out.len()]);
+    let mut filled = [0usize; LANES];
+    out.fill(Poly::default());
+    while filled[..out.len()].iter().any(|&f| f < N) {
+        let blocks = xof.next_blocks();
+        for ((block, p), f) in blocks.iter().zip(out.iter_mut()).zip(filled.iter_mut()) {
+            rej_ntt_take(block, p, f);
+        }
     }
 }
 
@@ -103,64 +143,105 @@ pub(super) fn rej_bounded_poly<P: Params>(rho_prime: &[u8; 64], index: u16) -> P
     let mut xof = Shake256Blocks::new(&[rho_prime, &index.to_le_bytes()]);
     let mut a = Poly::default();
     let mut filled = 0;
-    loop {
-        let buf = zeroize::Zeroizing::new(xof.next_block());
-        for &z in buf.iter() {
-            for b in [i32::from(z & 15), i32::from(z >> 4)] {
-                // Public: which half-bytes are rejected is independent of the coefficients
-                // kept (FIPS 204 §7.3 samples s1, s2 this way; the count leaks only timing).
-                let accept = crate::ct::public(if P::ETA == 2 { b < 15 } else { b < 9 });
-                if accept && filled < N {
-                    // η = 2: 2 − (b mod 5), computed as b − 5·⌊b·205 / 1024⌋ (exact for b < 15).
-                    a.0[filled] = if P::ETA == 2 {
-                        2 - (b - ((205 * b) >> 10) * 5)
-                    } else {
-                        4 - b
-                    };
-                    filled += 1;
-                }
-            }
-            if filled == N {
-                return a;
+    while filled < N {
+        let block = zeroize::Zeroizing::new(xof.next_block());
+        rej_bounded_take::<P>(&block[..], &mut a, &mut filled);
+    }
+    a
+}
+
+/// Alg. 31 steps 4–13 over one block: appends the accepted coefficients to `a`, and stops
+/// reading at the byte that completes it.
+#[inline(always)]
+fn rej_bounded_take<P: Params>(block: &[u8], a: &mut Poly, filled: &mut usize) {
+    for &z in block {
+        if *filled == N {
+            return;
+        }
+        for b in [i32::from(z & 15), i32::from(z >> 4)] {
+            // Public: which half-bytes are rejected is independent of the coefficients
+            // kept (FIPS 204 §7.3 samples s1, s2 this way; the count leaks only timing).
+            let accept = crate::ct::public(if P::ETA == 2 { b < 15 } else { b < 9 });
+            if accept && *filled < N {
+                // η = 2: 2 − (b mod 5), computed as b − 5·⌊b·205 / 1024⌋ (exact for b < 15).
+                a.0[*filled] = if P::ETA == 2 {
+                    2 - (b - ((205 * b) >> 10) * 5)
+                } else {
+                    4 - b
+                };
+                *filled += 1;
             }
         }
     }
 }
 
-/// FIPS 204 Alg. 34 ExpandMask: y[r] from ρ″ and counter κ + r for r < ℓ = `y.len()`.
-/// Coefficients in (−γ1, γ1]. With WebAssembly SIMD, two polynomials at once.
+/// FIPS 204 Alg. 33 ExpandS: s1[j] = RejBoundedPoly(ρ′ ‖ j) for j < ℓ = `s1.len()` and
+/// s2[i] = RejBoundedPoly(ρ′ ‖ ℓ + i) for i < k = `s2.len()`, [`LANES`] streams at a time.
+// Exact: the nonces are below k + ℓ ≤ 15.
+#[allow(clippy::cast_possible_truncation)]
+pub(super) fn expand_s<P: Params>(rho_prime: &[u8; 64], s1: &mut [Poly], s2: &mut [Poly]) {
+    let (l, total) = (s1.len(), s1.len() + s2.len());
+    let mut group = zeroize::Zeroizing::new([Poly::default(); LANES]);
+    for first in (0..total).step_by(LANES) {
+        let n = LANES.min(total - first);
+        rej_bounded_group::<P>(rho_prime, first as u16, &mut group[..n]);
+        for (t, p) in group.iter().enumerate().take(n) {
+            let e = first + t;
+            if e < l {
+                s1[e] = *p;
+            } else {
+                s2[e - l] = *p;
+            }
+        }
+    }
+}
+
+/// RejBoundedPoly with nonces `first..first + out.len()`, one per lane; a lone one on the
+/// scalar sponge. Every lane's block is wiped after use.
+// Exact: the nonces are below k + ℓ ≤ 15.
+#[allow(clippy::cast_possible_truncation)]
+fn rej_bounded_group<P: Params>(rho_prime: &[u8; 64], first: u16, out: &mut [Poly]) {
+    if let [p] = out {
+        *p = rej_bounded_poly::<P>(rho_prime, first);
+        return;
+    }
+    let seeds: [[u8; 2]; LANES] = core::array::from_fn(|t| first.wrapping_add(t as u16).to_le_bytes());
+    let mut xof = Shake256Lanes::new(rho_prime, &seeds[..out.len()]);
+    let mut filled = [0usize; LANES];
+    out.fill(Poly::default());
+    while filled[..out.len()].iter().any(|&f| f < N) {
+        let blocks = zeroize::Zeroizing::new(xof.next_blocks());
+        for ((block, p), f) in blocks.iter().zip(out.iter_mut()).zip(filled.iter_mut()) {
+            rej_bounded_take::<P>(block, p, f);
+        }
+    }
+}
+
+/// FIPS 204 Alg. 34 ExpandMask: y[r] from ρ″ and counter κ + r for r < ℓ = `y.len()`,
+/// [`LANES`] polynomials at a time. Coefficients in (−γ1, γ1].
 // Exact: r < ℓ ≤ 7; κ wraps mod 2^16 as FIPS 204 Alg. 34 does.
 #[allow(clippy::cast_possible_truncation)]
 pub(super) fn expand_mask<P: Params>(rho_pp: &[u8; 64], kappa: u16, y: &mut [Poly]) {
-    let mut buf = zeroize::Zeroizing::new([[0u8; 5 * RATE256]; 2]);
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    {
-        use crate::hash::keccak_x2::Shake256BlocksX2;
-        let len = 32 * P::Z_BITS;
-        let mut pairs = y.chunks_exact_mut(2);
-        let mut r = 0u16;
-        for pair in &mut pairs {
-            let c0 = kappa.wrapping_add(r).to_le_bytes();
-            let c1 = kappa.wrapping_add(r + 1).to_le_bytes();
-            let mut x = Shake256BlocksX2::new([&[rho_pp, &c0], &[rho_pp, &c1]]);
-            for b in 0..len.div_ceil(RATE256) {
-                let blocks = zeroize::Zeroizing::new(x.next_blocks());
-                let end = (RATE256 * (b + 1)).min(len);
-                for k in 0..2 {
-                    buf[k][RATE256 * b..end].copy_from_slice(&blocks[k][..end - RATE256 * b]);
-                }
+    let len = 32 * P::Z_BITS;
+    let mut buf = zeroize::Zeroizing::new([[0u8; 5 * RATE256]; LANES]);
+    for (g, group) in y.chunks_mut(LANES).enumerate() {
+        let first = kappa.wrapping_add((g * LANES) as u16);
+        if let [p] = group {
+            *p = expand_mask_poly::<P>(rho_pp, first, &mut buf[0]);
+            continue;
+        }
+        let seeds: [[u8; 2]; LANES] = core::array::from_fn(|t| first.wrapping_add(t as u16).to_le_bytes());
+        let mut xof = Shake256Lanes::new(rho_pp, &seeds[..group.len()]);
+        for b in 0..len.div_ceil(RATE256) {
+            let blocks = zeroize::Zeroizing::new(xof.next_blocks());
+            let end = (RATE256 * (b + 1)).min(len);
+            for (lane, block) in buf.iter_mut().zip(blocks.iter()).take(group.len()) {
+                lane[RATE256 * b..end].copy_from_slice(&block[..end - RATE256 * b]);
             }
-            pair[0] = super::encode::unpack_mask::<P>(&buf[0][..len]);
-            pair[1] = super::encode::unpack_mask::<P>(&buf[1][..len]);
-            r += 2;
         }
-        for p in pairs.into_remainder() {
-            *p = expand_mask_poly::<P>(rho_pp, kappa.wrapping_add(r), &mut buf[0]);
+        for (p, lane) in group.iter_mut().zip(buf.iter()) {
+            *p = super::encode::unpack_mask::<P>(&lane[..len]);
         }
-    }
-    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-    for (r, p) in y.iter_mut().enumerate() {
-        *p = expand_mask_poly::<P>(rho_pp, kappa.wrapping_add(r as u16), &mut buf[0]);
     }
 }
 
@@ -177,8 +258,76 @@ fn expand_mask_poly<P: Params>(rho_pp: &[u8; 64], counter: u16, buf: &mut [u8; 5
 
 #[cfg(test)]
 mod tests {
-    use super::super::params::{MlDsa44, MlDsa65};
+    use super::super::params::{MlDsa44, MlDsa65, MlDsa87};
+    use super::super::poly::{zero_vec, MAX_K};
     use super::*;
+
+    // Exact: test indices and seeds below 256.
+    #[allow(clippy::cast_possible_truncation)]
+    fn lanes_equal_one_stream<P: Params>() {
+        for seed in 0..4u8 {
+            let rho: [u8; 32] = core::array::from_fn(|b| (b as u8).wrapping_mul(37) ^ seed);
+            let rho_long: [u8; 64] = core::array::from_fn(|b| (b as u8).wrapping_mul(91) ^ seed);
+            // ExpandA, row by row across group ends.
+            let mut rows = ExpandA::new(&rho, P::K, P::L);
+            let mut row = zero_vec();
+            for i in 0..P::K {
+                rows.next_row(&mut row[..P::L]);
+                for (j, p) in row.iter().enumerate().take(P::L) {
+                    assert!(p.0 == rej_ntt_poly(&rho, j as u8, i as u8).0, "A[{i}][{j}]");
+                }
+            }
+            // ExpandS: nonces 0..ℓ for s1, ℓ..ℓ+k for s2.
+            let (mut s1, mut s2) = (zero_vec(), zero_vec());
+            expand_s::<P>(&rho_long, &mut s1[..P::L], &mut s2[..P::K]);
+            for (r, p) in s1.iter().take(P::L).chain(s2.iter().take(P::K)).enumerate() {
+                assert!(p.0 == rej_bounded_poly::<P>(&rho_long, r as u16).0, "s[{r}]");
+            }
+            // ExpandMask, with κ wrapping at 2^16.
+            for kappa in [0u16, u16::MAX - 2, 7 * u16::from(seed)] {
+                let mut y = zero_vec();
+                expand_mask::<P>(&rho_long, kappa, &mut y[..P::L]);
+                let mut buf = [0u8; 5 * RATE256];
+                for (r, p) in y.iter().enumerate().take(P::L) {
+                    let want = expand_mask_poly::<P>(&rho_long, kappa.wrapping_add(r as u16), &mut buf);
+                    assert!(p.0 == want.0, "y[{r}] at κ = {kappa}");
+                }
+                // Fewer polynomials than ℓ: every group size, down to a lone one.
+                for n in 1..=P::L.min(MAX_K) {
+                    let mut part = zero_vec();
+                    expand_mask::<P>(&rho_long, kappa, &mut part[..n]);
+                    assert!(part[..n].iter().zip(y.iter()).all(|(a, b)| a.0 == b.0));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lanes_equal_one_stream_44() {
+        lanes_equal_one_stream::<MlDsa44>();
+    }
+
+    #[test]
+    fn lanes_equal_one_stream_65() {
+        lanes_equal_one_stream::<MlDsa65>();
+    }
+
+    #[test]
+    fn lanes_equal_one_stream_87() {
+        lanes_equal_one_stream::<MlDsa87>();
+    }
+
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    #[test]
+    fn lanes_equal_one_stream_portable_and_avx2() {
+        use crate::hash::keccak_x4::{set_backend, Backend};
+        // Process-wide, but every backend gives the same bytes: concurrent tests still pass.
+        for b in [Backend::Portable, Backend::Avx2, Backend::Auto] {
+            set_backend(b);
+            lanes_equal_one_stream::<MlDsa65>();
+            lanes_equal_one_stream::<MlDsa87>();
+        }
+    }
 
     #[test]
     fn sample_in_ball_has_tau_signs() {

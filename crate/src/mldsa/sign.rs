@@ -8,7 +8,7 @@ use super::ntt::freeze;
 use super::params::Params;
 use super::poly::{zero_vec, Poly, PolyVec, MAX_K};
 use super::rounding::{high_bits, low_bits};
-use super::sample::{expand_a_row, expand_mask, sample_in_ball};
+use super::sample::{expand_mask, sample_in_ball, ExpandA};
 use super::Error;
 use crate::hash::{shake256_into, Shake256Absorb};
 
@@ -30,8 +30,9 @@ pub(super) fn sign_mu<P: Params>(
 
     // Â ← ExpandA(ρ), kept for all attempts.
     let mut a_hat = [[Poly::default(); MAX_K]; MAX_K];
-    for (i, row) in a_hat.iter_mut().enumerate().take(P::K) {
-        expand_a_row(&parts.rho, i, &mut row[..P::L]);
+    let mut rows = ExpandA::new(&parts.rho, P::K, P::L);
+    for row in a_hat.iter_mut().take(P::K) {
+        rows.next_row(&mut row[..P::L]);
     }
     let to_ntt = |v: &PolyVec, len: usize| {
         let mut out = Zeroizing::new(*v);

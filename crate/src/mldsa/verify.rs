@@ -12,14 +12,14 @@ use super::params::Params;
 use super::poly::zero_vec;
 use super::poly::{Poly, PolyVec, MAX_K};
 use super::rounding::D;
-use super::sample::{expand_a_row, sample_in_ball};
+use super::sample::{sample_in_ball, ExpandA};
 use crate::hash::Shake256Absorb;
 
 /// Where Â and NTT(t1·2^d) come from: expanded on the fly from the encoded key (one
 /// pass, no storage), or precomputed in a [`Prepared`] key.
 trait KeyMaterial {
-    /// acc += Σ_j Â[i][j] ∘ ẑ[j]
-    fn a_row_times(&self, i: usize, z_hat: &PolyVec, l: usize, acc: &mut Poly);
+    /// Calls `f(i, row)` with each row i < k of Â (ℓ entries), in order.
+    fn for_each_a_row(&self, k: usize, l: usize, f: impl FnMut(usize, &[Poly]));
     /// NTT(t1[i]·2^d)
     fn t1_hat(&self, i: usize) -> Poly;
 }
@@ -32,11 +32,12 @@ struct OnTheFly {
 
 #[cfg(not(feature = "light"))]
 impl KeyMaterial for OnTheFly {
-    fn a_row_times(&self, i: usize, z_hat: &PolyVec, l: usize, acc: &mut Poly) {
+    fn for_each_a_row(&self, k: usize, l: usize, mut f: impl FnMut(usize, &[Poly])) {
+        let mut a_hat = ExpandA::new(&self.rho, k, l);
         let mut row = zero_vec();
-        expand_a_row(&self.rho, i, &mut row[..l]);
-        for (a, z) in row.iter().zip(z_hat.iter()).take(l) {
-            acc.pointwise_acc(a, z);
+        for i in 0..k {
+            a_hat.next_row(&mut row[..l]);
+            f(i, &row[..l]);
         }
     }
 
@@ -75,8 +76,9 @@ impl Prepared {
     fn expand<P: Params>(pk: &[u8]) -> Self {
         let (rho, t1) = pk_decode::<P>(pk);
         let mut a_hat = alloc::vec![Poly::default(); P::K * P::L];
-        for (i, row) in a_hat.chunks_exact_mut(P::L).enumerate() {
-            expand_a_row(&rho, i, row);
+        let mut rows = ExpandA::new(&rho, P::K, P::L);
+        for row in a_hat.chunks_exact_mut(P::L) {
+            rows.next_row(row);
         }
         let t1_hat = t1[..P::K].iter().map(shifted_t1_hat).collect();
         Prepared {
@@ -88,9 +90,9 @@ impl Prepared {
 }
 
 impl KeyMaterial for Prepared {
-    fn a_row_times(&self, i: usize, z_hat: &PolyVec, l: usize, acc: &mut Poly) {
-        for (a, z) in self.a_hat[i * l..(i + 1) * l].iter().zip(z_hat.iter()) {
-            acc.pointwise_acc(a, z);
+    fn for_each_a_row(&self, k: usize, l: usize, mut f: impl FnMut(usize, &[Poly])) {
+        for (i, row) in self.a_hat.chunks_exact(l).enumerate().take(k) {
+            f(i, row);
         }
     }
 
@@ -139,9 +141,11 @@ fn verify_with<P: Params>(key: &impl KeyMaterial, mu: &[u8; 64], sig: &[u8]) -> 
     let w1_len = 32 * P::W1_BITS;
     let mut w1_bytes = [0u8; MAX_K * 32 * 6];
     let mut w1 = Poly::default();
-    for i in 0..P::K {
+    key.for_each_a_row(P::K, P::L, |i, row| {
         let mut acc = Poly::default();
-        key.a_row_times(i, &parts.z, P::L, &mut acc);
+        for (a, z) in row.iter().zip(parts.z.iter()) {
+            acc.pointwise_acc(a, z);
+        }
         let mut ct1 = Poly::default();
         ct1.pointwise(&c_hat, &key.t1_hat(i));
         acc.sub(&ct1);
@@ -152,7 +156,7 @@ fn verify_with<P: Params>(key: &impl KeyMaterial, mu: &[u8; 64], sig: &[u8]) -> 
             w1.0[n] = use_hint(parts.h[i][n], acc.0[n], P::GAMMA2);
         }
         w1_encode_poly::<P>(&w1, &mut w1_bytes[i * w1_len..]);
-    }
+    });
 
     // c̃′ ← H(μ ‖ w1Encode(w1′), λ/4); accept iff c̃′ = c̃
     let mut hasher = Shake256Absorb::default();

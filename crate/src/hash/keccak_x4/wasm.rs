@@ -2,7 +2,7 @@
 //! (`hash::keccak_x2`), one per pair of states.
 
 use super::{ChainsX4, StateX4};
-use crate::hash::keccak_x2::f1600x2;
+use crate::hash::keccak_x2::wasm::permute as f1600x2;
 use core::arch::wasm32::{u64x2, u64x2_extract_lane, u64x2_splat, v128, v128_load, v128_store};
 
 /// States (0, 1) and, when active, (2, 3) through the two-lane kernel; a pair with a

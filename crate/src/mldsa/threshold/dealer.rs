@@ -20,7 +20,7 @@ use crate::mldsa::ntt::Q;
 use crate::mldsa::params::Params;
 use crate::mldsa::poly::{zero_vec, PolyVec};
 use crate::mldsa::rounding::power2round;
-use crate::mldsa::sample::rej_bounded_poly;
+use crate::mldsa::sample::expand_s;
 use sha3::digest::XofReader;
 
 /// One subset's short secret (s1_I, s2_I), coefficients in [−η, η].
@@ -89,8 +89,6 @@ pub(crate) fn deal<P: Params>(seed: &[u8; 32], threshold: u8, parties: u8) -> De
 
 /// A subset's secret from its 64-byte seed: FIPS 204's ExpandS with nonces 0..ℓ for s1 and
 /// ℓ..ℓ+k for s2 (what the dealer does, and what a stored share is expanded with again).
-// Exact: k + ℓ ≤ 15 nonces.
-#[allow(clippy::cast_possible_truncation)]
 pub(crate) fn expand_subset<P: Params>(mask: u8, seed: &[u8; 64]) -> SubsetSecret {
     let mut secret = SubsetSecret {
         mask,
@@ -98,12 +96,7 @@ pub(crate) fn expand_subset<P: Params>(mask: u8, seed: &[u8; 64]) -> SubsetSecre
         s1: zero_vec(),
         s2: zero_vec(),
     };
-    for j in 0..P::L {
-        secret.s1[j] = rej_bounded_poly::<P>(seed, j as u16);
-    }
-    for i in 0..P::K {
-        secret.s2[i] = rej_bounded_poly::<P>(seed, (P::L + i) as u16);
-    }
+    expand_s::<P>(seed, &mut secret.s1[..P::L], &mut secret.s2[..P::K]);
     secret
 }
 

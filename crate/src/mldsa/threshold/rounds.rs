@@ -24,7 +24,7 @@ use crate::mldsa::ntt::{freeze, Q};
 use crate::mldsa::params::Params;
 use crate::mldsa::poly::{zero_vec, Poly, PolyVec, MAX_K, N};
 use crate::mldsa::rounding::high_bits;
-use crate::mldsa::sample::{expand_a_row, sample_in_ball};
+use crate::mldsa::sample::{sample_in_ball, ExpandA};
 
 /// Bits per coefficient of a revealed w (coefficients in [0, q)).
 pub(crate) const W_BITS: usize = 23;
@@ -78,8 +78,9 @@ pub(crate) struct Matrix(Box<[[Poly; MAX_K]; MAX_K]>);
 impl Matrix {
     pub(crate) fn expand<P: Params>(rho: &[u8; 32]) -> Matrix {
         let mut a = Box::new([[Poly::default(); MAX_K]; MAX_K]);
-        for (i, row) in a.iter_mut().enumerate().take(P::K) {
-            expand_a_row(rho, i, &mut row[..P::L]);
+        let mut rows = ExpandA::new(rho, P::K, P::L);
+        for row in a.iter_mut().take(P::K) {
+            rows.next_row(&mut row[..P::L]);
         }
         Matrix(a)
     }
