@@ -9,8 +9,8 @@ use super::encode::{pk_decode, sig_decode, w1_encode_poly};
 use super::hint::use_hint;
 use super::params::Params;
 #[cfg(not(feature = "light"))]
-use super::poly::zero_vec;
-use super::poly::{Poly, PolyVec, MAX_K};
+use super::poly::{zero_vec, PolyVec};
+use super::poly::{Poly, MAX_K};
 use super::rounding::D;
 use super::sample::{sample_in_ball, ExpandA};
 use crate::hash::Shake256Absorb;
