@@ -148,6 +148,7 @@ pub(crate) fn js_number(n: u64) -> f64 {
 
 /// A length or count as a JS `u32` (saturating: every length this layer reports is far
 /// below 2^32).
+#[cfg_attr(not(feature = "full"), allow(dead_code))] // a module of fewer families may not need it
 pub(crate) fn js_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
