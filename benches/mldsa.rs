@@ -35,6 +35,60 @@ use sha3::digest::{ExtendableOutput, Update, XofReader};
 #[path = "../tests/common/peers.rs"]
 mod peers;
 
+/// PQClean's ML-DSA through `pqcrypto-mldsa` (its AVX2 code where the CPU has it). Its keys come
+/// from the system's randomness, so it cannot join `peers` (keygen from ξ); instead it signs with
+/// our secret key and each side verifies the other's signature before anything is timed.
+#[cfg(target_arch = "x86_64")]
+mod pqclean {
+    use pqcrypto_traits::sign::{DetachedSignature as _, PublicKey as _, SecretKey as _};
+
+    /// Sign(sk, M, ctx), pure, hedged by PQClean.
+    type SignFn = fn(&[u8], &[u8], &[u8]) -> Vec<u8>;
+    /// Verify(pk, M, ctx, σ), pure; false also for undecodable input.
+    type VerifyFn = fn(&[u8], &[u8], &[u8], &[u8]) -> bool;
+
+    /// keygen (random), sign and verify, over encodings.
+    pub(crate) struct Set {
+        pub keygen: fn() -> (Vec<u8>, Vec<u8>),
+        pub sign: SignFn,
+        pub verify: VerifyFn,
+    }
+
+    macro_rules! set {
+        ($m:ident) => {
+            Set {
+                keygen: || {
+                    let (pk, sk) = pqcrypto_mldsa::$m::keypair();
+                    (pk.as_bytes().to_vec(), sk.as_bytes().to_vec())
+                },
+                sign: |sk, msg, ctx| {
+                    let sk = pqcrypto_mldsa::$m::SecretKey::from_bytes(sk).expect("pqclean sk");
+                    pqcrypto_mldsa::$m::detached_sign_ctx(msg, ctx, &sk)
+                        .as_bytes()
+                        .to_vec()
+                },
+                verify: |pk, msg, ctx, sig| {
+                    let (Ok(pk), Ok(sig)) = (
+                        pqcrypto_mldsa::$m::PublicKey::from_bytes(pk),
+                        pqcrypto_mldsa::$m::DetachedSignature::from_bytes(sig),
+                    ) else {
+                        return false;
+                    };
+                    pqcrypto_mldsa::$m::verify_detached_signature_ctx(&sig, msg, ctx, &pk).is_ok()
+                },
+            }
+        };
+    }
+
+    pub(crate) fn set(mode: quasar_pq::mldsa::Mode) -> Set {
+        match mode.level() {
+            44 => set!(mldsa44),
+            65 => set!(mldsa65),
+            _ => set!(mldsa87),
+        }
+    }
+}
+
 fn labelled<const N: usize>(label: &str) -> [u8; N] {
     let mut h = sha3::Shake256::default();
     h.update(b"quasar-pq/bench/");
@@ -85,6 +139,17 @@ fn bench_set(c: &mut Criterion, mode: Mode) {
         );
         assert!((p.verify)(&pk, &msg, ctx, &sig), "{name}: {} rejects", p.name);
     }
+    #[cfg(target_arch = "x86_64")]
+    let pqclean = {
+        let q = pqclean::set(mode);
+        assert!((q.verify)(&pk, &msg, ctx, &sig), "{name}: pqclean rejects ours");
+        let theirs = (q.sign)(&sk, &msg, ctx);
+        assert!(
+            mldsa::verify(mode, &pk, &msg, ctx, &theirs).is_ok(),
+            "{name}: ours rejects pqclean's"
+        );
+        q
+    };
 
     let mut g = c.benchmark_group(name);
     g.warm_up_time(Duration::from_millis(500))
@@ -107,6 +172,8 @@ fn bench_set(c: &mut Criterion, mode: Mode) {
             b.iter(|| (p.keygen)(black_box(&seed)))
         });
     }
+    #[cfg(target_arch = "x86_64")]
+    g.bench_function("keygen/pqclean", |b| b.iter(pqclean.keygen));
 
     g.bench_function("sign/quasar", |b| {
         b.iter(|| mldsa::sign(mode, black_box(&sk), black_box(&msg), ctx, None).expect("sign"))
@@ -124,6 +191,10 @@ fn bench_set(c: &mut Criterion, mode: Mode) {
             b.iter(|| (p.sign)(black_box(&sk), black_box(&msg), ctx, &[0u8; 32]).expect("sign"))
         });
     }
+    #[cfg(target_arch = "x86_64")]
+    g.bench_function("sign/pqclean", |b| {
+        b.iter(|| (pqclean.sign)(black_box(&sk), black_box(&msg), ctx))
+    });
 
     g.bench_function("verify/quasar", |b| {
         b.iter(|| mldsa::verify(mode, black_box(&pk), black_box(&msg), ctx, black_box(&sig)).expect("verify"))
@@ -149,6 +220,17 @@ fn bench_set(c: &mut Criterion, mode: Mode) {
             b.iter(|| assert!((p.verify)(black_box(&pk), black_box(&msg), ctx, black_box(&sig))))
         });
     }
+    #[cfg(target_arch = "x86_64")]
+    g.bench_function("verify/pqclean", |b| {
+        b.iter(|| {
+            assert!((pqclean.verify)(
+                black_box(&pk),
+                black_box(&msg),
+                ctx,
+                black_box(&sig)
+            ))
+        })
+    });
     g.finish();
 }
 
