@@ -18,9 +18,11 @@ import subprocess
 import sys
 
 OURS = "quasar"
-PEERS = ["quasar-portable", "rustcrypto", "fips204", "libcrux", "libcrux-portable"]
+PEERS = ["quasar-avx2", "quasar-portable", "libcrux", "pqclean", "fips204", "rustcrypto", "libcrux-portable"]
 PEER_LABEL = {
-    "quasar-portable": "quasar-pq with its portable NTT kernels (only with `--features bench-internals`)",
+    "quasar-avx2": "quasar-pq with its four-way Keccak held to AVX2, libcrux's width (only with `--features bench-internals`)",
+    "quasar-portable": "quasar-pq without SIMD: portable NTT kernels and scalar Keccak (only with `--features bench-internals`)",
+    "pqclean": "PQClean through pqcrypto-mldsa 0.1.2 (AVX2 dispatch; hedged signing, random keys)",
     "rustcrypto": "RustCrypto ml-dsa 0.1",
     "fips204": "fips204 0.5",
     "libcrux": "libcrux-ml-dsa 0.0.11 (AVX2 dispatch)",

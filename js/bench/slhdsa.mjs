@@ -14,7 +14,7 @@
 //      node js/bench/slhdsa.mjs       (uses the existing pkg/ and target/wasm-peer/)
 // Env: BENCH_SECONDS (default 1) — time budget per (set, operation, implementation).
 
-import { spawnSync, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -25,12 +25,12 @@ import * as full from '../index.js';
 import * as light from '../verify.js';
 import { sizes } from '../../scripts/build-wasm.mjs';
 import { bytes } from '../support/bytes.mjs';
+import { loadPeerModule } from './wasm-peer.mjs';
 import { summary } from '../support/stats.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BUDGET_MS = Number(process.env.BENCH_SECONDS ?? 1) * 1000;
 const ROUNDS = 5;
-const PEER_WASM = `${ROOT}target/wasm-peer/wasm32-unknown-unknown/release/quasar_pq_wasm_peer.wasm`;
 const PEER_SETS = { '128s': 0, '192s': 1, '192f': 2, '256s': 3 };
 
 /** What is timed: [set, operation]. */
@@ -42,25 +42,11 @@ const CASES = [
   ['192f', 'sign'],
 ];
 
-function buildPeer() {
-  const r = spawnSync('cargo', [
-    'build', '--release', '--target', 'wasm32-unknown-unknown',
-    '--manifest-path', 'benches/wasm-peer/Cargo.toml', '--target-dir', 'target/wasm-peer',
-  ], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-  return !r.error && r.status === 0 && existsSync(PEER_WASM);
-}
-
 /** The peer module: `fips205` (imp 0) and RustCrypto `slh-dsa` (imp 1) behind a C ABI. */
 async function loadPeer() {
-  // cargo is incremental: a no-op when the module is up to date.
-  if (!buildPeer()) return null;
-  const { instance } = await WebAssembly.instantiate(readFileSync(PEER_WASM));
-  const x = instance.exports;
-  const put = (b) => {
-    const p = x.peer_alloc(Math.max(1, b.length));
-    new Uint8Array(x.memory.buffer, p, b.length).set(b);
-    return [p, b.length];
-  };
+  const peer = await loadPeerModule();
+  if (!peer) return null;
+  const { x, put } = peer;
   return {
     verifier(imp, set, pk) {
       const h = x.peer_verifier(imp, PEER_SETS[set], ...put(pk));

@@ -5,6 +5,8 @@
 
 use std::cell::RefCell;
 
+mod mldsa;
+
 type Verifier = Box<dyn Fn(&[u8], &[u8], &[u8]) -> bool>;
 type Signer = Box<dyn Fn(&[u8], &[u8]) -> Vec<u8>>;
 
@@ -96,7 +98,7 @@ sets! {
 
 /// # Safety
 /// `ptr..ptr + len` must be memory the bench wrote (a block from `peer_alloc`).
-unsafe fn slice<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
+pub(crate) unsafe fn slice<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
     if len == 0 {
         &[]
     } else {
