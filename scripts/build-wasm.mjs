@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds the WASM modules and their JS bindings, each from this crate with a set of features
 // (Cargo.toml: one `wasm-*` feature per export family, `light` for the verify half), so a page
-// loads only what it needs (the npm `exports` map: js/modules.md):
+// loads only what it needs (package.json `exports`; the entry points are js/entry/):
 //   pkg/mldsa-verify/   ML-DSA verification                       (quasar-pq/verify/mldsa)
 //   pkg/slhdsa-verify/  SLH-DSA verification                      (quasar-pq/verify/slhdsa)
 //   pkg/light/          certificates + light client, ML-DSA, SLH-DSA, Magnetar verification
@@ -52,78 +52,36 @@ const WASM_FEATURES = [
 // 111,760 with these flags; measured 2026-12-03, binaryen 132).
 const SIZE = ['-Os', '--flexible-inline-max-function-size', '0', '--one-caller-inline-max-function-size', '0'];
 
-/** Cargo's arguments for a profile, without default features, and these features. */
-const only = (profile, ...features) => [
-  ...(profile === 'release' ? ['--release'] : ['--profile', profile]),
-  '--no-default-features',
-  '--features',
-  features.join(','),
-];
-
 /**
- * The modules. `profileDir` is cargo's output folder for the profile, `opt` the wasm-opt
- * flags (none: not run), `budget` the gzip -9 bytes a module may weigh
- * (js/test/module-size.test.mjs).
+ * A module: cargo `profile` (also its output folder), the crate `features` (without the default
+ * ones unless `defaults`), the wasm-opt flags `opt` (none: not run) and the gzip -9 bytes it may
+ * weigh, `budget` (js/test/module-size.test.mjs). `featureArgs` is the part of cargo's arguments
+ * every build of it shares (scripts/lint.mjs checks each module with them).
  */
+function module(profile, features, { budget, opt, defaults = false }) {
+  return {
+    profile,
+    featureArgs: [...(defaults ? [] : ['--no-default-features']), '--features', features.join(',')],
+    opt,
+    budget,
+  };
+}
+
+/** The modules, by name (`pkg/<name>/`). */
 export const BUILDS = {
-  'mldsa-verify': {
-    cargoArgs: only('wasm-light', 'light', 'wasm-mldsa', 'wasm-small-heap'),
-    profileDir: 'wasm-light',
-    opt: SIZE,
-    budget: 20_480,
-  },
-  'slhdsa-verify': {
-    cargoArgs: only('wasm-light', 'light', 'wasm-slhdsa', 'wasm-small-heap'),
-    profileDir: 'wasm-light',
-    opt: SIZE,
-    budget: 32_000,
-  },
-  light: {
-    cargoArgs: only('wasm-light', 'light', 'wasm-mldsa', 'wasm-slhdsa', 'wasm-magnetar', 'wasm-cert', 'wasm-small-heap'),
-    profileDir: 'wasm-light',
+  'mldsa-verify': module('wasm-light', ['light', 'wasm-mldsa', 'wasm-small-heap'], { opt: SIZE, budget: 20_480 }),
+  'slhdsa-verify': module('wasm-light', ['light', 'wasm-slhdsa', 'wasm-small-heap'], { opt: SIZE, budget: 32_000 }),
+  light: module('wasm-light', ['light', 'wasm-mldsa', 'wasm-slhdsa', 'wasm-magnetar', 'wasm-cert', 'wasm-small-heap'], {
     opt: SIZE,
     budget: 112_640,
-  },
-  sign: {
-    cargoArgs: only('wasm-light', 'std', 'wasm-mldsa', 'wasm-slhdsa', 'wasm-keyfmt'),
-    profileDir: 'wasm-light',
-    opt: SIZE,
-    budget: 96_000,
-  },
-  cert: {
-    cargoArgs: only('wasm-light', 'std', 'wasm-cert', 'wasm-magnetar', 'wasm-bls'),
-    profileDir: 'wasm-light',
-    opt: SIZE,
-    budget: 135_000,
-  },
-  corona: {
-    cargoArgs: only('wasm-light', 'std', 'wasm-corona'),
-    profileDir: 'wasm-light',
-    opt: SIZE,
-    budget: 100_000,
-  },
-  lens: {
-    cargoArgs: only('wasm-light', 'std', 'wasm-lens'),
-    profileDir: 'wasm-light',
-    opt: SIZE,
-    budget: 320_000,
-  },
-  pulsar: {
-    cargoArgs: only('wasm-light', 'std', 'wasm-pulsar'),
-    profileDir: 'wasm-light',
-    opt: SIZE,
-    budget: 330_000,
-  },
-  full: {
-    cargoArgs: ['--release', '--features', 'full'],
-    profileDir: 'release',
-    budget: 1_060_000,
-  },
-  demo: {
-    cargoArgs: ['--release', '--features', 'full,hazmat'],
-    profileDir: 'release',
-    budget: 1_062_000,
-  },
+  }),
+  sign: module('wasm-light', ['std', 'wasm-mldsa', 'wasm-slhdsa', 'wasm-keyfmt'], { opt: SIZE, budget: 96_000 }),
+  cert: module('wasm-light', ['std', 'wasm-cert', 'wasm-magnetar', 'wasm-bls'], { opt: SIZE, budget: 135_000 }),
+  corona: module('wasm-light', ['std', 'wasm-corona'], { opt: SIZE, budget: 100_000 }),
+  lens: module('wasm-light', ['std', 'wasm-lens'], { opt: SIZE, budget: 320_000 }),
+  pulsar: module('wasm-light', ['std', 'wasm-pulsar'], { opt: SIZE, budget: 330_000 }),
+  full: module('release', ['full'], { defaults: true, budget: 1_060_000 }),
+  demo: module('release', ['full', 'hazmat'], { defaults: true, budget: 1_062_000 }),
 };
 
 function run(cmd, args, opts = {}) {
@@ -142,10 +100,11 @@ function build(name, wasmBindgen) {
   const b = BUILDS[name];
   // `-p quasar-pq`: the library alone, with exactly these features (the CLI, a default
   // workspace member, would add its own).
-  const ok = run('cargo', ['build', '-p', 'quasar-pq', '--lib', '--target', TARGET, ...b.cargoArgs]);
+  const profile = b.profile === 'release' ? ['--release'] : ['--profile', b.profile];
+  const ok = run('cargo', ['build', '-p', 'quasar-pq', '--lib', '--target', TARGET, ...profile, ...b.featureArgs]);
   if (!ok) fail(`cargo build of the ${name} WASM module failed (see the compiler output above).`);
   const targetDir = process.env.CARGO_TARGET_DIR || join(ROOT, 'target');
-  const input = join(targetDir, TARGET, b.profileDir, 'quasar_pq.wasm');
+  const input = join(targetDir, TARGET, b.profile, 'quasar_pq.wasm');
   if (!existsSync(input)) fail(`cargo did not produce ${input}; check the [lib] crate-type in Cargo.toml includes "cdylib".`);
   const outDir = join(ROOT, 'pkg', name);
   rmSync(outDir, { recursive: true, force: true });

@@ -20,20 +20,6 @@ const ROOT = join(fileURLToPath(import.meta.url), '..', '..');
 const WASM = ['--target', 'wasm32-unknown-unknown'];
 const DENY = ['--', '-D', 'warnings'];
 
-/** A module's cargo arguments without its profile (clippy checks; the profile changes no lint). */
-function features(cargoArgs) {
-  const out = [];
-  for (let i = 0; i < cargoArgs.length; i++) {
-    if (cargoArgs[i] === '--release') continue;
-    if (cargoArgs[i] === '--profile') {
-      i += 1;
-      continue;
-    }
-    out.push(cargoArgs[i]);
-  }
-  return out;
-}
-
 // Every library step names the package (`-p quasar-pq`): the CLI is a default workspace
 // member, and its dependency features (sim, hazmat) would otherwise join the library's build —
 // the light module would be linted with the threshold stack in it. The CLI (`cli/`) has its
@@ -46,7 +32,7 @@ const STEPS = [
   // the full module plus the misbehaviour hooks).
   ...Object.entries(BUILDS).map(([module, b]) => ({
     name: `clippy ${module} wasm`,
-    args: ['clippy', ...LIB, '--lib', ...features(b.cargoArgs), ...WASM, ...DENY],
+    args: ['clippy', ...LIB, '--lib', ...b.featureArgs, ...WASM, ...DENY],
   })),
   // Every native target, the library included (as a library and with its unit tests);
   // `bench-internals`: the SLH-DSA bench forces the Keccak backends.
