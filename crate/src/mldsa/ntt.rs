@@ -131,6 +131,13 @@ mod neon;
 #[allow(unsafe_code)] // vector loads and stores
 mod simd128;
 
+/// The four-lane vector of this target, for `lanes4`'s kernels.
+#[cfg(target_arch = "aarch64")]
+type Lanes = neon::V;
+/// The four-lane vector of this target, for `lanes4`'s kernels.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light")))]
+type Lanes = simd128::V;
+
 /// Which kernels [`ntt`], [`inv_ntt`], [`pointwise`] and [`pointwise_acc`] may use (for
 /// benchmarks and tests).
 #[cfg_attr(not(feature = "bench-internals"), allow(dead_code))] // benches and tests
@@ -172,13 +179,12 @@ pub fn ntt(a: &mut [i32; 256]) {
     if let Some(k) = avx2::Avx2::get() {
         return k.ntt(a);
     }
-    #[cfg(target_arch = "aarch64")]
+    #[cfg(any(
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light"))
+    ))]
     if simd_allowed() {
-        return lanes4::ntt::<neon::V>(a);
-    }
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light")))]
-    if simd_allowed() {
-        return lanes4::ntt::<simd128::V>(a);
+        return lanes4::ntt::<Lanes>(a);
     }
     portable::ntt(a);
 }
@@ -191,13 +197,12 @@ pub fn inv_ntt(a: &mut [i32; 256]) {
     if let Some(k) = avx2::Avx2::get() {
         return k.inv_ntt(a);
     }
-    #[cfg(target_arch = "aarch64")]
+    #[cfg(any(
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light"))
+    ))]
     if simd_allowed() {
-        return lanes4::inv_ntt::<neon::V>(a);
-    }
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light")))]
-    if simd_allowed() {
-        return lanes4::inv_ntt::<simd128::V>(a);
+        return lanes4::inv_ntt::<Lanes>(a);
     }
     portable::inv_ntt(a);
 }
@@ -210,13 +215,12 @@ pub fn pointwise(r: &mut [i32; 256], a: &[i32; 256], b: &[i32; 256]) {
     if let Some(k) = avx2::Avx2::get() {
         return k.pointwise(r, a, b);
     }
-    #[cfg(target_arch = "aarch64")]
+    #[cfg(any(
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light"))
+    ))]
     if simd_allowed() {
-        return lanes4::pointwise::<neon::V, false>(r, a, b);
-    }
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light")))]
-    if simd_allowed() {
-        return lanes4::pointwise::<simd128::V, false>(r, a, b);
+        return lanes4::pointwise::<Lanes, false>(r, a, b);
     }
     portable::pointwise(r, a, b);
 }
@@ -228,13 +232,12 @@ pub fn pointwise_acc(r: &mut [i32; 256], a: &[i32; 256], b: &[i32; 256]) {
     if let Some(k) = avx2::Avx2::get() {
         return k.pointwise_acc(r, a, b);
     }
-    #[cfg(target_arch = "aarch64")]
+    #[cfg(any(
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light"))
+    ))]
     if simd_allowed() {
-        return lanes4::pointwise::<neon::V, true>(r, a, b);
-    }
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light")))]
-    if simd_allowed() {
-        return lanes4::pointwise::<simd128::V, true>(r, a, b);
+        return lanes4::pointwise::<Lanes, true>(r, a, b);
     }
     portable::pointwise_acc(r, a, b);
 }
