@@ -157,3 +157,27 @@ impl Error {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The WebAssembly layer throws ML-DSA and SLH-DSA errors without converting them
+    /// (`wasm::scheme_error`, so a one-family module links no other module's messages), with
+    /// these prefixes and modules: they must stay what `Error` itself says.
+    #[test]
+    fn the_wasm_layers_scheme_prefixes_are_errors_own() {
+        let e = mldsa::Error::InvalidSignature;
+        let any = Error::from(e.clone());
+        assert_eq!(
+            (any.to_string(), any.module()),
+            (alloc::format!("ML-DSA: {e}"), "mldsa")
+        );
+        let e = slhdsa::Error::InvalidSignature;
+        let any = Error::from(e.clone());
+        assert_eq!(
+            (any.to_string(), any.module()),
+            (alloc::format!("SLH-DSA: {e}"), "slhdsa")
+        );
+    }
+}

@@ -190,7 +190,7 @@ pub(crate) fn js_error(message: &str, code: &str, module: &str, culprits: &[u16]
 /// One scheme's error as [`to_js_error`] throws it once converted into [`crate::Error`]
 /// (`"{prefix}: {err}"`, its code and module, nobody blamed), without converting: the
 /// crate-wide error's `Display` reaches every module's messages, which a one-family module
-/// (the ML-DSA or SLH-DSA verifier) must not link.
+/// (the ML-DSA or SLH-DSA verifier) must not link. `error.rs`'s tests keep the prefixes equal.
 #[cfg(any(feature = "wasm-mldsa", feature = "wasm-slhdsa"))]
 pub(crate) fn scheme_error(prefix: &str, err: &impl core::fmt::Display, code: &str, module: &str) -> JsValue {
     js_error(&alloc::format!("{prefix}: {err}"), code, module, &[])
