@@ -1,8 +1,7 @@
-// quasar-pq/pulsar — Pulsar custody and the Pulsar committee (threshold
-// ML-DSA: DKG, key ceremony, signing, resharing, keyrings, envelopes) alone (pkg/pulsar, about
-// 320 KB gzipped): one `Party` class,
-// the factories and the key-share holders, as `quasar-pq` has them (protocols.d.ts), over a
-// module without the other families.
+// quasar-pq/pulsar — Pulsar custody and the Pulsar committee (threshold ML-DSA: DKG, key
+// ceremony, signing, resharing, keyrings, envelopes) alone (pkg/pulsar, about 320 KB gzipped):
+// one `Party` class, the factories and the key-share holders, as `quasar-pq` has them
+// (protocols.d.ts), over a module without the other families.
 //
 //   import { init, pulsar } from 'quasar-pq/pulsar';
 //   await init();
