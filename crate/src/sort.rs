@@ -1,10 +1,11 @@
-//! In-place heapsort for the few sorts on the WebAssembly builds' paths (validator
-//! registries, error culprit lists).
+//! Heapsort for every sort in the library (party lists, blame, complaints, registries).
 //!
 //! `slice::sort*` instantiates the standard library's generic sorting code (driftsort or
 //! ipnsort, with their small-sort networks and fallbacks) once per element type, about
-//! 10–25 KB of WASM each; these are a few hundred bytes. O(n log n), no allocation, not
-//! stable: callers sort by unique keys, or reject equal ones right after sorting.
+//! 10–25 KB of WASM each — over 80 KB of the Lens and Pulsar modules before this was used
+//! everywhere; these are a few hundred bytes. O(n log n) on any input (a peer's list cannot
+//! make it quadratic). [`heapsort`] and [`heapsort_by`] allocate nothing and are not stable;
+//! [`sort_by_key_stable`] is, for lists whose order among equal keys is part of the result.
 //! (`bls::prepared` keeps its own copy for the same reason.)
 
 use core::cmp::Ordering;
@@ -24,6 +25,15 @@ pub(crate) fn heapsort_by<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {
         v.swap(0, end);
         sift_down(v, 0, end, &cmp);
     }
+}
+
+/// Sorts `v` by `key`, keeping the input order among equal keys (each element is tagged
+/// with its position, which breaks ties).
+pub(crate) fn sort_by_key_stable<T, K: Ord>(v: &mut alloc::vec::Vec<T>, key: impl Fn(&T) -> K) {
+    let mut tagged: alloc::vec::Vec<(K, usize, T)> =
+        v.drain(..).enumerate().map(|(i, x)| (key(&x), i, x)).collect();
+    heapsort_by(&mut tagged, |a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
+    v.extend(tagged.into_iter().map(|(_, _, x)| x));
 }
 
 /// Restores the max-heap property of `v[..end]` below `root` (all indices stay below `end`).
@@ -67,6 +77,11 @@ mod tests {
             let mut pairs: alloc::vec::Vec<(u16, usize)> = want.iter().rev().copied().zip(0..).collect();
             heapsort_by(&mut pairs, |a, b| a.0.cmp(&b.0));
             assert!(pairs.windows(2).all(|w| w[0].0 <= w[1].0));
+            let mut stable = pairs.clone();
+            let mut want = pairs.clone();
+            want.sort_by_key(|p| p.0);
+            sort_by_key_stable(&mut stable, |p| p.0);
+            assert_eq!(stable, want, "stable, n = {n}");
         }
     }
 }

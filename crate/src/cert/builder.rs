@@ -193,7 +193,7 @@ impl CertificateBuilder {
             return Ok(None);
         }
         let mut signers: Vec<usize> = self.bls.iter().map(|(i, _)| *i).collect();
-        signers.sort_unstable();
+        crate::sort::heapsort(&mut signers);
         let sigs: Vec<Signature> = self.bls.iter().map(|(_, s)| *s).collect();
         let aggregate = Signature::aggregate(&sigs).map_err(|error| Error::MalformedSignature {
             kind: LegKind::Bls,
@@ -213,7 +213,7 @@ impl CertificateBuilder {
             return None;
         }
         let mut sigs: Vec<&(usize, Vec<u8>)> = self.mldsa_sigs.iter().collect();
-        sigs.sort_unstable_by_key(|(i, _)| *i);
+        crate::sort::heapsort_by(&mut sigs, |a, b| a.0.cmp(&b.0));
         let mut w = crate::wire::Writer::with_capacity(
             Bitmap::encoded_len(self.set_len) + 1 + sigs.len() * mode.signature_len(),
         );

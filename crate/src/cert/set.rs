@@ -440,7 +440,7 @@ impl ValidatorSet {
     #[cfg(not(feature = "light"))]
     pub fn new(params: &SetParams, mut validators: Vec<Validator>) -> Result<Self, Error> {
         let bad = |what| Error::Decode(crate::wire::Error::InvalidValue(what));
-        validators.sort_by_key(|v| v.id);
+        crate::sort::sort_by_key_stable(&mut validators, |v| v.id);
         let mut w =
             Writer::with_capacity(64 + validators.len() * entry_len(params.bls, params.mldsa, params.slhdsa));
         let version = match params.corona_group_key {

@@ -178,7 +178,7 @@ fn distinct_mldsa_keys(view: &ValidatorSetView<'_>) -> Result<(), Error> {
         .enumerate()
         .map(|(i, e)| (e.mldsa_public_key.unwrap_or_default(), i))
         .collect();
-    keys.sort_unstable();
+    crate::sort::heapsort(&mut keys);
     match keys.windows(2).find(|w| w[0].0 == w[1].0) {
         Some(w) => Err(Error::DuplicateMlDsaKey {
             first: w[0].1.min(w[1].1),

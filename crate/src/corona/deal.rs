@@ -208,7 +208,7 @@ pub(crate) fn deal_seeded(t: u16, n: u16, rho: [u8; 32], seed: &[u8; 32]) -> (Gr
         .zip(pairwise)
         .zip((1..=n).filter_map(PartyId::new))
         .map(|((share, mut pairs), id)| {
-            pairs.sort_by_key(|e| e.0);
+            crate::sort::sort_by_key_stable(&mut pairs, |e| e.0);
             KeyShare::new(id, t, n, share, pairs, group.clone())
         })
         .collect();

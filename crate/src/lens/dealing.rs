@@ -81,7 +81,7 @@ impl Ceremony {
         threshold: u16,
     ) -> Result<Ceremony, Error> {
         let mut set: Vec<PartyId> = parties.to_vec();
-        set.sort_unstable();
+        crate::sort::heapsort(&mut set);
         set.dedup();
         if set.len() == parties.len() {
             check_keygen_params(threshold, &set.iter().copied().collect())?;

@@ -120,7 +120,7 @@ impl<C: Curve> ComplaintMessage<C> {
     /// named twice keeps its first complaint). Normally built by a [`super::DealingParty`]
     /// in its complaint round.
     pub fn new(mode: Mode, session: [u8; 32], from: PartyId, mut complaints: Vec<Complaint<C>>) -> Self {
-        complaints.sort_by_key(|c| c.dealer);
+        crate::sort::sort_by_key_stable(&mut complaints, |c| c.dealer);
         complaints.dedup_by_key(|c| c.dealer);
         let mut m = ComplaintMessage {
             mode,
@@ -266,7 +266,7 @@ impl<C: Curve> ResponseMessage<C> {
     /// A response from dealer `from` (openings sorted by receiver, duplicates dropped).
     /// Normally built by a [`super::DealingParty`] in its response round.
     pub fn new(mode: Mode, session: [u8; 32], from: PartyId, mut openings: Vec<Opening<C>>) -> Self {
-        openings.sort_by_key(|o| o.receiver);
+        crate::sort::sort_by_key_stable(&mut openings, |o| o.receiver);
         openings.dedup_by_key(|o| o.receiver);
         let mut w = Writer::with_header(RESPONSE_MAGIC, VERSION);
         w.u8(C::ID).u8(mode.to_byte()).put(&session);

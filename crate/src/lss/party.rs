@@ -363,7 +363,7 @@ fn round1_outgoing<C: Curve>(first: Round1Output<C>) -> Outgoing {
             bytes: m.to_bytes(),
         })
         .collect();
-    direct.sort_by_key(|d| d.to);
+    crate::sort::sort_by_key_stable(&mut direct, |d| d.to);
     Outgoing {
         broadcast: first.broadcast.map(|d| d.to_bytes()),
         direct,

@@ -64,7 +64,7 @@ impl<'a> AggregateCertificate<'a> {
             }
             entries.push((*id, sig.signature));
         }
-        entries.sort_by_key(|e| e.0);
+        crate::sort::sort_by_key_stable(&mut entries, |e| e.0);
         if let Some(w) = entries.windows(2).find(|w| w[0].0 == w[1].0) {
             return Err(Error::DuplicateSigner { id: w[0].0 });
         }

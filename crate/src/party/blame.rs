@@ -285,7 +285,7 @@ impl fmt::Display for BlameReason {
 /// Sorted, de-duplicated parties named in `lists`.
 pub fn culprits<'a>(lists: impl IntoIterator<Item = &'a [Blame]>) -> alloc::vec::Vec<PartyId> {
     let mut out: alloc::vec::Vec<PartyId> = lists.into_iter().flatten().map(|b| b.party).collect();
-    out.sort_unstable();
+    crate::sort::heapsort(&mut out);
     out.dedup();
     out
 }

@@ -41,7 +41,7 @@ impl PartyId {
 #[cfg(feature = "threshold")]
 pub(crate) fn sorted_distinct(list: &[PartyId]) -> Result<alloc::vec::Vec<PartyId>, PartyId> {
     let mut sorted = list.to_vec();
-    sorted.sort_unstable();
+    crate::sort::heapsort(&mut sorted);
     match sorted.windows(2).find(|w| w[0] == w[1]) {
         Some(w) => Err(w[0]),
         None => Ok(sorted),

@@ -84,6 +84,6 @@ pub(crate) fn merged(outer: &mut Vec<Blame>, inner: impl IntoIterator<Item = Bla
 
 /// Sorts a list of blame by party, then code, and removes exact repeats.
 pub(crate) fn tidy(list: &mut Vec<Blame>) {
-    list.sort_by(|a, b| (a.party, a.reason.code()).cmp(&(b.party, b.reason.code())));
+    crate::sort::sort_by_key_stable(list, |b| (b.party, b.reason.code()));
     list.dedup();
 }

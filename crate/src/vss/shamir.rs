@@ -127,7 +127,7 @@ pub fn sorted_set(set: &[PartyId]) -> Result<Vec<PartyId>, Error> {
         return Err(Error::EmptySet);
     }
     let mut sorted = set.to_vec();
-    sorted.sort_unstable();
+    crate::sort::heapsort(&mut sorted);
     for w in sorted.windows(2) {
         if w[0] == w[1] {
             return Err(Error::DuplicateParty { party: w[0] });

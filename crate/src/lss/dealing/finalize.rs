@@ -117,7 +117,7 @@ impl<C: Curve> Round3State<C> {
                 .collect();
             if qualified.len() < c.min_qualified() {
                 let mut culprits: Vec<PartyId> = blame.iter().map(|b| b.party).collect();
-                culprits.sort_unstable();
+                crate::sort::heapsort(&mut culprits);
                 culprits.dedup();
                 return Err(Error::NotEnoughQualified {
                     needed: c.min_qualified(),

@@ -129,7 +129,7 @@ mod tests {
                         assert!(mine.iter().all(|m| m >> me & 1 == 1));
                         used.extend(mine);
                     }
-                    used.sort_unstable();
+                    crate::sort::heapsort(&mut used);
                     assert_eq!(used, all, "({t},{n}) {active:#b}");
                 }
             }

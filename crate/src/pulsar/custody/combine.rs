@@ -313,7 +313,7 @@ impl CombinerParty {
         if valid.len() < needed {
             return Err(not_enough(needed, valid.len(), blame));
         }
-        valid.sort_by_key(|(p, _)| *p);
+        crate::sort::sort_by_key_stable(&mut valid, |(p, _)| *p);
         valid.truncate(needed);
         let used: Vec<PartyId> = valid.iter().map(|(p, _)| *p).collect();
 

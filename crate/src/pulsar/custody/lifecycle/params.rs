@@ -235,7 +235,7 @@ impl ReshareParams {
             .chain(self.ceremony.receivers())
             .copied()
             .collect();
-        all.sort_unstable();
+        crate::sort::heapsort(&mut all);
         all.dedup();
         all
     }
