@@ -234,9 +234,27 @@ mod tables {
     use curve25519_dalek::traits::BasepointTable;
     use std::sync::OnceLock;
 
+    static ED_G: OnceLock<EdwardsBasepointTable> = OnceLock::new();
     static ED_H: OnceLock<EdwardsBasepointTable> = OnceLock::new();
+    static RI_G: OnceLock<RistrettoBasepointTable> = OnceLock::new();
     static RI_H: OnceLock<RistrettoBasepointTable> = OnceLock::new();
     static K_H: OnceLock<k256::ProjectivePoint> = OnceLock::new();
+
+    // The generators' tables are built here, once per process, rather than taken from
+    // dalek's `mul_base`: its precomputed statics are 38 KB of incompressible data, a
+    // tenth of a gzipped Lens or Pulsar WASM module; building a table costs well under a
+    // millisecond.
+    pub(super) fn ed_g() -> &'static EdwardsBasepointTable {
+        ED_G.get_or_init(|| {
+            EdwardsBasepointTable::create(&curve25519_dalek::constants::ED25519_BASEPOINT_POINT)
+        })
+    }
+
+    pub(super) fn ristretto_g() -> &'static RistrettoBasepointTable {
+        RI_G.get_or_init(|| {
+            RistrettoBasepointTable::create(&curve25519_dalek::constants::RISTRETTO_BASEPOINT_POINT)
+        })
+    }
 
     pub(super) fn ed() -> &'static EdwardsBasepointTable {
         ED_H.get_or_init(|| EdwardsBasepointTable::create(&super::ed25519_h()))
@@ -289,13 +307,20 @@ impl Curve for Ed25519 {
     }
 
     fn mul_base(s: &Self::Scalar) -> Self::Point {
-        curve25519_dalek::EdwardsPoint::mul_base(s)
+        #[cfg(feature = "std")]
+        {
+            tables::ed_g() * s
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            curve25519_dalek::EdwardsPoint::mul_base(s)
+        }
     }
 
     fn mul_base_h(a: &Self::Scalar, b: &Self::Scalar) -> Self::Point {
         #[cfg(feature = "std")]
         {
-            curve25519_dalek::EdwardsPoint::mul_base(a) + tables::ed() * b
+            tables::ed_g() * a + tables::ed() * b
         }
         #[cfg(not(feature = "std"))]
         {
@@ -373,13 +398,20 @@ impl Curve for Ristretto255 {
     }
 
     fn mul_base(s: &Self::Scalar) -> Self::Point {
-        curve25519_dalek::RistrettoPoint::mul_base(s)
+        #[cfg(feature = "std")]
+        {
+            tables::ristretto_g() * s
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            curve25519_dalek::RistrettoPoint::mul_base(s)
+        }
     }
 
     fn mul_base_h(a: &Self::Scalar, b: &Self::Scalar) -> Self::Point {
         #[cfg(feature = "std")]
         {
-            curve25519_dalek::RistrettoPoint::mul_base(a) + tables::ristretto() * b
+            tables::ristretto_g() * a + tables::ristretto() * b
         }
         #[cfg(not(feature = "std"))]
         {
