@@ -69,59 +69,61 @@
 // The verifier (group key, signature frame, verify) is in every build, the light one
 // included; keys, signing and the parties need `threshold`. Without it the samplers and ring
 // helpers only signing reads are dead code, and stay out of the binary.
-#[cfg_attr(not(feature = "threshold"), allow(dead_code))]
+#[cfg_attr(not(feature = "ristretto255"), allow(dead_code))]
 mod arith;
-#[cfg_attr(not(feature = "threshold"), allow(dead_code))]
+#[cfg_attr(not(feature = "ristretto255"), allow(dead_code))]
 mod codec;
-#[cfg(feature = "threshold")]
+// The threshold half (dealing, parties, sealed shares) seals with Pulsar custody's ML-KEM
+// envelope, which is built with Ristretto255 (`pulsar::custody`).
+#[cfg(feature = "ristretto255")]
 mod deal;
-#[cfg_attr(not(feature = "threshold"), allow(dead_code))]
+#[cfg_attr(not(feature = "ristretto255"), allow(dead_code))]
 mod encoding;
 mod error;
-#[cfg(feature = "threshold")]
+#[cfg(feature = "ristretto255")]
 mod kernel;
 mod key;
-#[cfg(feature = "threshold")]
+#[cfg(feature = "ristretto255")]
 pub mod lifecycle;
-#[cfg(feature = "threshold")]
+#[cfg(feature = "ristretto255")]
 mod message;
 mod ntt;
-#[cfg(feature = "threshold")]
+#[cfg(feature = "ristretto255")]
 mod package;
-#[cfg_attr(not(feature = "threshold"), allow(dead_code))]
+#[cfg_attr(not(feature = "ristretto255"), allow(dead_code))]
 mod params;
-#[cfg_attr(not(feature = "threshold"), allow(dead_code))]
+#[cfg_attr(not(feature = "ristretto255"), allow(dead_code))]
 mod ring;
-#[cfg_attr(not(feature = "threshold"), allow(dead_code))]
+#[cfg_attr(not(feature = "ristretto255"), allow(dead_code))]
 mod sample;
-#[cfg(feature = "threshold")]
+#[cfg(feature = "ristretto255")]
 mod sealed;
-#[cfg(feature = "threshold")]
+#[cfg(feature = "ristretto255")]
 mod signer;
 #[cfg(test)]
 mod tests;
 mod verify;
 
-#[cfg(feature = "threshold")]
+#[cfg(feature = "ristretto255")]
 pub use deal::{deal, KeyShare};
 pub use encoding::{
     check_signature_frame, GROUP_KEY_LEN, GROUP_KEY_MAGIC, KEY_PACKAGE_MAGIC, SIGNATURE_LEN, SIGNATURE_MAGIC,
 };
 pub use error::Error;
 pub use key::GroupKey;
-#[cfg(feature = "threshold")]
+#[cfg(feature = "ristretto255")]
 pub use message::{commit_len, COMMIT_MAGIC, RESPONSE_LEN, RESPONSE_MAGIC};
-#[cfg(feature = "threshold")]
+#[cfg(feature = "ristretto255")]
 pub use sealed::{deal_sealed, SEALED_PACKAGE_MAGIC};
-#[cfg(feature = "threshold")]
+#[cfg(feature = "ristretto255")]
 pub use signer::{SignParams, Signed, Signer};
 pub use verify::PreparedGroupKey;
 
 /// The smallest threshold.
-#[cfg(feature = "threshold")]
+#[cfg(feature = "ristretto255")]
 pub const MIN_THRESHOLD: usize = 2;
 /// The largest group (the norm bound is sized for signing sets up to this size).
-#[cfg(feature = "threshold")]
+#[cfg(feature = "ristretto255")]
 pub const MAX_PARTIES: usize = params::MAX_SIGNERS;
 
 /// Internals that known-answer files record (spec §8.1): not an API.

@@ -43,7 +43,7 @@ pub(crate) fn barrier_i32(x: i32) -> i32 {
 /// compares secrets), the verdict declassified: for messages that may carry secrets, a
 /// repeated private share told from a conflicting one. Only the lengths, which are public,
 /// may decide early.
-#[cfg(feature = "threshold")]
+#[cfg(feature = "protocols")]
 pub(crate) fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
     public(bool::from(subtle::ConstantTimeEq::ct_eq(a, b)))
 }
@@ -69,7 +69,7 @@ pub(crate) fn public<T>(x: T) -> T {
 /// Declassifies the part `part` of `x` (a public field of a secret object), returning `x`
 /// read back after the request, like [`public`].
 /// Only the threshold protocols declassify parts of secrets.
-#[cfg(feature = "threshold")]
+#[cfg(feature = "protocols")]
 #[inline(always)]
 pub(crate) fn public_part<T, U: ?Sized>(x: T, part: impl Fn(&T) -> &U) -> T {
     #[cfg(feature = "ct-check")]

@@ -13,27 +13,27 @@ pub enum Error {
     #[error("SLH-DSA: {0}")]
     SlhDsa(#[from] slhdsa::Error),
     /// A secret-sharing error.
-    #[cfg(feature = "threshold")]
+    #[cfg(feature = "protocols")]
     #[error("VSS: {0}")]
     Vss(#[from] crate::vss::Error),
     /// A resharing-protocol error.
-    #[cfg(feature = "threshold")]
+    #[cfg(feature = "protocols")]
     #[error("LSS: {0}")]
     Lss(#[from] crate::lss::Error),
     /// A Lens (FROST) error.
-    #[cfg(feature = "threshold")]
+    #[cfg(feature = "protocols")]
     #[error("Lens: {0}")]
     Lens(#[from] crate::lens::Error),
     /// A Pulsar (threshold ML-DSA) error.
-    #[cfg(feature = "threshold")]
+    #[cfg(feature = "protocols")]
     #[error("Pulsar: {0}")]
     Pulsar(#[from] crate::pulsar::Error),
     /// A Pulsar committee (threshold ML-DSA without reconstruction) error.
-    #[cfg(feature = "threshold")]
+    #[cfg(feature = "protocols")]
     #[error("Pulsar committee: {0}")]
     Committee(#[from] crate::pulsar::committee::Error),
     /// A Corona (two-round threshold lattice signature) error.
-    #[cfg(feature = "threshold")]
+    #[cfg(feature = "protocols")]
     #[error("Corona: {0}")]
     Corona(#[from] crate::corona::Error),
     /// A Magnetar (per-validator SLH-DSA, aggregate certificate) error.
@@ -59,7 +59,7 @@ pub enum Error {
     #[error("party: {0}")]
     Party(#[from] crate::party::Error),
     /// A key-storage error (sealed snapshots, the snapshot store, persisted keyrings).
-    #[cfg(feature = "threshold")]
+    #[cfg(feature = "protocols")]
     #[error("keystore: {0}")]
     Keystore(#[from] crate::keystore::Error),
 }
@@ -79,19 +79,19 @@ impl Error {
             #[cfg(not(feature = "light"))]
             Error::KeyFormat(e) => e.code(),
             Error::Party(e) => e.code(),
-            #[cfg(feature = "threshold")]
+            #[cfg(feature = "protocols")]
             Error::Keystore(e) => e.code(),
-            #[cfg(feature = "threshold")]
+            #[cfg(feature = "protocols")]
             Error::Vss(e) => e.code(),
-            #[cfg(feature = "threshold")]
+            #[cfg(feature = "protocols")]
             Error::Lss(e) => e.code(),
-            #[cfg(feature = "threshold")]
+            #[cfg(feature = "protocols")]
             Error::Lens(e) => e.code(),
-            #[cfg(feature = "threshold")]
+            #[cfg(feature = "protocols")]
             Error::Pulsar(e) => e.code(),
-            #[cfg(feature = "threshold")]
+            #[cfg(feature = "protocols")]
             Error::Committee(e) => e.code(),
-            #[cfg(feature = "threshold")]
+            #[cfg(feature = "protocols")]
             Error::Corona(e) => e.code(),
         }
     }
@@ -109,19 +109,19 @@ impl Error {
             #[cfg(not(feature = "light"))]
             Error::KeyFormat(_) => "keyfmt",
             Error::Party(_) => "party",
-            #[cfg(feature = "threshold")]
+            #[cfg(feature = "protocols")]
             Error::Keystore(_) => "keystore",
-            #[cfg(feature = "threshold")]
+            #[cfg(feature = "protocols")]
             Error::Vss(_) => "vss",
-            #[cfg(feature = "threshold")]
+            #[cfg(feature = "protocols")]
             Error::Lss(_) => "lss",
-            #[cfg(feature = "threshold")]
+            #[cfg(feature = "protocols")]
             Error::Lens(_) => "lens",
-            #[cfg(feature = "threshold")]
+            #[cfg(feature = "protocols")]
             Error::Pulsar(_) => "pulsar",
-            #[cfg(feature = "threshold")]
+            #[cfg(feature = "protocols")]
             Error::Committee(_) => "committee",
-            #[cfg(feature = "threshold")]
+            #[cfg(feature = "protocols")]
             Error::Corona(_) => "corona",
         }
     }
@@ -140,19 +140,19 @@ impl Error {
             #[cfg(not(feature = "light"))]
             Error::KeyFormat(_) => &[],
             Error::Party(e) => e.culprits(),
-            #[cfg(feature = "threshold")]
+            #[cfg(feature = "protocols")]
             Error::Keystore(_) => &[],
-            #[cfg(feature = "threshold")]
+            #[cfg(feature = "protocols")]
             Error::Vss(_) => &[],
-            #[cfg(feature = "threshold")]
+            #[cfg(feature = "protocols")]
             Error::Lss(e) => e.culprits(),
-            #[cfg(feature = "threshold")]
+            #[cfg(feature = "protocols")]
             Error::Lens(e) => e.culprits(),
-            #[cfg(feature = "threshold")]
+            #[cfg(feature = "protocols")]
             Error::Pulsar(e) => e.culprits(),
-            #[cfg(feature = "threshold")]
+            #[cfg(feature = "protocols")]
             Error::Committee(e) => e.culprits(),
-            #[cfg(feature = "threshold")]
+            #[cfg(feature = "protocols")]
             Error::Corona(e) => e.culprits(),
         }
     }

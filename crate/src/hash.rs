@@ -23,7 +23,8 @@ pub mod keccak_x4;
 #[allow(unsafe_code, unreachable_pub)] // as above; public only under `bench-internals`
 pub(crate) mod keccak_x4;
 pub(crate) mod lanes;
-#[cfg(feature = "threshold")]
+// Corona's four-way XOFs.
+#[cfg(feature = "ristretto255")]
 pub(crate) mod xof_x4;
 
 /// Keccak-f[1600] round constants ι (FIPS 202 §3.2.5), for the vector permutations.

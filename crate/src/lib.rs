@@ -69,11 +69,11 @@ mod error;
 pub mod hash;
 #[cfg(not(feature = "light"))]
 pub mod keyfmt;
-#[cfg(feature = "threshold")]
+#[cfg(feature = "protocols")]
 pub mod keystore;
-#[cfg(feature = "threshold")]
+#[cfg(feature = "protocols")]
 pub mod lens;
-#[cfg(feature = "threshold")]
+#[cfg(feature = "protocols")]
 pub mod lss;
 pub mod magnetar;
 pub mod mldsa;
@@ -82,7 +82,7 @@ pub mod pulsar;
 pub mod quorum;
 pub mod slhdsa;
 mod sort;
-#[cfg(feature = "threshold")]
+#[cfg(feature = "protocols")]
 pub mod vss;
 pub mod wire;
 

@@ -166,6 +166,7 @@ mod transcript;
 
 pub use activation::{ActivationCertificate, ActivationFault, ActivationKind, ActivationParty};
 pub use any::{AnyCeremony, AnyGroupPublic, AnyKeyShare, AnyOutcome, Dealing};
+#[cfg(feature = "ristretto255")] // Pulsar custody's setup checks its threshold first
 pub(crate) use ceremony::check_threshold;
 pub use ceremony::{Ceremony, Kind};
 pub use complaint::{Complaint, ComplaintMessage, Opening, ResponseMessage};

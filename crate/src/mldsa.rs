@@ -61,7 +61,7 @@ mod sample;
 mod sign;
 // The kernel of the Pulsar committee (threshold ML-DSA without reconstruction), bit-exact
 // with the published reference; `pulsar::committee` runs it.
-#[cfg(feature = "threshold")]
+#[cfg(feature = "protocols")]
 pub(crate) mod threshold;
 mod verify;
 
@@ -249,7 +249,7 @@ fn mu_from_tr(tr: &[u8; 64], prefix: &[&[u8]], msg: &[u8]) -> [u8; 64] {
 ///
 /// # Errors
 /// [`Error::ContextTooLong`].
-#[cfg(feature = "threshold")]
+#[cfg(feature = "protocols")]
 pub(crate) fn pure_mu(pk: &[u8], msg: &[u8], ctx: &[u8]) -> Result<[u8; 64], Error> {
     check_context(ctx)?;
     Ok(mu_from_tr(&tr_of(pk), &[&pure_prefix(ctx), ctx], msg))

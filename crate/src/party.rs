@@ -47,11 +47,11 @@ mod blame;
 #[cfg(feature = "hazmat")]
 pub mod hazmat;
 mod id;
-#[cfg(feature = "threshold")]
+#[cfg(feature = "protocols")]
 pub(crate) mod inbox;
-#[cfg(feature = "threshold")]
+#[cfg(feature = "protocols")]
 pub mod keyring;
-#[cfg(feature = "threshold")]
+#[cfg(feature = "protocols")]
 pub(crate) mod route;
 #[cfg(feature = "sim")]
 pub mod sim;
@@ -67,7 +67,7 @@ use core::fmt;
 use zeroize::Zeroizing;
 
 pub use blame::{culprits, Blame, BlameReason};
-#[cfg(feature = "threshold")]
+#[cfg(feature = "protocols")]
 pub(crate) use id::sorted_distinct;
 pub use id::{Parties, PartyId};
 
@@ -76,17 +76,17 @@ pub use id::{Parties, PartyId};
 pub(crate) use hazmat::Cheat as CheatKind;
 
 /// Without the `hazmat` feature there is no misbehaviour (an uninhabited type).
-#[cfg(all(feature = "threshold", not(feature = "hazmat")))]
+#[cfg(all(feature = "protocols", not(feature = "hazmat")))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum CheatKind {}
 
 /// How a party misbehaves, if at all (always `None` without the `hazmat` feature).
-#[cfg(feature = "threshold")]
+#[cfg(feature = "protocols")]
 pub(crate) type Misbehaviour = Option<CheatKind>;
 
 /// Applies the byte-level misbehaviours to what a party is about to send (a no-op
 /// without the `hazmat` feature).
-#[cfg(feature = "threshold")]
+#[cfg(feature = "protocols")]
 pub(crate) fn misbehave(_cheat: Misbehaviour, _out: &mut Outgoing) {
     #[cfg(feature = "hazmat")]
     hazmat::apply(_cheat, _out);

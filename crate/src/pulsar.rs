@@ -36,25 +36,26 @@
 #![allow(non_snake_case, clippy::similar_names, clippy::many_single_char_names)]
 
 // Without the threshold stack (the verify-only `light` build) only the frames remain.
-#[cfg(feature = "threshold")]
+#[cfg(feature = "protocols")]
 pub mod committee;
-#[cfg(feature = "threshold")]
+// Custody's LSS runs over Ristretto255.
+#[cfg(feature = "ristretto255")]
 pub mod custody;
 pub mod frame;
 
-#[cfg(feature = "threshold")]
+#[cfg(feature = "protocols")]
 use alloc::vec::Vec;
 
-#[cfg(feature = "threshold")]
+#[cfg(feature = "protocols")]
 use crate::party::Blame;
-#[cfg(feature = "threshold")]
+#[cfg(feature = "protocols")]
 use crate::{lss, mldsa, wire, PartyId};
 
 /// Errors from Pulsar. None carries secret data.
 ///
 /// Variants that a party can cause name it ([`Error::culprits`]); the layer that knows
 /// the transport's sender attaches the id.
-#[cfg(feature = "threshold")]
+#[cfg(feature = "protocols")]
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -150,7 +151,7 @@ pub enum Error {
     Lss(#[from] lss::Error),
 }
 
-#[cfg(feature = "threshold")]
+#[cfg(feature = "protocols")]
 impl Error {
     /// A stable, upper-case code for this error, as JavaScript sees it. Codes are API.
     pub fn code(&self) -> &'static str {

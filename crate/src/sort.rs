@@ -36,6 +36,20 @@ pub(crate) fn sort_by_key_stable<T, K: Ord>(v: &mut alloc::vec::Vec<T>, key: imp
     v.extend(tagged.into_iter().map(|(_, _, x)| x));
 }
 
+/// The map of `pairs` (a later value for the same key wins, as with `collect`), built by
+/// inserting: `BTreeMap`'s `FromIterator` sorts its input with the standard library's stable
+/// sort first, a driftsort instantiation per map type.
+#[cfg(feature = "protocols")]
+pub(crate) fn map_of<K: Ord, V>(
+    pairs: impl IntoIterator<Item = (K, V)>,
+) -> alloc::collections::BTreeMap<K, V> {
+    let mut map = alloc::collections::BTreeMap::new();
+    for (k, v) in pairs {
+        map.insert(k, v);
+    }
+    map
+}
+
 /// Restores the max-heap property of `v[..end]` below `root` (all indices stay below `end`).
 fn sift_down<T>(v: &mut [T], mut root: usize, end: usize, cmp: &impl Fn(&T, &T) -> Ordering) {
     loop {

@@ -33,7 +33,13 @@ pub mod shamir;
 pub use commit::{Commitments, Mode, Share};
 pub use curve_id::CurveId;
 pub(crate) use curve_id::{cast, cast_ref, with_curve};
-pub use group::{Curve, Ed25519, Ristretto255, Secp256k1};
+pub use group::Curve;
+#[cfg(feature = "ed25519")]
+pub use group::Ed25519;
+#[cfg(feature = "ristretto255")]
+pub use group::Ristretto255;
+#[cfg(feature = "secp256k1")]
+pub use group::Secp256k1;
 pub use shamir::{lagrange_coefficient, lagrange_coefficients, party_scalar, reconstruct, Polynomial};
 
 use crate::PartyId;

@@ -80,7 +80,7 @@ mod keyfmt;
 #[cfg(feature = "wasm-magnetar")]
 #[allow(unreachable_pub)]
 mod magnetar;
-#[cfg(feature = "wasm-mldsa")]
+#[cfg(feature = "wasm-mldsa-verify")]
 #[allow(unreachable_pub)]
 mod mldsa;
 #[cfg(feature = "wasm-slhdsa")]
@@ -90,6 +90,9 @@ mod slhdsa;
 // Threshold protocols (never in a `light` module), and what their parties share: the party
 // class, the generator, the argument and result helpers, the keyrings. A module with one
 // family leaves some of the shared helpers unused.
+#[cfg(all(feature = "wasm-committee", not(feature = "light")))]
+#[allow(unreachable_pub)]
+mod committee;
 #[cfg(all(feature = "wasm-corona", not(feature = "light")))]
 #[allow(unreachable_pub)]
 mod corona;
@@ -153,6 +156,16 @@ pub(crate) fn js_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
+/// The ML-DSA parameter set of a level number (44, 65 or 87), or a `RangeError`: how the
+/// Pulsar custody and committee calls name their set.
+#[cfg(all(
+    any(feature = "wasm-pulsar", feature = "wasm-committee"),
+    not(feature = "light")
+))]
+pub(crate) fn mldsa_mode(level: u16) -> Result<crate::mldsa::Mode, JsValue> {
+    crate::mldsa::Mode::from_level(level).ok_or_else(|| js::range_error("ML-DSA level must be 44, 65 or 87"))
+}
+
 /// How many characters of a caller's string an error message repeats at most.
 #[cfg_attr(not(feature = "full"), allow(dead_code))] // a module of fewer families may not need it
 pub(crate) const ECHO_CHARS: usize = 64;
@@ -191,7 +204,7 @@ pub(crate) fn js_error(message: &str, code: &str, module: &str, culprits: &[u16]
 /// (`"{prefix}: {err}"`, its code and module, nobody blamed), without converting: the
 /// crate-wide error's `Display` reaches every module's messages, which a one-family module
 /// (the ML-DSA or SLH-DSA verifier) must not link. `error.rs`'s tests keep the prefixes equal.
-#[cfg(any(feature = "wasm-mldsa", feature = "wasm-slhdsa"))]
+#[cfg(any(feature = "wasm-mldsa-verify", feature = "wasm-slhdsa"))]
 pub(crate) fn scheme_error(prefix: &str, err: &impl core::fmt::Display, code: &str, module: &str) -> JsValue {
     js_error(&alloc::format!("{prefix}: {err}"), code, module, &[])
 }

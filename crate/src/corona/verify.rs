@@ -99,7 +99,7 @@ impl PreparedGroupKey {
     }
 
     /// The expanded A.
-    #[cfg(feature = "threshold")]
+    #[cfg(feature = "ristretto255")]
     pub(crate) fn matrix(&self) -> &Matrix {
         &self.a
     }

@@ -30,12 +30,15 @@ pub fn verify_activation(
     let key = public.group_key_bytes();
     let group = public.to_lss()?;
     let result = match &group {
+        #[cfg(feature = "ed25519")]
         AnyGroupPublic::Ed25519(g) => {
             certificate.verify_expected(g, ActivationKind::Lens, &key, generation, transcript)
         }
+        #[cfg(feature = "secp256k1")]
         AnyGroupPublic::Secp256k1(g) => {
             certificate.verify_expected(g, ActivationKind::Lens, &key, generation, transcript)
         }
+        #[cfg(feature = "ristretto255")]
         AnyGroupPublic::Ristretto255(g) => {
             certificate.verify_expected(g, ActivationKind::Lens, &key, generation, transcript)
         }

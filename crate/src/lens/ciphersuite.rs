@@ -9,8 +9,11 @@
 use alloc::vec::Vec;
 
 use frost_core::{Ciphersuite, Element, Group, Identifier, Scalar};
+#[cfg(feature = "ed25519")]
 use frost_ed25519::Ed25519Sha512;
+#[cfg(feature = "ristretto255")]
 use frost_ristretto255::Ristretto255Sha512;
+#[cfg(feature = "secp256k1")]
 use frost_secp256k1_tr::Secp256K1Sha256TR;
 
 use super::{Curve, Error};
@@ -22,14 +25,17 @@ use crate::PartyId;
 macro_rules! with_suite {
     ($curve:expr, $C:ident => $body:expr) => {
         match $curve {
+            #[cfg(feature = "ed25519")]
             $crate::vss::CurveId::Ed25519 => {
                 type $C = frost_ed25519::Ed25519Sha512;
                 $body
             }
+            #[cfg(feature = "secp256k1")]
             $crate::vss::CurveId::Secp256k1 => {
                 type $C = frost_secp256k1_tr::Secp256K1Sha256TR;
                 $body
             }
+            #[cfg(feature = "ristretto255")]
             $crate::vss::CurveId::Ristretto255 => {
                 type $C = frost_ristretto255::Ristretto255Sha512;
                 $body
@@ -50,13 +56,16 @@ pub(crate) const MAX_COMPONENT: usize = 1 << 23;
 /// ciphersuite.
 pub(crate) trait Family {
     /// The object's type for ciphersuite `C`.
-    type Of<C: Suite>;
+    type Of<C: Suite>: Clone + PartialEq;
 }
 
 /// One object of a per-ciphersuite type, tagged by its curve.
 pub(crate) enum ByCurve<F: Family> {
+    #[cfg(feature = "ed25519")]
     Ed25519(F::Of<Ed25519Sha512>),
+    #[cfg(feature = "secp256k1")]
     Secp256k1(F::Of<Secp256K1Sha256TR>),
+    #[cfg(feature = "ristretto255")]
     Ristretto255(F::Of<Ristretto255Sha512>),
 }
 
@@ -64,8 +73,11 @@ impl<F: Family> ByCurve<F> {
     /// The curve of the held object.
     pub(crate) fn curve(&self) -> Curve {
         match self {
+            #[cfg(feature = "ed25519")]
             ByCurve::Ed25519(_) => Curve::Ed25519,
+            #[cfg(feature = "secp256k1")]
             ByCurve::Secp256k1(_) => Curve::Secp256k1,
+            #[cfg(feature = "ristretto255")]
             ByCurve::Ristretto255(_) => Curve::Ristretto255,
         }
     }
@@ -79,32 +91,29 @@ impl<F: Family> ByCurve<F> {
     }
 }
 
-impl<F: Family> Clone for ByCurve<F>
-where
-    F::Of<Ed25519Sha512>: Clone,
-    F::Of<Secp256K1Sha256TR>: Clone,
-    F::Of<Ristretto255Sha512>: Clone,
-{
+impl<F: Family> Clone for ByCurve<F> {
     fn clone(&self) -> Self {
         match self {
+            #[cfg(feature = "ed25519")]
             ByCurve::Ed25519(x) => ByCurve::Ed25519(x.clone()),
+            #[cfg(feature = "secp256k1")]
             ByCurve::Secp256k1(x) => ByCurve::Secp256k1(x.clone()),
+            #[cfg(feature = "ristretto255")]
             ByCurve::Ristretto255(x) => ByCurve::Ristretto255(x.clone()),
         }
     }
 }
 
-impl<F: Family> PartialEq for ByCurve<F>
-where
-    F::Of<Ed25519Sha512>: PartialEq,
-    F::Of<Secp256K1Sha256TR>: PartialEq,
-    F::Of<Ristretto255Sha512>: PartialEq,
-{
+impl<F: Family> PartialEq for ByCurve<F> {
     fn eq(&self, other: &Self) -> bool {
         match (self, other) {
+            #[cfg(feature = "ed25519")]
             (ByCurve::Ed25519(a), ByCurve::Ed25519(b)) => a == b,
+            #[cfg(feature = "secp256k1")]
             (ByCurve::Secp256k1(a), ByCurve::Secp256k1(b)) => a == b,
+            #[cfg(feature = "ristretto255")]
             (ByCurve::Ristretto255(a), ByCurve::Ristretto255(b)) => a == b,
+            #[allow(unreachable_patterns)] // a build of one curve
             _ => false,
         }
     }
@@ -138,6 +147,7 @@ pub(crate) trait Suite: Ciphersuite {
     }
 }
 
+#[cfg(feature = "ed25519")]
 impl Suite for Ed25519Sha512 {
     const CURVE: Curve = Curve::Ed25519;
     type Vss = crate::vss::Ed25519;
@@ -149,6 +159,7 @@ impl Suite for Ed25519Sha512 {
     fn get<F: Family>(x: &ByCurve<F>) -> Option<&F::Of<Self>> {
         match x {
             ByCurve::Ed25519(v) => Some(v),
+            #[allow(unreachable_patterns)] // a build of one curve
             _ => None,
         }
     }
@@ -162,6 +173,7 @@ impl Suite for Ed25519Sha512 {
     }
 }
 
+#[cfg(feature = "ristretto255")]
 impl Suite for Ristretto255Sha512 {
     const CURVE: Curve = Curve::Ristretto255;
     type Vss = crate::vss::Ristretto255;
@@ -173,6 +185,7 @@ impl Suite for Ristretto255Sha512 {
     fn get<F: Family>(x: &ByCurve<F>) -> Option<&F::Of<Self>> {
         match x {
             ByCurve::Ristretto255(v) => Some(v),
+            #[allow(unreachable_patterns)] // a build of one curve
             _ => None,
         }
     }
@@ -186,6 +199,7 @@ impl Suite for Ristretto255Sha512 {
     }
 }
 
+#[cfg(feature = "secp256k1")]
 impl Suite for Secp256K1Sha256TR {
     const CURVE: Curve = Curve::Secp256k1;
     type Vss = crate::vss::Secp256k1;
@@ -197,6 +211,7 @@ impl Suite for Secp256K1Sha256TR {
     fn get<F: Family>(x: &ByCurve<F>) -> Option<&F::Of<Self>> {
         match x {
             ByCurve::Secp256k1(v) => Some(v),
+            #[allow(unreachable_patterns)] // a build of one curve
             _ => None,
         }
     }

@@ -191,8 +191,11 @@ pub(super) fn commit<R: CryptoRngCore + ?Sized>(
     }
     let (party, epoch) = (key_share.party(), key_share.epoch());
     match &key_share.inner {
+        #[cfg(feature = "ed25519")]
         ByCurve::Ed25519(kp) => go(kp, party, epoch, rng),
+        #[cfg(feature = "secp256k1")]
         ByCurve::Secp256k1(kp) => go(kp, party, epoch, rng),
+        #[cfg(feature = "ristretto255")]
         ByCurve::Ristretto255(kp) => go(kp, party, epoch, rng),
     }
 }

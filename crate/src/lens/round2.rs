@@ -157,8 +157,11 @@ impl SigningPackage {
     /// The message to sign.
     pub fn message(&self) -> &[u8] {
         match &self.inner {
+            #[cfg(feature = "ed25519")]
             ByCurve::Ed25519(p) => p.message(),
+            #[cfg(feature = "secp256k1")]
             ByCurve::Secp256k1(p) => p.message(),
+            #[cfg(feature = "ristretto255")]
             ByCurve::Ristretto255(p) => p.message(),
         }
     }
@@ -242,8 +245,10 @@ impl SignatureShare {
         let scalar = &mut out[n - 32..];
         // Little-endian on Ed25519 and Ristretto255, big-endian on secp256k1.
         let order: Vec<usize> = match curve {
+            #[cfg(feature = "secp256k1")]
             Curve::Secp256k1 => (0..32).rev().collect(),
-            Curve::Ed25519 | Curve::Ristretto255 => (0..32).collect(),
+            #[allow(unreachable_patterns)] // a build of secp256k1 alone
+            _ => (0..32).collect(),
         };
         let step = |scalar: &mut [u8], up: bool| {
             for &i in &order {

@@ -14,7 +14,13 @@ use zeroize::Zeroizing;
 
 use super::{Ceremony, DealingParty, Error, GroupPublic, KeyShare, Outcome};
 use crate::party::{Incoming, Outgoing, Party, Round, Step};
-use crate::vss::{cast, cast_ref, with_curve, Curve, CurveId, Ed25519, Mode, Ristretto255, Secp256k1};
+#[cfg(feature = "ed25519")]
+use crate::vss::Ed25519;
+#[cfg(feature = "ristretto255")]
+use crate::vss::Ristretto255;
+#[cfg(feature = "secp256k1")]
+use crate::vss::Secp256k1;
+use crate::vss::{cast, cast_ref, with_curve, Curve, CurveId, Mode};
 use crate::wire;
 use crate::PartyId;
 
@@ -23,10 +29,13 @@ macro_rules! any_curve {
         $(#[$doc])*
         pub enum $name {
             /// Over Ed25519.
+            #[cfg(feature = "ed25519")]
             Ed25519($ty<Ed25519>),
             /// Over secp256k1.
+            #[cfg(feature = "secp256k1")]
             Secp256k1($ty<Secp256k1>),
             /// Over Ristretto255.
+            #[cfg(feature = "ristretto255")]
             Ristretto255($ty<Ristretto255>),
         }
 
@@ -34,8 +43,11 @@ macro_rules! any_curve {
             /// The group.
             pub fn curve(&self) -> CurveId {
                 match self {
+                    #[cfg(feature = "ed25519")]
                     $name::Ed25519(_) => CurveId::Ed25519,
+                    #[cfg(feature = "secp256k1")]
                     $name::Secp256k1(_) => CurveId::Secp256k1,
+                    #[cfg(feature = "ristretto255")]
                     $name::Ristretto255(_) => CurveId::Ristretto255,
                 }
             }
@@ -47,8 +59,11 @@ macro_rules! any_curve {
             pub fn into_curve<C: Curve>(self) -> Result<$ty<C>, Error> {
                 let wrong = Error::WrongCurve { expected: C::CURVE, found: self.curve() };
                 match self {
+                    #[cfg(feature = "ed25519")]
                     $name::Ed25519(x) => cast(x).map_err(|_| wrong),
+                    #[cfg(feature = "secp256k1")]
                     $name::Secp256k1(x) => cast(x).map_err(|_| wrong),
+                    #[cfg(feature = "ristretto255")]
                     $name::Ristretto255(x) => cast(x).map_err(|_| wrong),
                 }
             }
@@ -56,8 +71,11 @@ macro_rules! any_curve {
             /// The value over the group `C`, borrowed (`None` when it is over another).
             pub fn as_curve<C: Curve>(&self) -> Option<&$ty<C>> {
                 match self {
+                    #[cfg(feature = "ed25519")]
                     $name::Ed25519(x) => cast_ref(x),
+                    #[cfg(feature = "secp256k1")]
                     $name::Secp256k1(x) => cast_ref(x),
+                    #[cfg(feature = "ristretto255")]
                     $name::Ristretto255(x) => cast_ref(x),
                 }
             }
@@ -66,26 +84,34 @@ macro_rules! any_curve {
         impl<C: Curve> From<$ty<C>> for $name {
             fn from(x: $ty<C>) -> $name {
                 // `C::CURVE` names `C` itself, so exactly the matching cast succeeds.
+                #[cfg(feature = "ed25519")]
                 let x = match cast::<$ty<C>, $ty<Ed25519>>(x) {
                     Ok(v) => return $name::Ed25519(v),
                     Err(x) => x,
                 };
+                #[cfg(feature = "secp256k1")]
                 let x = match cast::<$ty<C>, $ty<Secp256k1>>(x) {
                     Ok(v) => return $name::Secp256k1(v),
                     Err(x) => x,
                 };
-                match cast::<$ty<C>, $ty<Ristretto255>>(x) {
-                    Ok(v) => $name::Ristretto255(v),
-                    Err(_) => unreachable!("every Curve is one of the three groups"),
-                }
+                #[cfg(feature = "ristretto255")]
+                let x = match cast::<$ty<C>, $ty<Ristretto255>>(x) {
+                    Ok(v) => return $name::Ristretto255(v),
+                    Err(x) => x,
+                };
+                drop(x);
+                unreachable!("every Curve is one of this build's groups")
             }
         }
 
         impl fmt::Debug for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 match self {
+                    #[cfg(feature = "ed25519")]
                     $name::Ed25519(x) => fmt::Debug::fmt(x, f),
+                    #[cfg(feature = "secp256k1")]
                     $name::Secp256k1(x) => fmt::Debug::fmt(x, f),
+                    #[cfg(feature = "ristretto255")]
                     $name::Ristretto255(x) => fmt::Debug::fmt(x, f),
                 }
             }
@@ -97,8 +123,11 @@ macro_rules! any_curve {
 macro_rules! on_any {
     ($name:ident, $value:expr, $x:ident => $body:expr) => {
         match $value {
+            #[cfg(feature = "ed25519")]
             $name::Ed25519($x) => $body,
+            #[cfg(feature = "secp256k1")]
             $name::Secp256k1($x) => $body,
+            #[cfg(feature = "ristretto255")]
             $name::Ristretto255($x) => $body,
         }
     };

@@ -295,6 +295,7 @@ impl<C: Curve> KeyShare<C> {
     ///
     /// # Security
     /// Secret: both copies wipe themselves on drop.
+    #[cfg_attr(not(feature = "ristretto255"), allow(dead_code))] // Pulsar custody's lifecycle and dealing
     pub(crate) fn duplicate(&self) -> KeyShare<C> {
         KeyShare {
             id: self.id,

@@ -38,7 +38,7 @@ impl PartyId {
 
 /// `list` sorted increasing, or the first party it lists twice (every signing set and member
 /// list is checked this way before use).
-#[cfg(feature = "threshold")]
+#[cfg(feature = "protocols")]
 pub(crate) fn sorted_distinct(list: &[PartyId]) -> Result<alloc::vec::Vec<PartyId>, PartyId> {
     let mut sorted = list.to_vec();
     crate::sort::heapsort(&mut sorted);

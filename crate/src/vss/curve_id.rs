@@ -11,24 +11,45 @@ use crate::wire;
 
 /// A supported group, by value. The wire byte is [`Curve::ID`](super::Curve::ID).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+///
+/// A build has the groups of its curve features (`threshold` has all three; a one-curve
+/// WebAssembly module has one): the bytes of the others are [`wire::Error::UnknownMode`].
 pub enum CurveId {
     /// The prime-order subgroup of Ed25519 (RFC 8032 encodings). Byte `0x01`.
+    #[cfg(feature = "ed25519")]
     Ed25519,
     /// secp256k1 (SEC 1 compressed encodings). Byte `0x02`.
+    #[cfg(feature = "secp256k1")]
     Secp256k1,
     /// Ristretto255 (RFC 9496). Byte `0x03`.
+    #[cfg(feature = "ristretto255")]
     Ristretto255,
 }
 
+/// How many groups this build has.
+const COUNT: usize = cfg!(feature = "ed25519") as usize
+    + cfg!(feature = "secp256k1") as usize
+    + cfg!(feature = "ristretto255") as usize;
+
 impl CurveId {
-    /// All groups, in wire-byte order.
-    pub const ALL: [CurveId; 3] = [CurveId::Ed25519, CurveId::Secp256k1, CurveId::Ristretto255];
+    /// All groups of this build, in wire-byte order.
+    pub const ALL: [CurveId; COUNT] = [
+        #[cfg(feature = "ed25519")]
+        CurveId::Ed25519,
+        #[cfg(feature = "secp256k1")]
+        CurveId::Secp256k1,
+        #[cfg(feature = "ristretto255")]
+        CurveId::Ristretto255,
+    ];
 
     /// The wire byte: `0x01` Ed25519, `0x02` secp256k1, `0x03` Ristretto255.
     pub const fn to_byte(self) -> u8 {
         match self {
+            #[cfg(feature = "ed25519")]
             CurveId::Ed25519 => 0x01,
+            #[cfg(feature = "secp256k1")]
             CurveId::Secp256k1 => 0x02,
+            #[cfg(feature = "ristretto255")]
             CurveId::Ristretto255 => 0x03,
         }
     }
@@ -36,11 +57,14 @@ impl CurveId {
     /// The group with wire byte `b`.
     ///
     /// # Errors
-    /// [`wire::Error::UnknownMode`] for a byte that names no group.
+    /// [`wire::Error::UnknownMode`] for a byte that names no group of this build.
     pub const fn from_byte(b: u8) -> Result<CurveId, wire::Error> {
         match b {
+            #[cfg(feature = "ed25519")]
             0x01 => Ok(CurveId::Ed25519),
+            #[cfg(feature = "secp256k1")]
             0x02 => Ok(CurveId::Secp256k1),
+            #[cfg(feature = "ristretto255")]
             0x03 => Ok(CurveId::Ristretto255),
             other => Err(wire::Error::UnknownMode(other)),
         }
@@ -49,8 +73,11 @@ impl CurveId {
     /// A short lower-case name (`"ed25519"`, `"secp256k1"`, `"ristretto255"`).
     pub const fn name(self) -> &'static str {
         match self {
+            #[cfg(feature = "ed25519")]
             CurveId::Ed25519 => "ed25519",
+            #[cfg(feature = "secp256k1")]
             CurveId::Secp256k1 => "secp256k1",
+            #[cfg(feature = "ristretto255")]
             CurveId::Ristretto255 => "ristretto255",
         }
     }
@@ -63,8 +90,10 @@ impl CurveId {
     /// Bytes of an encoded group element: 32, or 33 (SEC 1 compressed) for secp256k1.
     pub const fn element_len(self) -> usize {
         match self {
-            CurveId::Ed25519 | CurveId::Ristretto255 => 32,
+            #[cfg(feature = "secp256k1")]
             CurveId::Secp256k1 => 33,
+            #[allow(unreachable_patterns)] // a build with secp256k1 alone
+            _ => 32,
         }
     }
 
@@ -85,14 +114,17 @@ impl fmt::Display for CurveId {
 macro_rules! with_curve {
     ($id:expr, $C:ident => $body:expr) => {
         match $id {
+            #[cfg(feature = "ed25519")]
             $crate::vss::CurveId::Ed25519 => {
                 type $C = $crate::vss::Ed25519;
                 $body
             }
+            #[cfg(feature = "secp256k1")]
             $crate::vss::CurveId::Secp256k1 => {
                 type $C = $crate::vss::Secp256k1;
                 $body
             }
+            #[cfg(feature = "ristretto255")]
             $crate::vss::CurveId::Ristretto255 => {
                 type $C = $crate::vss::Ristretto255;
                 $body

@@ -24,6 +24,7 @@ use group::{Group, GroupEncoding};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
+#[cfg(any(feature = "ed25519", feature = "ristretto255"))]
 use crate::hash::{tags, Transcript};
 use crate::wire::{self, Reader, Writer};
 
@@ -188,6 +189,7 @@ pub fn random_scalar<C: Curve>(rng: &mut (impl rand_core::RngCore + rand_core::C
 
 /// 64 bytes of cSHAKE256 (function name `QUASAR`, customization `QUASAR-LSS-COMMIT-v1`)
 /// over the group name, a label and a counter: the input of every `H` derivation.
+#[cfg(any(feature = "ed25519", feature = "ristretto255"))]
 fn h_seed(curve: &str, label: &[u8], counter: u64) -> [u8; 64] {
     let mut t = Transcript::new(tags::LSS_COMMIT);
     t.append(curve.as_bytes())
@@ -212,304 +214,18 @@ pub(crate) fn mul_small_vartime<P: Group>(p: &P, v: u64) -> P {
     acc
 }
 
-// ---------------------------------------------------------------------------------------
-// Ed25519
-// ---------------------------------------------------------------------------------------
-
-/// Ed25519's prime-order subgroup (`curve25519_dalek::EdwardsPoint`), as `frost-ed25519`.
-///
-/// `H`: for counter = 0, 1, …: 32 bytes of the LSS-commit cSHAKE256 over
-/// (`"ed25519"`, `"H"`, counter) are decompressed as an Edwards y-coordinate
-/// (try-and-increment); the first that decodes is multiplied by the cofactor 8 and
-/// accepted if it is not the identity. Decoding rejects non-canonical encodings and
-/// points with a torsion component.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Ed25519;
-
-/// Precomputed tables for `H`, built once per process (with `std`).
-#[cfg(feature = "std")]
-mod tables {
-    use curve25519_dalek::edwards::EdwardsBasepointTable;
-    use curve25519_dalek::ristretto::RistrettoBasepointTable;
-    use curve25519_dalek::traits::BasepointTable;
-    use std::sync::OnceLock;
-
-    static ED_G: OnceLock<EdwardsBasepointTable> = OnceLock::new();
-    static ED_H: OnceLock<EdwardsBasepointTable> = OnceLock::new();
-    static RI_G: OnceLock<RistrettoBasepointTable> = OnceLock::new();
-    static RI_H: OnceLock<RistrettoBasepointTable> = OnceLock::new();
-    static K_H: OnceLock<k256::ProjectivePoint> = OnceLock::new();
-
-    // The generators' tables are built here, once per process, rather than taken from
-    // dalek's `mul_base`: its precomputed statics are 38 KB of incompressible data, a
-    // tenth of a gzipped Lens or Pulsar WASM module; building a table costs well under a
-    // millisecond.
-    pub(super) fn ed_g() -> &'static EdwardsBasepointTable {
-        ED_G.get_or_init(|| {
-            EdwardsBasepointTable::create(&curve25519_dalek::constants::ED25519_BASEPOINT_POINT)
-        })
-    }
-
-    pub(super) fn ristretto_g() -> &'static RistrettoBasepointTable {
-        RI_G.get_or_init(|| {
-            RistrettoBasepointTable::create(&curve25519_dalek::constants::RISTRETTO_BASEPOINT_POINT)
-        })
-    }
-
-    pub(super) fn ed() -> &'static EdwardsBasepointTable {
-        ED_H.get_or_init(|| EdwardsBasepointTable::create(&super::ed25519_h()))
-    }
-
-    pub(super) fn ristretto() -> &'static RistrettoBasepointTable {
-        RI_H.get_or_init(|| RistrettoBasepointTable::create(&super::ristretto_h()))
-    }
-
-    pub(super) fn k256() -> k256::ProjectivePoint {
-        *K_H.get_or_init(super::secp256k1_h)
-    }
-}
-
-fn ed25519_h() -> curve25519_dalek::EdwardsPoint {
-    use curve25519_dalek::edwards::CompressedEdwardsY;
-    let mut counter = 0u64;
-    loop {
-        let seed = h_seed(Ed25519::NAME, b"H", counter);
-        let mut y = [0u8; 32];
-        y.copy_from_slice(&seed[..32]);
-        if let Some(p) = CompressedEdwardsY(y).decompress() {
-            let h = p.mul_by_cofactor();
-            if !bool::from(h.is_identity()) {
-                return h;
-            }
-        }
-        counter += 1;
-    }
-}
-
-impl Curve for Ed25519 {
-    type Scalar = curve25519_dalek::Scalar;
-    type Point = curve25519_dalek::EdwardsPoint;
-    const NAME: &'static str = "ed25519";
-    const ID: u8 = 1;
-    const CURVE: super::CurveId = super::CurveId::Ed25519;
-    const POINT_LEN: usize = 32;
-
-    fn generator_h() -> Self::Point {
-        #[cfg(feature = "std")]
-        {
-            use curve25519_dalek::traits::BasepointTable;
-            tables::ed().basepoint()
-        }
-        #[cfg(not(feature = "std"))]
-        {
-            ed25519_h()
-        }
-    }
-
-    fn mul_base(s: &Self::Scalar) -> Self::Point {
-        #[cfg(feature = "std")]
-        {
-            tables::ed_g() * s
-        }
-        #[cfg(not(feature = "std"))]
-        {
-            curve25519_dalek::EdwardsPoint::mul_base(s)
-        }
-    }
-
-    fn mul_base_h(a: &Self::Scalar, b: &Self::Scalar) -> Self::Point {
-        #[cfg(feature = "std")]
-        {
-            tables::ed_g() * a + tables::ed() * b
-        }
-        #[cfg(not(feature = "std"))]
-        {
-            curve25519_dalek::EdwardsPoint::mul_base(a) + ed25519_h() * b
-        }
-    }
-
-    fn msm_vartime(scalars: &[Self::Scalar], points: &[Self::Point]) -> Self::Point {
-        use curve25519_dalek::traits::VartimeMultiscalarMul;
-        curve25519_dalek::EdwardsPoint::vartime_multiscalar_mul(scalars, points)
-    }
-
-    fn scalar_from_wide(bytes: &[u8; 64]) -> Self::Scalar {
-        curve25519_dalek::Scalar::from_bytes_mod_order_wide(bytes)
-    }
-
-    fn is_torsion_free_vartime(p: &Self::Point) -> bool {
-        p.is_torsion_free()
-    }
-
-    /// Canonical encodings only, checked on the bytes (no re-encoding, which would cost
-    /// a field inversion): `y < p`, and no set sign bit when `x = 0` (`y = ±1`).
-    fn read_point_unchecked_subgroup(r: &mut Reader<'_>) -> Result<Self::Point, wire::Error> {
-        let bytes: [u8; 32] = r.array()?;
-        let mut y = bytes;
-        y[31] &= 0x7F;
-        let high = y[1..31].iter().all(|&b| b == 0xFF) && y[31] == 0x7F;
-        if high && y[0] >= 0xED {
-            return Err(wire::Error::InvalidValue("non-canonical group element"));
-        }
-        let sign = bytes[31] & 0x80 != 0;
-        let is_one = y[0] == 1 && y[1..].iter().all(|&b| b == 0);
-        let is_minus_one = high && y[0] == 0xEC;
-        if sign && (is_one || is_minus_one) {
-            return Err(wire::Error::InvalidValue("non-canonical group element"));
-        }
-        curve25519_dalek::edwards::CompressedEdwardsY(bytes)
-            .decompress()
-            .ok_or(wire::Error::InvalidValue("group element"))
-    }
-}
-
-// ---------------------------------------------------------------------------------------
-// Ristretto255
-// ---------------------------------------------------------------------------------------
-
-/// Ristretto255 (`curve25519_dalek::RistrettoPoint`), as `frost-ristretto255`.
-///
-/// `H` = `RistrettoPoint::from_uniform_bytes` of the 64-byte LSS-commit cSHAKE256 over
-/// (`"ristretto255"`, `"H"`, 0) — the RFC 9496 one-way map, so `log_G H` is unknown.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Ristretto255;
-
-fn ristretto_h() -> curve25519_dalek::RistrettoPoint {
-    curve25519_dalek::RistrettoPoint::from_uniform_bytes(&h_seed(Ristretto255::NAME, b"H", 0))
-}
-
-impl Curve for Ristretto255 {
-    type Scalar = curve25519_dalek::Scalar;
-    type Point = curve25519_dalek::RistrettoPoint;
-    const NAME: &'static str = "ristretto255";
-    const ID: u8 = 3;
-    const CURVE: super::CurveId = super::CurveId::Ristretto255;
-    const POINT_LEN: usize = 32;
-
-    fn generator_h() -> Self::Point {
-        #[cfg(feature = "std")]
-        {
-            tables::ristretto().basepoint()
-        }
-        #[cfg(not(feature = "std"))]
-        {
-            ristretto_h()
-        }
-    }
-
-    fn mul_base(s: &Self::Scalar) -> Self::Point {
-        #[cfg(feature = "std")]
-        {
-            tables::ristretto_g() * s
-        }
-        #[cfg(not(feature = "std"))]
-        {
-            curve25519_dalek::RistrettoPoint::mul_base(s)
-        }
-    }
-
-    fn mul_base_h(a: &Self::Scalar, b: &Self::Scalar) -> Self::Point {
-        #[cfg(feature = "std")]
-        {
-            tables::ristretto_g() * a + tables::ristretto() * b
-        }
-        #[cfg(not(feature = "std"))]
-        {
-            curve25519_dalek::RistrettoPoint::mul_base(a) + ristretto_h() * b
-        }
-    }
-
-    fn msm_vartime(scalars: &[Self::Scalar], points: &[Self::Point]) -> Self::Point {
-        use curve25519_dalek::traits::VartimeMultiscalarMul;
-        curve25519_dalek::RistrettoPoint::vartime_multiscalar_mul(scalars, points)
-    }
-
-    fn scalar_from_wide(bytes: &[u8; 64]) -> Self::Scalar {
-        curve25519_dalek::Scalar::from_bytes_mod_order_wide(bytes)
-    }
-
-    fn is_torsion_free_vartime(_p: &Self::Point) -> bool {
-        true
-    }
-
-    /// Ristretto decoding (RFC 9496 §4.3.1) accepts only canonical encodings.
-    fn read_point_unchecked_subgroup(r: &mut Reader<'_>) -> Result<Self::Point, wire::Error> {
-        let bytes: [u8; 32] = r.array()?;
-        curve25519_dalek::ristretto::CompressedRistretto(bytes)
-            .decompress()
-            .ok_or(wire::Error::InvalidValue("group element"))
-    }
-}
-
-// ---------------------------------------------------------------------------------------
-// secp256k1
-// ---------------------------------------------------------------------------------------
-
-/// secp256k1 (`k256::ProjectivePoint`), as `frost-secp256k1-tr`.
-///
-/// `H` = the RFC 9380 hash-to-curve `secp256k1_XMD:SHA-256_SSWU_RO_` (k256's
-/// `hash_from_bytes::<ExpandMsgXmd<Sha256>>`) of the message `"H"` with the domain
-/// separation tag `QUASAR-LSS-COMMIT-v1-secp256k1`. The identity encodes as 33 zero
-/// bytes.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Secp256k1;
-
-fn secp256k1_h() -> k256::ProjectivePoint {
-    use k256::elliptic_curve::hash2curve::{ExpandMsgXmd, GroupDigest};
-    const DST: &[u8] = b"QUASAR-LSS-COMMIT-v1-secp256k1";
-    // `hash_from_bytes` only fails for an empty or over-long DST, which this is not.
-    match k256::Secp256k1::hash_from_bytes::<ExpandMsgXmd<sha2::Sha256>>(&[b"H"], &[DST]) {
-        Ok(p) => p,
-        Err(_) => unreachable!("the DST is a fixed non-empty string of 30 bytes"),
-    }
-}
-
-impl Curve for Secp256k1 {
-    type Scalar = k256::Scalar;
-    type Point = k256::ProjectivePoint;
-    const NAME: &'static str = "secp256k1";
-    const ID: u8 = 2;
-    const CURVE: super::CurveId = super::CurveId::Secp256k1;
-    const POINT_LEN: usize = 33;
-
-    fn generator_h() -> Self::Point {
-        #[cfg(feature = "std")]
-        {
-            tables::k256()
-        }
-        #[cfg(not(feature = "std"))]
-        {
-            secp256k1_h()
-        }
-    }
-
-    fn mul_base(s: &Self::Scalar) -> Self::Point {
-        use k256::elliptic_curve::ops::MulByGenerator;
-        k256::ProjectivePoint::mul_by_generator(s)
-    }
-
-    fn mul_base_h(a: &Self::Scalar, b: &Self::Scalar) -> Self::Point {
-        use k256::elliptic_curve::ops::LinearCombination;
-        k256::ProjectivePoint::lincomb(&k256::ProjectivePoint::GENERATOR, a, &Self::generator_h(), b)
-    }
-
-    fn msm_vartime(scalars: &[Self::Scalar], points: &[Self::Point]) -> Self::Point {
-        use k256::elliptic_curve::ops::LinearCombinationExt;
-        let pairs: Vec<(k256::ProjectivePoint, k256::Scalar)> =
-            points.iter().copied().zip(scalars.iter().copied()).collect();
-        k256::ProjectivePoint::lincomb_ext(pairs.as_slice())
-    }
-
-    fn scalar_from_wide(bytes: &[u8; 64]) -> Self::Scalar {
-        use k256::elliptic_curve::ops::Reduce;
-        let wide = k256::WideBytes::clone_from_slice(bytes);
-        <k256::Scalar as Reduce<k256::elliptic_curve::bigint::U512>>::reduce_bytes(&wide)
-    }
-
-    fn is_torsion_free_vartime(_p: &Self::Point) -> bool {
-        true
-    }
-}
+#[cfg(feature = "ed25519")]
+mod ed25519;
+#[cfg(feature = "ristretto255")]
+mod ristretto255;
+#[cfg(feature = "secp256k1")]
+mod secp256k1;
+#[cfg(feature = "ed25519")]
+pub use ed25519::Ed25519;
+#[cfg(feature = "ristretto255")]
+pub use ristretto255::Ristretto255;
+#[cfg(feature = "secp256k1")]
+pub use secp256k1::Secp256k1;
 
 #[cfg(test)]
 mod tests {

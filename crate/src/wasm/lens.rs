@@ -32,9 +32,20 @@ use crate::PartyId;
 
 mod lifecycle;
 
-/// The curve of wire byte `b` (1 Ed25519, 2 secp256k1, 3 Ristretto255), or a `RangeError`.
+/// The curve of wire byte `b` (1 Ed25519, 2 secp256k1, 3 Ristretto255), or a `RangeError`
+/// that says which entry point has it when this module was built without it.
 fn curve(b: u8) -> Result<Curve, JsValue> {
-    Curve::from_byte(b).map_err(|_| range_error("unknown Lens curve"))
+    Curve::from_byte(b).map_err(|_| {
+        let name = match b {
+            1 => "ed25519",
+            2 => "secp256k1",
+            3 => "ristretto255",
+            _ => return range_error("unknown Lens curve"),
+        };
+        range_error(&alloc::format!(
+            "Lens curve {name} is not in this module: import quasar-pq/lens/{name} or quasar-pq"
+        ))
+    })
 }
 
 /// A public key package (`LNPK`), its curve read from its header (the byte after magic
@@ -382,16 +393,18 @@ pub fn protocol_constants() -> JsValue {
     use crate::lss::ActivationKind;
     let o = Obj::new();
     o.set("lensActivationTag", ActivationKind::Lens.tag())
-        .bytes(
-            "pulsarActivationContext",
-            crate::pulsar::custody::ACTIVATION_CONTEXT,
-        )
         .set("lssActivationTag", ActivationKind::Lss.tag())
-        .set("lensMaxMessageBytes", js_u32(lens::MAX_MESSAGE_LEN))
-        .set(
-            "pulsarMaxMessageBytes",
-            js_u32(crate::pulsar::custody::session::MAX_MESSAGE_LEN),
-        );
+        .set("lensMaxMessageBytes", js_u32(lens::MAX_MESSAGE_LEN));
+    // Pulsar custody's, in the modules that have it (its group is Ristretto255).
+    #[cfg(feature = "ristretto255")]
+    o.bytes(
+        "pulsarActivationContext",
+        crate::pulsar::custody::ACTIVATION_CONTEXT,
+    )
+    .set(
+        "pulsarMaxMessageBytes",
+        js_u32(crate::pulsar::custody::session::MAX_MESSAGE_LEN),
+    );
     // The demo build (feature `hazmat`) adds the names of its misbehaviours.
     #[cfg(feature = "hazmat")]
     {

@@ -11,18 +11,18 @@
 //! Secret inputs (seeds, secret keys, signing randomness) are taken as owned `Vec<u8>` rather
 //! than `&[u8]`, so that the copy the bindings place in WASM memory is wiped on return.
 //!
-//! The `light` feature builds the verify-only module: the key generation and signing
-//! functions are left out.
+//! The `light` feature (or `wasm-mldsa-verify` without `wasm-mldsa`) builds verification
+//! alone: the key generation and signing functions are left out.
 
 use alloc::vec::Vec;
-#[cfg(not(feature = "light"))]
+#[cfg(all(feature = "wasm-mldsa", not(feature = "light")))]
 use js_sys::{Array, Uint8Array};
 
 use wasm_bindgen::prelude::*;
-#[cfg(not(feature = "light"))]
+#[cfg(all(feature = "wasm-mldsa", not(feature = "light")))]
 use zeroize::Zeroizing;
 
-#[cfg(not(feature = "light"))]
+#[cfg(all(feature = "wasm-mldsa", not(feature = "light")))]
 use super::js_u32;
 use super::scheme_error;
 use crate::mldsa::{self, Mode};
@@ -84,7 +84,7 @@ fn verdict(result: Result<(), mldsa::Error>) -> Result<bool, JsValue> {
 ///
 /// # Security
 /// The seed determines the secret key: it must be uniformly random and kept secret.
-#[cfg(not(feature = "light"))]
+#[cfg(all(feature = "wasm-mldsa", not(feature = "light")))]
 #[wasm_bindgen(js_name = "mlDsaKeygen")]
 pub fn ml_dsa_keygen(level: u16, seed: Vec<u8>) -> Result<Array, JsValue> {
     let mode = mode(level)?;
@@ -109,7 +109,7 @@ pub fn ml_dsa_keygen(level: u16, seed: Vec<u8>) -> Result<Array, JsValue> {
 /// # Security
 /// Hedged signing (a fresh random `rnd`) is the default in the JS wrapper; never reuse `rnd`
 /// values chosen by an adversary.
-#[cfg(not(feature = "light"))]
+#[cfg(all(feature = "wasm-mldsa", not(feature = "light")))]
 #[wasm_bindgen(js_name = "mlDsaSign")]
 pub fn ml_dsa_sign(
     level: u16,
@@ -160,7 +160,7 @@ pub fn ml_dsa_verify(level: u16, pk: &[u8], msg: &[u8], ctx: &[u8], sig: &[u8]) 
 ///
 /// # Security
 /// Skips the domain separation of the pure interface: M′ must be framed by the caller.
-#[cfg(not(feature = "light"))]
+#[cfg(all(feature = "wasm-mldsa", not(feature = "light")))]
 #[wasm_bindgen(js_name = "mlDsaSignInternal")]
 pub fn ml_dsa_sign_internal(
     level: u16,
@@ -201,7 +201,7 @@ pub fn ml_dsa_verify_internal(level: u16, pk: &[u8], m_prime: &[u8], sig: &[u8])
 /// # Security
 /// μ must be H(tr ‖ M′) for the signer's own public key; signing an attacker-chosen μ signs
 /// whatever message it stands for.
-#[cfg(not(feature = "light"))]
+#[cfg(all(feature = "wasm-mldsa", not(feature = "light")))]
 #[wasm_bindgen(js_name = "mlDsaSignMu")]
 pub fn ml_dsa_sign_mu(level: u16, sk: Vec<u8>, mu: &[u8], rnd: Vec<u8>) -> Result<Vec<u8>, JsValue> {
     let mode = mode(level)?;
@@ -249,7 +249,7 @@ pub fn ml_dsa_compute_mu(level: u16, pk: &[u8], msg: &[u8], ctx: &[u8]) -> Resul
 ///
 /// FIPS 204, Table 2. In the full modules only, where the tests check the JS table against it
 /// (the verify modules' JS takes the same table; the ML-DSA verifier's budget has no room).
-#[cfg(not(feature = "light"))]
+#[cfg(all(feature = "wasm-mldsa", not(feature = "light")))]
 #[wasm_bindgen(js_name = "mlDsaLengths")]
 pub fn ml_dsa_lengths(level: u16) -> Result<Vec<u32>, JsValue> {
     let mode = mode(level)?;

@@ -24,19 +24,15 @@ use alloc::vec::Vec;
 
 use wasm_bindgen::prelude::*;
 
-mod committee;
 mod envelope;
 mod keys;
 mod lifecycle;
 
-use super::js::{
-    self, activation, array32, generation, party_id, party_ids, range_error, start_with_cheat, verdict, Obj,
-};
+use super::js::{self, activation, array32, generation, party_id, party_ids, start_with_cheat, verdict, Obj};
 use super::party::{host, inbox_bound, Finished, PartyWasm};
 use super::rng::RngWasm;
 use super::{js_error, js_u32, to_js_error};
 use crate::lss::{self, AnyCeremony, AnyOutcome, Dealing, GroupPublic};
-use crate::mldsa::Mode;
 use crate::pulsar::custody::{
     self, certification_party, Combined, CombinerKey, CombinerParty, GroupKey, GroupKeyAnnouncement,
     KeyShare, Purpose, Session, SignerParty,
@@ -51,9 +47,7 @@ fn dealing_bound(n: usize, t: usize) -> usize {
     inbox_bound(n, 512 + 96 * (n + t))
 }
 
-fn mode(level: u16) -> Result<Mode, JsValue> {
-    Mode::from_level(level).ok_or_else(|| range_error("ML-DSA level must be 44, 65 or 87"))
-}
+use super::mldsa_mode as mode;
 
 /// A sharing (`LSG1` over Ristretto255).
 fn sharing(bytes: &[u8]) -> Result<GroupPublic<R>, JsValue> {

@@ -44,19 +44,22 @@ impl<C: Curve> Round3State<C> {
             my_complaint: _,
         } = inner;
         let mut blame = blame.clone();
+        // Inserted, not collected: `collect` would sort the secret shares through a scratch
+        // buffer nobody wipes.
         let mut shares: BTreeMap<PartyId, Share<C>> =
-            shares.iter().map(|(d, s)| (*d, s.duplicate())).collect();
+            crate::sort::map_of(shares.iter().map(|(d, s)| (*d, s.duplicate())));
         let c = &common.ceremony;
         let me = common.me;
         if let Some(mine) = my_response {
             responses.insert(me, mine.clone());
         }
 
-        let mut disqualified: BTreeMap<PartyId, ()> = blame
-            .iter()
-            .filter(|b| b.reason.disqualifies_dealer())
-            .map(|b| (b.party, ()))
-            .collect();
+        let mut disqualified: BTreeMap<PartyId, ()> = crate::sort::map_of(
+            blame
+                .iter()
+                .filter(|b| b.reason.disqualifies_dealer())
+                .map(|b| (b.party, ())),
+        );
         for (&complainer, m) in complaints {
             for complaint in &m.complaints {
                 let d = complaint.dealer;

@@ -282,7 +282,7 @@ impl CombinerParty {
         inbox: &[Incoming<'_>],
     ) -> Result<Rebuilt, Error> {
         let transcript = self.session.public().transcript_hash();
-        let by_commitment: BTreeMap<[u8; 32], PartyId> = committed.iter().map(|(p, c)| (*c, *p)).collect();
+        let by_commitment = crate::sort::map_of(committed.iter().map(|(p, c)| (*c, *p)));
         let mut blame = self.blame.clone();
         // Sized up front: a reallocation would leave copies of shares behind.
         let mut valid: Vec<(PartyId, Share<Ristretto255>)> = Vec::with_capacity(committed.len());

@@ -81,6 +81,7 @@ mod combiner;
 mod keyring;
 mod member;
 mod params;
+mod phase_rng;
 mod report;
 mod reshare;
 mod setup;

@@ -22,11 +22,12 @@ use rand_core::CryptoRngCore;
 
 use super::checks::{announcement_fault, ceremony_session_fault, first_valid};
 use super::params::SetupParams;
+use super::phase_rng::PhaseRng;
 use super::report::{SharingReport, REPORT_MAGIC};
 use super::{start_dealing, start_signer, KNOWN, SETUP_ANNOUNCE, SETUP_SESSION};
 use crate::lss::{self, ActivationParty, Ceremony, DealingParty, GroupPublic, DEALING_MAGICS};
 use crate::party::inbox::{merged, unique};
-use crate::party::route::{route, PhaseRng};
+use crate::party::route::route;
 use crate::party::{Blame, BlameReason, Direct, Incoming, Misbehaviour, Outgoing, Party, Step};
 use crate::pulsar::custody::{
     certification_party, AnnouncedKey, Combined, CombinerKey, CombinerParty, GroupKey, GroupKeyAnnouncement,

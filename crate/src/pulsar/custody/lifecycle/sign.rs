@@ -17,10 +17,11 @@ use rand_core::CryptoRngCore;
 
 use super::checks::{decode_fault, first_valid, sign_session_fault};
 use super::params::SignParams;
+use super::phase_rng::PhaseRng;
 use super::{start_signer, KNOWN, SETUP_SESSION};
 use crate::lss::GroupPublic;
 use crate::party::inbox::tidy;
-use crate::party::route::{route, PhaseRng};
+use crate::party::route::route;
 use crate::party::{Blame, Incoming, Misbehaviour, Outgoing, Party, Step};
 use crate::pulsar::custody::{
     Combined, CombinerKey, CombinerParty, GroupKey, KeyShare, Session, Signed, SignerOutcome, SignerParty,

@@ -15,11 +15,10 @@ use js_sys::Array;
 use wasm_bindgen::prelude::*;
 use zeroize::Zeroizing;
 
-use super::super::js::{self, array32, party_id, party_ids, start_with_cheat, Obj};
-use super::super::party::{host, inbox_bound, Finished, PartyWasm};
-use super::super::rng::RngWasm;
-use super::super::{js_u32, to_js_error};
-use super::mode;
+use super::js::{self, array32, party_id, party_ids, start_with_cheat, Obj};
+use super::party::{host, inbox_bound, Finished, PartyWasm};
+use super::rng::RngWasm;
+use super::{js_u32, mldsa_mode as mode, to_js_error};
 use crate::mldsa::threshold as kernel;
 use crate::mldsa::Mode;
 use crate::pulsar::committee::{

@@ -1,0 +1,139 @@
+//! Ed25519's prime-order subgroup as a [`Curve`] (feature `ed25519`).
+
+use group::Group;
+
+use super::{h_seed, Curve};
+use crate::wire::{self, Reader};
+
+/// Ed25519's prime-order subgroup (`curve25519_dalek::EdwardsPoint`), as `frost-ed25519`.
+///
+/// `H`: for counter = 0, 1, …: 32 bytes of the LSS-commit cSHAKE256 over
+/// (`"ed25519"`, `"H"`, counter) are decompressed as an Edwards y-coordinate
+/// (try-and-increment); the first that decodes is multiplied by the cofactor 8 and
+/// accepted if it is not the identity. Decoding rejects non-canonical encodings and
+/// points with a torsion component.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Ed25519;
+
+/// `H`'s table and, on WebAssembly, `G`'s (see [`mul_g`]), built once per process (with `std`).
+#[cfg(feature = "std")]
+mod tables {
+    use curve25519_dalek::edwards::EdwardsBasepointTable;
+    use curve25519_dalek::traits::BasepointTable;
+    use std::sync::OnceLock;
+
+    #[cfg(target_arch = "wasm32")]
+    static G: OnceLock<EdwardsBasepointTable> = OnceLock::new();
+    static H: OnceLock<EdwardsBasepointTable> = OnceLock::new();
+
+    #[cfg(target_arch = "wasm32")]
+    pub(super) fn g() -> &'static EdwardsBasepointTable {
+        G.get_or_init(|| EdwardsBasepointTable::create(&curve25519_dalek::constants::ED25519_BASEPOINT_POINT))
+    }
+
+    pub(super) fn h() -> &'static EdwardsBasepointTable {
+        H.get_or_init(|| EdwardsBasepointTable::create(&super::ed25519_h()))
+    }
+}
+
+fn ed25519_h() -> curve25519_dalek::EdwardsPoint {
+    use curve25519_dalek::edwards::CompressedEdwardsY;
+    let mut counter = 0u64;
+    loop {
+        let seed = h_seed(Ed25519::NAME, b"H", counter);
+        let mut y = [0u8; 32];
+        y.copy_from_slice(&seed[..32]);
+        if let Some(p) = CompressedEdwardsY(y).decompress() {
+            let h = p.mul_by_cofactor();
+            if !bool::from(h.is_identity()) {
+                return h;
+            }
+        }
+        counter += 1;
+    }
+}
+
+/// `s·G`. Natively dalek's precomputed static table; on WebAssembly a table built once per
+/// instance instead, because the static is 38 KB of incompressible data, a tenth of a gzipped
+/// Lens or Pulsar module, while building the table costs about 5 ms there, once (2.6 ms
+/// natively, which the static saves every process).
+fn mul_g(s: &curve25519_dalek::Scalar) -> curve25519_dalek::EdwardsPoint {
+    #[cfg(all(feature = "std", target_arch = "wasm32"))]
+    {
+        tables::g() * s
+    }
+    #[cfg(not(all(feature = "std", target_arch = "wasm32")))]
+    {
+        curve25519_dalek::EdwardsPoint::mul_base(s)
+    }
+}
+
+impl Curve for Ed25519 {
+    type Scalar = curve25519_dalek::Scalar;
+    type Point = curve25519_dalek::EdwardsPoint;
+    const NAME: &'static str = "ed25519";
+    const ID: u8 = 1;
+    const CURVE: crate::vss::CurveId = crate::vss::CurveId::Ed25519;
+    const POINT_LEN: usize = 32;
+
+    fn generator_h() -> Self::Point {
+        #[cfg(feature = "std")]
+        {
+            use curve25519_dalek::traits::BasepointTable;
+            tables::h().basepoint()
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            ed25519_h()
+        }
+    }
+
+    fn mul_base(s: &Self::Scalar) -> Self::Point {
+        mul_g(s)
+    }
+
+    fn mul_base_h(a: &Self::Scalar, b: &Self::Scalar) -> Self::Point {
+        #[cfg(feature = "std")]
+        {
+            mul_g(a) + tables::h() * b
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            mul_g(a) + ed25519_h() * b
+        }
+    }
+
+    fn msm_vartime(scalars: &[Self::Scalar], points: &[Self::Point]) -> Self::Point {
+        use curve25519_dalek::traits::VartimeMultiscalarMul;
+        curve25519_dalek::EdwardsPoint::vartime_multiscalar_mul(scalars, points)
+    }
+
+    fn scalar_from_wide(bytes: &[u8; 64]) -> Self::Scalar {
+        curve25519_dalek::Scalar::from_bytes_mod_order_wide(bytes)
+    }
+
+    fn is_torsion_free_vartime(p: &Self::Point) -> bool {
+        p.is_torsion_free()
+    }
+
+    /// Canonical encodings only, checked on the bytes (no re-encoding, which would cost
+    /// a field inversion): `y < p`, and no set sign bit when `x = 0` (`y = ±1`).
+    fn read_point_unchecked_subgroup(r: &mut Reader<'_>) -> Result<Self::Point, wire::Error> {
+        let bytes: [u8; 32] = r.array()?;
+        let mut y = bytes;
+        y[31] &= 0x7F;
+        let high = y[1..31].iter().all(|&b| b == 0xFF) && y[31] == 0x7F;
+        if high && y[0] >= 0xED {
+            return Err(wire::Error::InvalidValue("non-canonical group element"));
+        }
+        let sign = bytes[31] & 0x80 != 0;
+        let is_one = y[0] == 1 && y[1..].iter().all(|&b| b == 0);
+        let is_minus_one = high && y[0] == 0xEC;
+        if sign && (is_one || is_minus_one) {
+            return Err(wire::Error::InvalidValue("non-canonical group element"));
+        }
+        curve25519_dalek::edwards::CompressedEdwardsY(bytes)
+            .decompress()
+            .ok_or(wire::Error::InvalidValue("group element"))
+    }
+}
