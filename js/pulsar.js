@@ -167,10 +167,8 @@ export function makePulsar(core) {
     },
   });
 
-  /** Pulsar custody factories and verifiers. */
-  const pulsar = Object.freeze({
-    levels: LEVELS,
-    committee,
+  /** Pulsar custody's factories and verifiers (the modules built with custody). */
+  const custody = {
     envelope,
     /** Party `id` of the Pulsar DKG (LSS Pedersen over Ristretto255). */
     dkg(opts) {
@@ -347,16 +345,6 @@ export function makePulsar(core) {
         },
       }),
     }),
-    /** Plain FIPS 204 verification under a Pulsar group key (raw); false for any bad signature. */
-    verify(groupKey, msg, signature, opts) {
-      const o = options(opts, ['context']);
-      const { level, k } = pulsarLevel(groupKey);
-      const m = message(msg);
-      const s = bytes(signature, 'signature');
-      const ctx = contextOf(o.context);
-      if (byteLength(s) !== ML_DSA_LENGTHS[level].signature) return (loader.assertReady(), false);
-      return loader.call(() => glue.mlDsaVerify(level, k, m, ctx, s));
-    },
     /**
      * Whether `certificate` activates generation `generation` of the dealing with transcript
      * hash `transcriptHash` of `sharing` (the new generation's `LSG1`) for the group key record
@@ -372,6 +360,26 @@ export function makePulsar(core) {
       const cert = record(certificate, 'certificate');
       return loader.call(() => glue.pulsarVerifyActivation(sh, kr, g, th, cert));
     },
+  };
+
+  /** Plain FIPS 204 verification under a Pulsar group key (raw); false for any bad signature. */
+  function verify(groupKey, msg, signature, opts) {
+    const o = options(opts, ['context']);
+    const { level, k } = pulsarLevel(groupKey);
+    const m = message(msg);
+    const s = bytes(signature, 'signature');
+    const ctx = contextOf(o.context);
+    if (byteLength(s) !== ML_DSA_LENGTHS[level].signature) return (loader.assertReady(), false);
+    return loader.call(() => glue.mlDsaVerify(level, k, m, ctx, s));
+  }
+
+  // A module has custody, the committee or both (quasar-pq/pulsar, quasar-pq/committee,
+  // quasar-pq): `pulsar` holds what its module can run.
+  const pulsar = Object.freeze({
+    levels: LEVELS,
+    ...(typeof glue.pulsarCommitteeDeal === 'function' ? { committee } : {}),
+    ...(typeof glue.pulsarDkg === 'function' ? custody : {}),
+    verify,
   });
 
   return Object.freeze({ pulsar, PulsarKeyShare, PulsarDkgShare, PulsarKeyring, PulsarCommitteeShare });

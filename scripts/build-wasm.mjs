@@ -9,8 +9,10 @@
 //   pkg/sign/           ML-DSA and SLH-DSA keygen/sign/verify, key formats (quasar-pq/sign)
 //   pkg/cert/           certificates, light client, Magnetar, BLS  (quasar-pq/cert)
 //   pkg/corona/         Corona parties                              (quasar-pq/corona)
-//   pkg/lens/           Lens (FROST) parties and keyrings           (quasar-pq/lens)
-//   pkg/pulsar/         Pulsar custody and committee parties        (quasar-pq/pulsar)
+//   pkg/lens-<curve>/   Lens (FROST) parties and keyrings on one curve: ed25519, secp256k1,
+//                       ristretto255                                (quasar-pq/lens/<curve>)
+//   pkg/pulsar/         Pulsar custody parties, keyrings, envelopes (quasar-pq/pulsar)
+//   pkg/committee/      Pulsar committee parties, ML-DSA verify     (quasar-pq/committee)
 //   pkg/full/           everything in one module, the test chain too (quasar-pq)
 //   pkg/demo/           full plus the misbehaviour hooks that make *one* party cheat, armed
 //                       through js/support/demo.mjs: the demo and the JS tests only, never shipped.
@@ -76,12 +78,15 @@ export const BUILDS = {
     budget: 112_640,
   }),
   sign: module('wasm-light', ['std', 'wasm-mldsa', 'wasm-slhdsa', 'wasm-keyfmt'], { opt: SIZE, budget: 96_000 }),
-  cert: module('wasm-light', ['std', 'wasm-cert', 'wasm-magnetar', 'wasm-bls'], { opt: SIZE, budget: 135_000 }),
-  corona: module('wasm-light', ['std', 'wasm-corona'], { opt: SIZE, budget: 100_000 }),
-  lens: module('wasm-light', ['std', 'wasm-lens'], { opt: SIZE, budget: 320_000 }),
-  pulsar: module('wasm-light', ['std', 'wasm-pulsar'], { opt: SIZE, budget: 330_000 }),
-  full: module('release', ['full'], { defaults: true, budget: 1_060_000 }),
-  demo: module('release', ['full', 'hazmat'], { defaults: true, budget: 1_062_000 }),
+  cert: module('wasm-light', ['std', 'wasm-cert', 'wasm-magnetar', 'wasm-bls'], { opt: SIZE, budget: 132_000 }),
+  corona: module('wasm-light', ['std', 'wasm-corona'], { opt: SIZE, budget: 88_000 }),
+  'lens-ed25519': module('wasm-light', ['std', 'wasm-lens', 'ed25519'], { opt: SIZE, budget: 184_000 }),
+  'lens-secp256k1': module('wasm-light', ['std', 'wasm-lens', 'secp256k1'], { opt: SIZE, budget: 194_000 }),
+  'lens-ristretto255': module('wasm-light', ['std', 'wasm-lens', 'ristretto255'], { opt: SIZE, budget: 184_000 }),
+  pulsar: module('wasm-light', ['std', 'wasm-pulsar'], { opt: SIZE, budget: 200_000 }),
+  committee: module('wasm-light', ['std', 'wasm-committee', 'wasm-mldsa-verify'], { opt: SIZE, budget: 116_000 }),
+  full: module('release', ['full'], { defaults: true, budget: 1_000_000 }),
+  demo: module('release', ['full', 'hazmat'], { defaults: true, budget: 1_002_000 }),
 };
 
 function run(cmd, args, opts = {}) {

@@ -1,7 +1,8 @@
-// quasar-pq/pulsar — Pulsar custody and the Pulsar committee (threshold ML-DSA: DKG, key
-// ceremony, signing, resharing, keyrings, envelopes) alone (pkg/pulsar, about 320 KB gzipped):
-// one `Party` class, the factories and the key-share holders, as `quasar-pq` has them
-// (protocols.d.ts), over a module without the other families.
+// quasar-pq/pulsar — Pulsar custody (threshold ML-DSA over an LSS sharing of its seed: DKG, key
+// ceremony, certification, signing through a combiner, resharing, keyrings, envelopes) alone
+// (pkg/pulsar, about 195 KB gzipped): one `Party` class, the factories and the key-share
+// holders, as `quasar-pq` has them (protocols.d.ts), over a module without the other families.
+// The Pulsar committee (`pulsar.committee`) is its own entry point, quasar-pq/committee.
 //
 //   import { init, pulsar } from 'quasar-pq/pulsar';
 //   await init();
@@ -22,6 +23,6 @@ export const { init, initSync } = loader;
 const core = makeCore(glue, loader);
 /** The protocol party (one class for every protocol) and the generator factories draw from. */
 export const { Party, Rng } = core;
-export const { pulsar, PulsarKeyShare, PulsarDkgShare, PulsarKeyring, PulsarCommitteeShare } = makePulsar(core);
+export const { pulsar, PulsarKeyShare, PulsarDkgShare, PulsarKeyring } = makePulsar(core);
 
 export default init;

@@ -21,8 +21,11 @@ import * as mldsaVerify from '../entry/mldsa-verify.js';
 import * as slhdsaVerify from '../entry/slhdsa-verify.js';
 import * as sign from '../entry/sign.js';
 import * as cert from '../entry/cert.js';
-import * as lens from '../entry/lens.js';
+import * as lensEd25519 from '../entry/lens-ed25519.js';
+import * as lensSecp256k1 from '../entry/lens-secp256k1.js';
+import * as lensRistretto255 from '../entry/lens-ristretto255.js';
 import * as pulsar from '../entry/pulsar.js';
+import * as committee from '../entry/committee.js';
 import * as corona from '../entry/corona.js';
 
 /** The one-module entry points: their export path, declaration file, namespace and alias. */
@@ -31,8 +34,11 @@ const ENTRIES = [
   ['quasar-pq/verify/slhdsa', 'entry/slhdsa-verify.d.ts', slhdsaVerify, 'slhdsaVerify'],
   ['quasar-pq/sign', 'entry/sign.d.ts', sign, 'sign'],
   ['quasar-pq/cert', 'entry/cert.d.ts', cert, 'cert'],
-  ['quasar-pq/lens', 'entry/lens.d.ts', lens, 'lens'],
+  ['quasar-pq/lens/ed25519', 'entry/lens-ed25519.d.ts', lensEd25519, 'lensEd25519'],
+  ['quasar-pq/lens/secp256k1', 'entry/lens-secp256k1.d.ts', lensSecp256k1, 'lensSecp256k1'],
+  ['quasar-pq/lens/ristretto255', 'entry/lens-ristretto255.d.ts', lensRistretto255, 'lensRistretto255'],
   ['quasar-pq/pulsar', 'entry/pulsar.d.ts', pulsar, 'pulsar'],
+  ['quasar-pq/committee', 'entry/committee.d.ts', committee, 'committee'],
   ['quasar-pq/corona', 'entry/corona.d.ts', corona, 'corona'],
 ];
 

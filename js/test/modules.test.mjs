@@ -13,14 +13,27 @@ import * as mldsaVerify from '../entry/mldsa-verify.js';
 import * as slhdsaVerify from '../entry/slhdsa-verify.js';
 import * as sign from '../entry/sign.js';
 import * as cert from '../entry/cert.js';
-import * as lens from '../entry/lens.js';
+import * as lensEd25519 from '../entry/lens-ed25519.js';
+import * as lensSecp256k1 from '../entry/lens-secp256k1.js';
+import * as lensRistretto255 from '../entry/lens-ristretto255.js';
 import * as pulsar from '../entry/pulsar.js';
+import * as committee from '../entry/committee.js';
 import * as corona from '../entry/corona.js';
 import { label32 } from '../support/run.mjs';
 
 const ROOT = new URL('../../', import.meta.url);
 const utf8 = (s) => new TextEncoder().encode(s);
-const ENTRIES = { 'mldsa-verify': mldsaVerify, 'slhdsa-verify': slhdsaVerify, sign, cert, lens, pulsar, corona };
+const LENS = { ed25519: lensEd25519, secp256k1: lensSecp256k1, ristretto255: lensRistretto255 };
+const ENTRIES = {
+  'mldsa-verify': mldsaVerify,
+  'slhdsa-verify': slhdsaVerify,
+  sign,
+  cert,
+  ...Object.fromEntries(Object.entries(LENS).map(([c, e]) => [`lens-${c}`, e])),
+  pulsar,
+  committee,
+  corona,
+};
 
 before(async () => {
   await full.init();
@@ -191,41 +204,75 @@ describe('the protocol families', () => {
     onlyFamily('corona', ['lens', 'pulsar', 'cert', 'bls', 'magnetar', 'slhdsa', 'keyfmt']);
   });
 
-  test('quasar-pq/pulsar: a dealt 2-of-3 committee key signs; the full build verifies', () => {
-    const p = pulsar.pulsar;
+  test('quasar-pq/committee: a dealt 2-of-3 committee key signs; the full build verifies', () => {
+    const p = committee.pulsar;
     const dealt = p.committee.deal({ level: 44, threshold: 2, members: [1, 2, 3], seed: label32('modules/committee') });
-    const shares = new Map(dealt.shares.map((s) => [s.id, pulsar.PulsarCommitteeShare.fromDealer(s.dealerShare, dealt.key)]));
+    const shares = new Map(dealt.shares.map((s) => [s.id, committee.PulsarCommitteeShare.fromDealer(s.dealerShare, dealt.key)]));
     try {
       const message = utf8('committee block');
       const session = label32('modules/committee/session');
       const parties = [1, 3].map((id) => p.committee.signer({ share: shares.get(id), session, signers: [1, 3], message, seed: label32(`modules/committee/${id}`) }));
-      const { signature } = runAll(pulsar, parties).get(1);
+      const { signature } = runAll(committee, parties).get(1);
+      assert.equal(p.verify(dealt.publicKey, message, signature), true);
       assert.equal(full.pulsar.verify(dealt.publicKey, message, signature), true);
       assert.equal(full.mlDsa44.verify(signature, message, dealt.publicKey), true);
     } finally {
       shares.forEach((s) => s.free());
     }
-    sameShape(pulsar, 'quasar-pq/pulsar');
-    onlyFamily('pulsar', ['lens', 'corona', 'cert', 'bls', 'magnetar', 'slhdsa', 'keyfmt']);
+    assert.deepEqual(Object.keys(p).sort(), ['committee', 'levels', 'verify']);
+    sameShape(committee, 'quasar-pq/committee');
+    onlyFamily('committee', ['lens', 'corona', 'cert', 'bls', 'magnetar', 'slhdsa', 'keyfmt', 'pulsarDkg', 'pulsarSeal', 'pulsarReshare', 'lss']);
   });
 
-  test('quasar-pq/lens: a dealt 2-of-3 key signs through a coordinator; the full build verifies', () => {
-    const l = lens.lens;
-    const dealt = l.deal({ curve: 'ed25519', parties: [1, 2, 3], threshold: 2, seed: label32('modules/lens') });
-    const shares = dealt.shares.map((s) => lens.LensKeyShare.fromDealer('ed25519', s.dealerShare, dealt.publicPackage));
+  test('quasar-pq/pulsar: a 2-of-3 Pulsar DKG agrees on one sharing; an envelope it seals, the full build opens', () => {
+    const p = pulsar.pulsar;
+    assert.equal(p.committee, undefined, 'the committee is quasar-pq/committee');
+    const ids = [1, 2, 3];
+    const session = label32('modules/pulsar');
+    const parties = ids.map((id) => p.dkg({ session, parties: ids, threshold: 2, id, seed: label32(`modules/pulsar/${id}`) }));
+    const outcomes = runAll(pulsar, parties);
     try {
-      const message = utf8('lens block');
-      const hub = 100;
-      const coordinator = l.coordinate({ publicPackage: dealt.publicPackage, id: hub, message });
-      const signers = shares.slice(0, 2).map((share) => l.sign({ share, coordinator: hub, message, seed: label32(`modules/lens/${share.id}`) }));
-      const out = runAll(lens, [coordinator, ...signers]).get(hub);
-      assert.equal(full.lens.verify('ed25519', shares[0].publicInfo().groupKey, message, out.signature), true);
+      const sharings = [...outcomes.values()].map((o) => o.sharing);
+      assert.ok(sharings.every((s) => s.length > 0 && s.every((b, i) => b === sharings[0][i])), 'one sharing');
     } finally {
-      shares.forEach((s) => s.free());
+      for (const o of outcomes.values()) o.keyShare?.free();
     }
-    sameShape(lens, 'quasar-pq/lens');
-    onlyFamily('lens', ['pulsar', 'corona', 'cert', 'bls', 'magnetar', 'slhdsa', 'keyfmt']);
+    const aad = utf8('modules/pulsar/envelope');
+    const message = utf8('a share for party 7');
+    const mine = full.pulsar.envelope.keygen({ id: 7, seed: label32('modules/pulsar/kem') });
+    const sealed = p.envelope.seal({ recipient: mine.encapsulationKey, aad, message, seed: label32('modules/pulsar/seal') });
+    assert.deepEqual(full.pulsar.envelope.open({ key: mine.key, aad, sealed }), message);
+    sameShape(pulsar, 'quasar-pq/pulsar');
+    onlyFamily('pulsar', ['lens', 'corona', 'cert', 'bls', 'magnetar', 'slhdsa', 'keyfmt', 'pulsarCommittee']);
   });
+
+  for (const [curve, entry] of Object.entries(LENS)) {
+    test(`quasar-pq/lens/${curve}: a dealt 2-of-3 key signs through a coordinator; the full build verifies; other curves name their entry point`, () => {
+      const l = entry.lens;
+      const dealt = l.deal({ curve, parties: [1, 2, 3], threshold: 2, seed: label32(`modules/lens/${curve}`) });
+      const shares = dealt.shares.map((s) => entry.LensKeyShare.fromDealer(curve, s.dealerShare, dealt.publicPackage));
+      try {
+        const message = utf8('lens block');
+        const hub = 100;
+        const coordinator = l.coordinate({ publicPackage: dealt.publicPackage, id: hub, message });
+        const signers = shares.slice(0, 2).map((share) => l.sign({ share, coordinator: hub, message, seed: label32(`modules/lens/${curve}/${share.id}`) }));
+        const out = runAll(entry, [coordinator, ...signers]).get(hub);
+        assert.equal(full.lens.verify(curve, shares[0].publicInfo().groupKey, message, out.signature), true);
+        assert.equal(l.verify(curve, shares[0].publicInfo().groupKey, message, out.signature), true);
+      } finally {
+        shares.forEach((s) => s.free());
+      }
+      for (const other of Object.keys(LENS).filter((c) => c !== curve)) {
+        assert.throws(
+          () => l.deal({ curve: other, parties: [1, 2, 3], threshold: 2, seed: label32('modules/lens/other') }),
+          (e) => e instanceof RangeError && e.message.includes(`quasar-pq/lens/${other}`),
+          `${curve}'s module refuses ${other}`,
+        );
+      }
+      sameShape(entry, `quasar-pq/lens/${curve}`);
+      onlyFamily(`lens-${curve}`, ['pulsar', 'corona', 'cert', 'bls', 'magnetar', 'slhdsa', 'keyfmt']);
+    });
+  }
 });
 
 describe('the verify modules\' allocator (crate/src/wasm/heap.rs)', () => {

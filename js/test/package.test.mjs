@@ -104,7 +104,8 @@ test('`files` ships the entry points, types and WASM, and nothing else', () => {
     ['./verify', 'verify'],
     ['./verify/mldsa', 'entry/mldsa-verify'],
     ['./verify/slhdsa', 'entry/slhdsa-verify'],
-    ...['sign', 'cert', 'lens', 'pulsar', 'corona'].map((m) => [`./${m}`, `entry/${m}`]),
+    ...['ed25519', 'secp256k1', 'ristretto255'].map((c) => [`./lens/${c}`, `entry/lens-${c}`]),
+    ...['sign', 'cert', 'pulsar', 'committee', 'corona'].map((m) => [`./${m}`, `entry/${m}`]),
   ];
   for (const [entry, file] of entries) {
     assert.deepEqual(pkg.exports[entry], { types: `./js/${file}.d.ts`, default: `./js/${file}.js` }, `exports["${entry}"]`);

@@ -1,9 +1,13 @@
-// Types for `quasar-pq/lens`: the lens family of the protocols alone (as in `quasar-pq`; protocols.d.ts).
+// Types for `quasar-pq/committee`: the Pulsar committee alone (as in `quasar-pq`; protocols.d.ts).
+// Its `pulsar` has quasar-pq's `levels`, `committee` and `verify` only.
 import type { InitInput } from '../index.js';
+import type { pulsar as allOfPulsar } from '../protocols.js';
 export type * from '../protocols.js';
 export type { InitInput, QuasarError } from '../index.js';
-export { Party, Rng, lens, LensKeyShare, LensKeyring, constants, trustModels, run, runAsync } from '../protocols.js';
+export { Party, Rng, PulsarCommitteeShare, constants, trustModels, run, runAsync } from '../protocols.js';
 export { MAX_MESSAGE_BYTES } from '../index.js';
+/** The Pulsar committee and plain verification (`quasar-pq`'s `pulsar.committee` and `pulsar.verify`). */
+export declare const pulsar: Pick<typeof allOfPulsar, 'levels' | 'committee' | 'verify'>;
 /** Load and instantiate this entry point's WebAssembly module; await once before anything else. */
 export declare function init(input?: InitInput): Promise<void>;
 export default init;
