@@ -456,6 +456,28 @@ describe('demo page in Chromium', { timeout: patience(1800) }, () => {
     await page.click('#ml-error-dismiss');
   });
 
+  test('modules by need: a page opened on the ML-DSA tab runs on quasar-pq/sign and fetches the demo build only when a threshold tab opens', async () => {
+    const other = await context.newPage();
+    const fetched = [];
+    other.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+    try {
+      await other.goto(`${server.url}#mldsa`, { waitUntil: 'load' });
+      await other.waitForSelector('body[data-ready]', { state: 'attached', timeout: TIMEOUT });
+      assert.equal(await other.getAttribute('body', 'data-ready'), '1');
+      await other.click('#ml-keygen');
+      await other.click('#ml-sign');
+      await other.click('#ml-verify');
+      await other.waitForFunction(() => document.querySelector('#ml-verdict')?.textContent === 'valid', null, { timeout: TIMEOUT });
+      assert.ok(fetched.includes('/pkg/sign/quasar_pq_bg.wasm'), 'the ML-DSA tab loads quasar-pq/sign');
+      assert.deepEqual(fetched.filter((f) => f.startsWith('/pkg/demo/') || f.startsWith('/pkg/full/')), [], 'no demo or full build yet');
+      await other.click('#tab-committee');
+      await other.waitForFunction(() => !document.querySelector('#cm-run')?.disabled, null, { timeout: TIMEOUT });
+      assert.ok(fetched.includes('/pkg/demo/quasar_pq_bg.wasm'), 'the committee tab brought the demo build');
+    } finally {
+      await other.close();
+    }
+  });
+
   test('no uncaught page errors or console errors', () => {
     assert.deepEqual(pageErrors, [], `uncaught page errors:\n${pageErrors.join('\n')}`);
     assert.deepEqual(consoleErrors, [], `console errors:\n${consoleErrors.join('\n')}`);
