@@ -81,8 +81,9 @@ const wasmValidate = WebAssembly.validate;
 
 /**
  * The smallest module with a WebAssembly SIMD instruction (one function returning
- * `v128.const 0`). Every module of the package is built with simd128 (.cargo/config.toml), so
- * `init` checks an engine has it first and says so, instead of failing to compile.
+ * `v128.const 0`). Every module of the package is built with simd128 (.cargo/config.toml); the
+ * verify modules also ship a build without it, which `init` loads on an engine the probe fails
+ * on. The others say so (`NO_WASM_SIMD`) instead of failing to compile.
  */
 export const SIMD_PROBE = freeze([
   0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
@@ -91,14 +92,15 @@ export const SIMD_PROBE = freeze([
   0x0a, 0x16, 0x01, 0x14, 0x00, 0xfd, 0x0c, ...new Array(16).fill(0), 0x0b, // v128.const 0; end
 ]);
 
-/** Throws QuasarError `NO_WASM_SIMD` when this engine cannot run WebAssembly SIMD. */
-function requireSimd() {
-  if (!wasmValidate(new U8(SIMD_PROBE))) {
-    throw quasarError(
-      'NO_WASM_SIMD',
-      'quasar-pq: this JavaScript engine has no WebAssembly SIMD (simd128), which every module of the package uses: Chrome 91, Firefox 89, Safari 16.4 and Node 16.4 or later have it',
-    );
-  }
+/** Whether this engine runs WebAssembly SIMD. */
+const hasSimd = () => wasmValidate(new U8(SIMD_PROBE));
+
+/** QuasarError `NO_WASM_SIMD`: this module has no build without WebAssembly SIMD. */
+function noSimd() {
+  return quasarError(
+    'NO_WASM_SIMD',
+    'quasar-pq: this JavaScript engine has no WebAssembly SIMD (simd128), which this module uses: Chrome 91, Firefox 89, Safari 16.4 and Node 16.4 or later have it (quasar-pq/verify, /verify/mldsa and /verify/slhdsa also run without it)',
+  );
 }
 const platformCrypto = typeof globalThis.crypto === 'object' && globalThis.crypto !== null ? globalThis.crypto : undefined;
 const getRandomValues = platformCrypto !== undefined && typeof platformCrypto.getRandomValues === 'function' ? uncurry(platformCrypto.getRandomValues) : undefined;
@@ -447,9 +449,13 @@ export function signRandomness(extraEntropy, deterministicAsZeros = false, n = 3
 /**
  * Make an `init()` for a wasm-bindgen `--target web` module.
  * `glue` is the generated module namespace (default export = async init, `initSync`);
- * `wasmUrl` is the URL of its .wasm. In Node (file: URLs) the bytes are read with fs,
- * in browsers they are fetched (streaming compile). `init(input)` passes any explicit
- * input (URL, Response, BufferSource, WebAssembly.Module) through unchanged.
+ * `wasmUrl` is the URL of its .wasm, and `baselineUrl` (optional) that of its build without
+ * WebAssembly SIMD, which `init()` loads instead on an engine without SIMD (SIMD_PROBE); with
+ * no `baselineUrl` such an engine gets QuasarError `NO_WASM_SIMD`. In Node (file: URLs) the
+ * bytes are read with fs, in browsers they are fetched (streaming compile). `init(input)`
+ * passes any explicit input (URL, Response, BufferSource, WebAssembly.Module) through
+ * unchanged, and `initSync(bytes)` instantiates the bytes it is given (the caller picks the
+ * build).
  *
  * One instance per realm: the first `init()` or `initSync()` makes it; a later `init()`
  * returns the same promise, a later `initSync()` returns; an `initSync()` while an `init()` is
@@ -466,7 +472,7 @@ export function signRandomness(extraEntropy, deterministicAsZeros = false, n = 3
  * at once, or, when a call is running — a hook freed an object, maybe the one the call works
  * on — as soon as that call returns. The wrapper answers `USE_AFTER_FREE` from then on.
  */
-export function makeInit(glue, wasmUrl) {
+export function makeInit(glue, wasmUrl, baselineUrl) {
   let ready = null;
   const state = { ok: false, exports: null, poisoned: null };
   /** A call is running; objects freed meanwhile (a list of `{ w, next }`, no Array built-ins). */
@@ -474,11 +480,12 @@ export function makeInit(glue, wasmUrl) {
   let deferred = null;
   async function init(input) {
     if (ready) return ready;
-    requireSimd();
+    const simd = hasSimd();
+    if (!simd && baselineUrl === undefined) throw noSimd();
     ready = (async () => {
       let source = input;
       if (source === undefined) {
-        const url = new URL(wasmUrl);
+        const url = new URL(simd ? wasmUrl : baselineUrl);
         if (url.protocol === 'file:') {
           const { readFile } = await import('node:fs/promises');
           source = await readFile(url);
@@ -502,7 +509,7 @@ export function makeInit(glue, wasmUrl) {
     if (ready) {
       throw quasarError('INIT_IN_PROGRESS', 'quasar-pq: init() is still loading the module; await it instead of calling initSync()');
     }
-    requireSimd();
+    if (baselineUrl === undefined && !hasSimd()) throw noSimd();
     state.exports = glue.initSync({ module: moduleOrBytes });
     state.ok = true;
     ready = Promise.resolve();

@@ -19,7 +19,12 @@ export { ML_DSA_LENGTHS } from './mldsa.js';
 export { SLH_DSA_LENGTHS } from './slhdsa.js';
 export { MAX_MESSAGE_BYTES, MAX_CONTEXT_BYTES } from './common.js';
 
-const loader = makeInit(glue, new URL('../pkg/light/quasar_pq_bg.wasm', import.meta.url).href);
+// The build without WebAssembly SIMD, for engines without it (init picks; js/common.js makeInit).
+const loader = makeInit(
+  glue,
+  new URL('../pkg/light/quasar_pq_bg.wasm', import.meta.url).href,
+  new URL('../pkg/light/quasar_pq_baseline_bg.wasm', import.meta.url).href,
+);
 
 /**
  * Load and instantiate the light WebAssembly module. Call (and await) once before verifying;

@@ -58,24 +58,35 @@ const SIZE = ['-Os', '--flexible-inline-max-function-size', '0', '--one-caller-i
  * A module: cargo `profile` (also its output folder), the crate `features` (without the default
  * ones unless `defaults`), the wasm-opt flags `opt` (none: not run) and the gzip -9 bytes it may
  * weigh, `budget` (js/test/module-size.test.mjs). `featureArgs` is the part of cargo's arguments
- * every build of it shares (scripts/lint.mjs checks each module with them).
+ * every build of it shares (scripts/lint.mjs checks each module with them). With `baseline`, a
+ * second build without simd128 (`BASELINE`) is shipped beside it for engines without WebAssembly
+ * SIMD, under the same budget.
  */
-function module(profile, features, { budget, opt, defaults = false }) {
+function module(profile, features, { budget, opt, defaults = false, baseline = false }) {
   return {
     profile,
     featureArgs: [...(defaults ? [] : ['--no-default-features']), '--features', features.join(',')],
     opt,
     budget,
+    baseline,
   };
 }
 
+/**
+ * The file name of a module's build without simd128, beside `quasar_pq_bg.wasm` in its folder;
+ * its JS glue is the SIMD build's (the build checks they are identical), so the entry point
+ * instantiates either with the same glue (js/common.js `makeInit`).
+ */
+export const BASELINE = 'quasar_pq_baseline_bg.wasm';
+
 /** The modules, by name (`pkg/<name>/`). */
 export const BUILDS = {
-  'mldsa-verify': module('wasm-light', ['light', 'wasm-mldsa', 'wasm-small-heap'], { opt: SIZE, budget: 20_480 }),
-  'slhdsa-verify': module('wasm-light', ['light', 'wasm-slhdsa', 'wasm-small-heap'], { opt: SIZE, budget: 32_000 }),
+  'mldsa-verify': module('wasm-light', ['light', 'wasm-mldsa', 'wasm-small-heap'], { opt: SIZE, budget: 20_480, baseline: true }),
+  'slhdsa-verify': module('wasm-light', ['light', 'wasm-slhdsa', 'wasm-small-heap'], { opt: SIZE, budget: 32_000, baseline: true }),
   light: module('wasm-light', ['light', 'wasm-mldsa', 'wasm-slhdsa', 'wasm-magnetar', 'wasm-cert', 'wasm-small-heap'], {
     opt: SIZE,
     budget: 112_640,
+    baseline: true,
   }),
   sign: module('wasm-light', ['std', 'wasm-mldsa', 'wasm-slhdsa', 'wasm-keyfmt'], { opt: SIZE, budget: 96_000 }),
   cert: module('wasm-light', ['std', 'wasm-cert', 'wasm-magnetar', 'wasm-bls'], { opt: SIZE, budget: 132_000 }),
@@ -101,17 +112,27 @@ export function sizes(path) {
   return { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
 }
 
-function build(name, wasmBindgen) {
+/**
+ * Compiles module `name` and runs wasm-bindgen on it into `outDir` (emptied first). `simd`
+ * false: without simd128, in a target directory of its own (other rustflags would otherwise
+ * rebuild every dependency twice per run).
+ */
+function compile(name, wasmBindgen, outDir, simd) {
   const b = BUILDS[name];
   // `-p quasar-pq`: the library alone, with exactly these features (the CLI, a default
   // workspace member, would add its own).
   const profile = b.profile === 'release' ? ['--release'] : ['--profile', b.profile];
-  const ok = run('cargo', ['build', '-p', 'quasar-pq', '--lib', '--target', TARGET, ...profile, ...b.featureArgs]);
+  let targetDir = process.env.CARGO_TARGET_DIR || join(ROOT, 'target');
+  let env = process.env;
+  if (!simd) {
+    targetDir = join(targetDir, 'baseline');
+    // RUSTFLAGS replaces .cargo/config.toml's `+simd128` for this build only.
+    env = { ...process.env, RUSTFLAGS: '-C target-feature=-simd128' };
+  }
+  const ok = run('cargo', ['build', '-p', 'quasar-pq', '--lib', '--target', TARGET, '--target-dir', targetDir, ...profile, ...b.featureArgs], { env });
   if (!ok) fail(`cargo build of the ${name} WASM module failed (see the compiler output above).`);
-  const targetDir = process.env.CARGO_TARGET_DIR || join(ROOT, 'target');
   const input = join(targetDir, TARGET, b.profile, 'quasar_pq.wasm');
   if (!existsSync(input)) fail(`cargo did not produce ${input}; check the [lib] crate-type in Cargo.toml includes "cdylib".`);
-  const outDir = join(ROOT, 'pkg', name);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const bgOk = run(wasmBindgen, [
@@ -131,10 +152,39 @@ function build(name, wasmBindgen) {
     fail(`the ${name} glue could not be hardened: ${e.message}`);
   }
   const wasm = join(outDir, 'quasar_pq_bg.wasm');
-  if (b.opt && !run(wasmOpt(), [...b.opt, ...WASM_FEATURES, wasm, '-o', wasm])) {
+  const features = simd ? WASM_FEATURES : WASM_FEATURES.filter((f) => f !== '--enable-simd');
+  if (b.opt && !run(wasmOpt(), [...b.opt, ...features, wasm, '-o', wasm])) {
     fail(`wasm-opt failed on the ${name} module (see its output above); \`npm ci\` installs binaryen.`);
   }
+  return { wasm, glue };
+}
+
+function build(name, wasmBindgen) {
+  const outDir = join(ROOT, 'pkg', name);
+  const { wasm, glue } = compile(name, wasmBindgen, outDir, true);
+  if (BUILDS[name].baseline) {
+    const tmp = join(ROOT, 'pkg', `.${name}-baseline`);
+    const base = compile(name, wasmBindgen, tmp, false);
+    const simdOps = simdInstructions(base.wasm);
+    if (simdOps > 0) fail(`the ${name} module built without simd128 still has ${simdOps} SIMD instructions.`);
+    const same = readFileSync(base.glue, 'utf8') === readFileSync(glue, 'utf8');
+    if (same) writeFileSync(join(outDir, BASELINE), readFileSync(base.wasm));
+    rmSync(tmp, { recursive: true, force: true });
+    if (!same) fail(`the ${name} module's glue differs without simd128; the entry point cannot share it.`);
+  }
   return wasm;
+}
+
+/**
+ * How many SIMD instructions the module at `path` holds, read from binaryen's text form (its
+ * validation does not refuse them without `--enable-simd`: it takes the features from the
+ * module's own section).
+ */
+function simdInstructions(path) {
+  const bin = join(ROOT, 'node_modules', '.bin', 'wasm-dis');
+  const r = spawnSync(bin, [path], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (r.error || r.status !== 0) fail(`wasm-dis could not read ${path}; \`npm ci\` installs binaryen.`);
+  return (r.stdout.match(/\b(v128|[if](8x16|16x8|32x4|64x2))\./g) ?? []).length;
 }
 
 /** npm binaryen's wasm-opt (a devDependency; `npm ci` installs it). */
@@ -166,6 +216,10 @@ function main() {
   for (const [name, path] of Object.entries(outputs)) {
     const s = sizes(path);
     console.log(`| ${name} (pkg/${name}/quasar_pq_bg.wasm) | ${s.raw} | ${s.gzip} |`);
+    if (BUILDS[name].baseline) {
+      const b = sizes(join(ROOT, 'pkg', name, BASELINE));
+      console.log(`| ${name} without SIMD (pkg/${name}/${BASELINE}) | ${b.raw} | ${b.gzip} |`);
+    }
   }
 }
 

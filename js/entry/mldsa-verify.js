@@ -14,7 +14,12 @@ import { makeMlDsa } from '../mldsa.js';
 export { ML_DSA_LENGTHS } from '../mldsa.js';
 export { MAX_MESSAGE_BYTES, MAX_CONTEXT_BYTES } from '../common.js';
 
-const loader = makeInit(glue, new URL('../../pkg/mldsa-verify/quasar_pq_bg.wasm', import.meta.url).href);
+// The build without WebAssembly SIMD, for engines without it (init picks; js/common.js makeInit).
+const loader = makeInit(
+  glue,
+  new URL('../../pkg/mldsa-verify/quasar_pq_bg.wasm', import.meta.url).href,
+  new URL('../../pkg/mldsa-verify/quasar_pq_baseline_bg.wasm', import.meta.url).href,
+);
 
 /** `init` (await once before anything else) and `initSync`, as in `quasar-pq`, for this module. */
 export const { init, initSync } = loader;

@@ -5,6 +5,7 @@
 // no signing and no protocol code.
 
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
 
@@ -303,26 +304,57 @@ describe('the verify modules\' allocator (crate/src/wasm/heap.rs)', () => {
 });
 
 describe('an engine without WebAssembly SIMD', () => {
-  test('init throws QuasarError NO_WASM_SIMD instead of failing to compile; the probe is SIMD and valid', async () => {
+  /** Runs `code` (an ES module body) in a child Node whose engine "lacks" SIMD: WebAssembly.validate
+   *  refuses the 43-byte probe (js/common.js SIMD_PROBE), and every module instantiated from
+   *  bytes (not from a compiled `WebAssembly.Module`) has its size recorded in `globalThis.sizes`. */
+  function withoutSimd(code) {
+    const stub = [
+      'const v = WebAssembly.validate, i = WebAssembly.instantiate;',
+      'globalThis.sizes = [];',
+      'WebAssembly.validate = (b) => (b.byteLength === 43 ? false : v(b));',
+      'WebAssembly.instantiate = (b, imports) => (b.byteLength === undefined || globalThis.sizes.push(b.byteLength), i(b, imports));',
+    ].join('');
+    return execFileSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(stub)}`, '--input-type=module', '-e', code], { encoding: 'utf8' }).trim();
+  }
+
+  test('the probe is SIMD and valid; a module without a build for such an engine throws QuasarError NO_WASM_SIMD instead of failing to compile', async () => {
     const { SIMD_PROBE } = await import('../common.js');
+    assert.equal(SIMD_PROBE.length, 43);
     assert.equal(WebAssembly.validate(new Uint8Array(SIMD_PROBE)), true);
     // Its function returns a v128 (0x7b) made by v128.const (0xfd 0x0c): SIMD in type and body.
     assert.deepEqual(SIMD_PROBE.slice(8, 15), [0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b]);
     assert.deepEqual(SIMD_PROBE.slice(24, 26), [0xfd, 0x0c]);
-    // A child whose engine "lacks" SIMD: WebAssembly.validate answers false before the package loads.
-    const { execFileSync } = await import('node:child_process');
-    const entry = new URL('../entry/mldsa-verify.js', import.meta.url).href;
-    const out = execFileSync(
-      process.execPath,
-      [
-        '--import',
-        'data:text/javascript,WebAssembly.validate=()=>false',
-        '--input-type=module',
-        '-e',
-        `const m = await import(${JSON.stringify(entry)}); try { await m.init(); console.log('loaded'); } catch (e) { console.log(e.name, e.code); }`,
-      ],
-      { encoding: 'utf8' },
-    );
-    assert.equal(out.trim(), 'QuasarError NO_WASM_SIMD');
+    for (const entry of ['entry/sign.js', 'entry/pulsar.js', 'index.js']) {
+      const url = new URL(`../${entry}`, import.meta.url).href;
+      const out = withoutSimd(`const m = await import(${JSON.stringify(url)}); try { await m.init(); console.log('loaded'); } catch (e) { console.log(e.name, e.code); }`);
+      assert.equal(out, 'QuasarError NO_WASM_SIMD', entry);
+    }
+  });
+
+  test('the verify entry points load their build without SIMD there, and verify with it', () => {
+    const { publicKey, secretKey } = full.mlDsa65.keygen(label32('modules/baseline/mldsa'));
+    const msg = utf8('a block, checked on an old engine');
+    const sig = full.mlDsa65.sign(msg, secretKey);
+    const slh = full.slhDsaShake128f.keygen(new Uint8Array(48).fill(7));
+    const slhSig = full.slhDsaShake128f.sign(msg, slh.secretKey);
+    const hex = (b) => Buffer.from(b).toString('hex');
+    const cases = [
+      ['entry/mldsa-verify.js', 'mldsa-verify', `m.mlDsa65.verify(h(${JSON.stringify(hex(sig))}), msg, h(${JSON.stringify(hex(publicKey))}))`],
+      ['verify.js', 'light', `m.mlDsa65.verify(h(${JSON.stringify(hex(sig))}), msg, h(${JSON.stringify(hex(publicKey))}))`],
+      ['entry/slhdsa-verify.js', 'slhdsa-verify', `m.slhDsaShake128f.verify(h(${JSON.stringify(hex(slhSig))}), msg, h(${JSON.stringify(hex(slh.publicKey))}))`],
+    ];
+    for (const [entry, module, call] of cases) {
+      const url = new URL(`../${entry}`, import.meta.url).href;
+      const out = withoutSimd(
+        `const m = await import(${JSON.stringify(url)}); await m.init();` +
+          `const h = (x) => new Uint8Array(Buffer.from(x, 'hex')); const msg = new TextEncoder().encode(${JSON.stringify('a block, checked on an old engine')});` +
+          `const ok = ${call}; msg[0] ^= 1; console.log(JSON.stringify({ ok, flipped: ${call}, sizes: globalThis.sizes }));`,
+      );
+      const r = JSON.parse(out);
+      assert.equal(r.ok, true, `${entry} verifies`);
+      assert.equal(r.flipped, false, `${entry} refuses another message`);
+      const baseline = readFileSync(new URL(`pkg/${module}/quasar_pq_baseline_bg.wasm`, ROOT)).length;
+      assert.deepEqual(r.sizes, [baseline], `${entry} instantiated pkg/${module}/quasar_pq_baseline_bg.wasm`);
+    }
   });
 });

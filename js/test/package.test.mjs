@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.mjs';
 import { patience } from '../support/patience.mjs';
-import { BUILDS } from '../../scripts/build-wasm.mjs';
+import { BASELINE, BUILDS } from '../../scripts/build-wasm.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -95,7 +95,7 @@ test('`files` ships the entry points, types and WASM, and nothing else', () => {
     'js/verify.d.ts',
     'js/verify.js',
     'package.json',
-    ...SHIPPED.flatMap((m) => [`pkg/${m}/quasar_pq.js`, `pkg/${m}/quasar_pq_bg.wasm`]),
+    ...SHIPPED.flatMap((m) => [`pkg/${m}/quasar_pq.js`, `pkg/${m}/quasar_pq_bg.wasm`, ...(BUILDS[m].baseline ? [`pkg/${m}/${BASELINE}`] : [])]),
     ...readdirSync(join(ROOT, 'sample')).map((f) => `sample/${f}`),
   ].sort());
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
