@@ -168,7 +168,7 @@ pub fn set_backend(b: Backend) {
     allow(dead_code)
 )]
 #[inline]
-fn simd_allowed() -> bool {
+pub(super) fn simd_allowed() -> bool {
     !PORTABLE_ONLY.load(Ordering::Relaxed)
 }
 
@@ -243,12 +243,12 @@ pub fn pointwise_acc(r: &mut [i32; 256], a: &[i32; 256], b: &[i32; 256]) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use alloc::{vec, vec::Vec};
 
     /// Test inputs for comparing the SIMD kernels with the portable ones (xorshift64*).
-    pub(super) struct Rng(u64);
+    pub(crate) struct Rng(u64);
 
     // Test data: the casts keep chosen bits.
     #[allow(
@@ -257,7 +257,7 @@ mod tests {
         clippy::cast_sign_loss
     )]
     impl Rng {
-        pub(super) fn new(seed: u64) -> Self {
+        pub(crate) fn new(seed: u64) -> Self {
             Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
         }
 
@@ -268,8 +268,13 @@ mod tests {
             self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
         }
 
+        /// A uniform byte.
+        pub(crate) fn byte(&mut self) -> u8 {
+            (self.next() >> 56) as u8
+        }
+
         /// Uniform in [−bound, bound].
-        fn coeff(&mut self, bound: i32) -> i32 {
+        pub(crate) fn coeff(&mut self, bound: i32) -> i32 {
             let span = 2 * i64::from(bound) + 1;
             ((self.next() >> 1) as i64 % span - i64::from(bound)) as i32
         }

@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 use subtle::ConstantTimeEq;
 
 use super::encode::{pk_decode, sig_decode, w1_encode_poly};
-use super::hint::use_hint;
+use super::kernels::use_hint_poly;
 use super::params::Params;
 #[cfg(not(feature = "light"))]
 use super::poly::{zero_vec, PolyVec};
@@ -152,9 +152,7 @@ fn verify_with<P: Params>(key: &impl KeyMaterial, mu: &[u8; 64], sig: &[u8]) -> 
         acc.reduce();
         acc.inv_ntt();
         acc.freeze();
-        for n in 0..256 {
-            w1.0[n] = use_hint(parts.h[i][n], acc.0[n], P::GAMMA2);
-        }
+        use_hint_poly(&mut w1.0, &parts.h[i], &acc.0, P::GAMMA2);
         w1_encode_poly::<P>(&w1, &mut w1_bytes[i * w1_len..]);
     });
 

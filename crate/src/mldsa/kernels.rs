@@ -1,0 +1,225 @@
+//! SIMD kernels for ML-DSA outside the NTT: the 23-bit rejection sampling of ExpandA
+//! (Alg. 30 RejNTTPoly) and UseHint (Alg. 40) over a whole polynomial.
+//!
+//! Each has a portable definition here, which the tests keep as the reference, and
+//! vector versions that give the same i32s bit for bit, dispatched as the NTT's are
+//! (`super::ntt`): AVX2 at run time on x86-64 with `std`, simd128 (not in the light
+//! build: the verify module's size budget) and NEON at compile time. `ntt::set_backend`
+//! switches these too.
+//!
+//! Rejection sampling runs on public data (the stream of ρ), so the vector versions may
+//! index a compaction table by the accept mask; UseHint runs on public data as well, and
+//! is branch-free anyway.
+
+use super::hint::use_hint;
+use super::ntt::Q;
+use super::poly::N;
+
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+#[allow(unsafe_code)] // target-feature calls after detection, vector loads and stores
+mod avx2;
+#[cfg(target_arch = "aarch64")]
+#[allow(unsafe_code)] // vector loads and stores
+mod neon;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light")))]
+#[allow(unsafe_code)] // vector loads and stores
+mod simd128;
+
+/// The bytes of a rejection-sampling block one vector step reads (`VEC_BYTES`) and the
+/// candidates it holds, for the four-lane targets.
+#[cfg(any(
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light"))
+))]
+const fn compact4() -> [[u8; 16]; 16] {
+    // For each 4-bit accept mask, the byte indices that move the accepted 32-bit lanes to
+    // the front, in order; the rest select nothing (index ≥ 16 reads zero).
+    let mut t = [[0xff; 16]; 16];
+    let mut m = 0;
+    while m < 16 {
+        let mut k = 0;
+        let mut j = 0;
+        while j < 4 {
+            if (m >> j) & 1 == 1 {
+                let mut b = 0;
+                while b < 4 {
+                    t[m][4 * k + b] = (4 * j + b) as u8;
+                    b += 1;
+                }
+                k += 1;
+            }
+            j += 1;
+        }
+        m += 1;
+    }
+    t
+}
+
+/// Alg. 30 steps 4–10 on 3-byte candidates: appends those below q to `a` at `*filled`,
+/// up to N.
+#[inline(always)]
+pub(super) fn rej_ntt_portable(block: &[u8], a: &mut [i32; N], filled: &mut usize) {
+    for t in block.chunks_exact(3) {
+        let v = i32::from(t[0]) | i32::from(t[1]) << 8 | i32::from(t[2] & 0x7f) << 16;
+        if v < Q && *filled < N {
+            a[*filled] = v;
+            *filled += 1;
+        }
+    }
+}
+
+/// As [`rej_ntt_portable`] on one block of ExpandA's stream (public data).
+#[inline]
+pub(super) fn rej_ntt(block: &[u8], a: &mut [i32; N], filled: &mut usize) {
+    #[allow(unused_mut)] // only the SIMD targets consume a prefix
+    let mut done = 0;
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if let Some(k) = avx2::Avx2::get() {
+        done = k.rej_ntt(block, a, filled);
+    }
+    #[cfg(target_arch = "aarch64")]
+    if super::ntt::simd_allowed() {
+        done = neon::rej_ntt(block, a, filled);
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light")))]
+    if super::ntt::simd_allowed() {
+        done = simd128::rej_ntt(block, a, filled);
+    }
+    // The vector code stops where fewer than a vector's candidates or slots remain.
+    rej_ntt_portable(&block[done..], a, filled);
+}
+
+/// UseHint on each coefficient: `w1[i] = UseHint(h[i], r[i])` for r in [0, q).
+#[inline]
+pub(super) fn use_hint_poly(w1: &mut [i32; N], h: &[bool; N], r: &[i32; N], gamma2: i32) {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if let Some(k) = avx2::Avx2::get() {
+        return k.use_hint(w1, h, r, gamma2);
+    }
+    #[cfg(target_arch = "aarch64")]
+    if super::ntt::simd_allowed() {
+        return neon::use_hint(w1, h, r, gamma2);
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light")))]
+    if super::ntt::simd_allowed() {
+        return simd128::use_hint(w1, h, r, gamma2);
+    }
+    use_hint_portable(w1, h, r, gamma2);
+}
+
+/// [`use_hint_poly`] coefficient by coefficient.
+#[inline(always)]
+pub(super) fn use_hint_portable(w1: &mut [i32; N], h: &[bool; N], r: &[i32; N], gamma2: i32) {
+    for ((w, &h), &r) in w1.iter_mut().zip(h.iter()).zip(r.iter()) {
+        *w = use_hint(h, r, gamma2);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ntt::tests::Rng;
+    use super::super::ntt::{set_backend, Backend};
+    use super::*;
+    use alloc::vec::Vec;
+
+    /// Blocks of 168 bytes: random ones, all rejected (0xff), every candidate q − 1, q or
+    /// q + 1 (top bits set too, which the mask drops), and rejections in every lane position.
+    fn blocks(rng: &mut Rng) -> Vec<[u8; 168]> {
+        let mut v = Vec::new();
+        for _ in 0..200 {
+            v.push(core::array::from_fn(|_| rng.byte()));
+        }
+        v.push([0xff; 168]);
+        v.push([0; 168]);
+        for c in [Q - 1, Q, Q + 1, Q | 0x80_0000, (Q - 1) | 0x80_0000] {
+            let b = c.to_le_bytes();
+            v.push(core::array::from_fn(|i| b[i % 3]));
+        }
+        // One rejected candidate at position p, the others Q − 1 − p; and every fifth rejected.
+        for p in 0..56 {
+            v.push(core::array::from_fn(|i| {
+                let c = if i / 3 == p { Q } else { Q - 1 - (i / 3) as i32 };
+                c.to_le_bytes()[i % 3]
+            }));
+            v.push(core::array::from_fn(|i| {
+                let c = if (i / 3 + p) % 5 == 0 {
+                    0x7f_ffff
+                } else {
+                    (i / 3) as i32
+                };
+                c.to_le_bytes()[i % 3]
+            }));
+        }
+        // Random candidates with about one in eight rejected.
+        for _ in 0..100 {
+            let mut b = [0u8; 168];
+            for t in b.chunks_exact_mut(3) {
+                let c = if rng.byte() < 32 {
+                    Q + i32::from(rng.byte())
+                } else {
+                    rng.coeff(Q / 2) + Q / 2
+                };
+                t.copy_from_slice(&c.to_le_bytes()[..3]);
+            }
+            v.push(b);
+        }
+        v
+    }
+
+    #[test]
+    fn rej_ntt_matches_portable() {
+        let mut rng = Rng::new(11);
+        let blocks = blocks(&mut rng);
+        set_backend(Backend::Auto);
+        // Every starting fill, so the vector code meets the end of the polynomial everywhere.
+        for start in (0..=N)
+            .step_by(1)
+            .filter(|s| *s < 16 || *s > N - 64 || s % 37 == 0)
+        {
+            for (i, b) in blocks.iter().enumerate() {
+                let (mut a, mut f) = ([-1; N], start);
+                let (mut want, mut g) = ([-1; N], start);
+                // Two blocks in a row, the second in part too: unaligned lengths.
+                rej_ntt(b, &mut a, &mut f);
+                rej_ntt(&b[..(i % 56) * 3], &mut a, &mut f);
+                rej_ntt_portable(b, &mut want, &mut g);
+                rej_ntt_portable(&b[..(i % 56) * 3], &mut want, &mut g);
+                assert_eq!(f, g, "block {i}, start {start}");
+                assert!(a[..f] == want[..g], "block {i}, start {start}");
+            }
+        }
+    }
+
+    #[test]
+    fn use_hint_matches_portable() {
+        let mut rng = Rng::new(12);
+        set_backend(Backend::Auto);
+        for gamma2 in [(Q - 1) / 32, (Q - 1) / 88] {
+            let mut rs: Vec<[i32; N]> = (0..200)
+                .map(|_| core::array::from_fn(|_| rng.coeff(Q / 2) + Q / 2))
+                .collect();
+            // Around every multiple of 2γ2 and the ends of [0, q).
+            let edges: Vec<i32> = (0..=Q / (2 * gamma2))
+                .flat_map(|m| [-2, -1, 0, 1, 2].map(|d| m * 2 * gamma2 + d + [0, gamma2][(m % 2) as usize]))
+                .chain([0, 1, Q - 2, Q - 1, Q - 1 - gamma2, Q - gamma2])
+                .filter(|&r| (0..Q).contains(&r))
+                .collect();
+            for c in edges.chunks(N) {
+                rs.push(core::array::from_fn(|i| c[i % c.len()]));
+            }
+            for (k, r) in rs.iter().enumerate() {
+                for mode in 0..3 {
+                    let h: [bool; N] = core::array::from_fn(|i| match mode {
+                        0 => false,
+                        1 => true,
+                        _ => (rng.byte() ^ (i as u8)) & 1 == 1,
+                    });
+                    let (mut w, mut want) = ([0; N], [0; N]);
+                    use_hint_poly(&mut w, &h, r, gamma2);
+                    use_hint_portable(&mut want, &h, r, gamma2);
+                    assert!(w == want, "γ2 = {gamma2}, case {k}, mode {mode}");
+                }
+            }
+        }
+    }
+}

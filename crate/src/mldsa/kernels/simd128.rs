@@ -1,0 +1,119 @@
+//! The wasm32 simd128 kernels of [`super`]: ExpandA's rejection sampling four candidates at
+//! a time and UseHint four coefficients at a time, bit-identical to the portable code.
+//!
+//! Rejection sampling spreads 12 bytes over four 32-bit lanes with a byte swizzle, compares
+//! them with q and moves the accepted lanes to the front with a second swizzle looked up by
+//! the 4-bit accept mask (public data: the stream of ρ), then stores all four lanes and
+//! advances by the number accepted.
+
+use core::arch::wasm32::*;
+
+use super::super::ntt::Q;
+use super::N;
+
+/// Byte swizzles by accept mask (see [`super::compact4`]).
+const COMPACT4: [[u8; 16]; 16] = super::compact4();
+
+/// 16 bytes as a vector.
+#[inline(always)]
+fn bytes(b: &[u8; 16]) -> v128 {
+    // SAFETY: reads the 16 bytes of `b`; wasm loads have no alignment requirement.
+    unsafe { v128_load(b.as_ptr().cast()) }
+}
+
+/// [`super::rej_ntt`]'s vector part, four candidates (12 bytes) a step, the last of a block
+/// through a copy so that no load reads past it: the number of bytes consumed.
+pub(super) fn rej_ntt(block: &[u8], a: &mut [i32; N], filled: &mut usize) -> usize {
+    let spread = i8x16(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
+    let mask = i32x4_splat(0x7f_ffff);
+    let q = i32x4_splat(Q);
+    let mut off = 0;
+    while off + 12 <= block.len() && *filled + 4 <= N {
+        let v = if off + 16 <= block.len() {
+            let b: &[u8; 16] = block[off..off + 16].try_into().unwrap_or_else(|_| unreachable!());
+            bytes(b)
+        } else {
+            let mut buf = [0u8; 16];
+            buf[..12].copy_from_slice(&block[off..off + 12]);
+            bytes(&buf)
+        };
+        let v = v128_and(i8x16_swizzle(v, spread), mask);
+        let m = usize::from(i32x4_bitmask(i32x4_lt(v, q)));
+        let out: &mut [i32; 4] = (&mut a[*filled..*filled + 4])
+            .try_into()
+            .unwrap_or_else(|_| unreachable!());
+        // SAFETY: writes the 16 bytes of `out`; wasm stores have no alignment requirement.
+        unsafe { v128_store(out.as_mut_ptr().cast(), i8x16_swizzle(v, bytes(&COMPACT4[m]))) };
+        *filled += m.count_ones() as usize;
+        off += 12;
+    }
+    off
+}
+
+/// UseHint on four lanes, as the AVX2 kernel (`avx2.rs`) does on eight.
+pub(super) fn use_hint(w1: &mut [i32; N], h: &[bool; N], r: &[i32; N], gamma2: i32) {
+    if gamma2 == (Q - 1) / 32 {
+        use_hint_with::<false>(w1, h, r);
+    } else {
+        use_hint_with::<true>(w1, h, r);
+    }
+}
+
+#[inline(always)]
+fn use_hint_with<const G88: bool>(w1: &mut [i32; N], h: &[bool; N], r: &[i32; N]) {
+    let gamma2 = if G88 { (Q - 1) / 88 } else { (Q - 1) / 32 };
+    let zero = i32x4_splat(0);
+    let one = i32x4_splat(1);
+    for ((w, h), r) in w1
+        .chunks_exact_mut(4)
+        .zip(h.chunks_exact(4))
+        .zip(r.chunks_exact(4))
+    {
+        // SAFETY: reads the 16 bytes of `r`; wasm loads have no alignment requirement.
+        let r = unsafe { v128_load(r.as_ptr().cast()) };
+        // SAFETY: reads the 4 bytes of `h` (a bool is one byte, 0 or 1), widened to 32 bits.
+        let hv = u32x4_extend_low_u16x8(u16x8_extend_low_u8x16(unsafe {
+            v128_load32_zero(h.as_ptr().cast())
+        }));
+        let (r1, r0) = decompose::<G88>(r, gamma2);
+        // d = ±1 where the hint is set: +1 if r0 > 0, else −1.
+        let pos = i32x4_gt(r0, zero);
+        let s = i32x4_sub(zero, i32x4_add(i32x4_add(pos, pos), one));
+        let d = v128_and(s, i32x4_sub(zero, hv));
+        let mut t = i32x4_add(r1, d);
+        if G88 {
+            // Mod 44: −1 → 43, 44 → 0.
+            let m = i32x4_splat(44);
+            t = i32x4_add(t, v128_and(i32x4_shr(t, 31), m));
+            t = i32x4_sub(t, v128_and(i32x4_gt(t, i32x4_splat(43)), m));
+        } else {
+            t = v128_and(t, i32x4_splat(15));
+        }
+        // SAFETY: writes the 16 bytes of `w`; wasm stores have no alignment requirement.
+        unsafe { v128_store(w.as_mut_ptr().cast(), t) };
+    }
+}
+
+/// Decompose (Alg. 36) of r in [0, q) on four lanes, the arithmetic of
+/// [`super::super::rounding::decompose`]: (r1, r0).
+#[inline(always)]
+fn decompose<const G88: bool>(r: v128, gamma2: i32) -> (v128, v128) {
+    let r1 = i32x4_shr(i32x4_add(r, i32x4_splat(127)), 7);
+    let r1 = if G88 {
+        let r1 = i32x4_shr(
+            i32x4_add(i32x4_mul(r1, i32x4_splat(11275)), i32x4_splat(1 << 23)),
+            24,
+        );
+        // r1 = 44 (r near q − 1) wraps to 0.
+        v128_andnot(r1, i32x4_gt(r1, i32x4_splat(43)))
+    } else {
+        let r1 = i32x4_shr(
+            i32x4_add(i32x4_mul(r1, i32x4_splat(1025)), i32x4_splat(1 << 21)),
+            22,
+        );
+        v128_and(r1, i32x4_splat(15))
+    };
+    let r0 = i32x4_sub(r, i32x4_mul(r1, i32x4_splat(2 * gamma2)));
+    let over = i32x4_gt(r0, i32x4_splat((Q - 1) / 2));
+    (r1, i32x4_sub(r0, v128_and(over, i32x4_splat(Q))))
+}
