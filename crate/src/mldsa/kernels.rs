@@ -25,12 +25,14 @@ mod neon;
 #[allow(unsafe_code)] // vector loads and stores
 mod simd128;
 
-/// The bytes of a rejection-sampling block one vector step reads (`VEC_BYTES`) and the
-/// candidates it holds, for the four-lane targets.
+/// For each 4-bit accept mask, the byte swizzle that packs the accepted 32-bit lanes
+/// (the four-lane targets' rejection sampling).
 #[cfg(any(
     target_arch = "aarch64",
     all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light"))
 ))]
+// Exact: byte indices below 16.
+#[allow(clippy::cast_possible_truncation)]
 const fn compact4() -> [[u8; 16]; 16] {
     // For each 4-bit accept mask, the byte indices that move the accepted 32-bit lanes to
     // the front, in order; the rest select nothing (index ≥ 16 reads zero).

@@ -44,6 +44,8 @@ impl Avx2 {
 }
 
 /// For each 8-bit accept mask, the lanes to gather, accepted ones first, in order.
+// Exact: lane indices below 8.
+#[allow(clippy::cast_possible_truncation)]
 const COMPACT8: [[u8; 8]; 256] = {
     let mut t = [[0u8; 8]; 256];
     let mut m = 0;
