@@ -1,5 +1,6 @@
 //! SIMD kernels for ML-DSA outside the NTT: the 23-bit rejection sampling of ExpandA
-//! (Alg. 30 RejNTTPoly) and UseHint (Alg. 40) over a whole polynomial.
+//! (Alg. 30 RejNTTPoly), and HighBits, LowBits, MakeHint and UseHint (Alg. 37–40) over a
+//! whole polynomial.
 //!
 //! Each has a portable definition here, which the tests keep as the reference, and
 //! vector versions that give the same i32s bit for bit, dispatched as the NTT's are
@@ -8,12 +9,13 @@
 //! switches these too.
 //!
 //! Rejection sampling runs on public data (the stream of ρ), so the vector versions may
-//! index a compaction table by the accept mask; UseHint runs on public data as well, and
-//! is branch-free anyway.
+//! index a compaction table by the accept mask. The rounding kernels run on secret values
+//! in signing: lane-wise arithmetic and compares only, no branch or index on the data.
 
-use super::hint::use_hint;
+use super::hint::{make_hint, use_hint};
 use super::ntt::Q;
 use super::poly::N;
+use super::rounding::{high_bits, low_bits};
 
 #[cfg(all(target_arch = "x86_64", feature = "std"))]
 #[allow(unsafe_code)] // target-feature calls after detection, vector loads and stores
@@ -109,6 +111,61 @@ pub(super) fn use_hint_poly(w1: &mut [i32; N], h: &[bool; N], r: &[i32; N], gamm
     use_hint_portable(w1, h, r, gamma2);
 }
 
+/// `out[i] = HighBits(r[i])` (`HIGH`) or `LowBits(r[i])`, for r in [0, q).
+#[inline]
+pub(super) fn bits_poly<const HIGH: bool>(out: &mut [i32; N], r: &[i32; N], gamma2: i32) {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if let Some(k) = avx2::Avx2::get() {
+        return k.bits::<HIGH>(out, r, gamma2);
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light")))]
+    if super::ntt::simd_allowed() {
+        return simd128::bits::<HIGH>(out, r, gamma2);
+    }
+    bits_portable::<HIGH>(out, r, gamma2);
+}
+
+/// [`bits_poly`] coefficient by coefficient.
+#[inline(always)]
+pub(super) fn bits_portable<const HIGH: bool>(out: &mut [i32; N], r: &[i32; N], gamma2: i32) {
+    for (o, &r) in out.iter_mut().zip(r.iter()) {
+        *o = if HIGH {
+            high_bits(r, gamma2)
+        } else {
+            low_bits(r, gamma2)
+        };
+    }
+}
+
+/// `h[i] = MakeHint(−ct0[i], r[i] + ct0[i])` as signing computes it: 1 where the high bits
+/// of freeze(r + ct0) and of r differ. r in [0, q), ct0 in the `reduce32` range. Returns
+/// the number of ones.
+#[inline]
+pub(super) fn make_hint_poly(h: &mut [i32; N], r: &[i32; N], ct0: &[i32; N], gamma2: i32) -> usize {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if let Some(k) = avx2::Avx2::get() {
+        return k.make_hint(h, r, ct0, gamma2);
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light")))]
+    if super::ntt::simd_allowed() {
+        return simd128::make_hint(h, r, ct0, gamma2);
+    }
+    make_hint_portable(h, r, ct0, gamma2)
+}
+
+/// [`make_hint_poly`] coefficient by coefficient.
+// Exact: each hint is 0 or 1.
+#[allow(clippy::cast_sign_loss)]
+#[inline(always)]
+pub(super) fn make_hint_portable(h: &mut [i32; N], r: &[i32; N], ct0: &[i32; N], gamma2: i32) -> usize {
+    let mut ones = 0;
+    for ((h, &r), &c) in h.iter_mut().zip(r.iter()).zip(ct0.iter()) {
+        *h = make_hint(super::ntt::freeze(r + c), r, gamma2);
+        ones += *h as usize;
+    }
+    ones
+}
+
 /// [`use_hint_poly`] coefficient by coefficient.
 #[inline(always)]
 pub(super) fn use_hint_portable(w1: &mut [i32; N], h: &[bool; N], r: &[i32; N], gamma2: i32) {
@@ -188,6 +245,53 @@ mod tests {
                 rej_ntt_portable(&b[..(i % 56) * 3], &mut want, &mut g);
                 assert_eq!(f, g, "block {i}, start {start}");
                 assert!(a[..f] == want[..g], "block {i}, start {start}");
+            }
+        }
+    }
+
+    /// Values in [0, q): random, around every multiple of 2γ2 (and of γ2) and the ends.
+    // Test data: small indices.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+    fn residues(rng: &mut Rng, gamma2: i32) -> Vec<[i32; N]> {
+        let mut rs: Vec<[i32; N]> = (0..200)
+            .map(|_| core::array::from_fn(|_| rng.coeff(Q / 2) + Q / 2))
+            .collect();
+        let edges: Vec<i32> = (0..=Q / gamma2)
+            .flat_map(|m| [-2, -1, 0, 1, 2].map(|d| m * gamma2 + d))
+            .chain([0, 1, Q - 2, Q - 1])
+            .filter(|&r| (0..Q).contains(&r))
+            .collect();
+        for c in edges.chunks(N) {
+            rs.push(core::array::from_fn(|i| c[i % c.len()]));
+        }
+        rs
+    }
+
+    #[test]
+    fn rounding_matches_portable() {
+        let mut rng = Rng::new(13);
+        set_backend(Backend::Auto);
+        for gamma2 in [(Q - 1) / 32, (Q - 1) / 88] {
+            let rs = residues(&mut rng, gamma2);
+            for (k, r) in rs.iter().enumerate() {
+                let (mut a, mut b) = ([0; N], [0; N]);
+                bits_poly::<true>(&mut a, r, gamma2);
+                bits_portable::<true>(&mut b, r, gamma2);
+                assert!(a == b, "HighBits, γ2 = {gamma2}, case {k}");
+                bits_poly::<false>(&mut a, r, gamma2);
+                bits_portable::<false>(&mut b, r, gamma2);
+                assert!(a == b, "LowBits, γ2 = {gamma2}, case {k}");
+                // ct0 over the reduce32 range, small, and the extremes.
+                let bound = [6_283_008, 1 << 19, 2 * gamma2, 1][k % 4];
+                let mut cases = alloc::vec![rng.poly(bound)];
+                cases.push([6_283_008; N]);
+                cases.push([-6_283_009; N]);
+                for c in &cases {
+                    let (mut h, mut g) = ([0; N], [0; N]);
+                    let n = make_hint_poly(&mut h, r, c, gamma2);
+                    let m = make_hint_portable(&mut g, r, c, gamma2);
+                    assert!(h == g && n == m, "MakeHint, γ2 = {gamma2}, case {k}");
+                }
             }
         }
     }

@@ -279,7 +279,7 @@ pub(super) mod tests {
             ((self.next() >> 1) as i64 % span - i64::from(bound)) as i32
         }
 
-        fn poly(&mut self, bound: i32) -> [i32; 256] {
+        pub(crate) fn poly(&mut self, bound: i32) -> [i32; 256] {
             core::array::from_fn(|_| self.coeff(bound))
         }
 

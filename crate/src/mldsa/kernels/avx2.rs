@@ -1,5 +1,7 @@
-//! The AVX2 kernels of [`super`]: ExpandA's rejection sampling eight candidates at a time
-//! and UseHint eight coefficients at a time, bit-identical to the portable code.
+//! The AVX2 kernels of [`super`]: ExpandA's rejection sampling eight candidates at a time,
+//! and HighBits, LowBits, MakeHint and UseHint eight coefficients at a time, bit-identical
+//! to the portable code. The rounding kernels are lane-wise arithmetic, masks and compares:
+//! no branch or index depends on the (secret, in signing) coefficients.
 //!
 //! Rejection sampling spreads 24 bytes over eight 32-bit lanes, compares them with q and
 //! moves the accepted lanes to the front with a permutation looked up by the 8-bit accept
@@ -41,6 +43,93 @@ impl Avx2 {
             unsafe { use_hint::<true>(w1, h, r) }
         }
     }
+}
+
+impl Avx2 {
+    /// [`super::bits_poly`].
+    #[inline]
+    pub(super) fn bits<const HIGH: bool>(self, out: &mut [i32; N], r: &[i32; N], gamma2: i32) {
+        if gamma2 == (Q - 1) / 32 {
+            // SAFETY: `self` exists only if the CPU has AVX2 (`Avx2::get`).
+            unsafe { bits::<false, HIGH>(out, r) }
+        } else {
+            // SAFETY: as above.
+            unsafe { bits::<true, HIGH>(out, r) }
+        }
+    }
+
+    /// [`super::make_hint_poly`].
+    #[inline]
+    pub(super) fn make_hint(self, h: &mut [i32; N], r: &[i32; N], ct0: &[i32; N], gamma2: i32) -> usize {
+        if gamma2 == (Q - 1) / 32 {
+            // SAFETY: `self` exists only if the CPU has AVX2 (`Avx2::get`).
+            unsafe { make_hint::<false>(h, r, ct0) }
+        } else {
+            // SAFETY: as above.
+            unsafe { make_hint::<true>(h, r, ct0) }
+        }
+    }
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn load(a: &[i32]) -> __m256i {
+    debug_assert!(a.len() == 8);
+    let a: &[i32; 8] = a.try_into().unwrap_or_else(|_| unreachable!());
+    // SAFETY: reads the 32 bytes of `a`; no alignment requirement.
+    unsafe { _mm256_loadu_si256(a.as_ptr().cast()) }
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn store(a: &mut [i32], v: __m256i) {
+    let a: &mut [i32; 8] = a.try_into().unwrap_or_else(|_| unreachable!());
+    // SAFETY: writes the 32 bytes of `a`; no alignment requirement.
+    unsafe { _mm256_storeu_si256(a.as_mut_ptr().cast(), v) }
+}
+
+/// HighBits (`HIGH`) or LowBits of each coefficient.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn bits<const G88: bool, const HIGH: bool>(out: &mut [i32; N], r: &[i32; N]) {
+    let gamma2 = if G88 { (Q - 1) / 88 } else { (Q - 1) / 32 };
+    for (o, r) in out.chunks_exact_mut(8).zip(r.chunks_exact(8)) {
+        let (r1, r0) = decompose::<G88>(load(r), gamma2);
+        store(o, if HIGH { r1 } else { r0 });
+    }
+}
+
+/// MakeHint as signing calls it: 1 where HighBits(freeze(r + ct0)) ≠ HighBits(r), and the
+/// number of ones (a sum of lanes, no branch).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn make_hint<const G88: bool>(h: &mut [i32; N], r: &[i32; N], ct0: &[i32; N]) -> usize {
+    let gamma2 = if G88 { (Q - 1) / 88 } else { (Q - 1) / 32 };
+    let q = _mm256_set1_epi32(Q);
+    let one = _mm256_set1_epi32(1);
+    let mut count = _mm256_setzero_si256();
+    for ((h, r), c) in h
+        .chunks_exact_mut(8)
+        .zip(r.chunks_exact(8))
+        .zip(ct0.chunks_exact(8))
+    {
+        let r = load(r);
+        // freeze(r + ct0): reduce32, then add q to negatives (as `ntt::freeze`).
+        let x = _mm256_add_epi32(r, load(c));
+        let t = _mm256_srai_epi32::<23>(_mm256_add_epi32(x, _mm256_set1_epi32(1 << 22)));
+        let x = _mm256_sub_epi32(x, _mm256_mullo_epi32(t, q));
+        let x = _mm256_add_epi32(x, _mm256_and_si256(_mm256_srai_epi32::<31>(x), q));
+        let same = _mm256_cmpeq_epi32(decompose::<G88>(x, gamma2).0, decompose::<G88>(r, gamma2).0);
+        let bit = _mm256_andnot_si256(same, one);
+        count = _mm256_add_epi32(count, bit);
+        store(h, bit);
+    }
+    let mut lanes = [0i32; 8];
+    store(&mut lanes, count);
+    // Exact: at most 256 ones.
+    #[allow(clippy::cast_sign_loss)]
+    let ones = lanes.iter().sum::<i32>() as usize;
+    ones
 }
 
 /// For each 8-bit accept mask, the lanes to gather, accepted ones first, in order.

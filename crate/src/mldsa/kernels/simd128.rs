@@ -1,5 +1,7 @@
 //! The wasm32 simd128 kernels of [`super`]: ExpandA's rejection sampling four candidates at
-//! a time and UseHint four coefficients at a time, bit-identical to the portable code.
+//! a time, and HighBits, LowBits, MakeHint and UseHint four coefficients at a time,
+//! bit-identical to the portable code. The rounding kernels are lane-wise arithmetic, masks
+//! and compares: no branch or index depends on the (secret, in signing) coefficients.
 //!
 //! Rejection sampling spreads 12 bytes over four 32-bit lanes with a byte swizzle, compares
 //! them with q and moves the accepted lanes to the front with a second swizzle looked up by
@@ -48,6 +50,76 @@ pub(super) fn rej_ntt(block: &[u8], a: &mut [i32; N], filled: &mut usize) -> usi
         off += 12;
     }
     off
+}
+
+#[inline(always)]
+fn load(a: &[i32]) -> v128 {
+    let a: &[i32; 4] = a.try_into().unwrap_or_else(|_| unreachable!());
+    // SAFETY: reads the 16 bytes of `a`; wasm loads have no alignment requirement.
+    unsafe { v128_load(a.as_ptr().cast()) }
+}
+
+#[inline(always)]
+fn store(a: &mut [i32], v: v128) {
+    let a: &mut [i32; 4] = a.try_into().unwrap_or_else(|_| unreachable!());
+    // SAFETY: writes the 16 bytes of `a`; wasm stores have no alignment requirement.
+    unsafe { v128_store(a.as_mut_ptr().cast(), v) }
+}
+
+/// HighBits (`HIGH`) or LowBits of each coefficient.
+pub(super) fn bits<const HIGH: bool>(out: &mut [i32; N], r: &[i32; N], gamma2: i32) {
+    let g88 = gamma2 != (Q - 1) / 32;
+    for (o, r) in out.chunks_exact_mut(4).zip(r.chunks_exact(4)) {
+        let (r1, r0) = if g88 {
+            decompose::<true>(load(r), gamma2)
+        } else {
+            decompose::<false>(load(r), gamma2)
+        };
+        store(o, if HIGH { r1 } else { r0 });
+    }
+}
+
+/// MakeHint as signing calls it, as the AVX2 kernel (`avx2.rs`) does on eight lanes.
+pub(super) fn make_hint(h: &mut [i32; N], r: &[i32; N], ct0: &[i32; N], gamma2: i32) -> usize {
+    if gamma2 == (Q - 1) / 32 {
+        make_hint_with::<false>(h, r, ct0)
+    } else {
+        make_hint_with::<true>(h, r, ct0)
+    }
+}
+
+#[inline(always)]
+fn make_hint_with<const G88: bool>(h: &mut [i32; N], r: &[i32; N], ct0: &[i32; N]) -> usize {
+    let gamma2 = if G88 { (Q - 1) / 88 } else { (Q - 1) / 32 };
+    let q = i32x4_splat(Q);
+    let one = i32x4_splat(1);
+    let mut count = i32x4_splat(0);
+    for ((h, r), c) in h
+        .chunks_exact_mut(4)
+        .zip(r.chunks_exact(4))
+        .zip(ct0.chunks_exact(4))
+    {
+        let r = load(r);
+        // freeze(r + ct0): reduce32, then add q to negatives (as `ntt::freeze`).
+        let x = i32x4_add(r, load(c));
+        let t = i32x4_shr(i32x4_add(x, i32x4_splat(1 << 22)), 23);
+        let x = i32x4_sub(x, i32x4_mul(t, q));
+        let x = i32x4_add(x, v128_and(i32x4_shr(x, 31), q));
+        let same = i32x4_eq(decompose::<G88>(x, gamma2).0, decompose::<G88>(r, gamma2).0);
+        let bit = v128_andnot(one, same);
+        count = i32x4_add(count, bit);
+        store(h, bit);
+    }
+    let lanes = [
+        i32x4_extract_lane::<0>(count),
+        i32x4_extract_lane::<1>(count),
+        i32x4_extract_lane::<2>(count),
+        i32x4_extract_lane::<3>(count),
+    ];
+    // Exact: at most 256 ones.
+    #[allow(clippy::cast_sign_loss)]
+    let ones = lanes.iter().sum::<i32>() as usize;
+    ones
 }
 
 /// UseHint on four lanes, as the AVX2 kernel (`avx2.rs`) does on eight.
