@@ -1,5 +1,6 @@
 //! SIMD kernels for ML-DSA outside the NTT: the 23-bit rejection sampling of ExpandA
-//! (Alg. 30 RejNTTPoly), and HighBits, LowBits, MakeHint and UseHint (Alg. 37–40) over a
+//! (Alg. 30 RejNTTPoly), the row products of Â (a sum of NTT-domain products with one
+//! Montgomery reduction), and HighBits, LowBits, MakeHint and UseHint (Alg. 37–40) over a
 //! whole polynomial.
 //!
 //! Each has a portable definition here, which the tests keep as the reference, and
@@ -13,8 +14,9 @@
 //! in signing: lane-wise arithmetic and compares only, no branch or index on the data.
 
 use super::hint::{make_hint, use_hint};
+use super::ntt::mont_reduce;
 use super::ntt::Q;
-use super::poly::N;
+use super::poly::{Poly, N};
 use super::rounding::{high_bits, low_bits};
 
 #[cfg(all(target_arch = "x86_64", feature = "std"))]
@@ -109,6 +111,36 @@ pub(super) fn use_hint_poly(w1: &mut [i32; N], h: &[bool; N], r: &[i32; N], gamm
         return simd128::use_hint(w1, h, r, gamma2);
     }
     use_hint_portable(w1, h, r, gamma2);
+}
+
+/// `r = Σ_j a[j] ∘ b[j]`, the products summed in 64 bits and reduced once (Montgomery,
+/// times 2^-32 as [`super::ntt::pointwise`]): |r| < q. Needs |Σ_j a_j·b_j| < 2^31·q per
+/// coefficient: up to 7 products of an entry of Â (in [0, q)) and an NTT output (|·| < 9q).
+#[inline]
+pub(super) fn dot_poly(r: &mut [i32; N], a: &[Poly], b: &[Poly]) {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if let Some(k) = avx2::Avx2::get() {
+        return k.dot(r, a, b);
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light")))]
+    if super::ntt::simd_allowed() {
+        return simd128::dot(r, a, b);
+    }
+    dot_portable(r, a, b);
+}
+
+/// [`dot_poly`] coefficient by coefficient.
+#[inline(always)]
+pub(super) fn dot_portable(r: &mut [i32; N], a: &[Poly], b: &[Poly]) {
+    let mut sum = [0i64; N];
+    for (a, b) in a.iter().zip(b.iter()) {
+        for ((s, &x), &y) in sum.iter_mut().zip(a.0.iter()).zip(b.0.iter()) {
+            *s += i64::from(x) * i64::from(y);
+        }
+    }
+    for (r, &s) in r.iter_mut().zip(sum.iter()) {
+        *r = mont_reduce(s);
+    }
 }
 
 /// `out[i] = HighBits(r[i])` (`HIGH`) or `LowBits(r[i])`, for r in [0, q).
@@ -292,6 +324,44 @@ mod tests {
                     let m = make_hint_portable(&mut g, r, c, gamma2);
                     assert!(h == g && n == m, "MakeHint, γ2 = {gamma2}, case {k}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn dot_matches_portable() {
+        let mut rng = Rng::new(14);
+        set_backend(Backend::Auto);
+        for len in 1..=7 {
+            for k in 0..40 {
+                let (ba, bb) = if k == 0 {
+                    (Q - 1, 9 * Q)
+                } else {
+                    (Q / 2, [9 * Q, Q, 1 << 20][k % 3])
+                };
+                // Â entries in [0, q) (all q − 1 in the first case), NTT outputs in ±bb.
+                let a: Vec<Poly> = (0..len)
+                    .map(|_| {
+                        Poly(if k == 0 {
+                            [ba; N]
+                        } else {
+                            rng.poly(ba).map(|x| x + Q / 2)
+                        })
+                    })
+                    .collect();
+                let b: Vec<Poly> = (0..len)
+                    .map(|j| {
+                        Poly(if k == 0 {
+                            [[bb, -bb][j % 2]; N]
+                        } else {
+                            rng.poly(bb)
+                        })
+                    })
+                    .collect();
+                let (mut r, mut want) = ([0; N], [0; N]);
+                dot_poly(&mut r, &a, &b);
+                dot_portable(&mut want, &a, &b);
+                assert!(r == want, "{len} products, case {k}");
             }
         }
     }

@@ -25,7 +25,7 @@
 /// The modulus q = 2^23 − 2^13 + 1.
 pub(super) const Q: i32 = 8_380_417;
 /// q^-1 mod 2^32.
-const QINV: i32 = 58_728_449;
+pub(super) const QINV: i32 = 58_728_449;
 /// ζ = 1753, a primitive 512-th root of unity mod q (FIPS 204 §7.5).
 const ZETA: i64 = 1753;
 

@@ -3,7 +3,7 @@
 use zeroize::Zeroizing;
 
 use super::encode::{sig_encode, sk_decode, w1_encode_poly};
-use super::kernels::{bits_poly, make_hint_poly};
+use super::kernels::{bits_poly, dot_poly, make_hint_poly};
 use super::params::Params;
 use super::poly::{zero_vec, Poly, PolyVec, MAX_K};
 use super::sample::{expand_mask, sample_in_ball, ExpandA};
@@ -67,10 +67,7 @@ pub(super) fn sign_mu<P: Params>(
         kappa = kappa.wrapping_add(P::L as u16);
         let w1_len = 32 * P::W1_BITS;
         for i in 0..P::K {
-            w[i] = Poly::default();
-            for j in 0..P::L {
-                w[i].pointwise_acc(&a_hat[i][j], &y_hat[j]);
-            }
+            dot_poly(&mut w[i].0, &a_hat[i][..P::L], &y_hat[..P::L]);
             w[i].reduce();
             w[i].inv_ntt();
             w[i].freeze();

@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 use subtle::ConstantTimeEq;
 
 use super::encode::{pk_decode, sig_decode, w1_encode_poly};
-use super::kernels::use_hint_poly;
+use super::kernels::{dot_poly, use_hint_poly};
 use super::params::Params;
 #[cfg(not(feature = "light"))]
 use super::poly::{zero_vec, PolyVec};
@@ -143,9 +143,7 @@ fn verify_with<P: Params>(key: &impl KeyMaterial, mu: &[u8; 64], sig: &[u8]) -> 
     let mut w1 = Poly::default();
     key.for_each_a_row(P::K, P::L, |i, row| {
         let mut acc = Poly::default();
-        for (a, z) in row.iter().zip(parts.z.iter()) {
-            acc.pointwise_acc(a, z);
-        }
+        dot_poly(&mut acc.0, row, &parts.z[..P::L]);
         let mut ct1 = Poly::default();
         ct1.pointwise(&c_hat, &key.t1_hat(i));
         acc.sub(&ct1);

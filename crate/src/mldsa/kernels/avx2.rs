@@ -10,8 +10,8 @@
 
 use core::arch::x86_64::*;
 
-use super::super::ntt::Q;
-use super::N;
+use super::super::ntt::{Q, QINV};
+use super::{Poly, N};
 
 /// Proof that the CPU has AVX2 and the backend switch allows it: only [`Avx2::get`]
 /// makes one, so its methods may call the `#[target_feature]` kernels.
@@ -46,6 +46,13 @@ impl Avx2 {
 }
 
 impl Avx2 {
+    /// [`super::dot_poly`].
+    #[inline]
+    pub(super) fn dot(self, r: &mut [i32; N], a: &[Poly], b: &[Poly]) {
+        // SAFETY: `self` exists only if the CPU has AVX2 (`Avx2::get`).
+        unsafe { dot(r, a, b) }
+    }
+
     /// [`super::bits_poly`].
     #[inline]
     pub(super) fn bits<const HIGH: bool>(self, out: &mut [i32; N], r: &[i32; N], gamma2: i32) {
@@ -86,6 +93,31 @@ fn store(a: &mut [i32], v: __m256i) {
     let a: &mut [i32; 8] = a.try_into().unwrap_or_else(|_| unreachable!());
     // SAFETY: writes the 32 bytes of `a`; no alignment requirement.
     unsafe { _mm256_storeu_si256(a.as_mut_ptr().cast(), v) }
+}
+
+/// Σ a_j·b_j in 64-bit lanes (even and odd 32-bit lanes apart, as `_mm256_mul_epi32`
+/// takes them), then one Montgomery reduction: t = lo32(sum)·q^-1, (sum − t·q) >> 32, the
+/// low halves cancelling as in [`super::super::ntt::mont_reduce`].
+#[inline]
+#[target_feature(enable = "avx2")]
+fn dot(r: &mut [i32; N], a: &[Poly], b: &[Poly]) {
+    let q = _mm256_set1_epi32(Q);
+    let qinv = _mm256_set1_epi32(QINV);
+    for (c, out) in r.chunks_exact_mut(8).enumerate() {
+        let (mut se, mut so) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+        for (x, y) in a.iter().zip(b.iter()) {
+            let x = load(&x.0[8 * c..8 * c + 8]);
+            let y = load(&y.0[8 * c..8 * c + 8]);
+            se = _mm256_add_epi64(se, _mm256_mul_epi32(x, y));
+            so = _mm256_add_epi64(
+                so,
+                _mm256_mul_epi32(_mm256_srli_epi64::<32>(x), _mm256_srli_epi64::<32>(y)),
+            );
+        }
+        let de = _mm256_sub_epi64(se, _mm256_mul_epi32(_mm256_mul_epi32(se, qinv), q));
+        let d_o = _mm256_sub_epi64(so, _mm256_mul_epi32(_mm256_mul_epi32(so, qinv), q));
+        store(out, _mm256_blend_epi32::<0xAA>(_mm256_srli_epi64::<32>(de), d_o));
+    }
 }
 
 /// HighBits (`HIGH`) or LowBits of each coefficient.

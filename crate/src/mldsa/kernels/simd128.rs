@@ -10,8 +10,8 @@
 
 use core::arch::wasm32::*;
 
-use super::super::ntt::Q;
-use super::N;
+use super::super::ntt::{Q, QINV};
+use super::{Poly, N};
 
 /// Byte swizzles by accept mask (see [`super::compact4`]).
 const COMPACT4: [[u8; 16]; 16] = super::compact4();
@@ -64,6 +64,27 @@ fn store(a: &mut [i32], v: v128) {
     let a: &mut [i32; 4] = a.try_into().unwrap_or_else(|_| unreachable!());
     // SAFETY: writes the 16 bytes of `a`; wasm stores have no alignment requirement.
     unsafe { v128_store(a.as_mut_ptr().cast(), v) }
+}
+
+/// Σ a_j·b_j in 64-bit lanes (`i64x2_extmul_*`), then one Montgomery reduction:
+/// t = lo32(sum)·q^-1, (sum − t·q) >> 32, the low halves cancelling as in
+/// [`super::super::ntt::mont_reduce`].
+pub(super) fn dot(r: &mut [i32; N], a: &[Poly], b: &[Poly]) {
+    let q = i32x4_splat(Q);
+    let qinv = i32x4_splat(QINV);
+    for (c, out) in r.chunks_exact_mut(4).enumerate() {
+        let (mut lo, mut hi) = (i64x2_splat(0), i64x2_splat(0));
+        for (x, y) in a.iter().zip(b.iter()) {
+            let x = load(&x.0[4 * c..4 * c + 4]);
+            let y = load(&y.0[4 * c..4 * c + 4]);
+            lo = i64x2_add(lo, i64x2_extmul_low_i32x4(x, y));
+            hi = i64x2_add(hi, i64x2_extmul_high_i32x4(x, y));
+        }
+        let t = i32x4_mul(i32x4_shuffle::<0, 2, 4, 6>(lo, hi), qinv);
+        let lo = i64x2_sub(lo, i64x2_extmul_low_i32x4(t, q));
+        let hi = i64x2_sub(hi, i64x2_extmul_high_i32x4(t, q));
+        store(out, i32x4_shuffle::<1, 3, 5, 7>(lo, hi));
+    }
 }
 
 /// HighBits (`HIGH`) or LowBits of each coefficient.
