@@ -226,6 +226,7 @@ pub fn pointwise(r: &mut [i32; 256], a: &[i32; 256], b: &[i32; 256]) {
 }
 
 /// r += a ∘ b (ranges as for [`pointwise`]; the sum must not overflow).
+#[cfg_attr(not(feature = "threshold"), allow(dead_code))] // rows of Â: threshold signing
 #[inline]
 pub fn pointwise_acc(r: &mut [i32; 256], a: &[i32; 256], b: &[i32; 256]) {
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
