@@ -113,29 +113,36 @@ pub(super) fn use_hint_poly(w1: &mut [i32; N], h: &[bool; N], r: &[i32; N], gamm
     use_hint_portable(w1, h, r, gamma2);
 }
 
-/// `r = Σ_j a[j] ∘ b[j]`, the products summed in 64 bits and reduced once (Montgomery,
-/// times 2^-32 as [`super::ntt::pointwise`]): |r| < q. Needs |Σ_j a_j·b_j| < 2^31·q per
-/// coefficient: up to 7 products of an entry of Â (in [0, q)) and an NTT output (|·| < 9q).
+/// `r = Σ_j a[j] ∘ b[j] − c ∘ t` (the last term if `minus` is `Some((c, t))`), the
+/// products summed in 64 bits and reduced once (Montgomery, times 2^-32 as
+/// [`super::ntt::pointwise`]): |r| < q. Needs |the sum| < 2^31·q per coefficient: up to 7
+/// products of an entry of Â (in [0, q)) and an NTT output (|·| < 9q), and one of two NTT
+/// outputs (verification's c·t1·2^d): at most 144·q² < 2^31·q.
 #[inline]
-pub(super) fn dot_poly(r: &mut [i32; N], a: &[Poly], b: &[Poly]) {
+pub(super) fn dot_poly(r: &mut [i32; N], a: &[Poly], b: &[Poly], minus: Option<(&Poly, &Poly)>) {
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
     if let Some(k) = avx2::Avx2::get() {
-        return k.dot(r, a, b);
+        return k.dot(r, a, b, minus);
     }
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "light")))]
     if super::ntt::simd_allowed() {
-        return simd128::dot(r, a, b);
+        return simd128::dot(r, a, b, minus);
     }
-    dot_portable(r, a, b);
+    dot_portable(r, a, b, minus);
 }
 
 /// [`dot_poly`] coefficient by coefficient.
 #[inline(always)]
-pub(super) fn dot_portable(r: &mut [i32; N], a: &[Poly], b: &[Poly]) {
+pub(super) fn dot_portable(r: &mut [i32; N], a: &[Poly], b: &[Poly], minus: Option<(&Poly, &Poly)>) {
     let mut sum = [0i64; N];
     for (a, b) in a.iter().zip(b.iter()) {
         for ((s, &x), &y) in sum.iter_mut().zip(a.0.iter()).zip(b.0.iter()) {
             *s += i64::from(x) * i64::from(y);
+        }
+    }
+    if let Some((c, t)) = minus {
+        for ((s, &x), &y) in sum.iter_mut().zip(c.0.iter()).zip(t.0.iter()) {
+            *s -= i64::from(x) * i64::from(y);
         }
     }
     for (r, &s) in r.iter_mut().zip(sum.iter()) {
@@ -359,9 +366,18 @@ mod tests {
                     })
                     .collect();
                 let (mut r, mut want) = ([0; N], [0; N]);
-                dot_poly(&mut r, &a, &b);
-                dot_portable(&mut want, &a, &b);
+                dot_poly(&mut r, &a, &b, None);
+                dot_portable(&mut want, &a, &b, None);
                 assert!(r == want, "{len} products, case {k}");
+                // Minus c·t, both NTT outputs (the extremes in the first case).
+                let (c, t) = if k == 0 {
+                    (Poly([9 * Q - 1; N]), Poly([-(9 * Q - 1); N]))
+                } else {
+                    (Poly(rng.poly(9 * Q)), Poly(rng.poly(9 * Q)))
+                };
+                dot_poly(&mut r, &a, &b, Some((&c, &t)));
+                dot_portable(&mut want, &a, &b, Some((&c, &t)));
+                assert!(r == want, "{len} products minus one, case {k}");
             }
         }
     }

@@ -58,7 +58,7 @@ pub(super) fn compute_t<P: Params>(rho: &[u8; 32], s1: &PolyVec, s2: &PolyVec, t
     let mut a_hat = ExpandA::new(rho, P::K, P::L);
     for i in 0..P::K {
         a_hat.next_row(&mut row[..P::L]);
-        super::kernels::dot_poly(&mut t.0, &row[..P::L], &s1_hat[..P::L]);
+        super::kernels::dot_poly(&mut t.0, &row[..P::L], &s1_hat[..P::L], None);
         t.reduce();
         t.inv_ntt();
         t.add(&s2[i]);

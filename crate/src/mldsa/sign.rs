@@ -67,7 +67,7 @@ pub(super) fn sign_mu<P: Params>(
         kappa = kappa.wrapping_add(P::L as u16);
         let w1_len = 32 * P::W1_BITS;
         for i in 0..P::K {
-            dot_poly(&mut w[i].0, &a_hat[i][..P::L], &y_hat[..P::L]);
+            dot_poly(&mut w[i].0, &a_hat[i][..P::L], &y_hat[..P::L], None);
             w[i].reduce();
             w[i].inv_ntt();
             w[i].freeze();

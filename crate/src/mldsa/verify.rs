@@ -143,11 +143,7 @@ fn verify_with<P: Params>(key: &impl KeyMaterial, mu: &[u8; 64], sig: &[u8]) -> 
     let mut w1 = Poly::default();
     key.for_each_a_row(P::K, P::L, |i, row| {
         let mut acc = Poly::default();
-        dot_poly(&mut acc.0, row, &parts.z[..P::L]);
-        let mut ct1 = Poly::default();
-        ct1.pointwise(&c_hat, &key.t1_hat(i));
-        acc.sub(&ct1);
-        acc.reduce();
+        dot_poly(&mut acc.0, row, &parts.z[..P::L], Some((&c_hat, &key.t1_hat(i))));
         acc.inv_ntt();
         acc.freeze();
         use_hint_poly(&mut w1.0, &parts.h[i], &acc.0, P::GAMMA2);

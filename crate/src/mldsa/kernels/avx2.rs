@@ -48,9 +48,9 @@ impl Avx2 {
 impl Avx2 {
     /// [`super::dot_poly`].
     #[inline]
-    pub(super) fn dot(self, r: &mut [i32; N], a: &[Poly], b: &[Poly]) {
+    pub(super) fn dot(self, r: &mut [i32; N], a: &[Poly], b: &[Poly], minus: Option<(&Poly, &Poly)>) {
         // SAFETY: `self` exists only if the CPU has AVX2 (`Avx2::get`).
-        unsafe { dot(r, a, b) }
+        unsafe { dot(r, a, b, minus) }
     }
 
     /// [`super::bits_poly`].
@@ -100,7 +100,7 @@ fn store(a: &mut [i32], v: __m256i) {
 /// low halves cancelling as in [`super::super::ntt::mont_reduce`].
 #[inline]
 #[target_feature(enable = "avx2")]
-fn dot(r: &mut [i32; N], a: &[Poly], b: &[Poly]) {
+fn dot(r: &mut [i32; N], a: &[Poly], b: &[Poly], minus: Option<(&Poly, &Poly)>) {
     let q = _mm256_set1_epi32(Q);
     let qinv = _mm256_set1_epi32(QINV);
     for (c, out) in r.chunks_exact_mut(8).enumerate() {
@@ -110,6 +110,15 @@ fn dot(r: &mut [i32; N], a: &[Poly], b: &[Poly]) {
             let y = load(&y.0[8 * c..8 * c + 8]);
             se = _mm256_add_epi64(se, _mm256_mul_epi32(x, y));
             so = _mm256_add_epi64(
+                so,
+                _mm256_mul_epi32(_mm256_srli_epi64::<32>(x), _mm256_srli_epi64::<32>(y)),
+            );
+        }
+        if let Some((x, y)) = minus {
+            let x = load(&x.0[8 * c..8 * c + 8]);
+            let y = load(&y.0[8 * c..8 * c + 8]);
+            se = _mm256_sub_epi64(se, _mm256_mul_epi32(x, y));
+            so = _mm256_sub_epi64(
                 so,
                 _mm256_mul_epi32(_mm256_srli_epi64::<32>(x), _mm256_srli_epi64::<32>(y)),
             );

@@ -69,7 +69,7 @@ fn store(a: &mut [i32], v: v128) {
 /// Σ a_j·b_j in 64-bit lanes (`i64x2_extmul_*`), then one Montgomery reduction:
 /// t = lo32(sum)·q^-1, (sum − t·q) >> 32, the low halves cancelling as in
 /// [`super::super::ntt::mont_reduce`].
-pub(super) fn dot(r: &mut [i32; N], a: &[Poly], b: &[Poly]) {
+pub(super) fn dot(r: &mut [i32; N], a: &[Poly], b: &[Poly], minus: Option<(&Poly, &Poly)>) {
     let q = i32x4_splat(Q);
     let qinv = i32x4_splat(QINV);
     for (c, out) in r.chunks_exact_mut(4).enumerate() {
@@ -79,6 +79,12 @@ pub(super) fn dot(r: &mut [i32; N], a: &[Poly], b: &[Poly]) {
             let y = load(&y.0[4 * c..4 * c + 4]);
             lo = i64x2_add(lo, i64x2_extmul_low_i32x4(x, y));
             hi = i64x2_add(hi, i64x2_extmul_high_i32x4(x, y));
+        }
+        if let Some((x, y)) = minus {
+            let x = load(&x.0[4 * c..4 * c + 4]);
+            let y = load(&y.0[4 * c..4 * c + 4]);
+            lo = i64x2_sub(lo, i64x2_extmul_low_i32x4(x, y));
+            hi = i64x2_sub(hi, i64x2_extmul_high_i32x4(x, y));
         }
         let t = i32x4_mul(i32x4_shuffle::<0, 2, 4, 6>(lo, hi), qinv);
         let lo = i64x2_sub(lo, i64x2_extmul_low_i32x4(t, q));
