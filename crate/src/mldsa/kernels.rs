@@ -214,6 +214,12 @@ pub(super) fn use_hint_portable(w1: &mut [i32; N], h: &[bool; N], r: &[i32; N], 
 }
 
 #[cfg(test)]
+// Test data: small indices and chosen bits.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 mod tests {
     use super::super::ntt::tests::Rng;
     use super::super::ntt::{set_backend, Backend};
@@ -289,8 +295,6 @@ mod tests {
     }
 
     /// Values in [0, q): random, around every multiple of 2γ2 (and of γ2) and the ends.
-    // Test data: small indices.
-    #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
     fn residues(rng: &mut Rng, gamma2: i32) -> Vec<[i32; N]> {
         let mut rs: Vec<[i32; N]> = (0..200)
             .map(|_| core::array::from_fn(|_| rng.coeff(Q / 2) + Q / 2))

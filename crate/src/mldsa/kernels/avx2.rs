@@ -180,7 +180,7 @@ const COMPACT8: [[u8; 8]; 256] = {
     let mut t = [[0u8; 8]; 256];
     let mut m = 0;
     while m < 256 {
-        let (mut k, mut j) = (0, 0);
+        let (mut k, mut j) = (0usize, 0usize);
         while j < 8 {
             if (m >> j) & 1 == 1 {
                 t[m][k] = j as u8;
