@@ -45,6 +45,7 @@ mod consistency;
 mod encode;
 pub mod hazmat;
 mod hint;
+mod kernels;
 mod keygen;
 mod keys;
 // The NTT and pointwise kernels (portable, AVX2, NEON, simd128); public with their backend

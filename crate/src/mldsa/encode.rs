@@ -9,10 +9,95 @@ use super::rounding::D;
 
 /// Packs 256 values, each already in [0, 2^bits), little-endian bit order
 /// (FIPS 204 Alg. 16 SimpleBitPack after the caller's offset). `out` holds 32·bits bytes.
+///
+/// The widths of the parameter sets go through [`pack_fixed`], whose loops unroll for a
+/// constant width (`bits` is a constant after inlining, so the match folds away); not in
+/// the light build, whose module size budget has no room for the copies.
 #[inline]
+pub(super) fn pack_bits(vals: &[i32; N], bits: usize, out: &mut [u8]) {
+    #[cfg(not(feature = "light"))]
+    match bits {
+        3 => return pack_fixed::<3>(vals, out),
+        4 => return pack_fixed::<4>(vals, out),
+        6 => return pack_fixed::<6>(vals, out),
+        10 => return pack_fixed::<10>(vals, out),
+        13 => return pack_fixed::<13>(vals, out),
+        18 => return pack_fixed::<18>(vals, out),
+        20 => return pack_fixed::<20>(vals, out),
+        _ => {}
+    }
+    pack_bits_any(vals, bits, out);
+}
+
+/// Unpacks 256 values of `bits` bits each (FIPS 204 Alg. 18 SimpleBitUnpack), through
+/// [`unpack_fixed`] for the parameter sets' widths as [`pack_bits`] does.
+#[inline]
+pub(super) fn unpack_bits(bytes: &[u8], bits: usize) -> [i32; N] {
+    #[cfg(not(feature = "light"))]
+    match bits {
+        3 => return unpack_fixed::<3>(bytes),
+        4 => return unpack_fixed::<4>(bytes),
+        6 => return unpack_fixed::<6>(bytes),
+        10 => return unpack_fixed::<10>(bytes),
+        13 => return unpack_fixed::<13>(bytes),
+        18 => return unpack_fixed::<18>(bytes),
+        20 => return unpack_fixed::<20>(bytes),
+        _ => {}
+    }
+    unpack_bits_any(bytes, bits)
+}
+
+/// [`pack_bits`] for a width B ≤ 24 known at compile time: eight values (B bytes) a group,
+/// gathered in three 64-bit words.
+// Each value is in [0, 2^B) (non-negative); bytes are taken from the words.
+#[cfg(any(not(feature = "light"), test))]
+#[allow(clippy::cast_sign_loss)]
+fn pack_fixed<const B: usize>(vals: &[i32; N], out: &mut [u8]) {
+    debug_assert_eq!(out.len(), 32 * B);
+    for (group, chunk) in vals.chunks_exact(8).zip(out.chunks_exact_mut(B)) {
+        let mut words = [0u64; 3];
+        for (j, &v) in group.iter().enumerate() {
+            let (at, v) = (B * j, u64::from(v as u32));
+            words[at / 64] |= v << (at % 64);
+            if at % 64 + B > 64 {
+                words[at / 64 + 1] |= v >> (64 - at % 64);
+            }
+        }
+        let mut bytes = [0u8; 24];
+        for (b, w) in bytes.chunks_exact_mut(8).zip(words) {
+            b.copy_from_slice(&w.to_le_bytes());
+        }
+        chunk.copy_from_slice(&bytes[..B]);
+    }
+}
+
+/// [`unpack_bits`] for a width B ≤ 24 known at compile time: eight values (B bytes) a group,
+/// each from the four bytes at its first bit.
+// Exact: masked to B ≤ 24 bits.
+#[cfg(any(not(feature = "light"), test))]
+#[allow(clippy::cast_possible_wrap)]
+fn unpack_fixed<const B: usize>(bytes: &[u8]) -> [i32; N] {
+    debug_assert_eq!(bytes.len(), 32 * B);
+    let mask = (1u32 << B) - 1;
+    let mut out = [0i32; N];
+    for (chunk, group) in bytes.chunks_exact(B).zip(out.chunks_exact_mut(8)) {
+        // B bits from bit B·j lie within the four bytes from byte ⌊B·j / 8⌋ < 21 + 3.
+        let mut b = [0u8; 27];
+        b[..B].copy_from_slice(chunk);
+        for (j, v) in group.iter_mut().enumerate() {
+            let at = B * j;
+            let word = u32::from_le_bytes([b[at / 8], b[at / 8 + 1], b[at / 8 + 2], b[at / 8 + 3]]);
+            *v = ((word >> (at % 8)) & mask) as i32;
+        }
+    }
+    out
+}
+
+/// Packs 256 values, each already in [0, 2^bits), little-endian bit order
+/// (FIPS 204 Alg. 16 SimpleBitPack after the caller's offset). `out` holds 32·bits bytes.
 // Each value is in [0, 2^bits) (non-negative), and `acc as u8` keeps its low byte on purpose.
 #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
-pub(super) fn pack_bits(vals: &[i32; N], bits: usize, out: &mut [u8]) {
+fn pack_bits_any(vals: &[i32; N], bits: usize, out: &mut [u8]) {
     debug_assert_eq!(out.len(), 32 * bits);
     let mut acc: u64 = 0;
     let mut filled = 0;
@@ -30,10 +115,9 @@ pub(super) fn pack_bits(vals: &[i32; N], bits: usize, out: &mut [u8]) {
 }
 
 /// Unpacks 256 values of `bits` bits each (FIPS 204 Alg. 18 SimpleBitUnpack).
-#[inline]
 // Exact: `acc & mask` has at most `bits` ≤ 20 bits.
 #[allow(clippy::cast_possible_truncation)]
-pub(super) fn unpack_bits(bytes: &[u8], bits: usize) -> [i32; N] {
+fn unpack_bits_any(bytes: &[u8], bits: usize) -> [i32; N] {
     debug_assert_eq!(bytes.len(), 32 * bits);
     let mask = (1u64 << bits) - 1;
     let mut out = [0i32; N];
@@ -265,6 +349,61 @@ pub(super) fn sig_decode<P: Params>(sig: &[u8]) -> Option<SigParts> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every width of the parameter sets, and 23 (threshold reveals): the fixed-width code
+    /// gives the bytes and values of the generic loop, on random values and the extremes.
+    #[test]
+    // Test data: the casts keep chosen bits.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+    fn fixed_widths_match_the_generic_loop() {
+        fn check<const B: usize>(seed: u64) {
+            let mut x = seed | 1;
+            let mut next = move || {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x
+            };
+            let max = (1i32 << B) - 1;
+            let mut cases: Vec<[i32; N]> = vec![
+                [0; N],
+                [max; N],
+                core::array::from_fn(|i| if i % 2 == 0 { max } else { 0 }),
+            ];
+            for _ in 0..50 {
+                cases.push(core::array::from_fn(|_| (next() as i32) & max));
+            }
+            for vals in &cases {
+                let (mut a, mut b) = (vec![0u8; 32 * B], vec![0u8; 32 * B]);
+                pack_fixed::<B>(vals, &mut a);
+                pack_bits_any(vals, B, &mut b);
+                assert_eq!(a, b, "pack, {B} bits");
+                let mut c = vec![0u8; 32 * B];
+                pack_bits(vals, B, &mut c);
+                assert_eq!(c, b, "pack_bits, {B} bits");
+                let bytes: Vec<u8> = (0..32 * B).map(|_| next() as u8).collect();
+                assert_eq!(
+                    unpack_fixed::<B>(&bytes),
+                    unpack_bits_any(&bytes, B),
+                    "unpack, {B} bits"
+                );
+                assert_eq!(
+                    unpack_bits(&bytes, B),
+                    unpack_bits_any(&bytes, B),
+                    "unpack_bits, {B} bits"
+                );
+                assert_eq!(unpack_fixed::<B>(&a), *vals, "round trip, {B} bits");
+            }
+        }
+        check::<3>(1);
+        check::<4>(2);
+        check::<6>(3);
+        check::<10>(4);
+        check::<13>(5);
+        check::<18>(6);
+        check::<20>(7);
+        check::<23>(8);
+    }
 
     #[test]
     // Test data: values reduced mod 2^bits ≤ 2^20.

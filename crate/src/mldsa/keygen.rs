@@ -57,11 +57,8 @@ pub(super) fn compute_t<P: Params>(rho: &[u8; 32], s1: &PolyVec, s2: &PolyVec, t
     let mut row = zero_vec();
     let mut a_hat = ExpandA::new(rho, P::K, P::L);
     for i in 0..P::K {
-        *t = Poly::default();
         a_hat.next_row(&mut row[..P::L]);
-        for (a, s) in row.iter().zip(s1_hat.iter()).take(P::L) {
-            t.pointwise_acc(a, s);
-        }
+        super::kernels::dot_poly(&mut t.0, &row[..P::L], &s1_hat[..P::L], None);
         t.reduce();
         t.inv_ntt();
         t.add(&s2[i]);

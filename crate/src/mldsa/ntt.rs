@@ -25,7 +25,7 @@
 /// The modulus q = 2^23 − 2^13 + 1.
 pub(super) const Q: i32 = 8_380_417;
 /// q^-1 mod 2^32.
-const QINV: i32 = 58_728_449;
+pub(super) const QINV: i32 = 58_728_449;
 /// ζ = 1753, a primitive 512-th root of unity mod q (FIPS 204 §7.5).
 const ZETA: i64 = 1753;
 
@@ -168,7 +168,7 @@ pub fn set_backend(b: Backend) {
     allow(dead_code)
 )]
 #[inline]
-fn simd_allowed() -> bool {
+pub(super) fn simd_allowed() -> bool {
     !PORTABLE_ONLY.load(Ordering::Relaxed)
 }
 
@@ -226,6 +226,7 @@ pub fn pointwise(r: &mut [i32; 256], a: &[i32; 256], b: &[i32; 256]) {
 }
 
 /// r += a ∘ b (ranges as for [`pointwise`]; the sum must not overflow).
+#[cfg_attr(not(feature = "threshold"), allow(dead_code))] // rows of Â: threshold signing
 #[inline]
 pub fn pointwise_acc(r: &mut [i32; 256], a: &[i32; 256], b: &[i32; 256]) {
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
@@ -243,12 +244,12 @@ pub fn pointwise_acc(r: &mut [i32; 256], a: &[i32; 256], b: &[i32; 256]) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use alloc::{vec, vec::Vec};
 
     /// Test inputs for comparing the SIMD kernels with the portable ones (xorshift64*).
-    pub(super) struct Rng(u64);
+    pub(crate) struct Rng(u64);
 
     // Test data: the casts keep chosen bits.
     #[allow(
@@ -257,7 +258,7 @@ mod tests {
         clippy::cast_sign_loss
     )]
     impl Rng {
-        pub(super) fn new(seed: u64) -> Self {
+        pub(crate) fn new(seed: u64) -> Self {
             Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
         }
 
@@ -268,13 +269,18 @@ mod tests {
             self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
         }
 
+        /// A uniform byte.
+        pub(crate) fn byte(&mut self) -> u8 {
+            (self.next() >> 56) as u8
+        }
+
         /// Uniform in [−bound, bound].
-        fn coeff(&mut self, bound: i32) -> i32 {
+        pub(crate) fn coeff(&mut self, bound: i32) -> i32 {
             let span = 2 * i64::from(bound) + 1;
             ((self.next() >> 1) as i64 % span - i64::from(bound)) as i32
         }
 
-        fn poly(&mut self, bound: i32) -> [i32; 256] {
+        pub(crate) fn poly(&mut self, bound: i32) -> [i32; 256] {
             core::array::from_fn(|_| self.coeff(bound))
         }
 

@@ -42,6 +42,7 @@ impl Poly {
     }
 
     /// self += a ∘ b.
+    #[cfg_attr(not(feature = "threshold"), allow(dead_code))] // rows of Â: threshold signing
     #[inline]
     pub(super) fn pointwise_acc(&mut self, a: &Poly, b: &Poly) {
         ntt::pointwise_acc(&mut self.0, &a.0, &b.0);

@@ -6,7 +6,6 @@
 //! multi-way Keccak, and a lone stream on the one-stream functions (`rej_ntt_poly`,
 //! `rej_bounded_poly`, `expand_mask_poly`), which the tests keep as the reference.
 
-use super::ntt::Q;
 use super::params::Params;
 use super::poly::{Poly, N};
 use crate::hash::blocks::{Shake128Blocks, Shake256Blocks};
@@ -57,13 +56,7 @@ pub(super) fn rej_ntt_poly(rho: &[u8; 32], s: u8, r: u8) -> Poly {
 /// Alg. 30 steps 4–10 over one block: appends the accepted candidates to `a`.
 #[inline(always)]
 fn rej_ntt_take(block: &[u8], a: &mut Poly, filled: &mut usize) {
-    for t in block.chunks_exact(3) {
-        let v = i32::from(t[0]) | i32::from(t[1]) << 8 | i32::from(t[2] & 0x7f) << 16;
-        if v < Q && *filled < N {
-            a.0[*filled] = v;
-            *filled += 1;
-        }
-    }
+    super::kernels::rej_ntt(block, &mut a.0, filled);
 }
 
 /// FIPS 204 Alg. 32 ExpandA, handed out row by row: entry Â[r][s] is RejNTTPoly on

@@ -3,11 +3,9 @@
 use zeroize::Zeroizing;
 
 use super::encode::{sig_encode, sk_decode, w1_encode_poly};
-use super::hint::make_hint;
-use super::ntt::freeze;
+use super::kernels::{bits_poly, dot_poly, make_hint_poly};
 use super::params::Params;
 use super::poly::{zero_vec, Poly, PolyVec, MAX_K};
-use super::rounding::{high_bits, low_bits};
 use super::sample::{expand_mask, sample_in_ball, ExpandA};
 use super::Error;
 use crate::hash::{shake256_into, Shake256Absorb};
@@ -69,16 +67,11 @@ pub(super) fn sign_mu<P: Params>(
         kappa = kappa.wrapping_add(P::L as u16);
         let w1_len = 32 * P::W1_BITS;
         for i in 0..P::K {
-            w[i] = Poly::default();
-            for j in 0..P::L {
-                w[i].pointwise_acc(&a_hat[i][j], &y_hat[j]);
-            }
+            dot_poly(&mut w[i].0, &a_hat[i][..P::L], &y_hat[..P::L], None);
             w[i].reduce();
             w[i].inv_ntt();
             w[i].freeze();
-            for n in 0..256 {
-                tmp.0[n] = high_bits(w[i].0[n], P::GAMMA2);
-            }
+            bits_poly::<true>(&mut tmp.0, &w[i].0, P::GAMMA2);
             w1_encode_poly::<P>(&tmp, &mut w1_bytes[i * w1_len..]);
         }
 
@@ -108,9 +101,7 @@ pub(super) fn sign_mu<P: Params>(
             let mut r = Zeroizing::new(w[i]);
             r.sub(&tmp);
             r.freeze();
-            for n in 0..256 {
-                tmp.0[n] = low_bits(r.0[n], P::GAMMA2);
-            }
+            bits_poly::<false>(&mut tmp.0, &r.0, P::GAMMA2);
             // Public: a rejection decision (Alg. 7 line 23) only says this attempt is retried.
             if crate::ct::public(tmp.exceeds(P::GAMMA2 - P::BETA)) {
                 reject = true;
@@ -126,11 +117,7 @@ pub(super) fn sign_mu<P: Params>(
                 reject = true;
                 break;
             }
-            for n in 0..256 {
-                let bit = make_hint(freeze(r.0[n] + tmp.0[n]), r.0[n], P::GAMMA2);
-                h[i].0[n] = bit;
-                ones += bit as usize;
-            }
+            ones += make_hint_poly(&mut h[i].0, &r.0, &tmp.0, P::GAMMA2);
         }
         // Public: a rejection decision (Alg. 7 line 28, the hint weight).
         if reject || crate::ct::public(ones > P::OMEGA) {

@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 use subtle::ConstantTimeEq;
 
 use super::encode::{pk_decode, sig_decode, w1_encode_poly};
-use super::hint::use_hint;
+use super::kernels::{dot_poly, use_hint_poly};
 use super::params::Params;
 #[cfg(not(feature = "light"))]
 use super::poly::{zero_vec, PolyVec};
@@ -143,18 +143,10 @@ fn verify_with<P: Params>(key: &impl KeyMaterial, mu: &[u8; 64], sig: &[u8]) -> 
     let mut w1 = Poly::default();
     key.for_each_a_row(P::K, P::L, |i, row| {
         let mut acc = Poly::default();
-        for (a, z) in row.iter().zip(parts.z.iter()) {
-            acc.pointwise_acc(a, z);
-        }
-        let mut ct1 = Poly::default();
-        ct1.pointwise(&c_hat, &key.t1_hat(i));
-        acc.sub(&ct1);
-        acc.reduce();
+        dot_poly(&mut acc.0, row, &parts.z[..P::L], Some((&c_hat, &key.t1_hat(i))));
         acc.inv_ntt();
         acc.freeze();
-        for n in 0..256 {
-            w1.0[n] = use_hint(parts.h[i][n], acc.0[n], P::GAMMA2);
-        }
+        use_hint_poly(&mut w1.0, &parts.h[i], &acc.0, P::GAMMA2);
         w1_encode_poly::<P>(&w1, &mut w1_bytes[i * w1_len..]);
     });
 

@@ -65,6 +65,7 @@ pub(super) fn pointwise(r: &mut [i32; 256], a: &[i32; 256], b: &[i32; 256]) {
 }
 
 /// r += a ∘ b.
+#[cfg_attr(not(feature = "threshold"), allow(dead_code))] // rows of Â: threshold signing
 pub(super) fn pointwise_acc(r: &mut [i32; 256], a: &[i32; 256], b: &[i32; 256]) {
     for ((r, x), y) in r.iter_mut().zip(a.iter()).zip(b.iter()) {
         *r += mont_mul(*x, *y);
