@@ -13,7 +13,7 @@ use crate::lss::{ids, pid};
 use crate::rng::SecretRng;
 use crate::{path, Path};
 
-pub fn paths() -> Vec<Path> {
+pub(crate) fn paths() -> Vec<Path> {
     vec![
         path("committee/dkg+sign/ML-DSA-44", || dkg_and_sign(Mode::MlDsa44)),
         path("committee/share-decode/ML-DSA-44", share_decode),

@@ -12,7 +12,7 @@ use crate::lss::pid;
 use crate::rng::SecretRng;
 use crate::{path, Path};
 
-pub fn paths() -> Vec<Path> {
+pub(crate) fn paths() -> Vec<Path> {
     vec![
         path("corona/deal+sign", deal_and_sign),
         path("corona/package-decode", package_decode),

@@ -11,7 +11,7 @@ use crate::lss::{ids, pid};
 use crate::rng::SecretRng;
 use crate::{path, Path};
 
-pub fn paths() -> Vec<Path> {
+pub(crate) fn paths() -> Vec<Path> {
     [Curve::Ed25519, Curve::Secp256k1, Curve::Ristretto255]
         .into_iter()
         .map(|curve| path(format!("lens/keygen+sign+share/{curve}"), move || lens(curve)))

@@ -12,7 +12,7 @@ use quasar_pq::PartyId;
 use crate::rng::SecretRng;
 use crate::{path, Path};
 
-pub fn paths() -> Vec<Path> {
+pub(crate) fn paths() -> Vec<Path> {
     vec![
         path(
             "vss/share-arithmetic/ristretto255",
@@ -32,11 +32,11 @@ pub fn paths() -> Vec<Path> {
     ]
 }
 
-pub fn pid(v: u16) -> PartyId {
+pub(crate) fn pid(v: u16) -> PartyId {
     PartyId::new(v).expect("non-zero")
 }
 
-pub fn ids(r: impl IntoIterator<Item = u16>) -> Vec<PartyId> {
+pub(crate) fn ids(r: impl IntoIterator<Item = u16>) -> Vec<PartyId> {
     r.into_iter().map(pid).collect()
 }
 
@@ -63,7 +63,7 @@ fn vss_arithmetic<C: Curve>() {
 }
 
 /// Runs one dealing among its participants; returns the new shares.
-pub fn deal<C: Curve>(
+pub(crate) fn deal<C: Curve>(
     c: &Ceremony<C>,
     old: &BTreeMap<PartyId, KeyShare<C>>,
     label: &str,

@@ -11,7 +11,7 @@ use crate::{path, Path};
 
 const MODES: [Mode; 3] = [Mode::MlDsa44, Mode::MlDsa65, Mode::MlDsa87];
 
-pub fn paths() -> Vec<Path> {
+pub(crate) fn paths() -> Vec<Path> {
     let mut out = Vec::new();
     for mode in MODES {
         let name = mode.name();

@@ -12,7 +12,7 @@ use crate::lss::{ids, pid};
 use crate::rng::SecretRng;
 use crate::{path, Path};
 
-pub fn paths() -> Vec<Path> {
+pub(crate) fn paths() -> Vec<Path> {
     vec![
         path("pulsar/combiner-key/ML-KEM-768", combiner_key_decode),
         path("envelope/direct-message/ML-KEM-768", direct_message),

@@ -5,7 +5,7 @@ use quasar_pq::ct;
 use rand_core::{CryptoRng, RngCore, SeedableRng};
 
 /// `N` bytes from `label`, marked secret.
-pub fn secret_bytes<const N: usize>(label: &str) -> [u8; N] {
+pub(crate) fn secret_bytes<const N: usize>(label: &str) -> [u8; N] {
     let mut out = [0u8; N];
     let mut rng = rand_chacha::ChaCha20Rng::from_seed(seed_of(label));
     rng.fill_bytes(&mut out);
@@ -22,11 +22,11 @@ fn seed_of(label: &str) -> [u8; 32] {
 }
 
 /// A ChaCha20 RNG whose outputs are marked secret.
-pub struct SecretRng(rand_chacha::ChaCha20Rng);
+pub(crate) struct SecretRng(rand_chacha::ChaCha20Rng);
 
 impl SecretRng {
     /// Seeded from `label` (runs are reproducible).
-    pub fn new(label: &str) -> Self {
+    pub(crate) fn new(label: &str) -> Self {
         SecretRng(rand_chacha::ChaCha20Rng::from_seed(seed_of(label)))
     }
 }

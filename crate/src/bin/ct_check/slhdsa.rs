@@ -8,7 +8,7 @@ use quasar_pq::slhdsa::{self, Mode};
 use crate::rng::secret_bytes;
 use crate::{path, Path};
 
-pub fn paths() -> Vec<Path> {
+pub(crate) fn paths() -> Vec<Path> {
     let mut out = Vec::new();
     for (mode, n) in [
         (Mode::Shake128f, 16),

@@ -16,7 +16,7 @@ use crate::lss::{deal, ids, pid};
 use crate::rng::{secret_bytes, SecretRng};
 use crate::{path, Path};
 
-pub fn paths() -> Vec<Path> {
+pub(crate) fn paths() -> Vec<Path> {
     vec![
         path("snapshot/seal+open+key-check", snapshot),
         path("keystore/keyring-entry/seal+open", keyring_entry),
