@@ -94,7 +94,7 @@ export const BUILDS = {
   'lens-ed25519': module('wasm-light', ['std', 'wasm-lens', 'ed25519'], { opt: SIZE, budget: 184_000 }),
   'lens-secp256k1': module('wasm-light', ['std', 'wasm-lens', 'secp256k1'], { opt: SIZE, budget: 194_000 }),
   'lens-ristretto255': module('wasm-light', ['std', 'wasm-lens', 'ristretto255'], { opt: SIZE, budget: 184_000 }),
-  pulsar: module('wasm-light', ['std', 'wasm-pulsar'], { opt: SIZE, budget: 200_000 }),
+  pulsar: module('wasm-light', ['std', 'wasm-pulsar', 'wasm-mldsa-verify'], { opt: SIZE, budget: 200_000 }),
   committee: module('wasm-light', ['std', 'wasm-committee', 'wasm-mldsa-verify'], { opt: SIZE, budget: 116_000 }),
   full: module('release', ['full'], { defaults: true, budget: 1_000_000 }),
   demo: module('release', ['full', 'hazmat'], { defaults: true, budget: 1_002_000 }),

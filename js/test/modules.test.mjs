@@ -225,7 +225,7 @@ describe('the protocol families', () => {
     onlyFamily('committee', ['lens', 'corona', 'cert', 'bls', 'magnetar', 'slhdsa', 'keyfmt', 'pulsarDkg', 'pulsarSeal', 'pulsarReshare', 'lss']);
   });
 
-  test('quasar-pq/pulsar: a 2-of-3 Pulsar DKG agrees on one sharing; an envelope it seals, the full build opens', () => {
+  test('quasar-pq/pulsar: a 2-of-3 Pulsar DKG agrees on one sharing; an envelope it seals, the full build opens; it verifies ML-DSA', () => {
     const p = pulsar.pulsar;
     assert.equal(p.committee, undefined, 'the committee is quasar-pq/committee');
     const ids = [1, 2, 3];
@@ -243,6 +243,11 @@ describe('the protocol families', () => {
     const mine = full.pulsar.envelope.keygen({ id: 7, seed: label32('modules/pulsar/kem') });
     const sealed = p.envelope.seal({ recipient: mine.encapsulationKey, aad, message, seed: label32('modules/pulsar/seal') });
     assert.deepEqual(full.pulsar.envelope.open({ key: mine.key, aad, sealed }), message);
+    // Plain FIPS 204 verification, as the full build's.
+    const { publicKey, secretKey } = full.mlDsa65.keygen(label32('modules/pulsar/verify'));
+    const signature = full.mlDsa65.sign(message, secretKey);
+    assert.equal(p.verify(publicKey, message, signature), true);
+    assert.equal(p.verify(publicKey, utf8('another message'), signature), false);
     sameShape(pulsar, 'quasar-pq/pulsar');
     onlyFamily('pulsar', ['lens', 'corona', 'cert', 'bls', 'magnetar', 'slhdsa', 'keyfmt', 'pulsarCommittee']);
   });

@@ -11,9 +11,11 @@
 //! Secret inputs (seeds, secret keys, signing randomness) are taken as owned `Vec<u8>` rather
 //! than `&[u8]`, so that the copy the bindings place in WASM memory is wiped on return.
 //!
-//! The `light` feature (or `wasm-mldsa-verify` without `wasm-mldsa`) builds verification
-//! alone: the key generation and signing functions are left out.
+//! The `light` feature builds verification alone: the key generation and signing functions
+//! are left out. `wasm-mldsa-verify` without `wasm-mldsa` builds `mlDsaVerify` alone, the
+//! plain verification `pulsar.verify` needs in the custody and committee modules.
 
+#[cfg(feature = "wasm-mldsa")]
 use alloc::vec::Vec;
 #[cfg(all(feature = "wasm-mldsa", not(feature = "light")))]
 use js_sys::{Array, Uint8Array};
@@ -43,6 +45,7 @@ fn mode(level: u16) -> Result<Mode, JsValue> {
 }
 
 /// Copy `bytes` into a fixed-size array, or an `INVALID_LENGTH` error naming `what`.
+#[cfg(feature = "wasm-mldsa")]
 fn fixed<const N: usize>(what: &'static str, bytes: &[u8]) -> Result<[u8; N], JsValue> {
     bytes.try_into().map_err(|_| {
         to_js_error(mldsa::Error::InvalidLength {
@@ -180,6 +183,7 @@ pub fn ml_dsa_sign_internal(
 ///
 /// # Errors
 /// `INVALID_LENGTH` for a public key of the wrong size.
+#[cfg(feature = "wasm-mldsa")]
 #[wasm_bindgen(js_name = "mlDsaVerifyInternal")]
 pub fn ml_dsa_verify_internal(level: u16, pk: &[u8], m_prime: &[u8], sig: &[u8]) -> Result<bool, JsValue> {
     let mode = mode(level)?;
@@ -218,6 +222,7 @@ pub fn ml_dsa_sign_mu(level: u16, sk: Vec<u8>, mu: &[u8], rnd: Vec<u8>) -> Resul
 ///
 /// # Errors
 /// `INVALID_LENGTH` for a public key or μ of the wrong size.
+#[cfg(feature = "wasm-mldsa")]
 #[wasm_bindgen(js_name = "mlDsaVerifyMu")]
 pub fn ml_dsa_verify_mu(level: u16, pk: &[u8], mu: &[u8], sig: &[u8]) -> Result<bool, JsValue> {
     let mode = mode(level)?;
@@ -236,6 +241,7 @@ pub fn ml_dsa_verify_mu(level: u16, pk: &[u8], mu: &[u8], sig: &[u8]) -> Result<
 /// # Errors
 /// `INVALID_LENGTH` for a public key of the wrong size, `CONTEXT_TOO_LONG` for a context over
 /// 255 bytes.
+#[cfg(feature = "wasm-mldsa")]
 #[wasm_bindgen(js_name = "mlDsaComputeMu")]
 pub fn ml_dsa_compute_mu(level: u16, pk: &[u8], msg: &[u8], ctx: &[u8]) -> Result<Vec<u8>, JsValue> {
     let mode = mode(level)?;
@@ -263,9 +269,11 @@ pub fn ml_dsa_lengths(level: u16) -> Result<Vec<u32>, JsValue> {
 
 /// A public key expanded once for verifying many signatures (a light client checking
 /// certificates under one group key). Holds only public data; call `free()` when done.
+#[cfg(feature = "wasm-mldsa")]
 #[wasm_bindgen(js_name = "MlDsaPreparedKey")]
 pub struct MlDsaPreparedKey(mldsa::PreparedPublicKey);
 
+#[cfg(feature = "wasm-mldsa")]
 #[wasm_bindgen(js_class = "MlDsaPreparedKey")]
 impl MlDsaPreparedKey {
     /// Expand public key `pk` of parameter set `level`.
