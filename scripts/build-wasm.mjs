@@ -152,8 +152,9 @@ function compile(name, wasmBindgen, outDir, simd) {
     fail(`the ${name} glue could not be hardened: ${e.message}`);
   }
   const wasm = join(outDir, 'quasar_pq_bg.wasm');
+  // Nor may wasm-opt add SIMD to a build without it (simdInstructions checks the result).
   const features = simd ? WASM_FEATURES : WASM_FEATURES.filter((f) => f !== '--enable-simd');
-  if (b.opt && !run(wasmOpt(), [...b.opt, ...features, wasm, '-o', wasm])) {
+  if (b.opt && !run(binaryen('wasm-opt'), [...b.opt, ...features, wasm, '-o', wasm])) {
     fail(`wasm-opt failed on the ${name} module (see its output above); \`npm ci\` installs binaryen.`);
   }
   return { wasm, glue };
@@ -181,15 +182,14 @@ function build(name, wasmBindgen) {
  * module's own section).
  */
 function simdInstructions(path) {
-  const bin = join(ROOT, 'node_modules', '.bin', 'wasm-dis');
-  const r = spawnSync(bin, [path], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 28 });
-  if (r.error || r.status !== 0) fail(`wasm-dis could not read ${path}; \`npm ci\` installs binaryen.`);
+  const r = spawnSync(binaryen('wasm-dis'), [path], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (r.error || r.status !== 0) fail(`wasm-dis could not read ${path}: ${r.error?.message ?? r.stderr}`);
   return (r.stdout.match(/\b(v128|[if](8x16|16x8|32x4|64x2))\./g) ?? []).length;
 }
 
-/** npm binaryen's wasm-opt (a devDependency; `npm ci` installs it). */
-function wasmOpt() {
-  const bin = join(ROOT, 'node_modules', '.bin', 'wasm-opt');
+/** npm binaryen's `tool` (wasm-opt, wasm-dis; a devDependency, which `npm ci` installs). */
+function binaryen(tool) {
+  const bin = join(ROOT, 'node_modules', '.bin', tool);
   if (!existsSync(bin)) fail(`${bin} is missing: run \`npm ci\` (binaryen is a devDependency).`);
   return bin;
 }

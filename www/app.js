@@ -4,7 +4,7 @@
 // (www/mldsa.js) — sharing the UI helpers of www/util.js and one worker pool (started by the threshold tab).
 //
 // WebAssembly is loaded by need, as a page using the package would: the ML-DSA tab runs on
-// `quasar-pq/sign` (js/entry/sign.js, 93 KB gzipped), the light client on `quasar-pq/verify` in
+// `quasar-pq/sign` (js/entry/sign.js, 96 KB gzipped), the light client on `quasar-pq/verify` in
 // its worker, and the demo build (pkg/demo, about 1 MB: every family plus the misbehaviour
 // hooks) is fetched only when a tab that runs parties opens (DEMO_TABS).
 
