@@ -6,7 +6,6 @@
 //! everywhere; these are a few hundred bytes. O(n log n) on any input (a peer's list cannot
 //! make it quadratic). [`heapsort`] and [`heapsort_by`] allocate nothing and are not stable;
 //! [`sort_by_key_stable`] is, for lists whose order among equal keys is part of the result.
-//! (`bls::prepared` keeps its own copy for the same reason.)
 
 use core::cmp::Ordering;
 

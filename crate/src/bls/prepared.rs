@@ -221,7 +221,8 @@ fn check_keys(keys: &[VerifyingKey]) -> Result<(), Error> {
     }
     let mut sorted: Vec<([u8; PUBLIC_KEY_LEN], usize)> =
         keys.iter().enumerate().map(|(i, k)| (k.to_bytes(), i)).collect();
-    heapsort(&mut sorted);
+    // Not `sort_unstable`: 25 KB of generic sorting code in the light WASM module (crate::sort).
+    crate::sort::heapsort(&mut sorted);
     for pair in sorted.windows(2) {
         if let [(a, i), (b, j)] = pair {
             if a == b {
@@ -233,37 +234,6 @@ fn check_keys(keys: &[VerifyingKey]) -> Result<(), Error> {
         }
     }
     Ok(())
-}
-
-/// In-place heapsort: O(n log n) with no allocation, and a few hundred bytes of WASM where
-/// `sort_unstable` brings in about 25 KB of generic sorting code.
-fn heapsort<T: Ord>(v: &mut [T]) {
-    let n = v.len();
-    for start in (0..n / 2).rev() {
-        sift_down(v, start, n);
-    }
-    for end in (1..n).rev() {
-        v.swap(0, end);
-        sift_down(v, 0, end);
-    }
-}
-
-/// Restores the max-heap property of `v[..end]` below `root` (all indices stay below `end`).
-fn sift_down<T: Ord>(v: &mut [T], mut root: usize, end: usize) {
-    loop {
-        let mut child = 2 * root + 1;
-        if child >= end {
-            return;
-        }
-        if child + 1 < end && v[child] < v[child + 1] {
-            child += 1;
-        }
-        if v[root] >= v[child] {
-            return;
-        }
-        v.swap(root, child);
-        root = child;
-    }
 }
 
 /// A signer bitmap checked against a set size.
@@ -383,29 +353,5 @@ impl<'a> SignerBitmap<'a> {
     /// The bitmap bytes.
     pub fn as_bytes(&self) -> &'a [u8] {
         self.bytes
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::heapsort;
-
-    #[test]
-    fn heapsort_sorts() {
-        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        for n in 0..70 {
-            let mut v: alloc::vec::Vec<u64> = (0..n)
-                .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    x % 16
-                })
-                .collect();
-            let mut want = v.clone();
-            want.sort_unstable();
-            heapsort(&mut v);
-            assert_eq!(v, want, "n = {n}");
-        }
     }
 }
