@@ -53,6 +53,8 @@ pub(crate) mod inbox;
 pub mod keyring;
 #[cfg(feature = "protocols")]
 pub(crate) mod route;
+#[cfg(feature = "protocols")]
+pub(crate) mod shared;
 #[cfg(feature = "sim")]
 pub mod sim;
 // The devnet (`cert::devnet`) runs its Pulsar group on the simulator; the `devnet` feature has
@@ -70,6 +72,8 @@ pub use blame::{culprits, Blame, BlameReason};
 #[cfg(feature = "protocols")]
 pub(crate) use id::sorted_distinct;
 pub use id::{Parties, PartyId};
+#[cfg(all(feature = "protocols", feature = "std"))]
+pub use shared::release as release_shared;
 
 /// The misbehaviour kinds: [`hazmat::Cheat`] with the `hazmat` feature, none without.
 #[cfg(feature = "hazmat")]

@@ -235,7 +235,8 @@ impl<C: Curve> DealingParty<C> {
         for (from, magic, bytes) in messages {
             let dealer = self.ceremony.is_dealer(from);
             match &magic {
-                DEAL_MAGIC => match DealMessage::<C>::from_bytes(bytes) {
+                // Every participant receives the same deals: decoded once per process.
+                DEAL_MAGIC => match crate::party::shared::decode(bytes, DealMessage::<C>::from_bytes) {
                     Err(e) => self.drop_message(from, BlameReason::Malformed(e)),
                     Ok(m) => {
                         let fault = self.envelope(from, dealer, m.from, &m.session);
