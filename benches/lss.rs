@@ -141,6 +141,11 @@ fn bench_case<C: Curve>(c: &mut Criterion, mode: Mode, case: Case, dkgs: &mut Dk
         .unwrap_or(*ceremony.receivers().last().expect("receivers"));
     let one = |sent: &[Sent]| replay(start(receiver), sent);
     bench(&mut g, &format!("{key}/receive"), || one(&sent).span(1, 3));
+    // The same receiver alone in its process: it decodes every deal itself.
+    bench(&mut g, &format!("{key}/receive-alone"), || {
+        quasar_pq::party::release_shared();
+        one(&sent).span(1, 3)
+    });
     bench(&mut g, &format!("{key}/activate"), || {
         let r = one(&sent);
         r.times[r.times.len() - 1]

@@ -724,6 +724,35 @@ fn cheat_bad_shares_is_an_invalid_opening() {
     go::<Secp256k1>(Mode::Feldman);
 }
 
+/// One cheating dealer among 64 (wrong shares to everyone, the same wrong shares
+/// opened), with every party in this process: each receiver's shared check fails, its
+/// per-dealer check finds the cheater, and every honest party names exactly it, as a
+/// party alone does; the other 63 dealers' re-weighted sharing keeps the secret.
+#[test]
+fn one_cheating_dealer_among_64_is_named_with_the_shared_checks_on() {
+    let (shares, public, secret) = dkg::<Ristretto255>(Mode::Pedersen, 64, 43, "64 dkg");
+    let c = Ceremony::reshare(sid("one among 64"), &public, &ids(1..=64), &ids(1..=64), 43).unwrap();
+    let (out, _) = lss_deal(&c, &shares, &[(pid(17), Cheat::BadShares)], None, "one among 64");
+    let mut holders = BTreeMap::new();
+    for p in ids(1..=64).into_iter().filter(|p| *p != pid(17)) {
+        let o = out[&p].as_ref().unwrap();
+        assert_eq!(
+            o.blame,
+            vec![quasar_pq::party::Blame::new(
+                pid(17),
+                BlameReason::InvalidOpening { complainer: pid(1) }
+            )],
+            "{p}"
+        );
+        assert_eq!(o.culprits(), vec![pid(17)]);
+        assert_eq!(o.qualified.len(), 63);
+        holders.insert(p, copy_share(o.key_share.as_ref().unwrap()));
+    }
+    let new_public = holders[&pid(1)].public().clone();
+    assert_eq!(new_public.group_commitment(), public.group_commitment());
+    assert_eq!(secret_of(&holders, &new_public), secret);
+}
+
 /// `misaddress`: each receiver gets the message made for the next one: `WRONG_RECIPIENT`
 /// at every receiver, the dealer's honest openings settle it, everyone completes (the
 /// misbehaving party's own view included) with no blame.

@@ -14,8 +14,10 @@
 
 mod checks;
 mod finalize;
+mod shared;
 
 use alloc::collections::BTreeMap;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::fmt;
 
@@ -26,6 +28,7 @@ use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
 
 use self::checks::{batch_check_shares, check_reshare_constants};
+use self::shared::DealSet;
 use super::{
     Ceremony, Complaint, ComplaintMessage, DealMessage, Error, GroupPublic, KeyShare, Kind, Opening,
     ProofOfKnowledge, ResponseMessage, ShareMessage,
@@ -305,6 +308,8 @@ pub(crate) fn round1<C: Curve>(
 pub(crate) struct Round2State<C: Curve> {
     common: Common<C>,
     deals: BTreeMap<PartyId, DealMessage<C>>,
+    /// The valid deals, shared with the other parties of this process.
+    deal_set: Arc<DealSet<C>>,
     blame: Vec<Blame>,
     /// Shares this party accepted, by dealer (its own included).
     shares: BTreeMap<PartyId, Share<C>>,
@@ -376,10 +381,23 @@ impl<C: Curve> Round1State<C> {
         }
 
         // This party's shares.
+        let deal_set = DealSet::of(&common, &valid, &deals);
         let mut accepted: BTreeMap<PartyId, Share<C>> = BTreeMap::new();
         let mut complaint = None;
         if common.is_receiver() {
             let mut shares = shares;
+            // One share from every valid dealer: first the check shared in this process.
+            let all: Option<Vec<&Share<C>>> = valid
+                .iter()
+                .map(|d| {
+                    if *d == me {
+                        self_share.as_ref()
+                    } else {
+                        shares.get(d).map(|m| &m.share)
+                    }
+                })
+                .collect();
+            let shared_ok = all.and_then(|all| deal_set.check_shares(&common, &all)) == Some(true);
             let mut complaints = Vec::new();
             let mut pending: Vec<(PartyId, Share<C>)> = Vec::with_capacity(valid.len());
             for &d in &valid {
@@ -394,9 +412,13 @@ impl<C: Curve> Round1State<C> {
                         dealer: d,
                         evidence: None,
                     }),
+                    Some(m) if shared_ok => {
+                        accepted.insert(d, m.share.duplicate());
+                    }
                     Some(m) => pending.push((d, m.share.duplicate())),
                 }
             }
+            // Alone, or the shared check failed: each dealer's commitments at this party.
             let expected: Vec<C::Point> = pending
                 .iter()
                 .map(|(d, _)| match deals.get(d) {
@@ -422,6 +444,7 @@ impl<C: Curve> Round1State<C> {
         let state = Round2State {
             common,
             deals,
+            deal_set,
             blame,
             shares: accepted,
             my_complaint: complaint.clone(),

@@ -31,8 +31,8 @@ pub struct ActivationParty<C: Curve> {
     kind: ActivationKind,
     key: Vec<u8>,
     statement: [u8; 32],
-    /// This party's own proof, when it is a member.
-    mine: Option<PossessionProof<C>>,
+    /// This party's own proof and its message, when it is a member.
+    mine: Option<(PossessionProof<C>, Vec<u8>)>,
     dropped: Vec<Blame>,
     finished: bool,
 }
@@ -78,8 +78,12 @@ impl<C: Curve> ActivationParty<C> {
             Some(s) => Some(PossessionProof::prove(s, &d, rng)),
             None => None,
         };
+        let mine = mine.map(|proof| {
+            let message = possession_message(public, me, &proof);
+            (proof, message)
+        });
         let out = match &mine {
-            Some(proof) => Outgoing::broadcast(possession_message(public, me, proof)),
+            Some((_, message)) => Outgoing::broadcast(message.clone()),
             None => Outgoing::none(),
         };
         let party = ActivationParty {
@@ -110,11 +114,12 @@ impl<C: Curve> ActivationParty<C> {
         core::mem::take(&mut self.dropped)
     }
 
-    /// The valid proofs in `inbox`, by member (the rest dropped and named). The
-    /// well-formed proofs are checked in one batch; only a failing batch costs per-proof
-    /// checks, to name who sent a bad one.
-    fn proofs(&mut self, inbox: &[Incoming<'_>]) -> BTreeMap<PartyId, PossessionProof<C>> {
-        let mut candidates = Vec::new();
+    /// The valid proofs in `inbox` and this party's own, by member, encoded (the rest
+    /// dropped and named). The well-formed proofs are checked in one batch; only a failing
+    /// batch costs per-proof checks, to name who sent a bad one.
+    fn proofs(&mut self, inbox: &[Incoming<'_>]) -> BTreeMap<PartyId, Vec<u8>> {
+        let encoded = PossessionProof::<C>::encoded_len(self.public.mode());
+        let mut candidates: Vec<(PartyId, PossessionProof<C>, &[u8])> = Vec::new();
         for (from, magic, bytes) in unique(self.me, inbox, &mut self.dropped).messages {
             let fault = if &magic != POSSESSION_MAGIC {
                 Some(kind_fault(&magic))
@@ -132,7 +137,8 @@ impl<C: Curve> ActivationParty<C> {
                         Some(BlameReason::WrongSession)
                     }
                     Ok(m) => {
-                        candidates.push((from, m.proof));
+                        // The proof is the message's tail (`read_possession` read it last).
+                        candidates.push((from, m.proof, &bytes[bytes.len() - encoded..]));
                         None
                     }
                 }
@@ -141,18 +147,33 @@ impl<C: Curve> ActivationParty<C> {
                 self.dropped.push(Blame::new(from, reason));
             }
         }
-        let bad = PossessionProof::verify_all(&self.public, &self.statement, &candidates);
+        // This party's own proof joins the batch, so every participant of the generation
+        // checks the same list and a process checks it once: the verdict is a pure function
+        // of the statement (which hashes the generation's public data) and the proofs.
+        if let Some((proof, bytes)) = &self.mine {
+            candidates.push((self.me, proof.clone(), &bytes[bytes.len() - encoded..]));
+        }
+        crate::sort::heapsort_by(&mut candidates, |a, b| a.0.cmp(&b.0));
+        let key = crate::party::shared::key_of(
+            core::iter::once(&self.statement[..]).chain(candidates.iter().map(|c| c.2)),
+        );
+        let ids: Vec<u8> = candidates.iter().flat_map(|c| c.0.get().to_be_bytes()).collect();
+        let key = crate::party::shared::key_of([&key[..], &ids]);
+        let bad = crate::party::shared::memo(b"lss-possession", &key, 2 * candidates.len(), || {
+            let list: Vec<(PartyId, PossessionProof<C>)> = candidates
+                .iter()
+                .map(|(p, proof, _)| (*p, proof.clone()))
+                .collect();
+            PossessionProof::verify_all(&self.public, &self.statement, &list)
+        });
         let mut out = BTreeMap::new();
-        for (from, proof) in candidates {
-            if bad.contains(&from) {
+        for (from, _, bytes) in candidates {
+            if from != self.me && bad.contains(&from) {
                 self.dropped
                     .push(Blame::new(from, BlameReason::InvalidPossessionProof));
             } else {
-                out.insert(from, proof);
+                out.insert(from, bytes.to_vec());
             }
-        }
-        if let Some(mine) = &self.mine {
-            out.insert(self.me, mine.clone());
         }
         out
     }
@@ -200,10 +221,7 @@ impl<C: Curve> Party for ActivationParty<C> {
             generation: self.public.generation(),
             transcript_hash: *self.public.transcript_hash(),
             key: self.key.clone(),
-            proofs: proofs
-                .iter()
-                .map(|(p, proof)| (*p, proof.to_bytes(mode)))
-                .collect(),
+            proofs: proofs.into_iter().collect(),
         };
         tidy(&mut self.dropped);
         self.finished = true;

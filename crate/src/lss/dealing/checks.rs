@@ -9,7 +9,7 @@ use group::ff::Field;
 use group::Group;
 use subtle::ConstantTimeEq;
 
-use super::Common;
+use super::{Common, DealSet};
 use crate::lss::{DealMessage, Error, Kind};
 use crate::vss::{Commitments, Curve, Mode, Share};
 use crate::PartyId;
@@ -89,15 +89,27 @@ pub(super) fn batch_check_shares<C: Curve>(
 }
 
 /// The new commitments: `base + Σ_{i∈Q'} μ_i·C_i` (base = the old commitments for a
-/// refresh, nothing otherwise; μ = 1 unless a reshare lost dealers).
+/// refresh, nothing otherwise; μ = 1 unless a reshare lost dealers). The sum comes from
+/// `set` when another party of this process made it already.
 pub(super) fn combine<C: Curve>(
     common: &Common<C>,
     deals: &BTreeMap<PartyId, DealMessage<C>>,
+    set: &DealSet<C>,
     qualified: &[PartyId],
     weights: Option<&[C::Scalar]>,
 ) -> Result<Commitments<C>, Error> {
     let c = &common.ceremony;
     let t = usize::from(c.threshold);
+    if let Some(sum) = set.combined(qualified, weights) {
+        let mut out: Vec<C::Point> = match (&c.old, c.kind) {
+            (Some(old), Kind::Refresh) => old.commitments().points().to_vec(),
+            _ => alloc::vec![C::Point::identity(); t],
+        };
+        for (o, p) in out.iter_mut().zip(sum.iter()) {
+            *o += p;
+        }
+        return Ok(Commitments::from_points(c.mode, out)?);
+    }
     let rows: Vec<&[C::Point]> = qualified
         .iter()
         .filter_map(|d| deals.get(d).map(|m| m.commitments.points()))

@@ -39,6 +39,7 @@ impl<C: Curve> Round3State<C> {
         let Round2State {
             common,
             deals,
+            deal_set,
             blame,
             shares,
             my_complaint: _,
@@ -132,7 +133,7 @@ impl<C: Curve> Round3State<C> {
                 Kind::Reshare => Some(reweights::<C>(&c.dealers, &qualified)?),
                 Kind::Dkg | Kind::Refresh => None,
             };
-            let commitments = combine(common, deals, &qualified, weights.as_deref())?;
+            let commitments = combine(common, deals, deal_set, &qualified, weights.as_deref())?;
             if commitments.is_torsion_free_vartime() {
                 break (qualified, weights, commitments);
             }

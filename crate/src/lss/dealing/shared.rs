@@ -1,0 +1,311 @@
+//! The checks every receiver of one process makes on the same deals, made once.
+//!
+//! ```text
+//! round 2: DealSet::of(valid deals) ─► check_shares(my shares) ─► Some(true)   accept all
+//!                                                             └► Some(false)  per-dealer checks (blame)
+//!                                                             └► None         per-dealer checks (alone)
+//! finalize: DealSet::combined(qualified, μ)                      the new commitments' sum
+//! ```
+//!
+//! Receiver `j` checks its shares against the dealers' commitments with random weights
+//! `ρ_d` it keeps secret: `Σ_d ρ_d·(s_{d,j}·G + b_{d,j}·H) = Σ_d ρ_d·E_d(j)`. Alone, it
+//! evaluates each dealer's commitments at `j` (|Q|·t small multiplications, the cheapest
+//! way for one receiver). When several receivers of one process check the same deals
+//! (a simulator, a whole-run driver, a node hosting several members) they share one
+//! aggregate: the weights drawn once, in the process, by the second receiver to ask, and
+//! `A_k = Σ_d ρ_d·C_{d,k}` (t multi-scalar multiplications of |Q| points). Each receiver
+//! then evaluates `A` at its own index — t small multiplications — and compares with one
+//! fixed-base multiplication of its weighted shares.
+//!
+//! The weights never leave the process, and they are drawn after the deals are fixed:
+//! a dealer cannot make errors in its shares cancel across dealers, so a passing check
+//! means every share opens its dealer's commitments (except with probability about
+//! 2⁻¹²⁸). A failing check changes nothing: the receiver falls back to the per-dealer
+//! check, which finds and names exactly the dealers it would have named alone. The set
+//! is keyed by the valid dealers and the bytes of their deals, compared in full.
+
+#![cfg_attr(not(feature = "std"), allow(dead_code, unused_imports))]
+
+use alloc::sync::Arc;
+use alloc::vec::Vec;
+use core::sync::atomic::{AtomicUsize, Ordering};
+#[cfg(feature = "std")]
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+use group::ff::Field;
+use group::Group;
+use subtle::ConstantTimeEq;
+
+use super::Common;
+use crate::lss::DealMessage;
+use crate::party::shared;
+use crate::vss::commit::horner_small_vartime;
+use crate::vss::{Curve, Mode, Share};
+use crate::PartyId;
+
+/// The valid deals of one dealing, as the receivers of this process see them.
+#[cfg(feature = "std")]
+pub(super) struct DealSet<C: Curve> {
+    /// The valid dealers, increasing.
+    dealers: Vec<PartyId>,
+    /// Their commitment vectors, in the same order.
+    rows: Vec<Vec<C::Point>>,
+    /// Receivers that asked for this set so far.
+    users: AtomicUsize,
+    aggregate: OnceLock<Aggregate<C>>,
+    /// Sums already made: (qualified dealers, their weights μ), `Σ μ_d·C_d`.
+    combined: Mutex<Vec<Combined<C>>>,
+}
+
+#[cfg(feature = "std")]
+type Combined<C> = (
+    Vec<PartyId>,
+    Option<Vec<<C as Curve>::Scalar>>,
+    Arc<Vec<<C as Curve>::Point>>,
+);
+
+/// The shared weights and the weighted sum of the commitment vectors.
+#[cfg(feature = "std")]
+struct Aggregate<C: Curve> {
+    rho: Vec<C::Scalar>,
+    points: Vec<C::Point>,
+}
+
+#[cfg(feature = "std")]
+impl<C: Curve> DealSet<C> {
+    /// The set of `deals` by `dealers` (the valid ones, increasing): one per process.
+    pub(super) fn of(
+        common: &Common<C>,
+        dealers: &[PartyId],
+        deals: &alloc::collections::BTreeMap<PartyId, DealMessage<C>>,
+    ) -> Arc<DealSet<C>> {
+        let found: Vec<&DealMessage<C>> = dealers.iter().filter_map(|d| deals.get(d)).collect();
+        let session = &common.ceremony.session;
+        let mut head = Vec::with_capacity(40 + 2 * dealers.len());
+        head.extend_from_slice(C::NAME.as_bytes());
+        head.extend_from_slice(session);
+        for d in dealers {
+            head.extend_from_slice(&d.get().to_be_bytes());
+        }
+        let key = shared::key_of(core::iter::once(&head[..]).chain(found.iter().map(|m| m.as_bytes())));
+        let size =
+            found.iter().map(|m| m.commitments.threshold()).sum::<usize>() * core::mem::size_of::<C::Point>();
+        let set = shared::memo(b"lss-deal-set", &key, size, || DealSet {
+            dealers: dealers.to_vec(),
+            rows: found.iter().map(|m| m.commitments.points().to_vec()).collect(),
+            users: AtomicUsize::new(0),
+            aggregate: OnceLock::new(),
+            combined: Mutex::new(Vec::new()),
+        });
+        set.users.fetch_add(1, Ordering::Relaxed);
+        set
+    }
+
+    /// Checks this receiver's shares, one from every dealer of the set (`shares` in the
+    /// set's order, its own share included) against the shared aggregate: `None` while
+    /// this receiver is the only one of its process to ask (it checks per dealer).
+    pub(super) fn check_shares(&self, common: &Common<C>, shares: &[&Share<C>]) -> Option<bool> {
+        if shares.len() != self.dealers.len() || self.users.load(Ordering::Relaxed) < 2 {
+            return None;
+        }
+        let aggregate = self.aggregate.get_or_init(|| {
+            let rho = common.weights(b"shared-aggregate", self.dealers.len());
+            let t = self.rows.first().map_or(0, Vec::len);
+            let mut column = Vec::with_capacity(self.rows.len());
+            let points = (0..t)
+                .map(|k| {
+                    column.clear();
+                    column.extend(self.rows.iter().map(|r| r[k]));
+                    C::msm_vartime(&rho, &column)
+                })
+                .collect();
+            Aggregate { rho, points }
+        });
+        let mut value = C::Scalar::ZERO;
+        let mut blind = C::Scalar::ZERO;
+        for (s, r) in shares.iter().zip(aggregate.rho.iter()) {
+            value += *s.value() * r;
+            blind += *s.blind() * r;
+        }
+        let lhs = match common.ceremony.mode {
+            Mode::Pedersen => C::mul_base_h(&value, &blind),
+            Mode::Feldman => C::mul_base(&value),
+        };
+        zeroize::Zeroize::zeroize(&mut value);
+        zeroize::Zeroize::zeroize(&mut blind);
+        let rhs = horner_small_vartime(&aggregate.points, u64::from(common.me.get()));
+        // Public: whether the batch passes (it does for every honest dealing).
+        Some(crate::ct::public(bool::from(lhs.ct_eq(&rhs))))
+    }
+
+    /// `Σ_{d∈qualified} μ_d·C_d` (`weights` μ, or all ones), made once per process for
+    /// each (qualified, μ); `None` unless every qualified dealer is in the set.
+    pub(super) fn combined(
+        &self,
+        qualified: &[PartyId],
+        weights: Option<&[C::Scalar]>,
+    ) -> Option<Arc<Vec<C::Point>>> {
+        // μ = 1 for every dealer unless a reshare lost one: a plain sum.
+        let weights = weights.filter(|w| !w.iter().all(|x| bool::from(x.ct_eq(&C::Scalar::ONE))));
+        let rows: Vec<&Vec<C::Point>> = qualified
+            .iter()
+            .map(|d| self.dealers.binary_search(d).ok().map(|i| &self.rows[i]))
+            .collect::<Option<_>>()?;
+        let same = |(q, w, _): &&Combined<C>| {
+            q.as_slice() == qualified
+                && match (w, weights) {
+                    (None, None) => true,
+                    (Some(a), Some(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y),
+                    _ => false,
+                }
+        };
+        let mut done = self.combined.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((_, _, sum)) = done.iter().find(same) {
+            return Some(sum.clone());
+        }
+        let t = rows.first().map_or(0, |r| r.len());
+        let mut sum = alloc::vec![C::Point::identity(); t];
+        match weights {
+            None => {
+                for row in &rows {
+                    for (o, p) in sum.iter_mut().zip(row.iter()) {
+                        *o += p;
+                    }
+                }
+            }
+            Some(w) => {
+                let mut column: Vec<C::Point> = Vec::with_capacity(rows.len());
+                for (k, o) in sum.iter_mut().enumerate() {
+                    column.clear();
+                    column.extend(rows.iter().map(|r| r[k]));
+                    *o = C::msm_vartime(w, &column);
+                }
+            }
+        }
+        let sum = Arc::new(sum);
+        done.push((qualified.to_vec(), weights.map(<[_]>::to_vec), sum.clone()));
+        Some(sum)
+    }
+}
+
+/// Without `std` nothing is shared: every receiver checks per dealer and combines alone.
+#[cfg(not(feature = "std"))]
+pub(super) struct DealSet<C: Curve>(core::marker::PhantomData<C>);
+
+#[cfg(not(feature = "std"))]
+impl<C: Curve> DealSet<C> {
+    pub(super) fn of(
+        _: &Common<C>,
+        _: &[PartyId],
+        _: &alloc::collections::BTreeMap<PartyId, DealMessage<C>>,
+    ) -> Arc<DealSet<C>> {
+        Arc::new(DealSet(core::marker::PhantomData))
+    }
+
+    pub(super) fn check_shares(&self, _: &Common<C>, _: &[&Share<C>]) -> Option<bool> {
+        None
+    }
+
+    pub(super) fn combined(&self, _: &[PartyId], _: Option<&[C::Scalar]>) -> Option<Arc<Vec<C::Point>>> {
+        None
+    }
+}
+
+// The helpers unwrap too: a panic in them is a failed test.
+#[cfg(all(test, feature = "std", feature = "ristretto255"))]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use alloc::collections::BTreeMap;
+
+    use rand_core::SeedableRng;
+
+    use super::*;
+    use crate::lss::dealing::{round1, Round1State};
+    use crate::lss::Ceremony;
+    use crate::vss::Ristretto255 as C;
+
+    fn pid(v: u16) -> PartyId {
+        PartyId::new(v).unwrap()
+    }
+
+    /// The deals by dealer, a receiver's state and the shares it got, in dealer order.
+    type Dealt = (BTreeMap<PartyId, DealMessage<C>>, Round1State<C>, Vec<Share<C>>);
+
+    /// A 3-of-5 Pedersen DKG dealt by everyone, as receiver 5 sees it (its own share
+    /// included).
+    fn dealt(session: u8) -> Dealt {
+        let ids: Vec<PartyId> = (1..=5).map(pid).collect();
+        let c = Ceremony::<C>::dkg([session; 32], Mode::Pedersen, &ids, 3).unwrap();
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(u64::from(session));
+        let mut deals = BTreeMap::new();
+        let mut shares = Vec::new();
+        let mut me = None;
+        for &p in &ids {
+            let (state, out) = round1(c.clone(), p, None, None, &mut rng).unwrap();
+            deals.insert(p, out.broadcast.unwrap());
+            if p == pid(5) {
+                shares.push(state.self_share.as_ref().unwrap().duplicate());
+                me = Some(state);
+            } else {
+                let m = out.shares.iter().find(|m| m.to == pid(5)).unwrap();
+                shares.push(m.share.duplicate());
+            }
+        }
+        (deals, me.unwrap(), shares)
+    }
+
+    fn off_by(s: &Share<C>, delta: u64) -> Share<C> {
+        Share::new(*s.value() + <C as Curve>::Scalar::from(delta), *s.blind())
+    }
+
+    #[test]
+    fn a_receiver_alone_checks_per_dealer_and_shared_checks_find_any_bad_share() {
+        let (deals, me, shares) = dealt(41);
+        let dealers: Vec<PartyId> = deals.keys().copied().collect();
+        let all: Vec<&Share<C>> = shares.iter().collect();
+        // Alone in the process: no aggregate is made.
+        let set = DealSet::of(&me.common, &dealers, &deals);
+        assert_eq!(set.check_shares(&me.common, &all), None);
+        // A second receiver of the process asks for the same deals: the same set, shared.
+        let again = DealSet::of(&me.common, &dealers, &deals);
+        assert!(Arc::ptr_eq(&set, &again));
+        assert_eq!(set.check_shares(&me.common, &all), Some(true));
+        // One wrong share, or two whose errors cancel in a plain sum: the check fails.
+        let one = off_by(&shares[2], 1);
+        let mut bad = all.clone();
+        bad[2] = &one;
+        assert_eq!(set.check_shares(&me.common, &bad), Some(false));
+        let (up, down) = (off_by(&shares[0], 5), off_by(&shares[3], 0));
+        let down = Share::new(*down.value() - <C as Curve>::Scalar::from(5u64), *down.blind());
+        let mut cancel = all.clone();
+        cancel[0] = &up;
+        cancel[3] = &down;
+        assert_eq!(set.check_shares(&me.common, &cancel), Some(false));
+        // A share missing: not this check's case (the receiver complains per dealer).
+        assert_eq!(set.check_shares(&me.common, &all[1..]), None);
+    }
+
+    #[test]
+    fn sums_are_made_once_and_match_the_rows() {
+        let (deals, me, _) = dealt(42);
+        let dealers: Vec<PartyId> = deals.keys().copied().collect();
+        let set = DealSet::of(&me.common, &dealers, &deals);
+        let qualified = [pid(1), pid(3), pid(4)];
+        let sum = set.combined(&qualified, None).unwrap();
+        let expected: Vec<_> = (0..3)
+            .map(|k| qualified.iter().map(|d| deals[d].commitments.points()[k]).sum())
+            .collect();
+        assert_eq!(*sum, expected);
+        assert!(Arc::ptr_eq(&sum, &set.combined(&qualified, None).unwrap()));
+        // All-one weights are the plain sum; other weights a weighted one.
+        let ones = [<C as Curve>::Scalar::ONE; 3];
+        assert_eq!(*set.combined(&qualified, Some(&ones)).unwrap(), expected);
+        let w: Vec<_> = (2u64..5).map(<C as Curve>::Scalar::from).collect();
+        let weighted: Vec<_> = (0..3)
+            .map(|k| C::msm_vartime(&w, &qualified.map(|d| deals[&d].commitments.points()[k])))
+            .collect();
+        assert_eq!(*set.combined(&qualified, Some(&w)).unwrap(), weighted);
+        // A dealer outside the set: nothing to share.
+        assert!(set.combined(&[pid(1), pid(9)], None).is_none());
+    }
+}
