@@ -20,7 +20,7 @@ use super::{ActivationCertificate, ActivationKind, MAX_KEY_LEN, POSSESSION_MAGIC
 use crate::lss::{Error, GroupPublic, KeyShare};
 use crate::party::inbox::{tidy, unique};
 use crate::party::{Blame, BlameReason, Incoming, Outgoing, Party, Round, Step};
-use crate::vss::Curve;
+use crate::vss::{Curve, Mode};
 use crate::wire::{self, Reader, Writer};
 use crate::PartyId;
 
@@ -126,8 +126,11 @@ impl<C: Curve> ActivationParty<C> {
             } else if self.public.parties().binary_search(&from).is_err() {
                 Some(BlameReason::UnknownParty)
             } else {
-                match read_possession(&self.public, bytes) {
+                match crate::party::shared::decode(bytes, read_possession::<C>) {
                     Err(e) => Some(BlameReason::Malformed(e)),
+                    Ok(m) if m.mode != self.public.mode() => {
+                        Some(BlameReason::Malformed(wire::Error::UnknownMode(m.mode.to_byte())))
+                    }
                     Ok(m) if m.from != from => Some(BlameReason::SenderMismatch { claimed: m.from }),
                     Ok(m) if m.generation != self.public.generation() => Some(BlameReason::WrongGeneration {
                         expected: self.public.generation(),
@@ -245,7 +248,9 @@ fn kind_fault(magic: &[u8; 4]) -> BlameReason {
 }
 
 /// A decoded possession message.
+#[derive(Clone)]
 struct Possession<C: Curve> {
+    mode: Mode,
     generation: u64,
     transcript: [u8; 32],
     from: PartyId,
@@ -262,23 +267,23 @@ fn possession_message<C: Curve>(public: &GroupPublic<C>, me: PartyId, proof: &Po
     w.into_bytes()
 }
 
-fn read_possession<C: Curve>(public: &GroupPublic<C>, bytes: &[u8]) -> Result<Possession<C>, wire::Error> {
+/// Decodes a possession message in either mode (the caller holds it to its generation's
+/// mode): a pure function of the bytes, so one process decodes each message once.
+fn read_possession<C: Curve>(bytes: &[u8]) -> Result<Possession<C>, wire::Error> {
     let mut r = Reader::new(bytes);
     r.header(POSSESSION_MAGIC, VERSION)?;
     let curve = r.u8()?;
     if curve != C::ID {
         return Err(wire::Error::UnknownMode(curve));
     }
-    let mode = r.u8()?;
-    if mode != public.mode().to_byte() {
-        return Err(wire::Error::UnknownMode(mode));
-    }
+    let mode = Mode::from_byte(r.u8()?)?;
     let generation = r.u64()?;
     let transcript: [u8; 32] = r.array()?;
     let from = PartyId::read(&mut r)?;
-    let proof = PossessionProof::read(public.mode(), &mut r)?;
+    let proof = PossessionProof::read(mode, &mut r)?;
     r.finish()?;
     Ok(Possession {
+        mode,
         generation,
         transcript,
         from,

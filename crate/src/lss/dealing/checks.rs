@@ -88,27 +88,34 @@ pub(super) fn batch_check_shares<C: Curve>(
     bool::from(lhs.ct_eq(&rhs))
 }
 
-/// The new commitments: `base + Σ_{i∈Q'} μ_i·C_i` (base = the old commitments for a
-/// refresh, nothing otherwise; μ = 1 unless a reshare lost dealers). The sum comes from
-/// `set` when another party of this process made it already.
+/// The new commitments, `base + Σ_{i∈Q'} μ_i·C_i` (base = the old commitments for a
+/// refresh, nothing otherwise; μ = 1 unless a reshare lost dealers), and whether they are
+/// torsion-free. The sum and its torsion check come from `set` when another party of this
+/// process made them already.
 pub(super) fn combine<C: Curve>(
     common: &Common<C>,
     deals: &BTreeMap<PartyId, DealMessage<C>>,
     set: &DealSet<C>,
     qualified: &[PartyId],
     weights: Option<&[C::Scalar]>,
-) -> Result<Commitments<C>, Error> {
+) -> Result<(Commitments<C>, bool), Error> {
     let c = &common.ceremony;
     let t = usize::from(c.threshold);
     if let Some(sum) = set.combined(qualified, weights) {
-        let mut out: Vec<C::Point> = match (&c.old, c.kind) {
-            (Some(old), Kind::Refresh) => old.commitments().points().to_vec(),
-            _ => alloc::vec![C::Point::identity(); t],
+        // base + sum is torsion-free exactly when the sum is, the base (old commitments,
+        // checked when they were made or decoded) being torsion-free itself.
+        let (mut out, base_free): (Vec<C::Point>, bool) = match (&c.old, c.kind) {
+            (Some(old), Kind::Refresh) => (
+                old.commitments().points().to_vec(),
+                old.commitments().is_torsion_free_vartime(),
+            ),
+            _ => (alloc::vec![C::Point::identity(); t], true),
         };
-        for (o, p) in out.iter_mut().zip(sum.iter()) {
+        for (o, p) in out.iter_mut().zip(sum.points.iter()) {
             *o += p;
         }
-        return Ok(Commitments::from_points(c.mode, out)?);
+        let free = base_free && sum.torsion_free();
+        return Ok((Commitments::from_points(c.mode, out)?, free));
     }
     let rows: Vec<&[C::Point]> = qualified
         .iter()
@@ -133,5 +140,7 @@ pub(super) fn combine<C: Curve>(
             *o += C::msm_vartime(w, &column);
         }
     }
-    Ok(Commitments::from_points(c.mode, out)?)
+    let commitments = Commitments::from_points(c.mode, out)?;
+    let free = commitments.is_torsion_free_vartime();
+    Ok((commitments, free))
 }

@@ -133,8 +133,9 @@ impl<C: Curve> Round3State<C> {
                 Kind::Reshare => Some(reweights::<C>(&c.dealers, &qualified)?),
                 Kind::Dkg | Kind::Refresh => None,
             };
-            let commitments = combine(common, deals, deal_set, &qualified, weights.as_deref())?;
-            if commitments.is_torsion_free_vartime() {
+            let (commitments, torsion_free) =
+                combine(common, deals, deal_set, &qualified, weights.as_deref())?;
+            if torsion_free {
                 break (qualified, weights, commitments);
             }
             for d in &qualified {

@@ -53,16 +53,31 @@ pub(super) struct DealSet<C: Curve> {
     /// Receivers that asked for this set so far.
     users: AtomicUsize,
     aggregate: OnceLock<Aggregate<C>>,
-    /// Sums already made: (qualified dealers, their weights μ), `Σ μ_d·C_d`.
-    combined: Mutex<Vec<Combined<C>>>,
+    /// Sums already made.
+    combined: Mutex<Vec<Arc<Sum<C>>>>,
+}
+
+/// One sum of the set's commitment vectors, `Σ_{d∈qualified} μ_d·C_d`.
+pub(super) struct Sum<C: Curve> {
+    #[cfg(feature = "std")]
+    qualified: Vec<PartyId>,
+    #[cfg(feature = "std")]
+    weights: Option<Vec<C::Scalar>>,
+    pub(super) points: Vec<C::Point>,
+    #[cfg(feature = "std")]
+    torsion_free: OnceLock<bool>,
 }
 
 #[cfg(feature = "std")]
-type Combined<C> = (
-    Vec<PartyId>,
-    Option<Vec<<C as Curve>::Scalar>>,
-    Arc<Vec<<C as Curve>::Point>>,
-);
+impl<C: Curve> Sum<C> {
+    /// Whether every point of the sum is torsion-free (Ed25519: a multiplication by the
+    /// group order per point, so made once per process too).
+    pub(super) fn torsion_free(&self) -> bool {
+        *self
+            .torsion_free
+            .get_or_init(|| self.points.iter().all(C::is_torsion_free_vartime))
+    }
+}
 
 /// The shared weights and the weighted sum of the commitment vectors.
 #[cfg(feature = "std")]
@@ -144,23 +159,23 @@ impl<C: Curve> DealSet<C> {
         &self,
         qualified: &[PartyId],
         weights: Option<&[C::Scalar]>,
-    ) -> Option<Arc<Vec<C::Point>>> {
+    ) -> Option<Arc<Sum<C>>> {
         // μ = 1 for every dealer unless a reshare lost one: a plain sum.
         let weights = weights.filter(|w| !w.iter().all(|x| bool::from(x.ct_eq(&C::Scalar::ONE))));
         let rows: Vec<&Vec<C::Point>> = qualified
             .iter()
             .map(|d| self.dealers.binary_search(d).ok().map(|i| &self.rows[i]))
             .collect::<Option<_>>()?;
-        let same = |(q, w, _): &&Combined<C>| {
-            q.as_slice() == qualified
-                && match (w, weights) {
+        let same = |sum: &&Arc<Sum<C>>| {
+            sum.qualified.as_slice() == qualified
+                && match (&sum.weights, weights) {
                     (None, None) => true,
                     (Some(a), Some(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y),
                     _ => false,
                 }
         };
         let mut done = self.combined.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some((_, _, sum)) = done.iter().find(same) {
+        if let Some(sum) = done.iter().find(same) {
             return Some(sum.clone());
         }
         let t = rows.first().map_or(0, |r| r.len());
@@ -182,8 +197,13 @@ impl<C: Curve> DealSet<C> {
                 }
             }
         }
-        let sum = Arc::new(sum);
-        done.push((qualified.to_vec(), weights.map(<[_]>::to_vec), sum.clone()));
+        let sum = Arc::new(Sum {
+            qualified: qualified.to_vec(),
+            weights: weights.map(<[_]>::to_vec),
+            points: sum,
+            torsion_free: OnceLock::new(),
+        });
+        done.push(sum.clone());
         Some(sum)
     }
 }
@@ -206,8 +226,15 @@ impl<C: Curve> DealSet<C> {
         None
     }
 
-    pub(super) fn combined(&self, _: &[PartyId], _: Option<&[C::Scalar]>) -> Option<Arc<Vec<C::Point>>> {
+    pub(super) fn combined(&self, _: &[PartyId], _: Option<&[C::Scalar]>) -> Option<Arc<Sum<C>>> {
         None
+    }
+}
+
+#[cfg(not(feature = "std"))]
+impl<C: Curve> Sum<C> {
+    pub(super) fn torsion_free(&self) -> bool {
+        self.points.iter().all(C::is_torsion_free_vartime)
     }
 }
 
@@ -295,16 +322,17 @@ mod tests {
         let expected: Vec<_> = (0..3)
             .map(|k| qualified.iter().map(|d| deals[d].commitments.points()[k]).sum())
             .collect();
-        assert_eq!(*sum, expected);
+        assert_eq!(sum.points, expected);
         assert!(Arc::ptr_eq(&sum, &set.combined(&qualified, None).unwrap()));
         // All-one weights are the plain sum; other weights a weighted one.
         let ones = [<C as Curve>::Scalar::ONE; 3];
-        assert_eq!(*set.combined(&qualified, Some(&ones)).unwrap(), expected);
+        assert_eq!(set.combined(&qualified, Some(&ones)).unwrap().points, expected);
         let w: Vec<_> = (2u64..5).map(<C as Curve>::Scalar::from).collect();
         let weighted: Vec<_> = (0..3)
             .map(|k| C::msm_vartime(&w, &qualified.map(|d| deals[&d].commitments.points()[k])))
             .collect();
-        assert_eq!(*set.combined(&qualified, Some(&w)).unwrap(), weighted);
+        assert_eq!(set.combined(&qualified, Some(&w)).unwrap().points, weighted);
+        assert!(sum.torsion_free());
         // A dealer outside the set: nothing to share.
         assert!(set.combined(&[pid(1), pid(9)], None).is_none());
     }
