@@ -16,7 +16,13 @@
 //! - `receive`: one receiver's rounds 1–3 (check shares, answer complaints, finalize,
 //!   which makes its proof of possession), on the inbox of a reference run;
 //! - `activate`: the same receiver's activation round (decode and check the other new
-//!   members' proofs, assemble the certificate).
+//!   members' proofs, assemble the certificate);
+//! - `receive-alone`: `receive` with nothing shared in the process (`party::release_shared`
+//!   first): the receiver decodes every deal and checks its shares per dealer itself, as a
+//!   party alone in its process does.
+//!
+//! Ids `lss/<curve>-<mode>/dkg/<n>/<step>` (n ∈ {21, 128}): `total`, `deal`, `receive` of a
+//! DKG among n.
 //!
 //! Ids `lss/<curve>-<mode>/activation/<n>/<step>` (n ∈ {21, 128}, the generation of a DKG
 //! among n, scheme `Lss`): `prove` (one member's proof of possession and its `LSV1`),
@@ -153,6 +159,43 @@ fn bench_case<C: Curve>(c: &mut Criterion, mode: Mode, case: Case, dkgs: &mut Dk
     g.finish();
 }
 
+/// A whole DKG among `n` (t = ⌈2n/3⌉) through the simulator, and one receiver's rounds.
+fn bench_dkg<C: Curve>(c: &mut Criterion, mode: Mode, n: u16) {
+    let key = format!("{}/dkg/{n}", group_name(C::NAME, mode));
+    if !wanted(&format!("{key}/")) {
+        return;
+    }
+    let ceremony = Ceremony::<C>::dkg([9; 32], mode, &ids(1..=n), two_thirds(n)).expect("dkg");
+    let none = BTreeMap::new();
+    let reference = format!("{key}/reference");
+    let (_, sent) = run_logged(network(&ceremony, &none, &reference));
+    let mut g = c.benchmark_group(&key);
+    g.sample_size(10)
+        .sampling_mode(SamplingMode::Flat)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(2));
+    let mut i = 0;
+    bench(&mut g, &format!("{key}/total"), || {
+        i += 1;
+        let (out, d) = timed(|| run(network(&ceremony, &none, &format!("{key}/total/{i}"))));
+        assert_eq!(
+            out.values().filter(|o| o.key_share.is_some()).count(),
+            usize::from(n)
+        );
+        d
+    });
+    let me = pid(n);
+    let start = || {
+        let (c, mut rng) = (ceremony.clone(), common::party_rng(&reference, me));
+        move || DealingParty::start(c, me, None, &mut rng).expect("start")
+    };
+    bench(&mut g, &format!("{key}/deal"), || timed(start()).1);
+    bench(&mut g, &format!("{key}/receive"), || {
+        replay(start(), &sent).span(1, 3)
+    });
+    g.finish();
+}
+
 /// The shares and public data of one generation.
 type Generation<C> = (BTreeMap<PartyId, KeyShare<C>>, GroupPublic<C>);
 
@@ -277,6 +320,20 @@ fn print_table() {
         .filter(|c| !matches!(c, Case::Same(_)))
         .for_each(row);
     println!();
+    println!("DKG among n (t = ⌈2n/3⌉; median, lower is better):");
+    println!();
+    println!("| n | Pulsar-style total | deal | receive + finalize | Lens-style total | deal | receive + finalize |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|");
+    for n in [21, 128] {
+        let cells: Vec<String> = [PULSAR, LENS]
+            .iter()
+            .flat_map(|g| ["total", "deal", "receive"].map(|w| fmt(median_of(&format!("{g}/dkg/{n}/{w}")))))
+            .collect();
+        if cells.iter().any(|c| c != "–") {
+            println!("| {n} | {} |", cells.join(" | "));
+        }
+    }
+    println!();
     println!("Activation certificate (the generation of a DKG among n; median, lower is better):");
     println!();
     println!("| n | group | prove (one member) | make (one participant's round) | verify (third party) |");
@@ -310,6 +367,10 @@ fn main() {
     for case in cases() {
         bench_case(&mut c, Mode::Pedersen, case, &mut ristretto);
         bench_case(&mut c, Mode::Feldman, case, &mut ed25519);
+    }
+    for n in [21, 128] {
+        bench_dkg::<Ristretto255>(&mut c, Mode::Pedersen, n);
+        bench_dkg::<Ed25519>(&mut c, Mode::Feldman, n);
     }
     for n in [21, 128] {
         bench_activation(&mut c, Mode::Pedersen, n, &mut ristretto);

@@ -357,7 +357,7 @@ impl<C: Curve> Round1State<C> {
                     Some(BlameReason::MalformedDeal)
                 }
                 Some(m) => match (c.kind, &m.proof) {
-                    (Kind::Dkg, Some(p)) if !p.verify(&c.session, d, m.commitments.constant()) => {
+                    (Kind::Dkg, Some(p)) if !proof_verifies(&c.session, d, m, p) => {
                         Some(BlameReason::InvalidProof)
                     }
                     (Kind::Dkg, None) if c.mode == Mode::Feldman => Some(BlameReason::InvalidProof),
@@ -451,6 +451,20 @@ impl<C: Curve> Round1State<C> {
         };
         (state, complaint)
     }
+}
+
+/// Whether the proof of knowledge in `deal` (by `dealer`) verifies for `session`: checked
+/// once per process (every receiver checks every dealer's).
+fn proof_verifies<C: Curve>(
+    session: &[u8; 32],
+    dealer: PartyId,
+    deal: &DealMessage<C>,
+    proof: &ProofOfKnowledge<C>,
+) -> bool {
+    let key = crate::party::shared::key_of([&session[..], &dealer.get().to_be_bytes(), deal.as_bytes()]);
+    *crate::party::shared::memo(b"lss-proof-of-knowledge", &key, 1, || {
+        proof.verify(session, dealer, deal.commitments.constant())
+    })
 }
 
 /// State after round 3.
