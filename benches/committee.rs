@@ -18,9 +18,8 @@
 //! ML-DSA-65 and -87 sets with K > 100 only with `COMMITTEE_BENCH_ALL=1`). Prints a
 //! Markdown table.
 
-use core::cell::Cell;
 use core::time::Duration;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use quasar_pq::mldsa::Mode;
@@ -33,7 +32,7 @@ use rand_chacha::rand_core::SeedableRng;
 /// A party whose own steps are timed into a shared counter.
 struct Timed<P> {
     inner: P,
-    spent: Rc<Cell<Duration>>,
+    spent: Arc<Mutex<Duration>>,
 }
 
 impl<P: Party> Party for Timed<P> {
@@ -50,7 +49,7 @@ impl<P: Party> Party for Timed<P> {
     fn step(&mut self, inbox: &[Incoming<'_>]) -> Result<Step<P::Output>, quasar_pq::Error> {
         let t = Instant::now();
         let out = self.inner.step(inbox);
-        self.spent.set(self.spent.get() + t.elapsed());
+        *self.spent.lock().expect("clock") += t.elapsed();
         out
     }
 }
@@ -123,17 +122,21 @@ fn main() {
                     let mut clocks = Vec::new();
                     let start = Instant::now();
                     for share in &shares[..t] {
-                        let spent = Rc::new(Cell::new(Duration::ZERO));
+                        let spent = Arc::new(Mutex::new(Duration::ZERO));
                         let t0 = Instant::now();
                         let mut rng = seeded(&format!("bench/committee/seed/{s}/{}", share.id().get()));
                         let (p, out) = Signer::start(share, &params, &mut rng).expect("signer");
-                        spent.set(t0.elapsed());
+                        *spent.lock().expect("clock") = t0.elapsed();
                         clocks.push(spent.clone());
                         net.add(Timed { inner: p, spent }, out);
                     }
                     let outcomes = net.run();
                     total += start.elapsed();
-                    busiest += clocks.iter().map(|c| c.get()).max().unwrap_or_default();
+                    busiest += clocks
+                        .iter()
+                        .map(|c| *c.lock().expect("clock"))
+                        .max()
+                        .unwrap_or_default();
                     let signed = outcomes.into_values().next().expect("a signer").expect("signed");
                     key.verify(message.as_bytes(), b"", &signed.signature)
                         .expect("verifies");

@@ -12,6 +12,8 @@
 //!   message, share and constant-term checks, complaints, answers, finalize (combination,
 //!   torsion check, transcript hash, its proof of possession) and the activation round
 //!   (checking the others' proofs, the certificate);
+//! - `total-parallel` (with the `parallel` feature): `total` with each round's parties
+//!   stepped concurrently on rayon's threads;
 //! - `deal`: one dealer's `start` (its polynomials, commitments, shares, encodings);
 //! - `receive`: one receiver's rounds 1–3 (check shares, answer complaints, finalize,
 //!   which makes its proof of possession), on the inbox of a reference run;
@@ -31,9 +33,9 @@
 //! generation's public data, as a third party does).
 //!
 //! Per-party figures are one party's own steps (`benches/common`), never a total ÷ n.
-//! Run: `cargo bench --bench lss --features sim` (filter with e.g.
-//! `-- lss/ristretto255-pedersen/21`); after the run a markdown table of medians is
-//! printed. Seeds are fixed and labelled, so reruns are comparable.
+//! Run: `cargo bench --bench lss --features sim` (`sim,parallel` adds `total-parallel`;
+//! filter with e.g. `-- lss/ristretto255-pedersen/21`); after the run a markdown table of
+//! medians is printed. Seeds are fixed and labelled, so reruns are comparable.
 
 mod common;
 
@@ -127,6 +129,14 @@ fn bench_case<C: Curve>(c: &mut Criterion, mode: Mode, case: Case, dkgs: &mut Dk
             ceremony.receivers().len()
         );
         d
+    });
+    // The same run with each round's parties stepped on every core (feature `parallel`).
+    #[cfg(feature = "parallel")]
+    bench(&mut g, &format!("{key}/total-parallel"), || {
+        i += 1;
+        let mut net = network(&ceremony, &old_shares, &format!("{key}/total/{i}"));
+        net.parallel(true);
+        timed(|| run(net)).1
     });
     let dealer = ceremony.dealers()[0];
     let start = |p: PartyId| {

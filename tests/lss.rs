@@ -753,6 +753,46 @@ fn one_cheating_dealer_among_64_is_named_with_the_shared_checks_on() {
     assert_eq!(secret_of(&holders, &new_public), secret);
 }
 
+/// With `parallel` the simulator steps a round's parties concurrently: the same bytes
+/// sent, in the same order, and the same outcomes as one party after another.
+#[cfg(feature = "parallel")]
+#[test]
+fn parallel_rounds_send_the_same_bytes_as_sequential_ones() {
+    use quasar_pq::party::sim::Network;
+    let (shares, public, _) = dkg::<Ristretto255>(Mode::Pedersen, 21, 14, "parallel dkg");
+    let c = Ceremony::reshare(sid("parallel"), &public, &ids(1..=21), &ids(1..=21), 14).unwrap();
+    let go = |parallel: bool| {
+        let mut net = Network::new();
+        for p in participants(&c) {
+            let (party, out) =
+                DealingParty::start(c.clone(), p, shares.get(&p), &mut party_rng(b"parallel", p)).unwrap();
+            net.add(party, out);
+        }
+        net.parallel(parallel);
+        net.run_logged()
+    };
+    let (one, one_sent) = go(false);
+    let (all, all_sent) = go(true);
+    let bytes = |sent: &[Sent]| -> Vec<(u32, PartyId, Option<Vec<u8>>, Vec<Vec<u8>>)> {
+        sent.iter()
+            .map(|s| {
+                let direct = s.outgoing.direct.iter().map(|d| d.bytes.to_vec()).collect();
+                (s.round, s.from, s.outgoing.broadcast.clone(), direct)
+            })
+            .collect()
+    };
+    assert_eq!(bytes(&one_sent), bytes(&all_sent));
+    assert_eq!(one.len(), 21);
+    for (p, o) in &one {
+        let (a, b) = (o.as_ref().unwrap(), all[p].as_ref().unwrap());
+        assert_eq!(a.transcript_hash(), b.transcript_hash());
+        assert_eq!(
+            a.key_share.as_ref().unwrap().to_bytes(),
+            b.key_share.as_ref().unwrap().to_bytes()
+        );
+    }
+}
+
 /// `misaddress`: each receiver gets the message made for the next one: `WRONG_RECIPIENT`
 /// at every receiver, the dealer's honest openings settle it, everyone completes (the
 /// misbehaving party's own view included) with no blame.

@@ -53,7 +53,7 @@ pub(crate) fn two_thirds(n: u16) -> u16 {
 // ---------------------------------------------------------------------------------------
 
 /// Runs a network to the end; every party must succeed. Returns the outputs and the log.
-pub(crate) fn run_logged<O: 'static>(net: Network<O>) -> (BTreeMap<PartyId, O>, Vec<Sent>) {
+pub(crate) fn run_logged<O: Send + 'static>(net: Network<O>) -> (BTreeMap<PartyId, O>, Vec<Sent>) {
     let (outputs, sent) = net.run_logged();
     let outputs = outputs
         .into_iter()
@@ -63,7 +63,7 @@ pub(crate) fn run_logged<O: 'static>(net: Network<O>) -> (BTreeMap<PartyId, O>, 
 }
 
 /// [`run_logged`] without the log.
-pub(crate) fn run<O: 'static>(net: Network<O>) -> BTreeMap<PartyId, O> {
+pub(crate) fn run<O: Send + 'static>(net: Network<O>) -> BTreeMap<PartyId, O> {
     run_logged(net).0
 }
 

@@ -83,8 +83,8 @@ pub(crate) fn junk(len: usize, label: &str) -> Vec<u8> {
 /// Runs started parties to the end on the simulator; returns every result and the log.
 pub(crate) fn run<P>(started: Vec<(P, Outgoing)>, tamper: Option<Tamper>) -> (Outcomes<P::Output>, Vec<Sent>)
 where
-    P: Party + 'static,
-    P::Output: 'static,
+    P: Party + Send + 'static,
+    P::Output: Send + 'static,
 {
     let mut net = Network::new();
     for (p, o) in started {

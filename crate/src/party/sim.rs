@@ -77,11 +77,12 @@ type Tamper = Box<dyn FnMut(Envelope) -> Vec<Envelope>>;
 
 /// Parties in one process; see the module docs.
 pub struct Network<O> {
-    parties: BTreeMap<PartyId, Box<dyn Party<Output = O>>>,
+    parties: BTreeMap<PartyId, Box<dyn Party<Output = O> + Send>>,
     outputs: BTreeMap<PartyId, Result<O, crate::Error>>,
     sent: Vec<Sent>,
     tamper: Option<Tamper>,
     round: u32,
+    parallel: bool,
 }
 
 impl<O> Default for Network<O> {
@@ -92,6 +93,7 @@ impl<O> Default for Network<O> {
             sent: Vec::new(),
             tamper: None,
             round: 0,
+            parallel: false,
         }
     }
 }
@@ -100,14 +102,14 @@ impl<O> Default for Network<O> {
 /// more than a handful).
 pub const MAX_ROUNDS: u32 = 128;
 
-impl<O: 'static> Network<O> {
+impl<O: Send + 'static> Network<O> {
     /// An empty network.
     pub fn new() -> Self {
         Network::default()
     }
 
     /// Adds a started party and the messages its `start` returned.
-    pub fn add(&mut self, party: impl Party<Output = O> + 'static, first: Outgoing) {
+    pub fn add(&mut self, party: impl Party<Output = O> + Send + 'static, first: Outgoing) {
         let id = party.id();
         self.post(id, first);
         self.parties.insert(id, Box::new(party));
@@ -118,6 +120,14 @@ impl<O: 'static> Network<O> {
     /// it; other bytes rewrite it).
     pub fn tamper(&mut self, f: impl FnMut(Envelope) -> Vec<Envelope> + 'static) {
         self.tamper = Some(Box::new(f));
+    }
+
+    /// Steps the parties of each round concurrently, on every core rayon has (feature
+    /// `parallel`; without it the parties still step one after another). Messages, the
+    /// log and the outputs are the same either way: results are applied in party order.
+    pub fn parallel(&mut self, on: bool) -> &mut Self {
+        self.parallel = on;
+        self
     }
 
     /// What every party sent, round by round, in sending order.
@@ -187,17 +197,30 @@ impl<O: 'static> Network<O> {
             delivered = delivered.into_iter().flat_map(f.as_mut()).collect();
         }
         self.round += 1;
-        let ids: Vec<PartyId> = self.parties.keys().copied().collect();
-        for id in ids {
-            let inbox: Vec<Incoming<'_>> = delivered
-                .iter()
-                .filter(|e| e.to == id)
-                .map(|e| Incoming::new(e.from, &e.bytes))
-                .collect();
-            let Some(party) = self.parties.get_mut(&id) else {
-                continue;
-            };
-            let result = party.step(&inbox);
+        // Each party's inbox, in delivery order (one pass over what was delivered).
+        let mut inboxes: BTreeMap<PartyId, Vec<Incoming<'_>>> = BTreeMap::new();
+        for e in &delivered {
+            inboxes
+                .entry(e.to)
+                .or_default()
+                .push(Incoming::new(e.from, &e.bytes));
+        }
+        let empty = Vec::new();
+        let step = |(id, party): (&PartyId, &mut Box<dyn Party<Output = O> + Send>)| {
+            (*id, party.step(inboxes.get(id).unwrap_or(&empty)))
+        };
+        #[cfg(feature = "parallel")]
+        let results: Vec<(PartyId, Result<Step<O>, crate::Error>)> = if self.parallel {
+            use rayon::prelude::*;
+            self.parties.par_iter_mut().map(step).collect()
+        } else {
+            self.parties.iter_mut().map(step).collect()
+        };
+        #[cfg(not(feature = "parallel"))]
+        let results: Vec<(PartyId, Result<Step<O>, crate::Error>)> =
+            self.parties.iter_mut().map(step).collect();
+        drop(inboxes);
+        for (id, result) in results {
             match result {
                 Ok(Step::Continue(out)) => self.post(id, out),
                 Ok(Step::Done(out, output)) => {

@@ -288,7 +288,7 @@ impl MessageLog {
 }
 
 /// Runs a simulated network to the end, logging what it sent; every party must succeed.
-pub(crate) fn run<O: 'static>(
+pub(crate) fn run<O: Send + 'static>(
     net: quasar_pq::party::sim::Network<O>,
     log: &mut MessageLog,
 ) -> Result<BTreeMap<PartyId, O>, Failure> {
