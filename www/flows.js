@@ -22,7 +22,10 @@
 import { Network } from './coordinator.js';
 import { equalBytes, plural, randomSession, ranges } from './util.js';
 
-/** Keys of the two service roles (parties are 1..64). */
+/** The most parties a key ceremony or reshare of the page takes. */
+export const MAX_K = 128;
+
+/** Keys of the two service roles (parties are 1..MAX_K). */
 export const COMBINER = 1000;
 export const COORDINATOR = 1001;
 
@@ -42,7 +45,7 @@ function minThreshold(scheme) {
  * later session, so it leaves K − 1 parties for t signers.
  */
 export function checkSetup({ scheme, k, t, cheater }) {
-  if (!Number.isInteger(k) || k < 3 || k > 64) return { ok: false, reason: 'K must be a whole number from 3 to 64.' };
+  if (!Number.isInteger(k) || k < 3 || k > MAX_K) return { ok: false, reason: `K must be a whole number from 3 to ${MAX_K}.` };
   if (!Number.isInteger(t)) return { ok: false, reason: `The threshold t must be a whole number from ${minThreshold(scheme)} to K = ${k}.` };
   if (t > k) return { ok: false, reason: `t = ${t} is more than K = ${k}: ${t} signers can never be found among ${k} parties. Choose t ≤ ${k}.` };
   if (t < minThreshold(scheme)) return { ok: false, reason: `Lens (FROST) needs t ≥ 2: with t = ${t} a single party could sign alone.` };
@@ -63,7 +66,7 @@ export function checkSetup({ scheme, k, t, cheater }) {
  * the current threshold.
  */
 export function checkReshare({ scheme, n, t, dealers, oldT }) {
-  if (!Number.isInteger(n) || n < 1 || n > 64) return { ok: false, reason: 'The new group size n′ must be a whole number from 1 to 64.' };
+  if (!Number.isInteger(n) || n < 1 || n > MAX_K) return { ok: false, reason: `The new group size n′ must be a whole number from 1 to ${MAX_K}.` };
   if (!Number.isInteger(t)) return { ok: false, reason: `The new threshold t′ must be a whole number from ${minThreshold(scheme)} to n′ = ${n}.` };
   if (t > n) return { ok: false, reason: `t′ = ${t} is more than n′ = ${n}: the new group could never sign, nor make the activation certificate (it needs t′ members' proofs).` };
   if (t < minThreshold(scheme)) return { ok: false, reason: `Lens (FROST) needs t′ ≥ 2.` };

@@ -3,7 +3,7 @@
 // buttons are enabled. No protocol and no run here: www/threshold.js acts on what it reads.
 
 import { defaultPoolSize } from './pool.js';
-import { COMBINER, COORDINATOR, SCHEMES, checkReshare, checkSetup, defaultThreshold } from './flows.js';
+import { COMBINER, COORDINATOR, MAX_K, SCHEMES, checkReshare, checkSetup, defaultThreshold } from './flows.js';
 import { app, el, params } from './threshold-page.js';
 import { addTile, setTile } from './tiles.js';
 
@@ -28,7 +28,7 @@ export function reshareCheck() {
   const g = app.run?.hasKey ? app.run.group : null;
   const dealers = g ? g.parties.filter((q) => !app.run.blamed.has(q)).length : undefined;
   const r = checkReshare({ scheme: el.scheme.value, n: el.reshareN.value === '' ? NaN : n, t: el.reshareT.value === '' ? NaN : t, dealers, oldT: g?.t });
-  const nOk = Number.isInteger(n) && n >= 1 && n <= 64;
+  const nOk = Number.isInteger(n) && n >= 1 && n <= MAX_K;
   el.reshareN.setAttribute('aria-invalid', String(!nOk));
   el.reshareT.setAttribute('aria-invalid', String(nOk && !r.ok));
   el.reshareHint.textContent = r.ok ? '' : r.reason;
@@ -42,7 +42,7 @@ function selectedScheme() {
 }
 
 export function currentParams() {
-  const k = readInt(el.parties, 3, 64);
+  const k = readInt(el.parties, 3, MAX_K);
   const t = k === null ? null : readInt(el.threshold, 1, k);
   const cheater = el.cheater.value === '' ? null : Number(el.cheater.value);
   return {
@@ -92,15 +92,15 @@ export function renderPreview() {
  * the cheater options follow K) and say whether the setup can run.
  */
 export function syncParamFields() {
-  const k = readInt(el.parties, 3, 64);
+  const k = readInt(el.parties, 3, MAX_K);
   if (k !== null && !app.thresholdTouched) el.threshold.value = String(defaultThreshold(k));
   // The reshare follows K (same size, the default threshold) until its fields are edited.
   if (k !== null && !app.reshareNTouched) el.reshareN.value = String(k);
   if (!app.reshareTTouched) {
-    const n = readInt(el.reshareN, 1, 64);
+    const n = readInt(el.reshareN, 1, MAX_K);
     if (n !== null) el.reshareT.value = String(defaultThreshold(n));
   }
-  el.threshold.max = String(k ?? 64);
+  el.threshold.max = String(k ?? MAX_K);
   const p = currentParams();
   // Cheater options follow K.
   const keep = el.cheater.value;

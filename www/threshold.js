@@ -10,7 +10,7 @@
 // and the elements and state they share www/threshold-page.js.
 
 import { WorkerPool, defaultPoolSize } from './pool.js';
-import { Run, SCHEMES, defaultThreshold } from './flows.js';
+import { MAX_K, Run, SCHEMES, defaultThreshold } from './flows.js';
 import { byteCount, errorBox, fmtMs, hex, plural, ranges, setStatus as setLine, watchLongTasks } from './util.js';
 import { app, el, params, setStatus } from './threshold-page.js';
 import { currentParams, fillWorkerChoices, readInt, refreshButtons, renderPreview, reshareCheck, setupCheck, syncParamFields, updateSchemeFields } from './threshold-form.js';
@@ -239,7 +239,7 @@ async function doCeremony() {
     await run.keyCeremony();
   });
   showGroup();
-  el.reshareN.max = '64';
+  el.reshareN.max = String(MAX_K);
   return `Key ceremony done: ${run.group.t} of ${run.group.parties.length}, ${run.describeKey()}`;
 }
 
@@ -362,7 +362,7 @@ el.cheatMode.addEventListener('change', updateParamFields);
 el.reshareN.addEventListener('input', () => {
   app.reshareNTouched = true;
   if (!app.reshareTTouched) {
-    const n = readInt(el.reshareN, 1, 64);
+    const n = readInt(el.reshareN, 1, MAX_K);
     if (n !== null) el.reshareT.value = String(defaultThreshold(n));
   }
   refreshButtons();

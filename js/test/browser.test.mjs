@@ -161,6 +161,12 @@ describe('demo page in Chromium', { timeout: patience(1800) }, () => {
     assert.equal(await page.inputValue('#threshold'), '15', 'default threshold is floor(2K/3) + 1, as the CLI');
     await page.fill('#parties', '64');
     assert.equal(await page.inputValue('#threshold'), '43');
+    // Up to 128 parties; one more is refused before anything runs.
+    await page.fill('#parties', '128');
+    assert.equal(await page.inputValue('#threshold'), '86');
+    assert.equal(await page.inputValue('#reshare-n'), '128');
+    await page.fill('#parties', '129');
+    assert.match(await text('#params-hint'), /K must be a whole number from 3 to 128/);
     await page.fill('#parties', '7');
     assert.equal(await page.inputValue('#threshold'), '5');
     assert.equal(await page.locator('#cheater option').count(), 8, 'nobody + 7 parties');
