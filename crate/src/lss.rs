@@ -49,6 +49,13 @@
 //!    [`KeyShare`]; otherwise [`Error::NotEnoughQualified`] lists the culprits, the party
 //!    keeps its state, and the old share (never mutated) still works.
 //!
+//! **At scale** a receiver's work is the |Q|·t commitment points it is sent (86 × 86 at
+//! n = 128). Parties of one process share it ([`crate::party::release_shared`] frees it):
+//! each deal is decoded once, and the receivers check their shares against one aggregate
+//! `Σ_d ρ_d·C_d` with random weights drawn in the process after the deals arrived, then
+//! per dealer only if that fails — so a cheating dealer is named exactly as by a party
+//! alone.
+//!
 //! **No peer can knock a party out** (see [`party`](DealingParty)): a message that fails any
 //! check is dropped and its sender named in [`Outcome::dropped`]; a dropped deal is a
 //! missing deal, a dropped share a missing share (complained about, so the dealer must

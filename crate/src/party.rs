@@ -72,7 +72,7 @@ pub use blame::{culprits, Blame, BlameReason};
 #[cfg(feature = "protocols")]
 pub(crate) use id::sorted_distinct;
 pub use id::{Parties, PartyId};
-#[cfg(all(feature = "protocols", feature = "std"))]
+#[cfg(all(feature = "protocols", feature = "in-process-sharing"))]
 pub use shared::release as release_shared;
 
 /// The misbehaviour kinds: [`hazmat::Cheat`] with the `hazmat` feature, none without.

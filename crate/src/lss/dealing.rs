@@ -11,6 +11,9 @@
 //! multiplication); a receiver's own shares enter only constant-time scalar arithmetic
 //! and fixed-base multiplications. Batch checks use random weights from a seed drawn in
 //! round 1 (never sent); when a batch fails, the per-dealer checks find who is to blame.
+//! Parties of one process (a simulator, a driver, a node hosting several members) decode
+//! each deal once and share the receivers' share check and the commitments' sum
+//! ([`shared`]); a party alone in its process does all of it itself.
 
 mod checks;
 mod finalize;
@@ -461,8 +464,8 @@ fn proof_verifies<C: Curve>(
     deal: &DealMessage<C>,
     proof: &ProofOfKnowledge<C>,
 ) -> bool {
-    let key = crate::party::shared::key_of([&session[..], &dealer.get().to_be_bytes(), deal.as_bytes()]);
-    *crate::party::shared::memo(b"lss-proof-of-knowledge", &key, 1, || {
+    let key = || crate::party::shared::key_of([&session[..], &dealer.get().to_be_bytes(), deal.as_bytes()]);
+    *crate::party::shared::memo(b"lss-proof-of-knowledge", key, 1, || {
         proof.verify(session, dealer, deal.commitments.constant())
     })
 }

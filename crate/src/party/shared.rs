@@ -15,8 +15,9 @@
 //! Entries are keyed by the bytes themselves, compared in full (never by a digest
 //! alone), and by the decoding function's type (a memo: the value's type and a domain
 //! label), so two decoders of one type never meet.
-//! They hold **public** data only: callers pass broadcasts, never a private share. Both
-//! are bounded (oldest entries leave first) and exist only with the `std` feature;
+//! The table holds **public** data only: callers pass broadcasts, never a private share.
+//! It is bounded (oldest entries leave first) and exists only with the
+//! `in-process-sharing` feature (on by default; off in the WebAssembly modules by need);
 //! without it every call decodes or computes on its own.
 //!
 //! Parties of one process are one trust domain: a value computed by one of them (for
@@ -24,6 +25,7 @@
 
 use alloc::sync::Arc;
 use alloc::vec::Vec;
+#[cfg(feature = "in-process-sharing")]
 use core::any::{Any, TypeId};
 
 /// `decode(bytes)`, decoded at most once per process while it stays in the table.
@@ -35,7 +37,7 @@ where
     T: Clone + Send + Sync + 'static,
     F: FnOnce(&[u8]) -> Result<T, E> + 'static,
 {
-    #[cfg(feature = "std")]
+    #[cfg(feature = "in-process-sharing")]
     {
         let key = table::Key::new::<F>(b"decode", bytes);
         if let Some(hit) = table::get::<T>(&key) {
@@ -46,20 +48,26 @@ where
         table::put(key, Arc::new(value.clone()), 6 * bytes.len());
         Ok(value)
     }
-    #[cfg(not(feature = "std"))]
+    #[cfg(not(feature = "in-process-sharing"))]
     decode(bytes)
 }
 
-/// `compute()`, computed at most once per process for `(domain, key)` while it stays in
-/// the table. `key` must determine the value completely (every input, or the bytes they
-/// decode from); `size` is about how many bytes the value holds (for the table's budget).
-pub(crate) fn memo<V>(domain: &'static [u8], key: &[u8], size: usize, compute: impl FnOnce() -> V) -> Arc<V>
+/// `compute()`, computed at most once per process for `(domain, key())` while it stays
+/// in the table. The key must determine the value completely (every input, or the bytes
+/// they decode from); it is made only when there is a table. `size` is about how many
+/// bytes the value holds (for the table's budget).
+pub(crate) fn memo<V>(
+    domain: &'static [u8],
+    key: impl FnOnce() -> Vec<u8>,
+    size: usize,
+    compute: impl FnOnce() -> V,
+) -> Arc<V>
 where
     V: Send + Sync + 'static,
 {
-    #[cfg(feature = "std")]
+    #[cfg(feature = "in-process-sharing")]
     {
-        let key = table::Key::new::<V>(domain, key);
+        let key = table::Key::new::<V>(domain, &key());
         if let Some(hit) = table::get::<V>(&key) {
             return hit;
         }
@@ -67,7 +75,7 @@ where
         table::put(key, value.clone(), size);
         value
     }
-    #[cfg(not(feature = "std"))]
+    #[cfg(not(feature = "in-process-sharing"))]
     {
         let _ = (domain, key, size);
         Arc::new(compute())
@@ -77,7 +85,7 @@ where
 /// Drops everything the parties of this process share (decoded broadcasts, memoized
 /// public checks); it is rebuilt on demand. Benches use it to time a party alone in its
 /// process.
-#[cfg(feature = "std")]
+#[cfg(feature = "in-process-sharing")]
 pub fn release() {
     table::clear();
 }
@@ -93,19 +101,21 @@ pub(crate) fn key_of<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> Vec<u8> {
     key
 }
 
-#[cfg(feature = "std")]
+#[cfg(feature = "in-process-sharing")]
 mod table {
     use super::{Any, Arc, TypeId, Vec};
-    use std::collections::{HashMap, VecDeque};
+    use alloc::collections::BTreeMap;
     use std::sync::{Mutex, MutexGuard, PoisonError};
 
     /// The table's budget: key bytes plus each value's declared size. Enough for the
     /// deals of two n = 128 reshares (2 × 86 deals of 2.8 KB) with room to spare.
     const BUDGET: usize = 32 << 20;
-    /// Entries a table keeps at most, whatever their size.
+    /// Entries the table keeps at most, whatever their size.
     const MAX_ENTRIES: usize = 4096;
 
-    #[derive(Clone, PartialEq, Eq, Hash)]
+    /// A lookup key: the function (or value) type and the bytes. Ordered, not hashed: a
+    /// `BTreeMap` is already in every module, a `HashMap` would add its hasher to each.
+    #[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
     pub(super) struct Key {
         function: TypeId,
         bytes: Vec<u8>,
@@ -124,13 +134,18 @@ mod table {
         }
     }
 
-    type Value = Arc<dyn Any + Send + Sync>;
+    struct Entry {
+        value: Arc<dyn Any + Send + Sync>,
+        size: usize,
+        /// Insertion order: the oldest entry leaves first.
+        serial: u64,
+    }
 
     #[derive(Default)]
     struct Table {
-        entries: HashMap<Key, (Value, usize)>,
-        order: VecDeque<Key>,
+        entries: BTreeMap<Key, Entry>,
         size: usize,
+        next: u64,
     }
 
     static TABLE: Mutex<Option<Table>> = Mutex::new(None);
@@ -143,11 +158,11 @@ mod table {
 
     pub(super) fn get<T: Send + Sync + 'static>(key: &Key) -> Option<Arc<T>> {
         let guard = lock();
-        let (value, _) = guard.as_ref()?.entries.get(key)?;
-        value.clone().downcast::<T>().ok()
+        let entry = guard.as_ref()?.entries.get(key)?;
+        entry.value.clone().downcast::<T>().ok()
     }
 
-    pub(super) fn put(key: Key, value: Value, extra: usize) {
+    pub(super) fn put(key: Key, value: Arc<dyn Any + Send + Sync>, extra: usize) {
         let size = key.bytes.len() + extra;
         if size > BUDGET / 4 {
             return;
@@ -158,14 +173,23 @@ mod table {
             return;
         }
         while table.size + size > BUDGET || table.entries.len() >= MAX_ENTRIES {
-            let Some(old) = table.order.pop_front() else { break };
-            if let Some((_, s)) = table.entries.remove(&old) {
-                table.size -= s;
+            // Rare (the budget holds several whole dealings): a scan for the oldest.
+            let Some(oldest) = table
+                .entries
+                .iter()
+                .min_by_key(|(_, e)| e.serial)
+                .map(|(k, _)| k.clone())
+            else {
+                break;
+            };
+            if let Some(e) = table.entries.remove(&oldest) {
+                table.size -= e.size;
             }
         }
         table.size += size;
-        table.order.push_back(key.clone());
-        table.entries.insert(key, (value, size));
+        table.next += 1;
+        let serial = table.next;
+        table.entries.insert(key, Entry { value, size, serial });
     }
 
     pub(super) fn clear() {
@@ -173,7 +197,7 @@ mod table {
     }
 }
 
-#[cfg(all(test, feature = "std"))]
+#[cfg(all(test, feature = "in-process-sharing"))]
 mod tests {
     use super::*;
 
@@ -204,9 +228,12 @@ mod tests {
         let calls = Arc::new(core::sync::atomic::AtomicUsize::new(0));
         let key = key_of([&b"memo-test"[..], &[1, 2]]);
         let run = |calls: Arc<core::sync::atomic::AtomicUsize>| {
-            memo(b"memo-test", &key, 8, move || {
-                calls.fetch_add(1, core::sync::atomic::Ordering::SeqCst) + 100
-            })
+            memo(
+                b"memo-test",
+                || key.clone(),
+                8,
+                move || calls.fetch_add(1, core::sync::atomic::Ordering::SeqCst) + 100,
+            )
         };
         let a = run(calls.clone());
         let b = run(calls.clone());

@@ -119,7 +119,9 @@ impl<C: Curve> ActivationParty<C> {
     /// batch costs per-proof checks, to name who sent a bad one.
     fn proofs(&mut self, inbox: &[Incoming<'_>]) -> BTreeMap<PartyId, Vec<u8>> {
         let encoded = PossessionProof::<C>::encoded_len(self.public.mode());
-        let mut candidates: Vec<(PartyId, PossessionProof<C>, &[u8])> = Vec::new();
+        // The well-formed proofs, and each one's encoding (the message's tail).
+        let mut candidates: Vec<(PartyId, PossessionProof<C>)> = Vec::new();
+        let mut encodings: Vec<&[u8]> = Vec::new();
         for (from, magic, bytes) in unique(self.me, inbox, &mut self.dropped).messages {
             let fault = if &magic != POSSESSION_MAGIC {
                 Some(kind_fault(&magic))
@@ -140,8 +142,8 @@ impl<C: Curve> ActivationParty<C> {
                         Some(BlameReason::WrongSession)
                     }
                     Ok(m) => {
-                        // The proof is the message's tail (`read_possession` read it last).
-                        candidates.push((from, m.proof, &bytes[bytes.len() - encoded..]));
+                        candidates.push((from, m.proof));
+                        encodings.push(&bytes[bytes.len() - encoded..]);
                         None
                     }
                 }
@@ -154,23 +156,27 @@ impl<C: Curve> ActivationParty<C> {
         // checks the same list and a process checks it once: the verdict is a pure function
         // of the statement (which hashes the generation's public data) and the proofs.
         if let Some((proof, bytes)) = &self.mine {
-            candidates.push((self.me, proof.clone(), &bytes[bytes.len() - encoded..]));
+            candidates.push((self.me, proof.clone()));
+            encodings.push(&bytes[bytes.len() - encoded..]);
         }
-        crate::sort::heapsort_by(&mut candidates, |a, b| a.0.cmp(&b.0));
-        let key = crate::party::shared::key_of(
-            core::iter::once(&self.statement[..]).chain(candidates.iter().map(|c| c.2)),
-        );
-        let ids: Vec<u8> = candidates.iter().flat_map(|c| c.0.get().to_be_bytes()).collect();
-        let key = crate::party::shared::key_of([&key[..], &ids]);
-        let bad = crate::party::shared::memo(b"lss-possession", &key, 2 * candidates.len(), || {
-            let list: Vec<(PartyId, PossessionProof<C>)> = candidates
+        let key = || {
+            // In member order, so every participant's key is the same.
+            let mut order: Vec<(PartyId, &[u8])> = candidates
                 .iter()
-                .map(|(p, proof, _)| (*p, proof.clone()))
+                .map(|c| c.0)
+                .zip(encodings.iter().copied())
                 .collect();
-            PossessionProof::verify_all(&self.public, &self.statement, &list)
+            crate::sort::heapsort_by(&mut order, |a, b| a.0.cmp(&b.0));
+            let ids: Vec<u8> = order.iter().flat_map(|c| c.0.get().to_be_bytes()).collect();
+            let parts = [&self.statement[..], &ids];
+            crate::party::shared::key_of(parts.into_iter().chain(order.iter().map(|c| c.1)))
+        };
+        let bad = crate::party::shared::memo(b"lss-possession", key, 2 * candidates.len(), || {
+            PossessionProof::verify_all(&self.public, &self.statement, &candidates)
         });
         let mut out = BTreeMap::new();
-        for (from, _, bytes) in candidates {
+        for ((from, _), bytes) in candidates.iter().zip(encodings) {
+            let from = *from;
             if from != self.me && bad.contains(&from) {
                 self.dropped
                     .push(Blame::new(from, BlameReason::InvalidPossessionProof));

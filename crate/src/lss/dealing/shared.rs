@@ -24,12 +24,12 @@
 //! check, which finds and names exactly the dealers it would have named alone. The set
 //! is keyed by the valid dealers and the bytes of their deals, compared in full.
 
-#![cfg_attr(not(feature = "std"), allow(dead_code, unused_imports))]
+#![cfg_attr(not(feature = "in-process-sharing"), allow(dead_code, unused_imports))]
 
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::sync::atomic::{AtomicUsize, Ordering};
-#[cfg(feature = "std")]
+#[cfg(feature = "in-process-sharing")]
 use std::sync::{Mutex, OnceLock, PoisonError};
 
 use group::ff::Field;
@@ -44,7 +44,7 @@ use crate::vss::{Curve, Mode, Share};
 use crate::PartyId;
 
 /// The valid deals of one dealing, as the receivers of this process see them.
-#[cfg(feature = "std")]
+#[cfg(feature = "in-process-sharing")]
 pub(super) struct DealSet<C: Curve> {
     /// The valid dealers, increasing.
     dealers: Vec<PartyId>,
@@ -59,16 +59,16 @@ pub(super) struct DealSet<C: Curve> {
 
 /// One sum of the set's commitment vectors, `Σ_{d∈qualified} μ_d·C_d`.
 pub(super) struct Sum<C: Curve> {
-    #[cfg(feature = "std")]
+    #[cfg(feature = "in-process-sharing")]
     qualified: Vec<PartyId>,
-    #[cfg(feature = "std")]
+    #[cfg(feature = "in-process-sharing")]
     weights: Option<Vec<C::Scalar>>,
     pub(super) points: Vec<C::Point>,
-    #[cfg(feature = "std")]
+    #[cfg(feature = "in-process-sharing")]
     torsion_free: OnceLock<bool>,
 }
 
-#[cfg(feature = "std")]
+#[cfg(feature = "in-process-sharing")]
 impl<C: Curve> Sum<C> {
     /// Whether every point of the sum is torsion-free (Ed25519: a multiplication by the
     /// group order per point, so made once per process too).
@@ -80,13 +80,13 @@ impl<C: Curve> Sum<C> {
 }
 
 /// The shared weights and the weighted sum of the commitment vectors.
-#[cfg(feature = "std")]
+#[cfg(feature = "in-process-sharing")]
 struct Aggregate<C: Curve> {
     rho: Vec<C::Scalar>,
     points: Vec<C::Point>,
 }
 
-#[cfg(feature = "std")]
+#[cfg(feature = "in-process-sharing")]
 impl<C: Curve> DealSet<C> {
     /// The set of `deals` by `dealers` (the valid ones, increasing): one per process.
     pub(super) fn of(
@@ -105,13 +105,18 @@ impl<C: Curve> DealSet<C> {
         let key = shared::key_of(core::iter::once(&head[..]).chain(found.iter().map(|m| m.as_bytes())));
         let size =
             found.iter().map(|m| m.commitments.threshold()).sum::<usize>() * core::mem::size_of::<C::Point>();
-        let set = shared::memo(b"lss-deal-set", &key, size, || DealSet {
-            dealers: dealers.to_vec(),
-            rows: found.iter().map(|m| m.commitments.points().to_vec()).collect(),
-            users: AtomicUsize::new(0),
-            aggregate: OnceLock::new(),
-            combined: Mutex::new(Vec::new()),
-        });
+        let set = shared::memo(
+            b"lss-deal-set",
+            || key,
+            size,
+            || DealSet {
+                dealers: dealers.to_vec(),
+                rows: found.iter().map(|m| m.commitments.points().to_vec()).collect(),
+                users: AtomicUsize::new(0),
+                aggregate: OnceLock::new(),
+                combined: Mutex::new(Vec::new()),
+            },
+        );
         set.users.fetch_add(1, Ordering::Relaxed);
         set
     }
@@ -208,11 +213,11 @@ impl<C: Curve> DealSet<C> {
     }
 }
 
-/// Without `std` nothing is shared: every receiver checks per dealer and combines alone.
-#[cfg(not(feature = "std"))]
+/// Without `in-process-sharing` nothing is shared: every receiver checks per dealer and combines alone.
+#[cfg(not(feature = "in-process-sharing"))]
 pub(super) struct DealSet<C: Curve>(core::marker::PhantomData<C>);
 
-#[cfg(not(feature = "std"))]
+#[cfg(not(feature = "in-process-sharing"))]
 impl<C: Curve> DealSet<C> {
     pub(super) fn of(
         _: &Common<C>,
@@ -231,7 +236,7 @@ impl<C: Curve> DealSet<C> {
     }
 }
 
-#[cfg(not(feature = "std"))]
+#[cfg(not(feature = "in-process-sharing"))]
 impl<C: Curve> Sum<C> {
     pub(super) fn torsion_free(&self) -> bool {
         self.points.iter().all(C::is_torsion_free_vartime)
@@ -239,7 +244,7 @@ impl<C: Curve> Sum<C> {
 }
 
 // The helpers unwrap too: a panic in them is a failed test.
-#[cfg(all(test, feature = "std", feature = "ristretto255"))]
+#[cfg(all(test, feature = "in-process-sharing", feature = "ristretto255"))]
 #[allow(clippy::unwrap_used)]
 mod tests {
     use alloc::collections::BTreeMap;
