@@ -143,7 +143,7 @@ impl Shake256Absorb {
 
 impl Drop for Shake256Absorb {
     fn drop(&mut self) {
-        zeroize::Zeroize::zeroize(&mut self.state);
+        zeroize::Zeroize::zeroize(&mut self.state[..]);
     }
 }
 

@@ -34,7 +34,7 @@ impl<const RATE: usize> ShakeBlocks<RATE> {
             w.copy_from_slice(chunk);
             *lane = u64::from_le_bytes(w);
         }
-        zeroize::Zeroize::zeroize(&mut block);
+        zeroize::Zeroize::zeroize(&mut block[..]);
         ShakeBlocks { state }
     }
 
@@ -52,7 +52,7 @@ impl<const RATE: usize> ShakeBlocks<RATE> {
 impl<const RATE: usize> Drop for ShakeBlocks<RATE> {
     fn drop(&mut self) {
         // The state may hold secret seeds (ExpandS, ExpandMask).
-        zeroize::Zeroize::zeroize(&mut self.state);
+        zeroize::Zeroize::zeroize(&mut self.state[..]);
     }
 }
 
