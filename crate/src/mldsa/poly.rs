@@ -5,7 +5,8 @@
 
 use zeroize::Zeroize;
 
-use super::ntt::{self, caddq, reduce32};
+use super::kernels;
+use super::ntt;
 
 /// Coefficients per polynomial.
 pub(super) const N: usize = 256;
@@ -73,32 +74,24 @@ impl Poly {
         }
     }
 
-    /// Reduces every coefficient into the `reduce32` range.
+    /// Reduces every coefficient into the `reduce32` range (AVX2 where the CPU has it:
+    /// `kernels::reduce_poly`).
     #[inline]
     pub(super) fn reduce(&mut self) {
-        for r in self.0.iter_mut() {
-            *r = reduce32(*r);
-        }
+        kernels::reduce_poly::<false>(&mut self.0);
     }
 
     /// Maps every coefficient from the `reduce32` range into [0, q).
     #[inline]
     pub(super) fn freeze(&mut self) {
-        for r in self.0.iter_mut() {
-            *r = caddq(reduce32(*r));
-        }
+        kernels::reduce_poly::<true>(&mut self.0);
     }
 
     /// Whether some |coefficient| ≥ `bound`, for coefficients in the `reduce32` range.
     /// Examines every coefficient (no early exit, no branch on the sign).
     #[inline]
     pub(super) fn exceeds(&self, bound: i32) -> bool {
-        let mut flag = 0i32;
-        for &a in self.0.iter() {
-            let abs = a - ((a >> 31) & (2 * a));
-            flag |= (bound - 1) - abs;
-        }
-        flag < 0
+        kernels::exceeds_poly(&self.0, bound)
     }
 }
 
