@@ -92,22 +92,82 @@ pub fn shake256(parts: &[&[u8]]) -> sha3::Shake256Reader {
 
 /// SHAKE256 over the concatenation of `parts`, filling `out`.
 pub(crate) fn shake256_into(parts: &[&[u8]], out: &mut [u8]) {
-    shake256(parts).read(out);
+    let mut h = Shake256Absorb::default();
+    for p in parts {
+        h.absorb(p);
+    }
+    h.finalize_into(out);
 }
 
-/// An incremental SHAKE256 absorber, for inputs produced piece by piece.
+/// SHAKE256 rate in bytes.
+const SHAKE256_RATE: usize = 136;
+
+/// An incremental SHAKE256 absorber, for inputs produced piece by piece (FIPS 202 §4, the
+/// sponge with rate 136 bytes), on the crate's one-state Keccak-f\[1600\]
+/// (`keccak_x4::f1600`): ML-DSA's μ, ρ″, c̃ and tr, where `sha3`'s scalar permutation cost
+/// more than the vector kernel. The state is wiped on drop (ρ″ absorbs the key K).
 #[derive(Default, Clone)]
-pub(crate) struct Shake256Absorb(Shake256);
+pub(crate) struct Shake256Absorb {
+    state: [u64; 25],
+    /// Bytes of the current block absorbed so far (below the rate).
+    pos: usize,
+}
 
 impl Shake256Absorb {
     /// Absorbs more input.
-    pub(crate) fn absorb(&mut self, data: &[u8]) {
-        self.0.update(data);
+    pub(crate) fn absorb(&mut self, mut data: &[u8]) {
+        while !data.is_empty() {
+            let take = (SHAKE256_RATE - self.pos).min(data.len());
+            xor_bytes(&mut self.state, self.pos, &data[..take]);
+            self.pos += take;
+            data = &data[take..];
+            if self.pos == SHAKE256_RATE {
+                keccak_x4::f1600(&mut self.state);
+                self.pos = 0;
+            }
+        }
     }
 
-    /// Finishes absorbing and fills `out`.
-    pub(crate) fn finalize_into(self, out: &mut [u8]) {
-        self.0.finalize_xof().read(out);
+    /// Finishes absorbing (SHAKE's padding 0x1F … 0x80) and fills `out`.
+    pub(crate) fn finalize_into(mut self, out: &mut [u8]) {
+        xor_bytes(&mut self.state, self.pos, &[0x1F]);
+        xor_bytes(&mut self.state, SHAKE256_RATE - 1, &[0x80]);
+        for chunk in out.chunks_mut(SHAKE256_RATE) {
+            keccak_x4::f1600(&mut self.state);
+            for (bytes, word) in chunk.chunks_mut(8).zip(self.state.iter()) {
+                bytes.copy_from_slice(&word.to_le_bytes()[..bytes.len()]);
+            }
+        }
+    }
+}
+
+impl Drop for Shake256Absorb {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.state[..]);
+    }
+}
+
+/// XORs `data` into the little-endian byte string of `state` from byte `pos` on
+/// (`pos + data.len()` ≤ 200), whole words where aligned.
+fn xor_bytes(state: &mut [u64; 25], mut pos: usize, mut data: &[u8]) {
+    while !pos.is_multiple_of(8) {
+        let Some((&b, rest)) = data.split_first() else {
+            return;
+        };
+        state[pos / 8] ^= u64::from(b) << (8 * (pos % 8));
+        pos += 1;
+        data = rest;
+    }
+    let mut words = data.chunks_exact(8);
+    for w in &mut words {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(w);
+        state[pos / 8] ^= u64::from_le_bytes(b);
+        pos += 8;
+    }
+    for &b in words.remainder() {
+        state[pos / 8] ^= u64::from(b) << (8 * (pos % 8));
+        pos += 1;
     }
 }
 
@@ -305,6 +365,46 @@ impl Transcript {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shake256_absorb_matches_sha3() {
+        // Every split of inputs across and inside blocks, and outputs over several blocks.
+        let data: alloc::vec::Vec<u8> = (0..700u32).map(|i| (i * 31 + 7).to_le_bytes()[0]).collect();
+        for len in [0, 1, 7, 8, 9, 63, 135, 136, 137, 271, 272, 273, 500, 700] {
+            for cut in [0, 1, 5, 8, 64, 136, 200] {
+                let cut = cut.min(len);
+                for out_len in [1, 32, 64, 135, 136, 137, 300] {
+                    let mut want = alloc::vec![0u8; out_len];
+                    shake256(&[&data[..len]]).read(&mut want);
+                    let mut h = Shake256Absorb::default();
+                    h.absorb(&data[..cut]);
+                    h.absorb(&data[cut..len]);
+                    let mut got = alloc::vec![0u8; out_len];
+                    h.finalize_into(&mut got);
+                    assert_eq!(got, want, "len {len} cut {cut} out {out_len}");
+                    let mut got = alloc::vec![0u8; out_len];
+                    shake256_into(&[&data[..cut], &data[cut..len]], &mut got);
+                    assert_eq!(got, want, "shake256_into len {len} cut {cut} out {out_len}");
+                }
+            }
+        }
+    }
+
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    #[test]
+    fn one_state_permutation_matches_scalar_on_every_backend() {
+        use keccak_x4::{set_backend, Backend};
+        let start: [u64; 25] = core::array::from_fn(|i| (i as u64 + 3).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut want = start;
+        keccak::f1600(&mut want);
+        // Process-wide, but every backend gives the same bytes: concurrent tests still pass.
+        for b in [Backend::Portable, Backend::Avx2, Backend::Auto] {
+            set_backend(b);
+            let mut got = start;
+            keccak_x4::f1600(&mut got);
+            assert_eq!(got, want, "{b:?}");
+        }
+    }
 
     #[test]
     fn sp800_185_encodings() {

@@ -2,8 +2,9 @@
 //!
 //! The ML-DSA samplers consume whole blocks and stop at an exact count; `sha3`'s XOF
 //! reader permutes one block ahead, which costs a sixth permutation per matrix entry.
-//! This sponge uses the same Keccak-f\[1600\] (the `keccak` crate, which `sha3` is built
-//! on) and permutes only when a block is asked for.
+//! This sponge permutes only when a block is asked for, on the crate's one-state
+//! Keccak-f\[1600\] (`keccak_x4::f1600`: the AVX-512VL kernel where the CPU has it, else the
+//! `keccak` crate, which `sha3` is built on).
 
 /// A SHAKE instance with rate `RATE` bytes whose whole input fits in one block.
 pub(crate) struct ShakeBlocks<const RATE: usize> {
@@ -33,13 +34,13 @@ impl<const RATE: usize> ShakeBlocks<RATE> {
             w.copy_from_slice(chunk);
             *lane = u64::from_le_bytes(w);
         }
-        zeroize::Zeroize::zeroize(&mut block);
+        zeroize::Zeroize::zeroize(&mut block[..]);
         ShakeBlocks { state }
     }
 
     /// The next `RATE` output bytes.
     pub(crate) fn next_block(&mut self) -> [u8; RATE] {
-        keccak::f1600(&mut self.state);
+        super::keccak_x4::f1600(&mut self.state);
         let mut out = [0u8; RATE];
         for (chunk, lane) in out.chunks_exact_mut(8).zip(self.state.iter()) {
             chunk.copy_from_slice(&lane.to_le_bytes());
@@ -51,7 +52,7 @@ impl<const RATE: usize> ShakeBlocks<RATE> {
 impl<const RATE: usize> Drop for ShakeBlocks<RATE> {
     fn drop(&mut self) {
         // The state may hold secret seeds (ExpandS, ExpandMask).
-        zeroize::Zeroize::zeroize(&mut self.state);
+        zeroize::Zeroize::zeroize(&mut self.state[..]);
     }
 }
 

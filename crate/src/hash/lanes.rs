@@ -66,7 +66,7 @@ fn scalar_first(s: &mut State) {
     for (lane, w) in s.iter_mut().zip(st.iter()) {
         lane[0] = *w;
     }
-    zeroize::Zeroize::zeroize(&mut st);
+    zeroize::Zeroize::zeroize(&mut st[..]);
 }
 
 /// Up to [`LANES`] SHAKE streams of rate `RATE` bytes, stream `j` over `prefix ‖ suffix[j]`
@@ -103,7 +103,7 @@ impl<const RATE: usize> ShakeLanes<RATE> {
             }
         }
         // The seeds may be secret (ExpandS, ExpandMask).
-        zeroize::Zeroize::zeroize(&mut block);
+        zeroize::Zeroize::zeroize(&mut block[..]);
         ShakeLanes { state, active }
     }
 
@@ -124,7 +124,7 @@ impl<const RATE: usize> ShakeLanes<RATE> {
 impl<const RATE: usize> Drop for ShakeLanes<RATE> {
     fn drop(&mut self) {
         // The states may hold secret seeds (ExpandS, ExpandMask).
-        zeroize::Zeroize::zeroize(&mut self.state);
+        zeroize::Zeroize::zeroize(self.state.as_flattened_mut());
     }
 }
 

@@ -191,7 +191,7 @@ pub(super) struct SecretParts {
 
 impl zeroize::Zeroize for SecretParts {
     fn zeroize(&mut self) {
-        self.key.zeroize();
+        self.key[..].zeroize();
         self.s1.zeroize();
         self.s2.zeroize();
         self.t0.zeroize();

@@ -1,7 +1,8 @@
 //! SIMD kernels for ML-DSA outside the NTT: the 23-bit rejection sampling of ExpandA
 //! (Alg. 30 RejNTTPoly), the row products of Â (a sum of NTT-domain products with one
-//! Montgomery reduction), and HighBits, LowBits, MakeHint and UseHint (Alg. 37–40) over a
-//! whole polynomial.
+//! Montgomery reduction), HighBits, LowBits, MakeHint and UseHint (Alg. 37–40) over a
+//! whole polynomial, and the coefficient-wise reductions and infinity-norm check of
+//! `Poly` (`reduce`, `freeze`, `exceeds`; AVX2 only, portable elsewhere).
 //!
 //! Each has a portable definition here, which the tests keep as the reference, and
 //! vector versions that give the same i32s bit for bit, dispatched as the NTT's are
@@ -14,8 +15,8 @@
 //! in signing: lane-wise arithmetic and compares only, no branch or index on the data.
 
 use super::hint::{make_hint, use_hint};
-use super::ntt::mont_reduce;
 use super::ntt::Q;
+use super::ntt::{caddq, mont_reduce, reduce32};
 use super::poly::{Poly, N};
 use super::rounding::{high_bits, low_bits};
 
@@ -93,6 +94,47 @@ pub(super) fn rej_ntt(block: &[u8], a: &mut [i32; N], filled: &mut usize) {
     }
     // The vector code stops where fewer than a vector's candidates or slots remain.
     rej_ntt_portable(&block[done..], a, filled);
+}
+
+/// `reduce32` of every coefficient (`FREEZE`: then `caddq`, the representative in [0, q)),
+/// for coefficients ≤ 2^31 − 2^22 − 1.
+#[inline]
+pub(super) fn reduce_poly<const FREEZE: bool>(a: &mut [i32; N]) {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if let Some(k) = avx2::Avx2::get() {
+        return k.reduce::<FREEZE>(a);
+    }
+    reduce_portable::<FREEZE>(a);
+}
+
+/// [`reduce_poly`] coefficient by coefficient.
+#[inline(always)]
+pub(super) fn reduce_portable<const FREEZE: bool>(a: &mut [i32; N]) {
+    for x in a.iter_mut() {
+        *x = if FREEZE { caddq(reduce32(*x)) } else { reduce32(*x) };
+    }
+}
+
+/// Whether some |a[i]| ≥ `bound` (1 ≤ `bound`), for coefficients in the `reduce32` range:
+/// every coefficient is examined, with no branch on its value or sign.
+#[inline]
+pub(super) fn exceeds_poly(a: &[i32; N], bound: i32) -> bool {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if let Some(k) = avx2::Avx2::get() {
+        return k.exceeds(a, bound);
+    }
+    exceeds_portable(a, bound)
+}
+
+/// [`exceeds_poly`] coefficient by coefficient.
+#[inline(always)]
+pub(super) fn exceeds_portable(a: &[i32; N], bound: i32) -> bool {
+    let mut flag = 0i32;
+    for &a in a.iter() {
+        let abs = a - ((a >> 31) & (2 * a));
+        flag |= (bound - 1) - abs;
+    }
+    flag < 0
 }
 
 /// UseHint on each coefficient: `w1[i] = UseHint(h[i], r[i])` for r in [0, q).
@@ -335,6 +377,72 @@ mod tests {
                     let m = make_hint_portable(&mut g, r, c, gamma2);
                     assert!(h == g && n == m, "MakeHint, γ2 = {gamma2}, case {k}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn reduce_and_exceeds_match_portable() {
+        let mut rng = Rng::new(15);
+        set_backend(Backend::Auto);
+        // reduce32's whole domain, its ends, and around multiples of q.
+        let top = i32::MAX - (1 << 22);
+        let mut cases: Vec<[i32; N]> = (0..100)
+            .map(|k| {
+                core::array::from_fn(|_| match k % 3 {
+                    0 => rng.coeff(i32::MAX / 2) * 2,
+                    1 => rng.coeff(9 * Q),
+                    _ => rng.coeff(256) * Q + rng.coeff(2),
+                })
+            })
+            .map(|mut a: [i32; N]| {
+                a.iter_mut().for_each(|x| *x = (*x).min(top));
+                a
+            })
+            .collect();
+        cases.push([top; N]);
+        cases.push([i32::MIN; N]);
+        cases.push(core::array::from_fn(|i| {
+            [top, i32::MIN, 0, Q, -Q, Q - 1, 1 - Q, 1 << 22][i % 8]
+        }));
+        for (k, a) in cases.iter().enumerate() {
+            let (mut x, mut y) = (*a, *a);
+            reduce_poly::<false>(&mut x);
+            reduce_portable::<false>(&mut y);
+            assert!(x == y, "reduce, case {k}");
+            let (mut x, mut y) = (*a, *a);
+            reduce_poly::<true>(&mut x);
+            reduce_portable::<true>(&mut y);
+            assert!(x == y, "freeze, case {k}");
+        }
+        // exceeds: the reduce32 range, and each signing bound with coefficients at
+        // ±(bound − 1) and ±bound in every position class.
+        let gamma1 = [1 << 17, 1 << 19];
+        let bounds = [
+            1,
+            2,
+            (Q - 1) / 88,
+            (Q - 1) / 32,
+            (Q - 1) / 88 - 78,
+            (Q - 1) / 32 - 196,
+        ]
+        .into_iter()
+        .chain(gamma1.iter().flat_map(|g| [g - 78, g - 196, g - 120]));
+        for bound in bounds {
+            let mut polys = rng.polys(bound - 1);
+            polys.extend(rng.polys(bound));
+            polys.push(rng.poly(6_283_009));
+            for i in [0, 7, 8, 255] {
+                let mut a = rng.poly(bound - 1);
+                a[i] = -bound;
+                polys.push(a);
+            }
+            for (k, a) in polys.iter().enumerate() {
+                assert_eq!(
+                    exceeds_poly(a, bound),
+                    exceeds_portable(a, bound),
+                    "bound {bound}, case {k}"
+                );
             }
         }
     }

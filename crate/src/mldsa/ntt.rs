@@ -286,7 +286,7 @@ pub(super) mod tests {
 
         /// Polynomials with |coefficients| ≤ `bound`: the extremes (all ±bound, alternating
         /// signs, one non-zero coefficient, zero) and 300 uniform ones.
-        pub(super) fn polys(&mut self, bound: i32) -> Vec<[i32; 256]> {
+        pub(crate) fn polys(&mut self, bound: i32) -> Vec<[i32; 256]> {
             let mut v = vec![[bound; 256], [-bound; 256], [0; 256]];
             v.push(core::array::from_fn(|i| if i % 2 == 0 { bound } else { -bound }));
             v.push(core::array::from_fn(|i| if i < 128 { bound } else { -bound }));

@@ -6,6 +6,8 @@
 //! multi-way Keccak, and a lone stream on the one-stream functions (`rej_ntt_poly`,
 //! `rej_bounded_poly`, `expand_mask_poly`), which the tests keep as the reference.
 
+use zeroize::Zeroize;
+
 use super::params::Params;
 use super::poly::{Poly, N};
 use crate::hash::blocks::{Shake128Blocks, Shake256Blocks};
@@ -137,8 +139,9 @@ pub(super) fn rej_bounded_poly<P: Params>(rho_prime: &[u8; 64], index: u16) -> P
     let mut a = Poly::default();
     let mut filled = 0;
     while filled < N {
-        let block = zeroize::Zeroizing::new(xof.next_block());
+        let mut block = xof.next_block();
         rej_bounded_take::<P>(&block[..], &mut a, &mut filled);
+        block.as_mut_slice().zeroize();
     }
     a
 }
@@ -203,10 +206,11 @@ fn rej_bounded_group<P: Params>(rho_prime: &[u8; 64], first: u16, out: &mut [Pol
     let mut filled = [0usize; LANES];
     out.fill(Poly::default());
     while filled[..out.len()].iter().any(|&f| f < N) {
-        let blocks = zeroize::Zeroizing::new(xof.next_blocks());
+        let mut blocks = xof.next_blocks();
         for ((block, p), f) in blocks.iter().zip(out.iter_mut()).zip(filled.iter_mut()) {
             rej_bounded_take::<P>(block, p, f);
         }
+        blocks.as_flattened_mut().zeroize();
     }
 }
 
@@ -216,7 +220,8 @@ fn rej_bounded_group<P: Params>(rho_prime: &[u8; 64], first: u16, out: &mut [Pol
 #[allow(clippy::cast_possible_truncation)]
 pub(super) fn expand_mask<P: Params>(rho_pp: &[u8; 64], kappa: u16, y: &mut [Poly]) {
     let len = 32 * P::Z_BITS;
-    let mut buf = zeroize::Zeroizing::new([[0u8; 5 * RATE256]; LANES]);
+    // Wiped at the end, as a slice (one fill; an array's `zeroize` stores byte by byte).
+    let mut buf = [[0u8; 5 * RATE256]; LANES];
     for (g, group) in y.chunks_mut(LANES).enumerate() {
         let first = kappa.wrapping_add((g * LANES) as u16);
         if let [p] = group {
@@ -226,16 +231,18 @@ pub(super) fn expand_mask<P: Params>(rho_pp: &[u8; 64], kappa: u16, y: &mut [Pol
         let seeds: [[u8; 2]; LANES] = core::array::from_fn(|t| first.wrapping_add(t as u16).to_le_bytes());
         let mut xof = Shake256Lanes::new(rho_pp, &seeds[..group.len()]);
         for b in 0..len.div_ceil(RATE256) {
-            let blocks = zeroize::Zeroizing::new(xof.next_blocks());
+            let mut blocks = xof.next_blocks();
             let end = (RATE256 * (b + 1)).min(len);
             for (lane, block) in buf.iter_mut().zip(blocks.iter()).take(group.len()) {
                 lane[RATE256 * b..end].copy_from_slice(&block[..end - RATE256 * b]);
             }
+            blocks.as_flattened_mut().zeroize();
         }
         for (p, lane) in group.iter_mut().zip(buf.iter()) {
             *p = super::encode::unpack_mask::<P>(&lane[..len]);
         }
     }
+    buf.as_flattened_mut().zeroize();
 }
 
 /// One polynomial of ExpandMask, with `buf` as scratch space.
@@ -243,8 +250,9 @@ fn expand_mask_poly<P: Params>(rho_pp: &[u8; 64], counter: u16, buf: &mut [u8; 5
     let len = 32 * P::Z_BITS;
     let mut xof = Shake256Blocks::new(&[rho_pp, &counter.to_le_bytes()]);
     for chunk in buf[..len].chunks_mut(RATE256) {
-        let block = zeroize::Zeroizing::new(xof.next_block());
+        let mut block = xof.next_block();
         chunk.copy_from_slice(&block[..chunk.len()]);
+        block.as_mut_slice().zeroize();
     }
     super::encode::unpack_mask::<P>(&buf[..len])
 }

@@ -65,6 +65,20 @@ impl Avx2 {
         }
     }
 
+    /// [`super::reduce_poly`].
+    #[inline]
+    pub(super) fn reduce<const FREEZE: bool>(self, a: &mut [i32; N]) {
+        // SAFETY: `self` exists only if the CPU has AVX2 (`Avx2::get`).
+        unsafe { reduce::<FREEZE>(a) }
+    }
+
+    /// [`super::exceeds_poly`].
+    #[inline]
+    pub(super) fn exceeds(self, a: &[i32; N], bound: i32) -> bool {
+        // SAFETY: `self` exists only if the CPU has AVX2 (`Avx2::get`).
+        unsafe { exceeds(a, bound) }
+    }
+
     /// [`super::make_hint_poly`].
     #[inline]
     pub(super) fn make_hint(self, h: &mut [i32; N], r: &[i32; N], ct0: &[i32; N], gamma2: i32) -> usize {
@@ -127,6 +141,38 @@ fn dot(r: &mut [i32; N], a: &[Poly], b: &[Poly], minus: Option<(&Poly, &Poly)>) 
         let d_o = _mm256_sub_epi64(so, _mm256_mul_epi32(_mm256_mul_epi32(so, qinv), q));
         store(out, _mm256_blend_epi32::<0xAA>(_mm256_srli_epi64::<32>(de), d_o));
     }
+}
+
+/// reduce32 (t = (a + 2^22) >> 23, a − t·q) of eight lanes at a time, then (`FREEZE`) q
+/// added where the result is negative: the arithmetic of `ntt::reduce32` and `ntt::caddq`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn reduce<const FREEZE: bool>(a: &mut [i32; N]) {
+    let q = _mm256_set1_epi32(Q);
+    let half = _mm256_set1_epi32(1 << 22);
+    for c in a.chunks_exact_mut(8) {
+        let x = load(c);
+        let t = _mm256_srai_epi32::<23>(_mm256_add_epi32(x, half));
+        let mut x = _mm256_sub_epi32(x, _mm256_mullo_epi32(t, q));
+        if FREEZE {
+            x = _mm256_add_epi32(x, _mm256_and_si256(_mm256_srai_epi32::<31>(x), q));
+        }
+        store(c, x);
+    }
+}
+
+/// Whether some |a| ≥ `bound`: the OR over all lanes of (bound − 1) − |a| has its sign bit
+/// set exactly then (|a| < 2^31 in the `reduce32` range). No branch on the data; the one
+/// bit leaves through a movemask.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn exceeds(a: &[i32; N], bound: i32) -> bool {
+    let b = _mm256_set1_epi32(bound - 1);
+    let mut flag = _mm256_setzero_si256();
+    for c in a.chunks_exact(8) {
+        flag = _mm256_or_si256(flag, _mm256_sub_epi32(b, _mm256_abs_epi32(load(c))));
+    }
+    _mm256_movemask_ps(_mm256_castsi256_ps(flag)) != 0
 }
 
 /// HighBits (`HIGH`) or LowBits of each coefficient.
