@@ -51,7 +51,7 @@ use quasar_pq::lss::{
     Outcome,
 };
 use quasar_pq::party::sim::{Network, Sent};
-use quasar_pq::party::{Incoming, Party, Step};
+use quasar_pq::party::{Incoming, Outgoing, Party, Step};
 use quasar_pq::vss::{Curve, Ed25519, Mode, Ristretto255};
 use quasar_pq::PartyId;
 
@@ -62,14 +62,54 @@ fn network<C: Curve>(
     label: &str,
 ) -> Network<Outcome<C>> {
     let mut net = Network::new();
+    for (party, first) in started(c, old, label) {
+        net.add(party, first);
+    }
+    net
+}
+
+/// Every participant of `c` started, in party order.
+fn started<C: Curve>(
+    c: &Ceremony<C>,
+    old: &BTreeMap<PartyId, KeyShare<C>>,
+    label: &str,
+) -> Vec<(DealingParty<C>, Outgoing)> {
+    participants(c)
+        .into_iter()
+        .map(|p| {
+            DealingParty::start(c.clone(), p, old.get(&p), &mut common::party_rng(label, p)).expect("start")
+        })
+        .collect()
+}
+
+/// Every participant of `ceremony`, increasing.
+fn participants<C: Curve>(c: &Ceremony<C>) -> Vec<PartyId> {
     let mut all: Vec<PartyId> = c.dealers().iter().chain(c.receivers()).copied().collect();
     all.sort_unstable();
     all.dedup();
-    for p in all {
-        let (party, first) =
-            DealingParty::start(c.clone(), p, old.get(&p), &mut common::party_rng(label, p)).expect("start");
+    all
+}
+
+/// [`network`] with the parties started concurrently, stepping each round's parties
+/// concurrently (the `parallel` feature's whole run).
+#[cfg(feature = "parallel")]
+fn network_parallel<C: Curve>(
+    c: &Ceremony<C>,
+    old: &BTreeMap<PartyId, KeyShare<C>>,
+    label: &str,
+) -> Network<Outcome<C>> {
+    use rayon::prelude::*;
+    let parties: Vec<(DealingParty<C>, Outgoing)> = participants(c)
+        .into_par_iter()
+        .map(|p| {
+            DealingParty::start(c.clone(), p, old.get(&p), &mut common::party_rng(label, p)).expect("start")
+        })
+        .collect();
+    let mut net = Network::new();
+    for (party, first) in parties {
         net.add(party, first);
     }
+    net.parallel(true);
     net
 }
 
@@ -134,9 +174,14 @@ fn bench_case<C: Curve>(c: &mut Criterion, mode: Mode, case: Case, dkgs: &mut Dk
     #[cfg(feature = "parallel")]
     bench(&mut g, &format!("{key}/total-parallel"), || {
         i += 1;
-        let mut net = network(&ceremony, &old_shares, &format!("{key}/total/{i}"));
-        net.parallel(true);
-        timed(|| run(net)).1
+        timed(|| {
+            run(network_parallel(
+                &ceremony,
+                &old_shares,
+                &format!("{key}/total/{i}"),
+            ))
+        })
+        .1
     });
     let dealer = ceremony.dealers()[0];
     let start = |p: PartyId| {
