@@ -45,7 +45,8 @@ use std::collections::BTreeMap;
 use common::{
     bench, cases, fmt, ids, median_of, pid, replay, run, run_logged, timed, two_thirds, wanted, Case,
 };
-use criterion::{Criterion, SamplingMode};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, SamplingMode};
 use quasar_pq::lss::{
     ActivationCertificate, ActivationKind, ActivationParty, Ceremony, DealingParty, GroupPublic, KeyShare,
     Outcome,
@@ -155,11 +156,7 @@ fn bench_case<C: Curve>(c: &mut Criterion, mode: Mode, case: Case, dkgs: &mut Dk
         .values()
         .all(|o| o.activation.is_some() && o.blame.is_empty()));
 
-    let mut g = c.benchmark_group(&key);
-    g.sample_size(10)
-        .sampling_mode(SamplingMode::Flat)
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(2));
+    let mut g = whole_runs(c, &key);
     let mut i = 0;
     bench(&mut g, &format!("{key}/total"), || {
         i += 1;
@@ -214,6 +211,16 @@ fn bench_case<C: Curve>(c: &mut Criterion, mode: Mode, case: Case, dkgs: &mut Dk
     g.finish();
 }
 
+/// A group of whole runs: ten samples, each one run.
+fn whole_runs<'a>(c: &'a mut Criterion, key: &str) -> BenchmarkGroup<'a, WallTime> {
+    let mut g = c.benchmark_group(key);
+    g.sample_size(10)
+        .sampling_mode(SamplingMode::Flat)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(2));
+    g
+}
+
 /// A whole DKG among `n` (t = ⌈2n/3⌉) through the simulator, and one receiver's rounds.
 fn bench_dkg<C: Curve>(c: &mut Criterion, mode: Mode, n: u16) {
     let key = format!("{}/dkg/{n}", group_name(C::NAME, mode));
@@ -224,11 +231,7 @@ fn bench_dkg<C: Curve>(c: &mut Criterion, mode: Mode, n: u16) {
     let none = BTreeMap::new();
     let reference = format!("{key}/reference");
     let (_, sent) = run_logged(network(&ceremony, &none, &reference));
-    let mut g = c.benchmark_group(&key);
-    g.sample_size(10)
-        .sampling_mode(SamplingMode::Flat)
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(2));
+    let mut g = whole_runs(c, &key);
     let mut i = 0;
     bench(&mut g, &format!("{key}/total"), || {
         i += 1;

@@ -100,16 +100,12 @@ pub(crate) fn shake256_into(parts: &[&[u8]], out: &mut [u8]) {
 }
 
 /// SHAKE256 rate in bytes.
-#[cfg(all(target_arch = "x86_64", feature = "std"))]
 const SHAKE256_RATE: usize = 136;
 
 /// An incremental SHAKE256 absorber, for inputs produced piece by piece (FIPS 202 §4, the
 /// sponge with rate 136 bytes), on the crate's one-state Keccak-f\[1600\]
 /// (`keccak_x4::f1600`): ML-DSA's μ, ρ″, c̃ and tr, where `sha3`'s scalar permutation cost
 /// more than the vector kernel. The state is wiped on drop (ρ″ absorbs the key K).
-/// Natively on x86-64 only: elsewhere that permutation is `sha3`'s own, and a second
-/// sponge would only add code (WebAssembly modules carry `sha3` anyway).
-#[cfg(all(target_arch = "x86_64", feature = "std"))]
 #[derive(Default, Clone)]
 pub(crate) struct Shake256Absorb {
     state: [u64; 25],
@@ -117,7 +113,6 @@ pub(crate) struct Shake256Absorb {
     pos: usize,
 }
 
-#[cfg(all(target_arch = "x86_64", feature = "std"))]
 impl Shake256Absorb {
     /// Absorbs more input.
     pub(crate) fn absorb(&mut self, mut data: &[u8]) {
@@ -146,14 +141,12 @@ impl Shake256Absorb {
     }
 }
 
-#[cfg(all(target_arch = "x86_64", feature = "std"))]
 impl Drop for Shake256Absorb {
     fn drop(&mut self) {
         zeroize::Zeroize::zeroize(&mut self.state[..]);
     }
 }
 
-#[cfg(all(target_arch = "x86_64", feature = "std"))]
 /// XORs `data` into the little-endian byte string of `state` from byte `pos` on
 /// (`pos + data.len()` ≤ 200), whole words where aligned.
 fn xor_bytes(state: &mut [u64; 25], mut pos: usize, mut data: &[u8]) {
@@ -175,24 +168,6 @@ fn xor_bytes(state: &mut [u64; 25], mut pos: usize, mut data: &[u8]) {
     for &b in words.remainder() {
         state[pos / 8] ^= u64::from(b) << (8 * (pos % 8));
         pos += 1;
-    }
-}
-
-/// An incremental SHAKE256 absorber, for inputs produced piece by piece (`sha3`'s).
-#[cfg(not(all(target_arch = "x86_64", feature = "std")))]
-#[derive(Default, Clone)]
-pub(crate) struct Shake256Absorb(Shake256);
-
-#[cfg(not(all(target_arch = "x86_64", feature = "std")))]
-impl Shake256Absorb {
-    /// Absorbs more input.
-    pub(crate) fn absorb(&mut self, data: &[u8]) {
-        self.0.update(data);
-    }
-
-    /// Finishes absorbing and fills `out`.
-    pub(crate) fn finalize_into(self, out: &mut [u8]) {
-        self.0.finalize_xof().read(out);
     }
 }
 

@@ -390,17 +390,22 @@ impl<C: Curve> Round1State<C> {
         if common.is_receiver() {
             let mut shares = shares;
             // One share from every valid dealer: first the check shared in this process.
-            let all: Option<Vec<&Share<C>>> = valid
-                .iter()
-                .map(|d| {
-                    if *d == me {
-                        self_share.as_ref()
-                    } else {
-                        shares.get(d).map(|m| &m.share)
-                    }
-                })
-                .collect();
-            let shared_ok = all.and_then(|all| deal_set.check_shares(&common, &all)) == Some(true);
+            #[cfg(feature = "in-process-sharing")]
+            let shared_ok = {
+                let all: Option<Vec<&Share<C>>> = valid
+                    .iter()
+                    .map(|d| {
+                        if *d == me {
+                            self_share.as_ref()
+                        } else {
+                            shares.get(d).map(|m| &m.share)
+                        }
+                    })
+                    .collect();
+                all.and_then(|all| deal_set.check_shares(&common, &all)) == Some(true)
+            };
+            #[cfg(not(feature = "in-process-sharing"))]
+            let shared_ok = false;
             let mut complaints = Vec::new();
             let mut pending: Vec<(PartyId, Share<C>)> = Vec::with_capacity(valid.len());
             for &d in &valid {

@@ -72,20 +72,31 @@ pub(super) fn batch_check_shares<C: Curve>(
         return true;
     }
     let rho = common.weights(b"own-shares", pending.len());
+    let lhs = weighted_commitment(common.ceremony.mode, pending.iter().map(|(_, s)| s), &rho);
+    let rhs = C::msm_vartime(&rho, expected);
+    bool::from(lhs.ct_eq(&rhs))
+}
+
+/// `(Σ ρ_i·s_i)·G (+ (Σ ρ_i·b_i)·H)`, the shares' side of a batch check: constant-time
+/// scalar arithmetic and one fixed-base multiplication; the sums are wiped.
+pub(super) fn weighted_commitment<'a, C: Curve>(
+    mode: Mode,
+    shares: impl Iterator<Item = &'a Share<C>>,
+    rho: &[C::Scalar],
+) -> C::Point {
     let mut value = C::Scalar::ZERO;
     let mut blind = C::Scalar::ZERO;
-    for ((_, s), r) in pending.iter().zip(rho.iter()) {
+    for (s, r) in shares.zip(rho.iter()) {
         value += *s.value() * r;
         blind += *s.blind() * r;
     }
-    let lhs = match common.ceremony.mode {
+    let point = match mode {
         Mode::Pedersen => C::mul_base_h(&value, &blind),
         Mode::Feldman => C::mul_base(&value),
     };
     zeroize::Zeroize::zeroize(&mut value);
     zeroize::Zeroize::zeroize(&mut blind);
-    let rhs = C::msm_vartime(&rho, expected);
-    bool::from(lhs.ct_eq(&rhs))
+    point
 }
 
 /// The new commitments, `base + Σ_{i∈Q'} μ_i·C_i` (base = the old commitments for a

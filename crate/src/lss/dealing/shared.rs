@@ -36,11 +36,12 @@ use group::ff::Field;
 use group::Group;
 use subtle::ConstantTimeEq;
 
+use super::checks::weighted_commitment;
 use super::Common;
 use crate::lss::DealMessage;
 use crate::party::shared;
 use crate::vss::commit::horner_small_vartime;
-use crate::vss::{Curve, Mode, Share};
+use crate::vss::{Curve, Share};
 use crate::PartyId;
 
 /// The valid deals of one dealing, as the receivers of this process see them.
@@ -141,18 +142,7 @@ impl<C: Curve> DealSet<C> {
                 .collect();
             Aggregate { rho, points }
         });
-        let mut value = C::Scalar::ZERO;
-        let mut blind = C::Scalar::ZERO;
-        for (s, r) in shares.iter().zip(aggregate.rho.iter()) {
-            value += *s.value() * r;
-            blind += *s.blind() * r;
-        }
-        let lhs = match common.ceremony.mode {
-            Mode::Pedersen => C::mul_base_h(&value, &blind),
-            Mode::Feldman => C::mul_base(&value),
-        };
-        zeroize::Zeroize::zeroize(&mut value);
-        zeroize::Zeroize::zeroize(&mut blind);
+        let lhs = weighted_commitment(common.ceremony.mode, shares.iter().copied(), &aggregate.rho);
         let rhs = horner_small_vartime(&aggregate.points, u64::from(common.me.get()));
         // Public: whether the batch passes (it does for every honest dealing).
         Some(crate::ct::public(bool::from(lhs.ct_eq(&rhs))))
@@ -227,10 +217,6 @@ impl<C: Curve> DealSet<C> {
         Arc::new(DealSet(core::marker::PhantomData))
     }
 
-    pub(super) fn check_shares(&self, _: &Common<C>, _: &[&Share<C>]) -> Option<bool> {
-        None
-    }
-
     pub(super) fn combined(&self, _: &[PartyId], _: Option<&[C::Scalar]>) -> Option<Arc<Sum<C>>> {
         None
     }
@@ -254,7 +240,7 @@ mod tests {
     use super::*;
     use crate::lss::dealing::{round1, Round1State};
     use crate::lss::Ceremony;
-    use crate::vss::Ristretto255 as C;
+    use crate::vss::{Mode, Ristretto255 as C};
 
     fn pid(v: u16) -> PartyId {
         PartyId::new(v).unwrap()
