@@ -192,6 +192,9 @@ pub mod tags {
     pub const LSS_BATCH: &str = "QUASAR-LSS-BATCH-v1";
     /// Pulsar custody: the ML-DSA seed derived from the group secret.
     pub const PULSAR_SEED: &str = "QUASAR-PULSAR-SEED-v1";
+    /// Pulsar custody: the combiner's local weights for checking the shares at once
+    /// (never sent).
+    pub const PULSAR_COMBINE_BATCH: &str = "QUASAR-PULSAR-COMBINE-BATCH-v1";
     /// Pulsar custody: the key and nonce of a share envelope (ML-KEM-768 + AEAD).
     pub const PULSAR_SHARE_ENVELOPE: &str = "QUASAR-PULSAR-SHARE-ENVELOPE-v1";
     /// A direct message sealed for its recipient's process ([`crate::pulsar::custody::envelope::seal_message`]).

@@ -99,7 +99,7 @@ impl KeyShare {
             return Err(Error::KeyMismatch);
         }
         let head = &sealed[..HEADER_LEN];
-        let package = envelope::open(kem, head, kem_ct, body).ok_or(bad(wire::Error::InvalidValue(
+        let package = envelope::open(&envelope::Opener::new(kem, 1), head, kem_ct, body).ok_or(bad(wire::Error::InvalidValue(
             "envelope (altered, or sealed to another key)",
         )))?;
         // The frame's layout fields are public (the share and the pairwise keys stay secret).

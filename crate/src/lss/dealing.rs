@@ -100,21 +100,7 @@ impl<C: Curve> Common<C> {
     /// the same at every honest party, whatever its local randomness; torsion is then
     /// judged deterministically at finalize.
     pub(super) fn weights(&self, label: &[u8], count: usize) -> Vec<C::Scalar> {
-        let mut t = Transcript::new(tags::LSS_BATCH);
-        t.append(&self.batch_seed[..]).append(label);
-        let mut rng = rand_chacha::ChaCha20Rng::from_seed(t.finalize::<32>());
-        let shift = {
-            let s = C::Scalar::from(1u64 << 32);
-            s * s
-        };
-        let eight = C::Scalar::from(8u64);
-        let weights: Vec<C::Scalar> = (0..count)
-            .map(|_| (C::Scalar::from(rng.next_u64()) * shift + C::Scalar::from(rng.next_u64())) * eight)
-            .collect();
-        // Public: the weights are used only after every share they check was received, so
-        // a dealer learning them (from multi-scalar multiplication timing) cannot adapt.
-        crate::ct::public_slice(&weights);
-        weights
+        crate::vss::commit::batch_weights::<C>(tags::LSS_BATCH, &self.batch_seed[..], label, count)
     }
 
     /// An RNG derived from this party's secret batch seed for `label` (the activation

@@ -263,6 +263,19 @@ impl<C: Curve> Commitments<C> {
         }
     }
 
+    /// Checks many parties' shares at once: with weights `ρ` (one per share) that whoever
+    /// made the shares could not predict, `Σ ρ_i·com(share_i) == Σ_k (Σ_i ρ_i·i^k)·C_k`.
+    /// One fixed-base multiplication of the weighted shares (constant time) and one
+    /// multi-scalar multiplication of the `t` commitments, instead of both per share.
+    ///
+    /// `false` says only that some share fails (all pass except with probability about
+    /// 2^-128): check each with [`Commitments::verify_share`] to name it.
+    #[cfg(any(test, feature = "batched-combine"))]
+    pub(crate) fn verify_shares_weighted(&self, shares: &[(PartyId, Share<C>)], rho: &[C::Scalar]) -> bool {
+        let sigma = power_sums::<C>(shares.iter().map(|(p, _)| *p).zip(rho.iter().copied()), self.points.len());
+        shares_open_weighted(self.mode, shares, &self.points, &sigma, rho)
+    }
+
     /// Encodes: u16 count ‖ points.
     pub fn write(&self, w: &mut Writer) {
         w.u16(crate::wire::len_u16(self.points.len()));
@@ -322,6 +335,81 @@ impl<C: Curve> Commitments<C> {
     pub fn is_torsion_free_vartime(&self) -> bool {
         self.points.iter().all(C::is_torsion_free_vartime)
     }
+}
+
+/// Weights for a batch check, one per item, from a secret `seed` and a `label`: 8 times a
+/// random 128-bit integer. The factor 8 (Ed25519's cofactor) makes a batch blind to torsion
+/// components, so whether it passes depends only on the prime-order parts. They are made
+/// public (timing): a batch uses them only after every item it checks was fixed.
+pub(crate) fn batch_weights<C: Curve>(tag: &str, seed: &[u8], label: &[u8], count: usize) -> Vec<C::Scalar> {
+    use rand_core::{RngCore, SeedableRng};
+    let mut t = crate::hash::Transcript::new(tag);
+    t.append(seed).append(label);
+    let mut rng = rand_chacha::ChaCha20Rng::from_seed(t.finalize::<32>());
+    let shift = {
+        let s = C::Scalar::from(1u64 << 32);
+        s * s
+    };
+    let eight = C::Scalar::from(8u64);
+    let weights: Vec<C::Scalar> = (0..count)
+        .map(|_| (C::Scalar::from(rng.next_u64()) * shift + C::Scalar::from(rng.next_u64())) * eight)
+        .collect();
+    // Public: see above.
+    crate::ct::public_slice(&weights);
+    weights
+}
+
+/// `σ_k = Σ_i w_i·i^k` for `k < t`: the weights that turn a weighted sum of evaluations at
+/// the parties `i` into one combination of the `t` coefficients (public inputs).
+pub(crate) fn power_sums<C: Curve>(terms: impl Iterator<Item = (PartyId, C::Scalar)>, t: usize) -> Vec<C::Scalar> {
+    let mut sigma = alloc::vec![C::Scalar::ZERO; t];
+    for (p, mut w) in terms {
+        let x = super::party_scalar::<C>(p);
+        for s in sigma.iter_mut() {
+            *s += w;
+            w *= x;
+        }
+    }
+    sigma
+}
+
+/// `Σ ρ_i·com(share_i) == Σ_j σ_j·points_j`: a batch of share checks with weights `ρ` that
+/// whoever made the shares could not predict (see [`batch_weights`]). The shares enter
+/// constant-time scalar arithmetic and one fixed-base multiplication; the right side is
+/// public.
+pub(crate) fn shares_open_weighted<C: Curve>(
+    mode: Mode,
+    shares: &[(PartyId, Share<C>)],
+    points: &[C::Point],
+    sigma: &[C::Scalar],
+    rho: &[C::Scalar],
+) -> bool {
+    let lhs = weighted_commitment(mode, shares.iter().map(|(_, s)| s), rho);
+    let rhs = C::msm_vartime(sigma, points);
+    // Public: whether the shares open the commitments decides a public blame.
+    crate::ct::public(bool::from(lhs.ct_eq(&rhs)))
+}
+
+/// `(Σ ρ_i·s_i)·G (+ (Σ ρ_i·b_i)·H)`, the shares' side of a batch check: constant-time
+/// scalar arithmetic and one fixed-base multiplication; the sums are wiped.
+pub(crate) fn weighted_commitment<'a, C: Curve>(
+    mode: Mode,
+    shares: impl Iterator<Item = &'a Share<C>>,
+    rho: &[C::Scalar],
+) -> C::Point {
+    let mut value = C::Scalar::ZERO;
+    let mut blind = C::Scalar::ZERO;
+    for (s, r) in shares.zip(rho.iter()) {
+        value += *s.value() * r;
+        blind += *s.blind() * r;
+    }
+    let point = match mode {
+        Mode::Pedersen => C::mul_base_h(&value, &blind),
+        Mode::Feldman => C::mul_base(&value),
+    };
+    value.zeroize();
+    blind.zeroize();
+    point
 }
 
 /// `Σ_k x^k·points[k]` by Horner's rule with `x` a small public integer (variable time).
@@ -392,5 +480,55 @@ mod tests {
         shares_verify::<Ristretto255>();
         shares_verify::<Ed25519>();
         shares_verify::<Secp256k1>();
+    }
+
+    fn shares_verify_at_once<C: Curve>() {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(4);
+        let f = Polynomial::<C>::random(C::Scalar::random(&mut rng), 5, &mut rng).unwrap();
+        let g = Polynomial::<C>::random(C::Scalar::random(&mut rng), 5, &mut rng).unwrap();
+        let ids = [1u16, 2, 5, 9, 300, 65535];
+        let rho = batch_weights::<C>("TEST", b"seed", b"label", ids.len());
+        assert_eq!(rho.len(), ids.len());
+        assert_ne!(rho[0], rho[1]);
+        for mode in [Mode::Pedersen, Mode::Feldman] {
+            let c = Commitments::<C>::commit(mode, &f, Some(&g)).unwrap();
+            let blind = |id: u16| match mode {
+                Mode::Pedersen => g.evaluate(pid(id)),
+                Mode::Feldman => C::Scalar::ZERO,
+            };
+            let honest = || -> Vec<(PartyId, Share<C>)> {
+                ids.iter()
+                    .map(|&id| (pid(id), Share::new(f.evaluate(pid(id)), blind(id))))
+                    .collect()
+            };
+            assert!(c.verify_shares_weighted(&honest(), &rho));
+            assert!(c.verify_shares_weighted(&honest()[..1], &rho[..1]));
+            // One wrong share, wherever it sits.
+            for bad in 0..ids.len() {
+                let mut shares = honest();
+                shares[bad].1 = Share::new(*shares[bad].1.value() + C::Scalar::ONE, *shares[bad].1.blind());
+                assert!(!c.verify_shares_weighted(&shares, &rho), "{mode:?} bad at {bad}");
+            }
+            // A share presented as another party's.
+            let mut shares = honest();
+            shares[2].0 = pid(3);
+            assert!(!c.verify_shares_weighted(&shares, &rho));
+            // Errors made to cancel in an unweighted sum: caught by the weights (the unit
+            // weights show they do cancel there).
+            let (i, j) = (1, 4);
+            let mut shares = honest();
+            shares[i].1 = Share::new(*shares[i].1.value() + C::Scalar::ONE, *shares[i].1.blind());
+            shares[j].1 = Share::new(*shares[j].1.value() - C::Scalar::ONE, *shares[j].1.blind());
+            let ones = alloc::vec![C::Scalar::ONE; ids.len()];
+            assert!(c.verify_shares_weighted(&shares, &ones));
+            assert!(!c.verify_shares_weighted(&shares, &rho));
+        }
+    }
+
+    #[test]
+    fn shares_checked_at_once() {
+        shares_verify_at_once::<Ristretto255>();
+        shares_verify_at_once::<Ed25519>();
+        shares_verify_at_once::<Secp256k1>();
     }
 }

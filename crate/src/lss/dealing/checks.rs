@@ -11,7 +11,7 @@ use subtle::ConstantTimeEq;
 
 use super::{Common, DealSet};
 use crate::lss::{DealMessage, Error, Kind};
-use crate::vss::{Commitments, Curve, Mode, Share};
+use crate::vss::{Commitments, Curve, Share};
 use crate::PartyId;
 
 /// Reshare: `C_{i,0} == λ_i^Q·Σ_k i^k·C_k^old` for every dealer in `valid`, batched with
@@ -35,15 +35,8 @@ pub(super) fn check_reshare_constants<C: Curve>(
     };
     // Σ_i ρ_i C_{i,0} − Σ_k (Σ_i ρ_i λ_i i^k) C_k^old == 0
     let rho = common.weights(b"reshare-constants", valid.len());
-    let mut sigma = alloc::vec![C::Scalar::ZERO; old_points.len()];
-    for (d, r) in valid.iter().zip(rho.iter()) {
-        let x = crate::vss::party_scalar::<C>(*d);
-        let mut w = *r * lambda_of(d);
-        for s in sigma.iter_mut() {
-            *s += w;
-            w *= x;
-        }
-    }
+    let terms = valid.iter().zip(rho.iter()).map(|(d, r)| (*d, *r * lambda_of(d)));
+    let sigma = crate::vss::commit::power_sums::<C>(terms, old_points.len());
     let mut scalars: Vec<C::Scalar> = rho.clone();
     scalars.extend(sigma.iter().map(|s| -*s));
     let mut points: Vec<C::Point> = valid.iter().map(constant_of).collect();
@@ -72,31 +65,7 @@ pub(super) fn batch_check_shares<C: Curve>(
         return true;
     }
     let rho = common.weights(b"own-shares", pending.len());
-    let lhs = weighted_commitment(common.ceremony.mode, pending.iter().map(|(_, s)| s), &rho);
-    let rhs = C::msm_vartime(&rho, expected);
-    bool::from(lhs.ct_eq(&rhs))
-}
-
-/// `(Σ ρ_i·s_i)·G (+ (Σ ρ_i·b_i)·H)`, the shares' side of a batch check: constant-time
-/// scalar arithmetic and one fixed-base multiplication; the sums are wiped.
-pub(super) fn weighted_commitment<'a, C: Curve>(
-    mode: Mode,
-    shares: impl Iterator<Item = &'a Share<C>>,
-    rho: &[C::Scalar],
-) -> C::Point {
-    let mut value = C::Scalar::ZERO;
-    let mut blind = C::Scalar::ZERO;
-    for (s, r) in shares.zip(rho.iter()) {
-        value += *s.value() * r;
-        blind += *s.blind() * r;
-    }
-    let point = match mode {
-        Mode::Pedersen => C::mul_base_h(&value, &blind),
-        Mode::Feldman => C::mul_base(&value),
-    };
-    zeroize::Zeroize::zeroize(&mut value);
-    zeroize::Zeroize::zeroize(&mut blind);
-    point
+    crate::vss::commit::shares_open_weighted(common.ceremony.mode, pending, expected, &rho, &rho)
 }
 
 /// The new commitments, `base + Σ_{i∈Q'} μ_i·C_i` (base = the old commitments for a

@@ -36,7 +36,7 @@ use group::ff::Field;
 use group::Group;
 use subtle::ConstantTimeEq;
 
-use super::checks::weighted_commitment;
+use crate::vss::commit::weighted_commitment;
 use super::Common;
 use crate::lss::DealMessage;
 use crate::party::shared;

@@ -45,6 +45,8 @@ use crate::party::inbox::tidy;
 use crate::party::{Blame, BlameReason, Incoming, Outgoing, Party, Round, Step};
 use crate::pulsar::frame::SIGNATURE_MAGIC;
 use crate::pulsar::Error;
+#[cfg(feature = "batched-combine")]
+use crate::vss::commit::batch_weights;
 use crate::vss::{lagrange_coefficients, Curve, Ristretto255, Share};
 use crate::PartyId;
 
@@ -231,8 +233,14 @@ impl CombinerParty {
         &self.session
     }
 
-    /// Opens one envelope of committed signer `p`: the share, or why `p` is blamed.
-    fn open_one(&self, p: PartyId, m: &Round2Message) -> Result<Share<Ristretto255>, BlameReason> {
+    /// Opens one envelope of committed signer `p`: the share (checked against the
+    /// commitments later, with the others), or why `p` is blamed.
+    fn open_one(
+        &self,
+        opener: &envelope::Opener<'_>,
+        p: PartyId,
+        m: &Round2Message,
+    ) -> Result<Share<Ristretto255>, BlameReason> {
         let h = &m.header;
         let as_round1 = super::round1::Round1Message {
             header: *h,
@@ -243,7 +251,7 @@ impl CombinerParty {
         }
         let aad = Round2Message::aad(h, self.session.public().transcript_hash());
         let opening =
-            envelope::open(&self.key, &aad, &m.kem_ciphertext, &m.sealed).ok_or(BlameReason::InvalidShare)?;
+            envelope::open(opener, &aad, &m.kem_ciphertext, &m.sealed).ok_or(BlameReason::InvalidShare)?;
         if opening.len() != PLAINTEXT_LEN {
             return Err(BlameReason::InvalidShare);
         }
@@ -264,13 +272,36 @@ impl CombinerParty {
         let (Some(value), Some(blind)) = (scalar(&opening[10..42]), scalar(&opening[42..74])) else {
             return Err(BlameReason::InvalidShare);
         };
-        let share = Share::<Ristretto255>::new(value, blind);
-        self.session
-            .public()
-            .commitments()
-            .verify_share(p, &share)
-            .map_err(|_| BlameReason::InvalidShare)?;
-        Ok(share)
+        Ok(Share::<Ristretto255>::new(value, blind))
+    }
+
+    /// Blames and drops the signers whose shares do not open the session's commitments:
+    /// checked all at once with weights no signer can predict (keyed by the session's secret
+    /// combiner key), one by one only when that fails (always one by one without
+    /// `batched-combine`).
+    fn drop_bad_shares(&self, valid: &mut Vec<(PartyId, Share<Ristretto255>)>, blame: &mut Vec<Blame>) {
+        let commitments = self.session.public().commitments();
+        #[cfg(feature = "batched-combine")]
+        {
+            let seed = self.key.derived_secret(tags::PULSAR_COMBINE_BATCH);
+            let rho = batch_weights::<Ristretto255>(tags::PULSAR_COMBINE_BATCH, &seed[..], b"shares", valid.len());
+            if commitments.verify_shares_weighted(valid, &rho) {
+                return;
+            }
+        }
+        let mut i = 0;
+        while i < valid.len() {
+            let (p, share) = &valid[i];
+            if commitments.verify_share(*p, share).is_ok() {
+                i += 1;
+                continue;
+            }
+            blame.push(Blame::new(*p, BlameReason::InvalidShare));
+            // Swapped to the end and dropped there (wiped): no copy is left behind.
+            let last = valid.len() - 1;
+            valid.swap(i, last);
+            valid.truncate(last);
+        }
     }
 
     /// Round 2: attributes every envelope by its commitment, opens and checks it, and
@@ -288,6 +319,7 @@ impl CombinerParty {
         let mut valid: Vec<(PartyId, Share<Ristretto255>)> = Vec::with_capacity(committed.len());
         let mut seen: Vec<PartyId> = Vec::with_capacity(committed.len());
         let mut unattributed = 0usize;
+        let opener = envelope::Opener::new(&self.key, inbox.len());
         for m in inbox {
             // The transport's sender proves nothing here: only a commitment match does.
             let Ok(envelope) = Round2Message::from_bytes(m.bytes) else {
@@ -302,11 +334,13 @@ impl CombinerParty {
                 continue; // the same committed envelope again
             }
             seen.push(p);
-            match self.open_one(p, &envelope) {
+            match self.open_one(&opener, p, &envelope) {
                 Ok(share) => valid.push((p, share)),
                 Err(reason) => blame.push(Blame::new(p, reason)),
             }
         }
+        drop(opener);
+        self.drop_bad_shares(&mut valid, &mut blame);
         let missing: Vec<PartyId> = committed.keys().copied().filter(|p| !seen.contains(p)).collect();
         tidy(&mut blame);
         let needed = self.session.threshold();
