@@ -49,6 +49,8 @@
 //! `target/pulsar-bench.json` (with the load average) for `python3 scripts/pulsar-table.py`.
 //! Seeds are fixed and labelled, so reruns are comparable.
 //!
+//! `pulsar/k128/combine`: the combiner of an 86-of-128 signing session, as above.
+//!
 //! Run: `cargo bench --bench pulsar --features sim` (filter: `-- pulsar/k21`,
 //! `-- 'pulsar/reshare/21->64'`).
 
@@ -506,6 +508,45 @@ fn bench_k21(c: &mut Criterion) {
     g.finish();
 }
 
+/// Combine at scale: 86-of-128 (a group from the lifecycle's setup path), the combiner's
+/// whole work replayed on the log of one signing session, as `pulsar/k21/combine` is.
+fn bench_k128(c: &mut Criterion) {
+    const N: u16 = 128;
+    let prefix = "pulsar/k128/";
+    if !wanted(prefix) {
+        return;
+    }
+    let group_ = make_group(N, "pulsar/k128/ceremony");
+    let signers = ids(1..=two_thirds(N));
+    let key = CombinerKey::generate(pid(COMBINER), &mut common::rng("k128/combiner")).to_bytes();
+    let sign_label = "pulsar/k128/sign";
+    let (signed, sign_log) = custody(&group_, &signers, &key, sign_label);
+    assert_eq!(signed.signers(), &signers[..]);
+    let (session, _, at) = combiner_broadcast(&sign_log, |b| Session::from_bytes(b).ok());
+    let sign_log = window(&sign_log, at + 1);
+    let sign = |pk: &CombinerPublicKey| {
+        let (gk, public) = (&group_.key, &group_.public);
+        Session::sign(
+            session_id("sign-session"),
+            gk,
+            public,
+            &signers,
+            pk,
+            MESSAGE,
+            CONTEXT,
+        )
+        .expect("session")
+    };
+    let pk = public_of(&key);
+    let rebuilt = sign(&CombinerPublicKey::from_bytes(&pk).expect("pk")).to_bytes();
+    assert_eq!(session.to_bytes(), rebuilt);
+    let mut g = group(c, "pulsar/k128");
+    bench(&mut g, "pulsar/k128/combine", || {
+        replay(combiner(&key, &sign, sign_label), &sign_log).total()
+    });
+    g.finish();
+}
+
 // ---------------------------------------------------------------------------------------
 // Resharing with the activation round
 // ---------------------------------------------------------------------------------------
@@ -650,6 +691,7 @@ fn main() {
     let load_before = common::loadavg();
     let mut c = Criterion::default().configure_from_args();
     bench_k21(&mut c);
+    bench_k128(&mut c);
     let mut groups = HashMap::new();
     for case in cases() {
         bench_reshare(&mut c, case, &mut groups);

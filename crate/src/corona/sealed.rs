@@ -99,9 +99,9 @@ impl KeyShare {
             return Err(Error::KeyMismatch);
         }
         let head = &sealed[..HEADER_LEN];
-        let package = envelope::open(&envelope::Opener::new(kem, 1), head, kem_ct, body).ok_or(bad(wire::Error::InvalidValue(
-            "envelope (altered, or sealed to another key)",
-        )))?;
+        let package = envelope::open(&envelope::Opener::new(kem, 1), head, kem_ct, body).ok_or(bad(
+            wire::Error::InvalidValue("envelope (altered, or sealed to another key)"),
+        ))?;
         // The frame's layout fields are public (the share and the pairwise keys stay secret).
         super::package::declassify_package_layout(&package);
         let share = KeyShare::from_bytes(&package, group)?;

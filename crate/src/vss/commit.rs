@@ -159,10 +159,48 @@ impl<C: Curve> fmt::Debug for Share<C> {
 
 /// The public commitments to a sharing polynomial: `threshold` points, constant term
 /// first.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Commitments<C: Curve> {
     mode: Mode,
     points: Vec<C::Point>,
+    encoded: Encoded,
+}
+
+impl<C: Curve> PartialEq for Commitments<C> {
+    fn eq(&self, other: &Self) -> bool {
+        self.mode == other.mode && self.points == other.points
+    }
+}
+
+impl<C: Curve> Eq for Commitments<C> {}
+
+/// The points' encoding, kept once made or as read (feature `in-process-sharing`; the modules
+/// by need do without, for their size): compressing a point costs a field inversion, and the
+/// same commitments are hashed into every session, key and transcript they are part of.
+#[derive(Clone, Default)]
+struct Encoded(#[cfg(feature = "in-process-sharing")] std::sync::OnceLock<Vec<u8>>);
+
+impl Encoded {
+    /// Already known bytes (those a strict decoder accepted: the canonical encoding).
+    fn known(bytes: &[u8]) -> Self {
+        #[cfg(feature = "in-process-sharing")]
+        {
+            Encoded(std::sync::OnceLock::from(bytes.to_vec()))
+        }
+        #[cfg(not(feature = "in-process-sharing"))]
+        {
+            let _ = bytes;
+            Encoded()
+        }
+    }
+
+    /// Writes the kept bytes, made by `make` the first time.
+    fn write(&self, w: &mut Writer, make: impl FnOnce() -> Vec<u8>) {
+        #[cfg(feature = "in-process-sharing")]
+        w.put(self.0.get_or_init(make));
+        #[cfg(not(feature = "in-process-sharing"))]
+        w.put(&make());
+    }
 }
 
 impl<C: Curve> fmt::Debug for Commitments<C> {
@@ -203,7 +241,11 @@ impl<C: Curve> Commitments<C> {
         };
         // Public: commitments are broadcast.
         crate::ct::public_slice(&points);
-        Ok(Commitments { mode, points })
+        Ok(Commitments {
+            mode,
+            points,
+            encoded: Encoded::default(),
+        })
     }
 
     /// Commitments from their points (constant term first).
@@ -217,7 +259,11 @@ impl<C: Curve> Commitments<C> {
                 parties: 0,
             });
         }
-        Ok(Commitments { mode, points })
+        Ok(Commitments {
+            mode,
+            points,
+            encoded: Encoded::default(),
+        })
     }
 
     /// The commitment scheme.
@@ -272,16 +318,25 @@ impl<C: Curve> Commitments<C> {
     /// 2^-128): check each with [`Commitments::verify_share`] to name it.
     #[cfg(any(test, feature = "batched-combine"))]
     pub(crate) fn verify_shares_weighted(&self, shares: &[(PartyId, Share<C>)], rho: &[C::Scalar]) -> bool {
-        let sigma = power_sums::<C>(shares.iter().map(|(p, _)| *p).zip(rho.iter().copied()), self.points.len());
+        let sigma = power_sums::<C>(
+            shares.iter().map(|(p, _)| *p).zip(rho.iter().copied()),
+            self.points.len(),
+        );
         shares_open_weighted(self.mode, shares, &self.points, &sigma, rho)
     }
 
     /// Encodes: u16 count ‖ points.
     pub fn write(&self, w: &mut Writer) {
         w.u16(crate::wire::len_u16(self.points.len()));
+        self.encoded.write(w, || self.encode_points());
+    }
+
+    fn encode_points(&self) -> Vec<u8> {
+        let mut w = Writer::with_capacity(self.points.len() * C::POINT_LEN);
         for p in &self.points {
-            write_point::<C>(p, w);
+            write_point::<C>(p, &mut w);
         }
+        w.into_bytes()
     }
 
     /// Decodes `count` (between 1 and `max`) strictly checked points.
@@ -323,11 +378,17 @@ impl<C: Curve> Commitments<C> {
                 got: r.remaining(),
             });
         }
+        let raw = r.take(needed)?;
+        let mut body = Reader::new(raw);
         let mut points = Vec::with_capacity(count);
         for _ in 0..count {
-            points.push(read(r)?);
+            points.push(read(&mut body)?);
         }
-        Ok(Commitments { mode, points })
+        Ok(Commitments {
+            mode,
+            points,
+            encoded: Encoded::known(raw),
+        })
     }
 
     /// Whether every point is in the prime-order subgroup (always true except possibly
@@ -361,7 +422,10 @@ pub(crate) fn batch_weights<C: Curve>(tag: &str, seed: &[u8], label: &[u8], coun
 
 /// `σ_k = Σ_i w_i·i^k` for `k < t`: the weights that turn a weighted sum of evaluations at
 /// the parties `i` into one combination of the `t` coefficients (public inputs).
-pub(crate) fn power_sums<C: Curve>(terms: impl Iterator<Item = (PartyId, C::Scalar)>, t: usize) -> Vec<C::Scalar> {
+pub(crate) fn power_sums<C: Curve>(
+    terms: impl Iterator<Item = (PartyId, C::Scalar)>,
+    t: usize,
+) -> Vec<C::Scalar> {
     let mut sigma = alloc::vec![C::Scalar::ZERO; t];
     for (p, mut w) in terms {
         let x = super::party_scalar::<C>(p);
@@ -463,8 +527,16 @@ mod tests {
             c.write(&mut w);
             let bytes = w.into_bytes();
             let mut r = Reader::new(&bytes);
-            assert_eq!(Commitments::<C>::read(mode, 4, &mut r).unwrap(), c);
+            let read = Commitments::<C>::read(mode, 4, &mut r).unwrap();
+            assert_eq!(read, c);
             r.finish().unwrap();
+            // The bytes kept from reading are what the points encode to afresh.
+            let fresh = Commitments::<C>::from_points(mode, read.points().to_vec()).unwrap();
+            let (mut w1, mut w2) = (Writer::new(), Writer::new());
+            read.write(&mut w1);
+            fresh.write(&mut w2);
+            assert_eq!(w1.into_bytes(), bytes);
+            assert_eq!(w2.into_bytes(), bytes);
             let mut r = Reader::new(&bytes);
             assert!(Commitments::<C>::read(mode, 3, &mut r).is_err());
         }

@@ -36,11 +36,11 @@ use group::ff::Field;
 use group::Group;
 use subtle::ConstantTimeEq;
 
-use crate::vss::commit::weighted_commitment;
 use super::Common;
 use crate::lss::DealMessage;
 use crate::party::shared;
 use crate::vss::commit::horner_small_vartime;
+use crate::vss::commit::weighted_commitment;
 use crate::vss::{Curve, Share};
 use crate::PartyId;
 

@@ -20,6 +20,13 @@
 //! whose envelope never arrived is listed in [`Signed::missing`], not blamed (the network
 //! may have lost or altered it).
 //!
+//! **Checks at once.** The combiner expands its ML-KEM key once per session (where the CPU
+//! has AVX2: `envelope::Opener`), then checks every opened share against the commitments
+//! in one equation, `Σ ρ_i·(s_i·G + b_i·H) == Σ_k (Σ_i ρ_i·i^k)·C_k`, with weights `ρ` keyed
+//! by its secret session key, which no signer can predict (feature `batched-combine`, on by
+//! default). Only if that fails does it check the shares one by one, so the blame is the one
+//! the per-share checks give.
+//!
 //! The ML-DSA seed is `ξ = cSHAKE256-tuple("QUASAR-PULSAR-SEED-v1"; mode byte, x)`
 //! (32 bytes, `x` in canonical little-endian form).
 
@@ -284,7 +291,8 @@ impl CombinerParty {
         #[cfg(feature = "batched-combine")]
         {
             let seed = self.key.derived_secret(tags::PULSAR_COMBINE_BATCH);
-            let rho = batch_weights::<Ristretto255>(tags::PULSAR_COMBINE_BATCH, &seed[..], b"shares", valid.len());
+            let rho =
+                batch_weights::<Ristretto255>(tags::PULSAR_COMBINE_BATCH, &seed[..], b"shares", valid.len());
             if commitments.verify_shares_weighted(valid, &rho) {
                 return;
             }
@@ -360,14 +368,17 @@ impl CombinerParty {
             *r += share.blind() * l;
         }
         drop(valid);
-        // The rebuilt opening must open C_0 (it does whenever every share was checked;
-        // this guards the invariant before the key is derived).
-        let c0 = Ristretto255::mul_base_h(&x, &r);
-        r.zeroize();
-        // Public: whether the rebuilt secret opens the group commitment (an internal check).
-        if !crate::ct::public(bool::from(c0.ct_eq(&self.session.public().group_commitment()))) {
-            return Err(Error::GroupMismatch);
+        // The rebuilt opening must open C_0 (it does whenever every share was checked). A
+        // key ceremony guards that invariant here, before its key exists; a signing session
+        // compares the key it derives with the group key instead (`sign`), which implies it.
+        if self.session.purpose() == Purpose::KeyCeremony {
+            let c0 = Ristretto255::mul_base_h(&x, &r);
+            // Public: whether the rebuilt secret opens the group commitment (an internal check).
+            if !crate::ct::public(bool::from(c0.ct_eq(&self.session.public().group_commitment()))) {
+                return Err(Error::GroupMismatch);
+            }
         }
+        r.zeroize();
         let seed = derive_seed(self.session.mode(), &x);
         Ok(Rebuilt {
             seed,

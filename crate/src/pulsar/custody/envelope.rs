@@ -23,7 +23,9 @@
 //! Decoding checks FIPS 203 §7.2 (every coefficient of the encapsulation key below `q`)
 //! and §7.3 (the hash inside the decapsulation key matches its encapsulation key).
 //!
-//! ML-KEM is `libcrux-ml-kem`'s portable code (its secret independence is machine-checked).
+//! ML-KEM is `libcrux-ml-kem` (its secret independence is machine-checked): its AVX2 code where
+//! the CPU has AVX2 (picked at run time), its portable code elsewhere and in WebAssembly. A
+//! combiner opening many envelopes expands its key once (`Opener`).
 
 use alloc::vec::Vec;
 use core::fmt;
@@ -316,7 +318,13 @@ pub fn open_message(key: &CombinerKey, aad: &[u8], sealed: &[u8]) -> Option<Zero
         return None;
     }
     let (kem_ct, body) = sealed.split_at(KEM_CIPHERTEXT_LEN);
-    open_under(tags::DIRECT_MESSAGE_ENVELOPE, &Opener::new(key, 1), aad, kem_ct, body)
+    open_under(
+        tags::DIRECT_MESSAGE_ENVELOPE,
+        &Opener::new(key, 1),
+        aad,
+        kem_ct,
+        body,
+    )
 }
 
 fn seal_under(
@@ -405,7 +413,12 @@ impl Drop for Opener<'_> {
 }
 
 /// Opens an envelope made by [`seal`]; `None` if anything was altered.
-pub(crate) fn open(opener: &Opener<'_>, aad: &[u8], kem_ct: &[u8], sealed: &[u8]) -> Option<Zeroizing<Vec<u8>>> {
+pub(crate) fn open(
+    opener: &Opener<'_>,
+    aad: &[u8],
+    kem_ct: &[u8],
+    sealed: &[u8],
+) -> Option<Zeroizing<Vec<u8>>> {
     open_under(tags::PULSAR_SHARE_ENVELOPE, opener, aad, kem_ct, sealed)
 }
 
@@ -506,7 +519,10 @@ mod tests {
         assert_eq!(&CombinerPublicKey::from_bytes(&pk).unwrap(), key.public_key());
         let sk = key.to_bytes();
         let back = CombinerKey::from_bytes(&sk).unwrap();
-        assert_eq!(&open(&Opener::new(&back, 2), b"aad", &ct, &sealed).unwrap()[..], b"secret share");
+        assert_eq!(
+            &open(&Opener::new(&back, 2), b"aad", &ct, &sealed).unwrap()[..],
+            b"secret share"
+        );
         let mut bad = pk.clone();
         bad[8] = 0xFF;
         bad[9] = 0xFF; // a coefficient ≥ q
