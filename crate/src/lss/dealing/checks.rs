@@ -101,26 +101,51 @@ pub(super) fn combine<C: Curve>(
         .iter()
         .filter_map(|d| deals.get(d).map(|m| m.commitments.points()))
         .collect();
-    let unit = weights.is_none_or(|w| w.iter().all(|x| bool::from(x.ct_eq(&C::Scalar::ONE))));
     let mut out: Vec<C::Point> = match (&c.old, c.kind) {
         (Some(old), Kind::Refresh) => old.commitments().points().to_vec(),
         _ => alloc::vec![C::Point::identity(); t],
     };
-    if unit {
-        for row in &rows {
-            for (o, p) in out.iter_mut().zip(row.iter()) {
-                *o += p;
-            }
-        }
-    } else if let Some(w) = weights {
-        let mut column: Vec<C::Point> = Vec::with_capacity(rows.len());
-        for (k, o) in out.iter_mut().enumerate() {
-            column.clear();
-            column.extend(rows.iter().map(|r| r[k]));
-            *o += C::msm_vartime(w, &column);
-        }
+    for (o, p) in out
+        .iter_mut()
+        .zip(sum_rows::<C>(&rows, t, plain_or::<C>(weights)))
+    {
+        *o += p;
     }
     let commitments = Commitments::from_points(c.mode, out)?;
     let free = commitments.is_torsion_free_vartime();
     Ok((commitments, free))
+}
+
+/// The weights μ, or `None` when every one is 1 (a plain sum: μ = 1 unless a reshare lost
+/// dealers).
+pub(super) fn plain_or<C: Curve>(weights: Option<&[C::Scalar]>) -> Option<&[C::Scalar]> {
+    weights.filter(|w| !w.iter().all(|x| bool::from(x.ct_eq(&C::Scalar::ONE))))
+}
+
+/// `Σ_d μ_d·rows_d`, column by column over `t` columns: plain additions without weights, one
+/// multi-scalar multiplication per column with them (public points, variable time).
+pub(super) fn sum_rows<C: Curve>(
+    rows: &[&[C::Point]],
+    t: usize,
+    weights: Option<&[C::Scalar]>,
+) -> Vec<C::Point> {
+    let mut sum = alloc::vec![C::Point::identity(); t];
+    match weights {
+        None => {
+            for row in rows {
+                for (o, p) in sum.iter_mut().zip(row.iter()) {
+                    *o += p;
+                }
+            }
+        }
+        Some(w) => {
+            let mut column: Vec<C::Point> = Vec::with_capacity(rows.len());
+            for (k, o) in sum.iter_mut().enumerate() {
+                column.clear();
+                column.extend(rows.iter().map(|r| r[k]));
+                *o = C::msm_vartime(w, &column);
+            }
+        }
+    }
+    sum
 }

@@ -32,10 +32,9 @@ use core::sync::atomic::{AtomicUsize, Ordering};
 #[cfg(feature = "in-process-sharing")]
 use std::sync::{Mutex, OnceLock, PoisonError};
 
-use group::ff::Field;
-use group::Group;
 use subtle::ConstantTimeEq;
 
+use super::checks::{plain_or, sum_rows};
 use super::Common;
 use crate::lss::DealMessage;
 use crate::party::shared;
@@ -155,11 +154,15 @@ impl<C: Curve> DealSet<C> {
         qualified: &[PartyId],
         weights: Option<&[C::Scalar]>,
     ) -> Option<Arc<Sum<C>>> {
-        // μ = 1 for every dealer unless a reshare lost one: a plain sum.
-        let weights = weights.filter(|w| !w.iter().all(|x| bool::from(x.ct_eq(&C::Scalar::ONE))));
-        let rows: Vec<&Vec<C::Point>> = qualified
+        let weights = plain_or::<C>(weights);
+        let rows: Vec<&[C::Point]> = qualified
             .iter()
-            .map(|d| self.dealers.binary_search(d).ok().map(|i| &self.rows[i]))
+            .map(|d| {
+                self.dealers
+                    .binary_search(d)
+                    .ok()
+                    .map(|i| self.rows[i].as_slice())
+            })
             .collect::<Option<_>>()?;
         let same = |sum: &&Arc<Sum<C>>| {
             sum.qualified.as_slice() == qualified
@@ -174,24 +177,7 @@ impl<C: Curve> DealSet<C> {
             return Some(sum.clone());
         }
         let t = rows.first().map_or(0, |r| r.len());
-        let mut sum = alloc::vec![C::Point::identity(); t];
-        match weights {
-            None => {
-                for row in &rows {
-                    for (o, p) in sum.iter_mut().zip(row.iter()) {
-                        *o += p;
-                    }
-                }
-            }
-            Some(w) => {
-                let mut column: Vec<C::Point> = Vec::with_capacity(rows.len());
-                for (k, o) in sum.iter_mut().enumerate() {
-                    column.clear();
-                    column.extend(rows.iter().map(|r| r[k]));
-                    *o = C::msm_vartime(w, &column);
-                }
-            }
-        }
+        let sum = sum_rows::<C>(&rows, t, weights);
         let sum = Arc::new(Sum {
             qualified: qualified.to_vec(),
             weights: weights.map(<[_]>::to_vec),
