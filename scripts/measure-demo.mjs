@@ -5,6 +5,7 @@
 //
 //   node scripts/measure-demo.mjs                    # K = 21 and 64, Pulsar and Lens, pool vs 1 worker
 //   node scripts/measure-demo.mjs --k 21 --scheme lens --repeat 3
+//   node scripts/measure-demo.mjs --k 64 --scheme pulsar --workers 2 --rounds   # and where the time goes
 //
 // Needs /usr/bin/chromium, playwright-core and a built WASM package (node scripts/build-wasm.mjs).
 // Prints a Markdown table; the timings are the ones the page shows (measured on the page, from
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     repeat: { type: 'string', default: '1' },
     curve: { type: 'string', default: 'ed25519' },
     screenshots: { type: 'boolean', default: false },
+    rounds: { type: 'boolean', default: false },
   },
 });
 const ks = (values.k ?? ['21', '64']).map(Number);
@@ -63,6 +65,12 @@ async function once(scheme, k, workers) {
   const ms = async (stage) => Number(await page.getAttribute(`#pipeline [data-stage="${stage}"]`, 'data-ms'));
   const ceremony = await ms('ceremony');
   const sign = await ms('sign');
+  if (values.rounds) {
+    // The page's phase table (rendered behind its toggle): each phase and round, wall clock
+    // and per-party median and maximum.
+    const rows = await page.$$eval('#phase-table tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent.trim()).join(' | ')));
+    console.error(`${scheme} K=${k}:\n${rows.map((r) => `  ${r}`).join('\n')}`);
+  }
   const verified = (await page.textContent('#verify-result')).trim();
   if (verified !== 'verified') throw new Error(`${scheme} K=${k}: signature ${verified}`);
   if (values.screenshots) {

@@ -96,10 +96,27 @@ pub(crate) fn lss_share_g<C: Suite>(share: &KeyShare) -> Result<lss::KeyShare<<C
     Ok(lss::KeyShare::new(share.party(), lss_share, group)?)
 }
 
-/// The Lens public key package of an LSS group (Feldman mode only).
+/// The Lens public key package of an LSS group (Feldman mode only). The same for every
+/// party of the generation, so the parties of one process make it once (`party::shared`):
+/// it evaluates the commitments at every party and re-encodes each point for frost.
 pub(crate) fn public_from_lss_g<C: Suite>(
     group: &lss::GroupPublic<<C as Suite>::Vss>,
 ) -> Result<PublicKeyPackage, Error> {
+    let size = 200 * (group.parties().len() + group.commitments().threshold());
+    // Only a package is kept; an error is made again (and is the same) where it happens.
+    let made = crate::party::shared::memo(
+        b"lens-public-package",
+        || group.to_bytes(),
+        size,
+        || make_public_g::<C>(group).ok(),
+    );
+    match made.as_ref() {
+        Some(public) => Ok(public.clone()),
+        None => make_public_g::<C>(group),
+    }
+}
+
+fn make_public_g<C: Suite>(group: &lss::GroupPublic<<C as Suite>::Vss>) -> Result<PublicKeyPackage, Error> {
     let shares = group
         .verifying_shares()
         .ok_or(lss::Error::Vss(vss::Error::ModeMismatch))?;

@@ -194,8 +194,10 @@ impl Encoded {
         }
     }
 
-    /// Writes the kept bytes, made by `make` the first time.
-    fn write(&self, w: &mut Writer, make: impl FnOnce() -> Vec<u8>) {
+    /// Writes the kept bytes, made by `make` the first time. Not generic (one instance for
+    /// every curve: the WebAssembly modules stay small).
+    #[inline(never)]
+    fn write(&self, w: &mut Writer, make: &dyn Fn() -> Vec<u8>) {
         #[cfg(feature = "in-process-sharing")]
         w.put(self.0.get_or_init(make));
         #[cfg(not(feature = "in-process-sharing"))]
@@ -328,7 +330,7 @@ impl<C: Curve> Commitments<C> {
     /// Encodes: u16 count ‖ points.
     pub fn write(&self, w: &mut Writer) {
         w.u16(crate::wire::len_u16(self.points.len()));
-        self.encoded.write(w, || self.encode_points());
+        self.encoded.write(w, &|| self.encode_points());
     }
 
     fn encode_points(&self) -> Vec<u8> {

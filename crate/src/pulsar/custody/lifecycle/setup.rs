@@ -204,7 +204,8 @@ impl MemberSetup {
                 let params = &self.params;
                 let public = held.share.public();
                 let session = first_valid(me, &msgs, &mut self.dropped, |from, bytes| {
-                    let session = Session::from_bytes(bytes).map_err(super::checks::decode_fault)?;
+                    let session = crate::party::shared::decode(bytes, Session::from_bytes)
+                        .map_err(super::checks::decode_fault)?;
                     match ceremony_session_fault(from, &session, params, public) {
                         Some(reason) => Err(reason),
                         None => Ok(session),

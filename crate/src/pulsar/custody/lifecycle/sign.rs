@@ -97,7 +97,8 @@ impl MemberSign {
                     if from != params.combiner {
                         return Err(crate::party::BlameReason::UnknownParty);
                     }
-                    let session = Session::from_bytes(bytes).map_err(decode_fault)?;
+                    let session =
+                        crate::party::shared::decode(bytes, Session::from_bytes).map_err(decode_fault)?;
                     match sign_session_fault(from, &session, params, share) {
                         Some(reason) => Err(reason),
                         None => Ok(session),
