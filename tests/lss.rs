@@ -773,7 +773,9 @@ fn parallel_rounds_send_the_same_bytes_as_sequential_ones() {
     };
     let (one, one_sent) = go(false);
     let (all, all_sent) = go(true);
-    let bytes = |sent: &[Sent]| -> Vec<(u32, PartyId, Option<Vec<u8>>, Vec<Vec<u8>>)> {
+    // Per message: round, sender, broadcast, direct messages.
+    type Bytes = Vec<(u32, PartyId, Option<Vec<u8>>, Vec<Vec<u8>>)>;
+    let bytes = |sent: &[Sent]| -> Bytes {
         sent.iter()
             .map(|s| {
                 let direct = s.outgoing.direct.iter().map(|d| d.bytes.to_vec()).collect();

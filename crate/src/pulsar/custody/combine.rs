@@ -327,27 +327,29 @@ impl CombinerParty {
         let mut valid: Vec<(PartyId, Share<Ristretto255>)> = Vec::with_capacity(committed.len());
         let mut seen: Vec<PartyId> = Vec::with_capacity(committed.len());
         let mut unattributed = 0usize;
-        let opener = envelope::Opener::new(&self.key, inbox.len());
-        for m in inbox {
-            // The transport's sender proves nothing here: only a commitment match does.
-            let Ok(envelope) = Round2Message::from_bytes(m.bytes) else {
-                unattributed += 1;
-                continue;
-            };
-            let Some(&p) = by_commitment.get(&commit(transcript, m.bytes)) else {
-                unattributed += 1;
-                continue;
-            };
-            if seen.contains(&p) {
-                continue; // the same committed envelope again
-            }
-            seen.push(p);
-            match self.open_one(&opener, p, &envelope) {
-                Ok(share) => valid.push((p, share)),
-                Err(reason) => blame.push(Blame::new(p, reason)),
+        // The expanded key lives only while the envelopes are opened (wiped on drop).
+        {
+            let opener = envelope::Opener::new(&self.key, inbox.len());
+            for m in inbox {
+                // The transport's sender proves nothing here: only a commitment match does.
+                let Ok(envelope) = Round2Message::from_bytes(m.bytes) else {
+                    unattributed += 1;
+                    continue;
+                };
+                let Some(&p) = by_commitment.get(&commit(transcript, m.bytes)) else {
+                    unattributed += 1;
+                    continue;
+                };
+                if seen.contains(&p) {
+                    continue; // the same committed envelope again
+                }
+                seen.push(p);
+                match self.open_one(&opener, p, &envelope) {
+                    Ok(share) => valid.push((p, share)),
+                    Err(reason) => blame.push(Blame::new(p, reason)),
+                }
             }
         }
-        drop(opener);
         self.drop_bad_shares(&mut valid, &mut blame);
         let missing: Vec<PartyId> = committed.keys().copied().filter(|p| !seen.contains(p)).collect();
         tidy(&mut blame);

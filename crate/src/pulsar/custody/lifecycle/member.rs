@@ -1,5 +1,6 @@
 //! The member role: one party type for every path a member of a custody group runs.
 
+use alloc::boxed::Box;
 use rand_core::CryptoRngCore;
 
 use super::params::{ReshareParams, SetupParams, SignParams};
@@ -55,10 +56,11 @@ impl MemberOutcome {
     }
 }
 
+/// Boxed: the paths differ in size by kilobytes, and a member holds one.
 enum Path {
-    Setup(MemberSetup),
-    Sign(MemberSign),
-    Reshare(MemberReshare),
+    Setup(Box<MemberSetup>),
+    Sign(Box<MemberSign>),
+    Reshare(Box<MemberReshare>),
 }
 
 /// A member of a Pulsar custody group, on one of its paths (see the
@@ -175,7 +177,7 @@ impl Member {
         let (inner, out) = MemberSetup::start(me, params, cheat, rng)?;
         Ok((
             Member {
-                path: Path::Setup(inner),
+                path: Path::Setup(Box::new(inner)),
             },
             out,
         ))
@@ -190,7 +192,7 @@ impl Member {
         let (inner, out) = MemberSign::start(share, params, cheat, rng)?;
         Ok((
             Member {
-                path: Path::Sign(inner),
+                path: Path::Sign(Box::new(inner)),
             },
             out,
         ))
@@ -206,7 +208,7 @@ impl Member {
         let (inner, out) = MemberReshare::start(me, keyring, params, cheat, rng)?;
         Ok((
             Member {
-                path: Path::Reshare(inner),
+                path: Path::Reshare(Box::new(inner)),
             },
             out,
         ))
