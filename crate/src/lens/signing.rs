@@ -169,7 +169,7 @@ impl SignerParty {
             } else if &magic != MAGIC_SIGNING_PACKAGE {
                 Some(kind_fault(&magic))
             } else {
-                match SigningPackage::from_bytes(self.share.curve(), bytes) {
+                match decode_package(self.share.curve(), bytes) {
                     Err(e) => Some(decode_fault(e)),
                     // A package without this signer is a session it is not in: no fault of
                     // anyone's (the coordinator may never have received its commitment), so
@@ -472,5 +472,20 @@ impl Party for CoordinatorParty {
             }
             CoordinatorStage::Finished => Err(crate::party::Error::Finished.into()),
         }
+    }
+}
+
+/// The coordinator's package, decoded once per process (`party::shared`: every signer of a
+/// process gets the same broadcast, 2t points to decompress); an error is made again where
+/// it happens.
+fn decode_package(curve: crate::lens::Curve, bytes: &[u8]) -> Result<SigningPackage, Error> {
+    let key = || crate::party::shared::key_of([[curve.to_byte()].as_slice(), bytes]);
+    let size = 2 * bytes.len();
+    let made = crate::party::shared::memo(b"lens-signing-package", key, size, || {
+        SigningPackage::from_bytes(curve, bytes).ok()
+    });
+    match made.as_ref() {
+        Some(package) => Ok(package.clone()),
+        None => SigningPackage::from_bytes(curve, bytes),
     }
 }

@@ -280,6 +280,23 @@ impl ActivationCertificate {
         {
             return fault(ActivationFault::NotAMember { party: *p });
         }
+        // The proofs' check is the same for every member of the generation: the members of
+        // one process make it once (`party::shared`; the kind and key are in the
+        // certificate's bytes, checked equal above).
+        let verdict = crate::party::shared::memo(
+            b"lss-activation-certificate",
+            || crate::party::shared::key_of([self.to_bytes().as_slice(), public.to_bytes().as_slice()]),
+            64,
+            || self.proofs_fault(public, kind, key),
+        );
+        match verdict.as_ref() {
+            None => Ok(()),
+            Some(f) => fault(f.clone()),
+        }
+    }
+
+    /// Why the proofs do not prove possession for `public`, if they do not.
+    fn proofs_fault<C: Curve>(&self, public: &GroupPublic<C>, kind: ActivationKind, key: &[u8]) -> Option<ActivationFault> {
         let d = statement(public, kind, key);
         let mut proofs = Vec::with_capacity(self.proofs.len());
         for (p, bytes) in &self.proofs {
@@ -290,18 +307,14 @@ impl ActivationCertificate {
             match proof {
                 Some(proof) => proofs.push((*p, proof)),
                 None => {
-                    return fault(ActivationFault::InvalidProof {
+                    return Some(ActivationFault::InvalidProof {
                         members: alloc::vec![*p],
                     })
                 }
             }
         }
         let bad = PossessionProof::verify_all(public, &d, &proofs);
-        if bad.is_empty() {
-            Ok(())
-        } else {
-            fault(ActivationFault::InvalidProof { members: bad })
-        }
+        (!bad.is_empty()).then_some(ActivationFault::InvalidProof { members: bad })
     }
 
     /// [`ActivationCertificate::verify`], and `public` must itself be the generation the
