@@ -283,20 +283,31 @@ impl ActivationCertificate {
         // The proofs' check is the same for every member of the generation: the members of
         // one process make it once (`party::shared`; the kind and key are in the
         // certificate's bytes, checked equal above).
+        #[cfg(feature = "in-process-sharing")]
         let verdict = crate::party::shared::memo(
             b"lss-activation-certificate",
             || crate::party::shared::key_of([self.to_bytes().as_slice(), public.to_bytes().as_slice()]),
             64,
             || self.proofs_fault(public, kind, key),
-        );
-        match verdict.as_ref() {
+        )
+        .as_ref()
+        .clone();
+        // Without the sharing, no copy of the verdict (the modules by need stay small).
+        #[cfg(not(feature = "in-process-sharing"))]
+        let verdict = self.proofs_fault(public, kind, key);
+        match verdict {
             None => Ok(()),
-            Some(f) => fault(f.clone()),
+            Some(f) => fault(f),
         }
     }
 
     /// Why the proofs do not prove possession for `public`, if they do not.
-    fn proofs_fault<C: Curve>(&self, public: &GroupPublic<C>, kind: ActivationKind, key: &[u8]) -> Option<ActivationFault> {
+    fn proofs_fault<C: Curve>(
+        &self,
+        public: &GroupPublic<C>,
+        kind: ActivationKind,
+        key: &[u8],
+    ) -> Option<ActivationFault> {
         let d = statement(public, kind, key);
         let mut proofs = Vec::with_capacity(self.proofs.len());
         for (p, bytes) in &self.proofs {

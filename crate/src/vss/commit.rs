@@ -163,6 +163,7 @@ impl<C: Curve> fmt::Debug for Share<C> {
 pub struct Commitments<C: Curve> {
     mode: Mode,
     points: Vec<C::Point>,
+    #[cfg_attr(not(feature = "in-process-sharing"), allow(dead_code))]
     encoded: Encoded,
 }
 
@@ -194,14 +195,12 @@ impl Encoded {
         }
     }
 
-    /// Writes the kept bytes, made by `make` the first time. Not generic (one instance for
-    /// every curve: the WebAssembly modules stay small).
+    /// Writes the kept bytes, made by `make` the first time. Not generic: one instance for
+    /// every curve.
+    #[cfg(feature = "in-process-sharing")]
     #[inline(never)]
     fn write(&self, w: &mut Writer, make: &dyn Fn() -> Vec<u8>) {
-        #[cfg(feature = "in-process-sharing")]
         w.put(self.0.get_or_init(make));
-        #[cfg(not(feature = "in-process-sharing"))]
-        w.put(&make());
     }
 }
 
@@ -330,9 +329,15 @@ impl<C: Curve> Commitments<C> {
     /// Encodes: u16 count ‖ points.
     pub fn write(&self, w: &mut Writer) {
         w.u16(crate::wire::len_u16(self.points.len()));
+        #[cfg(feature = "in-process-sharing")]
         self.encoded.write(w, &|| self.encode_points());
+        #[cfg(not(feature = "in-process-sharing"))]
+        for p in &self.points {
+            write_point::<C>(p, w);
+        }
     }
 
+    #[cfg(feature = "in-process-sharing")]
     fn encode_points(&self) -> Vec<u8> {
         let mut w = Writer::with_capacity(self.points.len() * C::POINT_LEN);
         for p in &self.points {

@@ -1,6 +1,5 @@
 //! The member role: one party type for every path a member of a custody group runs.
 
-use alloc::boxed::Box;
 use rand_core::CryptoRngCore;
 
 use super::params::{ReshareParams, SetupParams, SignParams};
@@ -56,11 +55,13 @@ impl MemberOutcome {
     }
 }
 
-/// Boxed: the paths differ in size by kilobytes, and a member holds one.
+// One per member, never in a collection; boxing the paths cost the Pulsar custody module
+// 0.2 KB gzip of its 200 KB budget.
+#[allow(clippy::large_enum_variant)]
 enum Path {
-    Setup(Box<MemberSetup>),
-    Sign(Box<MemberSign>),
-    Reshare(Box<MemberReshare>),
+    Setup(MemberSetup),
+    Sign(MemberSign),
+    Reshare(MemberReshare),
 }
 
 /// A member of a Pulsar custody group, on one of its paths (see the
@@ -177,7 +178,7 @@ impl Member {
         let (inner, out) = MemberSetup::start(me, params, cheat, rng)?;
         Ok((
             Member {
-                path: Path::Setup(Box::new(inner)),
+                path: Path::Setup(inner),
             },
             out,
         ))
@@ -192,7 +193,7 @@ impl Member {
         let (inner, out) = MemberSign::start(share, params, cheat, rng)?;
         Ok((
             Member {
-                path: Path::Sign(Box::new(inner)),
+                path: Path::Sign(inner),
             },
             out,
         ))
@@ -208,7 +209,7 @@ impl Member {
         let (inner, out) = MemberReshare::start(me, keyring, params, cheat, rng)?;
         Ok((
             Member {
-                path: Path::Reshare(Box::new(inner)),
+                path: Path::Reshare(inner),
             },
             out,
         ))
