@@ -327,6 +327,30 @@ fn expansion_21_to_64_and_contraction_64_to_21_ed25519() {
     expansion_and_contraction::<Ed25519>(Mode::Feldman);
 }
 
+/// The seeds' headline scale: a 128-party DKG, a reshare 128 → 128 to a new set and a
+/// contraction 128 → 64, every check and the activation certificate on, the secret kept
+/// (a few seconds in the optimised test build).
+#[test]
+fn dkg_and_reshares_at_128_parties() {
+    let (shares, public, secret) = dkg::<Ristretto255>(Mode::Pedersen, 128, 86, "dkg 128");
+    let (s128, p128) = renew(
+        &shares,
+        &public,
+        secret,
+        &ids(1..=86),
+        Some((&ids(201..=328), 86)),
+        "128 to 128",
+    );
+    renew(
+        &s128,
+        &p128,
+        secret,
+        &ids(243..=328),
+        Some((&ids(401..=464), 43)),
+        "128 to 64",
+    );
+}
+
 // ---------------------------------------------------------------------------------------
 // Every peer fault in every flavour
 
