@@ -17,7 +17,9 @@
 //!
 //! Private share messages are not part of it.
 
+use alloc::borrow::Cow;
 use alloc::collections::BTreeMap;
+use alloc::vec;
 use alloc::vec::Vec;
 
 use super::{Ceremony, ComplaintMessage, DealMessage, ResponseMessage};
@@ -35,7 +37,10 @@ fn ids(list: &[PartyId]) -> Vec<u8> {
     out
 }
 
-/// The transcript hash of a completed dealing (see the module docs).
+/// The transcript hash of a completed dealing (see the module docs). Every party of a
+/// process hashes the same public transcript, so it is hashed once per process
+/// (`party::shared`, keyed by the elements themselves, compared in full: copying and
+/// comparing them costs a small fraction of hashing them).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn transcript_hash<C: Curve>(
     ceremony: &Ceremony<C>,
@@ -46,42 +51,74 @@ pub(crate) fn transcript_hash<C: Curve>(
     blame: &[Blame],
     commitments: &Commitments<C>,
 ) -> [u8; 32] {
-    let mut t = Transcript::new(tags::LSS_TRANSCRIPT);
-    t.append(b"curve").append(C::NAME.as_bytes());
-    t.append(b"kind").append(&[ceremony.kind.to_byte()]);
-    t.append(b"mode").append(&[ceremony.mode.to_byte()]);
-    t.append(b"session").append(&ceremony.session);
-    t.append(b"generation")
-        .append(&ceremony.new_generation().to_be_bytes());
-    t.append(b"threshold").append(&ceremony.threshold.to_be_bytes());
-    t.append(b"dealers").append(&ids(&ceremony.dealers));
-    t.append(b"receivers").append(&ids(&ceremony.receivers));
+    let elements = elements(ceremony, deals, complaints, responses, qualified, blame, commitments);
+    let hash = crate::party::shared::memo(
+        b"lss-transcript",
+        || crate::party::shared::key_of(elements.iter().map(|e| &e[..])),
+        32,
+        || {
+            let mut t = Transcript::new(tags::LSS_TRANSCRIPT);
+            for e in &elements {
+                t.append(e);
+            }
+            t.finalize::<32>()
+        },
+    );
+    *hash
+}
+
+/// The transcript's tuple elements, in order (labels and values alike).
+#[allow(clippy::too_many_arguments)]
+fn elements<'a, C: Curve>(
+    ceremony: &'a Ceremony<C>,
+    deals: &'a BTreeMap<PartyId, DealMessage<C>>,
+    complaints: &'a BTreeMap<PartyId, ComplaintMessage<C>>,
+    responses: &'a BTreeMap<PartyId, ResponseMessage<C>>,
+    qualified: &[PartyId],
+    blame: &[Blame],
+    commitments: &Commitments<C>,
+) -> Vec<Cow<'a, [u8]>> {
+    let n = ceremony.dealers.len();
+    let mut e: Vec<Cow<'a, [u8]>> = Vec::with_capacity(24 + 6 * n + 3 * ceremony.receivers.len());
+    let id = |p: &PartyId| Cow::Owned(p.get().to_be_bytes().to_vec());
+    let label = |l: &'static [u8]| Cow::Borrowed(l);
+    e.extend([label(b"curve"), Cow::Borrowed(C::NAME.as_bytes())]);
+    e.extend([label(b"kind"), Cow::Owned(vec![ceremony.kind.to_byte()])]);
+    e.extend([label(b"mode"), Cow::Owned(vec![ceremony.mode.to_byte()])]);
+    e.extend([label(b"session"), Cow::Borrowed(&ceremony.session[..])]);
+    e.extend([
+        label(b"generation"),
+        Cow::Owned(ceremony.new_generation().to_be_bytes().to_vec()),
+    ]);
+    e.extend([label(b"threshold"), Cow::Owned(ceremony.threshold.to_be_bytes().to_vec())]);
+    e.extend([label(b"dealers"), Cow::Owned(ids(&ceremony.dealers))]);
+    e.extend([label(b"receivers"), Cow::Owned(ids(&ceremony.receivers))]);
     let old = ceremony.old.as_ref().map(|o| o.to_bytes()).unwrap_or_default();
-    t.append(b"old").append(&old);
+    e.extend([label(b"old"), Cow::Owned(old)]);
     for d in &ceremony.dealers {
-        t.append(b"deal").append(&d.get().to_be_bytes());
-        t.append(deals.get(d).map_or(&[][..], |m| m.as_bytes()));
+        e.extend([label(b"deal"), id(d)]);
+        e.push(Cow::Borrowed(deals.get(d).map_or(&[][..], |m| m.as_bytes())));
     }
     for r in &ceremony.receivers {
-        t.append(b"complaint").append(&r.get().to_be_bytes());
-        t.append(complaints.get(r).map_or(&[][..], |m| m.raw.as_slice()));
+        e.extend([label(b"complaint"), id(r)]);
+        e.push(Cow::Borrowed(complaints.get(r).map_or(&[][..], |m| m.raw.as_slice())));
     }
     for d in &ceremony.dealers {
-        t.append(b"response").append(&d.get().to_be_bytes());
-        t.append(responses.get(d).map_or(&[][..], |m| m.raw.as_slice()));
+        e.extend([label(b"response"), id(d)]);
+        e.push(Cow::Borrowed(responses.get(d).map_or(&[][..], |m| m.raw.as_slice())));
     }
-    t.append(b"qualified").append(&ids(qualified));
+    e.extend([label(b"qualified"), Cow::Owned(ids(qualified))]);
     let mut b = Vec::with_capacity(5 * blame.len());
     for entry in blame {
         b.extend_from_slice(&entry.party.get().to_be_bytes());
         b.push(reason_byte(&entry.reason));
         b.extend_from_slice(&entry.reason.related().map_or(0, |p| p.get()).to_be_bytes());
     }
-    t.append(b"blame").append(&b);
+    e.extend([label(b"blame"), Cow::Owned(b)]);
     let mut w = Writer::new();
     commitments.write(&mut w);
-    t.append(b"commitments").append(&w.into_bytes());
-    t.finalize()
+    e.extend([label(b"commitments"), Cow::Owned(w.into_bytes())]);
+    e
 }
 
 /// The transcript byte of an agreed-blame reason (only the dealing's protocol faults are

@@ -16,7 +16,10 @@ use crate::PartyId;
 
 /// Reshare: `C_{i,0} == λ_i^Q·Σ_k i^k·C_k^old` for every dealer in `valid`, batched with
 /// random weights; returns the dealers that fail (found one by one only if the batch
-/// fails).
+/// fails). The check is public and the same at every party, so a process makes it once
+/// (`party::shared`, keyed by everything it reads: the old group, the dealers, the deals'
+/// bytes); its weights are then the first asking party's, drawn after the deals arrived
+/// and never leaving the process, as for the shared share check (`shared.rs`).
 pub(super) fn check_reshare_constants<C: Curve>(
     common: &Common<C>,
     deals: &BTreeMap<PartyId, DealMessage<C>>,
@@ -26,6 +29,30 @@ pub(super) fn check_reshare_constants<C: Curve>(
     let Some(old) = c.old.as_ref() else {
         return valid.to_vec();
     };
+    let key = || {
+        let (old, dealers, checked) = (old.to_bytes(), ids(&c.dealers), ids(valid));
+        let head = [C::NAME.as_bytes(), &c.session[..], &old, &dealers, &checked];
+        let found = valid.iter().map(|d| deals.get(d).map_or(&[][..], |m| m.as_bytes()));
+        crate::party::shared::key_of(head.into_iter().chain(found))
+    };
+    let failing = crate::party::shared::memo(b"lss-reshare-constants", key, 2 * valid.len(), || {
+        reshare_constants_failing(common, old, deals, valid)
+    });
+    failing.to_vec()
+}
+
+/// Ids as bytes (u16 big-endian each).
+fn ids(list: &[PartyId]) -> Vec<u8> {
+    list.iter().flat_map(|p| p.get().to_be_bytes()).collect()
+}
+
+fn reshare_constants_failing<C: Curve>(
+    common: &Common<C>,
+    old: &crate::lss::GroupPublic<C>,
+    deals: &BTreeMap<PartyId, DealMessage<C>>,
+    valid: &[PartyId],
+) -> Vec<PartyId> {
+    let c = &common.ceremony;
     let old_points = old.commitments().points();
     let lambda_of = |d: &PartyId| c.dealer_index(*d).map_or(C::Scalar::ZERO, |i| c.weights[i]);
     let constant_of = |d: &PartyId| {
