@@ -178,17 +178,15 @@ impl<C: Curve> Eq for Commitments<C> {}
 /// The points' encoding, kept once made or as read (feature `in-process-sharing`; the modules
 /// by need do without, for their size): compressing a point costs a field inversion, and the
 /// same commitments are hashed into every session, key and transcript they are part of.
-/// Clones share it (the points never change), so the parties of one process, each holding
-/// a clone of the same ceremony or group, encode it once between them.
 #[derive(Clone, Default)]
-struct Encoded(#[cfg(feature = "in-process-sharing")] alloc::sync::Arc<std::sync::OnceLock<Vec<u8>>>);
+struct Encoded(#[cfg(feature = "in-process-sharing")] std::sync::OnceLock<Vec<u8>>);
 
 impl Encoded {
     /// Already known bytes (those a strict decoder accepted: the canonical encoding).
     fn known(bytes: &[u8]) -> Self {
         #[cfg(feature = "in-process-sharing")]
         {
-            Encoded(alloc::sync::Arc::new(std::sync::OnceLock::from(bytes.to_vec())))
+            Encoded(std::sync::OnceLock::from(bytes.to_vec()))
         }
         #[cfg(not(feature = "in-process-sharing"))]
         {

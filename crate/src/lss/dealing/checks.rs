@@ -109,14 +109,6 @@ pub(super) fn combine<C: Curve>(
     let c = &common.ceremony;
     let t = usize::from(c.threshold);
     if let Some(sum) = set.combined(qualified, weights) {
-        #[cfg(feature = "in-process-sharing")]
-        if c.kind != Kind::Refresh {
-            // The sum is the new commitments: a clone of the process's one, whose encoding
-            // (a field inversion per point) is then made once for all its receivers.
-            if let Some(commitments) = sum.commitments(c.mode) {
-                return Ok((commitments, sum.torsion_free()));
-            }
-        }
         // base + sum is torsion-free exactly when the sum is, the base (old commitments,
         // checked when they were made or decoded) being torsion-free itself.
         let (mut out, base_free): (Vec<C::Point>, bool) = match (&c.old, c.kind) {

@@ -66,10 +66,6 @@ pub(super) struct Sum<C: Curve> {
     pub(super) points: Vec<C::Point>,
     #[cfg(feature = "in-process-sharing")]
     torsion_free: OnceLock<bool>,
-    /// The sum as commitments, shared by the receivers that take it as their new
-    /// commitments (a DKG, a reshare): their clones share its encoding, made once.
-    #[cfg(feature = "in-process-sharing")]
-    as_commitments: OnceLock<Option<crate::vss::Commitments<C>>>,
 }
 
 #[cfg(feature = "in-process-sharing")]
@@ -80,15 +76,6 @@ impl<C: Curve> Sum<C> {
         *self
             .torsion_free
             .get_or_init(|| self.points.iter().all(C::is_torsion_free_vartime))
-    }
-
-    /// The sum as commitments of `mode` (`None` if they cannot be: no points, too many).
-    pub(super) fn commitments(&self, mode: crate::vss::Mode) -> Option<crate::vss::Commitments<C>> {
-        self.as_commitments
-            .get_or_init(|| crate::vss::Commitments::from_points(mode, self.points.clone()).ok())
-            .as_ref()
-            .filter(|c| c.mode() == mode)
-            .cloned()
     }
 }
 
@@ -196,7 +183,6 @@ impl<C: Curve> DealSet<C> {
             weights: weights.map(<[_]>::to_vec),
             points: sum,
             torsion_free: OnceLock::new(),
-            as_commitments: OnceLock::new(),
         });
         done.push(sum.clone());
         Some(sum)
