@@ -51,7 +51,15 @@ pub(crate) fn transcript_hash<C: Curve>(
     blame: &[Blame],
     commitments: &Commitments<C>,
 ) -> [u8; 32] {
-    let elements = elements(ceremony, deals, complaints, responses, qualified, blame, commitments);
+    let elements = elements(
+        ceremony,
+        deals,
+        complaints,
+        responses,
+        qualified,
+        blame,
+        commitments,
+    );
     let hash = crate::party::shared::memo(
         b"lss-transcript",
         || crate::party::shared::key_of(elements.iter().map(|e| &e[..])),
@@ -90,7 +98,10 @@ fn elements<'a, C: Curve>(
         label(b"generation"),
         Cow::Owned(ceremony.new_generation().to_be_bytes().to_vec()),
     ]);
-    e.extend([label(b"threshold"), Cow::Owned(ceremony.threshold.to_be_bytes().to_vec())]);
+    e.extend([
+        label(b"threshold"),
+        Cow::Owned(ceremony.threshold.to_be_bytes().to_vec()),
+    ]);
     e.extend([label(b"dealers"), Cow::Owned(ids(&ceremony.dealers))]);
     e.extend([label(b"receivers"), Cow::Owned(ids(&ceremony.receivers))]);
     let old = ceremony.old.as_ref().map(|o| o.to_bytes()).unwrap_or_default();
@@ -101,11 +112,15 @@ fn elements<'a, C: Curve>(
     }
     for r in &ceremony.receivers {
         e.extend([label(b"complaint"), id(r)]);
-        e.push(Cow::Borrowed(complaints.get(r).map_or(&[][..], |m| m.raw.as_slice())));
+        e.push(Cow::Borrowed(
+            complaints.get(r).map_or(&[][..], |m| m.raw.as_slice()),
+        ));
     }
     for d in &ceremony.dealers {
         e.extend([label(b"response"), id(d)]);
-        e.push(Cow::Borrowed(responses.get(d).map_or(&[][..], |m| m.raw.as_slice())));
+        e.push(Cow::Borrowed(
+            responses.get(d).map_or(&[][..], |m| m.raw.as_slice()),
+        ));
     }
     e.extend([label(b"qualified"), Cow::Owned(ids(qualified))]);
     let mut b = Vec::with_capacity(5 * blame.len());

@@ -32,7 +32,9 @@ pub(super) fn check_reshare_constants<C: Curve>(
     let key = || {
         let (old, dealers, checked) = (old.to_bytes(), ids(&c.dealers), ids(valid));
         let head = [C::NAME.as_bytes(), &c.session[..], &old, &dealers, &checked];
-        let found = valid.iter().map(|d| deals.get(d).map_or(&[][..], |m| m.as_bytes()));
+        let found = valid
+            .iter()
+            .map(|d| deals.get(d).map_or(&[][..], |m| m.as_bytes()));
         crate::party::shared::key_of(head.into_iter().chain(found))
     };
     let failing = crate::party::shared::memo(b"lss-reshare-constants", key, 2 * valid.len(), || {
