@@ -17,9 +17,7 @@
 //!
 //! Private share messages are not part of it.
 
-use alloc::borrow::Cow;
 use alloc::collections::BTreeMap;
-use alloc::vec;
 use alloc::vec::Vec;
 
 use super::{Ceremony, ComplaintMessage, DealMessage, ResponseMessage};
@@ -38,9 +36,9 @@ fn ids(list: &[PartyId]) -> Vec<u8> {
 }
 
 /// The transcript hash of a completed dealing (see the module docs). Every party of a
-/// process hashes the same public transcript, so it is hashed once per process
-/// (`party::shared`, keyed by the elements themselves, compared in full: copying and
-/// comparing them costs a small fraction of hashing them).
+/// process hashes the same public transcript, so with `in-process-sharing` it is hashed once
+/// per process (`party::shared`, keyed by the elements themselves, compared in full: copying
+/// and comparing them costs a small fraction of hashing them).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn transcript_hash<C: Curve>(
     ceremony: &Ceremony<C>,
@@ -51,89 +49,113 @@ pub(crate) fn transcript_hash<C: Curve>(
     blame: &[Blame],
     commitments: &Commitments<C>,
 ) -> [u8; 32] {
-    let elements = elements(
-        ceremony,
-        deals,
-        complaints,
-        responses,
-        qualified,
-        blame,
-        commitments,
-    );
-    let hash = crate::party::shared::memo(
-        b"lss-transcript",
-        || crate::party::shared::key_of(elements.iter().map(|e| &e[..])),
-        32,
-        || {
-            let mut t = Transcript::new(tags::LSS_TRANSCRIPT);
-            for e in &elements {
-                t.append(e);
-            }
-            t.finalize::<32>()
-        },
-    );
-    *hash
+    let each = |sink: &mut dyn FnMut(&[u8])| {
+        elements(
+            ceremony,
+            deals,
+            complaints,
+            responses,
+            qualified,
+            blame,
+            commitments,
+            sink,
+        )
+    };
+    #[cfg(feature = "in-process-sharing")]
+    {
+        // The key is the elements, each after its length (`shared::key_of`'s layout).
+        let mut key = Vec::new();
+        each(&mut |e| {
+            key.extend_from_slice(&(e.len() as u64).to_le_bytes());
+            key.extend_from_slice(e);
+        });
+        let hash = crate::party::shared::memo(
+            b"lss-transcript",
+            || key.clone(),
+            32,
+            || {
+                let mut t = Transcript::new(tags::LSS_TRANSCRIPT);
+                let mut rest = &key[..];
+                while let Some((len, tail)) = rest.split_first_chunk::<8>() {
+                    let (e, tail) = tail.split_at(u64::from_le_bytes(*len) as usize);
+                    t.append(e);
+                    rest = tail;
+                }
+                t.finalize::<32>()
+            },
+        );
+        *hash
+    }
+    #[cfg(not(feature = "in-process-sharing"))]
+    {
+        let mut t = Transcript::new(tags::LSS_TRANSCRIPT);
+        each(&mut |e| {
+            t.append(e);
+        });
+        t.finalize()
+    }
 }
 
-/// The transcript's tuple elements, in order (labels and values alike).
+/// The transcript's tuple elements, in order (labels and values alike), to `sink`.
 #[allow(clippy::too_many_arguments)]
-fn elements<'a, C: Curve>(
-    ceremony: &'a Ceremony<C>,
-    deals: &'a BTreeMap<PartyId, DealMessage<C>>,
-    complaints: &'a BTreeMap<PartyId, ComplaintMessage<C>>,
-    responses: &'a BTreeMap<PartyId, ResponseMessage<C>>,
+fn elements<C: Curve>(
+    ceremony: &Ceremony<C>,
+    deals: &BTreeMap<PartyId, DealMessage<C>>,
+    complaints: &BTreeMap<PartyId, ComplaintMessage<C>>,
+    responses: &BTreeMap<PartyId, ResponseMessage<C>>,
     qualified: &[PartyId],
     blame: &[Blame],
     commitments: &Commitments<C>,
-) -> Vec<Cow<'a, [u8]>> {
-    let n = ceremony.dealers.len();
-    let mut e: Vec<Cow<'a, [u8]>> = Vec::with_capacity(24 + 6 * n + 3 * ceremony.receivers.len());
-    let id = |p: &PartyId| Cow::Owned(p.get().to_be_bytes().to_vec());
-    let label = |l: &'static [u8]| Cow::Borrowed(l);
-    e.extend([label(b"curve"), Cow::Borrowed(C::NAME.as_bytes())]);
-    e.extend([label(b"kind"), Cow::Owned(vec![ceremony.kind.to_byte()])]);
-    e.extend([label(b"mode"), Cow::Owned(vec![ceremony.mode.to_byte()])]);
-    e.extend([label(b"session"), Cow::Borrowed(&ceremony.session[..])]);
-    e.extend([
-        label(b"generation"),
-        Cow::Owned(ceremony.new_generation().to_be_bytes().to_vec()),
-    ]);
-    e.extend([
-        label(b"threshold"),
-        Cow::Owned(ceremony.threshold.to_be_bytes().to_vec()),
-    ]);
-    e.extend([label(b"dealers"), Cow::Owned(ids(&ceremony.dealers))]);
-    e.extend([label(b"receivers"), Cow::Owned(ids(&ceremony.receivers))]);
+    sink: &mut dyn FnMut(&[u8]),
+) {
+    sink(b"curve");
+    sink(C::NAME.as_bytes());
+    sink(b"kind");
+    sink(&[ceremony.kind.to_byte()]);
+    sink(b"mode");
+    sink(&[ceremony.mode.to_byte()]);
+    sink(b"session");
+    sink(&ceremony.session);
+    sink(b"generation");
+    sink(&ceremony.new_generation().to_be_bytes());
+    sink(b"threshold");
+    sink(&ceremony.threshold.to_be_bytes());
+    sink(b"dealers");
+    sink(&ids(&ceremony.dealers));
+    sink(b"receivers");
+    sink(&ids(&ceremony.receivers));
     let old = ceremony.old.as_ref().map(|o| o.to_bytes()).unwrap_or_default();
-    e.extend([label(b"old"), Cow::Owned(old)]);
+    sink(b"old");
+    sink(&old);
     for d in &ceremony.dealers {
-        e.extend([label(b"deal"), id(d)]);
-        e.push(Cow::Borrowed(deals.get(d).map_or(&[][..], |m| m.as_bytes())));
+        sink(b"deal");
+        sink(&d.get().to_be_bytes());
+        sink(deals.get(d).map_or(&[][..], |m| m.as_bytes()));
     }
     for r in &ceremony.receivers {
-        e.extend([label(b"complaint"), id(r)]);
-        e.push(Cow::Borrowed(
-            complaints.get(r).map_or(&[][..], |m| m.raw.as_slice()),
-        ));
+        sink(b"complaint");
+        sink(&r.get().to_be_bytes());
+        sink(complaints.get(r).map_or(&[][..], |m| m.raw.as_slice()));
     }
     for d in &ceremony.dealers {
-        e.extend([label(b"response"), id(d)]);
-        e.push(Cow::Borrowed(
-            responses.get(d).map_or(&[][..], |m| m.raw.as_slice()),
-        ));
+        sink(b"response");
+        sink(&d.get().to_be_bytes());
+        sink(responses.get(d).map_or(&[][..], |m| m.raw.as_slice()));
     }
-    e.extend([label(b"qualified"), Cow::Owned(ids(qualified))]);
+    sink(b"qualified");
+    sink(&ids(qualified));
     let mut b = Vec::with_capacity(5 * blame.len());
     for entry in blame {
         b.extend_from_slice(&entry.party.get().to_be_bytes());
         b.push(reason_byte(&entry.reason));
         b.extend_from_slice(&entry.reason.related().map_or(0, |p| p.get()).to_be_bytes());
     }
-    e.extend([label(b"blame"), Cow::Owned(b)]);
+    sink(b"blame");
+    sink(&b);
     let mut w = Writer::new();
     commitments.write(&mut w);
-    e.extend([label(b"commitments"), Cow::Owned(w.into_bytes())]);
-    e
+    sink(b"commitments");
+    sink(&w.into_bytes());
 }
 
 /// The transcript byte of an agreed-blame reason (only the dealing's protocol faults are

@@ -29,21 +29,27 @@ pub(super) fn check_reshare_constants<C: Curve>(
     let Some(old) = c.old.as_ref() else {
         return valid.to_vec();
     };
-    let key = || {
-        let (old, dealers, checked) = (old.to_bytes(), ids(&c.dealers), ids(valid));
-        let head = [C::NAME.as_bytes(), &c.session[..], &old, &dealers, &checked];
-        let found = valid
-            .iter()
-            .map(|d| deals.get(d).map_or(&[][..], |m| m.as_bytes()));
-        crate::party::shared::key_of(head.into_iter().chain(found))
-    };
-    let failing = crate::party::shared::memo(b"lss-reshare-constants", key, 2 * valid.len(), || {
-        reshare_constants_failing(common, old, deals, valid)
-    });
-    failing.to_vec()
+    #[cfg(not(feature = "in-process-sharing"))]
+    return reshare_constants_failing(common, old, deals, valid);
+    #[cfg(feature = "in-process-sharing")]
+    {
+        let key = || {
+            let (old, dealers, checked) = (old.to_bytes(), ids(&c.dealers), ids(valid));
+            let head = [C::NAME.as_bytes(), &c.session[..], &old, &dealers, &checked];
+            let found = valid
+                .iter()
+                .map(|d| deals.get(d).map_or(&[][..], |m| m.as_bytes()));
+            crate::party::shared::key_of(head.into_iter().chain(found))
+        };
+        let failing = crate::party::shared::memo(b"lss-reshare-constants", key, 2 * valid.len(), || {
+            reshare_constants_failing(common, old, deals, valid)
+        });
+        failing.to_vec()
+    }
 }
 
 /// Ids as bytes (u16 big-endian each).
+#[cfg(feature = "in-process-sharing")]
 fn ids(list: &[PartyId]) -> Vec<u8> {
     list.iter().flat_map(|p| p.get().to_be_bytes()).collect()
 }
