@@ -27,7 +27,8 @@ use crate::vss::{Commitments, Curve};
 use crate::wire::Writer;
 use crate::PartyId;
 
-fn ids(list: &[PartyId]) -> Vec<u8> {
+/// Ids as bytes, u16 big-endian each (the transcript's id lists; the shared checks' keys).
+pub(super) fn ids(list: &[PartyId]) -> Vec<u8> {
     let mut out = Vec::with_capacity(2 * list.len());
     for p in list {
         out.extend_from_slice(&p.get().to_be_bytes());
@@ -63,27 +64,16 @@ pub(crate) fn transcript_hash<C: Curve>(
     };
     #[cfg(feature = "in-process-sharing")]
     {
-        // The key is the elements, each after its length (`shared::key_of`'s layout).
-        let mut key = Vec::new();
-        each(&mut |e| {
-            key.extend_from_slice(&(e.len() as u64).to_le_bytes());
-            key.extend_from_slice(e);
+        let mut parts: Vec<Vec<u8>> = Vec::new();
+        each(&mut |e| parts.push(e.to_vec()));
+        let key = || crate::party::shared::key_of(parts.iter().map(Vec::as_slice));
+        let hash = crate::party::shared::memo(b"lss-transcript", key, 32, || {
+            let mut t = Transcript::new(tags::LSS_TRANSCRIPT);
+            for part in &parts {
+                t.append(part);
+            }
+            t.finalize::<32>()
         });
-        let hash = crate::party::shared::memo(
-            b"lss-transcript",
-            || key.clone(),
-            32,
-            || {
-                let mut t = Transcript::new(tags::LSS_TRANSCRIPT);
-                let mut rest = &key[..];
-                while let Some((len, tail)) = rest.split_first_chunk::<8>() {
-                    let (e, tail) = tail.split_at(u64::from_le_bytes(*len) as usize);
-                    t.append(e);
-                    rest = tail;
-                }
-                t.finalize::<32>()
-            },
-        );
         *hash
     }
     #[cfg(not(feature = "in-process-sharing"))]

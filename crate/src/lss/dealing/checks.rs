@@ -34,6 +34,7 @@ pub(super) fn check_reshare_constants<C: Curve>(
     #[cfg(feature = "in-process-sharing")]
     {
         let key = || {
+            let ids = crate::lss::transcript::ids;
             let (old, dealers, checked) = (old.to_bytes(), ids(&c.dealers), ids(valid));
             let head = [C::NAME.as_bytes(), &c.session[..], &old, &dealers, &checked];
             let found = valid
@@ -46,12 +47,6 @@ pub(super) fn check_reshare_constants<C: Curve>(
         });
         failing.to_vec()
     }
-}
-
-/// Ids as bytes (u16 big-endian each).
-#[cfg(feature = "in-process-sharing")]
-fn ids(list: &[PartyId]) -> Vec<u8> {
-    list.iter().flat_map(|p| p.get().to_be_bytes()).collect()
 }
 
 fn reshare_constants_failing<C: Curve>(
