@@ -565,13 +565,13 @@ describe('Lens lifecycle parties through run()', () => {
 });
 
 describe('host independence', () => {
-  // The Pulsar lifecycle of tests/lifecycle_host.rs with the same seeds: the Rust simulator
+  // The Pulsar lifecycle of tests/suite/lifecycle_host.rs with the same seeds: the Rust simulator
   // and the package's run() post the same bytes in the same order and end with the same
   // outputs (tests/fixtures/lifecycle_host.json, written by the Rust test).
   const hex = (b) => Buffer.from(b).toString('hex');
   const u32 = (n) => Buffer.from([n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff]);
   const u16 = (n) => Buffer.from([n >>> 8, n & 0xff]);
-  /** SHA-256 over every post, as tests/lifecycle_host.rs `transcript` encodes it. */
+  /** SHA-256 over every post, as tests/suite/lifecycle_host.rs `transcript` encodes it. */
   function logged(parties) {
     const h = createHash('sha256');
     let posts = 0;

@@ -1,7 +1,7 @@
 // The full build's `testChain`: its chains verify with the LightClient of both builds under
 // every policy, across the epoch change; a flipped byte of a certificate or of the next set is
 // refused; the same options give the same bytes, and the bytes the native Rust devnet makes
-// (tests/vectors/test-chain.json, checked natively by tests/test_chain.rs); the sample/ the
+// (tests/vectors/test-chain.json, checked natively by tests/suite/test_chain.rs); the sample/ the
 // build wrote is that chain; the bounds are typed errors. Needs `node scripts/build-wasm.mjs`.
 
 import assert from 'node:assert/strict';

@@ -2,13 +2,13 @@
 //! the keyring run whole through `party::sim` on two curves, and a message of another
 //! phase replayed into a dealing dropped and its sender named.
 //!
-//! Run: `cargo test --features sim,hazmat --test lens_lifecycle`.
+//! Run: `cargo test --features sim,hazmat --test suite lens_lifecycle::`.
 
 // Helpers outside `#[test]` functions unwrap too: a panic here is a failed test
 // (clippy.toml's allow-unwrap-in-tests covers only the test functions themselves).
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

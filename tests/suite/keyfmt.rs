@@ -4,7 +4,7 @@
 //! truncated, extended and byte-flipped encodings, each refused or decoded to the same key,
 //! never a panic.
 //!
-//! Run: `cargo test --test keyfmt`.
+//! Run: `cargo test --features sim,hazmat --test suite keyfmt::`.
 
 // Tests unwrap what must succeed, cast test indices to bytes and name decoder closures inline.
 #![allow(

@@ -6,11 +6,11 @@
 //! our light client and the peer ML-DSA verifiers, a committee change starts a new key era the
 //! client follows, an unchanged committee keeps its key, too few committee signers are refused.
 //!
-//! Run: `cargo test --features sim --test test_chain`.
+//! Run: `cargo test --features sim,hazmat --test suite test_chain::`.
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use quasar_pq::cert::devnet::{
     block_hash, chain, two_thirds_plus_one, Chain, ChainSpec, Devnet, DevnetConfig, PulsarSigning, Signers,

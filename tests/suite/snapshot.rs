@@ -732,7 +732,7 @@ fn snapshot_kat_decodes_and_reencodes() {
 
 /// A stand-in scheme: a 32-byte "share" per generation, and a "certificate" that
 /// activates a pending generation when it names that generation (the store's logic is
-/// what is tested here; the real schemes' keyrings run in `tests/lifecycle.rs`).
+/// what is tested here; the real schemes' keyrings run in `tests/suite/lifecycle.rs`).
 mod toy {
     use quasar_pq::keystore::Storable;
     use quasar_pq::party::keyring::Custody;

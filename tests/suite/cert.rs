@@ -3,7 +3,7 @@
 //! any signature work (and without allocating), the light client across epoch changes and
 //! key eras, the builder and devnet, and the BLS leg against the Ethereum test keys.
 //!
-//! Run: `cargo test --release --features sim,hazmat --test cert`.
+//! Run: `cargo test --release --features sim,hazmat --test suite cert::`.
 
 // Helpers outside `#[test]` functions unwrap too: a panic here is a failed test
 // (clippy.toml's allow-unwrap-in-tests covers only the test functions themselves).

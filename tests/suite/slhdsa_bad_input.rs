@@ -7,7 +7,7 @@
 //! - a batch with good and bad items → the right verdict per item;
 //! - errors convert into `quasar_pq::Error` with module `"slhdsa"` and stable codes.
 
-mod common;
+use crate::common;
 
 use common::{no_panic, quiet_panics};
 use quasar_pq::slhdsa::{self, hazmat, BatchItem, Error, Mode, Shake128f, Signature, SigningKey};

@@ -8,15 +8,14 @@
 //!
 //! Most cases use SHAKE-192f (fast signing); one signature each of SHAKE-192s and
 //! SHAKE-256s is made for the interop and wrong-mode cases. Run:
-//! `cargo test --release --features sim,hazmat --test magnetar` (add `parallel` for the
+//! `cargo test --release --features sim,hazmat --test suite magnetar::` (add `parallel` for the
 //! threaded batch path).
 
 // Helpers outside `#[test]` functions unwrap too: a panic here is a failed test
 // (clippy.toml's allow-unwrap-in-tests covers only the test functions themselves).
 #![allow(clippy::unwrap_used)]
 
-#[path = "common/slh_peers.rs"]
-mod slh_peers;
+use crate::slh_peers;
 
 use std::sync::OnceLock;
 

@@ -11,8 +11,7 @@
 //!
 //! Every call goes through `catch_unwind`; panics are reported as failures with the input.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use common::peers::peers;
 use common::{info, no_panic, quiet_panics, SetInfo, Stream, MODES};

@@ -6,7 +6,7 @@
 //! The vectors are `tests/vectors/bip340/test-vectors.csv`, copied unchanged from the BIP
 //! (source and commit in that folder's README).
 //!
-//! Run: `cargo test --test bip340`.
+//! Run: `cargo test --features sim,hazmat --test suite bip340::`.
 
 #![allow(clippy::unwrap_used)]
 

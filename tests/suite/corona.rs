@@ -5,11 +5,11 @@
 //! another challenge are dropped and named without consuming state; strict decoders for
 //! every frame; verification refuses every flipped part.
 //!
-//! Run: `cargo test --features sim,hazmat --test corona`.
+//! Run: `cargo test --features sim,hazmat --test suite corona::`.
 #![cfg(all(feature = "sim", feature = "hazmat"))]
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use common::sim::*;
 use quasar_pq::corona::{

@@ -6,13 +6,13 @@
 //! byte-identical and generations never mixed, strict decoders, and activation
 //! certificates the old set cannot make, forged group keys refused, reserved contexts.
 //!
-//! Run: `cargo test --features sim,hazmat --test pulsar_custody`.
+//! Run: `cargo test --features sim,hazmat --test suite pulsar_custody::`.
 
 // Helpers outside `#[test]` functions unwrap too: a panic here is a failed test
 // (clippy.toml's allow-unwrap-in-tests covers only the test functions themselves).
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 
@@ -1595,7 +1595,7 @@ fn committee_of_64() {
 
 /// About 15–20 s natively on 2 cores (the in-process 128-party DKG, 128 possession
 /// proofs checked by every party, ML-DSA-65 signing with 86 shares); run with
-/// `cargo test --features sim,hazmat --test pulsar_custody -- --ignored`.
+/// `cargo test --features sim,hazmat --test suite pulsar_custody:: -- --ignored`.
 #[test]
 #[ignore]
 fn committee_of_128() {

@@ -5,13 +5,13 @@
 //! strict decoders, LSS resharing with the group key unchanged and epochs never mixed,
 //! and the activation certificate.
 //!
-//! Run: `cargo test --features sim,hazmat --test lens`.
+//! Run: `cargo test --features sim,hazmat --test suite lens::`.
 
 // Helpers outside `#[test]` functions unwrap too: a panic here is a failed test
 // (clippy.toml's allow-unwrap-in-tests covers only the test functions themselves).
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 

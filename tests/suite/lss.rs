@@ -5,13 +5,13 @@
 //! on error; strict decoders; and the activation certificate (who can make
 //! one, and every way a wrong one is refused).
 //!
-//! Run: `cargo test --features sim,hazmat --test lss`.
+//! Run: `cargo test --features sim,hazmat --test suite lss::`.
 
 // Helpers outside `#[test]` functions unwrap too: a panic here is a failed test
 // (clippy.toml's allow-unwrap-in-tests covers only the test functions themselves).
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

@@ -7,7 +7,7 @@
 //! and no code names two different faults. The codes shared on purpose are listed in
 //! [`SHARED`], each with the one fault it names everywhere.
 //!
-//! Run: `cargo test --test error_codes`.
+//! Run: `cargo test --features sim,hazmat --test suite error_codes::`.
 #![cfg(all(feature = "std", feature = "threshold"))]
 
 use std::collections::{BTreeMap, BTreeSet};

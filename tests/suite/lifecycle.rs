@@ -4,13 +4,13 @@
 //! honest parties finish and name the culprit, or fail typed with their state intact —
 //! and a keyring that never erases the old share unless the activation verifies.
 //!
-//! Run: `cargo test --features sim,hazmat --test lifecycle`.
+//! Run: `cargo test --features sim,hazmat --test suite lifecycle::`.
 
 // Helpers outside `#[test]` functions unwrap too: a panic here is a failed test
 // (clippy.toml's allow-unwrap-in-tests covers only the test functions themselves).
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

@@ -6,7 +6,7 @@
 //! `run()`: one lifecycle, two hosts, the same bytes. `QUASAR_WRITE_FIXTURE=1` rewrites the
 //! file.
 //!
-//! Run: `cargo test --features sim --test lifecycle_host`.
+//! Run: `cargo test --features sim,hazmat --test suite lifecycle_host::`.
 
 use std::collections::BTreeMap;
 

@@ -5,11 +5,11 @@
 //! named, never an invalid signature; messages that fail a check dropped without consuming
 //! state; strict key and share decoders; round state single-use.
 //!
-//! Run: `cargo test --features sim,hazmat --test committee`.
+//! Run: `cargo test --features sim,hazmat --test suite committee::`.
 #![cfg(all(feature = "sim", feature = "hazmat"))]
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use common::peers::peers;
 use common::sim::*;
