@@ -69,7 +69,7 @@ test('the examples import the package by name, as a user does', () => {
 test('the README Rust examples run and print what they promise', { timeout: 0 }, () => {
   const build = spawnSync(
     'cargo',
-    ['build', '-q', '-p', 'quasar-pq', '-p', 'quasar-cli', '--features', 'quasar-pq/sim,quasar-pq/hazmat', '--profile', 'test', '--examples', '--message-format=json'],
+    ['build', '-q', '-p', 'quasar-pq', '-p', 'quasar-cli', '--features', 'quasar-pq/sim,quasar-pq/hazmat,quasar-pq/parallel', '--profile', 'test', '--examples', '--message-format=json'],
     { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 },
   );
   assert.equal(build.status, 0, `cargo build --examples: ${build.stderr}`);
