@@ -6,8 +6,10 @@
 //   - with --browser: Debian's chromium at /usr/bin/chromium (for Playwright tests),
 //   - with --cross: the aarch64 cross-test kit (rustup target aarch64-unknown-linux-gnu,
 //     Debian's gcc-aarch64-linux-gnu, libc6-dev-arm64-cross and qemu-user),
-//   - with --ct: Debian's valgrind (for the constant-flow check, scripts/ct-check.mjs).
-// Idempotent and quick once everything is there. Any failure prints one sentence saying what
+//   - with --ct: Debian's valgrind (for the constant-flow check, scripts/ct-check.mjs);
+//   - with --skip-bindgen: everything but wasm-bindgen-cli (`npm test` installs it in its WASM
+//     track while the native one builds; scripts/test.mjs).
+// The Debian packages missing are installed by one apt-get run. Idempotent and quick once everything is there. Any failure prints one sentence saying what
 // failed and how to install it, then exits 1.
 //
 // Usage: node scripts/setup.mjs [--browser] [--cross] [--ct]
@@ -126,9 +128,14 @@ function ensureNodeModules() {
   }
 }
 
-/** Installs the Debian `packages` (as root) unless every path in `present` exists. */
-function ensureDebian(packages, present) {
-  if (present.every((p) => existsSync(p))) return;
+/**
+ * Installs (as root, in one apt-get run) every Debian package of `wanted` whose `present`
+ * paths are not all there: `wanted` is a list of { packages, present }.
+ */
+function ensureDebian(wanted) {
+  const packages = wanted.filter((w) => !w.present.every((p) => existsSync(p))).flatMap((w) => w.packages);
+  if (packages.length === 0) return;
+  const present = wanted.flatMap((w) => w.present);
   const hint = `apt-get update && apt-get install -y ${packages.join(' ')}`;
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!root) fail(`${packages.join(', ')} not installed; install as root with \`${hint}\`.`);
@@ -139,36 +146,35 @@ function ensureDebian(packages, present) {
   }
 }
 
-function ensureChromium() {
-  ensureDebian(['chromium'], [CHROMIUM]);
-}
+/** Debian's chromium, for the Playwright tests. */
+const CHROMIUM_KIT = { packages: ['chromium'], present: [CHROMIUM] };
 
 /** What `.cargo/config.toml`'s aarch64 linker and runner need. */
-function ensureCrossKit() {
-  ensureRustTarget(ARM_TARGET);
-  ensureDebian(
-    ['gcc-aarch64-linux-gnu', 'libc6-dev-arm64-cross', 'qemu-user'],
-    ['/usr/bin/aarch64-linux-gnu-gcc', '/usr/aarch64-linux-gnu/lib/libc.so.6', '/usr/bin/qemu-aarch64'],
-  );
-}
+const CROSS_KIT = {
+  packages: ['gcc-aarch64-linux-gnu', 'libc6-dev-arm64-cross', 'qemu-user'],
+  present: ['/usr/bin/aarch64-linux-gnu-gcc', '/usr/aarch64-linux-gnu/lib/libc.so.6', '/usr/bin/qemu-aarch64'],
+};
 
 /** Valgrind memcheck, for the constant-flow check (scripts/ct-check.mjs). */
-function ensureValgrind() {
-  ensureDebian(['valgrind'], ['/usr/bin/valgrind']);
-}
+const VALGRIND = { packages: ['valgrind'], present: ['/usr/bin/valgrind'] };
 
 function main() {
   const args = process.argv.slice(2);
   for (const a of args) {
-    if (!['--browser', '--cross', '--ct'].includes(a)) fail(`unknown argument ${a}; the options are --browser, --cross and --ct.`);
+    if (!['--browser', '--cross', '--ct', '--skip-bindgen'].includes(a)) {
+      fail(`unknown argument ${a}; the options are --browser, --cross, --ct and --skip-bindgen.`);
+    }
   }
   if (!capture('cargo', ['--version']).ok) fail('cargo is not installed; install Rust from https://rustup.rs.');
   ensureRustTarget(WASM_TARGET);
-  ensureWasmBindgen();
+  if (args.includes('--cross')) ensureRustTarget(ARM_TARGET);
+  if (!args.includes('--skip-bindgen')) ensureWasmBindgen();
   ensureNodeModules();
-  if (args.includes('--browser')) ensureChromium();
-  if (args.includes('--cross')) ensureCrossKit();
-  if (args.includes('--ct')) ensureValgrind();
+  ensureDebian([
+    ...(args.includes('--browser') ? [CHROMIUM_KIT] : []),
+    ...(args.includes('--cross') ? [CROSS_KIT] : []),
+    ...(args.includes('--ct') ? [VALGRIND] : []),
+  ]);
   log('ok');
 }
 

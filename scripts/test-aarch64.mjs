@@ -44,7 +44,7 @@ const quick = FULL
       ...UNUSED.flatMap((c) => ['--config', `profile.dev.package."${c}".opt-level=0`]),
     ];
 
-run(process.execPath, ['scripts/setup.mjs', '--cross']);
+run(process.execPath, ['scripts/setup.mjs', '--cross', '--skip-bindgen']);
 const started = Date.now();
 run('cargo', [
   'test',
