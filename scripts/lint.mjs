@@ -2,7 +2,7 @@
 // The lint gate: formatting, clippy with Cargo.toml's `[lints]` table at zero
 // warnings for every build the crate ships (the light and the full WebAssembly module, and
 // natively every target: the library, its tests, benches and bins, and the `quasar` CLI
-// in cli/), and rustdoc with warnings denied.
+// in cli/, in one clippy run), and rustdoc with warnings denied.
 //
 // Usage: node scripts/lint.mjs [--gate]
 // Runs every step even after one fails, prints a summary, and exits 1 if any step failed or
@@ -22,8 +22,8 @@ const DENY = ['--', '-D', 'warnings'];
 
 // Every library step names the package (`-p quasar-pq`): the CLI is a default workspace
 // member, and its dependency features (sim, hazmat) would otherwise join the library's build —
-// the light module would be linted with the threshold stack in it. The CLI (`cli/`) has its
-// own clippy and rustdoc steps, with the features its manifest gives the library.
+// the light module would be linted with the threshold stack in it. The native clippy step takes
+// both packages at once; the CLI (`cli/`) has its own rustdoc step.
 const LIB = ['-p', 'quasar-pq'];
 const CLI = ['-p', 'quasar-cli'];
 const STEPS = [
@@ -34,17 +34,13 @@ const STEPS = [
     name: `clippy ${module} wasm`,
     args: ['clippy', ...LIB, '--lib', ...b.featureArgs, ...WASM, ...DENY],
   })),
-  // Every native target, the library included (as a library and with its unit tests);
-  // `bench-internals`: the SLH-DSA bench forces the Keccak backends.
+  // Every native target of both packages in one run (the dependencies are checked once): the
+  // library (as a library and with its unit tests), its tests, benches and bins, and the
+  // `quasar` CLI's. The CLI's features of the library (std, threshold, sim, hazmat) are within
+  // these. `bench-internals`: the SLH-DSA bench forces the Keccak backends.
   {
     name: 'clippy all targets',
-    args: ['clippy', ...LIB, '--all-targets', '--features', 'sim,hazmat,bench-internals', '--message-format=json-diagnostic-rendered-ansi'],
-    json: true,
-  },
-  // The `quasar` CLI: its bin, unit tests and integration tests.
-  {
-    name: 'clippy cli',
-    args: ['clippy', ...CLI, '--all-targets', '--message-format=json-diagnostic-rendered-ansi'],
+    args: ['clippy', ...LIB, ...CLI, '--all-targets', '--features', 'quasar-pq/sim,quasar-pq/hazmat,quasar-pq/bench-internals', '--message-format=json-diagnostic-rendered-ansi'],
     json: true,
   },
   {
