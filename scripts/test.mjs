@@ -13,12 +13,12 @@
 //   Node and browser tests  js/test/, headless Chromium included
 //   aarch64 under qemu      the FIPS 204 / 205 vector suites cross-built (scripts/test-aarch64.mjs)
 //
-// Sequential on purpose: every step but the last keeps both cores of a 2-core machine busy
-// (the test build, each module's dependencies, the Node suites' browsers and workers), so
-// running the native and the WASM steps as two tracks side by side measured no faster
-// (3,011 s for a fresh clone; the test build took 1,794 s beside the WASM track against
-// 895 s alone) and made the timing-sensitive runs (the node clusters of cli/tests/node.rs,
-// the browser tests) share the machine with a build.
+// Sequential for now. Running the native and the WASM steps as two tracks side by side measured
+// no faster (3,011 s for a fresh clone: the lint gate and the WASM builds ran beside the test
+// build, which alone keeps both cores busy — it took 1,794 s there against 895 s alone) and made
+// the timing-sensitive runs (the node clusters of cli/tests/node.rs, the browser tests) share
+// the machine with a build. The summary's CPU column shows what a better pairing could use: the
+// WASM modules and the Node tests leave part of the second core idle.
 //
 // Usage: node scripts/test.mjs
 
