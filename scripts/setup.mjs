@@ -7,10 +7,11 @@
 //   - with --cross: the aarch64 cross-test kit (rustup target aarch64-unknown-linux-gnu,
 //     Debian's gcc-aarch64-linux-gnu, libc6-dev-arm64-cross and qemu-user),
 //   - with --ct: Debian's valgrind (for the constant-flow check, scripts/ct-check.mjs);
-//   - with --skip-bindgen: everything but wasm-bindgen-cli (`npm test` installs it in its WASM
-//     track while the native one builds; scripts/test.mjs).
-// The Debian packages missing are installed by one apt-get run. Idempotent and quick once everything is there. Any failure prints one sentence saying what
-// failed and how to install it, then exits 1.
+//   - with --skip-bindgen: everything but wasm-bindgen-cli (for scripts that build no WASM
+//     module, such as scripts/test-aarch64.mjs).
+// The Debian packages missing are installed by one apt-get run. Idempotent and quick once
+// everything is there. Any failure prints one sentence saying what failed and how to install
+// it, then exits 1.
 //
 // Usage: node scripts/setup.mjs [--browser] [--cross] [--ct]
 
@@ -22,6 +23,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The repository root (the folder holding Cargo.toml and package.json). */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * The features `npm test` builds the workspace with (scripts/test.mjs). A test that runs cargo
+ * itself uses the same ones, or cargo compiles the library a second time.
+ */
+export const TEST_FEATURES = 'quasar-pq/sim,quasar-pq/hazmat,quasar-pq/parallel';
 
 /** Where Debian's chromium lives; the browser tests launch it through playwright-core. */
 export const CHROMIUM = '/usr/bin/chromium';

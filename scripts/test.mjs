@@ -25,9 +25,9 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from './setup.mjs';
+import { ROOT, TEST_FEATURES } from './setup.mjs';
 
-const FEATURES = ['--features', 'quasar-pq/sim,quasar-pq/hazmat,quasar-pq/parallel'];
+const FEATURES = ['--features', TEST_FEATURES];
 const node = (script, ...args) => [process.execPath, [join('scripts', script), ...args]];
 
 const STEPS = [

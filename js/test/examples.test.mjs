@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { TEST_FEATURES } from '../../scripts/setup.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const README = readFileSync(new URL('README.md', `file://${ROOT}/`), 'utf8');
@@ -69,7 +70,7 @@ test('the examples import the package by name, as a user does', () => {
 test('the README Rust examples run and print what they promise', { timeout: 0 }, () => {
   const build = spawnSync(
     'cargo',
-    ['build', '-q', '-p', 'quasar-pq', '-p', 'quasar-cli', '--features', 'quasar-pq/sim,quasar-pq/hazmat,quasar-pq/parallel', '--profile', 'test', '--examples', '--message-format=json'],
+    ['build', '-q', '-p', 'quasar-pq', '-p', 'quasar-cli', '--features', TEST_FEATURES, '--profile', 'test', '--examples', '--message-format=json'],
     { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 },
   );
   assert.equal(build.status, 0, `cargo build --examples: ${build.stderr}`);
