@@ -25,6 +25,7 @@
 //! c.verify_share(id, &Share::new(f.evaluate(id), b.evaluate(id))).unwrap();
 //! ```
 
+pub(crate) mod batch;
 pub mod commit;
 mod curve_id;
 pub mod group;

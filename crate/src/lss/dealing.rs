@@ -100,7 +100,7 @@ impl<C: Curve> Common<C> {
     /// the same at every honest party, whatever its local randomness; torsion is then
     /// judged deterministically at finalize.
     pub(super) fn weights(&self, label: &[u8], count: usize) -> Vec<C::Scalar> {
-        crate::vss::commit::batch_weights::<C>(tags::LSS_BATCH, &self.batch_seed[..], label, count)
+        crate::vss::batch::batch_weights::<C>(tags::LSS_BATCH, &self.batch_seed[..], label, count)
     }
 
     /// An RNG derived from this party's secret batch seed for `label` (the activation

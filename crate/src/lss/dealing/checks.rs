@@ -66,7 +66,7 @@ fn reshare_constants_failing<C: Curve>(
     // Σ_i ρ_i C_{i,0} − Σ_k (Σ_i ρ_i λ_i i^k) C_k^old == 0
     let rho = common.weights(b"reshare-constants", valid.len());
     let terms = valid.iter().zip(rho.iter()).map(|(d, r)| (*d, *r * lambda_of(d)));
-    let sigma = crate::vss::commit::power_sums::<C>(terms, old_points.len());
+    let sigma = crate::vss::batch::power_sums::<C>(terms, old_points.len());
     let mut scalars: Vec<C::Scalar> = rho.clone();
     scalars.extend(sigma.iter().map(|s| -*s));
     let mut points: Vec<C::Point> = valid.iter().map(constant_of).collect();
@@ -95,7 +95,7 @@ pub(super) fn batch_check_shares<C: Curve>(
         return true;
     }
     let rho = common.weights(b"own-shares", pending.len());
-    crate::vss::commit::shares_open_weighted(common.ceremony.mode, pending, expected, &rho, &rho)
+    crate::vss::batch::shares_open_weighted(common.ceremony.mode, pending, expected, &rho, &rho)
 }
 
 /// The new commitments, `base + Σ_{i∈Q'} μ_i·C_i` (base = the old commitments for a

@@ -38,8 +38,8 @@ use super::checks::{plain_or, sum_rows};
 use super::Common;
 use crate::lss::DealMessage;
 use crate::party::shared;
+use crate::vss::batch::weighted_commitment;
 use crate::vss::commit::horner_small_vartime;
-use crate::vss::commit::weighted_commitment;
 use crate::vss::{Curve, Share};
 use crate::PartyId;
 

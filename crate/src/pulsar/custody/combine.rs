@@ -53,7 +53,7 @@ use crate::party::{Blame, BlameReason, Incoming, Outgoing, Party, Round, Step};
 use crate::pulsar::frame::SIGNATURE_MAGIC;
 use crate::pulsar::Error;
 #[cfg(feature = "batched-combine")]
-use crate::vss::commit::batch_weights;
+use crate::vss::batch::batch_weights;
 use crate::vss::{lagrange_coefficients, Curve, Ristretto255, Share};
 use crate::PartyId;
 

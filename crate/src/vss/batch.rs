@@ -1,0 +1,95 @@
+//! Random-weight batch checks of shares: many share checks `s_i·G (+ b_i·H) == com_i(i)` as
+//! one, `Σ ρ_i·com(share_i) == Σ_k σ_k·C_k`, with weights `ρ` the share makers could not
+//! predict. A batch that fails says only that some item is wrong; the callers (LSS dealings,
+//! Pulsar's Combine) then check each item alone to name it.
+//!
+//! Call sequence: [`batch_weights`] once every item is fixed, then [`power_sums`] (the right
+//! side's coefficient weights) and [`shares_open_weighted`], or [`weighted_commitment`] for a
+//! left side the caller compares itself.
+
+use alloc::vec::Vec;
+
+use group::ff::Field;
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
+
+use super::{Curve, Mode, Share};
+use crate::PartyId;
+
+/// Weights for a batch check, one per item, from a secret `seed` and a `label`: 8 times a
+/// random 128-bit integer. The factor 8 (Ed25519's cofactor) makes a batch blind to torsion
+/// components, so whether it passes depends only on the prime-order parts. They are made
+/// public (timing): a batch uses them only after every item it checks was fixed.
+pub(crate) fn batch_weights<C: Curve>(tag: &str, seed: &[u8], label: &[u8], count: usize) -> Vec<C::Scalar> {
+    use rand_core::{RngCore, SeedableRng};
+    let mut t = crate::hash::Transcript::new(tag);
+    t.append(seed).append(label);
+    let mut rng = rand_chacha::ChaCha20Rng::from_seed(t.finalize::<32>());
+    let shift = {
+        let s = C::Scalar::from(1u64 << 32);
+        s * s
+    };
+    let eight = C::Scalar::from(8u64);
+    let weights: Vec<C::Scalar> = (0..count)
+        .map(|_| (C::Scalar::from(rng.next_u64()) * shift + C::Scalar::from(rng.next_u64())) * eight)
+        .collect();
+    // Public: see above.
+    crate::ct::public_slice(&weights);
+    weights
+}
+
+/// `σ_k = Σ_i w_i·i^k` for `k < t`: the weights that turn a weighted sum of evaluations at
+/// the parties `i` into one combination of the `t` coefficients (public inputs).
+pub(crate) fn power_sums<C: Curve>(
+    terms: impl Iterator<Item = (PartyId, C::Scalar)>,
+    t: usize,
+) -> Vec<C::Scalar> {
+    let mut sigma = alloc::vec![C::Scalar::ZERO; t];
+    for (p, mut w) in terms {
+        let x = super::party_scalar::<C>(p);
+        for s in sigma.iter_mut() {
+            *s += w;
+            w *= x;
+        }
+    }
+    sigma
+}
+
+/// `Σ ρ_i·com(share_i) == Σ_j σ_j·points_j`: a batch of share checks with weights `ρ` that
+/// whoever made the shares could not predict (see [`batch_weights`]). The shares enter
+/// constant-time scalar arithmetic and one fixed-base multiplication; the right side is
+/// public.
+pub(crate) fn shares_open_weighted<C: Curve>(
+    mode: Mode,
+    shares: &[(PartyId, Share<C>)],
+    points: &[C::Point],
+    sigma: &[C::Scalar],
+    rho: &[C::Scalar],
+) -> bool {
+    let lhs = weighted_commitment(mode, shares.iter().map(|(_, s)| s), rho);
+    let rhs = C::msm_vartime(sigma, points);
+    // Public: whether the shares open the commitments decides a public blame.
+    crate::ct::public(bool::from(lhs.ct_eq(&rhs)))
+}
+
+/// `(Σ ρ_i·s_i)·G (+ (Σ ρ_i·b_i)·H)`, the shares' side of a batch check: constant-time
+/// scalar arithmetic and one fixed-base multiplication; the sums are wiped.
+pub(crate) fn weighted_commitment<'a, C: Curve>(
+    mode: Mode,
+    shares: impl Iterator<Item = &'a Share<C>>,
+    rho: &[C::Scalar],
+) -> C::Point {
+    let mut value = C::Scalar::ZERO;
+    let mut blind = C::Scalar::ZERO;
+    for (s, r) in shares.zip(rho.iter()) {
+        value += *s.value() * r;
+        blind += *s.blind() * r;
+    }
+    let point = match mode {
+        Mode::Pedersen => C::mul_base_h(&value, &blind),
+        Mode::Feldman => C::mul_base(&value),
+    };
+    value.zeroize();
+    blind.zeroize();
+    point
+}
