@@ -16,12 +16,14 @@
 //                          205 vector suites cross-built, scripts/test-aarch64.mjs)
 //   browser tests          the files of ALONE, one at a time, nothing else running
 //
-// Why this shape (measured on a fresh clone, 2 cores; the summary prints the same columns): the
-// test build keeps both cores busy by itself (895 s wall, 1,766 s CPU), so nothing runs beside
-// it. The WASM modules use 1.2 cores (each module's fat-LTO link is one thread) and the
-// constant-flow check 1.5; the lint gate and aarch64 need nothing the WASM track makes, so they
-// fill the idle core (an earlier attempt paired the lint gate and the WASM builds with the test
-// build instead and measured no faster). The Node test files but the browser ones are CPU-bound
+// Why this shape (measured on fresh clones, 2 cores; the summary prints the same columns): the
+// test build keeps both cores busy by itself, so nothing runs beside it. Alone, the WASM modules
+// used 1.2 cores (each module's fat-LTO link is one thread) and the constant-flow check 1.5;
+// the lint gate and aarch64 need nothing the WASM track makes, so they fill the idle core (an
+// earlier attempt paired the lint gate and the WASM builds with the test build instead and
+// measured no faster). Side by side the two tracks keep 1.96 cores busy (2,808 s of CPU in
+// 1,432 s; npm test 2,348 s in all, against ~3,180 s one step after the other): from here only
+// less work makes CI shorter, not more overlap. The Node test files but the browser ones are CPU-bound
 // and independent (each wait in them is a hang ceiling scaled to the machine's load,
 // js/support/patience.mjs), so two run at a time (one at a time they used 0.9 cores), beside
 // whatever the native track has left; the browser tests time rounds and long tasks, so they
