@@ -23,8 +23,8 @@
 // earlier attempt paired the lint gate and the WASM builds with the test build instead and
 // measured no faster). Side by side the two tracks keep 1.96 cores busy (2,808 s of CPU in
 // 1,432 s; npm test 2,348 s in all, against ~3,180 s one step after the other): from here only
-// less work makes CI shorter, not more overlap. The Node test files but the browser ones are CPU-bound
-// and independent (each wait in them is a hang ceiling scaled to the machine's load,
+// less work makes CI shorter, not more overlap. The Node test files but the browser ones are
+// CPU-bound and independent (each wait in them is a hang ceiling scaled to the machine's load,
 // js/support/patience.mjs), so two run at a time (one at a time they used 0.9 cores), beside
 // whatever the native track has left; the browser tests time rounds and long tasks, so they
 // run with the machine to themselves.
@@ -129,6 +129,9 @@ function runAlone(step) {
   return why === null;
 }
 
+/** A track's step as the summary names it. */
+const trackStepName = (step, tag) => `${step.name} [${tag}]`;
+
 /** Runs one step of track `tag` under `--measure`, each output line tagged; resolves to its success. */
 function runTagged(step, tag) {
   console.log(`[${tag}] == ${clock()} ${step.name}: ${label(step.cmd)}`);
@@ -155,7 +158,7 @@ function runTagged(step, tag) {
       children.delete(child);
       const why = verdictOf(code, signal, error);
       const wall = Math.round((Date.now() - t0) / 1000);
-      results.push({ name: `${step.name} [${tag}]`, ok: why === null, wall, cpu, why });
+      results.push({ name: trackStepName(step, tag), ok: why === null, wall, cpu, why });
       console.log(`[${tag}] == ${clock()} ${step.name}: ${why ?? 'ok'} (${wall} s)`);
       resolve(why === null);
     };
@@ -169,7 +172,7 @@ async function track(tag, steps) {
   let ok = true;
   for (const step of steps) {
     if (ok) ok = await runTagged(step, tag);
-    else results.push({ name: `${step.name} [${tag}]`, skipped: true });
+    else results.push({ name: trackStepName(step, tag), skipped: true });
   }
   return ok;
 }
@@ -191,7 +194,9 @@ const started = Date.now();
 let failed = false;
 for (const stage of STAGES) {
   if (failed) {
-    const names = stage.tracks ? Object.values(stage.tracks).flat().map((s) => s.name) : [stage.name];
+    const names = stage.tracks
+      ? Object.entries(stage.tracks).flatMap(([tag, steps]) => steps.map((step) => trackStepName(step, tag)))
+      : [stage.name];
     for (const name of names) results.push({ name, skipped: true });
     continue;
   }
@@ -217,7 +222,7 @@ for (const stage of STAGES) {
 console.log(`\nnpm test summary: ${Math.round((Date.now() - started) / 1000)} s wall`);
 for (const r of results) {
   const verdict = r.skipped ? 'skipped' : r.total ? '' : r.ok ? 'ok' : 'FAILED';
-  const time = r.skipped ? '' : ` (${r.wall} s wall${r.cpu === null || r.cpu === undefined ? '' : `, ${r.cpu} s CPU`})`;
+  const time = r.skipped ? '' : ` (${r.wall} s wall${r.cpu == null ? '' : `, ${r.cpu} s CPU`})`;
   console.log(`  ${verdict.padEnd(7)} ${r.name}${time}${r.why ? `: ${r.why}` : ''}`);
 }
 const failures = results.filter((r) => !r.skipped && !r.ok);
