@@ -180,7 +180,7 @@ describe('ACVP SLH-DSA (SHAKE sets)', () => {
   });
 
   // This sample file predates `signatureInterface`: its messages are M′ of the internal
-  // interface (slh_verify_internal), as tests/slhdsa_sigver.rs pins natively.
+  // interface (slh_verify_internal), as tests/fips/slhdsa_sigver.rs pins natively.
   test('sigVer: accept and reject on M′, full and light builds', () => {
     for (const [g, [fullSet, lightSet]] of shakeGroups('sig-ver.json', 'sigVer')) {
       for (const t of g.tests) {

@@ -1,7 +1,7 @@
 //! The peer ML-DSA implementations behind one small, byte-oriented interface, for the interop
-//! tests (`tests/interop.rs`) and the benches (`benches/mldsa.rs`, which includes this file by
-//! path). Every operation starts from bytes, as ours does: keygen from the 32-byte seed ξ,
-//! signing from the encoded secret key, verifying from the encoded public key.
+//! tests (`tests/interop/mldsa.rs`) and the benches (`benches/mldsa.rs`, which includes this
+//! file by path). Every operation starts from bytes, as ours does: keygen from the 32-byte
+//! seed ξ, signing from the encoded secret key, verifying from the encoded public key.
 //!
 //! All signing here is the **pure** interface (FIPS 204 Alg. 2 / Alg. 3) with a context:
 //! - RustCrypto `ml-dsa` 0.1: `ExpandedSigningKey::sign_deterministic(M, ctx)` (pure, rnd = 0);
@@ -14,7 +14,7 @@
 //!   (pure), both the run-time dispatching entry points (AVX2 where the CPU has it, since the
 //!   `simd256` feature is on) and `ml_dsa_NN::portable::*`.
 //!
-//! `tests/interop.rs::peers_bind_the_context` checks that each of these really uses the context.
+//! `tests/interop/mldsa.rs::peers_bind_the_context` checks that each of these really uses the context.
 // The per-set wrappers are made by macros inside `pub mod`s that tests and benches reach
 // through different paths; their visibility is the module's, not the crate's.
 #![allow(unreachable_pub)]

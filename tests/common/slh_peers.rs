@@ -1,5 +1,5 @@
 //! The peer SLH-DSA implementations behind one small, byte-oriented interface, for the
-//! interop tests (`tests/slhdsa_interop.rs`) and the benches (`benches/slhdsa.rs`, which
+//! interop tests (`tests/interop/slhdsa.rs`) and the benches (`benches/slhdsa.rs`, which
 //! includes this file by path).
 //!
 //! Every peer is driven through the **pure** interface (FIPS 205 Alg. 22 / 24) with a

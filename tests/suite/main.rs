@@ -4,10 +4,10 @@
 //! Run one subject with its module path as the filter, e.g.
 //! `cargo test --features sim,hazmat --test suite lss::`.
 //!
-//! The FIPS 204 / FIPS 205 vector suites (`tests/mldsa_*.rs`, `tests/slhdsa_*.rs`), the KATs,
-//! the fuzz run and the peer interop suites stay crates of their own: the aarch64 cross run
-//! (`scripts/test-aarch64.mjs`) builds them by name without the threshold stack, and the fuzz
-//! run has its own harness.
+//! The FIPS 204 / FIPS 205 vector suites (`tests/fips/`), the KATs and the peer interop suites
+//! (`tests/interop/`) are binaries of their own: the aarch64 cross run
+//! (`scripts/test-aarch64.mjs`) builds them by name, the vector suites without the threshold
+//! stack. The seeded fuzz run is `fuzz` here (`fuzz::seeded_run`).
 
 #[macro_use]
 #[path = "../common/mod.rs"]
@@ -22,6 +22,7 @@ mod cert;
 mod committee;
 mod corona;
 mod error_codes;
+mod fuzz;
 mod keyfmt;
 mod lens;
 mod lens_lifecycle;

@@ -1,5 +1,5 @@
 //! AFL++ target: the LSS activation certificate (`LSA2`). A certificate that decodes must
-//! re-encode to exactly its input (as in `tests/fuzz.rs`).
+//! re-encode to exactly its input (as in `tests/suite/fuzz.rs`).
 
 fn main() {
     afl::fuzz!(|data: &[u8]| {

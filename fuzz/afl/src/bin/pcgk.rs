@@ -3,7 +3,7 @@
 //! (`GroupKey::from_bytes(record, sharing)`, the one strict check). An input is
 //! `u32 length ‖ LSG1 sharing ‖ PCGK record` (`seeds.py` writes them from the known-answer
 //! vectors). A record that is accepted must re-encode to exactly its input: a decoder
-//! accepting two encodings of one value is a false accept (as in `tests/fuzz.rs`).
+//! accepting two encodings of one value is a false accept (as in `tests/suite/fuzz.rs`).
 
 use quasar_pq::lss::GroupPublic;
 use quasar_pq::pulsar::custody::GroupKey;

@@ -1,6 +1,6 @@
 //! AFL++ target: the encrypted share snapshot (`QSNP`, its metadata and framing; the AEAD is
 //! not opened). A snapshot that decodes must re-encode to exactly its input (as in
-//! `tests/fuzz.rs`).
+//! `tests/suite/fuzz.rs`).
 
 fn main() {
     afl::fuzz!(|data: &[u8]| {

@@ -2,10 +2,7 @@
 //! 75 cases, the key pair from the 32-byte seed ξ must equal the expected pk and sk byte for
 //! byte, through both the runtime-mode API and the typed `SigningKey::<P>` API.
 
-#[macro_use]
-mod common;
-
-use common::{first_diff, info, load_keygen, run_cases, KeyGenCase, MODES};
+use crate::common::{first_diff, info, load_keygen, run_cases, KeyGenCase, MODES};
 use quasar_pq::mldsa::{self, Mode, Params, SigningKey, VerifyingKey};
 
 fn compare(tc: &str, what: &str, got: &[u8], want: &[u8]) -> Result<(), String> {
@@ -50,7 +47,7 @@ fn check_typed<P: Params>(c: &KeyGenCase) -> Result<(), String> {
 #[test]
 fn acvp_keygen_runtime_mode() {
     let cases = load_keygen();
-    assert_eq!(common::count_per_mode(&cases, |c| c.mode), [25, 25, 25]);
+    assert_eq!(crate::common::count_per_mode(&cases, |c| c.mode), [25, 25, 25]);
     let ran = run_cases("keyGen (mldsa::keygen)", &cases, check_runtime);
     assert_eq!(ran, 75);
 }

@@ -7,9 +7,7 @@
 //! `acvp_sigver_is_internal_not_pure` checks that the valid cases do not verify through the
 //! pure interface with an empty context.
 
-mod common;
-
-use common::{load_sigver, run_cases, SigVerCase};
+use crate::common::{load_sigver, run_cases, SigVerCase};
 use quasar_pq::mldsa::{self, hazmat};
 
 fn check(c: &SigVerCase) -> Result<(), String> {
@@ -38,7 +36,7 @@ fn check(c: &SigVerCase) -> Result<(), String> {
 #[test]
 fn acvp_sigver_internal() {
     let cases = load_sigver();
-    assert_eq!(common::count_per_mode(&cases, |c| c.mode), [15, 15, 15]);
+    assert_eq!(crate::common::count_per_mode(&cases, |c| c.mode), [15, 15, 15]);
     let negatives = cases.iter().filter(|c| !c.passed).count();
     assert_eq!(negatives, 36, "the file's shape changed: negatives");
     let ran = run_cases("sigVer (hazmat::verify_internal)", &cases, check);

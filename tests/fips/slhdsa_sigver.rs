@@ -10,10 +10,8 @@
 //! case too: FIPS 205 Alg. 19 slh_sign_internal(M, sk, addrnd) must reproduce the
 //! signature byte for byte.
 
-mod common;
-
-use common::run_cases;
-use common::slhdsa::{count_per_mode, load_sigver, SigVerCase};
+use crate::common::run_cases;
+use crate::common::slhdsa::{count_per_mode, load_sigver, SigVerCase};
 use quasar_pq::slhdsa::{self, hazmat, BatchItem, Error, Mode};
 
 fn check_verify(c: &SigVerCase) -> Result<(), String> {
@@ -93,7 +91,7 @@ fn acvp_valid_cases_resign_identically() {
             Err(format!(
                 "tcId {}: signature differs at byte {:?}",
                 c.tc_id,
-                common::first_diff(&sig, &c.signature)
+                crate::common::first_diff(&sig, &c.signature)
             ))
         }
     });

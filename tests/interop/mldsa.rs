@@ -12,11 +12,8 @@
 //!
 //! Cases come from `Stream::new("interop/<set>")`, so a failure names a reproducible case.
 
-#[macro_use]
-mod common;
-
-use common::peers::peers;
-use common::{first_diff, info, short_hex, Stream, MODES, ZERO_RND};
+use crate::common::peers::peers;
+use crate::common::{first_diff, info, short_hex, Stream, MODES, ZERO_RND};
 use quasar_pq::mldsa::{self, Mode, Params, Signature, SigningKey, VerifyingKey};
 
 const CASES: usize = 64;

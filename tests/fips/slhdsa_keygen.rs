@@ -3,11 +3,8 @@
 //! and sk byte for byte, through the runtime-mode API and the typed API. The SHA2 groups are
 //! skipped and counted. Also pins every set's sizes to FIPS 205 Table 2.
 
-#[macro_use]
-mod common;
-
-use common::slhdsa::{count_per_mode, info, load_keygen, KeyGenCase, TABLE_2};
-use common::{first_diff, run_cases};
+use crate::common::slhdsa::{count_per_mode, info, load_keygen, KeyGenCase, TABLE_2};
+use crate::common::{first_diff, run_cases};
 use quasar_pq::slhdsa::{self, Mode, Params, SigningKey, VerifyingKey};
 
 fn compare(tc: &str, what: &str, got: &[u8], want: &[u8]) -> Result<(), String> {

@@ -11,10 +11,7 @@
 //! signs every case both ways and asserts that all 60 match internally and none match pure
 //! with `ctx = ""`, so this comment cannot go stale silently.
 
-#[macro_use]
-mod common;
-
-use common::{first_diff, load_siggen, run_cases, SigGenCase, ZERO_RND};
+use crate::common::{first_diff, load_siggen, run_cases, SigGenCase, ZERO_RND};
 use quasar_pq::mldsa::{self, hazmat, Params, SigningKey};
 
 fn rnd_of(c: &SigGenCase) -> [u8; 32] {
@@ -71,7 +68,7 @@ fn check_verifies<P: Params>(c: &SigGenCase) -> Result<(), String> {
 #[test]
 fn acvp_siggen_internal() {
     let cases = load_siggen();
-    assert_eq!(common::count_per_mode(&cases, |c| c.mode), [20, 20, 20]);
+    assert_eq!(crate::common::count_per_mode(&cases, |c| c.mode), [20, 20, 20]);
     assert_eq!(cases.iter().filter(|c| c.deterministic).count(), 30);
     let ran = run_cases("sigGen (hazmat::sign_internal)", &cases, check_internal);
     assert_eq!(ran, 60);

@@ -6,9 +6,6 @@
 //! their deterministic signature and one with an empty message and a 255-byte context. The
 //! peers need seconds per "s" signature, hence one each there (about 25 s in all).
 
-#[path = "common/slh_peers.rs"]
-mod slh_peers;
-
 use quasar_pq::slhdsa::{self, Mode};
 use sha3::digest::{ExtendableOutput, Update, XofReader};
 
@@ -36,7 +33,7 @@ fn interop(mode: Mode) {
     let ours_hedged = slhdsa::sign(mode, &sk, &msg, ctx, Some(&addrnd)).expect("sign");
     let ours_det = slhdsa::sign(mode, &sk, &msg, b"", None).expect("sign");
     assert_ne!(ours_hedged, ours_det);
-    for p in slh_peers::peers(mode) {
+    for p in crate::slh_peers::peers(mode) {
         let (ppk, psk) = (p.keygen)(&sk_seed, &sk_prf, &pk_seed);
         assert_eq!(ppk, pk, "{name}: {} public key differs", p.name);
         assert_eq!(psk, *sk, "{name}: {} secret key differs", p.name);

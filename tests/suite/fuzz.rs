@@ -1,10 +1,11 @@
 //! The standing fuzz suite: seeded mutations of real messages into every decoder and
 //! every protocol input, counting panics, hangs and false accepts.
 //!
-//! A short run is part of `npm test` (`cargo test --features sim,hazmat`); a long run is
-//! `FUZZ_ITERS=20000 cargo test --release --features sim,hazmat --test fuzz` (any seed:
-//! `FUZZ_SEED=<u64>`). It prints its counts and fails on any panic, hang (one input over
-//! [`HANG`]) or false accept:
+//! A short run is part of `npm test` (`cargo test --features sim,hazmat`, one test of the
+//! suite); a long run is `FUZZ_ITERS=20000 cargo test --release --features sim,hazmat --test
+//! suite fuzz:: -- --nocapture` (any seed: `FUZZ_SEED=<u64>`). It prints its counts (shown with
+//! `--nocapture`, and whenever it fails) and fails on any panic, hang (one input over [`HANG`])
+//! or false accept:
 //!
 //! - **decoders**: a corpus of genuine messages of every wire type is produced by running
 //!   the protocols; each is cut at every length (short ones) or at random lengths,
@@ -18,7 +19,9 @@
 //!   panic, every party ends (done or a typed error), the honest parties agree, and every
 //!   signature produced verifies under the group key.
 //!
-//! The engine is `harness = false`: it prints its counts in every run.
+//! It was a test binary of its own (`harness = false`); as a module of the suite it shares the
+//! suite's build of the library's generic code (its own crate cost a minute of compile for a
+//! second of run).
 
 // Helpers outside `#[test]` functions unwrap too: a panic here is a failed test
 // (clippy.toml's allow-unwrap-in-tests covers only the test functions themselves).
@@ -745,7 +748,8 @@ fn fuzz_protocols(material: &Material, runs: usize, rng: &mut impl RngCore, coun
     }
 }
 
-fn main() {
+#[test]
+fn seeded_run() {
     let iters: usize = std::env::var("FUZZ_ITERS")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -754,7 +758,6 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(0x51A5A5);
-    // Only this binary's arguments matter; libtest flags (`--nocapture`, filters) are ignored.
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
     let started = Instant::now();
     let (corpus, material) = build_corpus();
@@ -781,7 +784,9 @@ fn main() {
         corpus.by_magic.len(),
         started.elapsed().as_secs_f64()
     );
-    if decoders_counts.failures() + protocol_counts.failures() > 0 {
-        std::process::exit(1);
-    }
+    let failures = decoders_counts.failures() + protocol_counts.failures();
+    assert_eq!(
+        failures, 0,
+        "fuzz: {failures} panics, hangs or false accepts (listed above)"
+    );
 }
