@@ -87,7 +87,8 @@ export class Network {
    * @param {import('./pool.js').WorkerPool} pool
    * @param {{
    *   onRoundStart?: (r: {phase: string, round: string, names: Map<any, string>, total: number, token: string, actors: any[]}) => void,
-   *   onProgress?: (p: {phase: string, round: string, done: number, total: number, token: string, key: any, ms: number}) => void,
+   *   onStepStart?: (p: {phase: string, round: string, token: string, key: any}) => void,
+   *   onProgress?: (p: {phase: string, round: string, done: number, total: number, token: string, key: any, ms: number, ok: boolean, end: number}) => void,
    *   scope?: string,
    * }} [opts] `scope`: the workers' namespace for this network's entities (a tab's own, so
    *   two tabs' party 3 are two entities); '' by default.
@@ -108,16 +109,19 @@ export class Network {
     this.current = null; // { phase, round, done, total }
   }
 
-  /** Called by the pool's onEvent hook (progress from inside a worker). */
+  /** Called by the pool's onEvent hook: a worker's progress, in batches (www/party-worker.js). */
   handleEvent(worker, ev) {
-    if (ev.event === 'step-start' && this.current && ev.token === this.current.token) {
-      this.onStepStart({ ...this.current, key: ev.key });
-      return;
-    }
-    if (ev.event === 'step-done' && this.current && ev.token === this.current.token) {
-      this.current.done += 1;
-      this.onProgress({ ...this.current, key: ev.key, ms: ev.ms, ok: ev.ok });
-    }
+    if (ev.event !== 'steps' || !this.current || ev.token !== this.current.token) return;
+    for (const d of ev.done) this.#progress(d);
+    if (ev.running !== undefined) this.onStepStart({ ...this.current, key: ev.running });
+  }
+
+  /** One party's step ended (`at`: when, as epoch milliseconds; the page's own clock). */
+  #progress({ key, ms, ok, at }) {
+    if (this.current.reported.has(key)) return;
+    this.current.reported.add(key);
+    this.current.done += 1;
+    this.onProgress({ ...this.current, key, ms, ok, end: at - performance.timeOrigin });
   }
 
   /**
@@ -257,7 +261,7 @@ export class Network {
     const token = `${this.rounds.length}:${phase}/${name}`;
     stats.token = token;
     stats.names = names;
-    this.current = { phase, round: name, names, done: 0, total: actors.length, token };
+    this.current = { phase, round: name, names, done: 0, total: actors.length, token, reported: new Set() };
     this.onRoundStart({ ...this.current, actors, stats });
     const byWorker = this.#byWorker(actors);
     const t0 = performance.now();
@@ -279,6 +283,7 @@ export class Network {
     }
     const replies = (await Promise.all(calls)).flatMap((r) => r.steps);
     stats.wallMs = performance.now() - t0;
+    for (const s of replies) this.#progress(s); // the steps no event reported
     this.current = null;
     for (const s of replies) stats.partyMs.set(s.key, s.ms);
     return replies;

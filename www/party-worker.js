@@ -31,7 +31,8 @@
 // batch with the library's `MagnetarRegistry`, built from the public registry the page sends.
 //
 // Requests: { id, op, ... } → { id, ok, result } | { id, ok: false, error }.
-// Events:   { event: 'step-start', token, key } and { event: 'step-done', token, key, ms, ok }.
+// Events:   { event: 'steps', token, done: [{ key, ms, ok, at }], running: key } while a `step`
+//           request runs: the parties stepped since the last event, and the one starting now.
 
 import * as lib from '/js/support/demo.mjs';
 import { errorInfo } from './util.js';
@@ -142,10 +143,24 @@ function start({ scope, specs }) {
   return { result: { results }, transfer: transferables(results.map((r) => r.outgoing)) };
 }
 
+/**
+ * Progress goes to the page in batches, not per party: at most one `steps` event per
+ * PROGRESS_MS of stepping (each event costs the page a message task, and a worker steps
+ * dozens of parties a round at K = 64). The step replies carry every party's time anyway.
+ */
+const PROGRESS_MS = 40;
+
 function step({ scope, token, steps }) {
   const replies = [];
+  let done = [];
+  let sentAt = performance.now();
   for (const s of steps) {
-    postMessage({ event: 'step-start', token, key: s.key });
+    const now = performance.now();
+    if (now - sentAt >= PROGRESS_MS || replies.length === 0) {
+      postMessage({ event: 'steps', token, done, running: s.key });
+      done = [];
+      sentAt = now;
+    }
     const ent = entitiesOf(scope).get(s.key);
     const t0 = performance.now();
     let reply;
@@ -161,9 +176,11 @@ function step({ scope, token, steps }) {
     } catch (err) {
       reply = { key: s.key, ok: false, ms: performance.now() - t0, error: errorInfo(err, s.key) };
     }
+    reply.at = performance.timeOrigin + performance.now(); // when it ended, on a clock the page shares
     replies.push(reply);
-    postMessage({ event: 'step-done', token, key: s.key, ms: reply.ms, ok: reply.ok });
+    done.push({ key: s.key, ms: reply.ms, ok: reply.ok, at: reply.at });
   }
+  // The last batch rides on the reply itself (the page reports what was not yet reported).
   return { result: { steps: replies }, transfer: transferables(replies.map((r) => r.outgoing)) };
 }
 

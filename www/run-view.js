@@ -3,6 +3,7 @@
 // Run of www/flows.js reports into. It draws what the flows report and runs nothing itself.
 
 import { COMBINER, COORDINATOR } from './flows.js';
+import { Frames } from './frames.js';
 import { Story } from './story.js';
 import { Timeline } from './timeline.js';
 import { renderTables as drawTables } from './tables.js';
@@ -28,6 +29,15 @@ export function partyName(key) {
 }
 
 const isService = (k) => k === COMBINER || k === COORDINATOR;
+
+/**
+ * Every DOM write of the views below, while a run goes, is queued here and drawn in one frame
+ * at most every 120 ms (www/frames.js: the workers report dozens of steps a second at K = 64,
+ * and a frame per report would take CPU time the workers need). An action flushes it before
+ * it ends, so what the page shows afterwards is complete.
+ */
+export const frames = new Frames(120);
+
 export const story = new Story(
   {
     root: $('story'),
@@ -41,7 +51,7 @@ export const story = new Story(
     replay: $('story-replay'),
     whole: $('story-whole'),
   },
-  { nameOf: (k) => partyName(k), isService },
+  { nameOf: (k) => partyName(k), isService, schedule: (fn) => frames.queue(fn, 'story') },
 );
 export const timeline = new Timeline(el.timeline, { nameOf: (k) => partyName(k), isService });
 let timelineQueued = null;
@@ -61,7 +71,7 @@ export function renderTimeline(now = false) {
   if (timelineQueued) return;
   timelineQueued = setTimeout(() => {
     timelineQueued = null;
-    requestAnimationFrame(() => timeline.render(story.keys));
+    frames.queue(() => timeline.render(story.keys), 'timeline');
   }, 400);
 }
 
@@ -73,6 +83,10 @@ function roundOf(p, key) {
 }
 
 function roundStart(info) {
+  frames.queue(() => drawRoundStart(info));
+}
+
+function drawRoundStart(info) {
   const row = document.createElement('div');
   row.className = 'round';
   row.dataset.state = 'running';
@@ -97,25 +111,62 @@ function roundStart(info) {
   el.storyNowText.textContent = `${info.phase} › ${info.round} · round ${story.bands.length} · ${plural(info.stats?.messages ?? 0, 'message')} in flight`;
 }
 
-function roundProgress(p) {
-  if (p.key !== null && p.key !== undefined && p.ms !== undefined) {
-    timeline.step({ key: p.key, phase: p.phase, seq: app.run?.phaseSeq ?? 0, round: roundOf(p, p.key), ms: p.ms, end: performance.now() });
+// A round's live progress, drawn with the next batch of frames: the bar, and each party's
+// tile (running, or done and how long it took).
+const live = new Map(); // token -> { done, started: Map(key -> p), finished: Map(key -> p) }
+
+function liveOf(token) {
+  let l = live.get(token);
+  if (!l) {
+    l = { done: 0, started: new Map(), finished: new Map() };
+    live.set(token, l);
+    frames.queue(() => drawLive(token), `live ${token}`);
   }
-  const r = app.roundRows.get(p.token);
-  if (!r) return;
-  r.bar.value = p.done;
-  r.meta.textContent = `${p.done} / ${r.total}`;
-  if (p.key !== null && p.key !== undefined) {
-    setBusy(p.key, false);
-    const t = app.tiles.get(p.key);
-    if (t) {
-      t.ms.textContent = `${fmtMs(p.ms)} …`;
-      if (t.base !== 'blamed') setTile(p.key, { label: p.ok === false ? `${roundOf(p, p.key)}: error` : `✓ ${roundOf(p, p.key)}` });
-    }
+  return l;
+}
+
+/** Draw the progress of round `token` reported so far and not drawn yet. */
+function drawLive(token) {
+  const l = live.get(token);
+  if (!l) return;
+  live.delete(token);
+  const r = app.roundRows.get(token);
+  if (r && l.done) {
+    r.bar.value = l.done;
+    r.meta.textContent = `${l.done} / ${r.total}`;
+  }
+  for (const [key, p] of l.finished) {
+    setBusy(key, false);
+    const t = app.tiles.get(key);
+    if (!t) continue;
+    t.ms.textContent = `${fmtMs(p.ms)} …`;
+    if (t.base !== 'blamed') setTile(key, { label: p.ok === false ? `${roundOf(p, key)}: error` : `✓ ${roundOf(p, key)}` });
+  }
+  for (const [key, p] of l.started) {
+    if (l.finished.has(key)) continue;
+    setBusy(key, true);
+    setTile(key, { label: `${roundOf(p, key)}…` });
   }
 }
 
+function roundProgress(p) {
+  if (p.key === null || p.key === undefined) return;
+  timeline.step({ key: p.key, phase: p.phase, seq: app.run?.phaseSeq ?? 0, round: roundOf(p, p.key), ms: p.ms, end: p.end });
+  const l = liveOf(p.token);
+  l.done = p.done;
+  l.finished.set(p.key, p);
+}
+
+function stepStart(p) {
+  liveOf(p.token).started.set(p.key, p);
+}
+
 function roundEnd(stats, token) {
+  frames.queue(() => drawRoundEnd(stats, token));
+}
+
+function drawRoundEnd(stats, token) {
+  drawLive(token);
   const r = app.roundRows.get(token);
   if (r) {
     r.bar.value = r.total;
@@ -193,27 +244,32 @@ export function renderBlame() {
 
 export const ui = {
   roundStart,
-  stepStart(p) {
-    setBusy(p.key, true);
-    setTile(p.key, { label: `${roundOf(p, p.key)}…` });
-  },
+  stepStart,
   roundProgress,
   roundEnd,
   party(key, patch) {
-    setTile(key, patch);
+    frames.queue(() => setTile(key, patch));
   },
   addParty(key, opts) {
-    if (!app.tiles.has(key)) addTile(key, opts);
-    else setTile(key, opts);
-    story.lanes([key]);
+    frames.queue(() => {
+      if (!app.tiles.has(key)) addTile(key, opts);
+      else setTile(key, opts);
+      story.lanes([key]);
+    });
   },
   blame(event) {
     app.blames.push(event);
-    story.note({ kind: 'blame', text: `Blame (${event.phase}): ${event.text}` });
-    for (const k of event.parties) setTile(k, { state: 'blamed', label: 'blamed, excluded', detail: `${event.phase}: ${event.text}` });
-    renderBlame();
+    frames.queue(() => {
+      story.note({ kind: 'blame', text: `Blame (${event.phase}): ${event.text}` });
+      for (const k of event.parties) setTile(k, { state: 'blamed', label: 'blamed, excluded', detail: `${event.phase}: ${event.text}` });
+      renderBlame();
+    });
+  },
+  /** A note under the story's last round so far (in order with the rounds still to draw). */
+  note(n) {
+    frames.queue(() => story.note(n));
   },
   status(text) {
-    setStatus('running', text);
+    frames.queue(() => setStatus('running', text));
   },
 };

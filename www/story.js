@@ -2,7 +2,7 @@
 // router's trace (www/coordinator.js `RoundStats`: who sent what to whom, how many bytes, who
 // stepped, finished or failed, and whom a step named). Nothing here looks inside a message.
 //
-//   const story = new Story(elements, { nameOf, isService });
+//   const story = new Story(elements, { nameOf, isService, schedule });
 //   story.reset({ scheme, service });        // a new group
 //   story.lanes(keys);                       // parties (and the service) as lanes
 //   story.roundStart(stats) / roundEnd(stats) // live, from the network's hooks
@@ -51,7 +51,7 @@ export class Story {
    *   caption: HTMLElement, pos: HTMLElement, back: HTMLButtonElement, fwd: HTMLButtonElement,
    *   replay: HTMLButtonElement, whole: HTMLButtonElement }} el
    */
-  constructor(el, { nameOf, isService }) {
+  constructor(el, { nameOf, isService, schedule = (fn) => requestAnimationFrame(fn) }) {
     this.el = el;
     this.nameOf = nameOf;
     this.isService = isService;
@@ -64,6 +64,8 @@ export class Story {
     this.laneW = MIN_LANE;
     // DOM work waits for the next frame, all of it at once: bands to draw, then the one
     // layout read (scrolling the selected round into view). No forced layout per message.
+    // `schedule(fn)` runs fn in that frame (the page's batched frames, www/frames.js).
+    this.schedule = schedule;
     this.dirty = new Set();
     this.dirtyAll = false;
     this.scrollTo = null;
@@ -93,6 +95,7 @@ export class Story {
     this.dirty.clear();
     this.dirtyAll = false;
     this.scrollTo = null;
+    this.frame = 0; // a frame still queued finds nothing to draw
     this.el.bands.textContent = '';
     this.el.head.textContent = '';
     this.el.root.dataset.rounds = '0';
@@ -247,7 +250,9 @@ export class Story {
   }
 
   #schedule() {
-    if (!this.frame) this.frame = requestAnimationFrame(() => this.#flush());
+    if (this.frame) return;
+    this.frame = 1;
+    this.schedule(() => this.#flush());
   }
 
   /** The frame's DOM work: draw what changed, then scroll the selected round into view. */

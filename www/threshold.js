@@ -15,7 +15,7 @@ import { byteCount, errorBox, fmtMs, hex, plural, ranges, setStatus as setLine, 
 import { app, el, params, setStatus } from './threshold-page.js';
 import { currentParams, fillWorkerChoices, readInt, refreshButtons, renderPreview, reshareCheck, setupCheck, syncParamFields, updateSchemeFields } from './threshold-form.js';
 import { updatePartySummary } from './tiles.js';
-import { describeError, partyName, renderBlame, renderTables, renderTimeline, story, timeline, ui } from './run-view.js';
+import { describeError, frames, partyName, renderBlame, renderTables, renderTimeline, story, timeline, ui } from './run-view.js';
 
 const utf8 = new TextEncoder();
 
@@ -141,12 +141,14 @@ async function action(name, fn) {
   const t0 = performance.now();
   el.elapsed.textContent = '';
   const ticker = setInterval(() => {
-    el.elapsed.textContent = `running for ${fmtMs(performance.now() - t0)}`;
+    frames.queue(() => (el.elapsed.textContent = `running for ${fmtMs(performance.now() - t0)}`), 'elapsed');
   }, 100);
   try {
     const summary = await fn();
+    frames.flush();
     setStatus('done', `${summary ?? `${name}: done`} (${fmtMs(performance.now() - t0)})`);
   } catch (err) {
+    frames.flush(); // what the run reported before it failed, drawn before the failure
     if (app.stopRequested) {
       setStatus('error', `${name}: stopped. The workers were terminated; run the key ceremony again.`);
       story.stopped(`${name} was stopped here: the workers were terminated.`);
@@ -165,6 +167,7 @@ async function action(name, fn) {
     }
   } finally {
     clearInterval(ticker);
+    frames.flush();
     el.storyNow.hidden = true;
     renderTimeline(true);
     renderTables(true);
@@ -263,7 +266,7 @@ async function doSign() {
   el.verifyDetail.textContent =
     `${v.verifier} (${fmtMs(v.ms)}) under the group public key: ${v.note}.` + (signed.note ? ` ${signed.note}.` : '');
   if (!v.ok) throw new Error(`the standard verifier rejected the signature (${v.verifier})`);
-  story.note({ kind: 'result', text: `The signature (${byteCount(signed.signature.length)}) verifies with ${v.verifier} under the group key.` });
+  ui.note({ kind: 'result', text: `The signature (${byteCount(signed.signature.length)}) verifies with ${v.verifier} under the group key.` });
   return `Signed by ${signed.signers.length} parties; ${v.verifier}: verified`;
 }
 
@@ -292,7 +295,7 @@ async function doReshare() {
     `${same ? 'unchanged' : 'CHANGED'} group key (${fmtMs(v.ms)}).`;
   if (!same) throw new Error('the group public key changed during resharing');
   if (!v.ok) throw new Error(`the activation certificate did not verify (${v.verifier})`);
-  story.note(handOver(run, cert));
+  ui.note(handOver(run, cert));
   resetPipeline('sign-again');
   return `Reshared to ${t} of ${n}; the new set proved its new shares in the activation certificate; each keyring erased its old share on that verified certificate`;
 }

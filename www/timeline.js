@@ -6,7 +6,7 @@
 //
 //   const tl = new Timeline(root, { nameOf, isService });
 //   tl.reset();
-//   tl.step({ key, phase, seq, ms, end });   // a step finished (end: performance.now())
+//   tl.step({ key, phase, seq, ms, end });   // a step finished (end: on the page's performance.now() clock)
 //   tl.render(keys);                          // redraw (the caller throttles)
 
 import { fmtMs } from './util.js';
