@@ -75,6 +75,14 @@ export class Story {
     el.fwd.addEventListener('click', () => this.step(1));
     el.replay.addEventListener('click', () => (this.timer ? this.stopReplay() : this.replay()));
     el.whole.addEventListener('click', () => this.whole());
+    // Whether the story box is on screen: scrolling a round into view reads the layout, and
+    // while the box is off screen that read would lay out rounds the page otherwise skips
+    // (content-visibility), so it waits until the box is seen.
+    this.onScreen = true;
+    new IntersectionObserver((entries) => {
+      this.onScreen = entries.at(-1).isIntersecting;
+      if (this.onScreen && this.scrollTo) this.#schedule();
+    }).observe(el.scroll);
     new ResizeObserver((entries) => {
       const w = entries.at(-1).contentRect.width;
       if (!w || w === this.width) return;
@@ -267,8 +275,9 @@ export class Story {
     this.dirtyAll = false;
     this.dirty.clear();
     const go = this.scrollTo;
+    if (!go || !this.onScreen) return;
     this.scrollTo = null;
-    const b = go && this.bands[go.i];
+    const b = this.bands[go.i];
     if (!b || b.el.hidden) return;
     const box = this.el.scroll;
     const head = this.el.head.offsetHeight;
