@@ -106,7 +106,7 @@ export class Network {
     this.nextWorker = 0;
     this.rounds = []; // RoundStats, in order
     this.runs = 0; // `run` calls so far
-    this.current = null; // { phase, round, done, total }
+    this.current = null; // the round running: { phase, round, names, done, total, token, reported }
   }
 
   /** Called by the pool's onEvent hook: a worker's progress, in batches (www/party-worker.js). */
