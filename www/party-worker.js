@@ -153,10 +153,10 @@ const PROGRESS_MS = 40;
 function step({ scope, token, steps }) {
   const replies = [];
   let done = [];
-  let sentAt = performance.now();
+  let sentAt = -Infinity; // the first step is announced at once
   for (const s of steps) {
     const now = performance.now();
-    if (now - sentAt >= PROGRESS_MS || replies.length === 0) {
+    if (now - sentAt >= PROGRESS_MS) {
       postMessage({ event: 'steps', token, done, running: s.key });
       done = [];
       sentAt = now;

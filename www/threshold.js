@@ -167,7 +167,6 @@ async function action(name, fn) {
     }
   } finally {
     clearInterval(ticker);
-    frames.flush();
     el.storyNow.hidden = true;
     renderTimeline(true);
     renderTables(true);
