@@ -361,7 +361,7 @@ fn seal_under(
 /// expanded key is wiped on drop.
 pub(crate) struct Opener<'a> {
     key: &'a CombinerKey,
-    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    #[cfg(all(target_arch = "x86_64", feature = "std", mlkem_avx2))]
     expanded: Option<alloc::boxed::Box<mlkem768::avx2::unpacked::MlKem768KeyPairUnpacked>>,
 }
 
@@ -369,7 +369,7 @@ impl<'a> Opener<'a> {
     /// Expands `key` when that pays: for `envelopes` ≥ 2 on a CPU with AVX2 (expanding
     /// costs about one decapsulation).
     pub(crate) fn new(key: &'a CombinerKey, envelopes: usize) -> Self {
-        #[cfg(all(target_arch = "x86_64", feature = "std"))]
+        #[cfg(all(target_arch = "x86_64", feature = "std", mlkem_avx2))]
         {
             let expanded = (envelopes >= 2 && std::is_x86_feature_detected!("avx2")).then(|| {
                 let mut kp = alloc::boxed::Box::new(mlkem768::avx2::unpacked::init_key_pair());
@@ -378,7 +378,7 @@ impl<'a> Opener<'a> {
             });
             Opener { key, expanded }
         }
-        #[cfg(not(all(target_arch = "x86_64", feature = "std")))]
+        #[cfg(not(all(target_arch = "x86_64", feature = "std", mlkem_avx2)))]
         {
             let _ = envelopes;
             Opener { key }
@@ -387,7 +387,7 @@ impl<'a> Opener<'a> {
 
     /// ML-KEM.Decaps; never fails (implicit rejection gives an unrelated secret).
     fn decapsulate(&self, ct: &MlKem768Ciphertext) -> [u8; 32] {
-        #[cfg(all(target_arch = "x86_64", feature = "std"))]
+        #[cfg(all(target_arch = "x86_64", feature = "std", mlkem_avx2))]
         if let Some(kp) = &self.expanded {
             return mlkem768::avx2::unpacked::decapsulate(kp, ct);
         }
@@ -395,7 +395,7 @@ impl<'a> Opener<'a> {
     }
 }
 
-#[cfg(all(target_arch = "x86_64", feature = "std"))]
+#[cfg(all(target_arch = "x86_64", feature = "std", mlkem_avx2))]
 impl Drop for Opener<'_> {
     fn drop(&mut self) {
         if let Some(kp) = self.expanded.as_deref_mut() {
