@@ -91,13 +91,13 @@ export const BUILDS = {
   sign: module('wasm-light', ['std', 'wasm-mldsa', 'wasm-slhdsa', 'wasm-keyfmt'], { opt: SIZE, budget: 98_000 }),
   cert: module('wasm-light', ['std', 'wasm-cert', 'wasm-magnetar', 'wasm-bls'], { opt: SIZE, budget: 132_000 }),
   corona: module('wasm-light', ['std', 'wasm-corona'], { opt: SIZE, budget: 88_000 }),
-  'lens-ed25519': module('wasm-light', ['std', 'wasm-lens', 'ed25519'], { opt: SIZE, budget: 184_000 }),
+  'lens-ed25519': module('wasm-light', ['std', 'wasm-lens', 'ed25519', 'fast-dealing'], { opt: SIZE, budget: 184_000 }),
   'lens-secp256k1': module('wasm-light', ['std', 'wasm-lens', 'secp256k1'], { opt: SIZE, budget: 194_000 }),
-  'lens-ristretto255': module('wasm-light', ['std', 'wasm-lens', 'ristretto255'], { opt: SIZE, budget: 184_000 }),
+  'lens-ristretto255': module('wasm-light', ['std', 'wasm-lens', 'ristretto255', 'fast-dealing'], { opt: SIZE, budget: 184_000 }),
   pulsar: module('wasm-light', ['std', 'wasm-pulsar', 'wasm-mldsa-verify'], { opt: SIZE, budget: 200_000 }),
   committee: module('wasm-light', ['std', 'wasm-committee', 'wasm-mldsa-verify'], { opt: SIZE, budget: 116_000 }),
-  full: module('release', ['full'], { defaults: true, budget: 1_007_000 }),
-  demo: module('release', ['full', 'hazmat'], { defaults: true, budget: 1_009_000 }),
+  full: module('release', ['full'], { defaults: true, budget: 1_008_000 }),
+  demo: module('release', ['full', 'hazmat'], { defaults: true, budget: 1_010_000 }),
 };
 
 function run(cmd, args, opts = {}) {

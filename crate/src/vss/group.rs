@@ -59,6 +59,13 @@ pub trait Curve: Copy + Clone + Debug + Default + PartialEq + Eq + Send + Sync +
     /// `a·G + b·H`, in constant time (a Pedersen commitment).
     fn mul_base_h(a: &Self::Scalar, b: &Self::Scalar) -> Self::Point;
 
+    /// `Σ_k coefficients[k]·x^k` at a small public `x` (a party id), in constant time in the
+    /// coefficients. Horner's rule by default; with feature `fast-dealing` the Curve25519
+    /// groups reduce each step with a single small product instead of a general one.
+    fn horner_small(coefficients: &[Self::Scalar], x: u16) -> Self::Scalar {
+        horner::<Self>(coefficients, &Self::Scalar::from(u64::from(x)))
+    }
+
     /// `Σ scalars[i]·points[i]`, in variable time: **public inputs only**.
     /// The slices must have equal lengths.
     fn msm_vartime(scalars: &[Self::Scalar], points: &[Self::Point]) -> Self::Point;
@@ -90,6 +97,15 @@ pub trait Curve: Copy + Clone + Debug + Default + PartialEq + Eq + Send + Sync +
         }
         Ok(p)
     }
+}
+
+/// `Σ_k coefficients[k]·x^k` by Horner's rule, constant time in the coefficients and `x`.
+pub(crate) fn horner<C: Curve>(coefficients: &[C::Scalar], x: &C::Scalar) -> C::Scalar {
+    let mut acc = C::Scalar::ZERO;
+    for c in coefficients.iter().rev() {
+        acc = acc * x + c;
+    }
+    acc
 }
 
 /// Writes a scalar in the group's canonical encoding.
@@ -218,6 +234,8 @@ pub(crate) fn mul_small_vartime<P: Group>(p: &P, v: u64) -> P {
 mod ed25519;
 #[cfg(feature = "ristretto255")]
 mod ristretto255;
+#[cfg(all(any(feature = "ed25519", feature = "ristretto255"), feature = "fast-dealing"))]
+mod scalar25519;
 #[cfg(feature = "secp256k1")]
 mod secp256k1;
 #[cfg(feature = "ed25519")]

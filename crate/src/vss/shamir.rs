@@ -86,16 +86,12 @@ impl<C: Curve> Polynomial<C> {
 
     /// `f(id)`: the share of party `id` (Horner's rule, constant time in the coefficients).
     pub fn evaluate(&self, id: PartyId) -> C::Scalar {
-        self.evaluate_at(&party_scalar::<C>(id))
+        C::horner_small(&self.coefficients, id.get())
     }
 
     /// `f(x)` at any scalar `x`.
     pub fn evaluate_at(&self, x: &C::Scalar) -> C::Scalar {
-        let mut acc = C::Scalar::ZERO;
-        for c in self.coefficients.iter().rev() {
-            acc = acc * x + c;
-        }
-        acc
+        super::group::horner::<C>(&self.coefficients, x)
     }
 }
 

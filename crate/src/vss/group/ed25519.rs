@@ -103,6 +103,11 @@ impl Curve for Ed25519 {
         }
     }
 
+    #[cfg(feature = "fast-dealing")]
+    fn horner_small(coefficients: &[Self::Scalar], x: u16) -> Self::Scalar {
+        super::scalar25519::horner_small(coefficients, x)
+    }
+
     fn msm_vartime(scalars: &[Self::Scalar], points: &[Self::Point]) -> Self::Point {
         use curve25519_dalek::traits::VartimeMultiscalarMul;
         curve25519_dalek::EdwardsPoint::vartime_multiscalar_mul(scalars, points)

@@ -1,0 +1,139 @@
+//! Horner's rule over the scalar field of Curve25519 (order `ℓ = 2^252 + δ`) at a small
+//! public `x`, for dealing shares to party ids.
+//!
+//! Each step `acc·x + c` with `x < 2^16` stays below `2^269`, so it is reduced with one
+//! multiplication by the 125-bit `δ` instead of dalek's general product (two Montgomery
+//! reductions and a byte round trip per step): a dealer at n = 128 evaluates two
+//! polynomials of 86 coefficients at 128 ids, and that general product was a third of its
+//! time. Limbs are four little-endian `u64`, every step constant time in the values.
+
+use curve25519_dalek::Scalar;
+use zeroize::Zeroize;
+
+/// `ℓ − 2^252`, in two 64-bit limbs.
+const DELTA: [u64; 2] = [0x5812_631a_5cf5_d3ed, 0x14de_f9de_a2f7_9cd6];
+/// `ℓ` in four 64-bit limbs.
+const ELL: [u64; 4] = [DELTA[0], DELTA[1], 0, 1 << 60];
+
+/// `Σ_k coefficients[k]·x^k mod ℓ`.
+pub(super) fn horner_small(coefficients: &[Scalar], x: u16) -> Scalar {
+    let mut acc = [0u64; 4];
+    for c in coefficients.iter().rev() {
+        let mut limbs = to_limbs(c);
+        acc = mul_small_add(&acc, u64::from(x), &limbs);
+        limbs.zeroize();
+    }
+    let mut bytes = [0u8; 32];
+    for (chunk, limb) in bytes.chunks_exact_mut(8).zip(acc) {
+        chunk.copy_from_slice(&limb.to_le_bytes());
+    }
+    acc.zeroize();
+    // Already below ℓ: the reduction leaves it as it is.
+    let out = Scalar::from_bytes_mod_order(bytes);
+    bytes.zeroize();
+    out
+}
+
+fn to_limbs(s: &Scalar) -> [u64; 4] {
+    let mut limbs = [0u64; 4];
+    for (limb, chunk) in limbs.iter_mut().zip(s.as_bytes().chunks_exact(8)) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        *limb = u64::from_le_bytes(word);
+    }
+    limbs
+}
+
+/// `(a·x + c) mod ℓ` for `a < ℓ`, `c < 2^256`, `x < 2^16`; the result is below `ℓ`.
+#[allow(clippy::cast_possible_truncation)] // `as u64` takes a 128-bit word's low limb
+fn mul_small_add(a: &[u64; 4], x: u64, c: &[u64; 4]) -> [u64; 4] {
+    // v = a·x + c < 2^269: four limbs and a top of at most 14 bits.
+    let mut v = [0u64; 4];
+    let mut carry = 0u128;
+    for i in 0..4 {
+        let t = u128::from(a[i]) * u128::from(x) + u128::from(c[i]) + carry;
+        v[i] = t as u64;
+        carry = t >> 64;
+    }
+    // q = ⌊v / 2^252⌋ < 2^18; v ≡ (v mod 2^252) − q·δ (mod ℓ), which lies in (−2^143, 2^252).
+    let q = (v[3] >> 60) | ((carry as u64) << 4);
+    v[3] &= (1 << 60) - 1;
+    let lo = u128::from(q) * u128::from(DELTA[0]);
+    let hi = u128::from(q) * u128::from(DELTA[1]) + (lo >> 64);
+    let qd = [lo as u64, hi as u64, (hi >> 64) as u64, 0];
+    let mut r = [0u64; 4];
+    let mut borrow = 0u64;
+    for i in 0..4 {
+        let (d, b1) = v[i].overflowing_sub(qd[i]);
+        let (d, b2) = d.overflowing_sub(borrow);
+        r[i] = d;
+        borrow = u64::from(b1) | u64::from(b2);
+    }
+    // A negative difference (borrow out) gets ℓ added back, through a mask, not a branch.
+    let mask = borrow.wrapping_neg();
+    let mut carry = 0u64;
+    for i in 0..4 {
+        let t = u128::from(r[i]) + u128::from(ELL[i] & mask) + u128::from(carry);
+        r[i] = t as u64;
+        carry = (t >> 64) as u64;
+    }
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_chacha::ChaCha20Rng;
+    use rand_core::{RngCore, SeedableRng};
+
+    fn reference(coefficients: &[Scalar], x: u16) -> Scalar {
+        let x = Scalar::from(u64::from(x));
+        coefficients.iter().rev().fold(Scalar::ZERO, |acc, c| acc * x + c)
+    }
+
+    #[test]
+    fn matches_the_general_product() {
+        let mut rng = ChaCha20Rng::seed_from_u64(1);
+        for len in [1usize, 2, 3, 86] {
+            let coefficients: Vec<Scalar> = (0..len)
+                .map(|_| {
+                    let mut wide = [0u8; 64];
+                    rng.fill_bytes(&mut wide);
+                    Scalar::from_bytes_mod_order_wide(&wide)
+                })
+                .collect();
+            for x in [0u16, 1, 2, 7, 128, 255, 1024, u16::MAX - 1, u16::MAX] {
+                assert_eq!(
+                    horner_small(&coefficients, x),
+                    reference(&coefficients, x),
+                    "len {len}, x {x}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn extremes_reduce() {
+        // ℓ − 1 everywhere: every step's product is as large as it gets.
+        let top = -Scalar::ONE;
+        for len in [1usize, 2, 40] {
+            let coefficients = vec![top; len];
+            for x in [1u16, 2, u16::MAX] {
+                assert_eq!(horner_small(&coefficients, x), reference(&coefficients, x));
+            }
+        }
+        // Steps whose difference is just below zero or just at ℓ.
+        let delta = Scalar::from_bytes_mod_order({
+            let mut b = [0u8; 32];
+            b[..8].copy_from_slice(&DELTA[0].to_le_bytes());
+            b[8..16].copy_from_slice(&DELTA[1].to_le_bytes());
+            b
+        });
+        for c in [delta, -delta, Scalar::ZERO, Scalar::ONE, -Scalar::ONE - delta] {
+            for x in [1u16, 16, u16::MAX] {
+                let coefficients = [c, top, c, -c];
+                assert_eq!(horner_small(&coefficients, x), reference(&coefficients, x));
+            }
+        }
+    }
+}
