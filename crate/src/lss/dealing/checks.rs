@@ -112,6 +112,10 @@ pub(super) fn combine<C: Curve>(
     let c = &common.ceremony;
     let t = usize::from(c.threshold);
     if let Some(sum) = set.combined(qualified, weights) {
+        if !matches!((&c.old, c.kind), (Some(_), Kind::Refresh)) {
+            // No base: the new commitments are the sum, made and encoded once per process.
+            return Ok((sum.commitments(c.mode)?, sum.torsion_free()));
+        }
         // base + sum is torsion-free exactly when the sum is, the base (old commitments,
         // checked when they were made or decoded) being torsion-free itself.
         let (mut out, base_free): (Vec<C::Point>, bool) = match (&c.old, c.kind) {

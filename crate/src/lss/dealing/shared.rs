@@ -5,6 +5,7 @@
 //!                                                             └► Some(false)  per-dealer checks (blame)
 //!                                                             └► None         per-dealer checks (alone)
 //! finalize: DealSet::combined(qualified, μ)                      the new commitments' sum
+//!           Sum::commitments(mode)                              … as commitments, encoded once
 //! ```
 //!
 //! Receiver `j` checks its shares against the dealers' commitments with random weights
@@ -40,7 +41,7 @@ use crate::lss::DealMessage;
 use crate::party::shared;
 use crate::vss::batch::weighted_commitment;
 use crate::vss::commit::horner_small_vartime;
-use crate::vss::{Curve, Share};
+use crate::vss::{Commitments, Curve, Error, Mode, Share};
 use crate::PartyId;
 
 /// The valid deals of one dealing, as the receivers of this process see them.
@@ -66,6 +67,11 @@ pub(super) struct Sum<C: Curve> {
     pub(super) points: Vec<C::Point>,
     #[cfg(feature = "in-process-sharing")]
     torsion_free: OnceLock<bool>,
+    /// The sum as commitments, encoded: a receiver's new commitments when there is no base
+    /// to add (DKG, reshare). Compressing t points is a field inversion each, and every
+    /// receiver hashes its commitments into the transcript and its key.
+    #[cfg(feature = "in-process-sharing")]
+    commitments: OnceLock<Commitments<C>>,
 }
 
 #[cfg(feature = "in-process-sharing")]
@@ -76,6 +82,21 @@ impl<C: Curve> Sum<C> {
         *self
             .torsion_free
             .get_or_init(|| self.points.iter().all(C::is_torsion_free_vartime))
+    }
+
+    /// The sum as commitments of `mode`, with their encoding made once per process.
+    ///
+    /// # Errors
+    /// [`Error::InvalidThreshold`] for an empty sum.
+    pub(super) fn commitments(&self, mode: Mode) -> Result<Commitments<C>, Error> {
+        if let Some(made) = self.commitments.get().filter(|c| c.mode() == mode) {
+            return Ok(made.clone());
+        }
+        let made = Commitments::from_points(mode, self.points.clone())?;
+        made.encode_now();
+        let kept = self.commitments.get_or_init(|| made.clone());
+        // A sum asked for in another mode (never within one ceremony) is not kept.
+        Ok(if kept.mode() == mode { kept.clone() } else { made })
     }
 }
 
@@ -183,6 +204,7 @@ impl<C: Curve> DealSet<C> {
             weights: weights.map(<[_]>::to_vec),
             points: sum,
             torsion_free: OnceLock::new(),
+            commitments: OnceLock::new(),
         });
         done.push(sum.clone());
         Some(sum)
@@ -212,6 +234,10 @@ impl<C: Curve> DealSet<C> {
 impl<C: Curve> Sum<C> {
     pub(super) fn torsion_free(&self) -> bool {
         self.points.iter().all(C::is_torsion_free_vartime)
+    }
+
+    pub(super) fn commitments(&self, mode: Mode) -> Result<Commitments<C>, Error> {
+        Commitments::from_points(mode, self.points.clone())
     }
 }
 
@@ -310,6 +336,18 @@ mod tests {
             .collect();
         assert_eq!(set.combined(&qualified, Some(&w)).unwrap().points, weighted);
         assert!(sum.torsion_free());
+        // As commitments: the same points and encoding as made fresh, kept for the next asker.
+        let encode = |c: &Commitments<C>| {
+            let mut w = crate::wire::Writer::with_capacity(200);
+            c.write(&mut w);
+            w.into_bytes()
+        };
+        let fresh = Commitments::<C>::from_points(Mode::Pedersen, expected.clone()).unwrap();
+        let kept = sum.commitments(Mode::Pedersen).unwrap();
+        assert_eq!(kept, fresh);
+        assert_eq!(encode(&kept), encode(&fresh));
+        assert_eq!(sum.commitments(Mode::Pedersen).unwrap(), fresh);
+        assert_eq!(sum.commitments(Mode::Feldman).unwrap().mode(), Mode::Feldman);
         // A dealer outside the set: nothing to share.
         assert!(set.combined(&[pid(1), pid(9)], None).is_none());
     }
