@@ -7,6 +7,7 @@ use core::fmt;
 use zeroize::Zeroizing;
 
 use super::{Kind, ProofOfKnowledge, MAX_PARTIES};
+use crate::party::shared::Held;
 use crate::vss::{Commitments, Curve, Mode, Share};
 use crate::wire::{self, Reader, Writer};
 use crate::PartyId;
@@ -42,9 +43,9 @@ pub struct DealMessage<C: Curve> {
     pub(crate) session: [u8; 32],
     pub(crate) kind: Kind,
     pub(crate) from: PartyId,
-    pub(crate) commitments: Commitments<C>,
+    pub(crate) commitments: Held<Commitments<C>>,
     pub(crate) proof: Option<ProofOfKnowledge<C>>,
-    pub(crate) raw: Vec<u8>,
+    pub(crate) raw: Held<Vec<u8>>,
 }
 
 impl<C: Curve> fmt::Debug for DealMessage<C> {
@@ -70,11 +71,11 @@ impl<C: Curve> DealMessage<C> {
             session,
             kind,
             from,
-            commitments,
+            commitments: Held::new(commitments),
             proof,
-            raw: Vec::new(),
+            raw: Held::new(Vec::new()),
         };
-        m.raw = m.encode();
+        m.raw = Held::new(m.encode());
         m
     }
 
@@ -119,7 +120,7 @@ impl<C: Curve> DealMessage<C> {
 
     /// Encodes (see the type docs).
     pub fn to_bytes(&self) -> Vec<u8> {
-        self.raw.clone()
+        self.raw.to_vec()
     }
 
     /// The encoding, borrowed.
@@ -151,9 +152,9 @@ impl<C: Curve> DealMessage<C> {
             session,
             kind,
             from,
-            commitments,
+            commitments: Held::new(commitments),
             proof,
-            raw: bytes.to_vec(),
+            raw: Held::new(bytes.to_vec()),
         })
     }
 
@@ -165,7 +166,7 @@ impl<C: Curve> DealMessage<C> {
             self.session,
             self.kind,
             self.from,
-            self.commitments.clone(),
+            (*self.commitments).clone(),
             proof,
         )
     }
