@@ -7,7 +7,7 @@ use core::fmt;
 use zeroize::Zeroizing;
 
 use super::{Kind, ProofOfKnowledge, MAX_PARTIES};
-use crate::party::shared::Held;
+use crate::party::shared::{held, Held};
 use crate::vss::{Commitments, Curve, Mode, Share};
 use crate::wire::{self, Reader, Writer};
 use crate::PartyId;
@@ -71,11 +71,11 @@ impl<C: Curve> DealMessage<C> {
             session,
             kind,
             from,
-            commitments: Held::new(commitments),
+            commitments: held(commitments),
             proof,
-            raw: Held::new(Vec::new()),
+            raw: held(Vec::new()),
         };
-        m.raw = Held::new(m.encode());
+        m.raw = held(m.encode());
         m
     }
 
@@ -120,7 +120,7 @@ impl<C: Curve> DealMessage<C> {
 
     /// Encodes (see the type docs).
     pub fn to_bytes(&self) -> Vec<u8> {
-        self.raw.to_vec()
+        Vec::clone(&self.raw)
     }
 
     /// The encoding, borrowed.
@@ -152,9 +152,9 @@ impl<C: Curve> DealMessage<C> {
             session,
             kind,
             from,
-            commitments: Held::new(commitments),
+            commitments: held(commitments),
             proof,
-            raw: Held::new(bytes.to_vec()),
+            raw: held(bytes.to_vec()),
         })
     }
 
@@ -166,7 +166,7 @@ impl<C: Curve> DealMessage<C> {
             self.session,
             self.kind,
             self.from,
-            (*self.commitments).clone(),
+            Commitments::clone(&self.commitments),
             proof,
         )
     }

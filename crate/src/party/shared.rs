@@ -31,27 +31,25 @@ use core::any::{Any, TypeId};
 /// A large part of a decoded broadcast that every party of the process keeps a copy of:
 /// reference-counted with `in-process-sharing`, so that the copy [`decode`] hands each party
 /// costs no memory traffic (at n = 128 a deal is ~20 KB and 128 parties take a copy of each
-/// of 86), owned without (one party per process, nothing to share).
+/// of 86); the value itself without (one party per process, nothing to share). Made by
+/// [`held`].
 #[cfg(feature = "in-process-sharing")]
 pub(crate) type Held<T> = Arc<T>;
 
 /// Without `in-process-sharing`: the value itself.
 #[cfg(not(feature = "in-process-sharing"))]
-#[derive(Clone, PartialEq, Eq)]
-pub(crate) struct Held<T>(T);
+pub(crate) type Held<T> = T;
 
-#[cfg(not(feature = "in-process-sharing"))]
-impl<T> Held<T> {
-    pub(crate) fn new(value: T) -> Self {
-        Held(value)
+/// `value` as a [`Held`].
+#[inline(always)]
+pub(crate) fn held<T>(value: T) -> Held<T> {
+    #[cfg(feature = "in-process-sharing")]
+    {
+        Arc::new(value)
     }
-}
-
-#[cfg(not(feature = "in-process-sharing"))]
-impl<T> core::ops::Deref for Held<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.0
+    #[cfg(not(feature = "in-process-sharing"))]
+    {
+        value
     }
 }
 

@@ -337,13 +337,6 @@ impl<C: Curve> Commitments<C> {
         }
     }
 
-    /// Makes and keeps the points' encoding now, so that every clone taken afterwards
-    /// carries it (a process's receivers share one combination of the deals).
-    #[cfg(feature = "in-process-sharing")]
-    pub(crate) fn encode_now(&self) {
-        self.encoded.0.get_or_init(|| self.encode_points());
-    }
-
     #[cfg(feature = "in-process-sharing")]
     fn encode_points(&self) -> Vec<u8> {
         let mut w = Writer::with_capacity(self.points.len() * C::POINT_LEN);

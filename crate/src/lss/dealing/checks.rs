@@ -112,6 +112,7 @@ pub(super) fn combine<C: Curve>(
     let c = &common.ceremony;
     let t = usize::from(c.threshold);
     if let Some(sum) = set.combined(qualified, weights) {
+        #[cfg(feature = "in-process-sharing")]
         if !matches!((&c.old, c.kind), (Some(_), Kind::Refresh)) {
             // No base: the new commitments are the sum, made and encoded once per process.
             return Ok((sum.commitments(c.mode)?, sum.torsion_free()));

@@ -235,10 +235,6 @@ impl<C: Curve> Sum<C> {
     pub(super) fn torsion_free(&self) -> bool {
         self.points.iter().all(C::is_torsion_free_vartime)
     }
-
-    pub(super) fn commitments(&self, mode: Mode) -> Result<Commitments<C>, Error> {
-        Commitments::from_points(mode, self.points.clone())
-    }
 }
 
 // The helpers unwrap too: a panic in them is a failed test.
