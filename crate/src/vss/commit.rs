@@ -222,6 +222,10 @@ impl<C: Curve> Commitments<C> {
     /// [`Error::ModeMismatch`] when Pedersen mode has no blind polynomial,
     /// [`Error::LengthMismatch`] when the thresholds differ.
     pub fn commit(mode: Mode, values: &Polynomial<C>, blinds: Option<&Polynomial<C>>) -> Result<Self, Error> {
+        #[cfg(feature = "in-process-sharing")]
+        if let Some(made) = Self::commit_encoded(mode, values, blinds) {
+            return Ok(made);
+        }
         let points: Vec<C::Point> = match mode {
             Mode::Feldman => values.coefficients().iter().map(|a| C::mul_base(a)).collect(),
             Mode::Pedersen => {
@@ -246,6 +250,29 @@ impl<C: Curve> Commitments<C> {
             mode,
             points,
             encoded: Encoded::default(),
+        })
+    }
+
+    /// With `in-process-sharing`, commitments the group encodes cheaper together than one by
+    /// one ([`Curve::commit_encoded`]), made with their encoding, which is kept; `None` where
+    /// it does not, or for inputs [`Commitments::commit`] refuses.
+    #[cfg(feature = "in-process-sharing")]
+    fn commit_encoded(mode: Mode, values: &Polynomial<C>, blinds: Option<&Polynomial<C>>) -> Option<Self> {
+        let blinds = match mode {
+            Mode::Feldman => None,
+            Mode::Pedersen => Some(
+                blinds
+                    .filter(|b| b.threshold() == values.threshold())?
+                    .coefficients(),
+            ),
+        };
+        let (points, bytes) = C::commit_encoded(values.coefficients(), blinds)?;
+        // Public: commitments are broadcast.
+        crate::ct::public_slice(&points);
+        Some(Commitments {
+            mode,
+            points,
+            encoded: Encoded::known(&bytes),
         })
     }
 
@@ -335,6 +362,13 @@ impl<C: Curve> Commitments<C> {
         for p in &self.points {
             write_point::<C>(p, w);
         }
+    }
+
+    /// Makes and keeps the points' encoding now, so that every clone taken afterwards
+    /// carries it (a process's receivers share one combination of the deals).
+    #[cfg(feature = "in-process-sharing")]
+    pub(crate) fn encode_now(&self) {
+        self.encoded.0.get_or_init(|| self.encode_points());
     }
 
     #[cfg(feature = "in-process-sharing")]
@@ -427,6 +461,43 @@ mod tests {
 
     fn pid(v: u16) -> PartyId {
         PartyId::new(v).unwrap()
+    }
+
+    /// Commitments encode as their points do one by one, also with a zero coefficient (an
+    /// identity point, which a batch encoding must not meet).
+    fn encodings_match_points<C: Curve>() {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(4);
+        let mut coefficients: Vec<C::Scalar> = (0..5).map(|_| C::Scalar::random(&mut rng)).collect();
+        for zero in [None, Some(2)] {
+            if let Some(k) = zero {
+                coefficients[k] = C::Scalar::ZERO;
+            }
+            let f = Polynomial::<C>::from_coefficients(coefficients.clone()).unwrap();
+            let g = Polynomial::<C>::from_coefficients(coefficients.iter().rev().copied().collect()).unwrap();
+            for mode in [Mode::Pedersen, Mode::Feldman] {
+                let c = Commitments::<C>::commit(mode, &f, Some(&g)).unwrap();
+                let mut w = Writer::new();
+                c.write(&mut w);
+                let mut one_by_one = Writer::new();
+                one_by_one.u16(5);
+                for p in c.points() {
+                    crate::vss::group::write_point::<C>(p, &mut one_by_one);
+                }
+                assert_eq!(w.into_bytes(), one_by_one.into_bytes());
+                let expected = match mode {
+                    Mode::Feldman => C::mul_base(&coefficients[1]),
+                    Mode::Pedersen => C::mul_base_h(&coefficients[1], &coefficients[3]),
+                };
+                assert_eq!(c.points()[1], expected);
+            }
+        }
+    }
+
+    #[test]
+    fn encodings_match_points_on_every_curve() {
+        encodings_match_points::<Ed25519>();
+        encodings_match_points::<Ristretto255>();
+        encodings_match_points::<Secp256k1>();
     }
 
     fn shares_verify<C: Curve>() {

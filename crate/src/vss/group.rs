@@ -59,6 +59,20 @@ pub trait Curve: Copy + Clone + Debug + Default + PartialEq + Eq + Send + Sync +
     /// `a·G + b·H`, in constant time (a Pedersen commitment).
     fn mul_base_h(a: &Self::Scalar, b: &Self::Scalar) -> Self::Point;
 
+    /// The commitments `values[k]·G` (Feldman, `blinds` = `None`) or
+    /// `values[k]·G + blinds[k]·H` (Pedersen; the slices have equal lengths), in constant
+    /// time, with their encodings (`POINT_LEN` bytes each, in order), where the group makes
+    /// the encodings cheaper together than one by one; `None` (the default) where it does
+    /// not. Only with `in-process-sharing`, which keeps encodings.
+    #[cfg(feature = "in-process-sharing")]
+    fn commit_encoded(
+        values: &[Self::Scalar],
+        blinds: Option<&[Self::Scalar]>,
+    ) -> Option<(Vec<Self::Point>, Vec<u8>)> {
+        let _ = (values, blinds);
+        None
+    }
+
     /// `Σ_k coefficients[k]·x^k` at a small public `x` (a party id), in constant time in the
     /// coefficients. Horner's rule by default; with feature `fast-dealing` the Curve25519
     /// groups reduce each step with a single small product instead of a general one.
