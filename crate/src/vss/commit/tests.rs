@@ -1,0 +1,153 @@
+//! Commitments and shares: they open, encode and decode as the wire format says, and
+//! batched checks agree with the per-share ones.
+
+use super::*;
+use crate::vss::batch::batch_weights;
+use crate::vss::{Ed25519, Ristretto255, Secp256k1};
+use rand_core::SeedableRng;
+
+fn pid(v: u16) -> PartyId {
+    PartyId::new(v).unwrap()
+}
+
+/// Commitments encode as their points do one by one, also with a zero coefficient (an
+/// identity point, which a batch encoding must not meet).
+fn encodings_match_points<C: Curve>() {
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(4);
+    let mut coefficients: Vec<C::Scalar> = (0..5).map(|_| C::Scalar::random(&mut rng)).collect();
+    for zero in [None, Some(2)] {
+        if let Some(k) = zero {
+            coefficients[k] = C::Scalar::ZERO;
+        }
+        let f = Polynomial::<C>::from_coefficients(coefficients.clone()).unwrap();
+        let g = Polynomial::<C>::from_coefficients(coefficients.iter().rev().copied().collect()).unwrap();
+        for mode in [Mode::Pedersen, Mode::Feldman] {
+            let c = Commitments::<C>::commit(mode, &f, Some(&g)).unwrap();
+            let mut w = Writer::new();
+            c.write(&mut w);
+            let mut one_by_one = Writer::new();
+            one_by_one.u16(5);
+            for p in c.points() {
+                crate::vss::group::write_point::<C>(p, &mut one_by_one);
+            }
+            assert_eq!(w.into_bytes(), one_by_one.into_bytes());
+            let expected = match mode {
+                Mode::Feldman => C::mul_base(&coefficients[1]),
+                Mode::Pedersen => C::mul_base_h(&coefficients[1], &coefficients[3]),
+            };
+            assert_eq!(c.points()[1], expected);
+        }
+    }
+}
+
+#[test]
+fn encodings_match_points_on_every_curve() {
+    encodings_match_points::<Ed25519>();
+    encodings_match_points::<Ristretto255>();
+    encodings_match_points::<Secp256k1>();
+}
+
+fn shares_verify<C: Curve>() {
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
+    let f = Polynomial::<C>::random(C::Scalar::random(&mut rng), 4, &mut rng).unwrap();
+    let g = Polynomial::<C>::random(C::Scalar::random(&mut rng), 4, &mut rng).unwrap();
+    for mode in [Mode::Pedersen, Mode::Feldman] {
+        let c = Commitments::<C>::commit(mode, &f, Some(&g)).unwrap();
+        for id in [1u16, 2, 77, 65534] {
+            let blind = if mode == Mode::Pedersen {
+                g.evaluate(pid(id))
+            } else {
+                C::Scalar::ZERO
+            };
+            let s = Share::<C>::new(f.evaluate(pid(id)), blind);
+            c.verify_share(pid(id), &s).unwrap();
+            let bad = Share::<C>::new(*s.value() + C::Scalar::ONE, *s.blind());
+            assert_eq!(
+                c.verify_share(pid(id), &bad),
+                Err(Error::InvalidShare { party: pid(id) })
+            );
+            assert_eq!(
+                c.verify_share(pid(id + 1), &s),
+                Err(Error::InvalidShare { party: pid(id + 1) })
+            );
+        }
+        let mut w = Writer::new();
+        c.write(&mut w);
+        let bytes = w.into_bytes();
+        let mut r = Reader::new(&bytes);
+        let read = Commitments::<C>::read(mode, 4, &mut r).unwrap();
+        assert_eq!(read, c);
+        r.finish().unwrap();
+        // The bytes kept from reading are what the points encode to afresh.
+        let fresh = Commitments::<C>::from_points(mode, read.points().to_vec()).unwrap();
+        let (mut w1, mut w2) = (Writer::new(), Writer::new());
+        read.write(&mut w1);
+        fresh.write(&mut w2);
+        assert_eq!(w1.into_bytes(), bytes);
+        assert_eq!(w2.into_bytes(), bytes);
+        let mut r = Reader::new(&bytes);
+        assert!(Commitments::<C>::read(mode, 3, &mut r).is_err());
+    }
+    // Pedersen commitments to the same value with different blinds differ (hiding).
+    let c1 = Commitments::<C>::commit(Mode::Pedersen, &f, Some(&g)).unwrap();
+    let g2 = Polynomial::<C>::random(C::Scalar::random(&mut rng), 4, &mut rng).unwrap();
+    let c2 = Commitments::<C>::commit(Mode::Pedersen, &f, Some(&g2)).unwrap();
+    assert_ne!(c1.constant(), c2.constant());
+}
+
+#[test]
+fn commitments() {
+    shares_verify::<Ristretto255>();
+    shares_verify::<Ed25519>();
+    shares_verify::<Secp256k1>();
+}
+
+fn shares_verify_at_once<C: Curve>() {
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(4);
+    let f = Polynomial::<C>::random(C::Scalar::random(&mut rng), 5, &mut rng).unwrap();
+    let g = Polynomial::<C>::random(C::Scalar::random(&mut rng), 5, &mut rng).unwrap();
+    let ids = [1u16, 2, 5, 9, 300, 65535];
+    let rho = batch_weights::<C>("TEST", b"seed", b"label", ids.len());
+    assert_eq!(rho.len(), ids.len());
+    assert_ne!(rho[0], rho[1]);
+    for mode in [Mode::Pedersen, Mode::Feldman] {
+        let c = Commitments::<C>::commit(mode, &f, Some(&g)).unwrap();
+        let blind = |id: u16| match mode {
+            Mode::Pedersen => g.evaluate(pid(id)),
+            Mode::Feldman => C::Scalar::ZERO,
+        };
+        let honest = || -> Vec<(PartyId, Share<C>)> {
+            ids.iter()
+                .map(|&id| (pid(id), Share::new(f.evaluate(pid(id)), blind(id))))
+                .collect()
+        };
+        assert!(c.verify_shares_weighted(&honest(), &rho));
+        assert!(c.verify_shares_weighted(&honest()[..1], &rho[..1]));
+        // One wrong share, wherever it sits.
+        for bad in 0..ids.len() {
+            let mut shares = honest();
+            shares[bad].1 = Share::new(*shares[bad].1.value() + C::Scalar::ONE, *shares[bad].1.blind());
+            assert!(!c.verify_shares_weighted(&shares, &rho), "{mode:?} bad at {bad}");
+        }
+        // A share presented as another party's.
+        let mut shares = honest();
+        shares[2].0 = pid(3);
+        assert!(!c.verify_shares_weighted(&shares, &rho));
+        // Errors made to cancel in an unweighted sum: caught by the weights (the unit
+        // weights show they do cancel there).
+        let (i, j) = (1, 4);
+        let mut shares = honest();
+        shares[i].1 = Share::new(*shares[i].1.value() + C::Scalar::ONE, *shares[i].1.blind());
+        shares[j].1 = Share::new(*shares[j].1.value() - C::Scalar::ONE, *shares[j].1.blind());
+        let ones = alloc::vec![C::Scalar::ONE; ids.len()];
+        assert!(c.verify_shares_weighted(&shares, &ones));
+        assert!(!c.verify_shares_weighted(&shares, &rho));
+    }
+}
+
+#[test]
+fn shares_checked_at_once() {
+    shares_verify_at_once::<Ristretto255>();
+    shares_verify_at_once::<Ed25519>();
+    shares_verify_at_once::<Secp256k1>();
+}
