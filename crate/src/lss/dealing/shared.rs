@@ -89,14 +89,20 @@ impl<C: Curve> Sum<C> {
     /// # Errors
     /// [`Error::InvalidThreshold`] for an empty sum.
     pub(super) fn commitments(&self, mode: Mode) -> Result<Commitments<C>, Error> {
-        if let Some(made) = self.commitments.get().filter(|c| c.mode() == mode) {
-            return Ok(made.clone());
-        }
-        let made = Commitments::from_points(mode, self.points.clone())?;
-        made.encode_now();
-        let kept = self.commitments.get_or_init(|| made.clone());
+        let kept = match self.commitments.get() {
+            Some(kept) => kept,
+            None => {
+                let made = Commitments::from_points(mode, self.points.clone())?;
+                made.encode_now();
+                self.commitments.get_or_init(|| made)
+            }
+        };
         // A sum asked for in another mode (never within one ceremony) is not kept.
-        Ok(if kept.mode() == mode { kept.clone() } else { made })
+        if kept.mode() == mode {
+            Ok(kept.clone())
+        } else {
+            Commitments::from_points(mode, self.points.clone())
+        }
     }
 }
 
