@@ -160,10 +160,9 @@ impl<O: Send + 'static> Network<O> {
 
     /// The envelopes of everything sent in the last round: a broadcast copied to every
     /// other party of the network, a direct message to its recipient.
-    fn envelopes(&self) -> Vec<Envelope> {
-        let everyone = self.ids();
+    fn envelopes(sent: &[Sent], round: u32, everyone: &[PartyId]) -> Vec<Envelope> {
         let mut out = Vec::new();
-        for s in self.sent.iter().filter(|s| s.round == self.round) {
+        for s in sent.iter().filter(|s| s.round == round) {
             if let Some(b) = &s.outgoing.broadcast {
                 for &to in everyone.iter().filter(|&&p| p != s.from) {
                     out.push(Envelope {
@@ -192,18 +191,40 @@ impl<O: Send + 'static> Network<O> {
     /// whether another round can make progress (a party is still running and messages
     /// are in flight).
     pub fn step(&mut self) -> bool {
-        let mut delivered = self.envelopes();
+        let round = self.round;
+        // With a tamper, every message goes through it as an envelope of its own.
+        let mut delivered = None;
+        let everyone = self.ids();
         if let Some(f) = self.tamper.as_mut() {
-            delivered = delivered.into_iter().flat_map(f.as_mut()).collect();
+            let envelopes = Self::envelopes(&self.sent, round, &everyone);
+            delivered = Some(envelopes.into_iter().flat_map(f.as_mut()).collect::<Vec<_>>());
         }
         self.round += 1;
         // Each party's inbox, in delivery order (one pass over what was delivered).
         let mut inboxes: BTreeMap<PartyId, Vec<Incoming<'_>>> = BTreeMap::new();
-        for e in &delivered {
-            inboxes
-                .entry(e.to)
-                .or_default()
-                .push(Incoming::new(e.from, &e.bytes));
+        fn deliver<'a>(inboxes: &mut BTreeMap<PartyId, Vec<Incoming<'a>>>, to: PartyId, m: Incoming<'a>) {
+            inboxes.entry(to).or_default().push(m);
+        }
+        match &delivered {
+            Some(envelopes) => {
+                for e in envelopes {
+                    deliver(&mut inboxes, e.to, Incoming::new(e.from, &e.bytes));
+                }
+            }
+            // Without one, the parties read what was sent where it lies: a broadcast is
+            // not copied for each of its (at n = 128, 170) recipients.
+            None => {
+                for s in self.sent.iter().filter(|s| s.round == round) {
+                    if let Some(b) = &s.outgoing.broadcast {
+                        for &to in self.parties.keys().filter(|&&p| p != s.from) {
+                            deliver(&mut inboxes, to, Incoming::new(s.from, b));
+                        }
+                    }
+                    for d in &s.outgoing.direct {
+                        deliver(&mut inboxes, d.to, Incoming::new(s.from, &d.bytes));
+                    }
+                }
+            }
         }
         let empty = Vec::new();
         let step = |(id, party): (&PartyId, &mut Box<dyn Party<Output = O> + Send>)| {
