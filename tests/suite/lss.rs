@@ -777,26 +777,37 @@ fn one_cheating_dealer_among_64_is_named_with_the_shared_checks_on() {
     assert_eq!(secret_of(&holders, &new_public), secret);
 }
 
-/// With `parallel` the simulator steps a round's parties concurrently: the same bytes
-/// sent, in the same order, and the same outcomes as one party after another.
+/// With `parallel` the simulator steps a round's parties concurrently (and they share out
+/// the decoding and the aggregate check); without a tamper it hands each party the bytes
+/// where they were sent, with one each as its own envelope. All three ways send the same
+/// bytes, in the same order, and reach the same outcomes, with one cheating dealer too
+/// (the shared check fails, every receiver falls back to its per-dealer checks).
 #[cfg(feature = "parallel")]
 #[test]
-fn parallel_rounds_send_the_same_bytes_as_sequential_ones() {
+fn parallel_and_enveloped_rounds_send_the_same_bytes_as_sequential_ones() {
     use quasar_pq::party::sim::Network;
-    let (shares, public, _) = dkg::<Ristretto255>(Mode::Pedersen, 21, 14, "parallel dkg");
+    let (shares, public, _) = dkg::<Ed25519>(Mode::Feldman, 21, 14, "parallel dkg");
     let c = Ceremony::reshare(sid("parallel"), &public, &ids(1..=21), &ids(1..=21), 14).unwrap();
-    let go = |parallel: bool| {
+    let go = |cheater: Option<PartyId>, parallel: bool, enveloped: bool| {
+        quasar_pq::party::release_shared();
         let mut net = Network::new();
         for p in participants(&c) {
-            let (party, out) =
-                DealingParty::start(c.clone(), p, shares.get(&p), &mut party_rng(b"parallel", p)).unwrap();
+            let mut rng = party_rng(b"parallel", p);
+            let (party, out) = match cheater {
+                Some(q) if q == p => {
+                    DealingParty::start_cheating(c.clone(), p, shares.get(&p), Cheat::BadShares, &mut rng)
+                }
+                _ => DealingParty::start(c.clone(), p, shares.get(&p), &mut rng),
+            }
+            .unwrap();
             net.add(party, out);
         }
         net.parallel(parallel);
+        if enveloped {
+            net.tamper(|e| vec![e]);
+        }
         net.run_logged()
     };
-    let (one, one_sent) = go(false);
-    let (all, all_sent) = go(true);
     // Per message: round, sender, broadcast, direct messages.
     type Bytes = Vec<(u32, PartyId, Option<Vec<u8>>, Vec<Vec<u8>>)>;
     let bytes = |sent: &[Sent]| -> Bytes {
@@ -807,15 +818,31 @@ fn parallel_rounds_send_the_same_bytes_as_sequential_ones() {
             })
             .collect()
     };
-    assert_eq!(bytes(&one_sent), bytes(&all_sent));
-    assert_eq!(one.len(), 21);
-    for (p, o) in &one {
-        let (a, b) = (o.as_ref().unwrap(), all[p].as_ref().unwrap());
-        assert_eq!(a.transcript_hash(), b.transcript_hash());
-        assert_eq!(
-            a.key_share.as_ref().unwrap().to_bytes(),
-            b.key_share.as_ref().unwrap().to_bytes()
-        );
+    for cheater in [None, Some(pid(5))] {
+        let (one, one_sent) = go(cheater, false, false);
+        assert_eq!(one.len(), 21);
+        for (parallel, enveloped) in [(true, false), (false, true), (true, true)] {
+            let (all, all_sent) = go(cheater, parallel, enveloped);
+            assert_eq!(
+                bytes(&one_sent),
+                bytes(&all_sent),
+                "{cheater:?} {parallel} {enveloped}"
+            );
+            for (p, o) in &one {
+                let (a, b) = (o.as_ref().unwrap(), all[p].as_ref().unwrap());
+                assert_eq!(a.transcript_hash(), b.transcript_hash());
+                assert_eq!(a.blame, b.blame);
+                assert_eq!(a.dropped, b.dropped);
+                if Some(*p) != cheater {
+                    let named: Vec<PartyId> = cheater.into_iter().collect();
+                    assert_eq!(a.culprits(), named, "{p}");
+                }
+                assert_eq!(
+                    a.key_share.as_ref().unwrap().to_bytes(),
+                    b.key_share.as_ref().unwrap().to_bytes()
+                );
+            }
+        }
     }
 }
 

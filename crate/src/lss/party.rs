@@ -230,6 +230,14 @@ impl<C: Curve> DealingParty<C> {
     fn filter_round1(&mut self, inbox: &[Incoming<'_>]) -> Filtered1<C> {
         let me = self.me;
         let messages = unique(me, inbox, &mut self.dropped).messages;
+        // Parties stepped on several threads share the deals' decoding out.
+        crate::party::shared::prefetch(
+            messages
+                .iter()
+                .filter(|(_, magic, _)| magic == DEAL_MAGIC)
+                .map(|(_, _, b)| *b),
+            DealMessage::<C>::from_bytes,
+        );
         let mut deals = BTreeMap::new();
         let mut shares = BTreeMap::new();
         for (from, magic, bytes) in messages {

@@ -4,6 +4,8 @@
 //! ```text
 //! shared::decode(bytes, T::from_bytes)  ──► T            (the first party decodes; the rest clone)
 //! shared::memo(domain, key, size, f)    ──► Arc<V>       (the first party computes; the rest share)
+//! shared::prefetch(all bytes, T::from_bytes)               (threads' parties split the decoding)
+//! Parts::new(n).get(make_part)          ──► &[T]         (threads' parties split the parts)
 //! ```
 //!
 //! A simulator, the CLI's whole-run drivers and a node hosting several members run many
@@ -53,7 +55,9 @@ pub(crate) fn held<T>(value: T) -> Held<T> {
     }
 }
 
-/// `decode(bytes)`, decoded at most once per process while it stays in the table.
+/// `decode(bytes)`, decoded at most once per process while it stays in the table. A party
+/// that meets a broadcast another thread is decoding waits for that decoding rather than
+/// repeating it.
 ///
 /// # Errors
 /// Whatever `decode` returns (an error is never kept: the next caller decodes again).
@@ -64,23 +68,52 @@ where
 {
     #[cfg(feature = "in-process-sharing")]
     {
-        let key = table::Key::new::<F>(b"decode", bytes);
-        if let Some(hit) = table::get::<T>(&key) {
+        // A decoded value is a few times its encoding (points kept uncompressed).
+        let slot = table::slot(TypeId::of::<F>(), b"decode", bytes, 6 * bytes.len());
+        let mut kept = table::hold(&slot);
+        if let Some(hit) = kept.as_ref().and_then(|v| v.clone().downcast::<T>().ok()) {
             return Ok((*hit).clone());
         }
+        // Decoded while holding the slot: a party of another thread waits for it.
         let value = decode(bytes)?;
-        // A decoded value is a few times its encoding (points kept uncompressed).
-        table::put(key, Arc::new(value.clone()), 6 * bytes.len());
+        *kept = Some(Arc::new(value.clone()));
         Ok(value)
     }
     #[cfg(not(feature = "in-process-sharing"))]
     decode(bytes)
 }
 
+/// Decodes the broadcasts of `all` that no party of the process has decoded or is decoding,
+/// so that the [`decode`] calls which follow find them. Parties stepped on several threads
+/// that receive the same broadcasts share the decoding out this way: each skips what
+/// another is already working on, where [`decode`] alone, called in the same order by
+/// every party, would have them wait for one another. Without `in-process-sharing`, nothing.
+pub(crate) fn prefetch<'a, T, E, F>(all: impl IntoIterator<Item = &'a [u8]>, decode: F)
+where
+    T: Clone + Send + Sync + 'static,
+    F: Fn(&[u8]) -> Result<T, E> + 'static,
+{
+    #[cfg(feature = "in-process-sharing")]
+    for bytes in all {
+        let slot = table::slot(TypeId::of::<F>(), b"decode", bytes, 6 * bytes.len());
+        // Busy: another party is decoding it.
+        let Some(mut kept) = table::try_hold(&slot) else {
+            continue;
+        };
+        if kept.is_none() {
+            // An error is not kept: the party's own `decode` meets it again and reports it.
+            *kept = decode(bytes).ok().map(|v| Arc::new(v) as table::Value);
+        }
+    }
+    #[cfg(not(feature = "in-process-sharing"))]
+    let _ = (all.into_iter(), decode);
+}
+
 /// `compute()`, computed at most once per process for `(domain, key())` while it stays
-/// in the table. The key must determine the value completely (every input, or the bytes
-/// they decode from); it is made only when there is a table. `size` is about how many
-/// bytes the value holds (for the table's budget).
+/// in the table (a party of another thread that asks while it is computed waits for it).
+/// The key must determine the value completely (every input, or the bytes they decode
+/// from); it is made only when there is a table. `size` is about how many bytes the value
+/// holds (for the table's budget).
 pub(crate) fn memo<V>(
     domain: &'static [u8],
     key: impl FnOnce() -> Vec<u8>,
@@ -92,18 +125,72 @@ where
 {
     #[cfg(feature = "in-process-sharing")]
     {
-        let key = table::Key::new::<V>(domain, &key());
-        if let Some(hit) = table::get::<V>(&key) {
+        let slot = table::slot(TypeId::of::<V>(), domain, &key(), size);
+        let mut kept = table::hold(&slot);
+        if let Some(hit) = kept.as_ref().and_then(|v| v.clone().downcast::<V>().ok()) {
             return hit;
         }
         let value = Arc::new(compute());
-        table::put(key, value.clone(), size);
+        *kept = Some(value.clone());
         value
     }
     #[cfg(not(feature = "in-process-sharing"))]
     {
         let _ = (domain, key, size);
         Arc::new(compute())
+    }
+}
+
+/// A public value of `n` parts that the parties of one process make together: a party
+/// that needs it makes every part no other party has started, then waits for the rest.
+/// Parties stepped on several threads so share the work out instead of one making it all
+/// while the others wait. A part's maker must not wait on other parties' work (no rayon
+/// inside: a thread blocked here cannot run another party's step).
+#[cfg(feature = "in-process-sharing")]
+pub(crate) struct Parts<T> {
+    parts: Vec<std::sync::Mutex<Option<T>>>,
+    whole: std::sync::OnceLock<Vec<T>>,
+}
+
+#[cfg(feature = "in-process-sharing")]
+impl<T: Clone> Parts<T> {
+    /// `n` parts, none made yet.
+    pub(crate) fn new(n: usize) -> Self {
+        Parts {
+            parts: (0..n).map(|_| std::sync::Mutex::new(None)).collect(),
+            whole: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Every part, `make(i)` making part `i` (the same value whichever party makes it).
+    pub(crate) fn get(&self, make: impl Fn(usize) -> T) -> &[T] {
+        use std::sync::{PoisonError, TryLockError};
+        if let Some(whole) = self.whole.get() {
+            return whole;
+        }
+        for (i, part) in self.parts.iter().enumerate() {
+            let claimed = match part.try_lock() {
+                Ok(guard) => Some(guard),
+                Err(TryLockError::Poisoned(e)) => Some(e.into_inner()),
+                // Another party is making it.
+                Err(TryLockError::WouldBlock) => None,
+            };
+            if let Some(mut kept) = claimed {
+                if kept.is_none() {
+                    *kept = Some(make(i));
+                }
+            }
+        }
+        let all = self
+            .parts
+            .iter()
+            .enumerate()
+            .map(|(i, part)| {
+                let mut kept = part.lock().unwrap_or_else(PoisonError::into_inner);
+                kept.get_or_insert_with(|| make(i)).clone()
+            })
+            .collect();
+        self.whole.get_or_init(|| all)
     }
 }
 
@@ -128,9 +215,10 @@ pub(crate) fn key_of<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> Vec<u8> {
 
 #[cfg(feature = "in-process-sharing")]
 mod table {
-    use super::{Any, Arc, TypeId, Vec};
+    use super::{Any, Arc, TypeId};
+    use alloc::boxed::Box;
     use alloc::collections::BTreeMap;
-    use std::sync::{Mutex, MutexGuard, PoisonError};
+    use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 
     /// The table's budget: key bytes plus each value's declared size. Enough for the
     /// deals of two n = 128 reshares (2 × 86 deals of 2.8 KB) with room to spare.
@@ -138,37 +226,30 @@ mod table {
     /// Entries the table keeps at most, whatever their size.
     const MAX_ENTRIES: usize = 4096;
 
-    /// A lookup key: the function (or value) type and the bytes. Ordered, not hashed: a
-    /// `BTreeMap` is already in every module, a `HashMap` would add its hasher to each.
-    #[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
-    pub(super) struct Key {
-        function: TypeId,
-        bytes: Vec<u8>,
-    }
+    pub(super) type Value = Arc<dyn Any + Send + Sync>;
 
-    impl Key {
-        pub(super) fn new<F: 'static>(domain: &[u8], bytes: &[u8]) -> Key {
-            let mut all = Vec::with_capacity(domain.len() + 1 + bytes.len());
-            all.extend_from_slice(domain);
-            all.push(0);
-            all.extend_from_slice(bytes);
-            Key {
-                function: TypeId::of::<F>(),
-                bytes: all,
-            }
-        }
-    }
+    /// One entry's value: empty until a party has made it. A party making it holds the
+    /// lock, so another thread's party that wants the same value waits for it.
+    pub(super) type Slot = Mutex<Option<Value>>;
+
+    /// Which kind of value: the decoding function's (or the value's) type and a domain
+    /// label. Entries are grouped by it, then keyed by their bytes, so that a lookup
+    /// borrows the caller's bytes instead of copying them into a key.
+    type Kind = (TypeId, &'static [u8]);
 
     struct Entry {
-        value: Arc<dyn Any + Send + Sync>,
+        slot: Arc<Slot>,
         size: usize,
         /// Insertion order: the oldest entry leaves first.
         serial: u64,
     }
 
+    /// Ordered maps, not hashed ones: a `BTreeMap` is already in every module, a `HashMap`
+    /// would add its hasher to each.
     #[derive(Default)]
     struct Table {
-        entries: BTreeMap<Key, Entry>,
+        kinds: BTreeMap<Kind, BTreeMap<Box<[u8]>, Entry>>,
+        entries: usize,
         size: usize,
         next: u64,
     }
@@ -181,40 +262,77 @@ mod table {
         TABLE.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    pub(super) fn get<T: Send + Sync + 'static>(key: &Key) -> Option<Arc<T>> {
-        let guard = lock();
-        let entry = guard.as_ref()?.entries.get(key)?;
-        entry.value.clone().downcast::<T>().ok()
-    }
-
-    pub(super) fn put(key: Key, value: Arc<dyn Any + Send + Sync>, extra: usize) {
-        let size = key.bytes.len() + extra;
-        if size > BUDGET / 4 {
-            return;
-        }
+    /// The slot of `(function, domain, bytes)`, made empty if there is none. Keys are
+    /// compared in full, never by a digest alone. An entry too large for the budget gets a
+    /// slot of its own that the table does not keep.
+    pub(super) fn slot(function: TypeId, domain: &'static [u8], bytes: &[u8], extra: usize) -> Arc<Slot> {
         let mut guard = lock();
         let table = guard.get_or_insert_with(Table::default);
-        if table.entries.contains_key(&key) {
-            return;
+        let kind = (function, domain);
+        if let Some(entry) = table.kinds.get(&kind).and_then(|m| m.get(bytes)) {
+            return entry.slot.clone();
         }
-        while table.size + size > BUDGET || table.entries.len() >= MAX_ENTRIES {
-            // Rare (the budget holds several whole dealings): a scan for the oldest.
-            let Some(oldest) = table
-                .entries
-                .iter()
-                .min_by_key(|(_, e)| e.serial)
-                .map(|(k, _)| k.clone())
-            else {
+        let slot = Arc::new(Mutex::new(None));
+        let size = domain.len() + bytes.len() + extra;
+        if size > BUDGET / 4 {
+            return slot;
+        }
+        while table.size + size > BUDGET || table.entries >= MAX_ENTRIES {
+            if !table.evict_oldest() {
                 break;
-            };
-            if let Some(e) = table.entries.remove(&oldest) {
-                table.size -= e.size;
             }
         }
         table.size += size;
+        table.entries += 1;
         table.next += 1;
-        let serial = table.next;
-        table.entries.insert(key, Entry { value, size, serial });
+        let entry = Entry {
+            slot: slot.clone(),
+            size,
+            serial: table.next,
+        };
+        table.kinds.entry(kind).or_default().insert(bytes.into(), entry);
+        slot
+    }
+
+    impl Table {
+        /// Rare (the budget holds several whole dealings): a scan for the oldest entry.
+        fn evict_oldest(&mut self) -> bool {
+            let oldest = self
+                .kinds
+                .iter()
+                .flat_map(|(kind, m)| m.iter().map(move |(bytes, e)| (e.serial, *kind, bytes)))
+                .min_by_key(|(serial, _, _)| *serial)
+                .map(|(_, kind, bytes)| (kind, bytes.clone()));
+            let Some((kind, bytes)) = oldest else {
+                return false;
+            };
+            let Some(m) = self.kinds.get_mut(&kind) else {
+                return false;
+            };
+            if let Some(e) = m.remove(&bytes) {
+                self.size -= e.size;
+                self.entries -= 1;
+            }
+            if m.is_empty() {
+                self.kinds.remove(&kind);
+            }
+            true
+        }
+    }
+
+    /// `slot`'s value, waiting while a party of another thread makes it. A panic while
+    /// it was held leaves it empty or made, so a poisoned lock is still usable.
+    pub(super) fn hold(slot: &Slot) -> MutexGuard<'_, Option<Value>> {
+        slot.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// `slot`'s value, or `None` while a party of another thread makes it.
+    pub(super) fn try_hold(slot: &Slot) -> Option<MutexGuard<'_, Option<Value>>> {
+        match slot.try_lock() {
+            Ok(guard) => Some(guard),
+            Err(TryLockError::Poisoned(e)) => Some(e.into_inner()),
+            Err(TryLockError::WouldBlock) => None,
+        }
     }
 
     pub(super) fn clear() {
@@ -246,6 +364,56 @@ mod tests {
         assert_eq!(decode(&bytes, parse), Ok(7));
         assert_eq!(decode(&bytes, plus_one), Ok(8));
         assert_eq!(decode(&bytes, parse), Ok(7));
+    }
+
+    #[test]
+    fn parties_of_several_threads_decode_each_broadcast_once() {
+        use core::sync::atomic::{AtomicUsize, Ordering};
+        let calls = Arc::new(AtomicUsize::new(0));
+        let counted = calls.clone();
+        let slow_parse = move |b: &[u8]| {
+            counted.fetch_add(1, Ordering::SeqCst);
+            std::thread::sleep(core::time::Duration::from_micros(200));
+            parse(&b[4..])
+        };
+        // Distinct from every other test's bytes: a prefix of its own.
+        let all: Vec<Vec<u8>> = (0..32u32)
+            .map(|i| [&0x5EED_7E57u32.to_le_bytes()[..], &i.to_le_bytes()].concat())
+            .collect();
+        std::thread::scope(|s| {
+            let party = || {
+                prefetch(all.iter().map(Vec::as_slice), slow_parse.clone());
+                all.iter()
+                    .map(|b| decode(b, slow_parse.clone()))
+                    .collect::<Vec<_>>()
+            };
+            let threads: Vec<_> = (0..3).map(|_| s.spawn(party)).collect();
+            for t in threads {
+                assert_eq!(t.join().unwrap(), (0..32).map(Ok).collect::<Vec<_>>());
+            }
+        });
+        assert_eq!(calls.load(Ordering::SeqCst), 32);
+    }
+
+    #[test]
+    fn parts_are_shared_out_and_made_once() {
+        use core::sync::atomic::{AtomicUsize, Ordering};
+        let parts = Parts::<u64>::new(48);
+        let made = AtomicUsize::new(0);
+        let make = |i: usize| {
+            made.fetch_add(1, Ordering::SeqCst);
+            std::thread::sleep(core::time::Duration::from_micros(100));
+            3 * i as u64
+        };
+        let want: Vec<u64> = (0..48).map(|i| 3 * i).collect();
+        std::thread::scope(|s| {
+            let threads: Vec<_> = (0..3).map(|_| s.spawn(|| parts.get(make).to_vec())).collect();
+            for t in threads {
+                assert_eq!(t.join().unwrap(), want);
+            }
+        });
+        assert_eq!(made.load(Ordering::SeqCst), 48);
+        assert_eq!(parts.get(|_| unreachable!("made")), want.as_slice());
     }
 
     #[test]

@@ -53,7 +53,11 @@ pub(super) struct DealSet<C: Curve> {
     rows: Vec<Vec<C::Point>>,
     /// Receivers that asked for this set so far.
     users: AtomicUsize,
-    aggregate: OnceLock<Aggregate<C>>,
+    /// The aggregate's weights `ρ`, drawn by the first receiver to need them…
+    rho: OnceLock<Vec<C::Scalar>>,
+    /// … and its points `A_k`, one multi-scalar multiplication each, which the receivers
+    /// of several threads make together.
+    aggregate: shared::Parts<C::Point>,
     /// Sums already made.
     combined: Mutex<Vec<Arc<Sum<C>>>>,
 }
@@ -106,13 +110,6 @@ impl<C: Curve> Sum<C> {
     }
 }
 
-/// The shared weights and the weighted sum of the commitment vectors.
-#[cfg(feature = "in-process-sharing")]
-struct Aggregate<C: Curve> {
-    rho: Vec<C::Scalar>,
-    points: Vec<C::Point>,
-}
-
 #[cfg(feature = "in-process-sharing")]
 impl<C: Curve> DealSet<C> {
     /// The set of `deals` by `dealers` (the valid ones, increasing): one per process.
@@ -140,7 +137,8 @@ impl<C: Curve> DealSet<C> {
                 dealers: dealers.to_vec(),
                 rows: found.iter().map(|m| m.commitments.points().to_vec()).collect(),
                 users: AtomicUsize::new(0),
-                aggregate: OnceLock::new(),
+                rho: OnceLock::new(),
+                aggregate: shared::Parts::new(found.first().map_or(0, |m| m.commitments.threshold())),
                 combined: Mutex::new(Vec::new()),
             },
         );
@@ -155,21 +153,15 @@ impl<C: Curve> DealSet<C> {
         if shares.len() != self.dealers.len() || self.users.load(Ordering::Relaxed) < 2 {
             return None;
         }
-        let aggregate = self.aggregate.get_or_init(|| {
-            let rho = common.weights(b"shared-aggregate", self.dealers.len());
-            let t = self.rows.first().map_or(0, Vec::len);
-            let mut column = Vec::with_capacity(self.rows.len());
-            let points = (0..t)
-                .map(|k| {
-                    column.clear();
-                    column.extend(self.rows.iter().map(|r| r[k]));
-                    C::msm_vartime(&rho, &column)
-                })
-                .collect();
-            Aggregate { rho, points }
+        let rho = self
+            .rho
+            .get_or_init(|| common.weights(b"shared-aggregate", self.dealers.len()));
+        let points = self.aggregate.get(|k| {
+            let column: Vec<C::Point> = self.rows.iter().map(|r| r[k]).collect();
+            C::msm_vartime(rho, &column)
         });
-        let lhs = weighted_commitment(common.ceremony.mode, shares.iter().copied(), &aggregate.rho);
-        let rhs = horner_small_vartime(&aggregate.points, u64::from(common.me.get()));
+        let lhs = weighted_commitment(common.ceremony.mode, shares.iter().copied(), rho);
+        let rhs = horner_small_vartime(points, u64::from(common.me.get()));
         // Public: whether the batch passes (it does for every honest dealing).
         Some(crate::ct::public(bool::from(lhs.ct_eq(&rhs))))
     }
