@@ -93,11 +93,12 @@ where
     T: Clone + Send + Sync + 'static,
     F: Fn(&[u8]) -> Result<T, E> + 'static,
 {
-    #[cfg(feature = "in-process-sharing")]
+    // WebAssembly runs its parties on one thread: nothing to share out.
+    #[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
     for bytes in all {
         let slot = table::slot(TypeId::of::<F>(), b"decode", bytes, 6 * bytes.len());
         // Busy: another party is decoding it.
-        let Some(mut kept) = table::try_hold(&slot) else {
+        let Some(mut kept) = claim(&slot) else {
             continue;
         };
         if kept.is_none() {
@@ -105,7 +106,7 @@ where
             *kept = decode(bytes).ok().map(|v| Arc::new(v) as table::Value);
         }
     }
-    #[cfg(not(feature = "in-process-sharing"))]
+    #[cfg(not(all(feature = "in-process-sharing", not(target_arch = "wasm32"))))]
     let _ = (all.into_iter(), decode);
 }
 
@@ -164,23 +165,20 @@ impl<T: Clone> Parts<T> {
 
     /// Every part, `make(i)` making part `i` (the same value whichever party makes it).
     pub(crate) fn get(&self, make: impl Fn(usize) -> T) -> &[T] {
-        use std::sync::{PoisonError, TryLockError};
+        use std::sync::PoisonError;
         if let Some(whole) = self.whole.get() {
             return whole;
         }
+        // WebAssembly runs its parties on one thread: the second loop makes every part.
+        #[cfg(not(target_arch = "wasm32"))]
         for (i, part) in self.parts.iter().enumerate() {
-            let claimed = match part.try_lock() {
-                Ok(guard) => Some(guard),
-                Err(TryLockError::Poisoned(e)) => Some(e.into_inner()),
-                // Another party is making it.
-                Err(TryLockError::WouldBlock) => None,
-            };
-            if let Some(mut kept) = claimed {
+            if let Some(mut kept) = claim(part) {
                 if kept.is_none() {
                     *kept = Some(make(i));
                 }
             }
         }
+        // Then the parts other parties were making, waiting for each.
         let all = self
             .parts
             .iter()
@@ -191,6 +189,18 @@ impl<T: Clone> Parts<T> {
             })
             .collect();
         self.whole.get_or_init(|| all)
+    }
+}
+
+/// `what`, locked, or `None` while a party of another thread holds it (making it). A panic
+/// while it was held leaves it empty or made, so a poisoned lock is still usable.
+#[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
+fn claim<T>(what: &std::sync::Mutex<T>) -> Option<std::sync::MutexGuard<'_, T>> {
+    use std::sync::TryLockError;
+    match what.try_lock() {
+        Ok(guard) => Some(guard),
+        Err(TryLockError::Poisoned(e)) => Some(e.into_inner()),
+        Err(TryLockError::WouldBlock) => None,
     }
 }
 
@@ -218,7 +228,7 @@ mod table {
     use super::{Any, Arc, TypeId};
     use alloc::boxed::Box;
     use alloc::collections::BTreeMap;
-    use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
+    use std::sync::{Mutex, MutexGuard, PoisonError};
 
     /// The table's budget: key bytes plus each value's declared size. Enough for the
     /// deals of two n = 128 reshares (2 × 86 deals of 2.8 KB) with room to spare.
@@ -232,24 +242,25 @@ mod table {
     /// lock, so another thread's party that wants the same value waits for it.
     pub(super) type Slot = Mutex<Option<Value>>;
 
-    /// Which kind of value: the decoding function's (or the value's) type and a domain
-    /// label. Entries are grouped by it, then keyed by their bytes, so that a lookup
-    /// borrows the caller's bytes instead of copying them into a key.
-    type Kind = (TypeId, &'static [u8]);
-
     struct Entry {
+        /// The decoding function's (or the value's) type and a domain label: entries
+        /// with the same bytes and another of these are other values.
+        function: TypeId,
+        domain: &'static [u8],
         slot: Arc<Slot>,
         size: usize,
         /// Insertion order: the oldest entry leaves first.
         serial: u64,
     }
 
-    /// Ordered maps, not hashed ones: a `BTreeMap` is already in every module, a `HashMap`
-    /// would add its hasher to each.
+    /// Keyed by the bytes alone, so that a lookup borrows the caller's bytes instead of
+    /// copying them into a key; what else tells entries apart is in the entry. An ordered
+    /// map, not a hashed one: a `BTreeMap` is already in every module, a `HashMap` would
+    /// add its hasher to each.
     #[derive(Default)]
     struct Table {
-        kinds: BTreeMap<Kind, BTreeMap<Box<[u8]>, Entry>>,
-        entries: usize,
+        entries: BTreeMap<Box<[u8]>, Vec<Entry>>,
+        count: usize,
         size: usize,
         next: u64,
     }
@@ -268,29 +279,31 @@ mod table {
     pub(super) fn slot(function: TypeId, domain: &'static [u8], bytes: &[u8], extra: usize) -> Arc<Slot> {
         let mut guard = lock();
         let table = guard.get_or_insert_with(Table::default);
-        let kind = (function, domain);
-        if let Some(entry) = table.kinds.get(&kind).and_then(|m| m.get(bytes)) {
+        let same = |e: &&Entry| e.function == function && e.domain == domain;
+        if let Some(entry) = table.entries.get(bytes).and_then(|v| v.iter().find(same)) {
             return entry.slot.clone();
         }
         let slot = Arc::new(Mutex::new(None));
-        let size = domain.len() + bytes.len() + extra;
+        let size = bytes.len() + extra;
         if size > BUDGET / 4 {
             return slot;
         }
-        while table.size + size > BUDGET || table.entries >= MAX_ENTRIES {
+        while table.size + size > BUDGET || table.count >= MAX_ENTRIES {
             if !table.evict_oldest() {
                 break;
             }
         }
         table.size += size;
-        table.entries += 1;
+        table.count += 1;
         table.next += 1;
         let entry = Entry {
+            function,
+            domain,
             slot: slot.clone(),
             size,
             serial: table.next,
         };
-        table.kinds.entry(kind).or_default().insert(bytes.into(), entry);
+        table.entries.entry(bytes.into()).or_default().push(entry);
         slot
     }
 
@@ -298,23 +311,21 @@ mod table {
         /// Rare (the budget holds several whole dealings): a scan for the oldest entry.
         fn evict_oldest(&mut self) -> bool {
             let oldest = self
-                .kinds
+                .entries
                 .iter()
-                .flat_map(|(kind, m)| m.iter().map(move |(bytes, e)| (e.serial, *kind, bytes)))
+                .flat_map(|(bytes, v)| v.iter().enumerate().map(move |(i, e)| (e.serial, bytes, i)))
                 .min_by_key(|(serial, _, _)| *serial)
-                .map(|(_, kind, bytes)| (kind, bytes.clone()));
-            let Some((kind, bytes)) = oldest else {
+                .map(|(_, bytes, i)| (bytes.clone(), i));
+            let Some((bytes, i)) = oldest else {
                 return false;
             };
-            let Some(m) = self.kinds.get_mut(&kind) else {
-                return false;
-            };
-            if let Some(e) = m.remove(&bytes) {
+            if let Some(v) = self.entries.get_mut(&bytes) {
+                let e = v.swap_remove(i);
                 self.size -= e.size;
-                self.entries -= 1;
-            }
-            if m.is_empty() {
-                self.kinds.remove(&kind);
+                self.count -= 1;
+                if v.is_empty() {
+                    self.entries.remove(&bytes);
+                }
             }
             true
         }
@@ -324,15 +335,6 @@ mod table {
     /// it was held leaves it empty or made, so a poisoned lock is still usable.
     pub(super) fn hold(slot: &Slot) -> MutexGuard<'_, Option<Value>> {
         slot.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// `slot`'s value, or `None` while a party of another thread makes it.
-    pub(super) fn try_hold(slot: &Slot) -> Option<MutexGuard<'_, Option<Value>>> {
-        match slot.try_lock() {
-            Ok(guard) => Some(guard),
-            Err(TryLockError::Poisoned(e)) => Some(e.into_inner()),
-            Err(TryLockError::WouldBlock) => None,
-        }
     }
 
     pub(super) fn clear() {
