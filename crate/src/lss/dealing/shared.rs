@@ -16,7 +16,9 @@
 //! aggregate: the weights drawn once, in the process, by the second receiver to ask, and
 //! `A_k = Σ_d ρ_d·C_{d,k}` (t multi-scalar multiplications of |Q| points). Each receiver
 //! then evaluates `A` at its own index — t small multiplications — and compares with one
-//! fixed-base multiplication of its weighted shares.
+//! fixed-base multiplication of its weighted shares. Receivers stepped on several threads
+//! make the `A_k` together (`party::shared::Parts`: each takes a column no one has started),
+//! rather than one making all t while the others wait.
 //!
 //! The weights never leave the process, and they are drawn after the deals are fixed:
 //! a dealer cannot make errors in its shares cancel across dealers, so a passing check
