@@ -24,6 +24,14 @@
 //!
 //! Parties of one process are one trust domain: a value computed by one of them (for
 //! example a check's random weights, kept by the process) is trusted by the others.
+//!
+//! Parties stepped on several threads (`party::sim::Network::parallel`) meet the same
+//! entries at the same moment. An entry is a slot its maker holds while it decodes or
+//! computes, so a party of another thread waits for the value instead of making it again;
+//! [`prefetch`] and [`Parts`] let such parties split a round's work instead. A maker must
+//! therefore never wait on other parties' work: no rayon inside a decoder, a memo or a part
+//! (a thread blocked on a slot cannot run the step that would fill it), and no memo that
+//! asks, directly or not, for itself.
 
 use alloc::sync::Arc;
 use alloc::vec::Vec;
