@@ -158,33 +158,27 @@ impl<O: Send + 'static> Network<O> {
         });
     }
 
-    /// The envelopes of everything sent in the last round: a broadcast copied to every
-    /// other party of the network, a direct message to its recipient.
-    fn envelopes(sent: &[Sent], round: u32, everyone: &[PartyId]) -> Vec<Envelope> {
-        let mut out = Vec::new();
-        for s in sent.iter().filter(|s| s.round == round) {
-            if let Some(b) = &s.outgoing.broadcast {
-                for &to in everyone.iter().filter(|&&p| p != s.from) {
-                    out.push(Envelope {
-                        round: s.round,
-                        from: s.from,
-                        to,
-                        channel: Channel::Broadcast,
-                        bytes: Zeroizing::new(b.clone()),
-                    });
-                }
-            }
-            for d in &s.outgoing.direct {
-                out.push(Envelope {
-                    round: s.round,
-                    from: s.from,
-                    to: d.to,
-                    channel: Channel::Direct,
-                    bytes: d.bytes.clone(),
-                });
-            }
-        }
-        out
+    /// Everything sent in `round`, in sending order, as `(to, from, channel, bytes)`: a
+    /// broadcast to every other party of `everyone`, a direct message to its recipient.
+    fn deliveries<'a>(
+        sent: &'a [Sent],
+        round: u32,
+        everyone: &'a [PartyId],
+    ) -> impl Iterator<Item = (PartyId, PartyId, Channel, &'a [u8])> + 'a {
+        sent.iter().filter(move |s| s.round == round).flat_map(move |s| {
+            let broadcast = s.outgoing.broadcast.as_deref().into_iter().flat_map(move |b| {
+                everyone
+                    .iter()
+                    .filter(move |&&p| p != s.from)
+                    .map(move |&to| (to, s.from, Channel::Broadcast, b))
+            });
+            let direct = s
+                .outgoing
+                .direct
+                .iter()
+                .map(move |d| (d.to, s.from, Channel::Direct, &d.bytes[..]));
+            broadcast.chain(direct)
+        })
     }
 
     /// Runs one round: delivers what was sent and steps every unfinished party. Returns
@@ -192,39 +186,32 @@ impl<O: Send + 'static> Network<O> {
     /// are in flight).
     pub fn step(&mut self) -> bool {
         let round = self.round;
-        // With a tamper, every message goes through it as an envelope of its own.
-        let mut delivered = None;
         let everyone = self.ids();
-        if let Some(f) = self.tamper.as_mut() {
-            let envelopes = Self::envelopes(&self.sent, round, &everyone);
-            delivered = Some(envelopes.into_iter().flat_map(f.as_mut()).collect::<Vec<_>>());
-        }
+        // With a tamper, every message goes through it as an envelope of its own (a copy).
+        let delivered: Option<Vec<Envelope>> = self.tamper.as_mut().map(|f| {
+            Self::deliveries(&self.sent, round, &everyone)
+                .map(|(to, from, channel, bytes)| Envelope {
+                    round,
+                    from,
+                    to,
+                    channel,
+                    bytes: Zeroizing::new(bytes.to_vec()),
+                })
+                .flat_map(f.as_mut())
+                .collect()
+        });
         self.round += 1;
         // Each party's inbox, in delivery order (one pass over what was delivered).
         let mut inboxes: BTreeMap<PartyId, Vec<Incoming<'_>>> = BTreeMap::new();
-        fn deliver<'a>(inboxes: &mut BTreeMap<PartyId, Vec<Incoming<'a>>>, to: PartyId, m: Incoming<'a>) {
-            inboxes.entry(to).or_default().push(m);
-        }
+        let mut deliver = |to: PartyId, from: PartyId, bytes| {
+            inboxes.entry(to).or_default().push(Incoming::new(from, bytes));
+        };
         match &delivered {
-            Some(envelopes) => {
-                for e in envelopes {
-                    deliver(&mut inboxes, e.to, Incoming::new(e.from, &e.bytes));
-                }
-            }
+            Some(envelopes) => envelopes.iter().for_each(|e| deliver(e.to, e.from, &e.bytes)),
             // Without one, the parties read what was sent where it lies: a broadcast is
             // not copied for each of its (at n = 128, 170) recipients.
-            None => {
-                for s in self.sent.iter().filter(|s| s.round == round) {
-                    if let Some(b) = &s.outgoing.broadcast {
-                        for &to in self.parties.keys().filter(|&&p| p != s.from) {
-                            deliver(&mut inboxes, to, Incoming::new(s.from, b));
-                        }
-                    }
-                    for d in &s.outgoing.direct {
-                        deliver(&mut inboxes, d.to, Incoming::new(s.from, &d.bytes));
-                    }
-                }
-            }
+            None => Self::deliveries(&self.sent, round, &everyone)
+                .for_each(|(to, from, _, bytes)| deliver(to, from, bytes)),
         }
         let empty = Vec::new();
         let step = |(id, party): (&PartyId, &mut Box<dyn Party<Output = O> + Send>)| {
