@@ -78,14 +78,7 @@ where
     {
         // A decoded value is a few times its encoding (points kept uncompressed).
         let slot = table::slot(TypeId::of::<F>(), b"decode", bytes, 6 * bytes.len());
-        let mut kept = table::hold(&slot);
-        if let Some(hit) = kept.as_ref().and_then(|v| v.clone().downcast::<T>().ok()) {
-            return Ok((*hit).clone());
-        }
-        // Decoded while holding the slot: a party of another thread waits for it.
-        let value = decode(bytes)?;
-        *kept = Some(Arc::new(value.clone()));
-        Ok(value)
+        table::made(&slot, || decode(bytes).map(Arc::new)).map(|value| (*value).clone())
     }
     #[cfg(not(feature = "in-process-sharing"))]
     decode(bytes)
@@ -135,13 +128,10 @@ where
     #[cfg(feature = "in-process-sharing")]
     {
         let slot = table::slot(TypeId::of::<V>(), domain, &key(), size);
-        let mut kept = table::hold(&slot);
-        if let Some(hit) = kept.as_ref().and_then(|v| v.clone().downcast::<V>().ok()) {
-            return hit;
+        match table::made(&slot, || Ok::<_, core::convert::Infallible>(Arc::new(compute()))) {
+            Ok(value) => value,
+            Err(never) => match never {},
         }
-        let value = Arc::new(compute());
-        *kept = Some(value.clone());
-        value
     }
     #[cfg(not(feature = "in-process-sharing"))]
     {
@@ -339,10 +329,21 @@ mod table {
         }
     }
 
-    /// `slot`'s value, waiting while a party of another thread makes it. A panic while
-    /// it was held leaves it empty or made, so a poisoned lock is still usable.
-    pub(super) fn hold(slot: &Slot) -> MutexGuard<'_, Option<Value>> {
-        slot.lock().unwrap_or_else(PoisonError::into_inner)
+    /// `slot`'s value, waiting while a party of another thread makes it, or made by `make`
+    /// while holding the slot (so a party of another thread waits for it in turn). An
+    /// error is not kept: the next caller makes it again. A panic while the slot was held
+    /// leaves it empty or made, so a poisoned lock is still usable.
+    pub(super) fn made<V: Send + Sync + 'static, E>(
+        slot: &Slot,
+        make: impl FnOnce() -> Result<Arc<V>, E>,
+    ) -> Result<Arc<V>, E> {
+        let mut kept = slot.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(hit) = kept.as_ref().and_then(|v| v.clone().downcast::<V>().ok()) {
+            return Ok(hit);
+        }
+        let value = make()?;
+        *kept = Some(value.clone());
+        Ok(value)
     }
 
     pub(super) fn clear() {
