@@ -22,6 +22,7 @@ use alloc::vec::Vec;
 
 use super::{Ceremony, ComplaintMessage, DealMessage, ResponseMessage};
 use crate::hash::{tags, Transcript};
+use crate::party::shared::Held;
 use crate::party::{Blame, BlameReason};
 use crate::vss::{Commitments, Curve};
 use crate::wire::Writer;
@@ -36,10 +37,26 @@ pub(super) fn ids(list: &[PartyId]) -> Vec<u8> {
     out
 }
 
+/// One tuple element: bytes, or a deal's bytes as the parties of a process share them.
+enum Element<'t, 's> {
+    Bytes(&'t [u8]),
+    Shared(&'s Held<Vec<u8>>),
+}
+
+impl Element<'_, '_> {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Element::Bytes(b) => b,
+            Element::Shared(b) => b,
+        }
+    }
+}
+
 /// The transcript hash of a completed dealing (see the module docs). Every party of a
 /// process hashes the same public transcript, so with `in-process-sharing` it is hashed once
-/// per process (`party::shared`, keyed by the elements themselves, compared in full: copying
-/// and comparing them costs a small fraction of hashing them).
+/// per process (`party::shared`, keyed by the elements themselves, compared in full; the
+/// deals, the bulk of it, as the process's shared copies of their bytes, so that no party
+/// copies them into a key).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn transcript_hash<C: Curve>(
     ceremony: &Ceremony<C>,
@@ -50,7 +67,7 @@ pub(crate) fn transcript_hash<C: Curve>(
     blame: &[Blame],
     commitments: &Commitments<C>,
 ) -> [u8; 32] {
-    let each = |sink: &mut dyn FnMut(&[u8])| {
+    let each = |sink: &mut dyn FnMut(Element<'_, '_>)| {
         elements(
             ceremony,
             deals,
@@ -64,23 +81,49 @@ pub(crate) fn transcript_hash<C: Curve>(
     };
     #[cfg(feature = "in-process-sharing")]
     {
-        let mut parts: Vec<Vec<u8>> = Vec::new();
-        each(&mut |e| parts.push(e.to_vec()));
-        let key = || crate::party::shared::key_of(parts.iter().map(Vec::as_slice));
-        let hash = crate::party::shared::memo(b"lss-transcript", key, 32, || {
-            let mut t = Transcript::new(tags::LSS_TRANSCRIPT);
-            for part in &parts {
-                t.append(part);
-            }
-            t.finalize::<32>()
-        });
+        // The key: each element with its length, a shared one marked by a length no
+        // element has and listed in `parts`.
+        let mut head = Vec::new();
+        let mut parts = Vec::with_capacity(ceremony.dealers.len());
+        elements(
+            ceremony,
+            deals,
+            complaints,
+            responses,
+            qualified,
+            blame,
+            commitments,
+            &mut |e| match e {
+                Element::Bytes(b) => {
+                    head.extend_from_slice(&(b.len() as u64).to_le_bytes());
+                    head.extend_from_slice(b);
+                }
+                Element::Shared(b) => {
+                    head.extend_from_slice(&u64::MAX.to_le_bytes());
+                    parts.push(b);
+                }
+            },
+        );
+        let hash = crate::party::shared::memo_over(
+            b"lss-transcript",
+            || head,
+            &parts,
+            32,
+            || {
+                let mut t = Transcript::new(tags::LSS_TRANSCRIPT);
+                each(&mut |e| {
+                    t.append(e.bytes());
+                });
+                t.finalize::<32>()
+            },
+        );
         *hash
     }
     #[cfg(not(feature = "in-process-sharing"))]
     {
         let mut t = Transcript::new(tags::LSS_TRANSCRIPT);
         each(&mut |e| {
-            t.append(e);
+            t.append(e.bytes());
         });
         t.finalize()
     }
@@ -88,64 +131,65 @@ pub(crate) fn transcript_hash<C: Curve>(
 
 /// The transcript's tuple elements, in order (labels and values alike), to `sink`.
 #[allow(clippy::too_many_arguments)]
-fn elements<C: Curve>(
+fn elements<'s, C: Curve>(
     ceremony: &Ceremony<C>,
-    deals: &BTreeMap<PartyId, DealMessage<C>>,
+    deals: &'s BTreeMap<PartyId, DealMessage<C>>,
     complaints: &BTreeMap<PartyId, ComplaintMessage<C>>,
     responses: &BTreeMap<PartyId, ResponseMessage<C>>,
     qualified: &[PartyId],
     blame: &[Blame],
     commitments: &Commitments<C>,
-    sink: &mut dyn FnMut(&[u8]),
+    sink: &mut dyn FnMut(Element<'_, 's>),
 ) {
-    sink(b"curve");
-    sink(C::NAME.as_bytes());
-    sink(b"kind");
-    sink(&[ceremony.kind.to_byte()]);
-    sink(b"mode");
-    sink(&[ceremony.mode.to_byte()]);
-    sink(b"session");
-    sink(&ceremony.session);
-    sink(b"generation");
-    sink(&ceremony.new_generation().to_be_bytes());
-    sink(b"threshold");
-    sink(&ceremony.threshold.to_be_bytes());
-    sink(b"dealers");
-    sink(&ids(&ceremony.dealers));
-    sink(b"receivers");
-    sink(&ids(&ceremony.receivers));
+    use Element::{Bytes, Shared};
+    sink(Bytes(b"curve"));
+    sink(Bytes(C::NAME.as_bytes()));
+    sink(Bytes(b"kind"));
+    sink(Bytes(&[ceremony.kind.to_byte()]));
+    sink(Bytes(b"mode"));
+    sink(Bytes(&[ceremony.mode.to_byte()]));
+    sink(Bytes(b"session"));
+    sink(Bytes(&ceremony.session));
+    sink(Bytes(b"generation"));
+    sink(Bytes(&ceremony.new_generation().to_be_bytes()));
+    sink(Bytes(b"threshold"));
+    sink(Bytes(&ceremony.threshold.to_be_bytes()));
+    sink(Bytes(b"dealers"));
+    sink(Bytes(&ids(&ceremony.dealers)));
+    sink(Bytes(b"receivers"));
+    sink(Bytes(&ids(&ceremony.receivers)));
     let old = ceremony.old.as_ref().map(|o| o.to_bytes()).unwrap_or_default();
-    sink(b"old");
-    sink(&old);
+    sink(Bytes(b"old"));
+    sink(Bytes(&old));
     for d in &ceremony.dealers {
-        sink(b"deal");
-        sink(&d.get().to_be_bytes());
-        sink(deals.get(d).map_or(&[][..], |m| m.as_bytes()));
+        sink(Bytes(b"deal"));
+        sink(Bytes(&d.get().to_be_bytes()));
+        sink(deals.get(d).map_or(Bytes(&[]), |m| Shared(&m.raw)));
     }
     for r in &ceremony.receivers {
-        sink(b"complaint");
-        sink(&r.get().to_be_bytes());
-        sink(complaints.get(r).map_or(&[][..], |m| m.raw.as_slice()));
+        sink(Bytes(b"complaint"));
+        sink(Bytes(&r.get().to_be_bytes()));
+        sink(Bytes(complaints.get(r).map_or(&[][..], |m| m.raw.as_slice())));
     }
     for d in &ceremony.dealers {
-        sink(b"response");
-        sink(&d.get().to_be_bytes());
-        sink(responses.get(d).map_or(&[][..], |m| m.raw.as_slice()));
+        sink(Bytes(b"response"));
+        sink(Bytes(&d.get().to_be_bytes()));
+        sink(Bytes(responses.get(d).map_or(&[][..], |m| m.raw.as_slice())));
     }
-    sink(b"qualified");
-    sink(&ids(qualified));
+    sink(Bytes(b"qualified"));
+    sink(Bytes(&ids(qualified)));
     let mut b = Vec::with_capacity(5 * blame.len());
     for entry in blame {
         b.extend_from_slice(&entry.party.get().to_be_bytes());
         b.push(reason_byte(&entry.reason));
         b.extend_from_slice(&entry.reason.related().map_or(0, |p| p.get()).to_be_bytes());
     }
-    sink(b"blame");
-    sink(&b);
+    sink(Bytes(b"blame"));
+    sink(Bytes(&b));
     let mut w = Writer::new();
     commitments.write(&mut w);
-    sink(b"commitments");
-    sink(&w.into_bytes());
+    sink(Bytes(b"commitments"));
+    sink(Bytes(&w.into_bytes()));
 }
 
 /// The transcript byte of an agreed-blame reason (only the dealing's protocol faults are

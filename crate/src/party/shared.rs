@@ -4,6 +4,7 @@
 //! ```text
 //! shared::decode(bytes, T::from_bytes)  ──► T            (the first party decodes; the rest clone)
 //! shared::memo(domain, key, size, f)    ──► Arc<V>       (the first party computes; the rest share)
+//! shared::memo_over(domain, head, parts, size, f)        (… keyed by broadcasts' shared bytes too)
 //! shared::prefetch(all bytes, T::from_bytes)               (threads' parties split the decoding)
 //! Parts::new(n).get(make_part)          ──► &[T]         (threads' parties split the parts)
 //! ```
@@ -16,7 +17,9 @@
 //!
 //! Entries are keyed by the bytes themselves, compared in full (never by a digest
 //! alone), and by the decoding function's type (a memo: the value's type and a domain
-//! label), so two decoders of one type never meet.
+//! label), so two decoders of one type never meet. A memo over many broadcasts (an LSS
+//! receiver's deal set and transcript: 120 KB of deals at 128 → 64) names them by the
+//! process's shared copies of their bytes, which are compared by identity before bytes.
 //! The table holds **public** data only: callers pass broadcasts, never a private share.
 //! It is bounded (oldest entries leave first) and exists only with the
 //! `in-process-sharing` feature (on by default; off in the WebAssembly modules by need);
@@ -77,7 +80,7 @@ where
     #[cfg(feature = "in-process-sharing")]
     {
         // A decoded value is a few times its encoding (points kept uncompressed).
-        let slot = table::slot(TypeId::of::<F>(), b"decode", bytes, 6 * bytes.len());
+        let slot = table::slot(TypeId::of::<F>(), b"decode", bytes, &[], 6 * bytes.len());
         table::made(&slot, || decode(bytes).map(Arc::new)).map(|value| (*value).clone())
     }
     #[cfg(not(feature = "in-process-sharing"))]
@@ -97,7 +100,7 @@ where
     // WebAssembly runs its parties on one thread: nothing to share out.
     #[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
     for bytes in all {
-        let slot = table::slot(TypeId::of::<F>(), b"decode", bytes, 6 * bytes.len());
+        let slot = table::slot(TypeId::of::<F>(), b"decode", bytes, &[], 6 * bytes.len());
         // Busy: another party is decoding it.
         let Some(mut kept) = claim(&slot) else {
             continue;
@@ -125,9 +128,27 @@ pub(crate) fn memo<V>(
 where
     V: Send + Sync + 'static,
 {
+    memo_over(domain, key, &[], size, compute)
+}
+
+/// [`memo`] with a key of two pieces: the bytes `head()` and then `parts`, large byte
+/// strings the parties hold as shared copies (the bytes of decoded broadcasts). Each part
+/// is compared by identity first and byte by byte only when two parties hold different
+/// copies of it (a dealer's own deal and the one the others decoded), so no party copies
+/// them into a key. The entry keeps the parts it was made for.
+pub(crate) fn memo_over<V>(
+    domain: &'static [u8],
+    head: impl FnOnce() -> Vec<u8>,
+    parts: &[&Held<Vec<u8>>],
+    size: usize,
+    compute: impl FnOnce() -> V,
+) -> Arc<V>
+where
+    V: Send + Sync + 'static,
+{
     #[cfg(feature = "in-process-sharing")]
     {
-        let slot = table::slot(TypeId::of::<V>(), domain, &key(), size);
+        let slot = table::slot(TypeId::of::<V>(), domain, &head(), parts, size);
         match table::made(&slot, || Ok::<_, core::convert::Infallible>(Arc::new(compute()))) {
             Ok(value) => value,
             Err(never) => match never {},
@@ -135,7 +156,7 @@ where
     }
     #[cfg(not(feature = "in-process-sharing"))]
     {
-        let _ = (domain, key, size);
+        let _ = (domain, head, parts, size);
         Arc::new(compute())
     }
 }
@@ -213,7 +234,8 @@ pub fn release() {
 /// The key bytes of a memo over several byte strings: each with its length, so no two
 /// lists give the same key.
 pub(crate) fn key_of<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> Vec<u8> {
-    let mut key = Vec::new();
+    let parts: Vec<&[u8]> = parts.into_iter().collect();
+    let mut key = Vec::with_capacity(parts.iter().map(|p| 8 + p.len()).sum());
     for part in parts {
         key.extend_from_slice(&(part.len() as u64).to_le_bytes());
         key.extend_from_slice(part);
@@ -223,16 +245,17 @@ pub(crate) fn key_of<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> Vec<u8> {
 
 #[cfg(feature = "in-process-sharing")]
 mod table {
-    use super::{Any, Arc, TypeId};
+    use super::{Any, Arc, Held, TypeId};
     use alloc::boxed::Box;
     use alloc::collections::BTreeMap;
+    use alloc::vec::Vec;
     use std::sync::{Mutex, MutexGuard, PoisonError};
 
     /// The table's budget: key bytes plus each value's declared size. Enough for the
     /// deals of two n = 128 reshares (2 × 86 deals of 2.8 KB) with room to spare.
     const BUDGET: usize = 32 << 20;
     /// Entries the table keeps at most, whatever their size.
-    const MAX_ENTRIES: usize = 4096;
+    pub(super) const MAX_ENTRIES: usize = 4096;
 
     pub(super) type Value = Arc<dyn Any + Send + Sync>;
 
@@ -245,6 +268,8 @@ mod table {
         /// with the same bytes and another of these are other values.
         function: TypeId,
         domain: &'static [u8],
+        /// The key's shared parts ([`super::memo_over`]), after its bytes.
+        parts: Vec<Held<Vec<u8>>>,
         slot: Arc<Slot>,
         size: usize,
         /// Insertion order: the oldest entry leaves first.
@@ -256,7 +281,7 @@ mod table {
     /// map, not a hashed one: a `BTreeMap` is already in every module, a `HashMap` would
     /// add its hasher to each.
     #[derive(Default)]
-    struct Table {
+    pub(super) struct Table {
         entries: BTreeMap<Box<[u8]>, Vec<Entry>>,
         count: usize,
         size: usize,
@@ -271,61 +296,107 @@ mod table {
         TABLE.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The slot of `(function, domain, bytes)`, made empty if there is none. Keys are
-    /// compared in full, never by a digest alone. An entry too large for the budget gets a
-    /// slot of its own that the table does not keep.
-    pub(super) fn slot(function: TypeId, domain: &'static [u8], bytes: &[u8], extra: usize) -> Arc<Slot> {
-        let mut guard = lock();
-        let table = guard.get_or_insert_with(Table::default);
-        let same = |e: &&Entry| e.function == function && e.domain == domain;
-        if let Some(entry) = table.entries.get(bytes).and_then(|v| v.iter().find(same)) {
-            return entry.slot.clone();
-        }
-        let slot = Arc::new(Mutex::new(None));
-        let size = bytes.len() + extra;
-        if size > BUDGET / 4 {
-            return slot;
-        }
-        while table.size + size > BUDGET || table.count >= MAX_ENTRIES {
-            if !table.evict_oldest() {
-                break;
-            }
-        }
-        table.size += size;
-        table.count += 1;
-        table.next += 1;
-        let entry = Entry {
-            function,
-            domain,
-            slot: slot.clone(),
-            size,
-            serial: table.next,
-        };
-        table.entries.entry(bytes.into()).or_default().push(entry);
-        slot
+    /// The slot of `(function, domain, bytes, parts)`, made empty if there is none. Keys
+    /// are compared in full, never by a digest alone. An entry too large for the budget
+    /// gets a slot of its own that the table does not keep.
+    pub(super) fn slot(
+        function: TypeId,
+        domain: &'static [u8],
+        bytes: &[u8],
+        parts: &[&Held<Vec<u8>>],
+        extra: usize,
+    ) -> Arc<Slot> {
+        lock()
+            .get_or_insert_with(Table::default)
+            .slot(function, domain, bytes, parts, extra)
+    }
+
+    /// Whether an entry's parts are the ones asked for: the same copy, or equal bytes.
+    fn same_parts(kept: &[Held<Vec<u8>>], asked: &[&Held<Vec<u8>>]) -> bool {
+        kept.len() == asked.len()
+            && kept
+                .iter()
+                .zip(asked)
+                .all(|(k, a)| Arc::ptr_eq(k, a) || k[..] == a[..])
     }
 
     impl Table {
-        /// Rare (the budget holds several whole dealings): a scan for the oldest entry.
-        fn evict_oldest(&mut self) -> bool {
-            let oldest = self
-                .entries
-                .iter()
-                .flat_map(|(bytes, v)| v.iter().enumerate().map(move |(i, e)| (e.serial, bytes, i)))
-                .min_by_key(|(serial, _, _)| *serial)
-                .map(|(_, bytes, i)| (bytes.clone(), i));
-            let Some((bytes, i)) = oldest else {
-                return false;
-            };
-            if let Some(v) = self.entries.get_mut(&bytes) {
-                let e = v.swap_remove(i);
-                self.size -= e.size;
-                self.count -= 1;
-                if v.is_empty() {
-                    self.entries.remove(&bytes);
-                }
+        /// [`slot`], in this table.
+        pub(super) fn slot(
+            &mut self,
+            function: TypeId,
+            domain: &'static [u8],
+            bytes: &[u8],
+            parts: &[&Held<Vec<u8>>],
+            extra: usize,
+        ) -> Arc<Slot> {
+            let same =
+                |e: &&Entry| e.function == function && e.domain == domain && same_parts(&e.parts, parts);
+            if let Some(entry) = self.entries.get(bytes).and_then(|v| v.iter().find(same)) {
+                return entry.slot.clone();
             }
-            true
+            let slot = Arc::new(Mutex::new(None));
+            let size = bytes.len() + parts.iter().map(|p| p.len()).sum::<usize>() + extra;
+            if size > BUDGET / 4 {
+                return slot;
+            }
+            if self.size + size > BUDGET || self.count >= MAX_ENTRIES {
+                self.evict_oldest(size);
+            }
+            self.size += size;
+            self.count += 1;
+            self.next += 1;
+            let entry = Entry {
+                function,
+                domain,
+                parts: parts.iter().map(|p| Arc::clone(p)).collect(),
+                slot: slot.clone(),
+                size,
+                serial: self.next,
+            };
+            self.entries.entry(bytes.into()).or_default().push(entry);
+            slot
+        }
+
+        /// Entries kept.
+        #[cfg(test)]
+        pub(super) fn len(&self) -> usize {
+            self.count
+        }
+
+        /// Their bytes, as the budget counts them.
+        #[cfg(test)]
+        pub(super) fn size(&self) -> usize {
+            self.size
+        }
+
+        /// Makes room for an entry of `size`: drops the oldest entries until the table is
+        /// within three quarters of its budget and of its entry count. One scan, then
+        /// room for many more entries: a process that runs ceremony after ceremony (a
+        /// bench, a node) fills the table, and dropping one entry per insertion would scan
+        /// the whole table for every entry it adds.
+        fn evict_oldest(&mut self, size: usize) {
+            let mut ages: Vec<(u64, usize)> = self
+                .entries
+                .values()
+                .flat_map(|v| v.iter().map(|e| (e.serial, e.size)))
+                .collect();
+            ages.sort_unstable();
+            let (mut kept_size, mut kept_count) = (self.size, self.count);
+            let mut oldest_kept = 0;
+            for (serial, freed) in ages {
+                if kept_size + size <= BUDGET / 4 * 3 && kept_count < MAX_ENTRIES / 4 * 3 {
+                    break;
+                }
+                kept_size -= freed;
+                kept_count -= 1;
+                oldest_kept = serial + 1;
+            }
+            self.entries.retain(|_, v| {
+                v.retain(|e| e.serial >= oldest_kept);
+                !v.is_empty()
+            });
+            (self.size, self.count) = (kept_size, kept_count);
         }
     }
 
@@ -425,6 +496,46 @@ mod tests {
         });
         assert_eq!(made.load(Ordering::SeqCst), 48);
         assert_eq!(parts.get(|_| unreachable!("made")), want.as_slice());
+    }
+
+    #[test]
+    fn shared_parts_meet_by_identity_or_equal_bytes() {
+        let deal = held(b"shared-parts-test: a deal".to_vec());
+        let copy = held(deal.to_vec());
+        let other = held(b"shared-parts-test: another".to_vec());
+        let calls = core::sync::atomic::AtomicUsize::new(0);
+        let ask = |parts: &[&Held<Vec<u8>>]| {
+            *memo_over(
+                b"shared-parts-test",
+                || b"head".to_vec(),
+                parts,
+                8,
+                || calls.fetch_add(1, core::sync::atomic::Ordering::SeqCst),
+            )
+        };
+        let first = ask(&[&deal]);
+        assert_eq!(ask(&[&deal]), first);
+        assert_eq!(ask(&[&copy]), first);
+        assert_ne!(ask(&[&other]), first);
+        assert_ne!(ask(&[&deal, &deal]), first);
+        assert_ne!(ask(&[]), first);
+        assert_eq!(calls.load(core::sync::atomic::Ordering::SeqCst), 4);
+    }
+
+    #[test]
+    fn a_full_table_makes_room_for_many_entries_at_once() {
+        let mut table = table::Table::default();
+        let slot =
+            |t: &mut table::Table, i: u32| t.slot(TypeId::of::<u32>(), b"evict", &i.to_le_bytes(), &[], 0);
+        let max = table::MAX_ENTRIES as u32;
+        let kept: Vec<_> = (0..max).map(|i| slot(&mut table, i)).collect();
+        assert_eq!(table.len(), table::MAX_ENTRIES);
+        // One more: the oldest quarter leaves in one go, the newest stay.
+        let _ = slot(&mut table, max);
+        assert_eq!(table.len(), table::MAX_ENTRIES / 4 * 3);
+        assert!(Arc::ptr_eq(&slot(&mut table, max - 1), &kept[max as usize - 1]));
+        assert!(!Arc::ptr_eq(&slot(&mut table, 0), &kept[0]));
+        assert_eq!(table.size(), 4 * table.len());
     }
 
     #[test]

@@ -33,18 +33,28 @@ pub(super) fn check_reshare_constants<C: Curve>(
     return reshare_constants_failing(common, old, deals, valid);
     #[cfg(feature = "in-process-sharing")]
     {
-        let key = || {
+        let head = || {
             let ids = crate::lss::transcript::ids;
             let (old, dealers, checked) = (old.to_bytes(), ids(&c.dealers), ids(valid));
-            let head = [C::NAME.as_bytes(), &c.session[..], &old, &dealers, &checked];
-            let found = valid
-                .iter()
-                .map(|d| deals.get(d).map_or(&[][..], |m| m.as_bytes()));
-            crate::party::shared::key_of(head.into_iter().chain(found))
+            let found: Vec<u8> = valid.iter().map(|d| u8::from(deals.contains_key(d))).collect();
+            crate::party::shared::key_of([
+                C::NAME.as_bytes(),
+                &c.session[..],
+                &old,
+                &dealers,
+                &checked,
+                &found,
+            ])
         };
-        let failing = crate::party::shared::memo(b"lss-reshare-constants", key, 2 * valid.len(), || {
-            reshare_constants_failing(common, old, deals, valid)
-        });
+        let parts: Vec<_> = valid
+            .iter()
+            .filter_map(|d| deals.get(d))
+            .map(|m| &m.raw)
+            .collect();
+        let failing =
+            crate::party::shared::memo_over(b"lss-reshare-constants", head, &parts, 2 * valid.len(), || {
+                reshare_constants_failing(common, old, deals, valid)
+            });
         failing.to_vec()
     }
 }

@@ -122,18 +122,22 @@ impl<C: Curve> DealSet<C> {
     ) -> Arc<DealSet<C>> {
         let found: Vec<&DealMessage<C>> = dealers.iter().filter_map(|d| deals.get(d)).collect();
         let session = &common.ceremony.session;
-        let mut head = Vec::with_capacity(40 + 2 * dealers.len());
+        // The dealers, each with whether its deal is here (every valid dealer's is), then
+        // the deals' bytes as parts: the same key for every receiver of the process.
+        let mut head = Vec::with_capacity(40 + 3 * dealers.len());
         head.extend_from_slice(C::NAME.as_bytes());
         head.extend_from_slice(session);
         for d in dealers {
             head.extend_from_slice(&d.get().to_be_bytes());
+            head.push(u8::from(deals.contains_key(d)));
         }
-        let key = shared::key_of(core::iter::once(&head[..]).chain(found.iter().map(|m| m.as_bytes())));
+        let parts: Vec<&shared::Held<Vec<u8>>> = found.iter().map(|m| &m.raw).collect();
         let size =
             found.iter().map(|m| m.commitments.threshold()).sum::<usize>() * core::mem::size_of::<C::Point>();
-        let set = shared::memo(
+        let set = shared::memo_over(
             b"lss-deal-set",
-            || key,
+            || head,
+            &parts,
             size,
             || DealSet {
                 dealers: dealers.to_vec(),
