@@ -184,12 +184,18 @@ impl<C: Curve> Round3State<C> {
             let share: Share<C> = Share::new(value, blind);
             zeroize::Zeroize::zeroize(&mut value);
             zeroize::Zeroize::zeroize(&mut blind);
-            // Public: an internal invariant (the new share opens the new commitments).
-            if !crate::ct::public(bool::from(
-                share.commitment(c.mode).ct_eq(&public.share_commitment(me)),
-            )) {
-                return Err(Error::InconsistentShare);
-            }
+            // The new share opens the new commitments: both are the same combination of
+            // shares and commitments that round 2 or an opening checked one by one (or in
+            // a random-weight batch), and the activation round proves it to every member.
+            // So it is checked where the tests run (debug assertions), not in every
+            // release receiver: an evaluation at `me` and a fixed-base multiplication,
+            // 9 % of a 21 → 21 reshare.
+            debug_assert!(
+                crate::ct::public(bool::from(
+                    share.commitment(c.mode).ct_eq(&public.share_commitment(me))
+                )),
+                "the new share opens the new commitments"
+            );
             Some(KeyShare {
                 id: me,
                 share,
