@@ -110,8 +110,7 @@ pub(super) fn batch_check_shares<C: Curve>(
 
 /// The new commitments, `base + Σ_{i∈Q'} μ_i·C_i` (base = the old commitments for a
 /// refresh, nothing otherwise; μ = 1 unless a reshare lost dealers), and whether they are
-/// torsion-free. The sum and its torsion check come from `set` when another party of this
-/// process made them already.
+/// torsion-free. With `in-process-sharing` they come from `set`, made once per process.
 pub(super) fn combine<C: Curve>(
     common: &Common<C>,
     deals: &BTreeMap<PartyId, DealMessage<C>>,
@@ -121,27 +120,17 @@ pub(super) fn combine<C: Curve>(
 ) -> Result<(Commitments<C>, bool), Error> {
     let c = &common.ceremony;
     let t = usize::from(c.threshold);
+    // The new commitments, made and encoded once per process: the sum, or for a refresh
+    // the old commitments plus the sum.
+    #[cfg(feature = "in-process-sharing")]
     if let Some(sum) = set.combined(qualified, weights) {
-        #[cfg(feature = "in-process-sharing")]
-        if !matches!((&c.old, c.kind), (Some(_), Kind::Refresh)) {
-            // No base: the new commitments are the sum, made and encoded once per process.
-            return Ok((sum.commitments(c.mode)?, sum.torsion_free()));
-        }
-        // base + sum is torsion-free exactly when the sum is, the base (old commitments,
-        // checked when they were made or decoded) being torsion-free itself.
-        let (mut out, base_free): (Vec<C::Point>, bool) = match (&c.old, c.kind) {
-            (Some(old), Kind::Refresh) => (
-                old.commitments().points().to_vec(),
-                old.commitments().is_torsion_free_vartime(),
-            ),
-            _ => (alloc::vec![C::Point::identity(); t], true),
+        return match (&c.old, c.kind) {
+            (Some(old), Kind::Refresh) => Ok(sum.over(old.commitments(), c.mode)?),
+            _ => Ok((sum.commitments(c.mode)?, sum.torsion_free())),
         };
-        for (o, p) in out.iter_mut().zip(sum.points.iter()) {
-            *o += p;
-        }
-        let free = base_free && sum.torsion_free();
-        return Ok((Commitments::from_points(c.mode, out)?, free));
     }
+    #[cfg(not(feature = "in-process-sharing"))]
+    let _ = set;
     let rows: Vec<&[C::Point]> = qualified
         .iter()
         .filter_map(|d| deals.get(d).map(|m| m.commitments.points()))

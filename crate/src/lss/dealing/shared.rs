@@ -6,6 +6,7 @@
 //!                                                             └► None         per-dealer checks (alone)
 //! finalize: DealSet::combined(qualified, μ)                      the new commitments' sum
 //!           Sum::commitments(mode)                              … as commitments, encoded once
+//!           Sum::over(old commitments, mode)                    … plus the old ones (refresh)
 //! ```
 //!
 //! Receiver `j` checks its shares against the dealers' commitments with random weights
@@ -65,19 +66,19 @@ pub(super) struct DealSet<C: Curve> {
 }
 
 /// One sum of the set's commitment vectors, `Σ_{d∈qualified} μ_d·C_d`.
+#[cfg(feature = "in-process-sharing")]
 pub(super) struct Sum<C: Curve> {
-    #[cfg(feature = "in-process-sharing")]
     qualified: Vec<PartyId>,
-    #[cfg(feature = "in-process-sharing")]
     weights: Option<Vec<C::Scalar>>,
     pub(super) points: Vec<C::Point>,
-    #[cfg(feature = "in-process-sharing")]
     torsion_free: OnceLock<bool>,
     /// The sum as commitments, encoded: a receiver's new commitments when there is no base
     /// to add (DKG, reshare). Compressing t points is a field inversion each, and every
     /// receiver hashes its commitments into the transcript and its key.
-    #[cfg(feature = "in-process-sharing")]
     commitments: OnceLock<Commitments<C>>,
+    /// `base + sum` as commitments, encoded, and whether they are torsion-free, for each
+    /// base asked for: a refresh's new commitments (the base is the old ones).
+    based: Mutex<Vec<(Commitments<C>, Commitments<C>, bool)>>,
 }
 
 #[cfg(feature = "in-process-sharing")]
@@ -109,6 +110,33 @@ impl<C: Curve> Sum<C> {
         } else {
             Commitments::from_points(mode, self.points.clone())
         }
+    }
+
+    /// `base + sum` as commitments of `mode`, with their encoding, and whether they are
+    /// torsion-free: made once per process for each base (every receiver of a refresh
+    /// would otherwise encode the same new commitments, an inverse square root per
+    /// Ristretto point, and check the same old ones for torsion).
+    ///
+    /// # Errors
+    /// [`Error::InvalidThreshold`] for an empty sum.
+    pub(super) fn over(&self, base: &Commitments<C>, mode: Mode) -> Result<(Commitments<C>, bool), Error> {
+        let mut done = self.based.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((_, made, free)) = done.iter().find(|(b, m, _)| b == base && m.mode() == mode) {
+            return Ok((made.clone(), *free));
+        }
+        let points = base
+            .points()
+            .iter()
+            .zip(&self.points)
+            .map(|(b, s)| *b + s)
+            .collect();
+        let made = Commitments::from_points(mode, points)?;
+        made.encode_now();
+        // base + sum is torsion-free when both are (the base was checked when it was made
+        // or decoded; checked again here, once).
+        let free = base.is_torsion_free_vartime() && self.torsion_free();
+        done.push((base.clone(), made.clone(), free));
+        Ok((made, free))
     }
 }
 
@@ -209,6 +237,7 @@ impl<C: Curve> DealSet<C> {
             points: sum,
             torsion_free: OnceLock::new(),
             commitments: OnceLock::new(),
+            based: Mutex::new(Vec::new()),
         });
         done.push(sum.clone());
         Some(sum)
@@ -227,17 +256,6 @@ impl<C: Curve> DealSet<C> {
         _: &alloc::collections::BTreeMap<PartyId, DealMessage<C>>,
     ) -> Arc<DealSet<C>> {
         Arc::new(DealSet(core::marker::PhantomData))
-    }
-
-    pub(super) fn combined(&self, _: &[PartyId], _: Option<&[C::Scalar]>) -> Option<Arc<Sum<C>>> {
-        None
-    }
-}
-
-#[cfg(not(feature = "in-process-sharing"))]
-impl<C: Curve> Sum<C> {
-    pub(super) fn torsion_free(&self) -> bool {
-        self.points.iter().all(C::is_torsion_free_vartime)
     }
 }
 
@@ -348,6 +366,27 @@ mod tests {
         assert_eq!(encode(&kept), encode(&fresh));
         assert_eq!(sum.commitments(Mode::Pedersen).unwrap(), fresh);
         assert_eq!(sum.commitments(Mode::Feldman).unwrap().mode(), Mode::Feldman);
+        // Over a base (a refresh's old commitments): base + sum, encoded as made fresh, for
+        // each base asked for.
+        let base_of = |d: u16| {
+            Commitments::<C>::from_points(Mode::Pedersen, deals[&pid(d)].commitments.points().to_vec())
+                .unwrap()
+        };
+        let plus = |d: u16| {
+            let points = base_of(d)
+                .points()
+                .iter()
+                .zip(&expected)
+                .map(|(b, s)| b + s)
+                .collect();
+            Commitments::<C>::from_points(Mode::Pedersen, points).unwrap()
+        };
+        for d in [2, 5, 2] {
+            let (made, free) = sum.over(&base_of(d), Mode::Pedersen).unwrap();
+            assert_eq!((&made, free), (&plus(d), true));
+            assert_eq!(encode(&made), encode(&plus(d)));
+        }
+        assert_ne!(plus(2), plus(5));
         // A dealer outside the set: nothing to share.
         assert!(set.combined(&[pid(1), pid(9)], None).is_none());
     }
