@@ -37,18 +37,41 @@ pub(super) fn ids(list: &[PartyId]) -> Vec<u8> {
     out
 }
 
-/// One tuple element: bytes, or a deal's bytes as the parties of a process share them.
-enum Element<'t, 's> {
-    Bytes(&'t [u8]),
-    Shared(&'s Held<Vec<u8>>),
+/// Where the transcript's tuple elements go: the hash, or with `in-process-sharing` the
+/// key of its memo.
+trait Sink<'s> {
+    fn bytes(&mut self, element: &[u8]);
+
+    /// A deal's bytes, as the parties of a process share them.
+    fn deal(&mut self, raw: &'s Held<Vec<u8>>) {
+        self.bytes(raw);
+    }
 }
 
-impl Element<'_, '_> {
-    fn bytes(&self) -> &[u8] {
-        match self {
-            Element::Bytes(b) => b,
-            Element::Shared(b) => b,
-        }
+impl Sink<'_> for Transcript {
+    fn bytes(&mut self, element: &[u8]) {
+        self.append(element);
+    }
+}
+
+/// A memo key of the elements: each with its length, a deal marked by a length no element
+/// has and listed in `parts`.
+#[cfg(feature = "in-process-sharing")]
+struct Key<'s> {
+    head: Vec<u8>,
+    parts: Vec<&'s Held<Vec<u8>>>,
+}
+
+#[cfg(feature = "in-process-sharing")]
+impl<'s> Sink<'s> for Key<'s> {
+    fn bytes(&mut self, element: &[u8]) {
+        self.head.extend_from_slice(&(element.len() as u64).to_le_bytes());
+        self.head.extend_from_slice(element);
+    }
+
+    fn deal(&mut self, raw: &'s Held<Vec<u8>>) {
+        self.head.extend_from_slice(&u64::MAX.to_le_bytes());
+        self.parts.push(raw);
     }
 }
 
@@ -67,7 +90,8 @@ pub(crate) fn transcript_hash<C: Curve>(
     blame: &[Blame],
     commitments: &Commitments<C>,
 ) -> [u8; 32] {
-    let each = |sink: &mut dyn FnMut(Element<'_, '_>)| {
+    let hash = || {
+        let mut t = Transcript::new(tags::LSS_TRANSCRIPT);
         elements(
             ceremony,
             deals,
@@ -76,15 +100,16 @@ pub(crate) fn transcript_hash<C: Curve>(
             qualified,
             blame,
             commitments,
-            sink,
-        )
+            &mut t,
+        );
+        t.finalize::<32>()
     };
     #[cfg(feature = "in-process-sharing")]
     {
-        // The key: each element with its length, a shared one marked by a length no
-        // element has and listed in `parts`.
-        let mut head = Vec::new();
-        let mut parts = Vec::with_capacity(ceremony.dealers.len());
+        let mut key = Key {
+            head: Vec::new(),
+            parts: Vec::with_capacity(ceremony.dealers.len()),
+        };
         elements(
             ceremony,
             deals,
@@ -93,40 +118,12 @@ pub(crate) fn transcript_hash<C: Curve>(
             qualified,
             blame,
             commitments,
-            &mut |e| match e {
-                Element::Bytes(b) => {
-                    head.extend_from_slice(&(b.len() as u64).to_le_bytes());
-                    head.extend_from_slice(b);
-                }
-                Element::Shared(b) => {
-                    head.extend_from_slice(&u64::MAX.to_le_bytes());
-                    parts.push(b);
-                }
-            },
+            &mut key,
         );
-        let hash = crate::party::shared::memo_over(
-            b"lss-transcript",
-            || head,
-            &parts,
-            32,
-            || {
-                let mut t = Transcript::new(tags::LSS_TRANSCRIPT);
-                each(&mut |e| {
-                    t.append(e.bytes());
-                });
-                t.finalize::<32>()
-            },
-        );
-        *hash
+        *crate::party::shared::memo_over(b"lss-transcript", || key.head, &key.parts, 32, hash)
     }
     #[cfg(not(feature = "in-process-sharing"))]
-    {
-        let mut t = Transcript::new(tags::LSS_TRANSCRIPT);
-        each(&mut |e| {
-            t.append(e.bytes());
-        });
-        t.finalize()
-    }
+    hash()
 }
 
 /// The transcript's tuple elements, in order (labels and values alike), to `sink`.
@@ -139,57 +136,59 @@ fn elements<'s, C: Curve>(
     qualified: &[PartyId],
     blame: &[Blame],
     commitments: &Commitments<C>,
-    sink: &mut dyn FnMut(Element<'_, 's>),
+    sink: &mut dyn Sink<'s>,
 ) {
-    use Element::{Bytes, Shared};
-    sink(Bytes(b"curve"));
-    sink(Bytes(C::NAME.as_bytes()));
-    sink(Bytes(b"kind"));
-    sink(Bytes(&[ceremony.kind.to_byte()]));
-    sink(Bytes(b"mode"));
-    sink(Bytes(&[ceremony.mode.to_byte()]));
-    sink(Bytes(b"session"));
-    sink(Bytes(&ceremony.session));
-    sink(Bytes(b"generation"));
-    sink(Bytes(&ceremony.new_generation().to_be_bytes()));
-    sink(Bytes(b"threshold"));
-    sink(Bytes(&ceremony.threshold.to_be_bytes()));
-    sink(Bytes(b"dealers"));
-    sink(Bytes(&ids(&ceremony.dealers)));
-    sink(Bytes(b"receivers"));
-    sink(Bytes(&ids(&ceremony.receivers)));
+    sink.bytes(b"curve");
+    sink.bytes(C::NAME.as_bytes());
+    sink.bytes(b"kind");
+    sink.bytes(&[ceremony.kind.to_byte()]);
+    sink.bytes(b"mode");
+    sink.bytes(&[ceremony.mode.to_byte()]);
+    sink.bytes(b"session");
+    sink.bytes(&ceremony.session);
+    sink.bytes(b"generation");
+    sink.bytes(&ceremony.new_generation().to_be_bytes());
+    sink.bytes(b"threshold");
+    sink.bytes(&ceremony.threshold.to_be_bytes());
+    sink.bytes(b"dealers");
+    sink.bytes(&ids(&ceremony.dealers));
+    sink.bytes(b"receivers");
+    sink.bytes(&ids(&ceremony.receivers));
     let old = ceremony.old.as_ref().map(|o| o.to_bytes()).unwrap_or_default();
-    sink(Bytes(b"old"));
-    sink(Bytes(&old));
+    sink.bytes(b"old");
+    sink.bytes(&old);
     for d in &ceremony.dealers {
-        sink(Bytes(b"deal"));
-        sink(Bytes(&d.get().to_be_bytes()));
-        sink(deals.get(d).map_or(Bytes(&[]), |m| Shared(&m.raw)));
+        sink.bytes(b"deal");
+        sink.bytes(&d.get().to_be_bytes());
+        match deals.get(d) {
+            Some(m) => sink.deal(&m.raw),
+            None => sink.bytes(&[]),
+        }
     }
     for r in &ceremony.receivers {
-        sink(Bytes(b"complaint"));
-        sink(Bytes(&r.get().to_be_bytes()));
-        sink(Bytes(complaints.get(r).map_or(&[][..], |m| m.raw.as_slice())));
+        sink.bytes(b"complaint");
+        sink.bytes(&r.get().to_be_bytes());
+        sink.bytes(complaints.get(r).map_or(&[][..], |m| m.raw.as_slice()));
     }
     for d in &ceremony.dealers {
-        sink(Bytes(b"response"));
-        sink(Bytes(&d.get().to_be_bytes()));
-        sink(Bytes(responses.get(d).map_or(&[][..], |m| m.raw.as_slice())));
+        sink.bytes(b"response");
+        sink.bytes(&d.get().to_be_bytes());
+        sink.bytes(responses.get(d).map_or(&[][..], |m| m.raw.as_slice()));
     }
-    sink(Bytes(b"qualified"));
-    sink(Bytes(&ids(qualified)));
+    sink.bytes(b"qualified");
+    sink.bytes(&ids(qualified));
     let mut b = Vec::with_capacity(5 * blame.len());
     for entry in blame {
         b.extend_from_slice(&entry.party.get().to_be_bytes());
         b.push(reason_byte(&entry.reason));
         b.extend_from_slice(&entry.reason.related().map_or(0, |p| p.get()).to_be_bytes());
     }
-    sink(Bytes(b"blame"));
-    sink(Bytes(&b));
+    sink.bytes(b"blame");
+    sink.bytes(&b);
     let mut w = Writer::new();
     commitments.write(&mut w);
-    sink(Bytes(b"commitments"));
-    sink(Bytes(&w.into_bytes()));
+    sink.bytes(b"commitments");
+    sink.bytes(&w.into_bytes());
 }
 
 /// The transcript byte of an agreed-blame reason (only the dealing's protocol faults are

@@ -381,7 +381,7 @@ mod table {
                 .values()
                 .flat_map(|v| v.iter().map(|e| (e.serial, e.size)))
                 .collect();
-            ages.sort_unstable();
+            crate::sort::heapsort(&mut ages);
             let (mut kept_size, mut kept_count) = (self.size, self.count);
             let mut oldest_kept = 0;
             for (serial, freed) in ages {
@@ -392,10 +392,16 @@ mod table {
                 kept_count -= 1;
                 oldest_kept = serial + 1;
             }
-            self.entries.retain(|_, v| {
+            let mut emptied = Vec::new();
+            for (bytes, v) in self.entries.iter_mut() {
                 v.retain(|e| e.serial >= oldest_kept);
-                !v.is_empty()
-            });
+                if v.is_empty() {
+                    emptied.push(bytes.clone());
+                }
+            }
+            for bytes in emptied {
+                self.entries.remove(&bytes);
+            }
             (self.size, self.count) = (kept_size, kept_count);
         }
     }
