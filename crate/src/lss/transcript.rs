@@ -81,6 +81,7 @@ impl<'s> Sink<'s> for Key<'s> {
 /// deals, the bulk of it, as the process's shared copies of their bytes, so that no party
 /// copies them into a key).
 #[allow(clippy::too_many_arguments)]
+#[inline(never)]
 pub(crate) fn transcript_hash<C: Curve>(
     ceremony: &Ceremony<C>,
     deals: &BTreeMap<PartyId, DealMessage<C>>,
@@ -126,8 +127,11 @@ pub(crate) fn transcript_hash<C: Curve>(
     hash()
 }
 
-/// The transcript's tuple elements, in order (labels and values alike), to `sink`.
+/// The transcript's tuple elements, in order (labels and values alike), to `sink`. Never
+/// inlined: it is called for the key and for the hash, and two inlined copies of it per
+/// group cost the full WebAssembly module 13 KB.
 #[allow(clippy::too_many_arguments)]
+#[inline(never)]
 fn elements<'s, C: Curve>(
     ceremony: &Ceremony<C>,
     deals: &'s BTreeMap<PartyId, DealMessage<C>>,

@@ -234,8 +234,7 @@ pub fn release() {
 /// The key bytes of a memo over several byte strings: each with its length, so no two
 /// lists give the same key.
 pub(crate) fn key_of<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> Vec<u8> {
-    let parts: Vec<&[u8]> = parts.into_iter().collect();
-    let mut key = Vec::with_capacity(parts.iter().map(|p| 8 + p.len()).sum());
+    let mut key = Vec::new();
     for part in parts {
         key.extend_from_slice(&(part.len() as u64).to_le_bytes());
         key.extend_from_slice(part);
