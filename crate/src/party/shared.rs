@@ -531,16 +531,17 @@ mod tests {
     fn a_full_table_makes_room_for_many_entries_at_once() {
         let mut table = table::Table::default();
         let slot =
-            |t: &mut table::Table, i: u32| t.slot(TypeId::of::<u32>(), b"evict", &i.to_le_bytes(), &[], 0);
-        let max = table::MAX_ENTRIES as u32;
+            |t: &mut table::Table, i: usize| t.slot(TypeId::of::<u32>(), b"evict", &i.to_le_bytes(), &[], 0);
+        let max = table::MAX_ENTRIES;
         let kept: Vec<_> = (0..max).map(|i| slot(&mut table, i)).collect();
-        assert_eq!(table.len(), table::MAX_ENTRIES);
+        assert_eq!(table.len(), max);
         // One more: the oldest quarter leaves in one go, the newest stay.
         let _ = slot(&mut table, max);
-        assert_eq!(table.len(), table::MAX_ENTRIES / 4 * 3);
-        assert!(Arc::ptr_eq(&slot(&mut table, max - 1), &kept[max as usize - 1]));
+        assert_eq!(table.len(), max / 4 * 3);
+        assert!(Arc::ptr_eq(&slot(&mut table, max - 1), &kept[max - 1]));
         assert!(!Arc::ptr_eq(&slot(&mut table, 0), &kept[0]));
-        assert_eq!(table.size(), 4 * table.len());
+        // Each entry counts its 8 key bytes.
+        assert_eq!(table.size(), 8 * table.len());
     }
 
     #[test]

@@ -78,8 +78,12 @@ pub(super) struct Sum<C: Curve> {
     commitments: OnceLock<Commitments<C>>,
     /// `base + sum` as commitments, encoded, and whether they are torsion-free, for each
     /// base asked for: a refresh's new commitments (the base is the old ones).
-    based: Mutex<Vec<(Commitments<C>, Commitments<C>, bool)>>,
+    based: Mutex<Vec<Based<C>>>,
 }
+
+/// A base, `base + sum` as commitments, and whether they are torsion-free.
+#[cfg(feature = "in-process-sharing")]
+type Based<C> = (Commitments<C>, Commitments<C>, bool);
 
 #[cfg(feature = "in-process-sharing")]
 impl<C: Curve> Sum<C> {
