@@ -82,17 +82,16 @@ impl<'s> Sink<'s> for Key<'s> {
 /// copies them into a key).
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
-pub(crate) fn transcript_hash<C: Curve>(
+pub(crate) fn transcript_hash<'a, C: Curve>(
     ceremony: &Ceremony<C>,
-    deals: &BTreeMap<PartyId, DealMessage<C>>,
+    deals: &'a BTreeMap<PartyId, DealMessage<C>>,
     complaints: &BTreeMap<PartyId, ComplaintMessage<C>>,
     responses: &BTreeMap<PartyId, ResponseMessage<C>>,
     qualified: &[PartyId],
     blame: &[Blame],
     commitments: &Commitments<C>,
 ) -> [u8; 32] {
-    let hash = || {
-        let mut t = Transcript::new(tags::LSS_TRANSCRIPT);
+    let walk = |sink: &mut dyn Sink<'a>| {
         elements(
             ceremony,
             deals,
@@ -101,8 +100,12 @@ pub(crate) fn transcript_hash<C: Curve>(
             qualified,
             blame,
             commitments,
-            &mut t,
+            sink,
         );
+    };
+    let hash = || {
+        let mut t = Transcript::new(tags::LSS_TRANSCRIPT);
+        walk(&mut t);
         t.finalize::<32>()
     };
     #[cfg(feature = "in-process-sharing")]
@@ -111,16 +114,7 @@ pub(crate) fn transcript_hash<C: Curve>(
             head: Vec::new(),
             parts: Vec::with_capacity(ceremony.dealers.len()),
         };
-        elements(
-            ceremony,
-            deals,
-            complaints,
-            responses,
-            qualified,
-            blame,
-            commitments,
-            &mut key,
-        );
+        walk(&mut key);
         *crate::party::shared::memo_over(b"lss-transcript", || key.head, &key.parts, 32, hash)
     }
     #[cfg(not(feature = "in-process-sharing"))]
