@@ -76,6 +76,8 @@ impl<C: Curve> DealMessage<C> {
             raw: held(Vec::new()),
         };
         m.raw = held(m.encode());
+        // The process's other parties receive these bytes: they need not decode them.
+        m.commitments.lend_decoding();
         m
     }
 

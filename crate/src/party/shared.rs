@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! shared::decode(bytes, T::from_bytes)  ──► T            (the first party decodes; the rest clone)
+//! shared::seed(bytes, T::from_bytes, v)                  (the party that encoded v: nobody decodes)
 //! shared::memo(domain, key, size, f)    ──► Arc<V>       (the first party computes; the rest share)
 //! shared::memo_over(domain, head, parts, size, f)        (… keyed by broadcasts' shared bytes too)
 //! shared::prefetch(all bytes, T::from_bytes)               (threads' parties split the decoding)
@@ -85,6 +86,27 @@ where
     }
     #[cfg(not(feature = "in-process-sharing"))]
     decode(bytes)
+}
+
+/// Records `value` as what `decode(bytes)` gives, for the party that made `bytes` by
+/// encoding `value`: the process's other parties then find the value instead of decoding
+/// what one of them wrote (at n = 128 an LSS deal's points cost a field square root each
+/// to decode). The caller owes the round trip: `decode` accepts every encoding the encoder
+/// makes and returns the value encoded (tested per decoder). A value already there stays.
+/// Without `in-process-sharing`, nothing.
+pub(crate) fn seed<T, E, F>(bytes: &[u8], decode: F, value: T)
+where
+    T: Clone + Send + Sync + 'static,
+    F: FnOnce(&[u8]) -> Result<T, E> + 'static,
+{
+    #[cfg(feature = "in-process-sharing")]
+    {
+        let _ = decode;
+        let slot = table::slot(TypeId::of::<F>(), b"decode", bytes, &[], 6 * bytes.len());
+        let _ = table::made(&slot, || Ok::<_, core::convert::Infallible>(Arc::new(value)));
+    }
+    #[cfg(not(feature = "in-process-sharing"))]
+    let _ = (bytes, decode, value);
 }
 
 /// Decodes the broadcasts of `all` that no party of the process has decoded or is decoding,
@@ -442,6 +464,29 @@ mod tests {
         assert_eq!(decode(&bytes, parse), Ok(0xDEC0_DE01));
         assert_eq!(decode(&[1, 2, 3], parse), Err("length"));
         assert_eq!(decode(&[1, 2, 3], parse), Err("length"));
+    }
+
+    #[test]
+    fn a_seeded_value_is_found_without_decoding_and_only_by_its_decoder() {
+        let bytes = 0x5EED_0001u32.to_le_bytes();
+        let never = |_: &[u8]| -> Result<u32, &'static str> { panic!("decoded a seeded value") };
+        // The value the encoder made, with a decoder of the type that later decodes.
+        fn seed_with<F: FnOnce(&[u8]) -> Result<u32, &'static str> + Copy + 'static>(
+            bytes: &[u8],
+            f: F,
+        ) -> F {
+            seed(bytes, f, 0x5EED_0001);
+            f
+        }
+        let seeded = seed_with(&bytes, never);
+        assert_eq!(decode(&bytes, seeded), Ok(0x5EED_0001));
+        // Another decoder of the same bytes still decodes.
+        assert_eq!(decode(&bytes, parse), Ok(0x5EED_0001));
+        let plus_one = |b: &[u8]| parse(b).map(|v| v + 1);
+        assert_eq!(decode(&bytes, plus_one), Ok(0x5EED_0002));
+        // A value already there stays.
+        seed(&bytes, parse, 9);
+        assert_eq!(decode(&bytes, parse), Ok(0x5EED_0001));
     }
 
     #[test]

@@ -391,12 +391,21 @@ impl<C: Curve> Commitments<C> {
 
     /// As [`Commitments::read`] but without the prime-order-subgroup check (only
     /// meaningful for Ed25519): for bulk protocol input whose aggregate is checked later.
+    ///
+    /// With `in-process-sharing` the points are decoded once per process, and not at all
+    /// where a party of the process made them ([`Commitments::lend_decoding`]).
     pub(crate) fn read_unchecked_subgroup(
         mode: Mode,
         max: usize,
         r: &mut Reader<'_>,
     ) -> Result<Self, wire::Error> {
-        Self::read_with(mode, max, r, C::read_point_unchecked_subgroup)
+        let raw = Self::take_points(max, r)?;
+        let points = crate::party::shared::decode(raw, decode_unchecked_subgroup::<C>)?;
+        Ok(Commitments {
+            mode,
+            points,
+            encoded: Encoded::known(raw),
+        })
     }
 
     fn read_with(
@@ -405,6 +414,21 @@ impl<C: Curve> Commitments<C> {
         r: &mut Reader<'_>,
         read: impl Fn(&mut Reader<'_>) -> Result<C::Point, wire::Error>,
     ) -> Result<Self, wire::Error> {
+        let raw = Self::take_points(max, r)?;
+        let mut body = Reader::new(raw);
+        let mut points = Vec::with_capacity(raw.len() / C::POINT_LEN);
+        while body.remaining() > 0 {
+            points.push(read(&mut body)?);
+        }
+        Ok(Commitments {
+            mode,
+            points,
+            encoded: Encoded::known(raw),
+        })
+    }
+
+    /// The bytes of `count` points (between 1 and `max`), after their count.
+    fn take_points<'a>(max: usize, r: &mut Reader<'a>) -> Result<&'a [u8], wire::Error> {
         let count = usize::from(r.u16()?);
         if count == 0 {
             return Err(wire::Error::InvalidValue("empty commitment vector"));
@@ -419,17 +443,21 @@ impl<C: Curve> Commitments<C> {
                 got: r.remaining(),
             });
         }
-        let raw = r.take(needed)?;
-        let mut body = Reader::new(raw);
-        let mut points = Vec::with_capacity(count);
-        for _ in 0..count {
-            points.push(read(&mut body)?);
+        r.take(needed)
+    }
+
+    /// Records, for the process's other parties, that these points' encoding decodes to
+    /// them ([`Commitments::read_unchecked_subgroup`]): a dealer's broadcast is then never
+    /// decoded in the process that made it. Sound for any points: every group's decoder
+    /// accepts the encoder's output and returns the point encoded (the identity and, for
+    /// Ed25519, points with torsion included; tested). Only the decoding without the
+    /// subgroup check is recorded, so a checked read still checks. Does nothing before
+    /// the encoding is made, or without `in-process-sharing`.
+    pub(crate) fn lend_decoding(&self) {
+        #[cfg(feature = "in-process-sharing")]
+        if let Some(raw) = self.encoded.0.get() {
+            crate::party::shared::seed(raw, decode_unchecked_subgroup::<C>, self.points.clone());
         }
-        Ok(Commitments {
-            mode,
-            points,
-            encoded: Encoded::known(raw),
-        })
     }
 
     /// Whether every point is in the prime-order subgroup (always true except possibly
@@ -437,6 +465,18 @@ impl<C: Curve> Commitments<C> {
     pub fn is_torsion_free_vartime(&self) -> bool {
         self.points.iter().all(C::is_torsion_free_vartime)
     }
+}
+
+/// The points of `raw` (a whole number of encodings), canonical but not checked for the
+/// prime-order subgroup. A named function: its type is the key a process's parties share
+/// the decoding under.
+fn decode_unchecked_subgroup<C: Curve>(raw: &[u8]) -> Result<Vec<C::Point>, wire::Error> {
+    let mut body = Reader::new(raw);
+    let mut points = Vec::with_capacity(raw.len() / C::POINT_LEN);
+    while body.remaining() > 0 {
+        points.push(C::read_point_unchecked_subgroup(&mut body)?);
+    }
+    Ok(points)
 }
 
 /// `Σ_k x^k·points[k]` by Horner's rule with `x` a small public integer (variable time).

@@ -47,6 +47,42 @@ fn encodings_match_points_on_every_curve() {
     encodings_match_points::<Secp256k1>();
 }
 
+/// What `lend_decoding` rests on: the unchecked decoder accepts every encoding the encoder
+/// makes and returns the point encoded, the identity and (Ed25519) torsion included; and
+/// commitments lent by their maker read back equal to them.
+fn decoding_round_trips<C: Curve>(extra: &[C::Point]) {
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(11);
+    let mut points: Vec<C::Point> = (0..4)
+        .map(|_| C::mul_base(&C::Scalar::random(&mut rng)))
+        .collect();
+    points.push(C::Point::identity());
+    points.extend_from_slice(extra);
+    let c = Commitments::<C>::from_points(Mode::Feldman, points.clone()).unwrap();
+    let mut w = Writer::new();
+    c.write(&mut w);
+    let bytes = w.into_bytes();
+    assert_eq!(decode_unchecked_subgroup::<C>(&bytes[2..]).unwrap(), points);
+    c.lend_decoding();
+    let read =
+        Commitments::<C>::read_unchecked_subgroup(Mode::Feldman, 64, &mut Reader::new(&bytes)).unwrap();
+    assert_eq!(read, c);
+    // A checked read of lent points still checks them.
+    let checked = Commitments::<C>::read(Mode::Feldman, 64, &mut Reader::new(&bytes));
+    assert_eq!(checked.is_ok(), extra.iter().all(C::is_torsion_free_vartime));
+}
+
+#[test]
+fn decoding_round_trips_on_every_curve() {
+    use curve25519_dalek::constants::EIGHT_TORSION;
+    let torsion = EIGHT_TORSION[1];
+    decoding_round_trips::<Ed25519>(&[
+        torsion,
+        torsion + curve25519_dalek::constants::ED25519_BASEPOINT_POINT,
+    ]);
+    decoding_round_trips::<Ristretto255>(&[]);
+    decoding_round_trips::<Secp256k1>(&[]);
+}
+
 fn shares_verify<C: Curve>() {
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
     let f = Polynomial::<C>::random(C::Scalar::random(&mut rng), 4, &mut rng).unwrap();
