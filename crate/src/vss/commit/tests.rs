@@ -66,6 +66,19 @@ fn decoding_round_trips<C: Curve>(extra: &[C::Point]) {
     let read =
         Commitments::<C>::read_unchecked_subgroup(Mode::Feldman, 64, &mut Reader::new(&bytes)).unwrap();
     assert_eq!(read, c);
+    // Equality by kept encodings agrees with equality by points.
+    let unencoded = Commitments::<C>::from_points(Mode::Feldman, points.clone()).unwrap();
+    assert_eq!(unencoded, read);
+    let mut other = points.clone();
+    other[1] = other[0];
+    let other = Commitments::<C>::from_points(Mode::Feldman, other).unwrap();
+    assert_ne!(other, read);
+    other.write(&mut Writer::new());
+    assert_ne!(other, read);
+    assert_ne!(
+        read,
+        Commitments::<C>::from_points(Mode::Pedersen, points.clone()).unwrap()
+    );
     // A checked read of lent points still checks them.
     let checked = Commitments::<C>::read(Mode::Feldman, 64, &mut Reader::new(&bytes));
     assert_eq!(checked.is_ok(), extra.iter().all(C::is_torsion_free_vartime));
