@@ -42,7 +42,9 @@ pub(crate) fn peer_magic(me: PartyId, m: &Incoming<'_>, dropped: &mut Vec<Blame>
 /// Applies the filter of the module docs, recording what it drops in `dropped` in inbox
 /// order. Sorts the messages by (sender, magic, position) and walks each group, where a
 /// map would allocate a node per entry: every party's every round starts here, 172
-/// messages per receiver at 128 → 64.
+/// messages per receiver at 128 → 64. Never inlined: every party calls it, and an inlined
+/// copy costs a WebAssembly module 2.5 KB.
+#[inline(never)]
 pub(crate) fn unique<'a>(me: PartyId, inbox: &[Incoming<'a>], dropped: &mut Vec<Blame>) -> Unique<'a> {
     let mut keyed: Vec<(PartyId, [u8; 4], usize)> = Vec::with_capacity(inbox.len());
     // What is dropped, with the position of the message that caused it.

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! shared::decode(bytes, T::from_bytes)  ──► T            (the first party decodes; the rest clone)
-//! shared::seed(bytes, T::from_bytes, v)                  (the party that encoded v: nobody decodes)
+//! shared::seed(bytes, T::from_bytes, v)                  (the party that encoded v: nobody decodes it)
 //! shared::memo(domain, key, size, f)    ──► Arc<V>       (the first party computes; the rest share)
 //! shared::memo_over(domain, head, parts, size, f)        (… keyed by broadcasts' shared bytes too)
 //! shared::prefetch(all bytes, T::from_bytes)               (threads' parties split the decoding)
@@ -93,20 +93,17 @@ where
 /// what one of them wrote (at n = 128 an LSS deal's points cost a field square root each
 /// to decode). The caller owes the round trip: `decode` accepts every encoding the encoder
 /// makes and returns the value encoded (tested per decoder). A value already there stays.
-/// Without `in-process-sharing`, nothing.
+/// Only with `in-process-sharing` (without it there is no table), and natively (a
+/// WebAssembly instance receives from other instances).
+#[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
 pub(crate) fn seed<T, E, F>(bytes: &[u8], decode: F, value: T)
 where
     T: Clone + Send + Sync + 'static,
     F: FnOnce(&[u8]) -> Result<T, E> + 'static,
 {
-    #[cfg(feature = "in-process-sharing")]
-    {
-        let _ = decode;
-        let slot = table::slot(TypeId::of::<F>(), b"decode", bytes, &[], 6 * bytes.len());
-        let _ = table::made(&slot, || Ok::<_, core::convert::Infallible>(Arc::new(value)));
-    }
-    #[cfg(not(feature = "in-process-sharing"))]
-    let _ = (bytes, decode, value);
+    let _ = decode;
+    let slot = table::slot(TypeId::of::<F>(), b"decode", bytes, &[], 6 * bytes.len());
+    let _ = table::made(&slot, || Ok::<_, core::convert::Infallible>(Arc::new(value)));
 }
 
 /// Decodes the broadcasts of `all` that no party of the process has decoded or is decoding,
@@ -300,10 +297,10 @@ mod table {
     /// Keyed by the bytes alone, so that a lookup borrows the caller's bytes instead of
     /// copying them into a key; what else tells entries apart is in the entry. An ordered
     /// map, not a hashed one: a `BTreeMap` is already in every module, a `HashMap` would
-    /// add its hasher to each. The bytes are filed under their [`tag`] first.
+    /// add its hasher to each.
     #[derive(Default)]
     pub(super) struct Table {
-        entries: BTreeMap<u64, BTreeMap<Box<[u8]>, Vec<Entry>>>,
+        entries: Files,
         count: usize,
         size: usize,
         next: u64,
@@ -311,17 +308,95 @@ mod table {
 
     static TABLE: Mutex<Option<Table>> = Mutex::new(None);
 
+    type ByBytes = BTreeMap<Box<[u8]>, Vec<Entry>>;
+
+    /// The entries by their bytes. Natively filed under their [`tag`] first; on
+    /// WebAssembly (one thread, a few parties per instance) by the bytes alone, which
+    /// spares the modules a second map type's code (1.5 KB gzipped).
+    #[derive(Default)]
+    struct Files {
+        #[cfg(not(target_arch = "wasm32"))]
+        tagged: BTreeMap<u64, ByBytes>,
+        #[cfg(target_arch = "wasm32")]
+        plain: ByBytes,
+    }
+
     /// What orders the table before the bytes do: their length and last eight bytes. The
     /// broadcasts of one ceremony share their first forty-odd bytes (header and session),
     /// which every comparison of a lookup by bytes alone would read (3 % of a one-thread
     /// 128 → 64 run, in `memcmp` calls); they end in points or scalars, which differ.
     /// Equal tags fall back to comparing the bytes, so a tag made to collide costs a
     /// lookup time, never a wrong entry.
+    #[cfg(not(target_arch = "wasm32"))]
     fn tag(bytes: &[u8]) -> u64 {
         let mut tail = [0u8; 8];
         let n = bytes.len().min(8);
         tail[..n].copy_from_slice(&bytes[bytes.len() - n..]);
         u64::from_le_bytes(tail) ^ (bytes.len() as u64).rotate_left(32)
+    }
+
+    /// `map` without the entries `keep` refuses, rebuilt by inserting what stays: rare (a
+    /// quarter of the table goes each time), and no map removal code for it.
+    fn kept(map: ByBytes, keep: &impl Fn(&Entry) -> bool) -> ByBytes {
+        let mut left = BTreeMap::new();
+        for (bytes, mut v) in map {
+            v.retain(keep);
+            if !v.is_empty() {
+                left.insert(bytes, v);
+            }
+        }
+        left
+    }
+
+    impl Files {
+        fn get(&self, bytes: &[u8]) -> Option<&Vec<Entry>> {
+            #[cfg(not(target_arch = "wasm32"))]
+            return self.tagged.get(&tag(bytes)).and_then(|m| m.get(bytes));
+            #[cfg(target_arch = "wasm32")]
+            self.plain.get(bytes)
+        }
+
+        fn push(&mut self, bytes: &[u8], entry: Entry) {
+            #[cfg(not(target_arch = "wasm32"))]
+            let map = self.tagged.entry(tag(bytes)).or_default();
+            #[cfg(target_arch = "wasm32")]
+            let map = &mut self.plain;
+            map.entry(bytes.into()).or_default().push(entry);
+        }
+
+        /// Every entry's (serial, size).
+        fn ages(&self) -> Vec<(u64, usize)> {
+            #[cfg(not(target_arch = "wasm32"))]
+            let maps = self.tagged.values();
+            #[cfg(target_arch = "wasm32")]
+            let maps = core::iter::once(&self.plain);
+            let mut ages = Vec::new();
+            for map in maps {
+                for v in map.values() {
+                    ages.extend(v.iter().map(|e| (e.serial, e.size)));
+                }
+            }
+            ages
+        }
+
+        /// Drops the entries `keep` refuses.
+        fn retain(&mut self, keep: impl Fn(&Entry) -> bool) {
+            #[cfg(not(target_arch = "wasm32"))]
+            {
+                let mut tagged = BTreeMap::new();
+                for (tag, map) in core::mem::take(&mut self.tagged) {
+                    let map = kept(map, &keep);
+                    if !map.is_empty() {
+                        tagged.insert(tag, map);
+                    }
+                }
+                self.tagged = tagged;
+            }
+            #[cfg(target_arch = "wasm32")]
+            {
+                self.plain = kept(core::mem::take(&mut self.plain), &keep);
+            }
+        }
     }
 
     fn lock() -> MutexGuard<'static, Option<Table>> {
@@ -366,9 +441,7 @@ mod table {
         ) -> Arc<Slot> {
             let same =
                 |e: &&Entry| e.function == function && e.domain == domain && same_parts(&e.parts, parts);
-            let tag = tag(bytes);
-            let kept = self.entries.get(&tag).and_then(|m| m.get(bytes));
-            if let Some(entry) = kept.and_then(|v| v.iter().find(same)) {
+            if let Some(entry) = self.entries.get(bytes).and_then(|v| v.iter().find(same)) {
                 return entry.slot.clone();
             }
             let slot = Arc::new(Mutex::new(None));
@@ -390,12 +463,7 @@ mod table {
                 size,
                 serial: self.next,
             };
-            self.entries
-                .entry(tag)
-                .or_default()
-                .entry(bytes.into())
-                .or_default()
-                .push(entry);
+            self.entries.push(bytes, entry);
             slot
         }
 
@@ -417,12 +485,7 @@ mod table {
         /// bench, a node) fills the table, and dropping one entry per insertion would scan
         /// the whole table for every entry it adds.
         fn evict_oldest(&mut self, size: usize) {
-            let mut ages: Vec<(u64, usize)> = self
-                .entries
-                .values()
-                .flat_map(BTreeMap::values)
-                .flat_map(|v| v.iter().map(|e| (e.serial, e.size)))
-                .collect();
+            let mut ages = self.entries.ages();
             crate::sort::heapsort(&mut ages);
             let (mut kept_size, mut kept_count) = (self.size, self.count);
             let mut oldest_kept = 0;
@@ -434,13 +497,7 @@ mod table {
                 kept_count -= 1;
                 oldest_kept = serial + 1;
             }
-            self.entries.retain(|_, tagged| {
-                tagged.retain(|_, v| {
-                    v.retain(|e| e.serial >= oldest_kept);
-                    !v.is_empty()
-                });
-                !tagged.is_empty()
-            });
+            self.entries.retain(|e| e.serial >= oldest_kept);
             (self.size, self.count) = (kept_size, kept_count);
         }
     }

@@ -177,8 +177,8 @@ impl<C: Curve> PartialEq for Commitments<C> {
             return false;
         }
         #[cfg(feature = "in-process-sharing")]
-        if let (Some(a), Some(b)) = (self.encoded.0.get(), other.encoded.0.get()) {
-            return a == b;
+        if let Some(same) = self.encoded.same_as(&other.encoded) {
+            return same;
         }
         self.points == other.points
     }
@@ -204,6 +204,13 @@ impl Encoded {
             let _ = bytes;
             Encoded()
         }
+    }
+
+    /// Whether two kept encodings are equal; `None` unless both are kept. Not generic.
+    #[cfg(feature = "in-process-sharing")]
+    #[inline(never)]
+    fn same_as(&self, other: &Encoded) -> Option<bool> {
+        Some(self.0.get()? == other.0.get()?)
     }
 
     /// Writes the kept bytes, made by `make` the first time. Not generic: one instance for
@@ -410,13 +417,20 @@ impl<C: Curve> Commitments<C> {
         max: usize,
         r: &mut Reader<'_>,
     ) -> Result<Self, wire::Error> {
-        let raw = Self::take_points(max, r)?;
-        let points = crate::party::shared::decode(raw, decode_unchecked_subgroup::<C>)?;
-        Ok(Commitments {
-            mode,
-            points,
-            encoded: Encoded::known(raw),
-        })
+        // WebAssembly runs a dealer's receivers in other instances (the demo's workers):
+        // nothing lent to find there, and the lookup's code is 5 KB of the full module.
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let raw = Self::take_points(max, r)?;
+            let points = crate::party::shared::decode(raw, decode_unchecked_subgroup::<C>)?;
+            Ok(Commitments {
+                mode,
+                points,
+                encoded: Encoded::known(raw),
+            })
+        }
+        #[cfg(target_arch = "wasm32")]
+        Self::read_with(mode, max, r, C::read_point_unchecked_subgroup)
     }
 
     fn read_with(
@@ -463,9 +477,10 @@ impl<C: Curve> Commitments<C> {
     /// accepts the encoder's output and returns the point encoded (the identity and, for
     /// Ed25519, points with torsion included; tested). Only the decoding without the
     /// subgroup check is recorded, so a checked read still checks. Does nothing before
-    /// the encoding is made, or without `in-process-sharing`.
+    /// the encoding is made, without `in-process-sharing`, or on WebAssembly (see
+    /// [`Commitments::read_unchecked_subgroup`]).
     pub(crate) fn lend_decoding(&self) {
-        #[cfg(feature = "in-process-sharing")]
+        #[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
         if let Some(raw) = self.encoded.0.get() {
             crate::party::shared::seed(raw, decode_unchecked_subgroup::<C>, self.points.clone());
         }
@@ -481,6 +496,7 @@ impl<C: Curve> Commitments<C> {
 /// The points of `raw` (a whole number of encodings), canonical but not checked for the
 /// prime-order subgroup. A named function: its type is the key a process's parties share
 /// the decoding under.
+#[cfg(not(target_arch = "wasm32"))]
 fn decode_unchecked_subgroup<C: Curve>(raw: &[u8]) -> Result<Vec<C::Point>, wire::Error> {
     let mut body = Reader::new(raw);
     let mut points = Vec::with_capacity(raw.len() / C::POINT_LEN);

@@ -252,6 +252,13 @@ mod ristretto255;
 mod scalar25519;
 #[cfg(feature = "secp256k1")]
 mod secp256k1;
+#[cfg(all(
+    feature = "ed25519",
+    feature = "bench-internals",
+    feature = "std",
+    not(target_arch = "wasm32")
+))]
+pub use ed25519::use_wide_table;
 #[cfg(feature = "ed25519")]
 pub use ed25519::Ed25519;
 #[cfg(feature = "ristretto255")]

@@ -29,6 +29,12 @@ pub(crate) fn paths() -> Vec<Path> {
         path("lss/dkg+refresh+reshare/secp256k1", || {
             dealings::<Secp256k1>(Mode::Feldman)
         }),
+        // A busy process's multiples of G (a simulator's, past 4,096 of them).
+        path("vss/commit/ed25519-wide-table", || {
+            vss::group::use_wide_table();
+            vss_arithmetic::<Ed25519>();
+            dealings::<Ed25519>(Mode::Feldman);
+        }),
     ]
 }
 

@@ -92,6 +92,12 @@ mod wide {
     static MADE: AtomicUsize = AtomicUsize::new(0);
     static TABLE: OnceLock<EdwardsBasepointTableRadix32> = OnceLock::new();
 
+    /// Switches to the table now (the constant-flow check's path through it).
+    #[cfg(feature = "bench-internals")]
+    pub(crate) fn now() {
+        MADE.store(AFTER, Ordering::Relaxed);
+    }
+
     /// The table, once the process has made [`AFTER`] multiplications by `G`.
     pub(super) fn table() -> Option<&'static EdwardsBasepointTableRadix32> {
         if let Some(table) = TABLE.get() {
@@ -179,6 +185,13 @@ impl Curve for Ed25519 {
             .decompress()
             .ok_or(wire::Error::InvalidValue("group element"))
     }
+}
+
+/// Makes this process's multiples of `G` on the radix-32 table from now on, as a process
+/// that has made many does (for the constant-flow check, which makes few).
+#[cfg(all(feature = "bench-internals", feature = "std", not(target_arch = "wasm32")))]
+pub fn use_wide_table() {
+    wide::now();
 }
 
 #[cfg(all(test, feature = "std", not(target_arch = "wasm32")))]
