@@ -4,14 +4,14 @@
 use alloc::vec::Vec;
 
 use group::ff::Field;
-use group::Group;
+use group::{Group, GroupEncoding};
 use rand_core::{CryptoRng, RngCore, SeedableRng};
 use subtle::ConstantTimeEq;
 
 use super::ActivationKind;
 use crate::hash::{tags, Transcript};
 use crate::lss::{GroupPublic, KeyShare};
-use crate::vss::group::{point_to_bytes, read_point, read_scalar, write_point, write_scalar};
+use crate::vss::group::{read_point, read_scalar, write_scalar};
 use crate::vss::{Curve, Mode};
 use crate::wire::{self, Reader, Writer};
 use crate::PartyId;
@@ -40,23 +40,39 @@ pub(crate) fn statement<C: Curve>(public: &GroupPublic<C>, kind: ActivationKind,
 
 /// `e = H(D, j, R)`. `C_j` is fixed by `D` (which hashes every commitment) and `j`, so
 /// it need not be hashed — which lets a batch check skip evaluating it per member.
-fn challenge<C: Curve>(d: &[u8; 32], member: PartyId, r: &C::Point) -> C::Scalar {
+fn challenge<C: Curve>(d: &[u8; 32], member: PartyId, r: &Encoding<C>) -> C::Scalar {
     let mut t = Transcript::new(tags::LSS_ACTIVATE);
     t.append(b"challenge")
         .append(d)
         .append(&member.get().to_be_bytes())
-        .append(&point_to_bytes::<C>(r));
+        .append(r.as_ref());
     C::scalar_from_wide(&t.finalize::<64>())
 }
 
+/// A point's encoding.
+type Encoding<C> = <<C as Curve>::Point as GroupEncoding>::Repr;
+
 /// A member's proof of possession of its share (Schnorr in Feldman mode, Okamoto in
 /// Pedersen mode).
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub(crate) struct PossessionProof<C: Curve> {
     r: C::Point,
+    /// `R`'s encoding, made once by the prover or kept as read: it is hashed into the
+    /// challenge and the batch's weights, and a Ristretto encoding costs an inverse square
+    /// root.
+    r_encoded: Encoding<C>,
     z1: C::Scalar,
     z2: C::Scalar,
 }
+
+/// Equal `R`, `z₁`, `z₂` (`R`'s encoding follows from `R`).
+impl<C: Curve> PartialEq for PossessionProof<C> {
+    fn eq(&self, other: &Self) -> bool {
+        (self.r, self.z1, self.z2) == (other.r, other.z1, other.z2)
+    }
+}
+
+impl<C: Curve> Eq for PossessionProof<C> {}
 
 impl<C: Curve> core::fmt::Debug for PossessionProof<C> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -82,13 +98,15 @@ impl<C: Curve> PossessionProof<C> {
         };
         // Public: R, z1 and z2 are the proof, broadcast in the activation round.
         let r = crate::ct::public(r);
-        let e = challenge::<C>(d, share.id(), &r);
+        let r_encoded = r.to_bytes();
+        let e = challenge::<C>(d, share.id(), &r_encoded);
         let z1 = crate::ct::public(a + e * share.secret_share());
         let z2 = crate::ct::public(b + e * share.blind_share());
         zeroize::Zeroize::zeroize(&mut a);
         zeroize::Zeroize::zeroize(&mut b);
         PossessionProof {
             r,
+            r_encoded,
             z1,
             z2: if mode == Mode::Pedersen {
                 z2
@@ -110,7 +128,7 @@ impl<C: Curve> PossessionProof<C> {
 
     /// Encodes `R ‖ z₁ [‖ z₂]`.
     pub(crate) fn write(&self, mode: Mode, w: &mut Writer) {
-        write_point::<C>(&self.r, w);
+        w.put(self.r_encoded.as_ref());
         write_scalar::<C>(&self.z1, w);
         if mode == Mode::Pedersen {
             write_scalar::<C>(&self.z2, w);
@@ -126,19 +144,27 @@ impl<C: Curve> PossessionProof<C> {
 
     /// Decodes (canonical, prime-order `R`; canonical scalars).
     pub(crate) fn read(mode: Mode, r: &mut Reader<'_>) -> Result<Self, wire::Error> {
-        let point = read_point::<C>(r)?;
+        let raw = r.take(C::POINT_LEN)?;
+        let point = read_point::<C>(&mut Reader::new(raw))?;
+        let mut r_encoded = Encoding::<C>::default();
+        r_encoded.as_mut().copy_from_slice(raw);
         let z1 = read_scalar::<C>(r)?;
         let z2 = match mode {
             Mode::Pedersen => read_scalar::<C>(r)?,
             Mode::Feldman => C::Scalar::ZERO,
         };
-        Ok(PossessionProof { r: point, z1, z2 })
+        Ok(PossessionProof {
+            r: point,
+            r_encoded,
+            z1,
+            z2,
+        })
     }
 
     /// Whether this proof, by `member`, verifies for statement `d` against `public`.
     pub(crate) fn verify(&self, public: &GroupPublic<C>, d: &[u8; 32], member: PartyId) -> bool {
         let c = public.share_commitment(member);
-        let e = challenge::<C>(d, member, &self.r);
+        let e = challenge::<C>(d, member, &self.r_encoded);
         let lhs = match public.mode() {
             Mode::Pedersen => C::msm_vartime(
                 &[self.z1, self.z2, -e],
@@ -181,7 +207,7 @@ impl<C: Curve> PossessionProof<C> {
         let mut points = Vec::with_capacity(commitments.len() + proofs.len() + 2);
         for (p, proof) in proofs {
             let rho = C::Scalar::from(rng.next_u64()) * shift + C::Scalar::from(rng.next_u64());
-            let e = challenge::<C>(d, *p, &proof.r);
+            let e = challenge::<C>(d, *p, &proof.r_encoded);
             z1 += rho * proof.z1;
             z2 += rho * proof.z2;
             let x = C::Scalar::from(u64::from(p.get()));
