@@ -241,7 +241,10 @@ pub(crate) fn round1<C: Curve>(
             Mode::Pedersen => Some(Polynomial::<C>::random(blind0, t, rng)?),
             Mode::Feldman => None,
         };
-        let commitments = Commitments::commit(mode, &value_poly, blind_poly.as_ref())?;
+        let commitments = match common.ceremony.kind {
+            Kind::Refresh => Commitments::commit_zero_constant(mode, &value_poly, blind_poly.as_ref())?,
+            _ => Commitments::commit(mode, &value_poly, blind_poly.as_ref())?,
+        };
         let proof = match (common.ceremony.kind, mode) {
             (Kind::Dkg, Mode::Feldman) => Some(ProofOfKnowledge::prove(
                 &common.ceremony.session,

@@ -96,6 +96,36 @@ fn decoding_round_trips_on_every_curve() {
     decoding_round_trips::<Secp256k1>(&[]);
 }
 
+/// A refresh's commitments (zero constants) made without the constant's multiplication
+/// equal the ordinary ones, points and encoding, in both modes and with threshold one.
+fn zero_constant_commitments_match<C: Curve>() {
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(12);
+    for t in [1, 2, 5] {
+        let f = Polynomial::<C>::random(C::Scalar::ZERO, t, &mut rng).unwrap();
+        let g = Polynomial::<C>::random(C::Scalar::ZERO, t, &mut rng).unwrap();
+        for mode in [Mode::Pedersen, Mode::Feldman] {
+            let plain = Commitments::<C>::commit(mode, &f, Some(&g)).unwrap();
+            let lean = Commitments::<C>::commit_zero_constant(mode, &f, Some(&g)).unwrap();
+            assert_eq!(lean.points(), plain.points());
+            assert!(bool::from(lean.constant().is_identity()));
+            let (mut a, mut b) = (Writer::new(), Writer::new());
+            plain.write(&mut a);
+            lean.write(&mut b);
+            assert_eq!(a.into_bytes(), b.into_bytes());
+        }
+        let short = Polynomial::<C>::random(C::Scalar::ZERO, t + 1, &mut rng).unwrap();
+        assert!(Commitments::<C>::commit_zero_constant(Mode::Pedersen, &f, Some(&short)).is_err());
+        assert!(Commitments::<C>::commit_zero_constant(Mode::Pedersen, &f, None).is_err());
+    }
+}
+
+#[test]
+fn zero_constant_commitments_match_on_every_curve() {
+    zero_constant_commitments_match::<Ed25519>();
+    zero_constant_commitments_match::<Ristretto255>();
+    zero_constant_commitments_match::<Secp256k1>();
+}
+
 fn shares_verify<C: Curve>() {
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
     let f = Polynomial::<C>::random(C::Scalar::random(&mut rng), 4, &mut rng).unwrap();
