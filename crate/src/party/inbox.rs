@@ -46,43 +46,53 @@ pub(crate) fn peer_magic(me: PartyId, m: &Incoming<'_>, dropped: &mut Vec<Blame>
 /// copy costs a WebAssembly module 2.5 KB.
 #[inline(never)]
 pub(crate) fn unique<'a>(me: PartyId, inbox: &[Incoming<'a>], dropped: &mut Vec<Blame>) -> Unique<'a> {
-    let mut keyed: Vec<(PartyId, [u8; 4], usize)> = Vec::with_capacity(inbox.len());
-    // What is dropped, with the position of the message that caused it.
-    let mut blamed: Vec<(usize, Blame)> = Vec::new();
+    // Sender, magic and position in one integer (a sort of integers is the least code):
+    // the high half names the group, the low half is a position (a `usize`, so the casts
+    // back lose nothing).
+    let key = |from: PartyId, magic: [u8; 4], i: usize| {
+        (u128::from(from.get()) << 96) | (u128::from(u32::from_be_bytes(magic)) << 64) | i as u128
+    };
+    #[allow(clippy::cast_possible_truncation)]
+    let position = |k: u128| k as u64 as usize;
+    #[allow(clippy::cast_possible_truncation)]
+    let magic_of = |k: u128| ((k >> 64) as u32).to_be_bytes();
+    let mut keyed: Vec<u128> = Vec::with_capacity(inbox.len());
+    // What each message costs its sender, if anything, by position.
+    let mut blamed: Vec<Option<Blame>> = Vec::with_capacity(inbox.len());
     let mut malformed = Vec::new();
     for (i, m) in inbox.iter().enumerate() {
-        match peer_magic(me, m, &mut malformed) {
-            Some(magic) => keyed.push((m.from, magic, i)),
-            None => blamed.extend(malformed.drain(..).map(|b| (i, b))),
+        if let Some(magic) = peer_magic(me, m, &mut malformed) {
+            keyed.push(key(m.from, magic, i));
         }
+        blamed.push(malformed.pop());
     }
     crate::sort::heapsort(&mut keyed);
     let mut messages = Vec::with_capacity(keyed.len());
     let mut group = 0;
     while group < keyed.len() {
-        let (from, magic, first) = keyed[group];
-        let kept = inbox[first].bytes;
+        let first = position(keyed[group]);
+        let (from, kept) = (inbox[first].from, inbox[first].bytes);
         let mut conflicting = false;
         let mut next = group + 1;
-        while let Some(&(_, _, i)) = keyed.get(next).filter(|k| (k.0, k.1) == (from, magic)) {
+        while let Some(&k) = keyed.get(next).filter(|&&k| k >> 64 == keyed[group] >> 64) {
+            let i = position(k);
             if conflicting {
                 // Both already dropped: a third message of the kind changes nothing.
             } else if crate::ct::bytes_eq(kept, inbox[i].bytes) {
                 // Without an early exit: a direct message may carry a secret share.
-                blamed.push((i, Blame::new(from, BlameReason::DuplicateMessage)));
+                blamed[i] = Some(Blame::new(from, BlameReason::DuplicateMessage));
             } else {
-                blamed.push((i, Blame::new(from, BlameReason::ConflictingMessage)));
+                blamed[i] = Some(Blame::new(from, BlameReason::ConflictingMessage));
                 conflicting = true;
             }
             next += 1;
         }
         if !conflicting {
-            messages.push((from, magic, kept));
+            messages.push((from, magic_of(keyed[group]), kept));
         }
         group = next;
     }
-    crate::sort::sort_by_key_stable(&mut blamed, |b| b.0);
-    dropped.extend(blamed.into_iter().map(|(_, b)| b));
+    dropped.extend(blamed.into_iter().flatten());
     Unique { messages }
 }
 
