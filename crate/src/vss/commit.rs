@@ -425,7 +425,7 @@ impl<C: Curve> Commitments<C> {
     /// [`wire::Error::TooShort`], [`wire::Error::CountTooLarge`],
     /// [`wire::Error::InvalidValue`] (also for a zero count).
     pub fn read(mode: Mode, max: usize, r: &mut Reader<'_>) -> Result<Self, wire::Error> {
-        Self::read_with(mode, max, r, read_point::<C>)
+        Self::read_with(mode, max, r, |raw| decode_points::<C>(raw, read_point::<C>))
     }
 
     /// As [`Commitments::read`] but without the prime-order-subgroup check (only
@@ -441,34 +441,24 @@ impl<C: Curve> Commitments<C> {
         // WebAssembly runs a dealer's receivers in other instances (the demo's workers):
         // nothing lent to find there, and the lookup's code is 5 KB of the full module.
         #[cfg(not(target_arch = "wasm32"))]
-        {
-            let raw = Self::take_points(max, r)?;
-            let points = crate::party::shared::decode(raw, decode_unchecked_subgroup::<C>)?;
-            Ok(Commitments {
-                mode,
-                points,
-                encoded: Encoded::known(raw),
-            })
-        }
+        return Self::read_with(mode, max, r, |raw| {
+            crate::party::shared::decode(raw, decode_unchecked_subgroup::<C>)
+        });
         #[cfg(target_arch = "wasm32")]
-        Self::read_with(mode, max, r, C::read_point_unchecked_subgroup)
+        Self::read_with(mode, max, r, decode_unchecked_subgroup::<C>)
     }
 
+    /// `count` (between 1 and `max`) points, their bytes decoded by `decode`.
     fn read_with(
         mode: Mode,
         max: usize,
         r: &mut Reader<'_>,
-        read: impl Fn(&mut Reader<'_>) -> Result<C::Point, wire::Error>,
+        decode: impl FnOnce(&[u8]) -> Result<Vec<C::Point>, wire::Error>,
     ) -> Result<Self, wire::Error> {
         let raw = Self::take_points(max, r)?;
-        let mut body = Reader::new(raw);
-        let mut points = Vec::with_capacity(raw.len() / C::POINT_LEN);
-        while body.remaining() > 0 {
-            points.push(read(&mut body)?);
-        }
         Ok(Commitments {
             mode,
-            points,
+            points: decode(raw)?,
             encoded: Encoded::known(raw),
         })
     }
@@ -514,17 +504,23 @@ impl<C: Curve> Commitments<C> {
     }
 }
 
-/// The points of `raw` (a whole number of encodings), canonical but not checked for the
-/// prime-order subgroup. A named function: its type is the key a process's parties share
-/// the decoding under.
-#[cfg(not(target_arch = "wasm32"))]
-fn decode_unchecked_subgroup<C: Curve>(raw: &[u8]) -> Result<Vec<C::Point>, wire::Error> {
+/// The points of `raw` (a whole number of encodings), each read by `read`.
+fn decode_points<C: Curve>(
+    raw: &[u8],
+    read: impl Fn(&mut Reader<'_>) -> Result<C::Point, wire::Error>,
+) -> Result<Vec<C::Point>, wire::Error> {
     let mut body = Reader::new(raw);
     let mut points = Vec::with_capacity(raw.len() / C::POINT_LEN);
     while body.remaining() > 0 {
-        points.push(C::read_point_unchecked_subgroup(&mut body)?);
+        points.push(read(&mut body)?);
     }
     Ok(points)
+}
+
+/// The points of `raw`, canonical but not checked for the prime-order subgroup. A named
+/// function: its type is the key a process's parties share the decoding under.
+fn decode_unchecked_subgroup<C: Curve>(raw: &[u8]) -> Result<Vec<C::Point>, wire::Error> {
+    decode_points::<C>(raw, C::read_point_unchecked_subgroup)
 }
 
 /// `Σ_k x^k·points[k]` by Horner's rule with `x` a small public integer (variable time).
