@@ -779,8 +779,8 @@ fn one_cheating_dealer_among_64_is_named_with_the_shared_checks_on() {
 
 /// With `parallel` the simulator steps a round's parties concurrently (and they share out
 /// the decoding and the aggregate check); without a tamper it hands each party the bytes
-/// where they were sent, with one every message is an envelope of its own (a pass-through
-/// tamper here). All four runs (sequential or parallel, with or without the tamper) send the
+/// where they were sent, and with a tamper every message is an envelope of its own (a
+/// pass-through tamper here). All four runs (sequential or parallel, with or without the tamper) send the
 /// same bytes, in the same order, and reach the same outcomes, with one cheating dealer too
 /// (the shared check fails, every receiver falls back to its per-dealer checks).
 #[cfg(feature = "parallel")]
