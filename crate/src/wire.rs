@@ -275,9 +275,16 @@ impl Writer {
         }
     }
 
-    /// A writer that starts with a magic and version header.
+    /// A writer that starts with a magic and version header, with room for a small message
+    /// (a share message with two scalars fits).
     pub fn with_header(magic: &[u8; 4], version: u16) -> Self {
-        let mut w = Writer::with_capacity(64);
+        Writer::with_header_and_room(magic, version, 122)
+    }
+
+    /// [`Writer::with_header`] with room for `body` bytes after the header: a writer that
+    /// never grows never copies (and wipes) what it holds.
+    pub fn with_header_and_room(magic: &[u8; 4], version: u16, body: usize) -> Self {
+        let mut w = Writer::with_capacity(6usize.saturating_add(body));
         w.put(magic);
         w.u16(version);
         w

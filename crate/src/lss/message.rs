@@ -82,7 +82,10 @@ impl<C: Curve> DealMessage<C> {
     }
 
     fn encode(&self) -> Vec<u8> {
-        let mut w = Writer::with_header(DEAL_MAGIC, VERSION);
+        // Ids, session, the points, and a proof of knowledge (a point and a scalar).
+        let points = self.commitments.threshold() + 1;
+        let body = 40 + points * C::POINT_LEN + 32;
+        let mut w = Writer::with_header_and_room(DEAL_MAGIC, VERSION, body);
         w.u8(C::ID)
             .u8(self.kind.to_byte())
             .u8(self.commitments.mode().to_byte());
@@ -92,7 +95,9 @@ impl<C: Curve> DealMessage<C> {
         if let Some(p) = &self.proof {
             p.write(&mut w);
         }
-        w.into_bytes()
+        let bytes = w.into_bytes();
+        debug_assert!(bytes.len() <= 6 + body, "a deal outgrew the room made for it");
+        bytes
     }
 
     /// The session id.

@@ -204,7 +204,11 @@ impl<O: Send + 'static> Network<O> {
         // Each party's inbox, in delivery order (one pass over what was delivered).
         let mut inboxes: BTreeMap<PartyId, Vec<Incoming<'_>>> = BTreeMap::new();
         let mut deliver = |to: PartyId, from: PartyId, bytes| {
-            inboxes.entry(to).or_default().push(Incoming::new(from, bytes));
+            // Room for one message from everyone, the usual round, from the start.
+            let inbox = inboxes
+                .entry(to)
+                .or_insert_with(|| Vec::with_capacity(everyone.len()));
+            inbox.push(Incoming::new(from, bytes));
         };
         match &delivered {
             Some(envelopes) => envelopes.iter().for_each(|e| deliver(e.to, e.from, &e.bytes)),
