@@ -100,8 +100,11 @@ fn network_parallel<C: Curve>(
     label: &str,
 ) -> Network<Outcome<C>> {
     use rayon::prelude::*;
+    // One participant per task, so that the dealers (often the first ids) spread over
+    // every thread.
     let parties: Vec<(DealingParty<C>, Outgoing)> = participants(c)
         .into_par_iter()
+        .with_max_len(1)
         .map(|p| {
             DealingParty::start(c.clone(), p, old.get(&p), &mut common::party_rng(label, p)).expect("start")
         })

@@ -224,7 +224,11 @@ impl<O: Send + 'static> Network<O> {
         #[cfg(feature = "parallel")]
         let results: Vec<(PartyId, Result<Step<O>, crate::Error>)> = if self.parallel {
             use rayon::prelude::*;
-            self.parties.par_iter_mut().map(step).collect()
+            // One party per task: the busy parties of a round are often neighbours (the
+            // dealers, the first ids), and rayon's adaptive split would leave a run of them
+            // to one thread.
+            let parties: Vec<_> = self.parties.iter_mut().collect();
+            parties.into_par_iter().with_max_len(1).map(step).collect()
         } else {
             self.parties.iter_mut().map(step).collect()
         };
