@@ -125,15 +125,10 @@ where
     // WebAssembly runs its parties on one thread: nothing to share out.
     #[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
     for bytes in all {
-        let slot = decoded_slot::<F>(bytes);
-        // Busy: another party is decoding it.
-        let Some(mut kept) = claim(&slot) else {
-            continue;
-        };
-        if kept.is_none() {
-            // An error is not kept: the party's own `decode` meets it again and reports it.
-            *kept = decode(bytes).ok().map(|v| Arc::new(v) as table::Value);
-        }
+        // An error is not kept: the party's own `decode` meets it again and reports it.
+        table::make_unless_busy(&decoded_slot::<F>(bytes), || {
+            decode(bytes).ok().map(|v| Arc::new(v) as table::Value)
+        });
     }
     #[cfg(not(all(feature = "in-process-sharing", not(target_arch = "wasm32"))))]
     let _ = (all.into_iter(), decode);

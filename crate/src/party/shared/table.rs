@@ -5,7 +5,9 @@ use super::{Any, Arc, Held, TypeId};
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
+#[cfg(not(target_arch = "wasm32"))]
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 /// The table's budget: key bytes plus each value's declared size. Enough for the
 /// deals of two n = 128 reshares (2 × 86 deals of 2.8 KB) with room to spare.
@@ -15,9 +17,14 @@ pub(super) const MAX_ENTRIES: usize = 4096;
 
 pub(super) type Value = Arc<dyn Any + Send + Sync>;
 
-/// One entry's value: empty until a party has made it. A party making it holds the
-/// lock, so another thread's party that wants the same value waits for it.
-pub(super) type Slot = Mutex<Option<Value>>;
+/// One entry's value: empty until a party has made it, then read without a lock. A party
+/// making it holds `making`, so another thread's party that wants the same value waits for
+/// it.
+#[derive(Default)]
+pub(super) struct Slot {
+    value: OnceLock<Value>,
+    making: Mutex<()>,
+}
 
 struct Entry {
     /// The decoding function's (or the value's) type and a domain label: entries
@@ -44,6 +51,13 @@ pub(super) struct Table {
     next: u64,
 }
 
+/// Natively a readers-writer lock: parties of several threads look entries up at the
+/// same moment (the same broadcasts, in the same order), and most lookups find what they
+/// look for, so they read side by side; only a new entry or an eviction writes.
+#[cfg(not(target_arch = "wasm32"))]
+static TABLE: RwLock<Option<Table>> = RwLock::new(None);
+/// On WebAssembly (one thread) a plain lock.
+#[cfg(target_arch = "wasm32")]
 static TABLE: Mutex<Option<Table>> = Mutex::new(None);
 
 type ByBytes = BTreeMap<Box<[u8]>, Vec<Entry>>;
@@ -137,9 +151,21 @@ impl Files {
     }
 }
 
-fn lock() -> MutexGuard<'static, Option<Table>> {
-    // A panic elsewhere while holding the lock leaves a consistent table (every
-    // update below is complete before it returns), so a poisoned lock is still usable.
+// A panic elsewhere while holding the lock leaves a consistent table (every update
+// below is complete before it returns), so a poisoned lock is still usable.
+
+#[cfg(not(target_arch = "wasm32"))]
+fn write() -> RwLockWriteGuard<'static, Option<Table>> {
+    TABLE.write().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn read() -> RwLockReadGuard<'static, Option<Table>> {
+    TABLE.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(target_arch = "wasm32")]
+fn write() -> MutexGuard<'static, Option<Table>> {
     TABLE.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
@@ -153,7 +179,15 @@ pub(super) fn slot(
     parts: &[&Held<Vec<u8>>],
     extra: usize,
 ) -> Arc<Slot> {
-    lock()
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(found) = read()
+        .as_ref()
+        .and_then(|t| t.find(function, domain, bytes, parts))
+    {
+        return found;
+    }
+    // Not there (or made meanwhile by another thread, which `Table::slot` finds).
+    write()
         .get_or_insert_with(Table::default)
         .slot(function, domain, bytes, parts, extra)
 }
@@ -168,6 +202,21 @@ fn same_parts(kept: &[Held<Vec<u8>>], asked: &[&Held<Vec<u8>>]) -> bool {
 }
 
 impl Table {
+    /// The slot of `(function, domain, bytes, parts)`, if there is one.
+    fn find(
+        &self,
+        function: TypeId,
+        domain: &'static [u8],
+        bytes: &[u8],
+        parts: &[&Held<Vec<u8>>],
+    ) -> Option<Arc<Slot>> {
+        let same = |e: &&Entry| e.function == function && e.domain == domain && same_parts(&e.parts, parts);
+        self.entries
+            .get(bytes)
+            .and_then(|v| v.iter().find(same))
+            .map(|entry| entry.slot.clone())
+    }
+
     /// [`slot`], in this table.
     pub(super) fn slot(
         &mut self,
@@ -177,11 +226,10 @@ impl Table {
         parts: &[&Held<Vec<u8>>],
         extra: usize,
     ) -> Arc<Slot> {
-        let same = |e: &&Entry| e.function == function && e.domain == domain && same_parts(&e.parts, parts);
-        if let Some(entry) = self.entries.get(bytes).and_then(|v| v.iter().find(same)) {
-            return entry.slot.clone();
+        if let Some(found) = self.find(function, domain, bytes, parts) {
+            return found;
         }
-        let slot = Arc::new(Mutex::new(None));
+        let slot = Arc::new(Slot::default());
         let size = bytes.len() + parts.iter().map(|p| p.len()).sum::<usize>() + extra;
         if size > BUDGET / 4 {
             return slot;
@@ -242,20 +290,70 @@ impl Table {
 /// `slot`'s value, waiting while a party of another thread makes it, or made by `make`
 /// while holding the slot (so a party of another thread waits for it in turn). An
 /// error is not kept: the next caller makes it again. A panic while the slot was held
-/// leaves it empty or made, so a poisoned lock is still usable.
+/// leaves it empty, so a poisoned lock is still usable.
 pub(super) fn made<V: Send + Sync + 'static, E>(
     slot: &Slot,
     make: impl FnOnce() -> Result<Arc<V>, E>,
 ) -> Result<Arc<V>, E> {
-    let mut kept = slot.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(hit) = kept.as_ref().and_then(|v| v.clone().downcast::<V>().ok()) {
-        return Ok(hit);
-    }
+    let claimed = match found_or_claimed(slot) {
+        Found::Made(value) => match value.downcast::<V>() {
+            Ok(value) => return Ok(value),
+            // Another type under the same key cannot be (the type is in the key): made
+            // anew, not kept.
+            Err(_) => None,
+        },
+        Found::Claimed(making) => Some(making),
+    };
     let value = make()?;
-    *kept = Some(value.clone());
+    if claimed.is_some() {
+        keep(slot, value.clone());
+    }
     Ok(value)
 }
 
+/// What a party finds in a slot: the value, or the right to make it.
+enum Found<'a> {
+    Made(Value),
+    Claimed(MutexGuard<'a, ()>),
+}
+
+/// Not generic and not inlined: every [`made`] of every value type calls this one.
+#[inline(never)]
+fn found_or_claimed(slot: &Slot) -> Found<'_> {
+    if let Some(value) = slot.value.get() {
+        return Found::Made(value.clone());
+    }
+    let making = slot.making.lock().unwrap_or_else(PoisonError::into_inner);
+    // Made while this party waited.
+    match slot.value.get() {
+        Some(value) => Found::Made(value.clone()),
+        None => Found::Claimed(making),
+    }
+}
+
+/// Stores a made value (not generic either).
+#[inline(never)]
+fn keep(slot: &Slot, value: Value) {
+    let _ = slot.value.set(value);
+}
+
+/// Makes `slot`'s value with `make` unless it is made or a party of another thread is
+/// making it ([`super::prefetch`]). `None` from `make` keeps the slot empty.
+#[cfg(not(target_arch = "wasm32"))]
+pub(super) fn make_unless_busy(slot: &Slot, make: impl FnOnce() -> Option<Value>) {
+    if slot.value.get().is_some() {
+        return;
+    }
+    let Some(_making) = super::claim(&slot.making) else {
+        return;
+    };
+    if slot.value.get().is_none() {
+        if let Some(value) = make() {
+            let _ = slot.value.set(value);
+        }
+    }
+}
+
 pub(super) fn clear() {
-    *lock() = None;
+    *write() = None;
 }
