@@ -275,7 +275,7 @@ impl Writer {
         }
     }
 
-    /// A writer that starts with a magic and version header, with room for a small message
+    /// A writer that starts with a magic and version header, with room for 128 bytes in all
     /// (a share message with two scalars fits).
     pub fn with_header(magic: &[u8; 4], version: u16) -> Self {
         Writer::with_header_and_room(magic, version, 122)
