@@ -73,6 +73,16 @@ pub trait Curve: Copy + Clone + Debug + Default + PartialEq + Eq + Send + Sync +
         None
     }
 
+    /// The encodings (`POINT_LEN` bytes each, in order) of `Σ_k x^k·points[k]` at each
+    /// public `x` of `xs` (one to eight), the points given by their encodings, where the
+    /// group evaluates several at once faster than one by one; `None` (the default) where
+    /// it does not. Only with `in-process-sharing`: the receivers of one process share them.
+    #[cfg(feature = "in-process-sharing")]
+    fn evaluate_encoded(encoded: &[u8], xs: &[u16]) -> Option<Vec<u8>> {
+        let _ = (encoded, xs);
+        None
+    }
+
     /// `Σ_k coefficients[k]·x^k` at a small public `x` (a party id), in constant time in the
     /// coefficients. Horner's rule by default; with feature `fast-dealing` the Curve25519
     /// groups reduce each step with a single small product instead of a general one.
@@ -246,6 +256,16 @@ pub(crate) fn mul_small_vartime<P: Group>(p: &P, v: u64) -> P {
 
 #[cfg(feature = "ed25519")]
 mod ed25519;
+/// Curve25519 commitments eight at a time with AVX-512 IFMA (a dealer's hot path).
+#[cfg(all(
+    target_arch = "x86_64",
+    feature = "std",
+    any(feature = "ristretto255", feature = "ed25519"),
+    feature = "fast-dealing",
+    feature = "in-process-sharing"
+))]
+#[allow(unsafe_code)] // target-feature calls after detection, vector loads and stores
+mod ifma;
 #[cfg(feature = "ristretto255")]
 mod ristretto255;
 #[cfg(all(any(feature = "ed25519", feature = "ristretto255"), feature = "fast-dealing"))]

@@ -36,6 +36,7 @@ use core::sync::atomic::{AtomicUsize, Ordering};
 #[cfg(feature = "in-process-sharing")]
 use std::sync::{Mutex, OnceLock, PoisonError};
 
+use group::GroupEncoding;
 use subtle::ConstantTimeEq;
 
 use super::checks::{plain_or, sum_rows};
@@ -61,9 +62,20 @@ pub(super) struct DealSet<C: Curve> {
     /// … and its points `A_k`, one multi-scalar multiplication each, which the receivers
     /// of several threads make together.
     aggregate: shared::Parts<C::Point>,
+    /// The aggregate's points encoded, for the group's batched evaluation
+    /// ([`Curve::evaluate_encoded`]), made once.
+    encoded_aggregate: OnceLock<Vec<u8>>,
+    /// For each eight receivers in the ceremony's order, their ids and the aggregate at
+    /// them, encoded (`None` where the group has no batched evaluation), made by the first
+    /// of them to ask.
+    evaluations: Vec<Mutex<Option<Evaluated>>>,
     /// Sums already made.
     combined: Mutex<Vec<Arc<Sum<C>>>>,
 }
+
+/// A batch's ids and their evaluations, encoded one after another.
+#[cfg(feature = "in-process-sharing")]
+type Evaluated = (Vec<u16>, Option<Vec<u8>>);
 
 /// One sum of the set's commitment vectors, `Σ_{d∈qualified} μ_d·C_d`.
 #[cfg(feature = "in-process-sharing")]
@@ -177,6 +189,10 @@ impl<C: Curve> DealSet<C> {
                 users: AtomicUsize::new(0),
                 rho: OnceLock::new(),
                 aggregate: shared::Parts::new(found.first().map_or(0, |m| m.commitments.threshold())),
+                encoded_aggregate: OnceLock::new(),
+                evaluations: (0..common.ceremony.receivers.len().div_ceil(8))
+                    .map(|_| Mutex::new(None))
+                    .collect(),
                 combined: Mutex::new(Vec::new()),
             },
         );
@@ -199,9 +215,53 @@ impl<C: Curve> DealSet<C> {
             C::msm_vartime(rho, &column)
         });
         let lhs = weighted_commitment(common.ceremony.mode, shares.iter().copied(), rho);
+        if let Some(rhs) = self.evaluated(common, points) {
+            // Public: whether the batch passes, as below.
+            return Some(crate::ct::public(bool::from(
+                lhs.to_bytes().as_ref().ct_eq(&rhs[..]),
+            )));
+        }
         let rhs = horner_small_vartime(points, u64::from(common.me.get()));
         // Public: whether the batch passes (it does for every honest dealing).
         Some(crate::ct::public(bool::from(lhs.ct_eq(&rhs))))
+    }
+
+    /// The aggregate at this receiver's id, encoded, where the group evaluates eight at a
+    /// time: from its batch of eight receivers (in the ceremony's order), made once per
+    /// process by the first of them to ask while the others of the batch wait. `None` where
+    /// the group does not (each receiver then runs Horner's rule alone).
+    fn evaluated(&self, common: &Common<C>, points: &[C::Point]) -> Option<Vec<u8>> {
+        let receivers = &common.ceremony.receivers;
+        let at = receivers.iter().position(|r| *r == common.me)?;
+        let xs: Vec<u16> = receivers
+            .iter()
+            .skip(at / 8 * 8)
+            .take(8)
+            .map(|r| r.get())
+            .collect();
+        let mut kept = self
+            .evaluations
+            .get(at / 8)?
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let (made_for, made) = kept.get_or_insert_with(|| {
+            let encoded = self.encoded_aggregate.get_or_init(|| {
+                points
+                    .iter()
+                    .flat_map(|p| p.to_bytes().as_ref().to_vec())
+                    .collect()
+            });
+            let made = C::evaluate_encoded(encoded, &xs);
+            (xs.clone(), made)
+        });
+        // Another ceremony's order (never within one set) is not served from this batch.
+        if *made_for != xs {
+            return None;
+        }
+        let lane = at % 8;
+        made.as_ref()?
+            .get(lane * C::POINT_LEN..(lane + 1) * C::POINT_LEN)
+            .map(<[u8]>::to_vec)
     }
 
     /// `Σ_{d∈qualified} μ_d·C_d` (`weights` μ, or all ones), made once per process for

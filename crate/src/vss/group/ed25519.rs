@@ -53,6 +53,18 @@ fn ed25519_h() -> curve25519_dalek::EdwardsPoint {
     }
 }
 
+/// `H`'s encoding (for the IFMA tables, which build on its coordinates).
+#[cfg(all(
+    target_arch = "x86_64",
+    feature = "std",
+    feature = "fast-dealing",
+    feature = "in-process-sharing"
+))]
+pub(super) fn generator_h_bytes() -> [u8; 32] {
+    use curve25519_dalek::traits::BasepointTable;
+    tables::h().basepoint().compress().to_bytes()
+}
+
 /// `s·G`. Natively dalek's precomputed static table, until the process has made many
 /// ([`wide`]); on WebAssembly a table built once per instance instead, because the static
 /// is 38 KB of incompressible data, a tenth of a gzipped Lens or Pulsar module, while
@@ -145,6 +157,38 @@ impl Curve for Ed25519 {
         {
             mul_g(a) + ed25519_h() * b
         }
+    }
+
+    /// With AVX-512 IFMA, eight commitments at a time (see `ifma`), decoded into dalek's
+    /// points; elsewhere `None`, one multiplication at a time.
+    #[cfg(all(
+        target_arch = "x86_64",
+        feature = "std",
+        feature = "fast-dealing",
+        feature = "in-process-sharing"
+    ))]
+    fn commit_encoded(
+        values: &[Self::Scalar],
+        blinds: Option<&[Self::Scalar]>,
+    ) -> Option<(alloc::vec::Vec<Self::Point>, alloc::vec::Vec<u8>)> {
+        let bytes = super::ifma::edwards_commitments(values, blinds)?;
+        // dalek makes points only by decoding; ours are canonical multiples of G and H, so
+        // this never fails (and would fall back to dalek's multiplications if it did).
+        let points = super::ifma::decode(&bytes, |e| {
+            curve25519_dalek::edwards::CompressedEdwardsY(e).decompress()
+        })?;
+        Some((points, bytes))
+    }
+
+    /// With AVX-512 IFMA, eight evaluations at a time (see `ifma`); elsewhere `None`.
+    #[cfg(all(
+        target_arch = "x86_64",
+        feature = "std",
+        feature = "fast-dealing",
+        feature = "in-process-sharing"
+    ))]
+    fn evaluate_encoded(encoded: &[u8], xs: &[u16]) -> Option<alloc::vec::Vec<u8>> {
+        super::ifma::edwards_evaluations(encoded, xs)
     }
 
     #[cfg(feature = "fast-dealing")]

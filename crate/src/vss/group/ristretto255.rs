@@ -36,6 +36,17 @@ fn ristretto_h() -> curve25519_dalek::RistrettoPoint {
     curve25519_dalek::RistrettoPoint::from_uniform_bytes(&h_seed(Ristretto255::NAME, b"H", 0))
 }
 
+/// `H`'s encoding (for the IFMA tables, which build on its Edwards coordinates).
+#[cfg(all(
+    target_arch = "x86_64",
+    feature = "std",
+    feature = "fast-dealing",
+    feature = "in-process-sharing"
+))]
+pub(super) fn generator_h_bytes() -> [u8; 32] {
+    tables::h().basepoint().compress().to_bytes()
+}
+
 /// `s·G`. Natively dalek's precomputed static table; on WebAssembly a table built once per
 /// instance instead, because the static is 38 KB of incompressible data, a tenth of a gzipped
 /// Lens or Pulsar module, while building the table costs about 5 ms there, once (2.6 ms
@@ -109,6 +120,17 @@ impl Curve for Ristretto255 {
         values: &[Self::Scalar],
         blinds: Option<&[Self::Scalar]>,
     ) -> Option<(Vec<Self::Point>, Vec<u8>)> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(made) = super::ifma::ristretto_commitments(values, blinds).and_then(|bytes| {
+            // dalek makes points only by decoding; ours are canonical, so this never fails
+            // (and would fall back to dalek's multiplications if it did).
+            let points = super::ifma::decode(&bytes, |e| {
+                curve25519_dalek::ristretto::CompressedRistretto(e).decompress()
+            })?;
+            Some((points, bytes))
+        }) {
+            return Some(made);
+        }
         let half = curve25519_dalek::Scalar::from_bytes_mod_order(HALF);
         let halve = |s: &Self::Scalar| s * half;
         let halves: Vec<Self::Point> = match blinds {
@@ -129,6 +151,17 @@ impl Curve for Ristretto255 {
             bytes.extend_from_slice(e.as_bytes());
         }
         Some((points, bytes))
+    }
+
+    /// With AVX-512 IFMA, eight evaluations at a time (see `ifma`); elsewhere `None`.
+    #[cfg(all(
+        target_arch = "x86_64",
+        feature = "std",
+        feature = "fast-dealing",
+        feature = "in-process-sharing"
+    ))]
+    fn evaluate_encoded(encoded: &[u8], xs: &[u16]) -> Option<alloc::vec::Vec<u8>> {
+        super::ifma::ristretto_evaluations(encoded, xs)
     }
 
     #[cfg(feature = "fast-dealing")]

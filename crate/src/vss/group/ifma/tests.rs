@@ -1,0 +1,256 @@
+//! The eight-lane arithmetic against the one-lane reference, and the commitments against
+//! dalek's, byte for byte. Skipped (with a note) on a CPU without AVX-512 IFMA.
+
+use alloc::vec::Vec;
+
+use curve25519_dalek::{EdwardsPoint, RistrettoPoint, Scalar};
+use rand_core::{RngCore, SeedableRng};
+
+use super::field::{self, F8};
+use super::reference::Fe;
+use super::{available, edwards_commitments, ristretto_commitments};
+use crate::vss::{Curve, Ed25519, Ristretto255};
+
+fn skip() -> bool {
+    if !available() {
+        std::eprintln!("no AVX-512 IFMA on this CPU: the eight-lane path is not tested here");
+    }
+    !available()
+}
+
+fn rng(seed: u64) -> rand_chacha::ChaCha20Rng {
+    rand_chacha::ChaCha20Rng::seed_from_u64(seed)
+}
+
+/// Field elements with the edge cases first: 0, 1, p − 1, p, p + 1 (non-canonical),
+/// 2^255 − 1, limbs at their loose bound; then random ones.
+fn elements(n: usize, seed: u64) -> Vec<Fe> {
+    let mask = (1u64 << 51) - 1;
+    let p = Fe([mask - 18, mask, mask, mask, mask]);
+    let mut out = alloc::vec![
+        Fe::ZERO,
+        Fe::ONE,
+        p.sub(Fe::ONE),
+        p,
+        Fe([mask - 17, mask, mask, mask, mask]),
+        Fe([mask; 5]),
+        Fe([mask + (1 << 16) - 1; 5]),
+    ];
+    let mut r = rng(seed);
+    while out.len() < n {
+        let mut b = [0u8; 32];
+        r.fill_bytes(&mut b);
+        out.push(Fe::from_bytes(&b));
+    }
+    out
+}
+
+fn load(values: &[Fe]) -> F8 {
+    // SAFETY: the callers checked `available()`; each load reads eight u64.
+    unsafe {
+        F8(core::array::from_fn(|k| {
+            let lanes: [u64; 8] = core::array::from_fn(|l| values[l].0[k]);
+            core::arch::x86_64::_mm512_loadu_si512(lanes.as_ptr().cast())
+        }))
+    }
+}
+
+fn bytes_of(a: &F8, lane: usize) -> [u8; 32] {
+    Fe(field::lane(a, lane)).to_bytes()
+}
+
+#[test]
+fn eight_lane_field_arithmetic_matches_the_reference() {
+    if skip() {
+        return;
+    }
+    let xs = elements(64, 1);
+    let ys = elements(64, 2);
+    for (a, b) in xs.chunks_exact(8).zip(ys.chunks_exact(8).rev()) {
+        let (va, vb) = (load(a), load(b));
+        // SAFETY: `available()` is true (checked above).
+        let (m, s, d, n, f, i) = unsafe {
+            (
+                field::mul(&va, &vb),
+                field::square(&va),
+                field::sub(&va, &vb),
+                field::add(&va, &vb),
+                field::freeze(&va),
+                field::invert(&va),
+            )
+        };
+        for l in 0..8 {
+            assert_eq!(bytes_of(&m, l), a[l].mul(b[l]).to_bytes(), "product, lane {l}");
+            assert_eq!(bytes_of(&s, l), a[l].square().to_bytes(), "square, lane {l}");
+            assert_eq!(bytes_of(&d, l), a[l].sub(b[l]).to_bytes(), "difference, lane {l}");
+            assert_eq!(bytes_of(&n, l), a[l].add(b[l]).to_bytes(), "sum, lane {l}");
+            // 1/0 is 0, as the reference's exponentiation gives.
+            assert_eq!(bytes_of(&i, l), a[l].invert().to_bytes(), "inverse, lane {l}");
+            // Frozen limbs are the canonical ones.
+            assert_eq!(Fe(field::lane(&f, l)), a[l].reduced(), "freeze, lane {l}");
+        }
+        // SAFETY: as above.
+        let (zero, neg) = unsafe { (field::is_zero(&va), field::is_negative(&va)) };
+        for (l, x) in a.iter().enumerate() {
+            assert_eq!(zero >> l & 1 == 1, x.is_zero(), "is_zero, lane {l}");
+            assert_eq!(neg >> l & 1 == 1, x.is_negative(), "is_negative, lane {l}");
+        }
+    }
+}
+
+fn scalars(n: usize, seed: u64) -> Vec<Scalar> {
+    let mut r = rng(seed);
+    let mut out = alloc::vec![
+        Scalar::ZERO,
+        Scalar::ONE,
+        -Scalar::ONE,
+        Scalar::from(8u64),
+        -Scalar::from(8u64)
+    ];
+    while out.len() < n {
+        let mut b = [0u8; 64];
+        r.fill_bytes(&mut b);
+        out.push(Scalar::from_bytes_mod_order_wide(&b));
+    }
+    out.truncate(n);
+    out
+}
+
+fn dalek_encodings(values: &[Scalar], blinds: Option<&[Scalar]>) -> Vec<u8> {
+    let h = Ristretto255::generator_h();
+    values
+        .iter()
+        .enumerate()
+        .flat_map(|(i, a)| {
+            let p = RistrettoPoint::mul_base(a) + blinds.map_or(RistrettoPoint::default(), |b| h * b[i]);
+            p.compress().to_bytes()
+        })
+        .collect()
+}
+
+fn dalek_edwards(values: &[Scalar], blinds: Option<&[Scalar]>) -> Vec<u8> {
+    let h = Ed25519::generator_h();
+    values
+        .iter()
+        .enumerate()
+        .flat_map(|(i, a)| {
+            let p = EdwardsPoint::mul_base(a) + blinds.map_or(EdwardsPoint::default(), |b| h * b[i]);
+            p.compress().to_bytes()
+        })
+        .collect()
+}
+
+#[test]
+fn commitments_match_dalek_byte_for_byte() {
+    if skip() {
+        return;
+    }
+    // Lengths around the eight lanes, zeros (the identity), ±1, ±8 (the digit bound).
+    for (n, seed) in [(1, 3), (5, 4), (8, 5), (9, 6), (43, 7), (86, 8)] {
+        let values = scalars(n, seed);
+        let blinds = scalars(n, seed + 100);
+        assert_eq!(
+            ristretto_commitments(&values, None),
+            Some(dalek_encodings(&values, None)),
+            "Feldman, {n}"
+        );
+        assert_eq!(
+            ristretto_commitments(&values, Some(&blinds)),
+            Some(dalek_encodings(&values, Some(&blinds))),
+            "Pedersen, {n}"
+        );
+    }
+    for (n, seed) in [(1, 13), (9, 14), (43, 15)] {
+        let values = scalars(n, seed);
+        let blinds = scalars(n, seed + 100);
+        assert_eq!(
+            edwards_commitments(&values, None),
+            Some(dalek_edwards(&values, None)),
+            "Ed25519 Feldman, {n}"
+        );
+        assert_eq!(
+            edwards_commitments(&values, Some(&blinds)),
+            Some(dalek_edwards(&values, Some(&blinds))),
+            "Ed25519 Pedersen, {n}"
+        );
+    }
+    // Ed25519's identity is (0, 1): 01 00 … 00.
+    let mut identity = [0u8; 32];
+    identity[0] = 1;
+    assert_eq!(
+        edwards_commitments(&[Scalar::ZERO], None),
+        Some(identity.to_vec())
+    );
+    // Both zero: the identity, encoded as 32 zero bytes.
+    let zeros = [Scalar::ZERO; 3];
+    assert_eq!(
+        ristretto_commitments(&zeros, Some(&zeros)),
+        Some(alloc::vec![0u8; 96])
+    );
+    // Unequal lengths: refused, not truncated.
+    assert_eq!(ristretto_commitments(&zeros, Some(&zeros[..2])), None);
+}
+
+#[test]
+fn many_random_multiples_match_dalek() {
+    if skip() {
+        return;
+    }
+    let values = scalars(1024, 9);
+    let blinds = scalars(1024, 10);
+    assert_eq!(
+        ristretto_commitments(&values, Some(&blinds)),
+        Some(dalek_encodings(&values, Some(&blinds)))
+    );
+}
+
+#[test]
+fn evaluations_match_horner_on_dalek_points() {
+    use crate::vss::commit::horner_small_vartime;
+    use group::GroupEncoding;
+    if skip() {
+        return;
+    }
+    let xs_cases: [&[u16]; 5] = [
+        &[1],
+        &[1, 2, 3, 4, 5, 6, 7, 8],
+        &[0, 64, 65, 127, 128, 9, 3],
+        &[1024, 1, 65535, 2, 300, 77, 5, 0],
+        &[43],
+    ];
+    for (count, seed) in [(1usize, 20u64), (2, 21), (8, 22), (9, 23), (43, 24), (86, 25)] {
+        let s = scalars(count, seed);
+        let ristretto: Vec<RistrettoPoint> = s.iter().map(RistrettoPoint::mul_base).collect();
+        // Ed25519 points with a torsion component too (read without the subgroup check).
+        let torsion = curve25519_dalek::constants::EIGHT_TORSION[1];
+        let edwards: Vec<EdwardsPoint> = s.iter().map(|x| EdwardsPoint::mul_base(x) + torsion).collect();
+        let r_enc: Vec<u8> = ristretto.iter().flat_map(|p| p.compress().to_bytes()).collect();
+        let e_enc: Vec<u8> = edwards.iter().flat_map(|p| p.compress().to_bytes()).collect();
+        for xs in xs_cases {
+            let want_r: Vec<u8> = xs
+                .iter()
+                .flat_map(|x| horner_small_vartime(&ristretto, u64::from(*x)).to_bytes())
+                .collect();
+            let want_e: Vec<u8> = xs
+                .iter()
+                .flat_map(|x| horner_small_vartime(&edwards, u64::from(*x)).to_bytes())
+                .collect();
+            assert_eq!(
+                super::ristretto_evaluations(&r_enc, xs),
+                Some(want_r),
+                "{count} at {xs:?}"
+            );
+            assert_eq!(
+                super::edwards_evaluations(&e_enc, xs),
+                Some(want_e),
+                "{count} at {xs:?}"
+            );
+        }
+    }
+    // Refused: no x, more than eight, a partial encoding, bytes that do not decode.
+    let one = RistrettoPoint::mul_base(&Scalar::ONE).compress().to_bytes();
+    assert_eq!(super::ristretto_evaluations(&one, &[]), None);
+    assert_eq!(super::ristretto_evaluations(&one, &[1; 9]), None);
+    assert_eq!(super::ristretto_evaluations(&one[..31], &[1]), None);
+    assert_eq!(super::ristretto_evaluations(&[0xff; 32], &[1]), None);
+}
