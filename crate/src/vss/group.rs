@@ -74,9 +74,11 @@ pub trait Curve: Copy + Clone + Debug + Default + PartialEq + Eq + Send + Sync +
     }
 
     /// The encodings (`POINT_LEN` bytes each, in order) of `Σ_k x^k·points[k]` at each
-    /// public `x` of `xs` (one to eight), the points given by their encodings, where the
+    /// public `x` of `xs` (up to eight), the points given by their encodings, where the
     /// group evaluates several at once faster than one by one; `None` (the default) where
-    /// it does not. Only with `in-process-sharing`: the receivers of one process share them.
+    /// it does not, whatever the arguments, so a caller asks with empty ones before it
+    /// encodes points. Only with `in-process-sharing`: the receivers of one process share
+    /// them.
     #[cfg(feature = "in-process-sharing")]
     fn evaluate_encoded(encoded: &[u8], xs: &[u16]) -> Option<Vec<u8>> {
         let _ = (encoded, xs);

@@ -231,6 +231,8 @@ impl<C: Curve> DealSet<C> {
     /// process by the first of them to ask while the others of the batch wait. `None` where
     /// the group does not (each receiver then runs Horner's rule alone).
     fn evaluated(&self, common: &Common<C>, points: &[C::Point]) -> Option<Vec<u8>> {
+        // Asked first, so that a group (or CPU) without it encodes no point.
+        C::evaluate_encoded(&[], &[])?;
         let receivers = &common.ceremony.receivers;
         let at = receivers.iter().position(|r| *r == common.me)?;
         let xs: Vec<u16> = receivers

@@ -152,12 +152,16 @@ fn commitments(encoding: Encoding, values: &[Scalar], blinds: Option<&[Scalar]>)
     Some(out)
 }
 
-/// The encodings of `Σ_k x^k·P_k` at each public `x` of `xs` (one to eight), the points
+/// The encodings of `Σ_k x^k·P_k` at each public `x` of `xs` (up to eight), the points
 /// `P_k` given by their encodings (`encoded`, 32 bytes each, canonical: dalek's); `None`
-/// without AVX-512 IFMA, for no `x` or more than eight, or if a point does not decode.
+/// without AVX-512 IFMA, for more than eight, or if a point does not decode. No `x`: an
+/// empty list, so that a caller can ask whether this CPU evaluates before encoding points.
 fn evaluations(encoding: Encoding, encoded: &[u8], xs: &[u16]) -> Option<Vec<u8>> {
-    if !available() || xs.is_empty() || xs.len() > 8 || !encoded.len().is_multiple_of(32) {
+    if !available() || xs.len() > 8 || !encoded.len().is_multiple_of(32) {
         return None;
+    }
+    if xs.is_empty() {
+        return Some(Vec::new());
     }
     let count = encoded.len() / 32;
     let mut points = Vec::with_capacity(count.div_ceil(8));
