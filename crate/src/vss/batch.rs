@@ -10,6 +10,8 @@
 use alloc::vec::Vec;
 
 use group::ff::Field;
+#[cfg(not(target_arch = "wasm32"))]
+use group::GroupEncoding;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
@@ -79,12 +81,7 @@ pub(crate) fn weighted_commitment<'a, C: Curve>(
     shares: impl Iterator<Item = &'a Share<C>>,
     rho: &[C::Scalar],
 ) -> C::Point {
-    let mut value = C::Scalar::ZERO;
-    let mut blind = C::Scalar::ZERO;
-    for (s, r) in shares.zip(rho.iter()) {
-        value += *s.value() * r;
-        blind += *s.blind() * r;
-    }
+    let (mut value, mut blind) = weighted_sums(shares, rho);
     let point = match mode {
         Mode::Pedersen => C::mul_base_h(&value, &blind),
         Mode::Feldman => C::mul_base(&value),
@@ -92,4 +89,48 @@ pub(crate) fn weighted_commitment<'a, C: Curve>(
     value.zeroize();
     blind.zeroize();
     point
+}
+
+/// The encoding of [`weighted_commitment`], by the group's one-product encoding where it
+/// has one ([`Curve::mul_base_encoded`]): what a receiver compares with an encoded
+/// evaluation (natively; WebAssembly has no batched evaluation to compare with).
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn weighted_commitment_encoded<'a, C: Curve>(
+    mode: Mode,
+    shares: impl Iterator<Item = &'a Share<C>>,
+    rho: &[C::Scalar],
+) -> Vec<u8> {
+    let (mut value, mut blind) = weighted_sums(shares, rho);
+    let blinded = match mode {
+        Mode::Pedersen => Some(&blind),
+        Mode::Feldman => None,
+    };
+    let encoded = match C::mul_base_encoded(&value, blinded) {
+        Some(e) => e.get(..C::POINT_LEN).map(<[u8]>::to_vec),
+        None => None,
+    };
+    let encoded = encoded.unwrap_or_else(|| {
+        let point = match blinded {
+            Some(b) => C::mul_base_h(&value, b),
+            None => C::mul_base(&value),
+        };
+        point.to_bytes().as_ref().to_vec()
+    });
+    value.zeroize();
+    blind.zeroize();
+    encoded
+}
+
+/// `(Σ ρ_i·s_i, Σ ρ_i·b_i)`, in constant time; the caller wipes them.
+fn weighted_sums<'a, C: Curve>(
+    shares: impl Iterator<Item = &'a Share<C>>,
+    rho: &[C::Scalar],
+) -> (C::Scalar, C::Scalar) {
+    let mut value = C::Scalar::ZERO;
+    let mut blind = C::Scalar::ZERO;
+    for (s, r) in shares.zip(rho.iter()) {
+        value += *s.value() * r;
+        blind += *s.blind() * r;
+    }
+    (value, blind)
 }

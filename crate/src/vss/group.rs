@@ -73,6 +73,14 @@ pub trait Curve: Copy + Clone + Debug + Default + PartialEq + Eq + Send + Sync +
         None
     }
 
+    /// The encoding of `value·G` (`blind` = `None`) or of `value·G + blind·H`, in constant
+    /// time, where the group makes the encoding of one product faster than the product and
+    /// its encoding one after the other; `None` (the default) where it does not.
+    fn mul_base_encoded(value: &Self::Scalar, blind: Option<&Self::Scalar>) -> Option<[u8; 32]> {
+        let _ = (value, blind);
+        None
+    }
+
     /// The encodings (`POINT_LEN` bytes each, in order) of `Σ_k x^k·points[k]` at each
     /// public `x` of `xs` (up to eight), the points given by their encodings, where the
     /// group evaluates several at once faster than one by one; `None` (the default) where

@@ -80,6 +80,26 @@ impl<C: Curve> core::fmt::Debug for PossessionProof<C> {
     }
 }
 
+/// `R = a·G (+ b·H)` and its encoding: by the group's one-product encoding where it has
+/// one (then decoded, since the proof keeps the point), else the product and its encoding.
+/// Natively only: WebAssembly has none, and the full module carries each group's code.
+fn nonce_commitment<C: Curve>(a: &C::Scalar, blind: Option<&C::Scalar>) -> (C::Point, Encoding<C>) {
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(made) = C::mul_base_encoded(a, blind).and_then(|bytes| {
+        let mut r_encoded = Encoding::<C>::default();
+        let wanted = r_encoded.as_ref().len();
+        r_encoded.as_mut().copy_from_slice(bytes.get(..wanted)?);
+        Option::<C::Point>::from(C::Point::from_bytes(&r_encoded)).map(|r| (r, r_encoded))
+    }) {
+        return made;
+    }
+    let r = match blind {
+        Some(b) => C::mul_base_h(a, b),
+        None => C::mul_base(a),
+    };
+    (r, r.to_bytes())
+}
+
 impl<C: Curve> PossessionProof<C> {
     /// Proves that `share`'s owner holds it, for statement `d`.
     ///
@@ -92,13 +112,13 @@ impl<C: Curve> PossessionProof<C> {
             Mode::Pedersen => C::Scalar::random(&mut *rng),
             Mode::Feldman => C::Scalar::ZERO,
         };
-        let r = match mode {
-            Mode::Pedersen => C::mul_base_h(&a, &b),
-            Mode::Feldman => C::mul_base(&a),
+        let blind = match mode {
+            Mode::Pedersen => Some(&b),
+            Mode::Feldman => None,
         };
+        let (r, r_encoded) = nonce_commitment::<C>(&a, blind);
         // Public: R, z1 and z2 are the proof, broadcast in the activation round.
         let r = crate::ct::public(r);
-        let r_encoded = r.to_bytes();
         let e = challenge::<C>(d, share.id(), &r_encoded);
         let z1 = crate::ct::public(a + e * share.secret_share());
         let z2 = crate::ct::public(b + e * share.blind_share());

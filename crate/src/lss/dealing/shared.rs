@@ -36,6 +36,7 @@ use core::sync::atomic::{AtomicUsize, Ordering};
 #[cfg(feature = "in-process-sharing")]
 use std::sync::{Mutex, OnceLock, PoisonError};
 
+#[cfg(not(target_arch = "wasm32"))]
 use group::GroupEncoding;
 use subtle::ConstantTimeEq;
 
@@ -44,6 +45,8 @@ use super::Common;
 use crate::lss::DealMessage;
 use crate::party::shared;
 use crate::vss::batch::weighted_commitment;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::vss::batch::weighted_commitment_encoded;
 use crate::vss::commit::horner_small_vartime;
 use crate::vss::{Commitments, Curve, Error, Mode, Share};
 use crate::PartyId;
@@ -63,18 +66,21 @@ pub(super) struct DealSet<C: Curve> {
     /// of several threads make together.
     aggregate: shared::Parts<C::Point>,
     /// The aggregate's points encoded, for the group's batched evaluation
-    /// ([`Curve::evaluate_encoded`]), made once.
+    /// ([`Curve::evaluate_encoded`]), made once. Not on WebAssembly, which has none (and
+    /// whose full module would carry the code for three groups).
+    #[cfg(not(target_arch = "wasm32"))]
     encoded_aggregate: OnceLock<Vec<u8>>,
     /// For each eight receivers in the ceremony's order, their ids and the aggregate at
     /// them, encoded (`None` where the group has no batched evaluation), made by the first
     /// of them to ask.
+    #[cfg(not(target_arch = "wasm32"))]
     evaluations: Vec<Mutex<Option<Evaluated>>>,
     /// Sums already made.
     combined: Mutex<Vec<Arc<Sum<C>>>>,
 }
 
 /// A batch's ids and their evaluations, encoded one after another.
-#[cfg(feature = "in-process-sharing")]
+#[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
 type Evaluated = (Vec<u16>, Option<Vec<u8>>);
 
 /// One sum of the set's commitment vectors, `Σ_{d∈qualified} μ_d·C_d`.
@@ -189,7 +195,9 @@ impl<C: Curve> DealSet<C> {
                 users: AtomicUsize::new(0),
                 rho: OnceLock::new(),
                 aggregate: shared::Parts::new(found.first().map_or(0, |m| m.commitments.threshold())),
+                #[cfg(not(target_arch = "wasm32"))]
                 encoded_aggregate: OnceLock::new(),
+                #[cfg(not(target_arch = "wasm32"))]
                 evaluations: (0..common.ceremony.receivers.len().div_ceil(8))
                     .map(|_| Mutex::new(None))
                     .collect(),
@@ -214,13 +222,13 @@ impl<C: Curve> DealSet<C> {
             let column: Vec<C::Point> = self.rows.iter().map(|r| r[k]).collect();
             C::msm_vartime(rho, &column)
         });
-        let lhs = weighted_commitment(common.ceremony.mode, shares.iter().copied(), rho);
+        #[cfg(not(target_arch = "wasm32"))]
         if let Some(rhs) = self.evaluated(common, points) {
+            let lhs = weighted_commitment_encoded(common.ceremony.mode, shares.iter().copied(), rho);
             // Public: whether the batch passes, as below.
-            return Some(crate::ct::public(bool::from(
-                lhs.to_bytes().as_ref().ct_eq(&rhs[..]),
-            )));
+            return Some(crate::ct::public(bool::from(lhs.ct_eq(&rhs))));
         }
+        let lhs = weighted_commitment(common.ceremony.mode, shares.iter().copied(), rho);
         let rhs = horner_small_vartime(points, u64::from(common.me.get()));
         // Public: whether the batch passes (it does for every honest dealing).
         Some(crate::ct::public(bool::from(lhs.ct_eq(&rhs))))
@@ -230,6 +238,7 @@ impl<C: Curve> DealSet<C> {
     /// time: from its batch of eight receivers (in the ceremony's order), made once per
     /// process by the first of them to ask while the others of the batch wait. `None` where
     /// the group does not (each receiver then runs Horner's rule alone).
+    #[cfg(not(target_arch = "wasm32"))]
     fn evaluated(&self, common: &Common<C>, points: &[C::Point]) -> Option<Vec<u8>> {
         // Asked first, so that a group (or CPU) without it encodes no point.
         C::evaluate_encoded(&[], &[])?;

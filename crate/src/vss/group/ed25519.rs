@@ -180,6 +180,17 @@ impl Curve for Ed25519 {
         Some((points, bytes))
     }
 
+    /// With AVX-512 IFMA, the product spread over eight lanes (see `ifma`); elsewhere `None`.
+    #[cfg(all(
+        target_arch = "x86_64",
+        feature = "std",
+        feature = "fast-dealing",
+        feature = "in-process-sharing"
+    ))]
+    fn mul_base_encoded(value: &Self::Scalar, blind: Option<&Self::Scalar>) -> Option<[u8; 32]> {
+        super::ifma::edwards_commitment(value, blind)
+    }
+
     /// With AVX-512 IFMA, eight evaluations at a time (see `ifma`); elsewhere `None`.
     #[cfg(all(
         target_arch = "x86_64",

@@ -7,6 +7,8 @@
 //!   └ per eight coefficients: point::mul_bases, point::encode_*
 //! ristretto_evaluations / edwards_evaluations  Σ_k x^k·P_k at eight receivers' ids, encoded
 //!   └ point::decode_*, point::evaluate, point::encode_*
+//! ristretto_commitment / edwards_commitment    one value·G (+ blind·H), encoded
+//!   └ point::mul_bases_one (the digits spread over the lanes), point::encode_*
 //! ```
 //!
 //! Why: a reshare's dealers make |Q|·t commitments, two fixed-base multiplications each with
@@ -17,7 +19,10 @@
 //! coordinates, so the caller decodes each encoding made here (4.4 µs); a Pedersen
 //! commitment still costs about a third of what it did. The receivers of one process
 //! evaluate the shared aggregate at their ids eight at a time the same way, instead of one
-//! Horner's rule each.
+//! Horner's rule each. A single product (a receiver's weighted check, a possession proof's
+//! nonce commitment) spreads its table rows over the lanes, four rows each, and sums the
+//! lanes: 15 µs against 30 µs for dalek's Pedersen product and its encoding (latency-bound:
+//! eight products at a time take 4.7 µs each).
 //!
 //! Constant time: in the commitments, the digits of the secret scalars choose table entries
 //! through a register permutation (`vpermq`) and signs and zeros through lane masks; no
@@ -213,6 +218,51 @@ pub(super) fn ristretto_evaluations(encoded: &[u8], xs: &[u16]) -> Option<Vec<u8
 #[cfg(feature = "ed25519")]
 pub(super) fn edwards_evaluations(encoded: &[u8], xs: &[u16]) -> Option<Vec<u8>> {
     evaluations(Encoding::Edwards, encoded, xs)
+}
+
+/// The encoding of `value·G`, or of `value·G + blind·H`, one multiplication spread over the
+/// eight lanes; `None` without AVX-512 IFMA.
+fn commitment(encoding: Encoding, value: &Scalar, blind: Option<&Scalar>) -> Option<[u8; 32]> {
+    if !available() {
+        return None;
+    }
+    let g = g()?;
+    let mut a = value.to_bytes();
+    let mut b = blind.map(Scalar::to_bytes);
+    let h = match b {
+        Some(_) => Some(encoding.h()?),
+        None => None,
+    };
+    // SAFETY: `available()` above found AVX-512F and AVX-512 IFMA on this CPU.
+    let encoded = unsafe {
+        let sum = match (&b, h) {
+            (Some(b), Some(h)) => point::mul_bases_one(&[g, h], &[&a, b]),
+            _ => point::mul_bases_one(&[g], &[&a]),
+        };
+        match encoding {
+            #[cfg(feature = "ristretto255")]
+            Encoding::Ristretto => point::encode_ristretto(&sum),
+            #[cfg(feature = "ed25519")]
+            Encoding::Edwards => point::encode_edwards(&sum),
+        }
+    };
+    a.zeroize();
+    if let Some(b) = b.as_mut() {
+        b.zeroize();
+    }
+    Some(encoded[0])
+}
+
+/// Ristretto255's [`commitment`].
+#[cfg(feature = "ristretto255")]
+pub(super) fn ristretto_commitment(value: &Scalar, blind: Option<&Scalar>) -> Option<[u8; 32]> {
+    commitment(Encoding::Ristretto, value, blind)
+}
+
+/// Ed25519's [`commitment`].
+#[cfg(feature = "ed25519")]
+pub(super) fn edwards_commitment(value: &Scalar, blind: Option<&Scalar>) -> Option<[u8; 32]> {
+    commitment(Encoding::Edwards, value, blind)
 }
 
 /// Each 32-byte encoding of `bytes` decoded by `decode`; `None` if one does not decode.

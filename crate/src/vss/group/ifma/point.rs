@@ -5,8 +5,8 @@
 use alloc::vec::Vec;
 use core::arch::x86_64::{
     __m512i, __mmask8, _mm512_abs_epi64, _mm512_cmpeq_epi64_mask, _mm512_cmplt_epi64_mask,
-    _mm512_loadu_si512, _mm512_permutexvar_epi64, _mm512_setzero_si512, _mm512_storeu_si512,
-    _mm512_sub_epi64,
+    _mm512_loadu_si512, _mm512_mask_mov_epi64, _mm512_permutexvar_epi64, _mm512_set_epi64,
+    _mm512_setzero_si512, _mm512_storeu_si512, _mm512_sub_epi64, _mm512_xor_si512,
 };
 
 use zeroize::Zeroize;
@@ -228,6 +228,9 @@ fn identity() -> Ext8 {
 /// 10–14 of 2d·x·y, so one limb of all eight multiples is one register.
 pub(super) struct Table {
     rows: Vec<[[u64; 8]; 15]>,
+    /// The same entries for one multiplication spread over the lanes: `spread[s][limb][m]`
+    /// holds, in lane `j`, limb `limb` of multiple `m + 1` of row `4j + s`.
+    spread: Vec<[[[u64; 8]; 8]; 15]>,
 }
 
 impl Table {
@@ -247,7 +250,7 @@ impl Table {
         }
         let inverses = reference::batch_invert(&points.iter().map(|p| p.z).collect::<Vec<_>>());
         let d2 = reference::D.add(reference::D);
-        let rows = points
+        let rows: Vec<[[u64; 8]; 15]> = points
             .chunks_exact(8)
             .zip(inverses.chunks_exact(8))
             .map(|(row, inv)| {
@@ -264,7 +267,14 @@ impl Table {
                 limbs
             })
             .collect();
-        Table { rows }
+        let spread = (0..4)
+            .map(|step| {
+                core::array::from_fn(|limb| {
+                    core::array::from_fn(|m| core::array::from_fn(|lane| rows[4 * lane + step][limb][m]))
+                })
+            })
+            .collect();
+        Table { rows, spread }
     }
 
     /// Row `i`'s multiple `|d|` in each lane, negated where `d < 0`, the identity where
@@ -295,6 +305,87 @@ impl Table {
             xy2d: field::select(&xy2d, &field::neg(&xy2d), negative),
         }
     }
+}
+
+impl Table {
+    /// In lane `j`, row `4j + step`'s multiple `|d_j|`, negated where `d_j < 0`, the identity
+    /// where `d_j = 0`: every multiple is read and the lane's kept by mask.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    fn select_spread(&self, step: usize, d: __m512i) -> Niels8 {
+        let zero = _mm512_setzero_si512();
+        let negative = _mm512_cmplt_epi64_mask(d, zero);
+        let magnitude = _mm512_abs_epi64(d);
+        let spread = &self.spread[step];
+        let masks: [__mmask8; 8] =
+            core::array::from_fn(|m| _mm512_cmpeq_epi64_mask(magnitude, splat64(m as u64 + 1)));
+        let mut limbs = [_mm512_setzero_si512(); 15];
+        for (out, entries) in limbs.iter_mut().zip(spread) {
+            for (entry, here) in entries.iter().zip(masks) {
+                // SAFETY: eight u64, the 64 bytes one unaligned load reads; AVX-512F is this
+                // function's target feature.
+                let entry = unsafe { _mm512_loadu_si512(entry.as_ptr().cast()) };
+                *out = _mm512_mask_mov_epi64(*out, here, entry);
+            }
+        }
+        let none = _mm512_cmpeq_epi64_mask(d, zero);
+        let part = |first: usize| F8(core::array::from_fn(|l| limbs[first + l]));
+        let y_plus_x = field::select(&part(0), &F8::one(), none);
+        let y_minus_x = field::select(&part(5), &F8::one(), none);
+        let xy2d = part(10);
+        Niels8 {
+            y_plus_x: field::select(&y_plus_x, &y_minus_x, negative),
+            y_minus_x: field::select(&y_minus_x, &y_plus_x, negative),
+            xy2d: field::select(&xy2d, &field::neg(&xy2d), negative),
+        }
+    }
+}
+
+/// `Σ_j scalars[j]·B_j` for one set of scalars, spread over the lanes: lane `j` adds the
+/// digits of rows `4j..4j + 4` (the odd ones apart, then times 16), and the lanes are summed
+/// by three exchanges. Every lane ends with the sum.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(super) fn mul_bases_one(tables: &[&Table], scalars: &[&[u8; 32]]) -> Ext8 {
+    let d2 = F8::splat(&reference::D.add(reference::D).reduced().0);
+    let mut digits: Vec<[i64; 64]> = scalars
+        .iter()
+        .map(|s| {
+            let mut eight = [[0u8; 32]; 8];
+            eight[0] = **s;
+            let d = Digits::of(&eight);
+            let out = core::array::from_fn(|i| d.0[i][0]);
+            eight.zeroize();
+            out
+        })
+        .collect();
+    let (mut even, mut odd) = (identity(), identity());
+    for step in 0..4 {
+        for (table, d) in tables.iter().zip(&digits) {
+            let pick = |offset: usize| -> __m512i {
+                let lanes: [i64; 8] = core::array::from_fn(|j| d[2 * (4 * j + step) + offset]);
+                // SAFETY: eight i64, the 64 bytes one unaligned load reads.
+                unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) }
+            };
+            even = add_affine(&even, &table.select_spread(step, pick(0)));
+            odd = add_affine(&odd, &table.select_spread(step, pick(1)));
+        }
+    }
+    digits.zeroize();
+    for _ in 0..4 {
+        odd = double(&odd);
+    }
+    let mut sum = add(&even, &odd, &d2);
+    for shift in [4u64, 2, 1] {
+        let partner = _mm512_xor_si512(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0), splat64(shift));
+        let other = Ext8 {
+            x: F8(sum.x.0.map(|v| _mm512_permutexvar_epi64(partner, v))),
+            y: F8(sum.y.0.map(|v| _mm512_permutexvar_epi64(partner, v))),
+            z: F8(sum.z.0.map(|v| _mm512_permutexvar_epi64(partner, v))),
+            t: F8(sum.t.0.map(|v| _mm512_permutexvar_epi64(partner, v))),
+        };
+        sum = add(&sum, &other, &d2);
+    }
+    sum
 }
 
 /// The signed radix-16 digits of a canonical scalar, in −8..=8 (the top one in 0..=8), as

@@ -8,7 +8,9 @@ use rand_core::{RngCore, SeedableRng};
 
 use super::field::{self, F8};
 use super::reference::Fe;
-use super::{available, edwards_commitments, ristretto_commitments};
+use super::{
+    available, edwards_commitment, edwards_commitments, ristretto_commitment, ristretto_commitments,
+};
 use crate::vss::{Curve, Ed25519, Ristretto255};
 
 fn skip() -> bool {
@@ -254,4 +256,23 @@ fn evaluations_match_horner_on_dalek_points() {
     assert_eq!(super::ristretto_evaluations(&one, &[1; 9]), None);
     assert_eq!(super::ristretto_evaluations(&one[..31], &[1]), None);
     assert_eq!(super::ristretto_evaluations(&[0xff; 32], &[1]), None);
+}
+
+#[test]
+fn one_product_spread_over_the_lanes_matches_dalek() {
+    if skip() {
+        return;
+    }
+    let values = scalars(40, 30);
+    let blinds = scalars(40, 31);
+    for (a, b) in values.iter().zip(&blinds) {
+        let want: [u8; 32] = dalek_encodings(&[*a], Some(&[*b])).try_into().unwrap();
+        assert_eq!(ristretto_commitment(a, Some(b)), Some(want));
+        let want: [u8; 32] = dalek_encodings(&[*a], None).try_into().unwrap();
+        assert_eq!(ristretto_commitment(a, None), Some(want));
+        let want: [u8; 32] = dalek_edwards(&[*a], Some(&[*b])).try_into().unwrap();
+        assert_eq!(edwards_commitment(a, Some(b)), Some(want));
+        let want: [u8; 32] = dalek_edwards(&[*a], None).try_into().unwrap();
+        assert_eq!(edwards_commitment(a, None), Some(want));
+    }
 }
