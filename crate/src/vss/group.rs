@@ -267,13 +267,7 @@ pub(crate) fn mul_small_vartime<P: Group>(p: &P, v: u64) -> P {
 #[cfg(feature = "ed25519")]
 mod ed25519;
 /// Curve25519 commitments eight at a time with AVX-512 IFMA (a dealer's hot path).
-#[cfg(all(
-    target_arch = "x86_64",
-    feature = "std",
-    any(feature = "ristretto255", feature = "ed25519"),
-    feature = "fast-dealing",
-    feature = "in-process-sharing"
-))]
+#[cfg(curve_lanes)]
 #[allow(unsafe_code)] // target-feature calls after detection, vector loads and stores
 mod ifma;
 #[cfg(feature = "ristretto255")]

@@ -54,12 +54,7 @@ fn ed25519_h() -> curve25519_dalek::EdwardsPoint {
 }
 
 /// `H`'s encoding (for the IFMA tables, which build on its coordinates).
-#[cfg(all(
-    target_arch = "x86_64",
-    feature = "std",
-    feature = "fast-dealing",
-    feature = "in-process-sharing"
-))]
+#[cfg(curve_lanes)]
 pub(super) fn generator_h_bytes() -> [u8; 32] {
     use curve25519_dalek::traits::BasepointTable;
     tables::h().basepoint().compress().to_bytes()
@@ -161,12 +156,7 @@ impl Curve for Ed25519 {
 
     /// With AVX-512 IFMA, eight commitments at a time (see `ifma`), decoded into dalek's
     /// points; elsewhere `None`, one multiplication at a time.
-    #[cfg(all(
-        target_arch = "x86_64",
-        feature = "std",
-        feature = "fast-dealing",
-        feature = "in-process-sharing"
-    ))]
+    #[cfg(curve_lanes)]
     fn commit_encoded(
         values: &[Self::Scalar],
         blinds: Option<&[Self::Scalar]>,
@@ -181,23 +171,13 @@ impl Curve for Ed25519 {
     }
 
     /// With AVX-512 IFMA, the product spread over eight lanes (see `ifma`); elsewhere `None`.
-    #[cfg(all(
-        target_arch = "x86_64",
-        feature = "std",
-        feature = "fast-dealing",
-        feature = "in-process-sharing"
-    ))]
+    #[cfg(curve_lanes)]
     fn mul_base_encoded(value: &Self::Scalar, blind: Option<&Self::Scalar>) -> Option<[u8; 32]> {
         super::ifma::edwards_commitment(value, blind)
     }
 
     /// With AVX-512 IFMA, eight evaluations at a time (see `ifma`); elsewhere `None`.
-    #[cfg(all(
-        target_arch = "x86_64",
-        feature = "std",
-        feature = "fast-dealing",
-        feature = "in-process-sharing"
-    ))]
+    #[cfg(curve_lanes)]
     fn evaluate_encoded(encoded: &[u8], xs: &[u16]) -> Option<alloc::vec::Vec<u8>> {
         super::ifma::edwards_evaluations(encoded, xs)
     }

@@ -80,6 +80,34 @@ enum Encoding {
 }
 
 impl Encoding {
+    /// `G`'s table, and `H`'s where `blinded`; `None` if a table could not be made (never).
+    fn bases(self, blinded: bool) -> Option<(&'static Table, Option<&'static Table>)> {
+        let h = if blinded { Some(self.h()?) } else { None };
+        Some((g()?, h))
+    }
+
+    /// Eight points' encodings in this group.
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    fn encode(self, p: &point::Ext8) -> [[u8; 32]; 8] {
+        match self {
+            #[cfg(feature = "ristretto255")]
+            Encoding::Ristretto => point::encode_ristretto(p),
+            #[cfg(feature = "ed25519")]
+            Encoding::Edwards => point::encode_edwards(p),
+        }
+    }
+
+    /// Eight encodings decoded, and the lanes that decoded.
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    fn decode(self, bytes: &[[u8; 32]; 8]) -> (point::Ext8, u8) {
+        match self {
+            #[cfg(feature = "ristretto255")]
+            Encoding::Ristretto => point::decode_ristretto(bytes),
+            #[cfg(feature = "ed25519")]
+            Encoding::Edwards => point::decode_edwards(bytes),
+        }
+    }
+
     /// This group's `H` table; `None` if `H`'s encoding did not decode (it does).
     fn h(self) -> Option<&'static Table> {
         match self {
@@ -124,11 +152,7 @@ fn commitments(encoding: Encoding, values: &[Scalar], blinds: Option<&[Scalar]>)
     if !available() || blinds.is_some_and(|b| b.len() != values.len()) {
         return None;
     }
-    let g = g()?;
-    let h = match blinds {
-        Some(_) => Some(encoding.h()?),
-        None => None,
-    };
+    let (g, h) = encoding.bases(blinds.is_some())?;
     let mut out = Vec::with_capacity(values.len() * 32);
     for (i, chunk) in values.chunks(8).enumerate() {
         let mut a = eight(chunk);
@@ -139,12 +163,7 @@ fn commitments(encoding: Encoding, values: &[Scalar], blinds: Option<&[Scalar]>)
                 (Some(b), Some(h)) => point::mul_bases(&[g, h], &[&a, b]),
                 _ => point::mul_bases(&[g], &[&a]),
             };
-            match encoding {
-                #[cfg(feature = "ristretto255")]
-                Encoding::Ristretto => point::encode_ristretto(&sum),
-                #[cfg(feature = "ed25519")]
-                Encoding::Edwards => point::encode_edwards(&sum),
-            }
+            encoding.encode(&sum)
         };
         a.zeroize();
         if let Some(b) = b.as_mut() {
@@ -180,14 +199,7 @@ fn evaluations(encoding: Encoding, encoded: &[u8], xs: &[u16]) -> Option<Vec<u8>
             e
         });
         // SAFETY: `available()` above found AVX-512F and AVX-512 IFMA on this CPU.
-        let (decoded, ok) = unsafe {
-            match encoding {
-                #[cfg(feature = "ristretto255")]
-                Encoding::Ristretto => point::decode_ristretto(&bytes),
-                #[cfg(feature = "ed25519")]
-                Encoding::Edwards => point::decode_edwards(&bytes),
-            }
-        };
+        let (decoded, ok) = unsafe { encoding.decode(&bytes) };
         if ok != u8::MAX {
             return None;
         }
@@ -196,15 +208,7 @@ fn evaluations(encoding: Encoding, encoded: &[u8], xs: &[u16]) -> Option<Vec<u8>
     let mut at = [0u16; 8];
     at[..xs.len()].copy_from_slice(xs);
     // SAFETY: as above.
-    let encoded = unsafe {
-        let values = point::evaluate(&points, count, &at);
-        match encoding {
-            #[cfg(feature = "ristretto255")]
-            Encoding::Ristretto => point::encode_ristretto(&values),
-            #[cfg(feature = "ed25519")]
-            Encoding::Edwards => point::encode_edwards(&values),
-        }
-    };
+    let encoded = unsafe { encoding.encode(&point::evaluate(&points, count, &at)) };
     Some(encoded[..xs.len()].concat())
 }
 
@@ -226,25 +230,16 @@ fn commitment(encoding: Encoding, value: &Scalar, blind: Option<&Scalar>) -> Opt
     if !available() {
         return None;
     }
-    let g = g()?;
+    let (g, h) = encoding.bases(blind.is_some())?;
     let mut a = value.to_bytes();
     let mut b = blind.map(Scalar::to_bytes);
-    let h = match b {
-        Some(_) => Some(encoding.h()?),
-        None => None,
-    };
     // SAFETY: `available()` above found AVX-512F and AVX-512 IFMA on this CPU.
     let encoded = unsafe {
         let sum = match (&b, h) {
             (Some(b), Some(h)) => point::mul_bases_one(&[g, h], &[&a, b]),
             _ => point::mul_bases_one(&[g], &[&a]),
         };
-        match encoding {
-            #[cfg(feature = "ristretto255")]
-            Encoding::Ristretto => point::encode_ristretto(&sum),
-            #[cfg(feature = "ed25519")]
-            Encoding::Edwards => point::encode_edwards(&sum),
-        }
+        encoding.encode(&sum)
     };
     a.zeroize();
     if let Some(b) = b.as_mut() {

@@ -37,12 +37,7 @@ fn ristretto_h() -> curve25519_dalek::RistrettoPoint {
 }
 
 /// `H`'s encoding (for the IFMA tables, which build on its Edwards coordinates).
-#[cfg(all(
-    target_arch = "x86_64",
-    feature = "std",
-    feature = "fast-dealing",
-    feature = "in-process-sharing"
-))]
+#[cfg(curve_lanes)]
 pub(super) fn generator_h_bytes() -> [u8; 32] {
     tables::h().basepoint().compress().to_bytes()
 }
@@ -120,7 +115,7 @@ impl Curve for Ristretto255 {
         values: &[Self::Scalar],
         blinds: Option<&[Self::Scalar]>,
     ) -> Option<(Vec<Self::Point>, Vec<u8>)> {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(curve_lanes)]
         if let Some(made) = super::ifma::ristretto_commitments(values, blinds).and_then(|bytes| {
             // dalek makes points only by decoding; ours are canonical, so this never fails
             // (and would fall back to dalek's multiplications if it did).
@@ -154,23 +149,13 @@ impl Curve for Ristretto255 {
     }
 
     /// With AVX-512 IFMA, the product spread over eight lanes (see `ifma`); elsewhere `None`.
-    #[cfg(all(
-        target_arch = "x86_64",
-        feature = "std",
-        feature = "fast-dealing",
-        feature = "in-process-sharing"
-    ))]
+    #[cfg(curve_lanes)]
     fn mul_base_encoded(value: &Self::Scalar, blind: Option<&Self::Scalar>) -> Option<[u8; 32]> {
         super::ifma::ristretto_commitment(value, blind)
     }
 
     /// With AVX-512 IFMA, eight evaluations at a time (see `ifma`); elsewhere `None`.
-    #[cfg(all(
-        target_arch = "x86_64",
-        feature = "std",
-        feature = "fast-dealing",
-        feature = "in-process-sharing"
-    ))]
+    #[cfg(curve_lanes)]
     fn evaluate_encoded(encoded: &[u8], xs: &[u16]) -> Option<alloc::vec::Vec<u8>> {
         super::ifma::ristretto_evaluations(encoded, xs)
     }
