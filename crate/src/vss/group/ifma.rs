@@ -25,8 +25,9 @@
 //! eight products at a time take 4.7 µs each).
 //!
 //! Constant time: in the commitments, the digits of the secret scalars choose table entries
-//! through a register permutation (`vpermq`) and signs and zeros through lane masks; no
-//! branch or memory address depends on them, and the digits are wiped. The evaluations
+//! through a register permutation (`vpermq`), in a single product through lane masks over
+//! every entry, and signs and zeros through lane masks; no branch or memory address depends
+//! on them, and the digits are wiped. The evaluations
 //! have only public inputs (variable time in the ids). Valgrind, which the constant-flow
 //! check runs on, does not execute AVX-512 and so takes dalek's path: this one is constant
 //! time by construction, not by that check.
