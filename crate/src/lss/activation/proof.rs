@@ -86,6 +86,8 @@ impl<C: Curve> core::fmt::Debug for PossessionProof<C> {
 fn nonce_commitment<C: Curve>(a: &C::Scalar, blind: Option<&C::Scalar>) -> (C::Point, Encoding<C>) {
     #[cfg(not(target_arch = "wasm32"))]
     if let Some(made) = C::mul_base_encoded(a, blind).and_then(|bytes| {
+        // Public: R's encoding is the proof's first part (decoded here).
+        let bytes = crate::ct::public(bytes);
         let mut r_encoded = Encoding::<C>::default();
         let wanted = r_encoded.as_ref().len();
         r_encoded.as_mut().copy_from_slice(bytes.get(..wanted)?);
@@ -97,6 +99,8 @@ fn nonce_commitment<C: Curve>(a: &C::Scalar, blind: Option<&C::Scalar>) -> (C::P
         Some(b) => C::mul_base_h(a, b),
         None => C::mul_base(a),
     };
+    // Public: R is the proof's first part, declassified before it is encoded.
+    let r = crate::ct::public(r);
     (r, r.to_bytes())
 }
 
@@ -117,8 +121,10 @@ impl<C: Curve> PossessionProof<C> {
             Mode::Feldman => None,
         };
         let (r, r_encoded) = nonce_commitment::<C>(&a, blind);
-        // Public: R, z1 and z2 are the proof, broadcast in the activation round.
+        // Public: R (and so its encoding), z1 and z2 are the proof, broadcast in the
+        // activation round.
         let r = crate::ct::public(r);
+        let r_encoded = crate::ct::public(r_encoded);
         let e = challenge::<C>(d, share.id(), &r_encoded);
         let z1 = crate::ct::public(a + e * share.secret_share());
         let z2 = crate::ct::public(b + e * share.blind_share());

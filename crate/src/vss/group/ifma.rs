@@ -174,6 +174,8 @@ fn commitments(encoding: Encoding, values: &[Scalar], blinds: Option<&[Scalar]>)
             out.extend_from_slice(e);
         }
     }
+    // Public: commitments are broadcast (decoded by the caller).
+    crate::ct::public_slice(&out);
     Some(out)
 }
 
