@@ -9,6 +9,8 @@
 //!   └ point::decode_*, point::evaluate, point::encode_*
 //! ristretto_commitment / edwards_commitment    one value·G (+ blind·H), encoded
 //!   └ point::mul_bases_one (the digits spread over the lanes), point::encode_*
+//! ristretto_column_sums / edwards_column_sums  Σ_d w_d·rows[d][k] for eight columns k, encoded
+//!   └ point::decode_*, sums::weighted or sums::plain, point::encode_*
 //! ```
 //!
 //! Why: a reshare's dealers make |Q|·t commitments, two fixed-base multiplications each with
@@ -39,6 +41,7 @@
 mod field;
 mod point;
 mod reference;
+mod sums;
 #[cfg(test)]
 mod tests;
 
@@ -261,6 +264,82 @@ pub(super) fn ristretto_commitment(value: &Scalar, blind: Option<&Scalar>) -> Op
 #[cfg(feature = "ed25519")]
 pub(super) fn edwards_commitment(value: &Scalar, blind: Option<&Scalar>) -> Option<[u8; 32]> {
     commitment(Encoding::Edwards, value, blind)
+}
+
+/// The encodings of `Σ_d weights[d]·rows[d][k]` (a plain sum without weights) for each
+/// column `k` of `columns`, the rows given by their points' encodings (32 bytes each,
+/// canonical: dalek's or made here), eight columns at a time; `None` without AVX-512 IFMA,
+/// for a weight count other than the row count, a row shorter than the columns, or a point
+/// that does not decode. No rows and no columns: an empty list, so that a caller can ask
+/// whether this CPU sums. Public inputs only (variable time).
+fn column_sums(
+    encoding: Encoding,
+    rows: &[&[u8]],
+    weights: Option<&[Scalar]>,
+    columns: core::ops::Range<usize>,
+) -> Option<Vec<u8>> {
+    if !available()
+        || weights.is_some_and(|w| w.len() != rows.len())
+        || rows.iter().any(|r| r.len() < 32 * columns.end)
+    {
+        return None;
+    }
+    let nafs: Option<Vec<sums::Naf>> = weights.map(|w| w.iter().map(|s| sums::naf(s.as_bytes())).collect());
+    let mut out = Vec::with_capacity(32 * columns.len());
+    let mut points = Vec::with_capacity(rows.len());
+    let mut first = columns.start;
+    while first < columns.end {
+        let lanes = (columns.end - first).min(8);
+        points.clear();
+        for row in rows {
+            // Lanes past the last column repeat the first (decoded, never used).
+            let bytes: [[u8; 32]; 8] = core::array::from_fn(|l| {
+                let at = 32 * (first + if l < lanes { l } else { 0 });
+                let mut e = [0u8; 32];
+                e.copy_from_slice(&row[at..at + 32]);
+                e
+            });
+            // SAFETY: `available()` above found AVX-512F and AVX-512 IFMA on this CPU.
+            let (decoded, ok) = unsafe { encoding.decode(&bytes) };
+            if ok != u8::MAX {
+                return None;
+            }
+            points.push(decoded);
+        }
+        // SAFETY: as above.
+        let encoded = unsafe {
+            let sum = match &nafs {
+                Some(nafs) => sums::weighted(&points, nafs),
+                None => sums::plain(&points),
+            };
+            encoding.encode(&sum)
+        };
+        for e in &encoded[..lanes] {
+            out.extend_from_slice(e);
+        }
+        first += lanes;
+    }
+    Some(out)
+}
+
+/// Ristretto255's [`column_sums`].
+#[cfg(feature = "ristretto255")]
+pub(super) fn ristretto_column_sums(
+    rows: &[&[u8]],
+    weights: Option<&[Scalar]>,
+    columns: core::ops::Range<usize>,
+) -> Option<Vec<u8>> {
+    column_sums(Encoding::Ristretto, rows, weights, columns)
+}
+
+/// Ed25519's [`column_sums`].
+#[cfg(feature = "ed25519")]
+pub(super) fn edwards_column_sums(
+    rows: &[&[u8]],
+    weights: Option<&[Scalar]>,
+    columns: core::ops::Range<usize>,
+) -> Option<Vec<u8>> {
+    column_sums(Encoding::Edwards, rows, weights, columns)
 }
 
 /// Each 32-byte encoding of `bytes` decoded by `decode`; `None` if one does not decode.

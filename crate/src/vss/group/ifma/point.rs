@@ -17,10 +17,10 @@ use super::reference::{self, Ext, Fe};
 /// Eight points in extended coordinates (X : Y : Z : T), `x = X/Z`, `y = Y/Z`, `T = XY/Z`.
 #[derive(Clone, Copy)]
 pub(super) struct Ext8 {
-    x: F8,
-    y: F8,
-    z: F8,
-    t: F8,
+    pub(super) x: F8,
+    pub(super) y: F8,
+    pub(super) z: F8,
+    pub(super) t: F8,
 }
 
 /// Eight affine points as (y + x, y − x, 2d·x·y).
@@ -51,7 +51,7 @@ fn add_affine(p: &Ext8, q: &Niels8) -> Ext8 {
 /// `(X : Z) × (Y : T)` back to extended coordinates.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
-fn completed_to_extended(x: &F8, y: &F8, z: &F8, t: &F8) -> Ext8 {
+pub(super) fn completed_to_extended(x: &F8, y: &F8, z: &F8, t: &F8) -> Ext8 {
     Ext8 {
         x: field::mul(x, t),
         y: field::mul(y, z),
@@ -63,7 +63,7 @@ fn completed_to_extended(x: &F8, y: &F8, z: &F8, t: &F8) -> Ext8 {
 /// `2p` (dbl-2008-hwcd).
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
-fn double(p: &Ext8) -> Ext8 {
+pub(super) fn double(p: &Ext8) -> Ext8 {
     let xx = field::square(&p.x);
     let yy = field::square(&p.y);
     let zz = field::square(&p.z);
@@ -77,7 +77,7 @@ fn double(p: &Ext8) -> Ext8 {
 /// `p + q`, both in extended coordinates (add-2008-hwcd-3, complete).
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
-fn add(p: &Ext8, q: &Ext8, d2: &F8) -> Ext8 {
+pub(super) fn add(p: &Ext8, q: &Ext8, d2: &F8) -> Ext8 {
     let a = field::mul(&field::sub(&p.y, &p.x), &field::sub(&q.y, &q.x));
     let b = field::mul(&field::add(&p.y, &p.x), &field::add(&q.y, &q.x));
     let c = field::mul(&field::mul(&p.t, d2), &q.t);
@@ -214,7 +214,7 @@ pub(super) fn evaluate(points: &[Ext8], count: usize, xs: &[u16; 8]) -> Ext8 {
 
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
-fn identity() -> Ext8 {
+pub(super) fn identity() -> Ext8 {
     Ext8 {
         x: F8::zero(),
         y: F8::one(),

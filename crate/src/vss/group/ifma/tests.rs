@@ -276,3 +276,120 @@ fn one_product_spread_over_the_lanes_matches_dalek() {
         assert_eq!(edwards_commitment(a, None), Some(want));
     }
 }
+
+#[test]
+fn column_sums_match_dalek_multi_scalar_multiplications() {
+    use curve25519_dalek::traits::{Identity, VartimeMultiscalarMul};
+    use group::GroupEncoding;
+    if skip() {
+        return;
+    }
+    let torsion = curve25519_dalek::constants::EIGHT_TORSION[3];
+    for (dealers, t, seed) in [
+        (0usize, 3usize, 30u64),
+        (1, 1, 31),
+        (3, 5, 32),
+        (5, 8, 33),
+        (7, 9, 34),
+        (43, 17, 35),
+    ] {
+        // Points: random multiples, the identity, and for Ed25519 a torsion component too.
+        let rows_s: Vec<Vec<Scalar>> = (0..dealers).map(|d| scalars(t, seed * 100 + d as u64)).collect();
+        let ristretto: Vec<Vec<RistrettoPoint>> = rows_s
+            .iter()
+            .map(|r| r.iter().map(RistrettoPoint::mul_base).collect())
+            .collect();
+        let edwards: Vec<Vec<EdwardsPoint>> = rows_s
+            .iter()
+            .enumerate()
+            .map(|(d, r)| {
+                r.iter()
+                    .map(|x| {
+                        EdwardsPoint::mul_base(x)
+                            + if d % 2 == 0 {
+                                torsion
+                            } else {
+                                EdwardsPoint::identity()
+                            }
+                    })
+                    .collect()
+            })
+            .collect();
+        let r_rows: Vec<Vec<u8>> = ristretto
+            .iter()
+            .map(|r| r.iter().flat_map(|p| p.to_bytes()).collect())
+            .collect();
+        let e_rows: Vec<Vec<u8>> = edwards
+            .iter()
+            .map(|r| r.iter().flat_map(|p| p.to_bytes()).collect())
+            .collect();
+        let r_refs: Vec<&[u8]> = r_rows.iter().map(Vec::as_slice).collect();
+        let e_refs: Vec<&[u8]> = e_rows.iter().map(Vec::as_slice).collect();
+        // Weights: none (a plain sum), the batch checks' 131-bit ones, full ones with the
+        // edge cases (0, ±1, ±8), all equal.
+        let batch =
+            crate::vss::batch::batch_weights::<Ristretto255>("test", &seed.to_le_bytes(), b"w", dealers);
+        let full = scalars(dealers, seed + 7);
+        let same = alloc::vec![-Scalar::ONE; dealers];
+        for weights in [None, Some(&batch), Some(&full), Some(&same)] {
+            let ones = alloc::vec![Scalar::ONE; dealers];
+            let w = weights.unwrap_or(&ones);
+            for columns in [0..t, t / 2..t, 0..0] {
+                let want_r: Vec<u8> = columns
+                    .clone()
+                    .flat_map(|k| {
+                        let column: Vec<RistrettoPoint> = ristretto.iter().map(|r| r[k]).collect();
+                        RistrettoPoint::vartime_multiscalar_mul(w, &column).to_bytes()
+                    })
+                    .collect();
+                let want_e: Vec<u8> = columns
+                    .clone()
+                    .flat_map(|k| {
+                        let column: Vec<EdwardsPoint> = edwards.iter().map(|r| r[k]).collect();
+                        EdwardsPoint::vartime_multiscalar_mul(w, &column).to_bytes()
+                    })
+                    .collect();
+                let w = weights.map(Vec::as_slice);
+                assert_eq!(
+                    super::ristretto_column_sums(&r_refs, w, columns.clone()),
+                    Some(want_r),
+                    "{dealers} × {t}, {columns:?}"
+                );
+                assert_eq!(
+                    super::edwards_column_sums(&e_refs, w, columns.clone()),
+                    Some(want_e),
+                    "{dealers} × {t}, {columns:?}"
+                );
+            }
+        }
+    }
+    // The probe; refused: a weight count other than the row count, a short row, bytes that
+    // do not decode.
+    let one = RistrettoPoint::mul_base(&Scalar::ONE).compress().to_bytes();
+    assert_eq!(super::ristretto_column_sums(&[], None, 0..0), Some(Vec::new()));
+    assert_eq!(super::ristretto_column_sums(&[&one], Some(&[]), 0..1), None);
+    assert_eq!(super::ristretto_column_sums(&[&one], None, 0..2), None);
+    assert_eq!(super::ristretto_column_sums(&[&[0xff; 32]], None, 0..1), None);
+}
+
+#[test]
+fn non_adjacent_forms_sum_to_their_scalars() {
+    let mut r = rng(40);
+    let mut cases = scalars(200, 41);
+    for _ in 0..50 {
+        cases.push(Scalar::from(r.next_u64()));
+    }
+    for s in cases {
+        let naf = super::sums::naf(s.as_bytes());
+        let mut sum = Scalar::ZERO;
+        let mut power = Scalar::ONE;
+        for (i, d) in naf.iter().enumerate() {
+            assert!(*d == 0 || (d % 2 != 0 && (-7..=7).contains(d)), "digit {d}");
+            assert!(*d == 0 || naf[i + 1..(i + 4).min(256)].iter().all(|x| *x == 0));
+            let digit = Scalar::from(u64::from(d.unsigned_abs()));
+            sum += if *d < 0 { -digit * power } else { digit * power };
+            power += power;
+        }
+        assert_eq!(sum, s);
+    }
+}
