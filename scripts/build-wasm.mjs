@@ -96,8 +96,8 @@ export const BUILDS = {
   'lens-ristretto255': module('wasm-light', ['std', 'wasm-lens', 'ristretto255', 'fast-dealing'], { opt: SIZE, budget: 184_000 }),
   pulsar: module('wasm-light', ['std', 'wasm-pulsar', 'wasm-mldsa-verify'], { opt: SIZE, budget: 200_000 }),
   committee: module('wasm-light', ['std', 'wasm-committee', 'wasm-mldsa-verify'], { opt: SIZE, budget: 116_000 }),
-  full: module('release', ['full'], { defaults: true, budget: 1_012_500 }),
-  demo: module('release', ['full', 'hazmat'], { defaults: true, budget: 1_015_000 }),
+  full: module('release', ['full'], { defaults: true, budget: 1_016_000 }),
+  demo: module('release', ['full', 'hazmat'], { defaults: true, budget: 1_018_000 }),
 };
 
 function run(cmd, args, opts = {}) {

@@ -284,6 +284,8 @@ impl DealingParty {
         self.inner.ceremony().curve()
     }
 
+    // Not inlined into `step`: the full WebAssembly module compresses worse with it there.
+    #[inline(never)]
     fn convert(&self, outcome: AnyOutcome) -> Result<Outcome, Error> {
         with_suite!(outcome.curve(), C => {
             let o = outcome.into_curve::<<C as Suite>::Vss>()?;

@@ -5,6 +5,7 @@
 //! Wire form of a commitment vector (inside the messages that carry it): u16 count ‖
 //! count × point, each point canonical (see [`super::group`]).
 
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::fmt;
 
@@ -17,6 +18,9 @@ use super::group::{mul_small_vartime, read_point, read_scalar, write_point, writ
 use super::{Curve, Error, Polynomial};
 use crate::wire::{self, Reader, Writer};
 use crate::PartyId;
+
+mod body;
+use body::Body;
 
 /// Which commitment scheme a sharing uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -158,13 +162,13 @@ impl<C: Curve> fmt::Debug for Share<C> {
 }
 
 /// The public commitments to a sharing polynomial: `threshold` points, constant term
-/// first.
+/// first. Clones share one body: the points and, with `in-process-sharing`, their encoding,
+/// each made from the other when first asked for.
 #[derive(Clone)]
 pub struct Commitments<C: Curve> {
     mode: Mode,
-    points: Vec<C::Point>,
-    #[cfg_attr(not(feature = "in-process-sharing"), allow(dead_code))]
-    encoded: Encoded,
+    count: usize,
+    body: Arc<Body<C>>,
 }
 
 impl<C: Curve> PartialEq for Commitments<C> {
@@ -173,61 +177,28 @@ impl<C: Curve> PartialEq for Commitments<C> {
     /// normalization per point (a party checks its key share's commitments against the
     /// ceremony's, 86 points at n = 128, in each of its rounds that needs it).
     fn eq(&self, other: &Self) -> bool {
-        if self.mode != other.mode || self.points.len() != other.points.len() {
+        if self.mode != other.mode || self.count != other.count {
             return false;
         }
-        #[cfg(feature = "in-process-sharing")]
-        if let Some(same) = self.encoded.same_as(&other.encoded) {
-            return same;
+        if Arc::ptr_eq(&self.body, &other.body) {
+            return true;
         }
-        self.points == other.points
+        #[cfg(feature = "in-process-sharing")]
+        if let (Some(a), Some(b)) = (self.body.encoded(), other.body.encoded()) {
+            return a == b;
+        }
+        self.points() == other.points()
     }
 }
 
 impl<C: Curve> Eq for Commitments<C> {}
-
-/// The points' encoding, kept once made or as read (feature `in-process-sharing`; the modules
-/// by need do without, for their size): compressing a point costs a field inversion, and the
-/// same commitments are hashed into every session, key and transcript they are part of.
-#[derive(Clone, Default)]
-struct Encoded(#[cfg(feature = "in-process-sharing")] std::sync::OnceLock<Vec<u8>>);
-
-impl Encoded {
-    /// Already known bytes (those a strict decoder accepted: the canonical encoding).
-    fn known(bytes: &[u8]) -> Self {
-        #[cfg(feature = "in-process-sharing")]
-        {
-            Encoded(std::sync::OnceLock::from(bytes.to_vec()))
-        }
-        #[cfg(not(feature = "in-process-sharing"))]
-        {
-            let _ = bytes;
-            Encoded()
-        }
-    }
-
-    /// Whether two kept encodings are equal; `None` unless both are kept. Not generic.
-    #[cfg(feature = "in-process-sharing")]
-    #[inline(never)]
-    fn same_as(&self, other: &Encoded) -> Option<bool> {
-        Some(self.0.get()? == other.0.get()?)
-    }
-
-    /// Writes the kept bytes, made by `make` the first time. Not generic: one instance for
-    /// every curve.
-    #[cfg(feature = "in-process-sharing")]
-    #[inline(never)]
-    fn write(&self, w: &mut Writer, make: &dyn Fn() -> Vec<u8>) {
-        w.put(self.0.get_or_init(make));
-    }
-}
 
 impl<C: Curve> fmt::Debug for Commitments<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Commitments")
             .field("curve", &C::NAME)
             .field("mode", &self.mode)
-            .field("points", &self.points)
+            .field("points", &self.points())
             .finish()
     }
 }
@@ -284,21 +255,27 @@ impl<C: Curve> Commitments<C> {
         let values = &values.coefficients()[zeros..];
         let identities = || core::iter::repeat_n(C::Point::identity(), zeros);
         #[cfg(feature = "in-process-sharing")]
-        if let Some((made, bytes)) = C::commit_encoded(values, blinds) {
-            let mut points: Vec<C::Point> = identities().collect();
-            points.extend(made);
-            let mut encoded = Writer::with_capacity(points.len() * C::POINT_LEN);
+        if let Some((bytes, made)) = C::commit_encoded(values, blinds) {
+            let mut encoded = Writer::with_capacity((zeros + values.len()) * C::POINT_LEN);
             for p in identities() {
                 write_point::<C>(&p, &mut encoded);
             }
             encoded.put(&bytes);
             let encoded = encoded.into_bytes();
-            // Public: commitments are broadcast.
-            crate::ct::public_slice(&points);
+            let body = match made {
+                Some(made) => {
+                    let points: Vec<C::Point> = identities().chain(made).collect();
+                    // Public: commitments are broadcast.
+                    crate::ct::public_slice(&points);
+                    Body::read(points, &encoded)
+                }
+                // The points are decoded from the encoding when asked for.
+                None => Body::made_encoded(encoded),
+            };
             return Ok(Commitments {
                 mode,
-                points,
-                encoded: Encoded::known(&encoded),
+                count: zeros + values.len(),
+                body,
             });
         }
         let made: Vec<C::Point> = match blinds {
@@ -307,11 +284,11 @@ impl<C: Curve> Commitments<C> {
         };
         // Public: commitments are broadcast.
         crate::ct::public_slice(&made);
-        let points = identities().chain(made).collect();
+        let points: Vec<C::Point> = identities().chain(made).collect();
         Ok(Commitments {
             mode,
-            points,
-            encoded: Encoded::default(),
+            count: points.len(),
+            body: Body::of_points(points),
         })
     }
 
@@ -328,8 +305,25 @@ impl<C: Curve> Commitments<C> {
         }
         Ok(Commitments {
             mode,
-            points,
-            encoded: Encoded::default(),
+            count: points.len(),
+            body: Body::of_points(points),
+        })
+    }
+
+    /// Commitments from their points and the points' canonical encoding (a sum made in
+    /// lanes and decoded).
+    #[cfg(feature = "in-process-sharing")]
+    pub(crate) fn from_points_encoded(mode: Mode, points: Vec<C::Point>, raw: &[u8]) -> Result<Self, Error> {
+        if points.is_empty() || raw.len() != points.len() * C::POINT_LEN {
+            return Err(Error::InvalidThreshold {
+                threshold: 0,
+                parties: 0,
+            });
+        }
+        Ok(Commitments {
+            mode,
+            count: points.len(),
+            body: Body::read(points, raw),
         })
     }
 
@@ -340,23 +334,30 @@ impl<C: Curve> Commitments<C> {
 
     /// The points, constant term first.
     pub fn points(&self) -> &[C::Point] {
-        &self.points
+        self.body.points()
+    }
+
+    /// The points' encoding (count × `POINT_LEN` bytes), made the first time it is asked
+    /// for and kept.
+    #[cfg(feature = "in-process-sharing")]
+    pub(crate) fn encoding(&self) -> &[u8] {
+        self.body.encoded_or(|| self.encode_points())
     }
 
     /// The threshold of the committed sharing (number of points).
     pub fn threshold(&self) -> usize {
-        self.points.len()
+        self.count
     }
 
     /// The commitment to the constant term (the secret): in Feldman mode the group key.
     pub fn constant(&self) -> &C::Point {
-        &self.points[0]
+        self.body.constant()
     }
 
     /// `Σ_k id^k·C_k`: the commitment to party `id`'s share (in Feldman mode, its
     /// verifying share). Horner's rule with a small multiplier; variable time (public data).
     pub fn evaluate_vartime(&self, id: PartyId) -> C::Point {
-        horner_small_vartime(&self.points, u64::from(id.get()))
+        horner_small_vartime(self.points(), u64::from(id.get()))
     }
 
     /// Checks party `id`'s share against these commitments:
@@ -387,18 +388,18 @@ impl<C: Curve> Commitments<C> {
     pub(crate) fn verify_shares_weighted(&self, shares: &[(PartyId, Share<C>)], rho: &[C::Scalar]) -> bool {
         let sigma = super::batch::power_sums::<C>(
             shares.iter().map(|(p, _)| *p).zip(rho.iter().copied()),
-            self.points.len(),
+            self.count,
         );
-        super::batch::shares_open_weighted(self.mode, shares, &self.points, &sigma, rho)
+        super::batch::shares_open_weighted(self.mode, shares, self.points(), &sigma, rho)
     }
 
     /// Encodes: u16 count ‖ points.
     pub fn write(&self, w: &mut Writer) {
-        w.u16(crate::wire::len_u16(self.points.len()));
+        w.u16(crate::wire::len_u16(self.count));
         #[cfg(feature = "in-process-sharing")]
-        self.encoded.write(w, &|| self.encode_points());
+        w.put(self.encoding());
         #[cfg(not(feature = "in-process-sharing"))]
-        for p in &self.points {
+        for p in self.points() {
             write_point::<C>(p, w);
         }
     }
@@ -407,13 +408,13 @@ impl<C: Curve> Commitments<C> {
     /// carries it (a process's receivers share one combination of the deals).
     #[cfg(feature = "in-process-sharing")]
     pub(crate) fn encode_now(&self) {
-        self.encoded.0.get_or_init(|| self.encode_points());
+        self.encoding();
     }
 
     #[cfg(feature = "in-process-sharing")]
     fn encode_points(&self) -> Vec<u8> {
-        let mut w = Writer::with_capacity(self.points.len() * C::POINT_LEN);
-        for p in &self.points {
+        let mut w = Writer::with_capacity(self.count * C::POINT_LEN);
+        for p in self.points() {
             write_point::<C>(p, &mut w);
         }
         w.into_bytes()
@@ -425,7 +426,9 @@ impl<C: Curve> Commitments<C> {
     /// [`wire::Error::TooShort`], [`wire::Error::CountTooLarge`],
     /// [`wire::Error::InvalidValue`] (also for a zero count).
     pub fn read(mode: Mode, max: usize, r: &mut Reader<'_>) -> Result<Self, wire::Error> {
-        Self::read_with(mode, max, r, |raw| decode_points::<C>(raw, read_point::<C>))
+        Self::read_with(mode, max, r, |raw| {
+            Ok(Body::read(decode_points::<C>(raw, read_point::<C>)?, raw))
+        })
     }
 
     /// As [`Commitments::read`] but without the prime-order-subgroup check (only
@@ -453,13 +456,13 @@ impl<C: Curve> Commitments<C> {
         mode: Mode,
         max: usize,
         r: &mut Reader<'_>,
-        decode: impl FnOnce(&[u8]) -> Result<Vec<C::Point>, wire::Error>,
+        decode: impl FnOnce(&[u8]) -> Result<Arc<Body<C>>, wire::Error>,
     ) -> Result<Self, wire::Error> {
         let raw = Self::take_points(max, r)?;
         Ok(Commitments {
             mode,
-            points: decode(raw)?,
-            encoded: Encoded::known(raw),
+            count: raw.len() / C::POINT_LEN,
+            body: decode(raw)?,
         })
     }
 
@@ -492,15 +495,15 @@ impl<C: Curve> Commitments<C> {
     /// [`Commitments::read_unchecked_subgroup`]).
     pub(crate) fn lend_decoding(&self) {
         #[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
-        if let Some(raw) = self.encoded.0.get() {
-            crate::party::shared::seed(raw, decode_unchecked_subgroup::<C>, self.points.clone());
+        if let Some(raw) = self.body.encoded() {
+            crate::party::shared::seed(raw, decode_unchecked_subgroup::<C>, self.body.clone());
         }
     }
 
     /// Whether every point is in the prime-order subgroup (always true except possibly
     /// for Ed25519 input read without the check).
     pub fn is_torsion_free_vartime(&self) -> bool {
-        self.points.iter().all(C::is_torsion_free_vartime)
+        self.points().iter().all(C::is_torsion_free_vartime)
     }
 }
 
@@ -519,8 +522,11 @@ fn decode_points<C: Curve>(
 
 /// The points of `raw`, canonical but not checked for the prime-order subgroup. A named
 /// function: its type is the key a process's parties share the decoding under.
-fn decode_unchecked_subgroup<C: Curve>(raw: &[u8]) -> Result<Vec<C::Point>, wire::Error> {
-    decode_points::<C>(raw, C::read_point_unchecked_subgroup)
+fn decode_unchecked_subgroup<C: Curve>(raw: &[u8]) -> Result<Arc<Body<C>>, wire::Error> {
+    Ok(Body::read(
+        decode_points::<C>(raw, C::read_point_unchecked_subgroup)?,
+        raw,
+    ))
 }
 
 /// `Σ_k x^k·points[k]` by Horner's rule with `x` a small public integer (variable time).

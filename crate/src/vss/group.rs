@@ -28,6 +28,10 @@ use zeroize::Zeroize;
 use crate::hash::{tags, Transcript};
 use crate::wire::{self, Reader, Writer};
 
+/// Encodings made together ([`Curve::commit_encoded`]), and the points where they were made
+/// on the way.
+pub type MadeEncoded<P> = (Vec<u8>, Option<Vec<P>>);
+
 /// A prime-order group with the encodings and generators the sharing needs.
 ///
 /// Implemented by the unit structs [`Ed25519`], [`Ristretto255`] and [`Secp256k1`]; the
@@ -59,17 +63,35 @@ pub trait Curve: Copy + Clone + Debug + Default + PartialEq + Eq + Send + Sync +
     /// `a·G + b·H`, in constant time (a Pedersen commitment).
     fn mul_base_h(a: &Self::Scalar, b: &Self::Scalar) -> Self::Point;
 
-    /// The commitments `values[k]·G` (Feldman, `blinds` = `None`) or
-    /// `values[k]·G + blinds[k]·H` (Pedersen; the slices have equal lengths), in constant
-    /// time, with their encodings (`POINT_LEN` bytes each, in order), where the group makes
+    /// The encodings (`POINT_LEN` bytes each, in order) of the commitments `values[k]·G`
+    /// (Feldman, `blinds` = `None`) or `values[k]·G + blinds[k]·H` (Pedersen; the slices
+    /// have equal lengths), in constant time, and the points where they were made on the
+    /// way (otherwise the caller decodes them if it needs them), where the group makes
     /// the encodings cheaper together than one by one; `None` (the default) where it does
     /// not. Only with `in-process-sharing`, which keeps encodings.
     #[cfg(feature = "in-process-sharing")]
     fn commit_encoded(
         values: &[Self::Scalar],
         blinds: Option<&[Self::Scalar]>,
-    ) -> Option<(Vec<Self::Point>, Vec<u8>)> {
+    ) -> Option<MadeEncoded<Self::Point>> {
         let _ = (values, blinds);
+        None
+    }
+
+    /// The encodings (`POINT_LEN` bytes each, in order) of the column sums
+    /// `Σ_d weights[d]·rows[d][k]` (a plain sum for `None`) for each `k` of `columns`, the
+    /// rows given by their points' canonical encodings, where the group sums columns
+    /// faster from encodings than from its points; `None` (the default) where it does not,
+    /// whatever the arguments, so a caller asks with empty ones first. Public inputs only
+    /// (variable time). Only with `in-process-sharing`: the receivers of one process share
+    /// the sums.
+    #[cfg(feature = "in-process-sharing")]
+    fn column_sums_encoded(
+        rows: &[&[u8]],
+        weights: Option<&[Self::Scalar]>,
+        columns: core::ops::Range<usize>,
+    ) -> Option<Vec<u8>> {
+        let _ = (rows, weights, columns);
         None
     }
 

@@ -27,6 +27,9 @@ impl<C: Curve> Round3State<C> {
     /// [`Error::NotEnoughQualified`] (with every culprit) when too few dealers qualify —
     /// old shares remain valid; the internal invariants [`Error::GroupKeyChanged`] and
     /// [`Error::InconsistentShare`].
+    // Not inlined into the party's `step` (once per ceremony): the full WebAssembly module
+    // compresses worse with it there.
+    #[inline(never)]
     pub(crate) fn finalize(
         &self,
         mut responses: BTreeMap<PartyId, ResponseMessage<C>>,

@@ -56,8 +56,9 @@ use crate::PartyId;
 pub(super) struct DealSet<C: Curve> {
     /// The valid dealers, increasing.
     dealers: Vec<PartyId>,
-    /// Their commitment vectors, in the same order.
-    rows: Vec<Vec<C::Point>>,
+    /// Their commitments, in the same order (clones: each shares its deal's points and
+    /// encoding, and its points are decoded only if a check needs them).
+    rows: Vec<Arc<Commitments<C>>>,
     /// Receivers that asked for this set so far.
     users: AtomicUsize,
     /// The aggregate's weights `ρ`, drawn by the first receiver to need them…
@@ -65,6 +66,11 @@ pub(super) struct DealSet<C: Curve> {
     /// … and its points `A_k`, one multi-scalar multiplication each, which the receivers
     /// of several threads make together.
     aggregate: shared::Parts<C::Point>,
+    /// Where the group sums columns from encodings ([`Curve::column_sums_encoded`]), the
+    /// aggregate made that way instead, eight columns per part (`None` if a part could not
+    /// be made: the points above are made then). Not on WebAssembly, as below.
+    #[cfg(not(target_arch = "wasm32"))]
+    aggregate_encoded_parts: shared::Parts<Option<Vec<u8>>>,
     /// The aggregate's points encoded, for the group's batched evaluation
     /// ([`Curve::evaluate_encoded`]), made once. Not on WebAssembly, which has none (and
     /// whose full module would carry the code for three groups).
@@ -89,6 +95,8 @@ pub(super) struct Sum<C: Curve> {
     qualified: Vec<PartyId>,
     weights: Option<Vec<C::Scalar>>,
     pub(super) points: Vec<C::Point>,
+    /// The points' encoding, where they were made encoded.
+    encoded: Option<Vec<u8>>,
     torsion_free: OnceLock<bool>,
     /// The sum as commitments, encoded: a receiver's new commitments when there is no base
     /// to add (DKG, reshare). Compressing t points is a field inversion each, and every
@@ -121,7 +129,10 @@ impl<C: Curve> Sum<C> {
         let kept = match self.commitments.get() {
             Some(kept) => kept,
             None => {
-                let made = Commitments::from_points(mode, self.points.clone())?;
+                let made = match &self.encoded {
+                    Some(raw) => Commitments::from_points_encoded(mode, self.points.clone(), raw)?,
+                    None => Commitments::from_points(mode, self.points.clone())?,
+                };
                 made.encode_now();
                 self.commitments.get_or_init(|| made)
             }
@@ -184,6 +195,7 @@ impl<C: Curve> DealSet<C> {
         let parts: Vec<&shared::Held<Vec<u8>>> = found.iter().map(|m| &m.raw).collect();
         let size =
             found.iter().map(|m| m.commitments.threshold()).sum::<usize>() * core::mem::size_of::<C::Point>();
+        let t = found.first().map_or(0, |m| m.commitments.threshold());
         let set = shared::memo_over(
             b"lss-deal-set",
             || head,
@@ -191,10 +203,12 @@ impl<C: Curve> DealSet<C> {
             size,
             || DealSet {
                 dealers: dealers.to_vec(),
-                rows: found.iter().map(|m| m.commitments.points().to_vec()).collect(),
+                rows: found.iter().map(|m| m.commitments.clone()).collect(),
                 users: AtomicUsize::new(0),
                 rho: OnceLock::new(),
-                aggregate: shared::Parts::new(found.first().map_or(0, |m| m.commitments.threshold())),
+                aggregate: shared::Parts::new(t),
+                #[cfg(not(target_arch = "wasm32"))]
+                aggregate_encoded_parts: shared::Parts::new(t.div_ceil(8)),
                 #[cfg(not(target_arch = "wasm32"))]
                 encoded_aggregate: OnceLock::new(),
                 #[cfg(not(target_arch = "wasm32"))]
@@ -218,15 +232,27 @@ impl<C: Curve> DealSet<C> {
         let rho = self
             .rho
             .get_or_init(|| common.weights(b"shared-aggregate", self.dealers.len()));
+        // Where the group sums columns and evaluates eight at a time from encodings, the
+        // aggregate is made and evaluated in encodings only.
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(rhs) = self
+            .aggregate_encoded(rho)
+            .and_then(|aggregate| self.evaluated(common, &|| aggregate.clone()))
+        {
+            return Some(self.compare_encoded(common, shares, rho, &rhs));
+        }
         let points = self.aggregate.get(|k| {
-            let column: Vec<C::Point> = self.rows.iter().map(|r| r[k]).collect();
+            let column: Vec<C::Point> = self.rows.iter().map(|r| r.points()[k]).collect();
             C::msm_vartime(rho, &column)
         });
         #[cfg(not(target_arch = "wasm32"))]
-        if let Some(rhs) = self.evaluated(common, points) {
-            let lhs = weighted_commitment_encoded(common.ceremony.mode, shares.iter().copied(), rho);
-            // Public: whether the batch passes, as below.
-            return Some(crate::ct::public(bool::from(lhs.ct_eq(&rhs))));
+        if let Some(rhs) = self.evaluated(common, &|| {
+            points
+                .iter()
+                .flat_map(|p| p.to_bytes().as_ref().to_vec())
+                .collect()
+        }) {
+            return Some(self.compare_encoded(common, shares, rho, &rhs));
         }
         let lhs = weighted_commitment(common.ceremony.mode, shares.iter().copied(), rho);
         let rhs = horner_small_vartime(points, u64::from(common.me.get()));
@@ -234,12 +260,48 @@ impl<C: Curve> DealSet<C> {
         Some(crate::ct::public(bool::from(lhs.ct_eq(&rhs))))
     }
 
+    /// Whether the weighted commitment of `shares` encodes to `rhs`, the aggregate at this
+    /// receiver's id.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn compare_encoded(
+        &self,
+        common: &Common<C>,
+        shares: &[&Share<C>],
+        rho: &[C::Scalar],
+        rhs: &[u8],
+    ) -> bool {
+        let lhs = weighted_commitment_encoded(common.ceremony.mode, shares.iter().copied(), rho);
+        // Public: whether the batch passes, as below.
+        crate::ct::public(bool::from(lhs.ct_eq(rhs)))
+    }
+
+    /// The aggregate `A_k = Σ_d ρ_d·C_{d,k}` encoded, made from the deals' encodings eight
+    /// columns at a time where the group can ([`Curve::column_sums_encoded`]): the dealers'
+    /// points are then never decoded. `None` where it cannot.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn aggregate_encoded(&self, rho: &[C::Scalar]) -> Option<Vec<u8>> {
+        // Asked first, so that a group (or CPU) without it reads no encoding.
+        C::column_sums_encoded(&[], None, 0..0)?;
+        C::evaluate_encoded(&[], &[])?;
+        let t = self.rows.first().map_or(0, |r| r.threshold());
+        let parts = self.aggregate_encoded_parts.get(|i| {
+            let rows: Vec<&[u8]> = self.rows.iter().map(|r| r.encoding()).collect();
+            C::column_sums_encoded(&rows, Some(rho), 8 * i..(8 * i + 8).min(t))
+        });
+        let mut out = Vec::with_capacity(t * C::POINT_LEN);
+        for part in parts {
+            out.extend_from_slice(part.as_ref()?);
+        }
+        Some(out)
+    }
+
     /// The aggregate at this receiver's id, encoded, where the group evaluates eight at a
     /// time: from its batch of eight receivers (in the ceremony's order), made once per
-    /// process by the first of them to ask while the others of the batch wait. `None` where
-    /// the group does not (each receiver then runs Horner's rule alone).
+    /// process by the first of them to ask while the others of the batch wait; `aggregate`
+    /// encodes the aggregate, the first time only. `None` where the group does not (each
+    /// receiver then runs Horner's rule alone).
     #[cfg(not(target_arch = "wasm32"))]
-    fn evaluated(&self, common: &Common<C>, points: &[C::Point]) -> Option<Vec<u8>> {
+    fn evaluated(&self, common: &Common<C>, aggregate: &dyn Fn() -> Vec<u8>) -> Option<Vec<u8>> {
         // Asked first, so that a group (or CPU) without it encodes no point.
         C::evaluate_encoded(&[], &[])?;
         let receivers = &common.ceremony.receivers;
@@ -256,12 +318,7 @@ impl<C: Curve> DealSet<C> {
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         let (made_for, made) = kept.get_or_insert_with(|| {
-            let encoded = self.encoded_aggregate.get_or_init(|| {
-                points
-                    .iter()
-                    .flat_map(|p| p.to_bytes().as_ref().to_vec())
-                    .collect()
-            });
+            let encoded = self.encoded_aggregate.get_or_init(aggregate);
             let made = C::evaluate_encoded(encoded, &xs);
             (xs.clone(), made)
         });
@@ -283,14 +340,9 @@ impl<C: Curve> DealSet<C> {
         weights: Option<&[C::Scalar]>,
     ) -> Option<Arc<Sum<C>>> {
         let weights = plain_or::<C>(weights);
-        let rows: Vec<&[C::Point]> = qualified
+        let rows: Vec<&Commitments<C>> = qualified
             .iter()
-            .map(|d| {
-                self.dealers
-                    .binary_search(d)
-                    .ok()
-                    .map(|i| self.rows[i].as_slice())
-            })
+            .map(|d| self.dealers.binary_search(d).ok().map(|i| &*self.rows[i]))
             .collect::<Option<_>>()?;
         let same = |sum: &&Arc<Sum<C>>| {
             sum.qualified.as_slice() == qualified
@@ -304,12 +356,19 @@ impl<C: Curve> DealSet<C> {
         if let Some(sum) = done.iter().find(same) {
             return Some(sum.clone());
         }
-        let t = rows.first().map_or(0, |r| r.len());
-        let sum = sum_rows::<C>(&rows, t, weights);
+        let t = rows.first().map_or(0, |r| r.threshold());
+        let (points, encoded) = match summed_encoded(&rows, t, weights) {
+            Some((points, encoded)) => (points, Some(encoded)),
+            None => {
+                let rows: Vec<&[C::Point]> = rows.iter().map(|r| r.points()).collect();
+                (sum_rows::<C>(&rows, t, weights), None)
+            }
+        };
         let sum = Arc::new(Sum {
             qualified: qualified.to_vec(),
             weights: weights.map(<[_]>::to_vec),
-            points: sum,
+            points,
+            encoded,
             torsion_free: OnceLock::new(),
             commitments: OnceLock::new(),
             based: Mutex::new(Vec::new()),
@@ -317,6 +376,36 @@ impl<C: Curve> DealSet<C> {
         done.push(sum.clone());
         Some(sum)
     }
+}
+
+/// `Σ_d μ_d·rows_d` made from the rows' encodings where the group sums columns that way
+/// ([`Curve::column_sums_encoded`]), with its encoding: the `t` points of the sum are
+/// decoded, not the |Q|·t of the rows. `None` where it cannot.
+#[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
+fn summed_encoded<C: Curve>(
+    rows: &[&Commitments<C>],
+    t: usize,
+    weights: Option<&[C::Scalar]>,
+) -> Option<(Vec<C::Point>, Vec<u8>)> {
+    C::column_sums_encoded(&[], None, 0..0)?;
+    let encodings: Vec<&[u8]> = rows.iter().map(|r| r.encoding()).collect();
+    let encoded = C::column_sums_encoded(&encodings, weights, 0..t)?;
+    let mut r = crate::wire::Reader::new(&encoded);
+    let points = (0..t)
+        .map(|_| C::read_point_unchecked_subgroup(&mut r).ok())
+        .collect::<Option<Vec<_>>>()?;
+    Some((points, encoded))
+}
+
+/// On WebAssembly, never: its full module would carry the code for three groups, and no
+/// group sums columns there.
+#[cfg(all(feature = "in-process-sharing", target_arch = "wasm32"))]
+fn summed_encoded<C: Curve>(
+    _: &[&Commitments<C>],
+    _: usize,
+    _: Option<&[C::Scalar]>,
+) -> Option<(Vec<C::Point>, Vec<u8>)> {
+    None
 }
 
 /// Without `in-process-sharing` nothing is shared: every receiver checks per dealer and combines alone.

@@ -23,6 +23,26 @@ fn encodings_match_points<C: Curve>() {
         let g = Polynomial::<C>::from_coefficients(coefficients.iter().rev().copied().collect()).unwrap();
         for mode in [Mode::Pedersen, Mode::Feldman] {
             let c = Commitments::<C>::commit(mode, &f, Some(&g)).unwrap();
+            // The constant term asked for first: where the commitments were made in lanes,
+            // before any point is decoded.
+            let constant = match mode {
+                Mode::Feldman => C::mul_base(&coefficients[0]),
+                Mode::Pedersen => C::mul_base_h(&coefficients[0], &coefficients[4]),
+            };
+            assert_eq!(*c.clone().constant(), constant);
+            assert_eq!(c.threshold(), 5);
+            // Lent to the process and read back: the same body, not a copy (where the
+            // encoding was made with the points; secp256k1's is made when first written).
+            #[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
+            if c.body.encoded().is_some() {
+                c.lend_decoding();
+                let mut lent = Writer::new();
+                c.write(&mut lent);
+                let bytes = lent.into_bytes();
+                let read =
+                    Commitments::<C>::read_unchecked_subgroup(mode, 64, &mut Reader::new(&bytes)).unwrap();
+                assert!(Arc::ptr_eq(&read.body, &c.body));
+            }
             let mut w = Writer::new();
             c.write(&mut w);
             let mut one_by_one = Writer::new();
@@ -61,7 +81,10 @@ fn decoding_round_trips<C: Curve>(extra: &[C::Point]) {
     let mut w = Writer::new();
     c.write(&mut w);
     let bytes = w.into_bytes();
-    assert_eq!(decode_unchecked_subgroup::<C>(&bytes[2..]).unwrap(), points);
+    assert_eq!(
+        decode_unchecked_subgroup::<C>(&bytes[2..]).unwrap().points(),
+        &points[..]
+    );
     c.lend_decoding();
     let read =
         Commitments::<C>::read_unchecked_subgroup(Mode::Feldman, 64, &mut Reader::new(&bytes)).unwrap();

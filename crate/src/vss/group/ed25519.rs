@@ -154,20 +154,15 @@ impl Curve for Ed25519 {
         }
     }
 
-    /// With AVX-512 IFMA, eight commitments at a time (see `ifma`), decoded into dalek's
-    /// points; elsewhere `None`, one multiplication at a time.
+    /// With AVX-512 IFMA, eight commitments at a time (see `ifma`), encoded only: dalek
+    /// makes points only by decoding, which the caller does if it needs them. Elsewhere
+    /// `None`, one multiplication at a time.
     #[cfg(curve_lanes)]
     fn commit_encoded(
         values: &[Self::Scalar],
         blinds: Option<&[Self::Scalar]>,
-    ) -> Option<(alloc::vec::Vec<Self::Point>, alloc::vec::Vec<u8>)> {
-        let bytes = super::ifma::edwards_commitments(values, blinds)?;
-        // dalek makes points only by decoding; ours are canonical multiples of G and H, so
-        // this never fails (and would fall back to dalek's multiplications if it did).
-        let points = super::ifma::decode(&bytes, |e| {
-            curve25519_dalek::edwards::CompressedEdwardsY(e).decompress()
-        })?;
-        Some((points, bytes))
+    ) -> Option<super::MadeEncoded<Self::Point>> {
+        Some((super::ifma::edwards_commitments(values, blinds)?, None))
     }
 
     /// With AVX-512 IFMA, the product spread over eight lanes (see `ifma`); elsewhere `None`.
@@ -180,6 +175,16 @@ impl Curve for Ed25519 {
     #[cfg(curve_lanes)]
     fn evaluate_encoded(encoded: &[u8], xs: &[u16]) -> Option<alloc::vec::Vec<u8>> {
         super::ifma::edwards_evaluations(encoded, xs)
+    }
+
+    /// With AVX-512 IFMA, eight columns at a time (see `ifma`); elsewhere `None`.
+    #[cfg(curve_lanes)]
+    fn column_sums_encoded(
+        rows: &[&[u8]],
+        weights: Option<&[Self::Scalar]>,
+        columns: core::ops::Range<usize>,
+    ) -> Option<alloc::vec::Vec<u8>> {
+        super::ifma::edwards_column_sums(rows, weights, columns)
     }
 
     #[cfg(feature = "fast-dealing")]

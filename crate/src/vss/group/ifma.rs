@@ -18,8 +18,11 @@
 //! its tables use one 64-bit multiplier, a field product at a time. Here each 512-bit
 //! register holds one limb of eight field elements, and `vpmadd52luq`/`vpmadd52huq`
 //! multiply all eight at once: 1.8 µs per multiplication. dalek's points cannot be made from
-//! coordinates, so the caller decodes each encoding made here (4.4 µs); a Pedersen
-//! commitment still costs about a third of what it did. The receivers of one process
+//! coordinates, only decoded (4.4 µs each), so a dealer's commitments stay encodings until a
+//! check needs their points; the receivers of one process sum the deals column by column
+//! from the encodings here too (the shared aggregate and the new commitments: 6.8 ms for
+//! 86 × 43 points with 131-bit weights, against 27 ms for dalek's decoding, multi-scalar
+//! multiplications and encoding). The receivers of one process
 //! evaluate the shared aggregate at their ids eight at a time the same way, instead of one
 //! Horner's rule each. A single product (a receiver's weighted check, a possession proof's
 //! nonce commitment) spreads its table rows over the lanes, four rows each, and sums the
@@ -340,18 +343,6 @@ pub(super) fn edwards_column_sums(
     columns: core::ops::Range<usize>,
 ) -> Option<Vec<u8>> {
     column_sums(Encoding::Edwards, rows, weights, columns)
-}
-
-/// Each 32-byte encoding of `bytes` decoded by `decode`; `None` if one does not decode.
-pub(super) fn decode<P>(bytes: &[u8], decode: impl Fn([u8; 32]) -> Option<P>) -> Option<Vec<P>> {
-    bytes
-        .chunks_exact(32)
-        .map(|c| {
-            let mut e = [0u8; 32];
-            e.copy_from_slice(c);
-            decode(e)
-        })
-        .collect()
 }
 
 /// Up to eight scalars' bytes, zeros after them.

@@ -114,17 +114,12 @@ impl Curve for Ristretto255 {
     fn commit_encoded(
         values: &[Self::Scalar],
         blinds: Option<&[Self::Scalar]>,
-    ) -> Option<(Vec<Self::Point>, Vec<u8>)> {
+    ) -> Option<super::MadeEncoded<Self::Point>> {
+        // With AVX-512 IFMA, the encodings only: dalek makes points only by decoding, which
+        // the caller does if it needs them.
         #[cfg(curve_lanes)]
-        if let Some(made) = super::ifma::ristretto_commitments(values, blinds).and_then(|bytes| {
-            // dalek makes points only by decoding; ours are canonical, so this never fails
-            // (and would fall back to dalek's multiplications if it did).
-            let points = super::ifma::decode(&bytes, |e| {
-                curve25519_dalek::ristretto::CompressedRistretto(e).decompress()
-            })?;
-            Some((points, bytes))
-        }) {
-            return Some(made);
+        if let Some(bytes) = super::ifma::ristretto_commitments(values, blinds) {
+            return Some((bytes, None));
         }
         let half = curve25519_dalek::Scalar::from_bytes_mod_order(HALF);
         let halve = |s: &Self::Scalar| s * half;
@@ -145,7 +140,7 @@ impl Curve for Ristretto255 {
         for e in curve25519_dalek::RistrettoPoint::double_and_compress_batch(&halves) {
             bytes.extend_from_slice(e.as_bytes());
         }
-        Some((points, bytes))
+        Some((bytes, Some(points)))
     }
 
     /// With AVX-512 IFMA, the product spread over eight lanes (see `ifma`); elsewhere `None`.
@@ -158,6 +153,16 @@ impl Curve for Ristretto255 {
     #[cfg(curve_lanes)]
     fn evaluate_encoded(encoded: &[u8], xs: &[u16]) -> Option<alloc::vec::Vec<u8>> {
         super::ifma::ristretto_evaluations(encoded, xs)
+    }
+
+    /// With AVX-512 IFMA, eight columns at a time (see `ifma`); elsewhere `None`.
+    #[cfg(curve_lanes)]
+    fn column_sums_encoded(
+        rows: &[&[u8]],
+        weights: Option<&[Self::Scalar]>,
+        columns: core::ops::Range<usize>,
+    ) -> Option<alloc::vec::Vec<u8>> {
+        super::ifma::ristretto_column_sums(rows, weights, columns)
     }
 
     #[cfg(feature = "fast-dealing")]
