@@ -274,6 +274,10 @@ pub enum Error {
     /// never expected).
     #[error("the new share does not open the new commitments")]
     InconsistentShare,
+    /// The qualified deals' sum has a torsion component though no qualified deal has one
+    /// (an internal invariant; never expected).
+    #[error("the sum of torsion-free deals has a torsion component")]
+    InconsistentCommitments,
     /// An activation certificate does not activate the expected generation.
     #[error("activation certificate refused: {0}")]
     InvalidActivation(ActivationFault),
@@ -319,6 +323,7 @@ impl Error {
             Error::NotEnoughQualified { .. } => "NOT_ENOUGH_QUALIFIED",
             Error::GroupKeyChanged => "GROUP_KEY_CHANGED",
             Error::InconsistentShare => "INCONSISTENT_SHARE",
+            Error::InconsistentCommitments => "INCONSISTENT_COMMITMENTS",
             Error::InvalidActivation(f) => f.code(),
             Error::NotEnoughPossessionProofs { .. } => "NOT_ENOUGH_POSSESSION_PROOFS",
             Error::WrongCurve { .. } => "WRONG_CURVE",
@@ -341,6 +346,7 @@ impl Error {
             | Error::DealerNotInOldSet { .. }
             | Error::GroupKeyChanged
             | Error::InconsistentShare
+            | Error::InconsistentCommitments
             | Error::InvalidActivation(_)
             | Error::WrongCurve { .. }
             | Error::Vss(_) => &[],

@@ -346,6 +346,11 @@ fn all_errors() -> Vec<(&'static str, quasar_pq::Error, &'static str)> {
             "lss",
         ),
         (
+            "a torsion component in a sum of torsion-free deals",
+            l(lss::Error::InconsistentCommitments),
+            "lss",
+        ),
+        (
             "too few proofs of possession",
             l(lss::Error::NotEnoughPossessionProofs {
                 needed: 2,

@@ -25,8 +25,8 @@ impl<C: Curve> Round3State<C> {
     ///
     /// # Errors
     /// [`Error::NotEnoughQualified`] (with every culprit) when too few dealers qualify —
-    /// old shares remain valid; the internal invariants [`Error::GroupKeyChanged`] and
-    /// [`Error::InconsistentShare`].
+    /// old shares remain valid; the internal invariants [`Error::GroupKeyChanged`],
+    /// [`Error::InconsistentShare`] and [`Error::InconsistentCommitments`].
     // Not inlined into the party's `step` (once per ceremony): the full WebAssembly module
     // compresses worse with it there.
     #[inline(never)]
@@ -141,6 +141,7 @@ impl<C: Curve> Round3State<C> {
             if torsion_free {
                 break (qualified, weights, commitments);
             }
+            let before = disqualified.len();
             for d in &qualified {
                 if deals
                     .get(d)
@@ -149,6 +150,11 @@ impl<C: Curve> Round3State<C> {
                     disqualified.insert(*d, ());
                     blame.push(Blame::new(*d, BlameReason::InvalidCommitment));
                 }
+            }
+            // A sum of torsion-free points is torsion-free: with no dealer to drop, the same
+            // sum would come back forever.
+            if disqualified.len() == before {
+                return Err(Error::InconsistentCommitments);
             }
         };
         if let Some(old) = &c.old {
