@@ -777,6 +777,64 @@ fn one_cheating_dealer_among_64_is_named_with_the_shared_checks_on() {
     assert_eq!(secret_of(&holders, &new_public), secret);
 }
 
+/// The eight-lane arithmetic (AVX-512 IFMA, where this CPU has it: the dealers' commitments,
+/// the deals kept as encodings, the aggregate, the evaluations and the sums made in lanes)
+/// and the portable path send the same bytes and reach the same outcomes: 21 → 64 and
+/// 64 → 21, Pedersen on Ristretto255 and Feldman on Ed25519, with one cheating dealer too
+/// (the shared check fails and every receiver names it). Without the lanes both runs take
+/// the portable path.
+#[test]
+fn the_lanes_and_the_portable_path_send_the_same_bytes() {
+    fn both<C: Curve>(mode: Mode, label: &str) {
+        let (shares, public, _) = dkg::<C>(mode, 21, 14, label);
+        let up = Ceremony::reshare(sid(label), &public, &ids(1..=21), &ids(1..=64), 43).unwrap();
+        let go = |c: &Ceremony<C>,
+                  old: &BTreeMap<PartyId, KeyShare<C>>,
+                  cheats: &[(PartyId, Cheat)],
+                  lanes: bool| {
+            quasar_pq::party::release_shared();
+            quasar_pq::vss::group::use_lanes(lanes);
+            let run = lss_deal(c, old, cheats, None, label);
+            quasar_pq::vss::group::use_lanes(true);
+            run
+        };
+        let sent = |s: &[Sent]| -> Vec<(u32, PartyId, Option<Vec<u8>>, Vec<Vec<u8>>)> {
+            s.iter()
+                .map(|s| {
+                    let direct = s.outgoing.direct.iter().map(|d| d.bytes.to_vec()).collect();
+                    (s.round, s.from, s.outgoing.broadcast.clone(), direct)
+                })
+                .collect()
+        };
+        let (grown, _) = go(&up, &shares, &[], true);
+        let grown = lss_shares(grown);
+        let down_public = grown[&pid(1)].public().clone();
+        let down = Ceremony::reshare(sid(label), &down_public, &ids(1..=64), &ids(1..=21), 14).unwrap();
+        for (c, old) in [(&up, &shares), (&down, &grown)] {
+            for cheats in [&[][..], &[(pid(5), Cheat::BadShares)][..]] {
+                let (lanes, lanes_sent) = go(c, old, cheats, true);
+                let (portable, portable_sent) = go(c, old, cheats, false);
+                assert_eq!(sent(&lanes_sent), sent(&portable_sent), "{label} {cheats:?}");
+                assert_eq!(lanes.len(), portable.len());
+                for (p, o) in &lanes {
+                    let (a, b) = (o.as_ref().unwrap(), portable[p].as_ref().unwrap());
+                    assert_eq!(a.transcript_hash(), b.transcript_hash());
+                    assert_eq!(a.blame, b.blame);
+                    if !cheats.is_empty() && *p != pid(5) {
+                        assert_eq!(a.culprits(), vec![pid(5)], "{label} {p}");
+                    }
+                    assert_eq!(
+                        a.key_share.as_ref().map(KeyShare::to_bytes),
+                        b.key_share.as_ref().map(KeyShare::to_bytes)
+                    );
+                }
+            }
+        }
+    }
+    both::<Ristretto255>(Mode::Pedersen, "lanes ristretto255");
+    both::<Ed25519>(Mode::Feldman, "lanes ed25519");
+}
+
 /// With `parallel` the simulator steps a round's parties concurrently (and they share out
 /// the decoding and the aggregate check); without a tamper it hands each party the bytes
 /// where they were sent, and with a tamper every message is an envelope of its own (a

@@ -305,12 +305,25 @@ mod secp256k1;
     not(target_arch = "wasm32")
 ))]
 pub use ed25519::use_wide_table;
+
 #[cfg(feature = "ed25519")]
 pub use ed25519::Ed25519;
 #[cfg(feature = "ristretto255")]
 pub use ristretto255::Ristretto255;
 #[cfg(feature = "secp256k1")]
 pub use secp256k1::Secp256k1;
+
+/// Turns this process's eight-lane AVX-512 IFMA arithmetic for Ed25519 and Ristretto255 off
+/// (`false`) or back on, so that a test can run the portable path on a CPU that has the
+/// lanes and compare the two (they send the same bytes). Without the lanes (other CPUs,
+/// WebAssembly), nothing. `hazmat` only.
+#[cfg(feature = "hazmat")]
+pub fn use_lanes(on: bool) {
+    #[cfg(curve_lanes)]
+    ifma::set_enabled(on);
+    #[cfg(not(curve_lanes))]
+    let _ = on;
+}
 
 #[cfg(test)]
 mod tests {

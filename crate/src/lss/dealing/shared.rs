@@ -3,7 +3,8 @@
 //! ```text
 //! round 2: DealSet::of(valid deals) ─► check_shares(my shares) ─► Some(true)   accept all
 //!                                                             └► Some(false)  per-dealer checks (blame)
-//!                                                             └► None         per-dealer checks (alone)
+//!                                                             └► None         per-dealer checks (alone,
+//!                                                                             without lanes)
 //! finalize: DealSet::combined(qualified, μ)                      the new commitments' sum
 //!           Sum::commitments(mode)                              … as commitments, encoded once
 //!           Sum::over(old commitments, mode)                    … plus the old ones (refresh)
@@ -14,12 +15,19 @@
 //! evaluates each dealer's commitments at `j` (|Q|·t small multiplications, the cheapest
 //! way for one receiver). When several receivers of one process check the same deals
 //! (a simulator, a whole-run driver, a node hosting several members) they share one
-//! aggregate: the weights drawn once, in the process, by the second receiver to ask, and
+//! aggregate: the weights drawn once, in the process, by the first receiver to use them, and
 //! `A_k = Σ_d ρ_d·C_{d,k}` (t multi-scalar multiplications of |Q| points). Each receiver
 //! then evaluates `A` at its own index — t small multiplications — and compares with one
 //! fixed-base multiplication of its weighted shares. Receivers stepped on several threads
 //! make the `A_k` together (`party::shared::Parts`: each takes a column no one has started),
 //! rather than one making all t while the others wait.
+//!
+//! Where the group sums columns and evaluates in lanes from encodings (AVX-512 IFMA:
+//! [`Curve::column_sums_encoded`], [`Curve::evaluate_encoded`]), the aggregate is made that
+//! way, eight columns at a time, and so is the sum of the qualified deals; the deals' points
+//! are then never decoded on the happy path. A receiver alone takes this path too: it
+//! costs less than decoding every deal's points for Horner's rule (86 × 43 points at
+//! 128 → 64: 6.8 ms against 16 ms of decoding alone).
 //!
 //! The weights never leave the process, and they are drawn after the deals are fixed:
 //! a dealer cannot make errors in its shares cancel across dealers, so a passing check
@@ -224,9 +232,10 @@ impl<C: Curve> DealSet<C> {
 
     /// Checks this receiver's shares, one from every dealer of the set (`shares` in the
     /// set's order, its own share included) against the shared aggregate: `None` while
-    /// this receiver is the only one of its process to ask (it checks per dealer).
+    /// this receiver is the only one of its process to ask, unless the group has lanes (it
+    /// checks per dealer).
     pub(super) fn check_shares(&self, common: &Common<C>, shares: &[&Share<C>]) -> Option<bool> {
-        if shares.len() != self.dealers.len() || self.users.load(Ordering::Relaxed) < 2 {
+        if shares.len() != self.dealers.len() || (self.users.load(Ordering::Relaxed) < 2 && !lanes::<C>()) {
             return None;
         }
         let rho = self
@@ -281,8 +290,9 @@ impl<C: Curve> DealSet<C> {
     #[cfg(not(target_arch = "wasm32"))]
     fn aggregate_encoded(&self, rho: &[C::Scalar]) -> Option<Vec<u8>> {
         // Asked first, so that a group (or CPU) without it reads no encoding.
-        C::column_sums_encoded(&[], None, 0..0)?;
-        C::evaluate_encoded(&[], &[])?;
+        if !lanes::<C>() {
+            return None;
+        }
         let t = self.rows.first().map_or(0, |r| r.threshold());
         let parts = self.aggregate_encoded_parts.get(|i| {
             let rows: Vec<&[u8]> = self.rows.iter().map(|r| r.encoding()).collect();
@@ -376,6 +386,16 @@ impl<C: Curve> DealSet<C> {
         done.push(sum.clone());
         Some(sum)
     }
+}
+
+/// Whether the group sums columns and evaluates eight receivers at a time from encodings
+/// (on this CPU); never on WebAssembly.
+#[cfg(feature = "in-process-sharing")]
+fn lanes<C: Curve>() -> bool {
+    #[cfg(not(target_arch = "wasm32"))]
+    return C::column_sums_encoded(&[], None, 0..0).is_some() && C::evaluate_encoded(&[], &[]).is_some();
+    #[cfg(target_arch = "wasm32")]
+    false
 }
 
 /// `Σ_d μ_d·rows_d` made from the rows' encodings where the group sums columns that way
@@ -475,9 +495,10 @@ mod tests {
         let (deals, me, shares) = dealt(41);
         let dealers: Vec<PartyId> = deals.keys().copied().collect();
         let all: Vec<&Share<C>> = shares.iter().collect();
-        // Alone in the process: no aggregate is made.
+        // Alone in the process: no aggregate is made, unless the group has lanes.
         let set = DealSet::of(&me.common, &dealers, &deals);
-        assert_eq!(set.check_shares(&me.common, &all), None);
+        let alone = set.check_shares(&me.common, &all);
+        assert_eq!(alone, lanes::<C>().then_some(true));
         // A second receiver of the process asks for the same deals: the same set, shared.
         let again = DealSet::of(&me.common, &dealers, &deals);
         assert!(Arc::ptr_eq(&set, &again));

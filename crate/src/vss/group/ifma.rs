@@ -49,6 +49,7 @@ mod sums;
 mod tests;
 
 use alloc::vec::Vec;
+use core::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 use curve25519_dalek::Scalar;
@@ -57,12 +58,23 @@ use zeroize::Zeroize;
 use point::Table;
 use reference::Ext;
 
-/// Whether this CPU has AVX-512F and AVX-512 IFMA (checked once per process).
+/// Set while the lanes are turned off ([`set_enabled`]).
+static TURNED_OFF: AtomicBool = AtomicBool::new(false);
+
+/// Whether this CPU has AVX-512F and AVX-512 IFMA (checked once per process), and the lanes
+/// are not turned off.
 pub(super) fn available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
-    *AVAILABLE.get_or_init(|| {
+    let detected = *AVAILABLE.get_or_init(|| {
         std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512ifma")
-    })
+    });
+    detected && !TURNED_OFF.load(Ordering::Relaxed)
+}
+
+/// Turns the lanes off for this process, or back on (`hazmat`: tests compare the two paths).
+#[cfg(feature = "hazmat")]
+pub(super) fn set_enabled(on: bool) {
+    TURNED_OFF.store(!on, Ordering::Relaxed);
 }
 
 /// `G`'s table: the Ed25519 base point, which also represents Ristretto's.
