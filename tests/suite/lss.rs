@@ -798,7 +798,9 @@ fn the_lanes_and_the_portable_path_send_the_same_bytes() {
             quasar_pq::vss::group::use_lanes(true);
             run
         };
-        let sent = |s: &[Sent]| -> Vec<(u32, PartyId, Option<Vec<u8>>, Vec<Vec<u8>>)> {
+        // Per message: round, sender, broadcast, direct messages.
+        type Bytes = Vec<(u32, PartyId, Option<Vec<u8>>, Vec<Vec<u8>>)>;
+        let sent = |s: &[Sent]| -> Bytes {
             s.iter()
                 .map(|s| {
                     let direct = s.outgoing.direct.iter().map(|d| d.bytes.to_vec()).collect();

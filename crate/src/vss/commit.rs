@@ -297,24 +297,29 @@ impl<C: Curve> Commitments<C> {
     /// # Errors
     /// [`Error::InvalidThreshold`] for an empty vector.
     pub fn from_points(mode: Mode, points: Vec<C::Point>) -> Result<Self, Error> {
-        if points.is_empty() {
-            return Err(Error::InvalidThreshold {
-                threshold: 0,
-                parties: 0,
-            });
-        }
-        Ok(Commitments {
-            mode,
-            count: points.len(),
-            body: Body::of_points(points),
-        })
+        Self::of_body(mode, points.len(), || Body::of_points(points))
     }
 
     /// Commitments from their points and the points' canonical encoding (a sum made in
     /// lanes and decoded).
+    ///
+    /// # Errors
+    /// As [`Commitments::from_points`]; [`Error::LengthMismatch`] for an encoding of
+    /// another length than the points'.
     #[cfg(feature = "in-process-sharing")]
     pub(crate) fn from_points_encoded(mode: Mode, points: Vec<C::Point>, raw: &[u8]) -> Result<Self, Error> {
-        if points.is_empty() || raw.len() != points.len() * C::POINT_LEN {
+        if raw.len() != points.len() * C::POINT_LEN {
+            return Err(Error::LengthMismatch {
+                expected: points.len() * C::POINT_LEN,
+                got: raw.len(),
+            });
+        }
+        Self::of_body(mode, points.len(), || Body::read(points, raw))
+    }
+
+    /// `count` (at least one) points in the body `make` makes.
+    fn of_body(mode: Mode, count: usize, make: impl FnOnce() -> Arc<Body<C>>) -> Result<Self, Error> {
+        if count == 0 {
             return Err(Error::InvalidThreshold {
                 threshold: 0,
                 parties: 0,
@@ -322,8 +327,8 @@ impl<C: Curve> Commitments<C> {
         }
         Ok(Commitments {
             mode,
-            count: points.len(),
-            body: Body::read(points, raw),
+            count,
+            body: make(),
         })
     }
 

@@ -390,11 +390,15 @@ impl<C: Curve> DealSet<C> {
 
 /// Whether the group sums columns and evaluates eight receivers at a time from encodings
 /// (on this CPU); never on WebAssembly.
-#[cfg(feature = "in-process-sharing")]
+#[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
 fn lanes<C: Curve>() -> bool {
-    #[cfg(not(target_arch = "wasm32"))]
-    return C::column_sums_encoded(&[], None, 0..0).is_some() && C::evaluate_encoded(&[], &[]).is_some();
-    #[cfg(target_arch = "wasm32")]
+    C::column_sums_encoded(&[], None, 0..0).is_some() && C::evaluate_encoded(&[], &[]).is_some()
+}
+
+/// On WebAssembly, never (generic as the native one, for its callers).
+#[cfg(all(feature = "in-process-sharing", target_arch = "wasm32"))]
+#[allow(clippy::extra_unused_type_parameters)]
+fn lanes<C>() -> bool {
     false
 }
 

@@ -43,21 +43,16 @@ pub(super) struct Body<C: Curve> {
 
 impl<C: Curve> Body<C> {
     pub(super) fn of_points(points: Vec<C::Point>) -> Arc<Self> {
-        Arc::new(Body {
-            #[cfg(curve_lanes)]
-            points: OnceLock::from(points),
-            #[cfg(curve_lanes)]
-            constant: OnceLock::new(),
-            #[cfg(not(curve_lanes))]
-            points,
-            #[cfg(feature = "in-process-sharing")]
-            encoded: OnceLock::new(),
-        })
+        Self::new(points, None)
     }
 
     /// Points decoded from `raw`, which a strict decoder accepted (so `raw` is their
     /// canonical encoding).
     pub(super) fn read(points: Vec<C::Point>, raw: &[u8]) -> Arc<Self> {
+        Self::new(points, Some(raw))
+    }
+
+    fn new(points: Vec<C::Point>, raw: Option<&[u8]>) -> Arc<Self> {
         #[cfg(not(feature = "in-process-sharing"))]
         let _ = raw;
         Arc::new(Body {
@@ -68,7 +63,7 @@ impl<C: Curve> Body<C> {
             #[cfg(not(curve_lanes))]
             points,
             #[cfg(feature = "in-process-sharing")]
-            encoded: OnceLock::from(raw.to_vec()),
+            encoded: raw.map_or_else(OnceLock::new, |raw| OnceLock::from(raw.to_vec())),
         })
     }
 
