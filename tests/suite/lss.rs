@@ -777,6 +777,18 @@ fn one_cheating_dealer_among_64_is_named_with_the_shared_checks_on() {
     assert_eq!(secret_of(&holders, &new_public), secret);
 }
 
+/// What a run sent, per message: round, sender, broadcast, direct messages.
+type SentBytes = Vec<(u32, PartyId, Option<Vec<u8>>, Vec<Vec<u8>>)>;
+
+fn sent_bytes(sent: &[Sent]) -> SentBytes {
+    sent.iter()
+        .map(|s| {
+            let direct = s.outgoing.direct.iter().map(|d| d.bytes.to_vec()).collect();
+            (s.round, s.from, s.outgoing.broadcast.clone(), direct)
+        })
+        .collect()
+}
+
 /// The eight-lane arithmetic (AVX-512 IFMA, where this CPU has it: the dealers' commitments,
 /// the deals kept as encodings, the aggregate, the evaluations and the sums made in lanes)
 /// and the portable path send the same bytes and reach the same outcomes: 21 → 64 and
@@ -798,16 +810,6 @@ fn the_lanes_and_the_portable_path_send_the_same_bytes() {
             quasar_pq::vss::group::use_lanes(true);
             run
         };
-        // Per message: round, sender, broadcast, direct messages.
-        type Bytes = Vec<(u32, PartyId, Option<Vec<u8>>, Vec<Vec<u8>>)>;
-        let sent = |s: &[Sent]| -> Bytes {
-            s.iter()
-                .map(|s| {
-                    let direct = s.outgoing.direct.iter().map(|d| d.bytes.to_vec()).collect();
-                    (s.round, s.from, s.outgoing.broadcast.clone(), direct)
-                })
-                .collect()
-        };
         let (grown, _) = go(&up, &shares, &[], true);
         let grown = lss_shares(grown);
         let down_public = grown[&pid(1)].public().clone();
@@ -816,7 +818,11 @@ fn the_lanes_and_the_portable_path_send_the_same_bytes() {
             for cheats in [&[][..], &[(pid(5), Cheat::BadShares)][..]] {
                 let (lanes, lanes_sent) = go(c, old, cheats, true);
                 let (portable, portable_sent) = go(c, old, cheats, false);
-                assert_eq!(sent(&lanes_sent), sent(&portable_sent), "{label} {cheats:?}");
+                assert_eq!(
+                    sent_bytes(&lanes_sent),
+                    sent_bytes(&portable_sent),
+                    "{label} {cheats:?}"
+                );
                 assert_eq!(lanes.len(), portable.len());
                 for (p, o) in &lanes {
                     let (a, b) = (o.as_ref().unwrap(), portable[p].as_ref().unwrap());
@@ -869,24 +875,14 @@ fn parallel_and_enveloped_rounds_send_the_same_bytes_as_sequential_ones() {
         }
         net.run_logged()
     };
-    // Per message: round, sender, broadcast, direct messages.
-    type Bytes = Vec<(u32, PartyId, Option<Vec<u8>>, Vec<Vec<u8>>)>;
-    let bytes = |sent: &[Sent]| -> Bytes {
-        sent.iter()
-            .map(|s| {
-                let direct = s.outgoing.direct.iter().map(|d| d.bytes.to_vec()).collect();
-                (s.round, s.from, s.outgoing.broadcast.clone(), direct)
-            })
-            .collect()
-    };
     for cheater in [None, Some(pid(5))] {
         let (one, one_sent) = go(cheater, false, false);
         assert_eq!(one.len(), 21);
         for (parallel, enveloped) in [(true, false), (false, true), (true, true)] {
             let (all, all_sent) = go(cheater, parallel, enveloped);
             assert_eq!(
-                bytes(&one_sent),
-                bytes(&all_sent),
+                sent_bytes(&one_sent),
+                sent_bytes(&all_sent),
                 "{cheater:?} {parallel} {enveloped}"
             );
             for (p, o) in &one {
