@@ -255,22 +255,15 @@ impl<C: Curve> Commitments<C> {
         let values = &values.coefficients()[zeros..];
         let identities = || core::iter::repeat_n(C::Point::identity(), zeros);
         #[cfg(feature = "in-process-sharing")]
-        if let Some((bytes, made)) = C::commit_encoded(values, blinds) {
-            let mut encoded = Writer::with_capacity((zeros + values.len()) * C::POINT_LEN);
-            for p in identities() {
-                write_point::<C>(&p, &mut encoded);
-            }
-            encoded.put(&bytes);
-            let encoded = encoded.into_bytes();
-            let body = match made {
-                Some(made) => {
-                    let points: Vec<C::Point> = identities().chain(made).collect();
+        if let Some(made) = C::commit_encoded(zeros, values, blinds) {
+            let body = match made.points {
+                Some(points) => {
                     // Public: commitments are broadcast.
                     crate::ct::public_slice(&points);
-                    Body::read(points, &encoded)
+                    Body::read(points, &made.encoded)
                 }
                 // The points are decoded from the encoding when asked for.
-                None => Body::made_encoded(encoded),
+                None => Body::made_encoded(made.encoded, made.lanes),
             };
             return Ok(Commitments {
                 mode,
@@ -347,6 +340,12 @@ impl<C: Curve> Commitments<C> {
     #[cfg(feature = "in-process-sharing")]
     pub(crate) fn encoding(&self) -> &[u8] {
         self.body.encoded_or(|| self.encode_points())
+    }
+
+    /// The points as the group's lanes made them, where this process made them there.
+    #[cfg(feature = "in-process-sharing")]
+    pub(crate) fn lanes(&self) -> Option<&super::group::Lanes> {
+        self.body.lanes()
     }
 
     /// The threshold of the committed sharing (number of points).

@@ -28,9 +28,47 @@ use zeroize::Zeroize;
 use crate::hash::{tags, Transcript};
 use crate::wire::{self, Reader, Writer};
 
-/// Encodings made together ([`Curve::commit_encoded`]), and the points where they were made
-/// on the way.
-pub type MadeEncoded<P> = (Vec<u8>, Option<Vec<P>>);
+/// Commitments made together ([`Curve::commit_encoded`]).
+pub struct MadeEncoded<P> {
+    /// Their encodings, `POINT_LEN` bytes each, in order.
+    pub encoded: Vec<u8>,
+    /// Their points, where they were made on the way.
+    pub points: Option<Vec<P>>,
+    /// Their points as the group's lanes made them, where it has lanes.
+    pub lanes: Option<Lanes>,
+}
+
+/// Points as a group's lanes hold them: eight to a block, in order, in the coordinates
+/// the lanes compute in (AVX-512 IFMA, `ifma`). What [`Curve::column_sums_encoded`] reads
+/// in place of decoding the points' encoding, a field square root per point. Opaque: only
+/// this crate's groups make them, and only where they have lanes.
+pub struct Lanes {
+    #[cfg(curve_lanes)]
+    blocks: Vec<ifma::Block>,
+}
+
+#[cfg(curve_lanes)]
+impl Lanes {
+    fn new(blocks: Vec<ifma::Block>) -> Self {
+        Lanes { blocks }
+    }
+
+    fn blocks(&self) -> &[ifma::Block] {
+        &self.blocks
+    }
+}
+
+/// The rows as the lanes read them.
+#[cfg(curve_lanes)]
+fn lane_rows<'a>(rows: &[EncodedRow<'a>]) -> Vec<ifma::Row<'a>> {
+    rows.iter()
+        .map(|(raw, lanes)| (*raw, lanes.map(Lanes::blocks)))
+        .collect()
+}
+
+/// One row of [`Curve::column_sums_encoded`]: its points' encoding, and their lanes where
+/// this process made them.
+pub type EncodedRow<'a> = (&'a [u8], Option<&'a Lanes>);
 
 /// A prime-order group with the encodings and generators the sharing needs.
 ///
@@ -63,31 +101,33 @@ pub trait Curve: Copy + Clone + Debug + Default + PartialEq + Eq + Send + Sync +
     /// `a·G + b·H`, in constant time (a Pedersen commitment).
     fn mul_base_h(a: &Self::Scalar, b: &Self::Scalar) -> Self::Point;
 
-    /// The encodings (`POINT_LEN` bytes each, in order) of the commitments `values[k]·G`
-    /// (Feldman, `blinds` = `None`) or `values[k]·G + blinds[k]·H` (Pedersen; the slices
-    /// have equal lengths), in constant time, and the points where they were made on the
-    /// way (otherwise the caller decodes them if it needs them), where the group makes
-    /// the encodings cheaper together than one by one; `None` (the default) where it does
-    /// not. Only with `in-process-sharing`, which keeps encodings.
+    /// The commitments of `zeros` coefficients known to be zero (identities), then
+    /// `values[k]·G` (Feldman, `blinds` = `None`) or `values[k]·G + blinds[k]·H`
+    /// (Pedersen; the slices have equal lengths), in constant time: their encodings, and
+    /// the points or lanes where they were made on the way (otherwise the caller decodes
+    /// the points if it needs them), where the group makes the encodings cheaper together
+    /// than one by one; `None` (the default) where it does not. Only with
+    /// `in-process-sharing`, which keeps encodings.
     #[cfg(feature = "in-process-sharing")]
     fn commit_encoded(
+        zeros: usize,
         values: &[Self::Scalar],
         blinds: Option<&[Self::Scalar]>,
     ) -> Option<MadeEncoded<Self::Point>> {
-        let _ = (values, blinds);
+        let _ = (zeros, values, blinds);
         None
     }
 
     /// The encodings (`POINT_LEN` bytes each, in order) of the column sums
     /// `Σ_d weights[d]·rows[d][k]` (a plain sum for `None`) for each `k` of `columns`, the
-    /// rows given by their points' canonical encodings, where the group sums columns
-    /// faster from encodings than from its points; `None` (the default) where it does not,
-    /// whatever the arguments, so a caller asks with empty ones first. Public inputs only
-    /// (variable time). Only with `in-process-sharing`: the receivers of one process share
-    /// the sums.
+    /// rows given by their points' canonical encodings (and their lanes, read instead
+    /// where given), where the group sums columns faster from encodings than from its
+    /// points; `None` (the default) where it does not, whatever the arguments, so a
+    /// caller asks with empty ones first. Public inputs only (variable time). Only with
+    /// `in-process-sharing`: the receivers of one process share the sums.
     #[cfg(feature = "in-process-sharing")]
     fn column_sums_encoded(
-        rows: &[&[u8]],
+        rows: &[EncodedRow<'_>],
         weights: Option<&[Self::Scalar]>,
         columns: core::ops::Range<usize>,
     ) -> Option<Vec<u8>> {

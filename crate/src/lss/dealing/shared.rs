@@ -294,10 +294,9 @@ impl<C: Curve> DealSet<C> {
             return None;
         }
         let t = self.rows.first().map_or(0, |r| r.threshold());
-        let parts = self.aggregate_encoded_parts.get(|i| {
-            let rows: Vec<&[u8]> = self.rows.iter().map(|r| r.encoding()).collect();
-            C::column_sums_encoded(&rows, Some(rho), 8 * i..(8 * i + 8).min(t))
-        });
+        let parts = self
+            .aggregate_encoded_parts
+            .get(|i| C::column_sums_encoded(&encoded_rows(&self.rows), Some(rho), 8 * i..(8 * i + 8).min(t)));
         let mut out = Vec::with_capacity(t * C::POINT_LEN);
         for part in parts {
             out.extend_from_slice(part.as_ref()?);
@@ -412,13 +411,20 @@ fn summed_encoded<C: Curve>(
     weights: Option<&[C::Scalar]>,
 ) -> Option<(Vec<C::Point>, Vec<u8>)> {
     C::column_sums_encoded(&[], None, 0..0)?;
-    let encodings: Vec<&[u8]> = rows.iter().map(|r| r.encoding()).collect();
-    let encoded = C::column_sums_encoded(&encodings, weights, 0..t)?;
+    let encoded = C::column_sums_encoded(&encoded_rows(rows), weights, 0..t)?;
     let mut r = crate::wire::Reader::new(&encoded);
     let points = (0..t)
         .map(|_| C::read_point_unchecked_subgroup(&mut r).ok())
         .collect::<Option<Vec<_>>>()?;
     Some((points, encoded))
+}
+
+/// Each row's encoding, and its lanes where this process made it there.
+#[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
+fn encoded_rows<'a, C: Curve>(
+    rows: &'a [impl core::ops::Deref<Target = Commitments<C>>],
+) -> Vec<crate::vss::group::EncodedRow<'a>> {
+    rows.iter().map(|r| (r.encoding(), r.lanes())).collect()
 }
 
 /// On WebAssembly, never: its full module would carry the code for three groups, and no

@@ -5,7 +5,7 @@
 //! ```text
 //! Body::of_points(points)       made here, or a sum        encoding made when written
 //! Body::read(points, raw)       decoded from the wire      both known
-//! Body::made_encoded(raw, n)    a dealer's, made in lanes  points decoded when asked for
+//! Body::made_encoded(raw, lanes) a dealer's, made in lanes  points decoded when asked for
 //! ```
 //!
 //! Why lazily: where a group makes commitments eight at a time in their encodings
@@ -22,6 +22,8 @@ use alloc::vec::Vec;
 #[cfg(feature = "in-process-sharing")]
 use std::sync::OnceLock;
 
+#[cfg(feature = "in-process-sharing")]
+use crate::vss::group::Lanes;
 use crate::vss::Curve;
 
 /// See the module doc. The points are made lazily only where a group can make encodings
@@ -39,6 +41,10 @@ pub(super) struct Body<C: Curve> {
     points: Vec<C::Point>,
     #[cfg(feature = "in-process-sharing")]
     encoded: OnceLock<Vec<u8>>,
+    /// The points as the group's lanes made them (a dealer's, in the process that dealt):
+    /// what the column sums read instead of decoding the encoding.
+    #[cfg(curve_lanes)]
+    lanes: Option<Lanes>,
 }
 
 impl<C: Curve> Body<C> {
@@ -64,20 +70,25 @@ impl<C: Curve> Body<C> {
             points,
             #[cfg(feature = "in-process-sharing")]
             encoded: raw.map_or_else(OnceLock::new, |raw| OnceLock::from(raw.to_vec())),
+            #[cfg(curve_lanes)]
+            lanes: None,
         })
     }
 
     /// Points known only by their encoding, which this process's encoder made (canonical
-    /// by construction, tested against dalek byte for byte): decoded when first asked for
-    /// where the points are lazy, now elsewhere.
+    /// by construction, tested against dalek byte for byte), and their lanes if it made
+    /// them there: decoded when first asked for where the points are lazy, now elsewhere.
     #[cfg(feature = "in-process-sharing")]
-    pub(super) fn made_encoded(raw: Vec<u8>) -> Arc<Self> {
+    pub(super) fn made_encoded(raw: Vec<u8>, lanes: Option<Lanes>) -> Arc<Self> {
         #[cfg(curve_lanes)]
         return Arc::new(Body {
             points: OnceLock::new(),
             constant: OnceLock::new(),
             encoded: OnceLock::from(raw),
+            lanes,
         });
+        #[cfg(not(curve_lanes))]
+        let _ = lanes;
         #[cfg(not(curve_lanes))]
         Self::read(
             raw.chunks_exact(C::POINT_LEN).map(made_point::<C>).collect(),
@@ -104,6 +115,15 @@ impl<C: Curve> Body<C> {
             }
         }
         &self.points()[0]
+    }
+
+    /// The points as the group's lanes made them, if they were made there.
+    #[cfg(feature = "in-process-sharing")]
+    pub(super) fn lanes(&self) -> Option<&Lanes> {
+        #[cfg(curve_lanes)]
+        return self.lanes.as_ref();
+        #[cfg(not(curve_lanes))]
+        None
     }
 
     /// The encoding, if it is known.

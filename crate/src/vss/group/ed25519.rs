@@ -159,10 +159,16 @@ impl Curve for Ed25519 {
     /// `None`, one multiplication at a time.
     #[cfg(curve_lanes)]
     fn commit_encoded(
+        zeros: usize,
         values: &[Self::Scalar],
         blinds: Option<&[Self::Scalar]>,
     ) -> Option<super::MadeEncoded<Self::Point>> {
-        Some((super::ifma::edwards_commitments(values, blinds)?, None))
+        let (encoded, blocks) = super::ifma::edwards_commitments(zeros, values, blinds)?;
+        Some(super::MadeEncoded {
+            encoded,
+            points: None,
+            lanes: Some(super::Lanes::new(blocks)),
+        })
     }
 
     /// With AVX-512 IFMA, the product spread over eight lanes (see `ifma`); elsewhere `None`.
@@ -180,11 +186,11 @@ impl Curve for Ed25519 {
     /// With AVX-512 IFMA, eight columns at a time (see `ifma`); elsewhere `None`.
     #[cfg(curve_lanes)]
     fn column_sums_encoded(
-        rows: &[&[u8]],
+        rows: &[super::EncodedRow<'_>],
         weights: Option<&[Self::Scalar]>,
         columns: core::ops::Range<usize>,
     ) -> Option<alloc::vec::Vec<u8>> {
-        super::ifma::edwards_column_sums(rows, weights, columns)
+        super::ifma::edwards_column_sums(&super::lane_rows(rows), weights, columns)
     }
 
     #[cfg(feature = "fast-dealing")]

@@ -4,11 +4,11 @@
 //! ```text
 //! available()                                  AVX-512F and AVX-512 IFMA, checked once
 //! ristretto_commitments / edwards_commitments  a dealer's values[k]·G (+ blinds[k]·H), encoded
-//!   └ per eight coefficients: point::mul_bases, point::encode_*
+//!   └ per eight coefficients: fixed::mul_bases, point::encode_*
 //! ristretto_evaluations / edwards_evaluations  Σ_k x^k·P_k at eight receivers' ids, encoded
 //!   └ point::decode_*, point::evaluate, point::encode_*
 //! ristretto_commitment / edwards_commitment    one value·G (+ blind·H), encoded
-//!   └ point::mul_bases_one (the digits spread over the lanes), point::encode_*
+//!   └ fixed::mul_bases_one (the digits spread over the lanes), point::encode_*
 //! ristretto_column_sums / edwards_column_sums  Σ_d w_d·rows[d][k] for eight columns k, encoded
 //!   └ point::decode_*, sums::weighted or sums::plain, point::encode_*
 //! ```
@@ -42,6 +42,7 @@
 //! arithmetic ([`reference`]): 512 point additions and one field inversion each.
 
 mod field;
+mod fixed;
 mod point;
 mod reference;
 mod sums;
@@ -55,7 +56,7 @@ use std::sync::OnceLock;
 use curve25519_dalek::Scalar;
 use zeroize::Zeroize;
 
-use point::Table;
+use fixed::Table;
 use reference::Ext;
 
 /// Set while the lanes are turned off ([`set_enabled`]).
@@ -154,47 +155,76 @@ impl Encoding {
     }
 }
 
-/// The Ristretto encodings of `values[k]·G`, or of `values[k]·G + blinds[k]·H` (slices of
-/// equal length), in order; `None` without AVX-512 IFMA or for unequal lengths.
+/// Eight points of a row, as [`Made`] keeps them.
+pub(super) type Block = point::Ext8;
+
+/// Commitments made in the lanes: their encodings, and their points eight to a block (the
+/// lanes past the last point hold the identity).
+pub(super) type Made = (Vec<u8>, Vec<Block>);
+
+/// The Ristretto encodings of `zeros` identities and then of `values[k]·G`, or of
+/// `values[k]·G + blinds[k]·H` (slices of equal length), in order, with their points;
+/// `None` without AVX-512 IFMA or for unequal lengths.
 #[cfg(feature = "ristretto255")]
-pub(super) fn ristretto_commitments(values: &[Scalar], blinds: Option<&[Scalar]>) -> Option<Vec<u8>> {
-    commitments(Encoding::Ristretto, values, blinds)
+pub(super) fn ristretto_commitments(
+    zeros: usize,
+    values: &[Scalar],
+    blinds: Option<&[Scalar]>,
+) -> Option<Made> {
+    commitments(Encoding::Ristretto, zeros, values, blinds)
 }
 
 /// As [`ristretto_commitments`], for Ed25519 (compressed Edwards encodings).
 #[cfg(feature = "ed25519")]
-pub(super) fn edwards_commitments(values: &[Scalar], blinds: Option<&[Scalar]>) -> Option<Vec<u8>> {
-    commitments(Encoding::Edwards, values, blinds)
+pub(super) fn edwards_commitments(
+    zeros: usize,
+    values: &[Scalar],
+    blinds: Option<&[Scalar]>,
+) -> Option<Made> {
+    commitments(Encoding::Edwards, zeros, values, blinds)
 }
 
-fn commitments(encoding: Encoding, values: &[Scalar], blinds: Option<&[Scalar]>) -> Option<Vec<u8>> {
+fn commitments(
+    encoding: Encoding,
+    zeros: usize,
+    values: &[Scalar],
+    blinds: Option<&[Scalar]>,
+) -> Option<Made> {
     if !available() || blinds.is_some_and(|b| b.len() != values.len()) {
         return None;
     }
     let (g, h) = encoding.bases(blinds.is_some())?;
-    let mut out = Vec::with_capacity(values.len() * 32);
-    for (i, chunk) in values.chunks(8).enumerate() {
-        let mut a = eight(chunk);
-        let mut b = blinds.map(|b| eight(&b[8 * i..8 * i + chunk.len()]));
+    let count = zeros + values.len();
+    let mut out = Vec::with_capacity(count * 32);
+    let mut blocks = Vec::with_capacity(count.div_ceil(8));
+    // Coefficient k of the whole vector: the known zeros first (their products are the
+    // identity, the lanes of one block cost the same).
+    let at = |s: &[Scalar], k: usize| k.checked_sub(zeros).map_or(Scalar::ZERO, |k| s[k]);
+    for first in (0..count).step_by(8) {
+        let lanes = (count - first).min(8);
+        let mut a = eight(|l| at(values, first + l), lanes);
+        let mut b = blinds.map(|b| eight(|l| at(b, first + l), lanes));
         // SAFETY: `available()` above found AVX-512F and AVX-512 IFMA on this CPU.
-        let encoded = unsafe {
+        let (sum, encoded) = unsafe {
             let sum = match (&b, h) {
-                (Some(b), Some(h)) => point::mul_bases(&[g, h], &[&a, b]),
-                _ => point::mul_bases(&[g], &[&a]),
+                (Some(b), Some(h)) => fixed::mul_bases(&[g, h], &[&a, b]),
+                _ => fixed::mul_bases(&[g], &[&a]),
             };
-            encoding.encode(&sum)
+            (sum, encoding.encode(&sum))
         };
         a.zeroize();
         if let Some(b) = b.as_mut() {
             b.zeroize();
         }
-        for e in &encoded[..chunk.len()] {
+        for e in &encoded[..lanes] {
             out.extend_from_slice(e);
         }
+        blocks.push(sum);
     }
     // Public: commitments are broadcast (decoded by the caller).
     crate::ct::public_slice(&out);
-    Some(out)
+    crate::ct::public_slice(&blocks);
+    Some((out, blocks))
 }
 
 /// The encodings of `Σ_k x^k·P_k` at each public `x` of `xs` (up to eight), the points
@@ -257,8 +287,8 @@ fn commitment(encoding: Encoding, value: &Scalar, blind: Option<&Scalar>) -> Opt
     // SAFETY: `available()` above found AVX-512F and AVX-512 IFMA on this CPU.
     let encoded = unsafe {
         let sum = match (&b, h) {
-            (Some(b), Some(h)) => point::mul_bases_one(&[g, h], &[&a, b]),
-            _ => point::mul_bases_one(&[g], &[&a]),
+            (Some(b), Some(h)) => fixed::mul_bases_one(&[g, h], &[&a, b]),
+            _ => fixed::mul_bases_one(&[g], &[&a]),
         };
         encoding.encode(&sum)
     };
@@ -281,21 +311,27 @@ pub(super) fn edwards_commitment(value: &Scalar, blind: Option<&Scalar>) -> Opti
     commitment(Encoding::Edwards, value, blind)
 }
 
+/// A row of [`column_sums`]: its points' encodings, and their blocks where they were made
+/// here ([`commitments`]).
+pub(super) type Row<'a> = (&'a [u8], Option<&'a [Block]>);
+
 /// The encodings of `Σ_d weights[d]·rows[d][k]` (a plain sum without weights) for each
 /// column `k` of `columns`, the rows given by their points' encodings (32 bytes each,
-/// canonical: dalek's or made here), eight columns at a time; `None` without AVX-512 IFMA,
+/// canonical: dalek's or made here) or, where a row has them, its blocks (read instead of
+/// decoding: for Ristretto another representative of the same points, which the sum's
+/// encoding does not tell apart), eight columns at a time; `None` without AVX-512 IFMA,
 /// for a weight count other than the row count, a row shorter than the columns, or a point
 /// that does not decode. No rows and no columns: an empty list, so that a caller can ask
 /// whether this CPU sums. Public inputs only (variable time).
 fn column_sums(
     encoding: Encoding,
-    rows: &[&[u8]],
+    rows: &[Row<'_>],
     weights: Option<&[Scalar]>,
     columns: core::ops::Range<usize>,
 ) -> Option<Vec<u8>> {
     if !available()
         || weights.is_some_and(|w| w.len() != rows.len())
-        || rows.iter().any(|r| r.len() < 32 * columns.end)
+        || rows.iter().any(|(r, _)| r.len() < 32 * columns.end)
     {
         return None;
     }
@@ -306,7 +342,13 @@ fn column_sums(
     while first < columns.end {
         let lanes = (columns.end - first).min(8);
         points.clear();
-        for row in rows {
+        for (row, made) in rows {
+            // A block made here, where it starts at this column: no decoding.
+            let block = made.filter(|_| first % 8 == 0).and_then(|b| b.get(first / 8));
+            if let Some(block) = block {
+                points.push(*block);
+                continue;
+            }
             // Lanes past the last column repeat the first (decoded, never used).
             let bytes: [[u8; 32]; 8] = core::array::from_fn(|l| {
                 let at = 32 * (first + if l < lanes { l } else { 0 });
@@ -340,7 +382,7 @@ fn column_sums(
 /// Ristretto255's [`column_sums`].
 #[cfg(feature = "ristretto255")]
 pub(super) fn ristretto_column_sums(
-    rows: &[&[u8]],
+    rows: &[Row<'_>],
     weights: Option<&[Scalar]>,
     columns: core::ops::Range<usize>,
 ) -> Option<Vec<u8>> {
@@ -350,18 +392,20 @@ pub(super) fn ristretto_column_sums(
 /// Ed25519's [`column_sums`].
 #[cfg(feature = "ed25519")]
 pub(super) fn edwards_column_sums(
-    rows: &[&[u8]],
+    rows: &[Row<'_>],
     weights: Option<&[Scalar]>,
     columns: core::ops::Range<usize>,
 ) -> Option<Vec<u8>> {
     column_sums(Encoding::Edwards, rows, weights, columns)
 }
 
-/// Up to eight scalars' bytes, zeros after them.
-fn eight(scalars: &[Scalar]) -> [[u8; 32]; 8] {
+/// The bytes of `scalar(l)` for the first `lanes` lanes, zeros after them.
+fn eight(scalar: impl Fn(usize) -> Scalar, lanes: usize) -> [[u8; 32]; 8] {
     let mut out = [[0u8; 32]; 8];
-    for (o, s) in out.iter_mut().zip(scalars) {
+    for (l, o) in out.iter_mut().enumerate().take(lanes) {
+        let mut s = scalar(l);
         *o = s.to_bytes();
+        s.zeroize();
     }
     out
 }

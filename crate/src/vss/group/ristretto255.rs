@@ -112,14 +112,19 @@ impl Curve for Ristretto255 {
         not(target_arch = "wasm32")
     ))]
     fn commit_encoded(
+        zeros: usize,
         values: &[Self::Scalar],
         blinds: Option<&[Self::Scalar]>,
     ) -> Option<super::MadeEncoded<Self::Point>> {
-        // With AVX-512 IFMA, the encodings only: dalek makes points only by decoding, which
-        // the caller does if it needs them.
+        // With AVX-512 IFMA, the encodings and the lanes: dalek makes points only by
+        // decoding, which the caller does if it needs them.
         #[cfg(curve_lanes)]
-        if let Some(bytes) = super::ifma::ristretto_commitments(values, blinds) {
-            return Some((bytes, None));
+        if let Some((encoded, blocks)) = super::ifma::ristretto_commitments(zeros, values, blinds) {
+            return Some(super::MadeEncoded {
+                encoded,
+                points: None,
+                lanes: Some(super::Lanes::new(blocks)),
+            });
         }
         let half = curve25519_dalek::Scalar::from_bytes_mod_order(HALF);
         let halve = |s: &Self::Scalar| s * half;
@@ -133,14 +138,20 @@ impl Curve for Ristretto255 {
         };
         // Public: the halves of public commitments (anyone can halve a point).
         crate::ct::public_slice(&halves);
-        let points: Vec<Self::Point> = halves.iter().map(|h| h + h).collect();
+        let identities = || core::iter::repeat_n(<Self::Point as group::Group>::identity(), zeros);
+        let points: Vec<Self::Point> = identities().chain(halves.iter().map(|h| h + h)).collect();
         // dalek's batch inversion skips zeros, so an identity among the points (a zero
-        // coefficient) is encoded right too (tested).
-        let mut bytes = Vec::with_capacity(points.len() * Self::POINT_LEN);
+        // coefficient) is encoded right too (tested); the identity's encoding is 32 zeros.
+        let mut encoded = alloc::vec![0u8; zeros * Self::POINT_LEN];
+        encoded.reserve(halves.len() * Self::POINT_LEN);
         for e in curve25519_dalek::RistrettoPoint::double_and_compress_batch(&halves) {
-            bytes.extend_from_slice(e.as_bytes());
+            encoded.extend_from_slice(e.as_bytes());
         }
-        Some((bytes, Some(points)))
+        Some(super::MadeEncoded {
+            encoded,
+            points: Some(points),
+            lanes: None,
+        })
     }
 
     /// With AVX-512 IFMA, the product spread over eight lanes (see `ifma`); elsewhere `None`.
@@ -158,11 +169,11 @@ impl Curve for Ristretto255 {
     /// With AVX-512 IFMA, eight columns at a time (see `ifma`); elsewhere `None`.
     #[cfg(curve_lanes)]
     fn column_sums_encoded(
-        rows: &[&[u8]],
+        rows: &[super::EncodedRow<'_>],
         weights: Option<&[Self::Scalar]>,
         columns: core::ops::Range<usize>,
     ) -> Option<alloc::vec::Vec<u8>> {
-        super::ifma::ristretto_column_sums(rows, weights, columns)
+        super::ifma::ristretto_column_sums(&super::lane_rows(rows), weights, columns)
     }
 
     #[cfg(feature = "fast-dealing")]

@@ -1,22 +1,15 @@
-//! Eight edwards25519 points at once: fixed-base multiplication on a radix-16 table and the
-//! Ristretto encoding, in constant time (no branch or memory index depends on a scalar:
-//! table entries are picked by a register permutation, signs and zeros by lane masks).
+//! Eight edwards25519 points at once: their additions and doublings, the Ristretto and
+//! Edwards encodings (in constant time) and decodings, and the evaluation of a committed
+//! polynomial at eight ids. The fixed-base products that make commitments are in `fixed`.
 
-use alloc::vec::Vec;
-use core::arch::x86_64::{
-    __m512i, __mmask8, _mm512_abs_epi64, _mm512_cmpeq_epi64_mask, _mm512_cmplt_epi64_mask,
-    _mm512_loadu_si512, _mm512_mask_mov_epi64, _mm512_permutexvar_epi64, _mm512_set_epi64,
-    _mm512_setzero_si512, _mm512_storeu_si512, _mm512_sub_epi64, _mm512_xor_si512,
-};
-
-use zeroize::Zeroize;
+use core::arch::x86_64::{__mmask8, _mm512_loadu_si512, _mm512_permutexvar_epi64, _mm512_storeu_si512};
 
 use super::field::{self, splat64, F8};
-use super::reference::{self, Ext, Fe};
+use super::reference::{self, Fe};
 
 /// Eight points in extended coordinates (X : Y : Z : T), `x = X/Z`, `y = Y/Z`, `T = XY/Z`.
 #[derive(Clone, Copy)]
-pub(super) struct Ext8 {
+pub(in crate::vss::group) struct Ext8 {
     pub(super) x: F8,
     pub(super) y: F8,
     pub(super) z: F8,
@@ -25,17 +18,17 @@ pub(super) struct Ext8 {
 
 /// Eight affine points as (y + x, y − x, 2d·x·y).
 #[derive(Clone, Copy)]
-struct Niels8 {
-    y_plus_x: F8,
-    y_minus_x: F8,
-    xy2d: F8,
+pub(super) struct Niels8 {
+    pub(super) y_plus_x: F8,
+    pub(super) y_minus_x: F8,
+    pub(super) xy2d: F8,
 }
 
 /// The completed sum of a point and an affine point (dalek's `AddAffineNiels`, and the
 /// formulas of Hisil–Wong–Carter–Dawson 2008 §3.1 with `k = 2d`).
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
-fn add_affine(p: &Ext8, q: &Niels8) -> Ext8 {
+pub(super) fn add_affine(p: &Ext8, q: &Niels8) -> Ext8 {
     let pp = field::mul(&field::add(&p.y, &p.x), &q.y_plus_x);
     let mm = field::mul(&field::sub(&p.y, &p.x), &q.y_minus_x);
     let tt = field::mul(&p.t, &q.xy2d);
@@ -221,241 +214,6 @@ pub(super) fn identity() -> Ext8 {
         z: F8::one(),
         t: F8::zero(),
     }
-}
-
-/// The multiples `1..=8` of `256^i·B` for `i` in `0..32`, as affine (y + x, y − x, 2d·x·y),
-/// limb-major: `rows[i][limb][multiple − 1]` with limbs 0–4 of y + x, 5–9 of y − x and
-/// 10–14 of 2d·x·y, so one limb of all eight multiples is one register.
-pub(super) struct Table {
-    rows: Vec<[[u64; 8]; 15]>,
-    /// The same entries for one multiplication spread over the lanes: `spread[s][limb][m]`
-    /// holds, in lane `j`, limb `limb` of multiple `m + 1` of row `4j + s`.
-    spread: Vec<[[[u64; 8]; 8]; 15]>,
-}
-
-impl Table {
-    /// The table of `base` (public).
-    pub(super) fn new(base: &Ext) -> Table {
-        let mut points = Vec::with_capacity(256);
-        let mut row_base = *base;
-        for _ in 0..32 {
-            let mut multiple = row_base;
-            for _ in 0..8 {
-                points.push(multiple);
-                multiple = multiple.add(&row_base);
-            }
-            for _ in 0..8 {
-                row_base = row_base.add(&row_base);
-            }
-        }
-        let inverses = reference::batch_invert(&points.iter().map(|p| p.z).collect::<Vec<_>>());
-        let d2 = reference::D.add(reference::D);
-        let rows: Vec<[[u64; 8]; 15]> = points
-            .chunks_exact(8)
-            .zip(inverses.chunks_exact(8))
-            .map(|(row, inv)| {
-                let mut limbs = [[0u64; 8]; 15];
-                for (m, (p, zi)) in row.iter().zip(inv).enumerate() {
-                    let (x, y) = (p.x.mul(*zi), p.y.mul(*zi));
-                    let entry = [y.add(x), y.sub(x), d2.mul(x).mul(y)];
-                    for (f, value) in entry.iter().enumerate() {
-                        for (l, limb) in value.reduced().0.iter().enumerate() {
-                            limbs[5 * f + l][m] = *limb;
-                        }
-                    }
-                }
-                limbs
-            })
-            .collect();
-        let spread = (0..4)
-            .map(|step| {
-                core::array::from_fn(|limb| {
-                    core::array::from_fn(|m| core::array::from_fn(|lane| rows[4 * lane + step][limb][m]))
-                })
-            })
-            .collect();
-        Table { rows, spread }
-    }
-
-    /// Row `i`'s multiple `|d|` in each lane, negated where `d < 0`, the identity where
-    /// `d = 0` (digits in −8..=8).
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    fn select(&self, i: usize, d: __m512i) -> Niels8 {
-        let zero = _mm512_setzero_si512();
-        let negative = _mm512_cmplt_epi64_mask(d, zero);
-        let none = _mm512_cmpeq_epi64_mask(d, zero);
-        // |d| − 1 in 0..8 picks the multiple; for d = 0 it wraps to 7, replaced below.
-        let index = _mm512_sub_epi64(_mm512_abs_epi64(d), splat64(1));
-        let row = &self.rows[i];
-        let pick = |limb: usize| -> __m512i {
-            // SAFETY: `row[limb]` is eight u64, the 64 bytes one unaligned load reads; the
-            // caller has AVX-512F (this function's target feature).
-            let all = unsafe { _mm512_loadu_si512(row[limb].as_ptr().cast()) };
-            _mm512_permutexvar_epi64(index, all)
-        };
-        let part = |first: usize| F8(core::array::from_fn(|l| pick(first + l)));
-        let (one, zero_f) = (F8::one(), F8::zero());
-        let y_plus_x = field::select(&part(0), &one, none);
-        let y_minus_x = field::select(&part(5), &one, none);
-        let xy2d = field::select(&part(10), &zero_f, none);
-        Niels8 {
-            y_plus_x: field::select(&y_plus_x, &y_minus_x, negative),
-            y_minus_x: field::select(&y_minus_x, &y_plus_x, negative),
-            xy2d: field::select(&xy2d, &field::neg(&xy2d), negative),
-        }
-    }
-}
-
-impl Table {
-    /// In lane `j`, row `4j + step`'s multiple `|d_j|`, negated where `d_j < 0`, the identity
-    /// where `d_j = 0`: every multiple is read and the lane's kept by mask.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    fn select_spread(&self, step: usize, d: __m512i) -> Niels8 {
-        let zero = _mm512_setzero_si512();
-        let negative = _mm512_cmplt_epi64_mask(d, zero);
-        let magnitude = _mm512_abs_epi64(d);
-        let spread = &self.spread[step];
-        let masks: [__mmask8; 8] =
-            core::array::from_fn(|m| _mm512_cmpeq_epi64_mask(magnitude, splat64(m as u64 + 1)));
-        let mut limbs = [_mm512_setzero_si512(); 15];
-        for (out, entries) in limbs.iter_mut().zip(spread) {
-            for (entry, here) in entries.iter().zip(masks) {
-                // SAFETY: eight u64, the 64 bytes one unaligned load reads; AVX-512F is this
-                // function's target feature.
-                let entry = unsafe { _mm512_loadu_si512(entry.as_ptr().cast()) };
-                *out = _mm512_mask_mov_epi64(*out, here, entry);
-            }
-        }
-        let none = _mm512_cmpeq_epi64_mask(d, zero);
-        let part = |first: usize| F8(core::array::from_fn(|l| limbs[first + l]));
-        let y_plus_x = field::select(&part(0), &F8::one(), none);
-        let y_minus_x = field::select(&part(5), &F8::one(), none);
-        let xy2d = part(10);
-        Niels8 {
-            y_plus_x: field::select(&y_plus_x, &y_minus_x, negative),
-            y_minus_x: field::select(&y_minus_x, &y_plus_x, negative),
-            xy2d: field::select(&xy2d, &field::neg(&xy2d), negative),
-        }
-    }
-}
-
-/// `Σ_j scalars[j]·B_j` for one set of scalars, spread over the lanes: lane `j` adds the
-/// digits of rows `4j..4j + 4` (the odd ones apart, then times 16), and the lanes are summed
-/// by three exchanges. Every lane ends with the sum.
-#[target_feature(enable = "avx512f,avx512ifma")]
-pub(super) fn mul_bases_one(tables: &[&Table], scalars: &[&[u8; 32]]) -> Ext8 {
-    let d2 = F8::splat(&reference::D.add(reference::D).reduced().0);
-    let mut digits: Vec<[i64; 64]> = scalars
-        .iter()
-        .map(|s| {
-            let mut eight = [[0u8; 32]; 8];
-            eight[0] = **s;
-            let d = Digits::of(&eight);
-            let out = core::array::from_fn(|i| d.0[i][0]);
-            eight.zeroize();
-            out
-        })
-        .collect();
-    let (mut even, mut odd) = (identity(), identity());
-    for step in 0..4 {
-        for (table, d) in tables.iter().zip(&digits) {
-            let pick = |offset: usize| -> __m512i {
-                let lanes: [i64; 8] = core::array::from_fn(|j| d[2 * (4 * j + step) + offset]);
-                // SAFETY: eight i64, the 64 bytes one unaligned load reads.
-                unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) }
-            };
-            even = add_affine(&even, &table.select_spread(step, pick(0)));
-            odd = add_affine(&odd, &table.select_spread(step, pick(1)));
-        }
-    }
-    digits.zeroize();
-    for _ in 0..4 {
-        odd = double(&odd);
-    }
-    let mut sum = add(&even, &odd, &d2);
-    for shift in [4u64, 2, 1] {
-        let partner = _mm512_xor_si512(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0), splat64(shift));
-        let other = Ext8 {
-            x: F8(sum.x.0.map(|v| _mm512_permutexvar_epi64(partner, v))),
-            y: F8(sum.y.0.map(|v| _mm512_permutexvar_epi64(partner, v))),
-            z: F8(sum.z.0.map(|v| _mm512_permutexvar_epi64(partner, v))),
-            t: F8(sum.t.0.map(|v| _mm512_permutexvar_epi64(partner, v))),
-        };
-        sum = add(&sum, &other, &d2);
-    }
-    sum
-}
-
-/// The signed radix-16 digits of a canonical scalar, in −8..=8 (the top one in 0..=8), as
-/// 64 registers of eight lanes: `digits[i]` holds digit `i` of each lane's scalar.
-struct Digits([[i64; 8]; 64]);
-
-impl Zeroize for Digits {
-    fn zeroize(&mut self) {
-        self.0.zeroize();
-    }
-}
-
-impl Drop for Digits {
-    fn drop(&mut self) {
-        self.zeroize();
-    }
-}
-
-impl Digits {
-    fn of(scalars: &[[u8; 32]; 8]) -> Digits {
-        let mut out = Digits([[0; 8]; 64]);
-        for (lane, bytes) in scalars.iter().enumerate() {
-            let mut d = [0i64; 64];
-            for (i, b) in bytes.iter().enumerate() {
-                d[2 * i] = i64::from(b & 15);
-                d[2 * i + 1] = i64::from(b >> 4);
-            }
-            // Digits above 7 borrow from the next: arithmetic, no branch.
-            for i in 0..63 {
-                let carry = (d[i] + 8) >> 4;
-                d[i] -= carry << 4;
-                d[i + 1] += carry;
-            }
-            for (i, v) in d.iter().enumerate() {
-                out.0[i][lane] = *v;
-            }
-            d.zeroize();
-        }
-        out
-    }
-
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    fn get(&self, i: usize) -> __m512i {
-        // SAFETY: `self.0[i]` is eight i64, the 64 bytes one unaligned load reads.
-        unsafe { _mm512_loadu_si512(self.0[i].as_ptr().cast()) }
-    }
-}
-
-/// `Σ_j scalars_j[lane]·B_j` for each lane, with `B_j` the base of `tables[j]` (scalars
-/// canonical, below 2^253): the odd digits of every scalar summed, multiplied by 16 with
-/// four doublings, then the even digits added (one accumulator for all the bases).
-#[target_feature(enable = "avx512f,avx512ifma")]
-pub(super) fn mul_bases(tables: &[&Table], scalars: &[&[[u8; 32]; 8]]) -> Ext8 {
-    let digits: Vec<Digits> = scalars.iter().map(|s| Digits::of(s)).collect();
-    let mut acc = identity();
-    for i in (1..64).step_by(2) {
-        for (table, d) in tables.iter().zip(&digits) {
-            acc = add_affine(&acc, &table.select(i / 2, d.get(i)));
-        }
-    }
-    for _ in 0..4 {
-        acc = double(&acc);
-    }
-    for i in (0..64).step_by(2) {
-        for (table, d) in tables.iter().zip(&digits) {
-            acc = add_affine(&acc, &table.select(i / 2, d.get(i)));
-        }
-    }
-    acc
 }
 
 /// The Ristretto encodings of eight points (RFC 9496 §4.3.2), in constant time.

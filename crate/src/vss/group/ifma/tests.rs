@@ -142,6 +142,11 @@ fn dalek_edwards(values: &[Scalar], blinds: Option<&[Scalar]>) -> Vec<u8> {
         .collect()
 }
 
+/// The encodings of commitments made in the lanes.
+fn encodings(made: Option<super::Made>) -> Option<Vec<u8>> {
+    made.map(|(encoded, _)| encoded)
+}
+
 #[test]
 fn commitments_match_dalek_byte_for_byte() {
     if skip() {
@@ -152,12 +157,12 @@ fn commitments_match_dalek_byte_for_byte() {
         let values = scalars(n, seed);
         let blinds = scalars(n, seed + 100);
         assert_eq!(
-            ristretto_commitments(&values, None),
+            encodings(ristretto_commitments(0, &values, None)),
             Some(dalek_encodings(&values, None)),
             "Feldman, {n}"
         );
         assert_eq!(
-            ristretto_commitments(&values, Some(&blinds)),
+            encodings(ristretto_commitments(0, &values, Some(&blinds))),
             Some(dalek_encodings(&values, Some(&blinds))),
             "Pedersen, {n}"
         );
@@ -166,12 +171,12 @@ fn commitments_match_dalek_byte_for_byte() {
         let values = scalars(n, seed);
         let blinds = scalars(n, seed + 100);
         assert_eq!(
-            edwards_commitments(&values, None),
+            encodings(edwards_commitments(0, &values, None)),
             Some(dalek_edwards(&values, None)),
             "Ed25519 Feldman, {n}"
         );
         assert_eq!(
-            edwards_commitments(&values, Some(&blinds)),
+            encodings(edwards_commitments(0, &values, Some(&blinds))),
             Some(dalek_edwards(&values, Some(&blinds))),
             "Ed25519 Pedersen, {n}"
         );
@@ -180,17 +185,36 @@ fn commitments_match_dalek_byte_for_byte() {
     let mut identity = [0u8; 32];
     identity[0] = 1;
     assert_eq!(
-        edwards_commitments(&[Scalar::ZERO], None),
+        encodings(edwards_commitments(0, &[Scalar::ZERO], None)),
         Some(identity.to_vec())
     );
     // Both zero: the identity, encoded as 32 zero bytes.
     let zeros = [Scalar::ZERO; 3];
     assert_eq!(
-        ristretto_commitments(&zeros, Some(&zeros)),
+        encodings(ristretto_commitments(0, &zeros, Some(&zeros))),
         Some(alloc::vec![0u8; 96])
     );
     // Unequal lengths: refused, not truncated.
-    assert_eq!(ristretto_commitments(&zeros, Some(&zeros[..2])), None);
+    assert!(ristretto_commitments(0, &zeros, Some(&zeros[..2])).is_none());
+    // Known zeros first: identities, then the products, the lanes of a block shared.
+    for (zeros, n) in [(1, 7), (1, 8), (1, 42), (3, 13)] {
+        let values = scalars(n, 20 + n as u64);
+        let blinds = scalars(n, 120 + n as u64);
+        let mut want = alloc::vec![0u8; 32 * zeros];
+        want.extend(dalek_encodings(&values, Some(&blinds)));
+        assert_eq!(
+            encodings(ristretto_commitments(zeros, &values, Some(&blinds))),
+            Some(want),
+            "{zeros} zeros, {n}"
+        );
+        let mut want = identity.repeat(zeros);
+        want.extend(dalek_edwards(&values, None));
+        assert_eq!(
+            encodings(edwards_commitments(zeros, &values, None)),
+            Some(want),
+            "Ed25519, {zeros} zeros, {n}"
+        );
+    }
 }
 
 #[test]
@@ -201,7 +225,7 @@ fn many_random_multiples_match_dalek() {
     let values = scalars(1024, 9);
     let blinds = scalars(1024, 10);
     assert_eq!(
-        ristretto_commitments(&values, Some(&blinds)),
+        encodings(ristretto_commitments(0, &values, Some(&blinds))),
         Some(dalek_encodings(&values, Some(&blinds)))
     );
 }
@@ -323,8 +347,8 @@ fn column_sums_match_dalek_multi_scalar_multiplications() {
             .iter()
             .map(|r| r.iter().flat_map(|p| p.to_bytes()).collect())
             .collect();
-        let r_refs: Vec<&[u8]> = r_rows.iter().map(Vec::as_slice).collect();
-        let e_refs: Vec<&[u8]> = e_rows.iter().map(Vec::as_slice).collect();
+        let r_refs: Vec<super::Row<'_>> = r_rows.iter().map(|r| (r.as_slice(), None)).collect();
+        let e_refs: Vec<super::Row<'_>> = e_rows.iter().map(|r| (r.as_slice(), None)).collect();
         // Weights: none (a plain sum), the batch checks' 131-bit ones, full ones with the
         // edge cases (0, ±1, ±8), all equal.
         let batch =
@@ -367,9 +391,92 @@ fn column_sums_match_dalek_multi_scalar_multiplications() {
     // do not decode.
     let one = RistrettoPoint::mul_base(&Scalar::ONE).compress().to_bytes();
     assert_eq!(super::ristretto_column_sums(&[], None, 0..0), Some(Vec::new()));
-    assert_eq!(super::ristretto_column_sums(&[&one], Some(&[]), 0..1), None);
-    assert_eq!(super::ristretto_column_sums(&[&one], None, 0..2), None);
-    assert_eq!(super::ristretto_column_sums(&[&[0xff; 32]], None, 0..1), None);
+    assert_eq!(
+        super::ristretto_column_sums(&[(&one, None)], Some(&[]), 0..1),
+        None
+    );
+    assert_eq!(super::ristretto_column_sums(&[(&one, None)], None, 0..2), None);
+    assert_eq!(
+        super::ristretto_column_sums(&[(&[0xff; 32], None)], None, 0..1),
+        None
+    );
+}
+
+/// Rows made in the lanes sum from their blocks as they do from their encodings: every
+/// row with its blocks, every other one, and none, over whole, aligned and unaligned
+/// column ranges, with known zeros first (a refresh) and without.
+#[test]
+fn column_sums_from_the_lanes_match_those_from_the_encodings() {
+    if skip() {
+        return;
+    }
+    for (dealers, t, zeros) in [(5, 17, 0), (9, 43, 1), (3, 8, 1)] {
+        let made_r: Vec<super::Made> = (0..dealers)
+            .map(|d| {
+                let (v, b) = (scalars(t - zeros, 50 + d), scalars(t - zeros, 150 + d));
+                super::ristretto_commitments(zeros, &v, Some(&b)).expect("lanes")
+            })
+            .collect();
+        let made_e: Vec<super::Made> = (0..dealers)
+            .map(|d| super::edwards_commitments(zeros, &scalars(t - zeros, 250 + d), None).expect("lanes"))
+            .collect();
+        let batch =
+            crate::vss::batch::batch_weights::<Ristretto255>("test", b"lanes", b"w", dealers as usize);
+        for weights in [None, Some(batch.as_slice())] {
+            for columns in [0..t, 8..t, t / 2..t, 1..t.min(9)] {
+                for made in [&made_r, &made_e] {
+                    let sums = |with: &dyn Fn(usize) -> bool| {
+                        let rows: Vec<super::Row<'_>> = made
+                            .iter()
+                            .enumerate()
+                            .map(|(d, (raw, blocks))| (raw.as_slice(), with(d).then_some(blocks.as_slice())))
+                            .collect();
+                        if core::ptr::eq(made, &made_r) {
+                            super::ristretto_column_sums(&rows, weights, columns.clone())
+                        } else {
+                            super::edwards_column_sums(&rows, weights, columns.clone())
+                        }
+                    };
+                    let decoded = sums(&|_| false);
+                    assert!(decoded.is_some());
+                    assert_eq!(sums(&|_| true), decoded, "{dealers} × {t}, {columns:?}");
+                    assert_eq!(sums(&|d| d % 2 == 0), decoded, "{dealers} × {t}, {columns:?}");
+                }
+            }
+        }
+    }
+}
+
+/// The fixed-base products' digits: radix 16 (one product) and 64 (eight), each in range
+/// and summing to the scalar, the extremes included (0, 1, ℓ − 1, all digits at the bound).
+#[test]
+fn signed_digits_sum_to_their_scalars() {
+    let mut cases = scalars(200, 42);
+    cases.extend([Scalar::ZERO, Scalar::ONE, -Scalar::ONE]);
+    cases.extend((0..64u64).map(|k| Scalar::from(32u64 << k) - Scalar::ONE));
+    for s in cases {
+        let check = |digits: &[i64], width: usize| {
+            let (half, radix) = (1i64 << (width - 1), Scalar::from(1u64 << width));
+            let (mut sum, mut power) = (Scalar::ZERO, Scalar::ONE);
+            for (i, d) in digits.iter().enumerate() {
+                let top = i + 1 == digits.len();
+                assert!(
+                    if top {
+                        (0..=half).contains(d)
+                    } else {
+                        (-half..half).contains(d)
+                    },
+                    "digit {i}: {d}"
+                );
+                let digit = Scalar::from(d.unsigned_abs());
+                sum += if *d < 0 { -digit * power } else { digit * power };
+                power *= radix;
+            }
+            assert_eq!(sum, s, "radix 2^{width}");
+        };
+        check(&super::fixed::signed_digits::<64>(s.as_bytes(), 4), 4);
+        check(&super::fixed::signed_digits::<43>(s.as_bytes(), 6), 6);
+    }
 }
 
 #[test]
