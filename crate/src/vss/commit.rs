@@ -342,8 +342,9 @@ impl<C: Curve> Commitments<C> {
         self.body.encoded_or(|| self.encode_points())
     }
 
-    /// The points as the group's lanes made them, where this process made them there.
-    #[cfg(feature = "in-process-sharing")]
+    /// The points as the group's lanes made them, where this process made them there
+    /// (never on WebAssembly, which has no lanes).
+    #[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
     pub(crate) fn lanes(&self) -> Option<&super::group::Lanes> {
         self.body.lanes()
     }

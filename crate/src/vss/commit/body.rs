@@ -118,7 +118,7 @@ impl<C: Curve> Body<C> {
     }
 
     /// The points as the group's lanes made them, if they were made there.
-    #[cfg(feature = "in-process-sharing")]
+    #[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
     pub(super) fn lanes(&self) -> Option<&Lanes> {
         #[cfg(curve_lanes)]
         return self.lanes.as_ref();

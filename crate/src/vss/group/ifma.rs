@@ -344,7 +344,9 @@ fn column_sums(
         points.clear();
         for (row, made) in rows {
             // A block made here, where it starts at this column: no decoding.
-            let block = made.filter(|_| first % 8 == 0).and_then(|b| b.get(first / 8));
+            let block = made
+                .filter(|_| first.is_multiple_of(8))
+                .and_then(|b| b.get(first / 8));
             if let Some(block) = block {
                 points.push(*block);
                 continue;
