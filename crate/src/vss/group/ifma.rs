@@ -10,17 +10,20 @@
 //! ristretto_commitment / edwards_commitment    one value·G (+ blind·H), encoded
 //!   └ fixed::mul_bases_one (the digits spread over the lanes), point::encode_*
 //! ristretto_column_sums / edwards_column_sums  Σ_d w_d·rows[d][k] for eight columns k, encoded
-//!   └ point::decode_*, sums::weighted or sums::plain, point::encode_*
+//!   └ a row's blocks or point::decode_*, sums::weighted or sums::plain, point::encode_*
 //! ```
 //!
 //! Why: a reshare's dealers make |Q|·t commitments, two fixed-base multiplications each with
 //! Pedersen, and dalek takes 12.8 µs per multiplication on the benchmarks' AMD EPYC (Zen 4):
 //! its tables use one 64-bit multiplier, a field product at a time. Here each 512-bit
 //! register holds one limb of eight field elements, and `vpmadd52luq`/`vpmadd52huq`
-//! multiply all eight at once: 1.8 µs per multiplication. dalek's points cannot be made from
+//! multiply all eight at once: 1.5 µs per multiplication on the radix-64 table of `fixed`
+//! (a Pedersen commitment with its encoding 3.8 µs, 1,024 of them timed in a throwaway
+//! test; 1.8 µs per multiplication on radix 16). dalek's points cannot be made from
 //! coordinates, only decoded (4.4 µs each), so a dealer's commitments stay encodings until a
-//! check needs their points; the receivers of one process sum the deals column by column
-//! from the encodings here too (the shared aggregate and the new commitments: 6.8 ms for
+//! check needs their points, and keep their points here eight to a block; the receivers of
+//! one process sum the deals column by column from those blocks (from the encodings, decoded
+//! here, where a deal came from elsewhere) (the shared aggregate and the new commitments: 6.8 ms for
 //! 86 × 43 points with 131-bit weights, against 27 ms for dalek's decoding, multi-scalar
 //! multiplications and encoding). The receivers of one process
 //! evaluate the shared aggregate at their ids eight at a time the same way, instead of one
@@ -37,9 +40,10 @@
 //! check runs on, does not execute AVX-512 and so takes dalek's path: this one is constant
 //! time by construction, not by that check.
 //!
-//! Every result is checked against dalek's, byte for byte, in the tests. The tables (30 KB
-//! each: `G`, and `H` per group) are built once per process from public points with plain
-//! arithmetic ([`reference`]): 512 point additions and one field inversion each.
+//! Every result is checked against dalek's, byte for byte, in the tests. The tables (114 KB
+//! each: `G`, and `H` per group; see `fixed`) are built once per process from public points
+//! with plain arithmetic ([`reference`]): about 1,500 point additions and two field
+//! inversions each.
 
 mod field;
 mod fixed;
