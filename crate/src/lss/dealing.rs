@@ -123,14 +123,12 @@ impl<C: Curve> Common<C> {
     }
 
     pub(super) fn share_for(&self, receiver: PartyId) -> Share<C> {
-        let value = self
-            .value_poly
-            .as_ref()
-            .map_or(C::Scalar::ZERO, |p| p.evaluate(receiver));
-        let blind = self
-            .blind_poly
-            .as_ref()
-            .map_or(C::Scalar::ZERO, |p| p.evaluate(receiver));
+        let evaluate =
+            |p: &Option<Polynomial<C>>| p.as_ref().map_or(C::Scalar::ZERO, |p| p.evaluate(receiver));
+        let (value, blind) = match (&self.value_poly, &self.blind_poly) {
+            (Some(f), Some(g)) => f.evaluate_pair(g, receiver),
+            _ => (evaluate(&self.value_poly), evaluate(&self.blind_poly)),
+        };
         Share::new(value, blind)
     }
 }

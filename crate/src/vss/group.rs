@@ -162,6 +162,12 @@ pub trait Curve: Copy + Clone + Debug + Default + PartialEq + Eq + Send + Sync +
         horner::<Self>(coefficients, &Self::Scalar::from(u64::from(x)))
     }
 
+    /// [`Curve::horner_small`] of two coefficient vectors at one `x` (a Pedersen dealer's
+    /// values and blinds); with `fast-dealing` the Curve25519 groups interleave the two.
+    fn horner_small_pair(f: &[Self::Scalar], g: &[Self::Scalar], x: u16) -> (Self::Scalar, Self::Scalar) {
+        (Self::horner_small(f, x), Self::horner_small(g, x))
+    }
+
     /// `Σ scalars[i]·points[i]`, in variable time: **public inputs only**.
     /// The slices must have equal lengths.
     fn msm_vartime(scalars: &[Self::Scalar], points: &[Self::Point]) -> Self::Point;

@@ -89,6 +89,12 @@ impl<C: Curve> Polynomial<C> {
         C::horner_small(&self.coefficients, id.get())
     }
 
+    /// `(f(id), g(id))` for this `f` and another polynomial `g` (a Pedersen dealer's values
+    /// and blinds), evaluated together where the group can ([`Curve::horner_small_pair`]).
+    pub fn evaluate_pair(&self, g: &Polynomial<C>, id: PartyId) -> (C::Scalar, C::Scalar) {
+        C::horner_small_pair(&self.coefficients, &g.coefficients, id.get())
+    }
+
     /// `f(x)` at any scalar `x`.
     pub fn evaluate_at(&self, x: &C::Scalar) -> C::Scalar {
         super::group::horner::<C>(&self.coefficients, x)

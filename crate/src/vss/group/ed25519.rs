@@ -198,6 +198,11 @@ impl Curve for Ed25519 {
         super::scalar25519::horner_small(coefficients, x)
     }
 
+    #[cfg(feature = "fast-dealing")]
+    fn horner_small_pair(f: &[Self::Scalar], g: &[Self::Scalar], x: u16) -> (Self::Scalar, Self::Scalar) {
+        super::scalar25519::horner_small_pair(f, g, x)
+    }
+
     fn msm_vartime(scalars: &[Self::Scalar], points: &[Self::Point]) -> Self::Point {
         use curve25519_dalek::traits::VartimeMultiscalarMul;
         curve25519_dalek::EdwardsPoint::vartime_multiscalar_mul(scalars, points)

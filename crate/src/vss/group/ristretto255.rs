@@ -181,6 +181,11 @@ impl Curve for Ristretto255 {
         super::scalar25519::horner_small(coefficients, x)
     }
 
+    #[cfg(feature = "fast-dealing")]
+    fn horner_small_pair(f: &[Self::Scalar], g: &[Self::Scalar], x: u16) -> (Self::Scalar, Self::Scalar) {
+        super::scalar25519::horner_small_pair(f, g, x)
+    }
+
     fn msm_vartime(scalars: &[Self::Scalar], points: &[Self::Point]) -> Self::Point {
         use curve25519_dalek::traits::VartimeMultiscalarMul;
         curve25519_dalek::RistrettoPoint::vartime_multiscalar_mul(scalars, points)
