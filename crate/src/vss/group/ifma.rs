@@ -40,7 +40,7 @@
 //! check runs on, does not execute AVX-512 and so takes dalek's path: this one is constant
 //! time by construction, not by that check.
 //!
-//! Every result is checked against dalek's, byte for byte, in the tests. The tables (114 KB
+//! Every result is checked against dalek's, byte for byte, in the tests. The tables (115 KB
 //! each: `G`, and `H` per group; see `fixed`) are built once per process from public points
 //! with plain arithmetic ([`reference`]): about 1,500 point additions and two field
 //! inversions each.

@@ -24,6 +24,7 @@ pub(super) fn horner_small(coefficients: &[Scalar], x: u16) -> Scalar {
 /// [`horner_small`] of two vectors at one `x`. Of one length (a Pedersen dealer's values and
 /// blinds), their steps are interleaved: each step waits on the one before it, so two
 /// independent chains run in about the time of one.
+#[cfg(not(target_arch = "wasm32"))]
 pub(super) fn horner_small_pair(f: &[Scalar], g: &[Scalar], x: u16) -> (Scalar, Scalar) {
     if f.len() != g.len() {
         return (horner_small(f, x), horner_small(g, x));
