@@ -123,12 +123,22 @@ impl<C: Curve> Common<C> {
     }
 
     pub(super) fn share_for(&self, receiver: PartyId) -> Share<C> {
-        let evaluate =
-            |p: &Option<Polynomial<C>>| p.as_ref().map_or(C::Scalar::ZERO, |p| p.evaluate(receiver));
-        let (value, blind) = match (&self.value_poly, &self.blind_poly) {
-            (Some(f), Some(g)) => f.evaluate_pair(g, receiver),
-            _ => (evaluate(&self.value_poly), evaluate(&self.blind_poly)),
-        };
+        // Natively a Pedersen dealer's two polynomials are evaluated together
+        // (`Curve::horner_small_pair`); on WebAssembly, where no group interleaves them, one
+        // after the other, without the pair's code.
+        #[cfg(not(target_arch = "wasm32"))]
+        if let (Some(f), Some(g)) = (&self.value_poly, &self.blind_poly) {
+            let (value, blind) = f.evaluate_pair(g, receiver);
+            return Share::new(value, blind);
+        }
+        let value = self
+            .value_poly
+            .as_ref()
+            .map_or(C::Scalar::ZERO, |p| p.evaluate(receiver));
+        let blind = self
+            .blind_poly
+            .as_ref()
+            .map_or(C::Scalar::ZERO, |p| p.evaluate(receiver));
         Share::new(value, blind)
     }
 }
