@@ -513,7 +513,7 @@ impl<C: Curve> Commitments<C> {
 }
 
 /// The points of `raw` (a whole number of encodings), each read by `read`.
-fn decode_points<C: Curve>(
+pub(crate) fn decode_points<C: Curve>(
     raw: &[u8],
     read: impl Fn(&mut Reader<'_>) -> Result<C::Point, wire::Error>,
 ) -> Result<Vec<C::Point>, wire::Error> {

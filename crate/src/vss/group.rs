@@ -52,18 +52,6 @@ impl Lanes {
     fn new(blocks: Vec<ifma::Block>) -> Self {
         Lanes { blocks }
     }
-
-    fn blocks(&self) -> &[ifma::Block] {
-        &self.blocks
-    }
-}
-
-/// The rows as the lanes read them.
-#[cfg(curve_lanes)]
-fn lane_rows<'a>(rows: &[EncodedRow<'a>]) -> Vec<ifma::Row<'a>> {
-    rows.iter()
-        .map(|(raw, lanes)| (*raw, lanes.map(Lanes::blocks)))
-        .collect()
 }
 
 /// One row of [`Curve::column_sums_encoded`]: its points' encoding, and their lanes where

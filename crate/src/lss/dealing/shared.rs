@@ -80,7 +80,8 @@ pub(super) struct DealSet<C: Curve> {
     #[cfg(not(target_arch = "wasm32"))]
     aggregate_encoded_parts: shared::Parts<Option<Vec<u8>>>,
     /// The aggregate's points encoded, for the group's batched evaluation
-    /// ([`Curve::evaluate_encoded`]), made once. Not on WebAssembly, which has none (and
+    /// ([`Curve::evaluate_encoded`]), made once: its parts joined, or its points encoded.
+    /// Not on WebAssembly, which has none (and
     /// whose full module would carry the code for three groups).
     #[cfg(not(target_arch = "wasm32"))]
     encoded_aggregate: OnceLock<Vec<u8>>,
@@ -246,7 +247,7 @@ impl<C: Curve> DealSet<C> {
         #[cfg(not(target_arch = "wasm32"))]
         if let Some(rhs) = self
             .aggregate_encoded(rho)
-            .and_then(|aggregate| self.evaluated(common, &|| aggregate.clone()))
+            .and_then(|aggregate| self.evaluated(common, &|| aggregate))
         {
             return Some(self.compare_encoded(common, shares, rho, &rhs));
         }
@@ -256,10 +257,12 @@ impl<C: Curve> DealSet<C> {
         });
         #[cfg(not(target_arch = "wasm32"))]
         if let Some(rhs) = self.evaluated(common, &|| {
-            points
-                .iter()
-                .flat_map(|p| p.to_bytes().as_ref().to_vec())
-                .collect()
+            self.encoded_aggregate.get_or_init(|| {
+                points
+                    .iter()
+                    .flat_map(|p| p.to_bytes().as_ref().to_vec())
+                    .collect()
+            })
         }) {
             return Some(self.compare_encoded(common, shares, rho, &rhs));
         }
@@ -286,31 +289,38 @@ impl<C: Curve> DealSet<C> {
 
     /// The aggregate `A_k = Σ_d ρ_d·C_{d,k}` encoded, made from the deals' encodings eight
     /// columns at a time where the group can ([`Curve::column_sums_encoded`]): the dealers'
-    /// points are then never decoded. `None` where it cannot.
+    /// points are then never decoded. The receivers of the process make the parts together
+    /// and keep the whole once. `None` where it cannot.
     #[cfg(not(target_arch = "wasm32"))]
-    fn aggregate_encoded(&self, rho: &[C::Scalar]) -> Option<Vec<u8>> {
+    fn aggregate_encoded(&self, rho: &[C::Scalar]) -> Option<&[u8]> {
         // Asked first, so that a group (or CPU) without it reads no encoding.
         if !lanes::<C>() {
             return None;
         }
+        if let Some(whole) = self.encoded_aggregate.get() {
+            return Some(whole);
+        }
         let t = self.rows.first().map_or(0, |r| r.threshold());
+        let rows = encoded_rows(&self.rows);
         let parts = self
             .aggregate_encoded_parts
-            .get(|i| C::column_sums_encoded(&encoded_rows(&self.rows), Some(rho), 8 * i..(8 * i + 8).min(t)));
-        let mut out = Vec::with_capacity(t * C::POINT_LEN);
-        for part in parts {
-            out.extend_from_slice(part.as_ref()?);
+            .get(|i| C::column_sums_encoded(&rows, Some(rho), 8 * i..(8 * i + 8).min(t)));
+        if parts.iter().any(Option::is_none) {
+            return None;
         }
-        Some(out)
+        Some(
+            self.encoded_aggregate
+                .get_or_init(|| parts.iter().flatten().flatten().copied().collect()),
+        )
     }
 
     /// The aggregate at this receiver's id, encoded, where the group evaluates eight at a
     /// time: from its batch of eight receivers (in the ceremony's order), made once per
     /// process by the first of them to ask while the others of the batch wait; `aggregate`
-    /// encodes the aggregate, the first time only. `None` where the group does not (each
-    /// receiver then runs Horner's rule alone).
+    /// gives the aggregate encoded, asked by that first receiver only. `None` where the
+    /// group does not (each receiver then runs Horner's rule alone).
     #[cfg(not(target_arch = "wasm32"))]
-    fn evaluated(&self, common: &Common<C>, aggregate: &dyn Fn() -> Vec<u8>) -> Option<Vec<u8>> {
+    fn evaluated<'s>(&'s self, common: &Common<C>, aggregate: &dyn Fn() -> &'s [u8]) -> Option<Vec<u8>> {
         // Asked first, so that a group (or CPU) without it encodes no point.
         C::evaluate_encoded(&[], &[])?;
         let receivers = &common.ceremony.receivers;
@@ -327,8 +337,7 @@ impl<C: Curve> DealSet<C> {
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         let (made_for, made) = kept.get_or_insert_with(|| {
-            let encoded = self.encoded_aggregate.get_or_init(aggregate);
-            let made = C::evaluate_encoded(encoded, &xs);
+            let made = C::evaluate_encoded(aggregate(), &xs);
             (xs.clone(), made)
         });
         // Another ceremony's order (never within one set) is not served from this batch.
@@ -412,10 +421,7 @@ fn summed_encoded<C: Curve>(
 ) -> Option<(Vec<C::Point>, Vec<u8>)> {
     C::column_sums_encoded(&[], None, 0..0)?;
     let encoded = C::column_sums_encoded(&encoded_rows(rows), weights, 0..t)?;
-    let mut r = crate::wire::Reader::new(&encoded);
-    let points = (0..t)
-        .map(|_| C::read_point_unchecked_subgroup(&mut r).ok())
-        .collect::<Option<Vec<_>>>()?;
+    let points = crate::vss::commit::decode_points::<C>(&encoded, C::read_point_unchecked_subgroup).ok()?;
     Some((points, encoded))
 }
 

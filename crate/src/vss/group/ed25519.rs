@@ -190,7 +190,7 @@ impl Curve for Ed25519 {
         weights: Option<&[Self::Scalar]>,
         columns: core::ops::Range<usize>,
     ) -> Option<alloc::vec::Vec<u8>> {
-        super::ifma::edwards_column_sums(&super::lane_rows(rows), weights, columns)
+        super::ifma::edwards_column_sums(rows, weights, columns)
     }
 
     #[cfg(feature = "fast-dealing")]

@@ -21,11 +21,11 @@
 //! (a Pedersen commitment with its encoding 3.8 µs, 1,024 of them timed in a throwaway
 //! test; 1.8 µs per multiplication on radix 16). dalek's points cannot be made from
 //! coordinates, only decoded (4.4 µs each), so a dealer's commitments stay encodings until a
-//! check needs their points, and keep their points here eight to a block; the receivers of
-//! one process sum the deals column by column from those blocks (from the encodings, decoded
-//! here, where a deal came from elsewhere) (the shared aggregate and the new commitments: 6.8 ms for
-//! 86 × 43 points with 131-bit weights, against 27 ms for dalek's decoding, multi-scalar
-//! multiplications and encoding). The receivers of one process
+//! check needs their points, and keep their points here eight to a block. The receivers of
+//! one process sum the deals column by column, for the shared aggregate and for the new
+//! commitments, reading those blocks; a deal that came from elsewhere is decoded here
+//! instead. For 86 × 43 points with 131-bit weights that took 6.8 ms, against 27 ms for
+//! dalek's decoding, multi-scalar multiplications and encoding. The receivers of one process
 //! evaluate the shared aggregate at their ids eight at a time the same way, instead of one
 //! Horner's rule each. A single product (a receiver's weighted check, a possession proof's
 //! nonce commitment) spreads its table rows over the lanes, four rows each, and sums the
@@ -315,10 +315,6 @@ pub(super) fn edwards_commitment(value: &Scalar, blind: Option<&Scalar>) -> Opti
     commitment(Encoding::Edwards, value, blind)
 }
 
-/// A row of [`column_sums`]: its points' encodings, and their blocks where they were made
-/// here ([`commitments`]).
-pub(super) type Row<'a> = (&'a [u8], Option<&'a [Block]>);
-
 /// The encodings of `Σ_d weights[d]·rows[d][k]` (a plain sum without weights) for each
 /// column `k` of `columns`, the rows given by their points' encodings (32 bytes each,
 /// canonical: dalek's or made here) or, where a row has them, its blocks (read instead of
@@ -329,7 +325,7 @@ pub(super) type Row<'a> = (&'a [u8], Option<&'a [Block]>);
 /// whether this CPU sums. Public inputs only (variable time).
 fn column_sums(
     encoding: Encoding,
-    rows: &[Row<'_>],
+    rows: &[super::EncodedRow<'_>],
     weights: Option<&[Scalar]>,
     columns: core::ops::Range<usize>,
 ) -> Option<Vec<u8>> {
@@ -350,7 +346,7 @@ fn column_sums(
             // A block made here, where it starts at this column: no decoding.
             let block = made
                 .filter(|_| first.is_multiple_of(8))
-                .and_then(|b| b.get(first / 8));
+                .and_then(|made| made.blocks.get(first / 8));
             if let Some(block) = block {
                 points.push(*block);
                 continue;
@@ -388,7 +384,7 @@ fn column_sums(
 /// Ristretto255's [`column_sums`].
 #[cfg(feature = "ristretto255")]
 pub(super) fn ristretto_column_sums(
-    rows: &[Row<'_>],
+    rows: &[super::EncodedRow<'_>],
     weights: Option<&[Scalar]>,
     columns: core::ops::Range<usize>,
 ) -> Option<Vec<u8>> {
@@ -398,7 +394,7 @@ pub(super) fn ristretto_column_sums(
 /// Ed25519's [`column_sums`].
 #[cfg(feature = "ed25519")]
 pub(super) fn edwards_column_sums(
-    rows: &[Row<'_>],
+    rows: &[super::EncodedRow<'_>],
     weights: Option<&[Scalar]>,
     columns: core::ops::Range<usize>,
 ) -> Option<Vec<u8>> {

@@ -173,7 +173,7 @@ impl Curve for Ristretto255 {
         weights: Option<&[Self::Scalar]>,
         columns: core::ops::Range<usize>,
     ) -> Option<alloc::vec::Vec<u8>> {
-        super::ifma::ristretto_column_sums(&super::lane_rows(rows), weights, columns)
+        super::ifma::ristretto_column_sums(rows, weights, columns)
     }
 
     #[cfg(feature = "fast-dealing")]

@@ -11,6 +11,7 @@ use super::reference::Fe;
 use super::{
     available, edwards_commitment, edwards_commitments, ristretto_commitment, ristretto_commitments,
 };
+use crate::vss::group::{EncodedRow, Lanes};
 use crate::vss::{Curve, Ed25519, Ristretto255};
 
 fn skip() -> bool {
@@ -347,8 +348,8 @@ fn column_sums_match_dalek_multi_scalar_multiplications() {
             .iter()
             .map(|r| r.iter().flat_map(|p| p.to_bytes()).collect())
             .collect();
-        let r_refs: Vec<super::Row<'_>> = r_rows.iter().map(|r| (r.as_slice(), None)).collect();
-        let e_refs: Vec<super::Row<'_>> = e_rows.iter().map(|r| (r.as_slice(), None)).collect();
+        let r_refs: Vec<EncodedRow<'_>> = r_rows.iter().map(|r| (r.as_slice(), None)).collect();
+        let e_refs: Vec<EncodedRow<'_>> = e_rows.iter().map(|r| (r.as_slice(), None)).collect();
         // Weights: none (a plain sum), the batch checks' 131-bit ones, full ones with the
         // edge cases (0, ±1, ±8), all equal.
         let batch =
@@ -424,11 +425,16 @@ fn column_sums_from_the_lanes_match_those_from_the_encodings() {
         for weights in [None, Some(batch.as_slice())] {
             for columns in [0..t, 8..t, t / 2..t, 1..t.min(9)] {
                 for (made, ristretto) in [(&made_r, true), (&made_e, false)] {
+                    let lanes: Vec<Lanes> = made
+                        .iter()
+                        .map(|(_, blocks)| Lanes::new(blocks.clone()))
+                        .collect();
                     let sums = |with: &dyn Fn(usize) -> bool| {
-                        let rows: Vec<super::Row<'_>> = made
+                        let rows: Vec<EncodedRow<'_>> = made
                             .iter()
+                            .zip(&lanes)
                             .enumerate()
-                            .map(|(d, (raw, blocks))| (raw.as_slice(), with(d).then_some(blocks.as_slice())))
+                            .map(|(d, ((raw, _), lanes))| (raw.as_slice(), with(d).then_some(lanes)))
                             .collect();
                         if ristretto {
                             super::ristretto_column_sums(&rows, weights, columns.clone())
