@@ -84,6 +84,77 @@ pub(super) fn add(p: &Ext8, q: &Ext8, d2: &F8) -> Ext8 {
     )
 }
 
+/// Eight points as (y + x, y − x, 2d·t, z): an addend prepared once for many additions.
+#[derive(Clone, Copy)]
+pub(super) struct Cached8 {
+    y_plus_x: F8,
+    y_minus_x: F8,
+    t2d: F8,
+    z: F8,
+}
+
+impl Cached8 {
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) fn of(p: &Ext8, d2: &F8) -> Cached8 {
+        Cached8 {
+            y_plus_x: field::add(&p.y, &p.x),
+            y_minus_x: field::sub(&p.y, &p.x),
+            t2d: field::mul(&p.t, d2),
+            z: p.z,
+        }
+    }
+
+    /// `−p`: `(x, y) ↦ (−x, y)` swaps y + x with y − x and negates t.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) fn neg(&self) -> Cached8 {
+        Cached8 {
+            y_plus_x: self.y_minus_x,
+            y_minus_x: self.y_plus_x,
+            t2d: field::neg(&self.t2d),
+            z: self.z,
+        }
+    }
+}
+
+/// `p + q` (add-2008-hwcd-3 with `q` prepared, complete).
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(super) fn add_cached(p: &Ext8, q: &Cached8) -> Ext8 {
+    let pp = field::mul(&field::add(&p.y, &p.x), &q.y_plus_x);
+    let mm = field::mul(&field::sub(&p.y, &p.x), &q.y_minus_x);
+    let tt = field::mul(&p.t, &q.t2d);
+    let zz = field::mul(&p.z, &q.z);
+    let zz2 = field::add_lazy(&zz, &zz);
+    completed_to_extended(
+        &field::sub(&pp, &mm),
+        &field::add(&pp, &mm),
+        &field::add(&zz2, &tt),
+        &field::sub(&zz2, &tt),
+    )
+}
+
+/// [`add_cached`] without the sum's `t` (left zero), for a sum that is only doubled next:
+/// [`double`] does not read `t`, and leaving it out saves a field product.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn add_cached_without_t(p: &Ext8, q: &Cached8) -> Ext8 {
+    let pp = field::mul(&field::add(&p.y, &p.x), &q.y_plus_x);
+    let mm = field::mul(&field::sub(&p.y, &p.x), &q.y_minus_x);
+    let tt = field::mul(&p.t, &q.t2d);
+    let zz = field::mul(&p.z, &q.z);
+    let zz2 = field::add_lazy(&zz, &zz);
+    let (x, y) = (field::sub(&pp, &mm), field::add(&pp, &mm));
+    let (z, t) = (field::add(&zz2, &tt), field::sub(&zz2, &tt));
+    Ext8 {
+        x: field::mul(&x, &t),
+        y: field::mul(&y, &z),
+        z: field::mul(&z, &t),
+        t: F8::zero(),
+    }
+}
+
 impl Ext8 {
     /// Lane `lane`'s point in every lane.
     #[inline]
@@ -173,7 +244,7 @@ pub(super) fn decode_edwards(bytes: &[[u8; 32]; 8]) -> (Ext8, __mmask8) {
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub(super) fn evaluate(points: &[Ext8], count: usize, xs: &[u16; 8]) -> Ext8 {
     let d2 = F8::splat(&reference::D.add(reference::D).reduced().0);
-    let bits = 16 - xs.iter().max().copied().unwrap_or(0).leading_zeros();
+    let bits = 16 - xs.iter().max().copied().unwrap_or(0).leading_zeros() as usize;
     let point = |k: usize| points[k / 8].broadcast(k % 8);
     let mut acc = match count.checked_sub(1) {
         Some(top) => point(top),
@@ -187,22 +258,42 @@ pub(super) fn evaluate(points: &[Ext8], count: usize, xs: &[u16; 8]) -> Ext8 {
         set
     });
     for k in (0..count - 1).rev() {
-        // acc·x by double-and-add from the top bit of the largest x, each lane adding
-        // where its own bit is set (a lane whose x is 0 keeps the identity).
-        let mut m = identity();
-        for i in (0..bits as usize).rev() {
-            m = double(&m);
-            let sum = add(&m, &acc, &d2);
-            m = Ext8 {
-                x: field::select(&m.x, &sum.x, masks[i]),
-                y: field::select(&m.y, &sum.y, masks[i]),
-                z: field::select(&m.z, &sum.z, masks[i]),
-                t: field::select(&m.t, &sum.t, masks[i]),
-            };
-        }
-        acc = add(&m, &point(k), &d2);
+        // acc·x by double-and-add from the top bit of the largest x: a lane starts from acc
+        // where that bit is set (the identity elsewhere, so a lane whose x is 0 keeps it),
+        // then adds acc, prepared once, where its own bit is set.
+        let product = match bits.checked_sub(1) {
+            None => identity(),
+            Some(top) => {
+                let addend = Cached8::of(&acc, &d2);
+                let mut m = select(&identity(), &acc, masks[top]);
+                for i in (0..top).rev() {
+                    m = double(&m);
+                    // Only the last sum is added to next; the others are only doubled.
+                    let sum = if i == 0 {
+                        add_cached(&m, &addend)
+                    } else {
+                        add_cached_without_t(&m, &addend)
+                    };
+                    m = select(&m, &sum, masks[i]);
+                }
+                m
+            }
+        };
+        acc = add(&product, &point(k), &d2);
     }
     acc
+}
+
+/// `b` in the lanes of `mask`, `a` elsewhere.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn select(a: &Ext8, b: &Ext8, mask: __mmask8) -> Ext8 {
+    Ext8 {
+        x: field::select(&a.x, &b.x, mask),
+        y: field::select(&a.y, &b.y, mask),
+        z: field::select(&a.z, &b.z, mask),
+        t: field::select(&a.t, &b.t, mask),
+    }
 }
 
 #[inline]

@@ -6,60 +6,9 @@
 
 use alloc::vec::Vec;
 
-use super::field::{self, F8};
-use super::point::{self, Ext8};
+use super::field::F8;
+use super::point::{self, Cached8, Ext8};
 use super::reference;
-
-/// Eight points as (y + x, y − x, 2d·t, z): an addend prepared once for many additions.
-#[derive(Clone, Copy)]
-struct Cached8 {
-    y_plus_x: F8,
-    y_minus_x: F8,
-    t2d: F8,
-    z: F8,
-}
-
-impl Cached8 {
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    fn of(p: &Ext8, d2: &F8) -> Cached8 {
-        Cached8 {
-            y_plus_x: field::add(&p.y, &p.x),
-            y_minus_x: field::sub(&p.y, &p.x),
-            t2d: field::mul(&p.t, d2),
-            z: p.z,
-        }
-    }
-
-    /// `−p`: `(x, y) ↦ (−x, y)` swaps y + x with y − x and negates t.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    fn neg(&self) -> Cached8 {
-        Cached8 {
-            y_plus_x: self.y_minus_x,
-            y_minus_x: self.y_plus_x,
-            t2d: field::neg(&self.t2d),
-            z: self.z,
-        }
-    }
-}
-
-/// `p + q` (add-2008-hwcd-3 with `q` prepared, complete).
-#[inline]
-#[target_feature(enable = "avx512f,avx512ifma")]
-fn add_cached(p: &Ext8, q: &Cached8) -> Ext8 {
-    let pp = field::mul(&field::add(&p.y, &p.x), &q.y_plus_x);
-    let mm = field::mul(&field::sub(&p.y, &p.x), &q.y_minus_x);
-    let tt = field::mul(&p.t, &q.t2d);
-    let zz = field::mul(&p.z, &q.z);
-    let zz2 = field::add_lazy(&zz, &zz);
-    point::completed_to_extended(
-        &field::sub(&pp, &mm),
-        &field::add(&pp, &mm),
-        &field::add(&zz2, &tt),
-        &field::sub(&zz2, &tt),
-    )
-}
 
 /// Digits of a width-4 non-adjacent form: 256 of them cover any scalar below 2^255.
 pub(super) type Naf = [i8; 256];
@@ -111,7 +60,7 @@ pub(super) fn weighted(points: &[Ext8], weights: &[Naf]) -> Ext8 {
             let mut odd = [Cached8::of(p, &d2); 4];
             let mut m = *p;
             for entry in odd.iter_mut().skip(1) {
-                m = add_cached(&m, &twice);
+                m = point::add_cached(&m, &twice);
                 *entry = Cached8::of(&m, &d2);
             }
             odd
@@ -134,9 +83,9 @@ pub(super) fn weighted(points: &[Ext8], weights: &[Naf]) -> Ext8 {
             // |d| is odd and below 8: entry |d| / 2 of the table.
             let entry = &table[usize::from(d.unsigned_abs() / 2) & 3];
             if d > 0 {
-                acc = add_cached(&acc, entry);
+                acc = point::add_cached(&acc, entry);
             } else if d < 0 {
-                acc = add_cached(&acc, &entry.neg());
+                acc = point::add_cached(&acc, &entry.neg());
             }
         }
     }

@@ -238,7 +238,8 @@ fn evaluations_match_horner_on_dalek_points() {
     if skip() {
         return;
     }
-    let xs_cases: [&[u16]; 5] = [
+    let xs_cases: [&[u16]; 6] = [
+        &[0],
         &[1],
         &[1, 2, 3, 4, 5, 6, 7, 8],
         &[0, 64, 65, 127, 128, 9, 3],
