@@ -114,12 +114,37 @@ impl<C: Curve> Common<C> {
     /// The share this dealer sends (and, on complaint, opens) for another receiver: its
     /// true share, or a wrong one under the `BadShares` misbehaviour (`hazmat`).
     pub(super) fn sent_share_for(&self, receiver: PartyId) -> Share<C> {
-        let share = self.share_for(receiver);
+        self.sent(self.share_for(receiver))
+    }
+
+    /// A share as this dealer sends it (a cheating dealer's test hook changes it).
+    fn sent(&self, share: Share<C>) -> Share<C> {
         #[cfg(feature = "hazmat")]
         if self.cheat == Some(crate::party::hazmat::Cheat::BadShares) {
             return Share::new(*share.value() + C::Scalar::ONE, *share.blind());
         }
         share
+    }
+
+    /// The shares of every receiver, in the ceremony's order: natively all at once where
+    /// the group evaluates several ids together ([`Curve::horner_small_at_ids`]), otherwise
+    /// one receiver at a time.
+    fn shares_for_receivers(&self) -> Vec<Share<C>> {
+        let receivers = &self.ceremony.receivers;
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(mut evaluated) = self
+            .value_poly
+            .as_ref()
+            .and_then(|f| f.evaluate_at_ids(self.blind_poly.as_ref(), receivers))
+        {
+            let shares = evaluated.iter().map(|(v, b)| Share::new(*v, *b)).collect();
+            for (v, b) in &mut evaluated {
+                zeroize::Zeroize::zeroize(v);
+                zeroize::Zeroize::zeroize(b);
+            }
+            return shares;
+        }
+        receivers.iter().map(|r| self.share_for(*r)).collect()
     }
 
     pub(super) fn share_for(&self, receiver: PartyId) -> Share<C> {
@@ -272,12 +297,9 @@ pub(crate) fn round1<C: Curve>(
         );
         common.value_poly = Some(value_poly);
         common.blind_poly = blind_poly;
-        for &r in &common.ceremony.receivers {
-            let share = if r == me {
-                common.share_for(r)
-            } else {
-                common.sent_share_for(r)
-            };
+        let shares = common.shares_for_receivers();
+        for (&r, share) in common.ceremony.receivers.iter().zip(shares) {
+            let share = if r == me { share } else { common.sent(share) };
             if r == me {
                 self_share = Some(share);
             } else {

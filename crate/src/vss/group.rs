@@ -156,6 +156,16 @@ pub trait Curve: Copy + Clone + Debug + Default + PartialEq + Eq + Send + Sync +
         (Self::horner_small(f, x), Self::horner_small(g, x))
     }
 
+    /// Each of `polys` (coefficient vectors of one length, constant term first) at each
+    /// small public `x` of `xs`, `out[p][i]`, in constant time in the coefficients: a
+    /// dealer's shares for all its receivers, where the group evaluates several ids at once
+    /// (the Curve25519 groups with AVX-512 IFMA, eight); `None` (the default) where it
+    /// does not, and the caller evaluates one id at a time.
+    fn horner_small_at_ids(polys: &[&[Self::Scalar]], xs: &[u16]) -> Option<Vec<Vec<Self::Scalar>>> {
+        let _ = (polys, xs);
+        None
+    }
+
     /// `Σ scalars[i]·points[i]`, in variable time: **public inputs only**.
     /// The slices must have equal lengths.
     fn msm_vartime(scalars: &[Self::Scalar], points: &[Self::Point]) -> Self::Point;

@@ -95,6 +95,37 @@ impl<C: Curve> Polynomial<C> {
         C::horner_small_pair(&self.coefficients, &g.coefficients, id.get())
     }
 
+    /// `(f(id), g(id))` at every id of `ids` (blinds zero without `g`), where the group
+    /// evaluates several ids at once ([`Curve::horner_small_at_ids`]); `None` where it does
+    /// not, or for `g` of another length. Native only: no group does on WebAssembly.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn evaluate_at_ids(
+        &self,
+        g: Option<&Polynomial<C>>,
+        ids: &[PartyId],
+    ) -> Option<Vec<(C::Scalar, C::Scalar)>> {
+        let xs: Vec<u16> = ids.iter().map(|id| id.get()).collect();
+        let mut polys = alloc::vec![self.coefficients.as_slice()];
+        polys.extend(g.map(|g| g.coefficients.as_slice()));
+        let mut evaluated = C::horner_small_at_ids(&polys, &xs)?;
+        let blinds = evaluated.get(1);
+        let out = evaluated
+            .first()?
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                (
+                    *v,
+                    blinds.and_then(|b| b.get(i)).copied().unwrap_or(C::Scalar::ZERO),
+                )
+            })
+            .collect();
+        for e in evaluated.iter_mut().flatten() {
+            e.zeroize();
+        }
+        Some(out)
+    }
+
     /// `f(x)` at any scalar `x`.
     pub fn evaluate_at(&self, x: &C::Scalar) -> C::Scalar {
         super::group::horner::<C>(&self.coefficients, x)

@@ -11,6 +11,8 @@
 //!   └ fixed::mul_bases_one (the digits spread over the lanes), point::encode_*
 //! ristretto_column_sums / edwards_column_sums  Σ_d w_d·rows[d][k] for eight columns k, encoded
 //!   └ a row's blocks or point::decode_*, sums::weighted or sums::plain, point::encode_*
+//! scalars_at_ids                               a dealer's shares: Σ_k c_k·x^k mod ℓ at eight ids
+//!   └ horner::at_ids (52-bit limbs, one fold by δ a step)
 //! ```
 //!
 //! Why: a reshare's dealers make |Q|·t commitments, two fixed-base multiplications each with
@@ -47,6 +49,7 @@
 
 mod field;
 mod fixed;
+mod horner;
 mod point;
 mod reference;
 mod sums;
@@ -265,6 +268,13 @@ fn evaluations(encoding: Encoding, encoded: &[u8], xs: &[u16]) -> Option<Vec<u8>
     // SAFETY: as above.
     let encoded = unsafe { encoding.encode(&point::evaluate(&points, count, &at)) };
     Some(encoded[..xs.len()].concat())
+}
+
+/// Each of `polys` (scalars mod ℓ, of one length) at each of `xs`, eight ids at a time:
+/// `out[p][i] = Σ_k polys[p][k]·xs[i]^k`, in constant time in the coefficients; `None`
+/// without AVX-512 IFMA or for polynomials of different lengths. Both groups' scalars.
+pub(super) fn scalars_at_ids(polys: &[&[Scalar]], xs: &[u16]) -> Option<Vec<Vec<Scalar>>> {
+    horner::at_ids(polys, xs)
 }
 
 /// Ristretto255's [`evaluations`].

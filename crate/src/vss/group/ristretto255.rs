@@ -188,6 +188,14 @@ impl Curve for Ristretto255 {
         super::scalar25519::horner_small_pair(f, g, x)
     }
 
+    #[cfg(curve_lanes)]
+    fn horner_small_at_ids(
+        polys: &[&[Self::Scalar]],
+        xs: &[u16],
+    ) -> Option<alloc::vec::Vec<alloc::vec::Vec<Self::Scalar>>> {
+        super::ifma::scalars_at_ids(polys, xs)
+    }
+
     fn msm_vartime(scalars: &[Self::Scalar], points: &[Self::Point]) -> Self::Point {
         use curve25519_dalek::traits::VartimeMultiscalarMul;
         curve25519_dalek::RistrettoPoint::vartime_multiscalar_mul(scalars, points)
