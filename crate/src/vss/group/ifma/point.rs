@@ -341,7 +341,7 @@ pub(super) fn encode_edwards(p: &Ext8) -> [[u8; 32]; 8] {
 
 /// Each lane's canonical 32 bytes (public values only: encodings being made).
 #[target_feature(enable = "avx512f,avx512ifma")]
-fn bytes(a: &F8) -> [[u8; 32]; 8] {
+pub(super) fn bytes(a: &F8) -> [[u8; 32]; 8] {
     let limbs = field::freeze(a).0.map(|v| {
         let mut lanes = [0u64; 8];
         // SAFETY: `lanes` is 64 writable bytes, what one unaligned store writes.

@@ -225,6 +225,24 @@ impl Ext {
         }
     }
 
+    /// `k·self` for a 256-bit little-endian integer `k`, by double-and-add from the top
+    /// bit (public points only: variable time).
+    pub(super) fn mul_vartime(&self, k: &[u8; 32]) -> Ext {
+        let mut acc = Ext {
+            x: Fe::ZERO,
+            y: Fe::ONE,
+            z: Fe::ONE,
+            t: Fe::ZERO,
+        };
+        for bit in (0..256).rev() {
+            acc = acc.add(&acc);
+            if k[bit / 8] >> (bit % 8) & 1 == 1 {
+                acc = acc.add(self);
+            }
+        }
+        acc
+    }
+
     /// The point of a compressed Edwards encoding (RFC 8032 §5.1.3); `None` for bytes
     /// that do not decode.
     pub(super) fn from_edwards(bytes: &[u8; 32]) -> Option<Ext> {

@@ -556,3 +556,56 @@ fn scalars_at_ids_match_horner_on_dalek_scalars() {
     assert!(super::scalars_at_ids(&[&a, &b], &[1, 2]).is_none());
     assert_eq!(super::scalars_at_ids(&[&a], &[]), Some(alloc::vec![Vec::new()]));
 }
+
+#[test]
+fn doubled_encodings_match_doubling_then_encoding() {
+    if skip() {
+        return;
+    }
+    use curve25519_dalek::constants::EIGHT_TORSION;
+    let s = scalars(16, 30);
+    let random: Vec<EdwardsPoint> = s.iter().map(EdwardsPoint::mul_base).collect();
+    let (identity, minus_one) = (EIGHT_TORSION[0], EIGHT_TORSION[4]);
+    // Torsion-free points (the identity among them: e = 0) and points with a two-torsion
+    // part, (0, −1): both encodings. Every eight-torsion point (e = 0, or g = 0 and the
+    // block's fallback): Edwards only, the Ristretto formula being for points without a
+    // four-torsion part.
+    let blocks: [[EdwardsPoint; 8]; 3] = [
+        core::array::from_fn(|l| random[l]),
+        core::array::from_fn(|l| random[8 + l] + if l % 2 == 0 { identity } else { minus_one }),
+        EIGHT_TORSION,
+    ];
+    for (chosen, ristretto_too) in [(&blocks[..2], true), (&blocks[1..2], true), (&blocks[..], false)] {
+        let halves: Vec<super::point::Ext8> = chosen
+            .iter()
+            .map(|b| {
+                let bytes = b.map(|p| p.compress().to_bytes());
+                // SAFETY: `skip()` above found AVX-512F and AVX-512 IFMA on this CPU.
+                let (p, ok) = unsafe { super::point::decode_edwards(&bytes) };
+                assert_eq!(ok, u8::MAX);
+                p
+            })
+            .collect();
+        // SAFETY: as above.
+        let (ristretto, edwards) = unsafe {
+            (
+                super::doubled::encode_ristretto(&halves),
+                super::doubled::encode_edwards(&halves),
+            )
+        };
+        for ((half, r), e) in halves.iter().zip(&ristretto).zip(&edwards) {
+            // SAFETY: as above.
+            let (want_r, want_e) = unsafe {
+                let doubled = super::point::double(half);
+                (
+                    super::point::encode_ristretto(&doubled),
+                    super::point::encode_edwards(&doubled),
+                )
+            };
+            if ristretto_too {
+                assert_eq!(r, &want_r);
+            }
+            assert_eq!(e, &want_e);
+        }
+    }
+}
