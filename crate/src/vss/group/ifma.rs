@@ -1,5 +1,6 @@
 //! Curve25519 arithmetic eight lanes at a time with AVX-512 IFMA (x86-64, detected at run
-//! time), for the two public-output hot spots of a reshare.
+//! time), for a reshare's hot spots: the dealers' commitments and shares, the receivers'
+//! column sums and evaluations.
 //!
 //! ```text
 //! available()                                  AVX-512F and AVX-512 IFMA, checked once
@@ -39,8 +40,9 @@
 //! Constant time: in the commitments, the digits of the secret scalars choose table entries
 //! through a register permutation (`vpermq`), in a single product through lane masks over
 //! every entry, and signs and zeros through lane masks; no branch or memory address depends
-//! on them, and the digits are wiped. The evaluations
-//! have only public inputs (variable time in the ids). Valgrind, which the constant-flow
+//! on them, and the digits are wiped. The halved scalars are made with a mask, and the
+//! shares' Horner steps are the same instructions whatever the coefficients (`horner`). The
+//! evaluations have only public inputs (variable time in the ids). Valgrind, which the constant-flow
 //! check runs on, does not execute AVX-512 and so takes dalek's path: this one is constant
 //! time by construction, not by that check.
 //!
