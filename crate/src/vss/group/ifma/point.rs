@@ -122,17 +122,8 @@ impl Cached8 {
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub(super) fn add_cached(p: &Ext8, q: &Cached8) -> Ext8 {
-    let pp = field::mul(&field::add(&p.y, &p.x), &q.y_plus_x);
-    let mm = field::mul(&field::sub(&p.y, &p.x), &q.y_minus_x);
-    let tt = field::mul(&p.t, &q.t2d);
-    let zz = field::mul(&p.z, &q.z);
-    let zz2 = field::add_lazy(&zz, &zz);
-    completed_to_extended(
-        &field::sub(&pp, &mm),
-        &field::add(&pp, &mm),
-        &field::add(&zz2, &tt),
-        &field::sub(&zz2, &tt),
-    )
+    let [x, y, z, t] = cached_sum(p, q);
+    completed_to_extended(&x, &y, &z, &t)
 }
 
 /// [`add_cached`] without the sum's `t` (left zero), for a sum that is only doubled next:
@@ -140,19 +131,31 @@ pub(super) fn add_cached(p: &Ext8, q: &Cached8) -> Ext8 {
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 fn add_cached_without_t(p: &Ext8, q: &Cached8) -> Ext8 {
-    let pp = field::mul(&field::add(&p.y, &p.x), &q.y_plus_x);
-    let mm = field::mul(&field::sub(&p.y, &p.x), &q.y_minus_x);
-    let tt = field::mul(&p.t, &q.t2d);
-    let zz = field::mul(&p.z, &q.z);
-    let zz2 = field::add_lazy(&zz, &zz);
-    let (x, y) = (field::sub(&pp, &mm), field::add(&pp, &mm));
-    let (z, t) = (field::add(&zz2, &tt), field::sub(&zz2, &tt));
+    let [x, y, z, t] = cached_sum(p, q);
     Ext8 {
         x: field::mul(&x, &t),
         y: field::mul(&y, &z),
         z: field::mul(&z, &t),
         t: F8::zero(),
     }
+}
+
+/// `p + q` in completed coordinates `(X : Z) × (Y : T)`, as [`completed_to_extended`] takes
+/// them.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn cached_sum(p: &Ext8, q: &Cached8) -> [F8; 4] {
+    let pp = field::mul(&field::add(&p.y, &p.x), &q.y_plus_x);
+    let mm = field::mul(&field::sub(&p.y, &p.x), &q.y_minus_x);
+    let tt = field::mul(&p.t, &q.t2d);
+    let zz = field::mul(&p.z, &q.z);
+    let zz2 = field::add_lazy(&zz, &zz);
+    [
+        field::sub(&pp, &mm),
+        field::add(&pp, &mm),
+        field::add(&zz2, &tt),
+        field::sub(&zz2, &tt),
+    ]
 }
 
 impl Ext8 {
