@@ -126,25 +126,19 @@ impl<C: Curve> Common<C> {
         share
     }
 
-    /// The shares of every receiver, in the ceremony's order: natively all at once where
-    /// the group evaluates several ids together ([`Curve::horner_small_at_ids`]), otherwise
-    /// one receiver at a time.
-    fn shares_for_receivers(&self) -> Vec<Share<C>> {
-        let receivers = &self.ceremony.receivers;
-        #[cfg(not(target_arch = "wasm32"))]
-        if let Some(mut evaluated) = self
-            .value_poly
-            .as_ref()
-            .and_then(|f| f.evaluate_at_ids(self.blind_poly.as_ref(), receivers))
-        {
-            let shares = evaluated.iter().map(|(v, b)| Share::new(*v, *b)).collect();
-            for (v, b) in &mut evaluated {
-                zeroize::Zeroize::zeroize(v);
-                zeroize::Zeroize::zeroize(b);
-            }
-            return shares;
+    /// The shares of every receiver, in the ceremony's order, where the group evaluates
+    /// several ids together ([`Curve::horner_small_at_ids`]); `None` where it does not.
+    /// Native only (on WebAssembly no group does, and the full module would carry the code).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn shares_at_ids(&self) -> Option<Vec<Share<C>>> {
+        let f = self.value_poly.as_ref()?;
+        let mut evaluated = f.evaluate_at_ids(self.blind_poly.as_ref(), &self.ceremony.receivers)?;
+        let shares = evaluated.iter().map(|(v, b)| Share::new(*v, *b)).collect();
+        for (v, b) in &mut evaluated {
+            zeroize::Zeroize::zeroize(v);
+            zeroize::Zeroize::zeroize(b);
         }
-        receivers.iter().map(|r| self.share_for(*r)).collect()
+        Some(shares)
     }
 
     pub(super) fn share_for(&self, receiver: PartyId) -> Share<C> {
@@ -297,8 +291,16 @@ pub(crate) fn round1<C: Curve>(
         );
         common.value_poly = Some(value_poly);
         common.blind_poly = blind_poly;
-        let shares = common.shares_for_receivers();
-        for (&r, share) in common.ceremony.receivers.iter().zip(shares) {
+        // Natively every receiver's share at once, where the group evaluates several ids
+        // together; otherwise one at a time.
+        #[cfg(not(target_arch = "wasm32"))]
+        let mut together = common.shares_at_ids().map(Vec::into_iter);
+        for &r in &common.ceremony.receivers {
+            #[cfg(not(target_arch = "wasm32"))]
+            let share = together.as_mut().and_then(Iterator::next);
+            #[cfg(target_arch = "wasm32")]
+            let share = None;
+            let share = share.unwrap_or_else(|| common.share_for(r));
             let share = if r == me { share } else { common.sent(share) };
             if r == me {
                 self_share = Some(share);
