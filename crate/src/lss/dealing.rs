@@ -297,10 +297,12 @@ pub(crate) fn round1<C: Curve>(
         let mut together = common.shares_at_ids().map(Vec::into_iter);
         for &r in &common.ceremony.receivers {
             #[cfg(not(target_arch = "wasm32"))]
-            let share = together.as_mut().and_then(Iterator::next);
+            let share = together
+                .as_mut()
+                .and_then(Iterator::next)
+                .unwrap_or_else(|| common.share_for(r));
             #[cfg(target_arch = "wasm32")]
-            let share = None;
-            let share = share.unwrap_or_else(|| common.share_for(r));
+            let share = common.share_for(r);
             let share = if r == me { share } else { common.sent(share) };
             if r == me {
                 self_share = Some(share);
