@@ -84,24 +84,26 @@ pub(super) fn encode_ristretto(halves: &[Ext8]) -> Vec<[[u8; 32]; 8]> {
             (s, eg, fh)
         })
         .collect();
-    // e = 0 (X or Y zero: 2P is the identity or the 2-torsion point, both encoded as zero)
-    // takes 1 in the batch and zero below; g = 0 (a torsion point) is left to the fallback.
-    let flat: Vec<(F8, __mmask8)> = states
+    // Every vanishing product takes 1 in the batch, so that it spoils no other block's
+    // inverse. e = 0 (X or Y zero: 2P is the identity or the 2-torsion point) is encoded as
+    // zero below; any other (g = 0, a torsion point) sends its block to the fallback.
+    let flat: Vec<(F8, __mmask8, __mmask8)> = states
         .iter()
         .map(|(s, eg, fh)| {
             let e_zero = field::is_zero(&s.e);
             let product = field::mul(eg, fh);
-            (field::select(&product, &one, e_zero), e_zero)
+            let zero = field::is_zero(&product);
+            (field::select(&product, &one, zero), e_zero, zero & !e_zero)
         })
         .collect();
-    let products: Vec<F8> = flat.iter().map(|(p, _)| *p).collect();
+    let products: Vec<F8> = flat.iter().map(|(p, _, _)| *p).collect();
     let inverses = batch_invert(&products);
     states
         .iter()
         .zip(flat.iter().zip(&inverses))
         .zip(halves)
-        .map(|(((s, eg, fh), ((product, e_zero), inv)), half)| {
-            if field::is_zero(product) != 0 {
+        .map(|(((s, eg, fh), ((_, e_zero, other_zero), inv)), half)| {
+            if *other_zero != 0 {
                 // Some lane's g vanished: encode this block's doubled points one by one.
                 return point::encode_ristretto(&point::double(half));
             }

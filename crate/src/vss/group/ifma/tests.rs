@@ -568,14 +568,20 @@ fn doubled_encodings_match_doubling_then_encoding() {
     let (identity, minus_one) = (EIGHT_TORSION[0], EIGHT_TORSION[4]);
     // Torsion-free points (the identity among them: e = 0) and points with a two-torsion
     // part, (0, −1): both encodings. Every eight-torsion point (e = 0, or g = 0 and the
-    // block's fallback): Edwards only, the Ristretto formula being for points without a
-    // four-torsion part.
+    // block's fallback to encoding one by one, which must not spoil the other blocks'
+    // shared inversion): both encodings where the fallback takes the block.
     let blocks: [[EdwardsPoint; 8]; 3] = [
         core::array::from_fn(|l| random[l]),
         core::array::from_fn(|l| random[8 + l] + if l % 2 == 0 { identity } else { minus_one }),
         EIGHT_TORSION,
     ];
-    for (chosen, ristretto_too) in [(&blocks[..2], true), (&blocks[1..2], true), (&blocks[..], false)] {
+    let torsion_first = [blocks[2], blocks[0], blocks[1]];
+    for (chosen, ristretto_too) in [
+        (&blocks[..2], true),
+        (&blocks[1..2], true),
+        (&blocks[..], true),
+        (&torsion_first[..], true),
+    ] {
         let halves: Vec<super::point::Ext8> = chosen
             .iter()
             .map(|b| {
