@@ -145,3 +145,68 @@ pub(super) fn encode_edwards(halves: &[Ext8]) -> Vec<[[u8; 32]; 8]> {
         })
         .collect()
 }
+
+// The doubled encodings against doubling then encoding (skipped, with a note, without IFMA).
+#[cfg(test)]
+mod tests {
+    use alloc::vec::Vec;
+
+    use curve25519_dalek::EdwardsPoint;
+
+    use super::super::tests::{scalars, skip};
+
+    #[test]
+    fn doubled_encodings_match_doubling_then_encoding() {
+        if skip() {
+            return;
+        }
+        use curve25519_dalek::constants::EIGHT_TORSION;
+        let s = scalars(16, 30);
+        let random: Vec<EdwardsPoint> = s.iter().map(EdwardsPoint::mul_base).collect();
+        let (identity, minus_one) = (EIGHT_TORSION[0], EIGHT_TORSION[4]);
+        // Torsion-free points (the identity among them: e = 0) and points with a two-torsion
+        // part, (0, −1): both encodings. Every eight-torsion point (e = 0, or g = 0 and the
+        // block's fallback to encoding one by one, which must not spoil the other blocks'
+        // shared inversion): both encodings where the fallback takes the block.
+        let blocks: [[EdwardsPoint; 8]; 3] = [
+            core::array::from_fn(|l| random[l]),
+            core::array::from_fn(|l| random[8 + l] + if l % 2 == 0 { identity } else { minus_one }),
+            EIGHT_TORSION,
+        ];
+        let torsion_first = [blocks[2], blocks[0], blocks[1]];
+        for (chosen, ristretto_too) in [
+            (&blocks[..2], true),
+            (&blocks[1..2], true),
+            (&blocks[..], true),
+            (&torsion_first[..], true),
+        ] {
+            let halves: Vec<super::super::point::Ext8> = chosen
+                .iter()
+                .map(|b| {
+                    let bytes = b.map(|p| p.compress().to_bytes());
+                    // SAFETY: `skip()` above found AVX-512F and AVX-512 IFMA on this CPU.
+                    let (p, ok) = unsafe { super::super::point::decode_edwards(&bytes) };
+                    assert_eq!(ok, u8::MAX);
+                    p
+                })
+                .collect();
+            // SAFETY: as above.
+            let (ristretto, edwards) =
+                unsafe { (super::encode_ristretto(&halves), super::encode_edwards(&halves)) };
+            for ((half, r), e) in halves.iter().zip(&ristretto).zip(&edwards) {
+                // SAFETY: as above.
+                let (want_r, want_e) = unsafe {
+                    let doubled = super::super::point::double(half);
+                    (
+                        super::super::point::encode_ristretto(&doubled),
+                        super::super::point::encode_edwards(&doubled),
+                    )
+                };
+                if ristretto_too {
+                    assert_eq!(r, &want_r);
+                }
+                assert_eq!(e, &want_e);
+            }
+        }
+    }
+}

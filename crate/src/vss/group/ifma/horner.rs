@@ -239,3 +239,66 @@ fn add_ell(v: &mut [__m512i; 6]) {
     }
     v[4] = _mm512_add_epi64(v[4], splat64(L4));
 }
+
+// The shares against dalek's scalar arithmetic (skipped, with a note, without IFMA).
+#[cfg(test)]
+mod tests {
+    use alloc::vec::Vec;
+
+    use curve25519_dalek::Scalar;
+
+    use super::super::tests::{scalars, skip};
+
+    #[test]
+    fn scalars_at_ids_match_horner_on_dalek_scalars() {
+        if skip() {
+            return;
+        }
+        let reference = |c: &[Scalar], x: u16| {
+            let x = Scalar::from(u64::from(x));
+            c.iter().rev().fold(Scalar::ZERO, |acc, k| acc * x + k)
+        };
+        let top = -Scalar::ONE;
+        // ℓ − 2^252 and its neighbours: the folds' edge cases.
+        let delta = Scalar::from_bytes_mod_order({
+            let mut b = [0u8; 32];
+            b[..16].copy_from_slice(&0x14de_f9de_a2f7_9cd6_5812_631a_5cf5_d3ed_u128.to_le_bytes());
+            b
+        });
+        let xs: Vec<u16> = [
+            0u16, 1, 2, 7, 64, 65, 127, 128, 129, 192, 255, 256, 1024, 65534, 65535, 3, 5,
+        ]
+        .into_iter()
+        .collect();
+        for len in [1usize, 2, 9, 43, 86] {
+            let f = scalars(len, 60 + len as u64);
+            let g = scalars(len, 70 + len as u64);
+            let tops = alloc::vec![top; len];
+            let edges: Vec<Scalar> = (0..len)
+                .map(|k| [delta, -delta, top - delta, Scalar::ONE, top][k % 5])
+                .collect();
+            for polys in [
+                alloc::vec![f.as_slice()],
+                alloc::vec![f.as_slice(), g.as_slice()],
+                alloc::vec![tops.as_slice(), edges.as_slice(), f.as_slice()],
+            ] {
+                // Every batch size from one id to two batches and a part.
+                for count in [1usize, 8, 9, xs.len()] {
+                    let got = super::super::scalars_at_ids(&polys, &xs[..count]).expect("lanes");
+                    assert_eq!(got.len(), polys.len());
+                    for (p, values) in polys.iter().zip(&got) {
+                        let want: Vec<Scalar> = xs[..count].iter().map(|x| reference(p, *x)).collect();
+                        assert_eq!(values, &want, "len {len}, {count} ids");
+                    }
+                }
+            }
+        }
+        // Polynomials of different lengths are refused; no ids give empty lists.
+        let (a, b) = (scalars(3, 1), scalars(4, 2));
+        assert!(super::super::scalars_at_ids(&[&a, &b], &[1, 2]).is_none());
+        assert_eq!(
+            super::super::scalars_at_ids(&[&a], &[]),
+            Some(alloc::vec![Vec::new()])
+        );
+    }
+}

@@ -14,7 +14,7 @@ use super::{
 use crate::vss::group::{EncodedRow, Lanes};
 use crate::vss::{Curve, Ed25519, Ristretto255};
 
-fn skip() -> bool {
+pub(super) fn skip() -> bool {
     if !available() {
         std::eprintln!("no AVX-512 IFMA on this CPU: the eight-lane path is not tested here");
     }
@@ -101,7 +101,7 @@ fn eight_lane_field_arithmetic_matches_the_reference() {
     }
 }
 
-fn scalars(n: usize, seed: u64) -> Vec<Scalar> {
+pub(super) fn scalars(n: usize, seed: u64) -> Vec<Scalar> {
     let mut r = rng(seed);
     let mut out = alloc::vec![
         Scalar::ZERO,
@@ -504,114 +504,5 @@ fn non_adjacent_forms_sum_to_their_scalars() {
             power += power;
         }
         assert_eq!(sum, s);
-    }
-}
-
-#[test]
-fn scalars_at_ids_match_horner_on_dalek_scalars() {
-    if skip() {
-        return;
-    }
-    let reference = |c: &[Scalar], x: u16| {
-        let x = Scalar::from(u64::from(x));
-        c.iter().rev().fold(Scalar::ZERO, |acc, k| acc * x + k)
-    };
-    let top = -Scalar::ONE;
-    // ℓ − 2^252 and its neighbours: the folds' edge cases.
-    let delta = Scalar::from_bytes_mod_order({
-        let mut b = [0u8; 32];
-        b[..16].copy_from_slice(&0x14de_f9de_a2f7_9cd6_5812_631a_5cf5_d3ed_u128.to_le_bytes());
-        b
-    });
-    let xs: Vec<u16> = [
-        0u16, 1, 2, 7, 64, 65, 127, 128, 129, 192, 255, 256, 1024, 65534, 65535, 3, 5,
-    ]
-    .into_iter()
-    .collect();
-    for len in [1usize, 2, 9, 43, 86] {
-        let f = scalars(len, 60 + len as u64);
-        let g = scalars(len, 70 + len as u64);
-        let tops = alloc::vec![top; len];
-        let edges: Vec<Scalar> = (0..len)
-            .map(|k| [delta, -delta, top - delta, Scalar::ONE, top][k % 5])
-            .collect();
-        for polys in [
-            alloc::vec![f.as_slice()],
-            alloc::vec![f.as_slice(), g.as_slice()],
-            alloc::vec![tops.as_slice(), edges.as_slice(), f.as_slice()],
-        ] {
-            // Every batch size from one id to two batches and a part.
-            for count in [1usize, 8, 9, xs.len()] {
-                let got = super::scalars_at_ids(&polys, &xs[..count]).expect("lanes");
-                assert_eq!(got.len(), polys.len());
-                for (p, values) in polys.iter().zip(&got) {
-                    let want: Vec<Scalar> = xs[..count].iter().map(|x| reference(p, *x)).collect();
-                    assert_eq!(values, &want, "len {len}, {count} ids");
-                }
-            }
-        }
-    }
-    // Polynomials of different lengths are refused; no ids give empty lists.
-    let (a, b) = (scalars(3, 1), scalars(4, 2));
-    assert!(super::scalars_at_ids(&[&a, &b], &[1, 2]).is_none());
-    assert_eq!(super::scalars_at_ids(&[&a], &[]), Some(alloc::vec![Vec::new()]));
-}
-
-#[test]
-fn doubled_encodings_match_doubling_then_encoding() {
-    if skip() {
-        return;
-    }
-    use curve25519_dalek::constants::EIGHT_TORSION;
-    let s = scalars(16, 30);
-    let random: Vec<EdwardsPoint> = s.iter().map(EdwardsPoint::mul_base).collect();
-    let (identity, minus_one) = (EIGHT_TORSION[0], EIGHT_TORSION[4]);
-    // Torsion-free points (the identity among them: e = 0) and points with a two-torsion
-    // part, (0, −1): both encodings. Every eight-torsion point (e = 0, or g = 0 and the
-    // block's fallback to encoding one by one, which must not spoil the other blocks'
-    // shared inversion): both encodings where the fallback takes the block.
-    let blocks: [[EdwardsPoint; 8]; 3] = [
-        core::array::from_fn(|l| random[l]),
-        core::array::from_fn(|l| random[8 + l] + if l % 2 == 0 { identity } else { minus_one }),
-        EIGHT_TORSION,
-    ];
-    let torsion_first = [blocks[2], blocks[0], blocks[1]];
-    for (chosen, ristretto_too) in [
-        (&blocks[..2], true),
-        (&blocks[1..2], true),
-        (&blocks[..], true),
-        (&torsion_first[..], true),
-    ] {
-        let halves: Vec<super::point::Ext8> = chosen
-            .iter()
-            .map(|b| {
-                let bytes = b.map(|p| p.compress().to_bytes());
-                // SAFETY: `skip()` above found AVX-512F and AVX-512 IFMA on this CPU.
-                let (p, ok) = unsafe { super::point::decode_edwards(&bytes) };
-                assert_eq!(ok, u8::MAX);
-                p
-            })
-            .collect();
-        // SAFETY: as above.
-        let (ristretto, edwards) = unsafe {
-            (
-                super::doubled::encode_ristretto(&halves),
-                super::doubled::encode_edwards(&halves),
-            )
-        };
-        for ((half, r), e) in halves.iter().zip(&ristretto).zip(&edwards) {
-            // SAFETY: as above.
-            let (want_r, want_e) = unsafe {
-                let doubled = super::point::double(half);
-                (
-                    super::point::encode_ristretto(&doubled),
-                    super::point::encode_edwards(&doubled),
-                )
-            };
-            if ristretto_too {
-                assert_eq!(r, &want_r);
-            }
-            assert_eq!(e, &want_e);
-        }
     }
 }
