@@ -46,15 +46,8 @@ pub(crate) fn power_sums<C: Curve>(
     terms: impl Iterator<Item = (PartyId, C::Scalar)>,
     t: usize,
 ) -> Vec<C::Scalar> {
-    let mut sigma = alloc::vec![C::Scalar::ZERO; t];
-    for (p, mut w) in terms {
-        let x = super::party_scalar::<C>(p);
-        for s in sigma.iter_mut() {
-            *s += w;
-            w *= x;
-        }
-    }
-    sigma
+    let terms: Vec<(u16, C::Scalar)> = terms.map(|(p, w)| (p.get(), w)).collect();
+    C::power_sums(&terms, t)
 }
 
 /// `Σ ρ_i·com(share_i) == Σ_j σ_j·points_j`: a batch of share checks with weights `ρ` that

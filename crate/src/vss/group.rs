@@ -166,6 +166,22 @@ pub trait Curve: Copy + Clone + Debug + Default + PartialEq + Eq + Send + Sync +
         None
     }
 
+    /// `σ_k = Σ_i w_i·x_i^k` for `k < t` at small public `x_i` (party ids), **public
+    /// inputs only**: a batch check's weights for the commitments. One general product per
+    /// term and power by default; natively the Curve25519 groups (feature `fast-dealing`)
+    /// take each power from the one before with a small product and reduce each sum once.
+    fn power_sums(terms: &[(u16, Self::Scalar)], t: usize) -> alloc::vec::Vec<Self::Scalar> {
+        let mut sigma = alloc::vec![Self::Scalar::ZERO; t];
+        for (x, w) in terms {
+            let (x, mut w) = (Self::Scalar::from(u64::from(*x)), *w);
+            for s in sigma.iter_mut() {
+                *s += w;
+                w *= x;
+            }
+        }
+        sigma
+    }
+
     /// `Σ scalars[i]·points[i]`, in variable time: **public inputs only**.
     /// The slices must have equal lengths.
     fn msm_vartime(scalars: &[Self::Scalar], points: &[Self::Point]) -> Self::Point;

@@ -188,6 +188,11 @@ impl Curve for Ristretto255 {
         super::scalar25519::horner_small_pair(f, g, x)
     }
 
+    #[cfg(all(feature = "fast-dealing", not(target_arch = "wasm32")))]
+    fn power_sums(terms: &[(u16, Self::Scalar)], t: usize) -> alloc::vec::Vec<Self::Scalar> {
+        super::scalar25519::power_sums(terms, t)
+    }
+
     #[cfg(curve_lanes)]
     fn horner_small_at_ids(
         polys: &[&[Self::Scalar]],
