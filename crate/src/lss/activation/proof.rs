@@ -226,7 +226,7 @@ impl<C: Curve> PossessionProof<C> {
         let mut rng = rand_chacha::ChaCha20Rng::from_seed(seed.finalize::<32>());
         let shift = C::Scalar::from(1u64 << 32) * C::Scalar::from(1u64 << 32);
         let commitments = public.commitments().points();
-        let mut folded = alloc::vec![C::Scalar::ZERO; commitments.len()];
+        let mut weighted_challenges = Vec::with_capacity(proofs.len());
         let mut z1 = C::Scalar::ZERO;
         let mut z2 = C::Scalar::ZERO;
         let mut scalars = Vec::with_capacity(commitments.len() + proofs.len() + 2);
@@ -236,15 +236,11 @@ impl<C: Curve> PossessionProof<C> {
             let e = challenge::<C>(d, *p, &proof.r_encoded);
             z1 += rho * proof.z1;
             z2 += rho * proof.z2;
-            let x = C::Scalar::from(u64::from(p.get()));
-            let mut term = rho * e;
-            for f in folded.iter_mut() {
-                *f += term;
-                term *= x;
-            }
+            weighted_challenges.push((p.get(), rho * e));
             scalars.push(-rho);
             points.push(proof.r);
         }
+        let folded = C::power_sums(&weighted_challenges, commitments.len());
         for (f, a) in folded.iter().zip(commitments) {
             scalars.push(-*f);
             points.push(*a);
