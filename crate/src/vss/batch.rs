@@ -9,7 +9,6 @@
 
 use alloc::vec::Vec;
 
-use group::ff::Field;
 #[cfg(not(target_arch = "wasm32"))]
 use group::GroupEncoding;
 use subtle::ConstantTimeEq;
@@ -119,11 +118,5 @@ fn weighted_sums<'a, C: Curve>(
     shares: impl Iterator<Item = &'a Share<C>>,
     rho: &[C::Scalar],
 ) -> (C::Scalar, C::Scalar) {
-    let mut value = C::Scalar::ZERO;
-    let mut blind = C::Scalar::ZERO;
-    for (s, r) in shares.zip(rho.iter()) {
-        value += *s.value() * r;
-        blind += *s.blind() * r;
-    }
-    (value, blind)
+    C::dot_pair(shares.zip(rho).map(|(s, r)| (r, s.value(), s.blind())))
 }

@@ -182,6 +182,24 @@ pub trait Curve: Copy + Clone + Debug + Default + PartialEq + Eq + Send + Sync +
         sigma
     }
 
+    /// `(Σ w_i·a_i, Σ w_i·b_i)` over `terms` `(w_i, a_i, b_i)`, in constant time: a share's
+    /// value and blind weighted and summed (a batch check's left side, a new share's
+    /// combination). Term by term by default; natively the Curve25519 groups (feature
+    /// `fast-dealing`) add the products unreduced and reduce once every 64 terms.
+    fn dot_pair<'a>(
+        terms: impl Iterator<Item = (&'a Self::Scalar, &'a Self::Scalar, &'a Self::Scalar)>,
+    ) -> (Self::Scalar, Self::Scalar)
+    where
+        Self::Scalar: 'a,
+    {
+        let (mut x, mut y) = (Self::Scalar::ZERO, Self::Scalar::ZERO);
+        for (w, a, b) in terms {
+            x += *w * a;
+            y += *w * b;
+        }
+        (x, y)
+    }
+
     /// `Σ scalars[i]·points[i]`, in variable time: **public inputs only**.
     /// The slices must have equal lengths.
     fn msm_vartime(scalars: &[Self::Scalar], points: &[Self::Point]) -> Self::Point;

@@ -177,14 +177,21 @@ impl<C: Curve> Round3State<C> {
                 value = *old.value();
                 blind = *old.blind();
             }
-            for (k, d) in qualified.iter().enumerate() {
-                let s = shares.get(d).ok_or(Error::InconsistentShare)?;
-                match &weights {
-                    Some(w) => {
-                        value += w[k] * s.value();
-                        blind += w[k] * s.blind();
-                    }
-                    None => {
+            let mine: Vec<&Share<C>> = qualified
+                .iter()
+                .map(|d| shares.get(d).ok_or(Error::InconsistentShare))
+                .collect::<Result<_, _>>()?;
+            match &weights {
+                Some(w) => {
+                    let (mut v, mut b) =
+                        C::dot_pair(w.iter().zip(&mine).map(|(w, s)| (w, s.value(), s.blind())));
+                    value += v;
+                    blind += b;
+                    zeroize::Zeroize::zeroize(&mut v);
+                    zeroize::Zeroize::zeroize(&mut b);
+                }
+                None => {
+                    for s in &mine {
                         value += s.value();
                         blind += s.blind();
                     }

@@ -210,6 +210,13 @@ impl Curve for Ed25519 {
         super::scalar25519::power_sums(terms, t)
     }
 
+    #[cfg(all(feature = "fast-dealing", not(target_arch = "wasm32")))]
+    fn dot_pair<'a>(
+        terms: impl Iterator<Item = (&'a Self::Scalar, &'a Self::Scalar, &'a Self::Scalar)>,
+    ) -> (Self::Scalar, Self::Scalar) {
+        super::scalar25519::dot_pair(terms)
+    }
+
     #[cfg(curve_lanes)]
     fn horner_small_at_ids(
         polys: &[&[Self::Scalar]],

@@ -90,6 +90,67 @@ pub(super) fn power_sums(terms: &[(u16, Scalar)], t: usize) -> alloc::vec::Vec<S
         .collect()
 }
 
+/// `(Σ w_i·a_i, Σ w_i·b_i) mod ℓ` for `terms` `(w_i, a_i, b_i)`, in constant time: the
+/// products are added unreduced and reduced once every 64 terms, where dalek reduces each
+/// (two Montgomery reductions a product). Canonical scalars are below `ℓ < 2^253`, so a
+/// product is below `2^506` and 64 of them fit the 512 bits of the sums.
+#[cfg(not(target_arch = "wasm32"))]
+pub(super) fn dot_pair<'a>(
+    terms: impl Iterator<Item = (&'a Scalar, &'a Scalar, &'a Scalar)>,
+) -> (Scalar, Scalar) {
+    let mut sums = [[0u64; 8]; 2];
+    let mut out = [Scalar::ZERO; 2];
+    let mut pending = 0;
+    for (w, a, b) in terms {
+        let mut limbs = [to_limbs(w), to_limbs(a), to_limbs(b)];
+        multiply_add(&mut sums[0], &limbs[0], &limbs[1]);
+        multiply_add(&mut sums[1], &limbs[0], &limbs[2]);
+        limbs.zeroize();
+        pending += 1;
+        // The count is public: how many terms there are.
+        if pending == 64 {
+            reduce_into(&mut out, &mut sums);
+            pending = 0;
+        }
+    }
+    reduce_into(&mut out, &mut sums);
+    let [a, b] = out;
+    (a, b)
+}
+
+/// `sum += a·b`, schoolbook, every carry carried to the top limb.
+#[cfg(not(target_arch = "wasm32"))]
+#[allow(clippy::cast_possible_truncation)] // `as u64` takes a 128-bit word's low limb
+fn multiply_add(sum: &mut [u64; 8], a: &[u64; 4], b: &[u64; 4]) {
+    for (i, x) in a.iter().enumerate() {
+        let mut carry = 0u128;
+        for (j, y) in b.iter().enumerate() {
+            let t = u128::from(sum[i + j]) + u128::from(*x) * u128::from(*y) + carry;
+            sum[i + j] = t as u64;
+            carry = t >> 64;
+        }
+        for limb in &mut sum[i + 4..] {
+            let t = u128::from(*limb) + carry;
+            *limb = t as u64;
+            carry = t >> 64;
+        }
+    }
+}
+
+/// Adds each of `sums`, reduced, to `out`, and clears them.
+#[cfg(not(target_arch = "wasm32"))]
+fn reduce_into(out: &mut [Scalar; 2], sums: &mut [[u64; 8]; 2]) {
+    for (o, sum) in out.iter_mut().zip(sums.iter_mut()) {
+        let mut wide = [0u8; 64];
+        for (chunk, limb) in wide.chunks_exact_mut(8).zip(sum.iter()) {
+            chunk.copy_from_slice(&limb.to_le_bytes());
+        }
+        *o += Scalar::from_bytes_mod_order_wide(&wide);
+        wide.zeroize();
+        sum.zeroize();
+    }
+}
+
 fn to_limbs(s: &Scalar) -> [u64; 4] {
     let mut limbs = [0u64; 4];
     for (limb, chunk) in limbs.iter_mut().zip(s.as_bytes().chunks_exact(8)) {
@@ -196,6 +257,46 @@ mod tests {
                 })
                 .collect();
             assert_eq!(power_sums(&terms, t), expected, "{count} terms, t = {t}");
+        }
+    }
+
+    #[test]
+    fn dot_pairs_match_the_general_products() {
+        let mut rng = ChaCha20Rng::seed_from_u64(4);
+        let mut random = || {
+            let mut wide = [0u8; 64];
+            rng.fill_bytes(&mut wide);
+            Scalar::from_bytes_mod_order_wide(&wide)
+        };
+        let top = Scalar::ZERO - Scalar::ONE;
+        // 300 terms of `ℓ − 1` would overflow 512 bits unreduced (the last case).
+        for (count, tops) in [
+            (0usize, 4),
+            (1, 4),
+            (2, 4),
+            (63, 4),
+            (64, 4),
+            (65, 4),
+            (86, 4),
+            (129, 4),
+            (300, 1),
+        ] {
+            let terms: Vec<[Scalar; 3]> = (0..count)
+                .map(|i| match i % tops {
+                    0 => [top, top, top],
+                    _ => [random(), random(), random()],
+                })
+                .collect();
+            let expected = terms
+                .iter()
+                .fold((Scalar::ZERO, Scalar::ZERO), |(x, y), [w, a, b]| {
+                    (x + w * a, y + w * b)
+                });
+            assert_eq!(
+                dot_pair(terms.iter().map(|[w, a, b]| (w, a, b))),
+                expected,
+                "{count} terms"
+            );
         }
     }
 
