@@ -231,21 +231,25 @@ impl<C: Curve> DealingParty<C> {
     fn filter_round1(&mut self, inbox: &[Incoming<'_>]) -> Filtered1<C> {
         let me = self.me;
         let messages = unique(me, inbox, &mut self.dropped).messages;
-        // Parties stepped on several threads share the deals' decoding out.
-        crate::party::shared::prefetch(
-            messages
-                .iter()
-                .filter(|(_, magic, _)| magic == DEAL_MAGIC)
-                .map(|(_, _, b)| *b),
-            DealMessage::<C>::from_bytes,
-        );
+        // Every participant receives the same deals: decoded once per process, the
+        // decoding shared out among parties stepped on several threads. One result per
+        // deal, in order.
+        let deal_bytes: Vec<&[u8]> = messages
+            .iter()
+            .filter(|(_, magic, _)| magic == DEAL_MAGIC)
+            .map(|(_, _, b)| *b)
+            .collect();
+        let mut decoded =
+            crate::party::shared::decode_all(&deal_bytes, DealMessage::<C>::from_bytes).into_iter();
         let mut deals = BTreeMap::new();
         let mut shares = BTreeMap::new();
         for (from, magic, bytes) in messages {
             let dealer = self.ceremony.is_dealer(from);
             match &magic {
-                // Every participant receives the same deals: decoded once per process.
-                DEAL_MAGIC => match crate::party::shared::decode(bytes, DealMessage::<C>::from_bytes) {
+                DEAL_MAGIC => match decoded
+                    .next()
+                    .unwrap_or_else(|| DealMessage::<C>::from_bytes(bytes))
+                {
                     Err(e) => self.drop_message(from, BlameReason::Malformed(e)),
                     Ok(m) => {
                         let fault = self.envelope(from, dealer, m.from, &m.session);

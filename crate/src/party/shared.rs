@@ -6,7 +6,7 @@
 //! shared::seed(bytes, T::from_bytes, v)                  (the party that encoded v: nobody decodes it)
 //! shared::memo(domain, key, size, f)    ──► Arc<V>       (the first party computes; the rest share)
 //! shared::memo_over(domain, head, parts, size, f)        (… keyed by broadcasts' shared bytes too)
-//! shared::prefetch(all bytes, T::from_bytes)               (threads' parties split the decoding)
+//! shared::decode_all(all, T::from_bytes) ─► [T]         (many in one pass; threads' parties split them)
 //! Parts::new(n).get(make_part)          ──► &[T]         (threads' parties split the parts)
 //! ```
 //!
@@ -32,7 +32,7 @@
 //! Parties stepped on several threads (`party::sim::Network::parallel`) meet the same
 //! entries at the same moment. An entry is a slot its maker holds while it decodes or
 //! computes, so a party of another thread waits for the value instead of making it again;
-//! [`prefetch`] and [`Parts`] let such parties split a round's work instead. A maker must
+//! [`decode_all`] and [`Parts`] let such parties split a round's work instead. A maker must
 //! therefore never wait on other parties' work: no rayon inside a decoder, a memo or a part
 //! (a thread blocked on a slot cannot run the step that would fill it), and no memo that
 //! asks, directly or not, for itself.
@@ -112,26 +112,36 @@ where
     let _ = table::made(&slot, || Ok::<_, core::convert::Infallible>(Arc::new(value)));
 }
 
-/// Decodes the broadcasts of `all` that no party of the process has decoded or is decoding,
-/// so that the [`decode`] calls which follow find them. Parties stepped on several threads
-/// that receive the same broadcasts share the decoding out this way: each skips what
-/// another is already working on, where [`decode`] alone, called in the same order by
-/// every party, would have them wait for one another. Without `in-process-sharing`, nothing.
-pub(crate) fn prefetch<'a, T, E, F>(all: impl IntoIterator<Item = &'a [u8]>, decode: F)
+/// `decode` of each broadcast of `all`, in order, each decoded at most once per process
+/// while it stays in the table ([`decode`] for many). First it decodes those no party of the
+/// process has decoded or is decoding, then it takes the rest, waiting for the parties
+/// decoding them: parties stepped on several threads that receive the same broadcasts share
+/// the decoding out, where [`decode`] called in the same order by every party would have
+/// them wait for one another. Each broadcast is looked up in the table once.
+pub(crate) fn decode_all<T, E, F>(all: &[&[u8]], decode: F) -> Vec<Result<T, E>>
 where
     T: Clone + Send + Sync + 'static,
     F: Fn(&[u8]) -> Result<T, E> + 'static,
 {
-    // WebAssembly runs its parties on one thread: nothing to share out.
-    #[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
-    for bytes in all {
-        // An error is not kept: the party's own `decode` meets it again and reports it.
-        table::make_unless_busy(&decoded_slot::<F>(bytes), || {
-            decode(bytes).ok().map(|v| Arc::new(v) as table::Value)
-        });
+    #[cfg(feature = "in-process-sharing")]
+    {
+        let slots: Vec<Arc<table::Slot>> = all.iter().map(|bytes| decoded_slot::<F>(bytes)).collect();
+        // WebAssembly runs its parties on one thread: nothing to share out.
+        #[cfg(not(target_arch = "wasm32"))]
+        for (slot, bytes) in slots.iter().zip(all) {
+            // An error is not kept: the pass below meets it again and returns it.
+            table::make_unless_busy(slot, || decode(bytes).ok().map(|v| Arc::new(v) as table::Value));
+        }
+        slots
+            .iter()
+            .zip(all)
+            .map(|(slot, bytes)| {
+                table::made(slot, || decode(bytes).map(Arc::new)).map(|value| (*value).clone())
+            })
+            .collect()
     }
-    #[cfg(not(all(feature = "in-process-sharing", not(target_arch = "wasm32"))))]
-    let _ = (all.into_iter(), decode);
+    #[cfg(not(feature = "in-process-sharing"))]
+    all.iter().map(|bytes| decode(bytes)).collect()
 }
 
 /// `compute()`, computed at most once per process for `(domain, key())` while it stays

@@ -338,7 +338,7 @@ fn keep(slot: &Slot, value: Value) {
 }
 
 /// Makes `slot`'s value with `make` unless it is made or a party of another thread is
-/// making it ([`super::prefetch`]). `None` from `make` keeps the slot empty.
+/// making it ([`super::decode_all`]). `None` from `make` keeps the slot empty.
 #[cfg(not(target_arch = "wasm32"))]
 pub(super) fn make_unless_busy(slot: &Slot, make: impl FnOnce() -> Option<Value>) {
     if slot.value.get().is_some() {

@@ -74,10 +74,8 @@ fn parties_of_several_threads_decode_each_broadcast_once() {
         .collect();
     std::thread::scope(|s| {
         let party = || {
-            prefetch(all.iter().map(Vec::as_slice), slow_parse.clone());
-            all.iter()
-                .map(|b| decode(b, slow_parse.clone()))
-                .collect::<Vec<_>>()
+            let bytes: Vec<&[u8]> = all.iter().map(Vec::as_slice).collect();
+            decode_all(&bytes, slow_parse.clone())
         };
         let threads: Vec<_> = (0..3).map(|_| s.spawn(party)).collect();
         for t in threads {
