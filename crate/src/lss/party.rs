@@ -239,8 +239,7 @@ impl<C: Curve> DealingParty<C> {
             .filter(|(_, magic, _)| magic == DEAL_MAGIC)
             .map(|(_, _, b)| *b)
             .collect();
-        let mut decoded =
-            crate::party::shared::decode_all(&deal_bytes, DealMessage::<C>::from_bytes).into_iter();
+        let mut decoded = crate::party::shared::decode_all(&deal_bytes, DealMessage::<C>::from_bytes);
         let mut deals = BTreeMap::new();
         let mut shares = BTreeMap::new();
         for (from, magic, bytes) in messages {

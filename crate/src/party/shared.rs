@@ -118,7 +118,10 @@ where
 /// decoding them: parties stepped on several threads that receive the same broadcasts share
 /// the decoding out, where [`decode`] called in the same order by every party would have
 /// them wait for one another. Each broadcast is looked up in the table once.
-pub(crate) fn decode_all<T, E, F>(all: &[&[u8]], decode: F) -> Vec<Result<T, E>>
+pub(crate) fn decode_all<'a, T, E, F>(
+    all: &'a [&'a [u8]],
+    decode: F,
+) -> impl Iterator<Item = Result<T, E>> + 'a
 where
     T: Clone + Send + Sync + 'static,
     F: Fn(&[u8]) -> Result<T, E> + 'static,
@@ -132,16 +135,13 @@ where
             // An error is not kept: the pass below meets it again and returns it.
             table::make_unless_busy(slot, || decode(bytes).ok().map(|v| Arc::new(v) as table::Value));
         }
-        slots
-            .iter()
-            .zip(all)
-            .map(|(slot, bytes)| {
-                table::made(slot, || decode(bytes).map(Arc::new)).map(|value| (*value).clone())
-            })
-            .collect()
+        slots.into_iter().zip(all).map(move |(slot, bytes)| {
+            table::made(&slot, || decode(bytes).map(Arc::new)).map(|value| (*value).clone())
+        })
     }
+    // Without a table, each decoded as it is taken.
     #[cfg(not(feature = "in-process-sharing"))]
-    all.iter().map(|bytes| decode(bytes)).collect()
+    all.iter().map(move |bytes| decode(bytes))
 }
 
 /// `compute()`, computed at most once per process for `(domain, key())` while it stays

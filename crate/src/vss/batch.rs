@@ -60,7 +60,8 @@ pub(crate) fn shares_open_weighted<C: Curve>(
     sigma: &[C::Scalar],
     rho: &[C::Scalar],
 ) -> bool {
-    let lhs = weighted_commitment(mode, shares.iter().map(|(_, s)| s), rho);
+    let shares: Vec<&Share<C>> = shares.iter().map(|(_, s)| s).collect();
+    let lhs = weighted_commitment(mode, &shares, rho);
     let rhs = C::msm_vartime(sigma, points);
     // Public: whether the shares open the commitments decides a public blame.
     crate::ct::public(bool::from(lhs.ct_eq(&rhs)))
@@ -68,11 +69,7 @@ pub(crate) fn shares_open_weighted<C: Curve>(
 
 /// `(Σ ρ_i·s_i)·G (+ (Σ ρ_i·b_i)·H)`, the shares' side of a batch check: constant-time
 /// scalar arithmetic and one fixed-base multiplication; the sums are wiped.
-pub(crate) fn weighted_commitment<'a, C: Curve>(
-    mode: Mode,
-    shares: impl Iterator<Item = &'a Share<C>>,
-    rho: &[C::Scalar],
-) -> C::Point {
+pub(crate) fn weighted_commitment<C: Curve>(mode: Mode, shares: &[&Share<C>], rho: &[C::Scalar]) -> C::Point {
     let (mut value, mut blind) = weighted_sums(shares, rho);
     let point = match mode {
         Mode::Pedersen => C::mul_base_h(&value, &blind),
@@ -87,9 +84,9 @@ pub(crate) fn weighted_commitment<'a, C: Curve>(
 /// has one ([`Curve::mul_base_encoded`]): what a receiver compares with an encoded
 /// evaluation (natively; WebAssembly has no batched evaluation to compare with).
 #[cfg(not(target_arch = "wasm32"))]
-pub(crate) fn weighted_commitment_encoded<'a, C: Curve>(
+pub(crate) fn weighted_commitment_encoded<C: Curve>(
     mode: Mode,
-    shares: impl Iterator<Item = &'a Share<C>>,
+    shares: &[&Share<C>],
     rho: &[C::Scalar],
 ) -> Vec<u8> {
     let (mut value, mut blind) = weighted_sums(shares, rho);
@@ -113,10 +110,8 @@ pub(crate) fn weighted_commitment_encoded<'a, C: Curve>(
     encoded
 }
 
-/// `(Σ ρ_i·s_i, Σ ρ_i·b_i)`, in constant time; the caller wipes them.
-fn weighted_sums<'a, C: Curve>(
-    shares: impl Iterator<Item = &'a Share<C>>,
-    rho: &[C::Scalar],
-) -> (C::Scalar, C::Scalar) {
-    C::dot_pair(shares.zip(rho).map(|(s, r)| (r, s.value(), s.blind())))
+/// `(Σ ρ_i·s_i, Σ ρ_i·b_i)`, in constant time; the caller wipes them. Also a new share's
+/// combination (`ρ` then the dealers' weights).
+pub(crate) fn weighted_sums<C: Curve>(shares: &[&Share<C>], rho: &[C::Scalar]) -> (C::Scalar, C::Scalar) {
+    C::dot_pair(rho.iter().zip(shares).map(|(r, s)| (r, s.value(), s.blind())))
 }

@@ -183,8 +183,7 @@ impl<C: Curve> Round3State<C> {
                 .collect::<Result<_, _>>()?;
             match &weights {
                 Some(w) => {
-                    let (mut v, mut b) =
-                        C::dot_pair(w.iter().zip(&mine).map(|(w, s)| (w, s.value(), s.blind())));
+                    let (mut v, mut b) = crate::vss::batch::weighted_sums(&mine, w);
                     value += v;
                     blind += b;
                     zeroize::Zeroize::zeroize(&mut v);

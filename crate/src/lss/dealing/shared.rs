@@ -266,7 +266,7 @@ impl<C: Curve> DealSet<C> {
         }) {
             return Some(self.compare_encoded(common, shares, rho, &rhs));
         }
-        let lhs = weighted_commitment(common.ceremony.mode, shares.iter().copied(), rho);
+        let lhs = weighted_commitment(common.ceremony.mode, shares, rho);
         let rhs = horner_small_vartime(points, u64::from(common.me.get()));
         // Public: whether the batch passes (it does for every honest dealing).
         Some(crate::ct::public(bool::from(lhs.ct_eq(&rhs))))
@@ -282,7 +282,7 @@ impl<C: Curve> DealSet<C> {
         rho: &[C::Scalar],
         rhs: &[u8],
     ) -> bool {
-        let lhs = weighted_commitment_encoded(common.ceremony.mode, shares.iter().copied(), rho);
+        let lhs = weighted_commitment_encoded(common.ceremony.mode, shares, rho);
         // Public: whether the batch passes, as below.
         crate::ct::public(bool::from(lhs.ct_eq(rhs)))
     }

@@ -75,7 +75,7 @@ fn parties_of_several_threads_decode_each_broadcast_once() {
     std::thread::scope(|s| {
         let party = || {
             let bytes: Vec<&[u8]> = all.iter().map(Vec::as_slice).collect();
-            decode_all(&bytes, slow_parse.clone())
+            decode_all(&bytes, slow_parse.clone()).collect::<Vec<_>>()
         };
         let threads: Vec<_> = (0..3).map(|_| s.spawn(party)).collect();
         for t in threads {
