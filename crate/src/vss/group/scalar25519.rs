@@ -6,6 +6,11 @@
 //! reductions and a byte round trip per step): a dealer at n = 128 evaluates two
 //! polynomials of 86 coefficients at 128 ids, and that general product was a third of its
 //! time. Limbs are four little-endian `u64`, every step constant time in the values.
+//!
+//! Natively two sums over many scalars avoid dalek's general product the same way:
+//! `power_sums` (a batch check's weights at party ids, each power from the one before by a
+//! small product, each sum reduced once) and `dot_pair` (a share's weighted value and blind:
+//! products added unreduced, reduced once every 64 terms, constant time).
 
 use curve25519_dalek::Scalar;
 use zeroize::Zeroize;
