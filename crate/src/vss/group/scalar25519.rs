@@ -216,15 +216,7 @@ mod tests {
     #[test]
     fn pairs_match_two_single_evaluations() {
         let mut rng = ChaCha20Rng::seed_from_u64(2);
-        let mut random = |len: usize| -> Vec<Scalar> {
-            (0..len)
-                .map(|_| {
-                    let mut wide = [0u8; 64];
-                    rng.fill_bytes(&mut wide);
-                    Scalar::from_bytes_mod_order_wide(&wide)
-                })
-                .collect()
-        };
+        let mut random = |len: usize| -> Vec<Scalar> { (0..len).map(|_| random_scalar(&mut rng)).collect() };
         for (f_len, g_len) in [(1, 1), (43, 43), (86, 86), (5, 9)] {
             let (f, g) = (random(f_len), random(g_len));
             for x in [0u16, 1, 64, 128, u16::MAX] {
@@ -237,14 +229,16 @@ mod tests {
         }
     }
 
+    fn random_scalar(rng: &mut ChaCha20Rng) -> Scalar {
+        let mut wide = [0u8; 64];
+        rng.fill_bytes(&mut wide);
+        Scalar::from_bytes_mod_order_wide(&wide)
+    }
+
     #[test]
     fn power_sums_match_the_general_products() {
         let mut rng = ChaCha20Rng::seed_from_u64(3);
-        let mut random = || {
-            let mut wide = [0u8; 64];
-            rng.fill_bytes(&mut wide);
-            Scalar::from_bytes_mod_order_wide(&wide)
-        };
+        let mut random = || random_scalar(&mut rng);
         let top = Scalar::ZERO - Scalar::ONE;
         for (count, t) in [(0, 3), (1, 1), (3, 0), (14, 14), (86, 86), (300, 5)] {
             let terms: Vec<(u16, Scalar)> = (0..count)
@@ -268,11 +262,7 @@ mod tests {
     #[test]
     fn dot_pairs_match_the_general_products() {
         let mut rng = ChaCha20Rng::seed_from_u64(4);
-        let mut random = || {
-            let mut wide = [0u8; 64];
-            rng.fill_bytes(&mut wide);
-            Scalar::from_bytes_mod_order_wide(&wide)
-        };
+        let mut random = || random_scalar(&mut rng);
         let top = Scalar::ZERO - Scalar::ONE;
         // 300 terms of `ℓ − 1` would overflow 512 bits unreduced (the last case).
         for (count, tops) in [
