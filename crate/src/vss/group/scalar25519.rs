@@ -240,11 +240,11 @@ mod tests {
         let mut rng = ChaCha20Rng::seed_from_u64(3);
         let mut random = || random_scalar(&mut rng);
         let top = Scalar::ZERO - Scalar::ONE;
-        for (count, t) in [(0, 3), (1, 1), (3, 0), (14, 14), (86, 86), (300, 5)] {
+        for (count, t) in [(0u16, 3), (1, 1), (3, 0), (14, 14), (86, 86), (300, 5)] {
             let terms: Vec<(u16, Scalar)> = (0..count)
                 .map(|i| match i % 3 {
-                    0 => (u16::MAX - i as u16, top),
-                    _ => (i as u16, random()),
+                    0 => (u16::MAX - i, top),
+                    _ => (i, random()),
                 })
                 .collect();
             let expected: Vec<Scalar> = (0..t)
