@@ -84,15 +84,7 @@ pub(super) fn power_sums(terms: &[(u16, Scalar)], t: usize) -> alloc::vec::Vec<S
             power = mul_small_add(&power, u64::from(*x), &[0; 4]);
         }
     }
-    sums.iter()
-        .map(|sum| {
-            let mut wide = [0u8; 64];
-            for (chunk, limb) in wide.chunks_exact_mut(8).zip(sum) {
-                chunk.copy_from_slice(&limb.to_le_bytes());
-            }
-            Scalar::from_bytes_mod_order_wide(&wide)
-        })
-        .collect()
+    sums.iter().map(|sum| reduce_wide(sum)).collect()
 }
 
 /// `(Σ w_i·a_i, Σ w_i·b_i) mod ℓ` for `terms` `(w_i, a_i, b_i)`, in constant time: the
@@ -146,14 +138,22 @@ fn multiply_add(sum: &mut [u64; 8], a: &[u64; 4], b: &[u64; 4]) {
 #[cfg(not(target_arch = "wasm32"))]
 fn reduce_into(out: &mut [Scalar; 2], sums: &mut [[u64; 8]; 2]) {
     for (o, sum) in out.iter_mut().zip(sums.iter_mut()) {
-        let mut wide = [0u8; 64];
-        for (chunk, limb) in wide.chunks_exact_mut(8).zip(sum.iter()) {
-            chunk.copy_from_slice(&limb.to_le_bytes());
-        }
-        *o += Scalar::from_bytes_mod_order_wide(&wide);
-        wide.zeroize();
+        *o += reduce_wide(sum);
         sum.zeroize();
     }
+}
+
+/// Little-endian limbs (at most eight: below 2^512) reduced mod ℓ; the bytes made on the
+/// way are wiped.
+#[cfg(not(target_arch = "wasm32"))]
+fn reduce_wide(limbs: &[u64]) -> Scalar {
+    let mut wide = [0u8; 64];
+    for (chunk, limb) in wide.chunks_exact_mut(8).zip(limbs) {
+        chunk.copy_from_slice(&limb.to_le_bytes());
+    }
+    let out = Scalar::from_bytes_mod_order_wide(&wide);
+    wide.zeroize();
+    out
 }
 
 fn to_limbs(s: &Scalar) -> [u64; 4] {
@@ -299,13 +299,7 @@ mod tests {
     fn matches_the_general_product() {
         let mut rng = ChaCha20Rng::seed_from_u64(1);
         for len in [1usize, 2, 3, 86] {
-            let coefficients: Vec<Scalar> = (0..len)
-                .map(|_| {
-                    let mut wide = [0u8; 64];
-                    rng.fill_bytes(&mut wide);
-                    Scalar::from_bytes_mod_order_wide(&wide)
-                })
-                .collect();
+            let coefficients: Vec<Scalar> = (0..len).map(|_| random_scalar(&mut rng)).collect();
             for x in [0u16, 1, 2, 7, 128, 255, 1024, u16::MAX - 1, u16::MAX] {
                 assert_eq!(
                     horner_small(&coefficients, x),
