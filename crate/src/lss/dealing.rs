@@ -406,6 +406,9 @@ impl<C: Curve> Round1State<C> {
             valid.retain(|d| !bad.contains(d));
         }
 
+        // The transcript's head is now known: hashed ahead by one party of the process.
+        crate::lss::transcript::prepare(c, &deals);
+
         // This party's shares.
         let deal_set = DealSet::of(&common, &valid, &deals);
         let mut accepted: BTreeMap<PartyId, Share<C>> = BTreeMap::new();

@@ -16,6 +16,10 @@
 //!    party or 0), `"commitments"` (the new commitment vector).
 //!
 //! Private share messages are not part of it.
+//!
+//! Items 1–3 are known once the deals are in: with `in-process-sharing` one party of the
+//! process hashes them during the share checks ([`prepare`]), and finalize goes on from that
+//! state (the deals are most of the transcript: some 120 KB at n = 128).
 
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
@@ -91,10 +95,9 @@ pub(crate) fn transcript_hash<'a, C: Curve>(
     blame: &[Blame],
     commitments: &Commitments<C>,
 ) -> [u8; 32] {
-    let walk = |sink: &mut dyn Sink<'a>| {
-        elements(
+    let tail = |sink: &mut dyn Sink<'a>| {
+        tail_elements(
             ceremony,
-            deals,
             complaints,
             responses,
             qualified,
@@ -104,36 +107,90 @@ pub(crate) fn transcript_hash<'a, C: Curve>(
         );
     };
     let hash = || {
-        let mut t = Transcript::new(tags::LSS_TRANSCRIPT);
-        walk(&mut t);
+        let mut t = head_state(ceremony, deals);
+        tail(&mut t);
         t.finalize::<32>()
     };
     #[cfg(feature = "in-process-sharing")]
     {
-        let mut key = Key {
-            head: Vec::new(),
-            parts: Vec::with_capacity(ceremony.dealers.len()),
-        };
-        walk(&mut key);
+        let mut key = head_key(ceremony, deals);
+        tail(&mut key);
         *crate::party::shared::memo_over(b"lss-transcript", || key.head, &key.parts, 32, hash)
     }
     #[cfg(not(feature = "in-process-sharing"))]
     hash()
 }
 
-/// The transcript's tuple elements, in order (labels and values alike), to `sink`. Never
-/// inlined: it is called for the key and for the hash, and two inlined copies of it per
-/// group cost the full WebAssembly module 22 KB of code.
-#[allow(clippy::too_many_arguments)]
+/// Hashes the transcript's head (items 1–3: the ceremony, the old group, the deals) ahead
+/// of finalize, where parties of this process need it later: the first party to call this
+/// hashes it while the others go on, where at finalize every party would need it at once
+/// (at n = 128 the deals are some 120 KB to hash, most of the transcript). It never waits.
+pub(crate) fn prepare<C: Curve>(ceremony: &Ceremony<C>, deals: &BTreeMap<PartyId, DealMessage<C>>) {
+    #[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
+    {
+        let key = head_key(ceremony, deals);
+        crate::party::shared::prepare_over(
+            b"lss-transcript-head",
+            || key.head,
+            &key.parts,
+            HEAD_SIZE,
+            || head_hashed(ceremony, deals),
+        );
+    }
+    #[cfg(not(all(feature = "in-process-sharing", not(target_arch = "wasm32"))))]
+    let _ = (ceremony, deals);
+}
+
+/// About the size of a hash state, for the sharing table's budget.
+#[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
+const HEAD_SIZE: usize = 400;
+
+/// The key of the transcript's head, to which the tail's elements are added for the key of
+/// the whole.
+#[cfg(feature = "in-process-sharing")]
+fn head_key<'a, C: Curve>(ceremony: &Ceremony<C>, deals: &'a BTreeMap<PartyId, DealMessage<C>>) -> Key<'a> {
+    let mut key = Key {
+        head: Vec::new(),
+        parts: Vec::with_capacity(ceremony.dealers.len()),
+    };
+    head_elements(ceremony, deals, &mut key);
+    key
+}
+
+/// The hash state after the head: with `in-process-sharing` made once per process (ahead
+/// of time by [`prepare`], or here), natively; on WebAssembly, where nothing is prepared,
+/// hashed here (the whole transcript is made once per process all the same).
+fn head_state<C: Curve>(ceremony: &Ceremony<C>, deals: &BTreeMap<PartyId, DealMessage<C>>) -> Transcript {
+    #[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
+    {
+        let key = head_key(ceremony, deals);
+        let made = crate::party::shared::memo_over(
+            b"lss-transcript-head",
+            || key.head,
+            &key.parts,
+            HEAD_SIZE,
+            || head_hashed(ceremony, deals),
+        );
+        (*made).clone()
+    }
+    #[cfg(not(all(feature = "in-process-sharing", not(target_arch = "wasm32"))))]
+    head_hashed(ceremony, deals)
+}
+
+fn head_hashed<C: Curve>(ceremony: &Ceremony<C>, deals: &BTreeMap<PartyId, DealMessage<C>>) -> Transcript {
+    let mut t = Transcript::new(tags::LSS_TRANSCRIPT);
+    head_elements(ceremony, deals, &mut t);
+    t
+}
+
+/// The transcript's first tuple elements (items 1–3 of the module docs), in order (labels
+/// and values alike), to `sink`. Never inlined, nor is [`tail_elements`]: each is called
+/// for the key and for the hash, and two inlined copies per group cost the full
+/// WebAssembly module 22 KB of code.
 #[inline(never)]
-fn elements<'s, C: Curve>(
+fn head_elements<'s, C: Curve>(
     ceremony: &Ceremony<C>,
     deals: &'s BTreeMap<PartyId, DealMessage<C>>,
-    complaints: &BTreeMap<PartyId, ComplaintMessage<C>>,
-    responses: &BTreeMap<PartyId, ResponseMessage<C>>,
-    qualified: &[PartyId],
-    blame: &[Blame],
-    commitments: &Commitments<C>,
     sink: &mut dyn Sink<'s>,
 ) {
     sink.bytes(b"curve");
@@ -163,6 +220,19 @@ fn elements<'s, C: Curve>(
             None => sink.bytes(&[]),
         }
     }
+}
+
+/// The rest of the transcript's tuple elements (items 4–6), in order, to `sink`.
+#[inline(never)]
+fn tail_elements<C: Curve>(
+    ceremony: &Ceremony<C>,
+    complaints: &BTreeMap<PartyId, ComplaintMessage<C>>,
+    responses: &BTreeMap<PartyId, ResponseMessage<C>>,
+    qualified: &[PartyId],
+    blame: &[Blame],
+    commitments: &Commitments<C>,
+    sink: &mut dyn Sink<'_>,
+) {
     for r in &ceremony.receivers {
         sink.bytes(b"complaint");
         sink.bytes(&r.get().to_be_bytes());

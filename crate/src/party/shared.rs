@@ -6,6 +6,7 @@
 //! shared::seed(bytes, T::from_bytes, v)                  (the party that encoded v: nobody decodes it)
 //! shared::memo(domain, key, size, f)    ──► Arc<V>       (the first party computes; the rest share)
 //! shared::memo_over(domain, head, parts, size, f)        (… keyed by broadcasts' shared bytes too)
+//! shared::prepare_over(domain, head, parts, size, f)     (… made ahead by one party, nobody waiting)
 //! shared::decode_all(all, T::from_bytes) ─► [T]         (many in one pass; threads' parties split them)
 //! Parts::new(n).get(make_part)          ──► &[T]         (threads' parties split the parts)
 //! ```
@@ -73,6 +74,8 @@ pub(crate) fn held<T>(value: T) -> Held<T> {
 ///
 /// # Errors
 /// Whatever `decode` returns (an error is never kept: the next caller decodes again).
+// A Lens module by need decodes its broadcasts with `decode_all` only.
+#[allow(dead_code)]
 pub(crate) fn decode<T, E, F>(bytes: &[u8], decode: F) -> Result<T, E>
 where
     T: Clone + Send + Sync + 'static,
@@ -191,6 +194,25 @@ where
     }
 }
 
+/// Makes what [`memo_over`] would make for the same arguments, unless it is made or a party
+/// of another thread is making it; never waits. A party calls it a round before the value
+/// is needed, so that one thread makes it while the others go on with their parties,
+/// instead of every party needing it at once and waiting for the one making it. Natively
+/// only (a WebAssembly instance steps its parties on one thread: nothing to overlap).
+#[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
+pub(crate) fn prepare_over<V>(
+    domain: &'static [u8],
+    head: impl FnOnce() -> Vec<u8>,
+    parts: &[&Held<Vec<u8>>],
+    size: usize,
+    compute: impl FnOnce() -> V,
+) where
+    V: Send + Sync + 'static,
+{
+    let slot = table::slot(TypeId::of::<V>(), domain, &head(), parts, size);
+    table::make_unless_busy(&slot, || Some(Arc::new(compute()) as table::Value));
+}
+
 /// A public value of `n` parts that the parties of one process make together: a party
 /// that needs it makes every part no other party has started, then waits for the rest.
 /// Parties stepped on several threads so share the work out instead of one making it all
@@ -264,7 +286,15 @@ pub fn release() {
 /// The key bytes of a memo over several byte strings: each with its length, so no two
 /// lists give the same key.
 pub(crate) fn key_of<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> Vec<u8> {
-    let mut key = Vec::new();
+    joined(&parts.into_iter().collect::<Vec<&[u8]>>())
+}
+
+/// [`key_of`]'s body, one copy for every caller's iterator.
+#[inline(never)]
+fn joined(parts: &[&[u8]]) -> Vec<u8> {
+    // Sized first: a key can be many kilobytes (an activation batch's 128 proofs), and
+    // every party of the process makes one.
+    let mut key = Vec::with_capacity(parts.iter().map(|p| 8 + p.len()).sum());
     for part in parts {
         key.extend_from_slice(&(part.len() as u64).to_le_bytes());
         key.extend_from_slice(part);
