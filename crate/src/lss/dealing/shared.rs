@@ -5,7 +5,7 @@
 //!                                                             └► Some(false)  per-dealer checks (blame)
 //!                                                             └► None         per-dealer checks (alone,
 //!                                                                             without lanes)
-//! finalize: DealSet::combined(qualified, μ)                      the new commitments' sum
+//! finalize: DealSet::combined(qualified, μ)                      the new commitments' sum (in parts)
 //!           Sum::commitments(mode)                              … as commitments, encoded once
 //!           Sum::over(old commitments, mode)                    … plus the old ones (refresh)
 //! ```
@@ -20,7 +20,8 @@
 //! then evaluates `A` at its own index — t small multiplications — and compares with one
 //! fixed-base multiplication of its weighted shares. Receivers stepped on several threads
 //! make the `A_k` together (`party::shared::Parts`: each takes a column no one has started),
-//! rather than one making all t while the others wait.
+//! rather than one making all t while the others wait; so do they the qualified deals' sum
+//! at finalize.
 //!
 //! Where the group sums columns and evaluates in lanes from encodings (AVX-512 IFMA:
 //! [`Curve::column_sums_encoded`], [`Curve::evaluate_encoded`]), the aggregate is made that
@@ -90,19 +91,35 @@ pub(super) struct DealSet<C: Curve> {
     /// of them to ask.
     #[cfg(not(target_arch = "wasm32"))]
     evaluations: Vec<Mutex<Option<Evaluated>>>,
-    /// Sums already made.
-    combined: Mutex<Vec<Arc<Sum<C>>>>,
+    /// Sums made or being made.
+    combined: Mutex<Vec<Arc<Making<C>>>>,
+}
+
+/// One sum of the set's commitment vectors, asked for by the receivers of the process:
+/// what it sums, and its parts, which receivers stepped on several threads make together
+/// (as the aggregate's), then the sum.
+#[cfg(feature = "in-process-sharing")]
+struct Making<C: Curve> {
+    qualified: Vec<PartyId>,
+    weights: Option<Vec<C::Scalar>>,
+    /// Eight columns each, made from the rows' encodings, with their points decoded (`None`
+    /// where the group cannot: the sum is then made whole).
+    #[cfg(not(target_arch = "wasm32"))]
+    parts: shared::Parts<Option<Columns<C>>>,
+    sum: OnceLock<Arc<Sum<C>>>,
 }
 
 /// A batch's ids and their evaluations, encoded one after another.
 #[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
 type Evaluated = (Vec<u16>, Option<Vec<u8>>);
 
+/// Some columns of a sum: their points and their encoding.
+#[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
+type Columns<C> = (Vec<<C as Curve>::Point>, Vec<u8>);
+
 /// One sum of the set's commitment vectors, `Σ_{d∈qualified} μ_d·C_d`.
 #[cfg(feature = "in-process-sharing")]
 pub(super) struct Sum<C: Curve> {
-    qualified: Vec<PartyId>,
-    weights: Option<Vec<C::Scalar>>,
     pub(super) points: Vec<C::Point>,
     /// The points' encoding, where they were made encoded.
     encoded: Option<Vec<u8>>,
@@ -362,37 +379,69 @@ impl<C: Curve> DealSet<C> {
             .iter()
             .map(|d| self.dealers.binary_search(d).ok().map(|i| &*self.rows[i]))
             .collect::<Option<_>>()?;
-        let same = |sum: &&Arc<Sum<C>>| {
-            sum.qualified.as_slice() == qualified
-                && match (&sum.weights, weights) {
+        let t = rows.first().map_or(0, |r| r.threshold());
+        let same = |m: &&Arc<Making<C>>| {
+            m.qualified.as_slice() == qualified
+                && match (&m.weights, weights) {
                     (None, None) => true,
                     (Some(a), Some(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y),
                     _ => false,
                 }
         };
-        let mut done = self.combined.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(sum) = done.iter().find(same) {
-            return Some(sum.clone());
-        }
-        let t = rows.first().map_or(0, |r| r.threshold());
-        let (points, encoded) = match summed_encoded(&rows, t, weights) {
-            Some((points, encoded)) => (points, Some(encoded)),
-            None => {
-                let rows: Vec<&[C::Point]> = rows.iter().map(|r| r.points()).collect();
-                (sum_rows::<C>(&rows, t, weights), None)
+        let making = {
+            let mut all = self.combined.lock().unwrap_or_else(PoisonError::into_inner);
+            match all.iter().find(same) {
+                Some(m) => m.clone(),
+                None => {
+                    let m = Arc::new(Making {
+                        qualified: qualified.to_vec(),
+                        weights: weights.map(<[_]>::to_vec),
+                        #[cfg(not(target_arch = "wasm32"))]
+                        parts: shared::Parts::new(t.div_ceil(8)),
+                        sum: OnceLock::new(),
+                    });
+                    all.push(m.clone());
+                    m
+                }
             }
         };
-        let sum = Arc::new(Sum {
-            qualified: qualified.to_vec(),
-            weights: weights.map(<[_]>::to_vec),
-            points,
-            encoded,
-            torsion_free: OnceLock::new(),
-            commitments: OnceLock::new(),
-            based: Mutex::new(Vec::new()),
+        if let Some(sum) = making.sum.get() {
+            return Some(sum.clone());
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        let summed = lanes::<C>()
+            .then(|| {
+                let encoded = encoded_rows(&rows);
+                let parts = making
+                    .parts
+                    .get(|i| summed_encoded::<C>(&encoded, 8 * i..(8 * i + 8).min(t), weights));
+                parts.iter().all(Option::is_some).then(|| {
+                    let points: Vec<C::Point> =
+                        parts.iter().flatten().flat_map(|p| p.0.iter().copied()).collect();
+                    let encoded: Vec<u8> = parts.iter().flatten().flat_map(|p| p.1.iter().copied()).collect();
+                    (points, encoded)
+                })
+            })
+            .flatten();
+        #[cfg(target_arch = "wasm32")]
+        let summed = None;
+        let sum = making.sum.get_or_init(|| {
+            let (points, encoded) = match summed {
+                Some((points, encoded)) => (points, Some(encoded)),
+                None => {
+                    let rows: Vec<&[C::Point]> = rows.iter().map(|r| r.points()).collect();
+                    (sum_rows::<C>(&rows, t, weights), None)
+                }
+            };
+            Arc::new(Sum {
+                points,
+                encoded,
+                torsion_free: OnceLock::new(),
+                commitments: OnceLock::new(),
+                based: Mutex::new(Vec::new()),
+            })
         });
-        done.push(sum.clone());
-        Some(sum)
+        Some(sum.clone())
     }
 }
 
@@ -410,17 +459,16 @@ fn lanes<C>() -> bool {
     false
 }
 
-/// `Σ_d μ_d·rows_d` made from the rows' encodings where the group sums columns that way
-/// ([`Curve::column_sums_encoded`]), with its encoding: the `t` points of the sum are
-/// decoded, not the |Q|·t of the rows. `None` where it cannot.
+/// Columns `columns` of `Σ_d μ_d·rows_d`, made from the rows' encodings where the group
+/// sums columns that way ([`Curve::column_sums_encoded`]), with their encoding: the points
+/// of the sum are decoded, not the |Q|·t of the rows. `None` where it cannot.
 #[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
 fn summed_encoded<C: Curve>(
-    rows: &[&Commitments<C>],
-    t: usize,
+    rows: &[crate::vss::group::EncodedRow<'_>],
+    columns: core::ops::Range<usize>,
     weights: Option<&[C::Scalar]>,
-) -> Option<(Vec<C::Point>, Vec<u8>)> {
-    C::column_sums_encoded(&[], None, 0..0)?;
-    let encoded = C::column_sums_encoded(&encoded_rows(rows), weights, 0..t)?;
+) -> Option<Columns<C>> {
+    let encoded = C::column_sums_encoded(rows, weights, columns)?;
     let points = crate::vss::commit::decode_points::<C>(&encoded, C::read_point_unchecked_subgroup).ok()?;
     Some((points, encoded))
 }
@@ -431,17 +479,6 @@ fn encoded_rows<'a, C: Curve>(
     rows: &'a [impl core::ops::Deref<Target = Commitments<C>>],
 ) -> Vec<crate::vss::group::EncodedRow<'a>> {
     rows.iter().map(|r| (r.encoding(), r.lanes())).collect()
-}
-
-/// On WebAssembly, never: its full module would carry the code for three groups, and no
-/// group sums columns there.
-#[cfg(all(feature = "in-process-sharing", target_arch = "wasm32"))]
-fn summed_encoded<C: Curve>(
-    _: &[&Commitments<C>],
-    _: usize,
-    _: Option<&[C::Scalar]>,
-) -> Option<(Vec<C::Point>, Vec<u8>)> {
-    None
 }
 
 /// Without `in-process-sharing` nothing is shared: every receiver checks per dealer and combines alone.
