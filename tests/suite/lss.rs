@@ -1721,6 +1721,58 @@ fn every_party_of_a_reshare_holds_the_same_certificate() {
     );
 }
 
+/// A generation of more members than one part of the possession batch (32 proofs): the
+/// batch made in parts names exactly the bad proofs, whichever part holds them, in a
+/// certificate and in the activation round.
+#[test]
+fn possession_batches_of_several_parts_name_exactly_the_bad_proofs() {
+    type C = Ristretto255;
+    let (s0, p0, _) = dkg::<C>(Mode::Pedersen, 70, 47, "parts dkg");
+    let c = Ceremony::<C>::refresh(sid("parts"), &p0, &ids(1..=70)).unwrap();
+    let (_, p1, cert, log) = clean(&c, &s0, "parts");
+    let cert = cert.unwrap();
+    assert_eq!(cert.members(), ids(1..=70));
+    let verify = |cert: &ActivationCertificate| cert.verify(&p1, ActivationKind::Lss, &[]);
+    verify(&cert).unwrap();
+    let fields = Lsa2::of(&cert);
+    for bad_members in [vec![70], vec![6, 41, 70], vec![33]] {
+        let mut bad = fields.clone();
+        for m in &bad_members {
+            let proof = &mut bad.proofs[usize::from(*m) - 1].1;
+            let last = proof.len() - 1;
+            proof[last] ^= 1;
+        }
+        assert_eq!(
+            fault_of(verify(&bad.cert())),
+            ActivationFault::InvalidProof {
+                members: ids(bad_members.iter().copied())
+            },
+            "{bad_members:?}"
+        );
+    }
+    // In the round: member 41's proof (the second part) bit-flipped on its way.
+    let mut flipped = broadcast_of(&log, pid(41), 3).unwrap();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 1;
+    let tamper: Tamper = Box::new(move |mut e: Envelope| {
+        if e.from == pid(41) && e.round == 3 {
+            e.bytes = flipped.clone().into();
+        }
+        vec![e]
+    });
+    let (out, _) = lss_deal(&c, &s0, &[], Some(tamper), "parts");
+    for p in ids(1..=70).into_iter().filter(|p| p.get() != 41) {
+        let o = out[&p].as_ref().unwrap();
+        assert_eq!(
+            codes(&o.dropped),
+            vec![(pid(41), "INVALID_POSSESSION_PROOF")],
+            "{p}"
+        );
+        let members = o.activation.as_ref().unwrap().members();
+        assert_eq!(members, ids((1..=70).filter(|m| *m != 41)), "{p}");
+    }
+}
+
 #[test]
 fn wrong_certificates_are_refused_with_their_reason() {
     fn go<C: Curve>(mode: Mode) {

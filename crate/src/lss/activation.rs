@@ -197,8 +197,12 @@ pub struct ActivationCertificate {
     pub(crate) generation: u64,
     pub(crate) transcript_hash: [u8; 32],
     pub(crate) key: Vec<u8>,
-    /// The members and their encoded proofs, increasing by member.
-    pub(crate) proofs: Vec<(PartyId, Vec<u8>)>,
+    /// The members whose proofs it carries, increasing…
+    pub(crate) members: Vec<PartyId>,
+    /// … and their encoded proofs, one after another in the same order, each of the mode's
+    /// length (one buffer: every member of a generation makes the certificate, at n = 128
+    /// of 128 proofs).
+    pub(crate) proofs: Vec<u8>,
 }
 
 impl core::fmt::Debug for ActivationCertificate {
@@ -234,7 +238,13 @@ impl ActivationCertificate {
 
     /// The members whose proofs it carries, increasing.
     pub fn members(&self) -> Vec<PartyId> {
-        self.proofs.iter().map(|(p, _)| *p).collect()
+        self.members.clone()
+    }
+
+    /// Each member and its encoded proof, increasing by member.
+    fn entries(&self) -> impl Iterator<Item = (PartyId, &[u8])> {
+        let each = self.proofs.len().checked_div(self.members.len()).unwrap_or(0);
+        self.members.iter().copied().zip(self.proofs.chunks(each.max(1)))
     }
 
     /// Checks that the certificate activates the generation `public` with scheme `kind`
@@ -267,16 +277,16 @@ impl ActivationCertificate {
             return fault(ActivationFault::WrongKey);
         }
         let needed = usize::from(public.threshold());
-        if self.proofs.len() < needed {
+        if self.members.len() < needed {
             return fault(ActivationFault::TooFewMembers {
                 needed,
-                got: self.proofs.len(),
+                got: self.members.len(),
             });
         }
-        if let Some((p, _)) = self
-            .proofs
+        if let Some(p) = self
+            .members
             .iter()
-            .find(|(p, _)| public.parties().binary_search(p).is_err())
+            .find(|p| public.parties().binary_search(p).is_err())
         {
             return fault(ActivationFault::NotAMember { party: *p });
         }
@@ -309,17 +319,17 @@ impl ActivationCertificate {
         key: &[u8],
     ) -> Option<ActivationFault> {
         let d = statement(public, kind, key);
-        let mut proofs = Vec::with_capacity(self.proofs.len());
-        for (p, bytes) in &self.proofs {
+        let mut proofs = Vec::with_capacity(self.members.len());
+        for (p, bytes) in self.entries() {
             let mut r = Reader::new(bytes);
             let proof = PossessionProof::<C>::read(public.mode(), &mut r)
                 .ok()
                 .filter(|_| r.remaining() == 0);
             match proof {
-                Some(proof) => proofs.push((*p, proof)),
+                Some(proof) => proofs.push((p, proof)),
                 None => {
                     return Some(ActivationFault::InvalidProof {
-                        members: alloc::vec![*p],
+                        members: alloc::vec![p],
                     })
                 }
             }
@@ -358,8 +368,8 @@ impl ActivationCertificate {
         let mut w = Writer::with_header(ACTIVATION_MAGIC, VERSION);
         w.u8(self.kind as u8).u8(self.curve).u8(self.mode.to_byte());
         w.u64(self.generation).put(&self.transcript_hash).bytes(&self.key);
-        w.u16(crate::wire::len_u16(self.proofs.len()));
-        for (p, proof) in &self.proofs {
+        w.u16(crate::wire::len_u16(self.members.len()));
+        for (p, proof) in self.entries() {
             p.write(&mut w);
             w.put(proof);
         }
@@ -390,17 +400,19 @@ impl ActivationCertificate {
                 got: r.remaining(),
             });
         }
-        let mut proofs: Vec<(PartyId, Vec<u8>)> = Vec::with_capacity(n);
+        let mut members: Vec<PartyId> = Vec::with_capacity(n);
+        let mut proofs: Vec<u8> = Vec::with_capacity(n * proof_len);
         for _ in 0..n {
             let p = PartyId::read(&mut r)?;
-            if proofs.last().is_some_and(|(last, _)| *last >= p) {
+            if members.last().is_some_and(|last| *last >= p) {
                 return Err(wire::Error::InvalidValue("members not strictly increasing"));
             }
             let proof = r.take(proof_len)?;
             // Strict, so that the bytes are the one encoding of what they hold: a canonical
             // prime-order `R` and canonical scalars (no alternative spelling of a proof).
             crate::vss::with_curve!(curve, C => check_proof::<C>(mode, proof))?;
-            proofs.push((p, proof.to_vec()));
+            members.push(p);
+            proofs.extend_from_slice(proof);
         }
         r.finish()?;
         Ok(ActivationCertificate {
@@ -410,6 +422,7 @@ impl ActivationCertificate {
             generation,
             transcript_hash,
             key,
+            members,
             proofs,
         })
     }

@@ -9,13 +9,14 @@
 //! The dealing party runs this round after finalize in every refresh and reshare; Pulsar
 //! runs it on its own after the key ceremony, binding the ML-DSA key.
 
-use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 use core::fmt;
 
 use rand_core::CryptoRngCore;
 
 use super::proof::{statement, PossessionProof};
+#[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
+use super::proof::{BatchPart, BATCH_PART};
 use super::{ActivationCertificate, ActivationKind, MAX_KEY_LEN, POSSESSION_MAGIC, VERSION};
 use crate::lss::{Error, GroupPublic, KeyShare};
 use crate::party::inbox::{tidy, unique};
@@ -114,21 +115,33 @@ impl<C: Curve> ActivationParty<C> {
         core::mem::take(&mut self.dropped)
     }
 
-    /// The valid proofs in `inbox` and this party's own, by member, encoded (the rest
-    /// dropped and named). The well-formed proofs are checked in one batch; only a failing
-    /// batch costs per-proof checks, to name who sent a bad one.
-    fn proofs(&mut self, inbox: &[Incoming<'_>]) -> BTreeMap<PartyId, Vec<u8>> {
+    /// The members with valid proofs in `inbox` and this party's own, increasing, and
+    /// their proofs encoded one after another in the same order (the rest dropped and
+    /// named). The well-formed proofs are checked in one batch; only a failing batch costs
+    /// per-proof checks, to name who sent a bad one.
+    fn proofs(&mut self, inbox: &[Incoming<'_>]) -> (Vec<PartyId>, Vec<u8>) {
         let encoded = PossessionProof::<C>::encoded_len(self.public.mode());
         // The well-formed proofs, and each one's encoding (the message's tail).
-        let mut candidates: Vec<(PartyId, PossessionProof<C>)> = Vec::new();
-        let mut encodings: Vec<&[u8]> = Vec::new();
-        for (from, magic, bytes) in unique(self.me, inbox, &mut self.dropped).messages {
+        let mut candidates: Vec<(PartyId, PossessionProof<C>)> = Vec::with_capacity(inbox.len() + 1);
+        let mut encodings: Vec<&[u8]> = Vec::with_capacity(inbox.len() + 1);
+        let messages = unique(self.me, inbox, &mut self.dropped).messages;
+        let member = |from: &PartyId| self.public.parties().binary_search(from).is_ok();
+        // The members' possession messages, decoded once per process (each a point's
+        // decompression) and shared out among parties stepped on several threads; one
+        // result per message, in order.
+        let wanted: Vec<&[u8]> = messages
+            .iter()
+            .filter(|(from, magic, _)| magic == POSSESSION_MAGIC && member(from))
+            .map(|(_, _, bytes)| *bytes)
+            .collect();
+        let mut decoded = crate::party::shared::decode_all(&wanted, read_possession::<C>);
+        for (from, magic, bytes) in messages {
             let fault = if &magic != POSSESSION_MAGIC {
                 Some(kind_fault(&magic))
-            } else if self.public.parties().binary_search(&from).is_err() {
+            } else if !member(&from) {
                 Some(BlameReason::UnknownParty)
             } else {
-                match crate::party::shared::decode(bytes, read_possession::<C>) {
+                match decoded.next().unwrap_or_else(|| read_possession::<C>(bytes)) {
                     Err(e) => Some(BlameReason::Malformed(e)),
                     Ok(m) if m.mode != self.public.mode() => {
                         Some(BlameReason::Malformed(wire::Error::UnknownMode(m.mode.to_byte())))
@@ -154,37 +167,53 @@ impl<C: Curve> ActivationParty<C> {
         }
         // This party's own proof joins the batch, so every participant of the generation
         // checks the same list and a process checks it once: the verdict is a pure function
-        // of the statement (which hashes the generation's public data) and the proofs.
+        // of the statement (which hashes the generation's public data) and the proofs. The
+        // candidates are in member order (`unique` sorts by sender; this party's own is not
+        // in the inbox), and its own goes in its place.
         if let Some((proof, bytes)) = &self.mine {
-            candidates.push((self.me, proof.clone()));
-            encodings.push(&bytes[bytes.len() - encoded..]);
+            let at = candidates.partition_point(|c| c.0 < self.me);
+            candidates.insert(at, (self.me, proof.clone()));
+            encodings.insert(at, &bytes[bytes.len() - encoded..]);
         }
-        let key = || {
-            // In member order, so every participant's key is the same.
-            let mut order: Vec<(PartyId, &[u8])> = candidates
-                .iter()
-                .map(|c| c.0)
-                .zip(encodings.iter().copied())
-                .collect();
-            crate::sort::heapsort_by(&mut order, |a, b| a.0.cmp(&b.0));
-            let ids: Vec<u8> = order.iter().flat_map(|c| c.0.get().to_be_bytes()).collect();
-            let parts = [&self.statement[..], &ids];
-            crate::party::shared::key_of(parts.into_iter().chain(order.iter().map(|c| c.1)))
+        // Once per process, its parts made together by parties stepped on several threads
+        // (natively; a WebAssembly instance steps its parties on one thread).
+        #[cfg(feature = "in-process-sharing")]
+        let bad = {
+            let key = || {
+                // In member order, so every participant's key is the same.
+                let ids: Vec<u8> = candidates.iter().flat_map(|c| c.0.get().to_be_bytes()).collect();
+                let parts = [&self.statement[..], &ids];
+                crate::party::shared::key_of(parts.into_iter().chain(encodings.iter().copied()))
+            };
+            let (public, d) = (&self.public, &self.statement);
+            #[cfg(target_arch = "wasm32")]
+            let bad = crate::party::shared::memo(b"lss-possession", key, 2 * candidates.len(), || {
+                PossessionProof::verify_all(public, d, &candidates)
+            })
+            .as_ref()
+            .clone();
+            #[cfg(not(target_arch = "wasm32"))]
+            let bad = batch_failing(public, d, key, &candidates);
+            bad
         };
-        let bad = crate::party::shared::memo(b"lss-possession", key, 2 * candidates.len(), || {
-            PossessionProof::verify_all(&self.public, &self.statement, &candidates)
-        });
-        let mut out = BTreeMap::new();
+        #[cfg(not(feature = "in-process-sharing"))]
+        let bad = PossessionProof::verify_all(&self.public, &self.statement, &candidates);
+        let mut kept: Vec<(PartyId, &[u8])> = Vec::with_capacity(candidates.len());
         for ((from, _), bytes) in candidates.iter().zip(encodings) {
             let from = *from;
             if from != self.me && bad.contains(&from) {
                 self.dropped
                     .push(Blame::new(from, BlameReason::InvalidPossessionProof));
             } else {
-                out.insert(from, bytes.to_vec());
+                kept.push((from, bytes));
             }
         }
-        out
+        let members = kept.iter().map(|k| k.0).collect();
+        let mut proofs = Vec::with_capacity(kept.len() * encoded);
+        for (_, bytes) in kept {
+            proofs.extend_from_slice(bytes);
+        }
+        (members, proofs)
     }
 }
 
@@ -210,14 +239,14 @@ impl<C: Curve> Party for ActivationParty<C> {
             return Err(crate::party::Error::Finished.into());
         }
         let before = self.dropped.len();
-        let proofs = self.proofs(inbox);
+        let (members, proofs) = self.proofs(inbox);
         let needed = usize::from(self.public.threshold());
-        if proofs.len() < needed {
+        if members.len() < needed {
             let culprits = crate::party::culprits([&self.dropped[before..]]);
             self.dropped.truncate(before);
             return Err(Error::NotEnoughPossessionProofs {
                 needed,
-                got: proofs.len(),
+                got: members.len(),
                 culprits,
             }
             .into());
@@ -230,7 +259,8 @@ impl<C: Curve> Party for ActivationParty<C> {
             generation: self.public.generation(),
             transcript_hash: *self.public.transcript_hash(),
             key: self.key.clone(),
-            proofs: proofs.into_iter().collect(),
+            members,
+            proofs,
         };
         tidy(&mut self.dropped);
         self.finished = true;
@@ -251,6 +281,41 @@ fn kind_fault(magic: &[u8; 4]) -> BlameReason {
             expected: *POSSESSION_MAGIC,
         })
     }
+}
+
+/// The members whose proofs fail in the batch of `candidates` (as
+/// [`PossessionProof::verify_all`]), made once per process for `key`, its parts made together
+/// by parties stepped on several threads.
+#[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
+fn batch_failing<C: Curve>(
+    public: &GroupPublic<C>,
+    d: &[u8; 32],
+    key: impl FnOnce() -> Vec<u8>,
+    candidates: &[(PartyId, PossessionProof<C>)],
+) -> Vec<PartyId> {
+    let parts = candidates.len().div_ceil(BATCH_PART);
+    let size = 2 * candidates.len() + (parts + 1) * 32 * public.commitments().points().len();
+    let batch = crate::party::shared::memo(b"lss-possession", key, size, || Batch::<C> {
+        seed: PossessionProof::batch_seed(public.mode(), d, candidates),
+        parts: crate::party::shared::Parts::new(parts),
+        failing: std::sync::OnceLock::new(),
+    });
+    let parts = batch
+        .parts
+        .get(|i| PossessionProof::batch_part(public, d, candidates, &batch.seed, i));
+    batch
+        .failing
+        .get_or_init(|| PossessionProof::batch_failing(public, d, candidates, parts))
+        .clone()
+}
+
+/// An activation batch the parties of one process check together: the weights' seed, the
+/// parts ([`PossessionProof::batch_part`]) and the members whose proofs fail.
+#[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
+struct Batch<C: Curve> {
+    seed: [u8; 32],
+    parts: crate::party::shared::Parts<BatchPart<C>>,
+    failing: std::sync::OnceLock<Vec<PartyId>>,
 }
 
 /// A decoded possession message.
@@ -275,6 +340,7 @@ fn possession_message<C: Curve>(public: &GroupPublic<C>, me: PartyId, proof: &Po
 
 /// Decodes a possession message in either mode (the caller holds it to its generation's
 /// mode): a pure function of the bytes, so one process decodes each message once.
+#[inline(never)]
 fn read_possession<C: Curve>(bytes: &[u8]) -> Result<Possession<C>, wire::Error> {
     let mut r = Reader::new(bytes);
     r.header(POSSESSION_MAGIC, VERSION)?;

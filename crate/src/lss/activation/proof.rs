@@ -16,8 +16,27 @@ use crate::vss::{Curve, Mode};
 use crate::wire::{self, Reader, Writer};
 use crate::PartyId;
 
-/// The statement `D` every proof of the generation `public` is bound to.
+/// The statement `D` every proof of the generation `public` is bound to. Every member of a
+/// generation hashes the same public data (at n = 128, 86 commitments), so with
+/// `in-process-sharing` a process hashes it once natively, keyed by everything hashed: the
+/// generation's encoding (curve, mode, members, threshold, commitments, generation and
+/// transcript hash), the scheme and the key. (Not on WebAssembly, for the modules' size.)
 pub(crate) fn statement<C: Curve>(public: &GroupPublic<C>, kind: ActivationKind, key: &[u8]) -> [u8; 32] {
+    #[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
+    return *crate::party::shared::memo(
+        b"lss-activation-statement",
+        || {
+            let group = public.to_bytes();
+            crate::party::shared::key_of([C::NAME.as_bytes(), kind.tag().as_bytes(), &group, key])
+        },
+        32,
+        || statement_hash(public, kind, key),
+    );
+    #[cfg(not(all(feature = "in-process-sharing", not(target_arch = "wasm32"))))]
+    statement_hash(public, kind, key)
+}
+
+fn statement_hash<C: Curve>(public: &GroupPublic<C>, kind: ActivationKind, key: &[u8]) -> [u8; 32] {
     let mut ids = Vec::with_capacity(2 * public.parties().len());
     for p in public.parties() {
         ids.extend_from_slice(&p.get().to_be_bytes());
@@ -207,30 +226,72 @@ impl<C: Curve> PossessionProof<C> {
     ///
     /// With weights `ρ_j` the batch is `(Σρz₁)·G (+ (Σρz₂)·H) − Σ_k (Σ_j ρ_j·e_j·j^k)·A_k
     /// − Σ_j ρ_j·R_j = 0`: the members' commitments `C_j = Σ_k j^k·A_k` are folded into the
-    /// `t` sharing commitments, so one multi-scalar multiplication of `t + n + 2` points
-    /// replaces `n` evaluations.
+    /// `t` sharing commitments, so multi-scalar multiplications of `t + n + 2` points in all
+    /// replace `n` evaluations. Natively with `in-process-sharing`, the proofs are summed in
+    /// parts of `BATCH_PART` (`batch_part`), which the parties of one process stepped on
+    /// several threads make together, and `batch_failing` adds them up; elsewhere in one
+    /// pass, with the same weights.
     pub(crate) fn verify_all(
         public: &GroupPublic<C>,
         d: &[u8; 32],
         proofs: &[(PartyId, Self)],
     ) -> Vec<PartyId> {
-        if proofs.is_empty() {
-            return Vec::new();
+        let seed = Self::batch_seed(public.mode(), d, proofs);
+        #[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
+        {
+            let parts: Vec<BatchPart<C>> = (0..proofs.len().div_ceil(BATCH_PART))
+                .map(|i| Self::batch_part(public, d, proofs, &seed, i))
+                .collect();
+            Self::batch_failing(public, d, proofs, &parts)
         }
-        let mode = public.mode();
-        let mut seed = Transcript::new(tags::LSS_BATCH);
-        seed.append(b"activation").append(d);
-        for (p, proof) in proofs {
-            seed.append(&p.get().to_be_bytes()).append(&proof.to_bytes(mode));
+        // In one pass where nothing is made in parts: the modules by need and WebAssembly
+        // (whose full module would otherwise carry both forms for each group).
+        #[cfg(not(all(feature = "in-process-sharing", not(target_arch = "wasm32"))))]
+        {
+            if proofs.is_empty() {
+                return Vec::new();
+            }
+            let mut rng = rand_chacha::ChaCha20Rng::from_seed(seed);
+            let commitments = public.commitments().points();
+            let mut weighted_challenges = Vec::with_capacity(proofs.len());
+            let mut scalars = Vec::with_capacity(commitments.len() + proofs.len() + 2);
+            let mut points = Vec::with_capacity(commitments.len() + proofs.len() + 2);
+            let (z1, z2) = Self::weigh(
+                d,
+                proofs,
+                &mut rng,
+                &mut weighted_challenges,
+                &mut scalars,
+                &mut points,
+            );
+            let folded = C::power_sums(&weighted_challenges, commitments.len());
+            scalars.extend(folded.iter().map(|f| -*f));
+            points.extend_from_slice(commitments);
+            scalars.push(z1);
+            points.push(C::Point::generator());
+            if public.mode() == Mode::Pedersen {
+                scalars.push(z2);
+                points.push(C::generator_h());
+            }
+            if bool::from(C::msm_vartime(&scalars, &points).is_identity()) {
+                return Vec::new();
+            }
+            Self::failing_one_by_one(public, d, proofs)
         }
-        let mut rng = rand_chacha::ChaCha20Rng::from_seed(seed.finalize::<32>());
+    }
+
+    /// Weighs `proofs` with the next weights `ρ_j` of `rng` (two u64 each, `2⁶⁴·a + b`):
+    /// pushes `(j, ρ_j·e_j)`, `−ρ_j` and `R_j`, and returns `(Σρz₁, Σρz₂)`.
+    fn weigh(
+        d: &[u8; 32],
+        proofs: &[(PartyId, Self)],
+        rng: &mut rand_chacha::ChaCha20Rng,
+        weighted_challenges: &mut Vec<(u16, C::Scalar)>,
+        scalars: &mut Vec<C::Scalar>,
+        points: &mut Vec<C::Point>,
+    ) -> (C::Scalar, C::Scalar) {
         let shift = C::Scalar::from(1u64 << 32) * C::Scalar::from(1u64 << 32);
-        let commitments = public.commitments().points();
-        let mut weighted_challenges = Vec::with_capacity(proofs.len());
-        let mut z1 = C::Scalar::ZERO;
-        let mut z2 = C::Scalar::ZERO;
-        let mut scalars = Vec::with_capacity(commitments.len() + proofs.len() + 2);
-        let mut points = Vec::with_capacity(commitments.len() + proofs.len() + 2);
+        let (mut z1, mut z2) = (C::Scalar::ZERO, C::Scalar::ZERO);
         for (p, proof) in proofs {
             let rho = C::Scalar::from(rng.next_u64()) * shift + C::Scalar::from(rng.next_u64());
             let e = challenge::<C>(d, *p, &proof.r_encoded);
@@ -240,24 +301,120 @@ impl<C: Curve> PossessionProof<C> {
             scalars.push(-rho);
             points.push(proof.r);
         }
-        let folded = C::power_sums(&weighted_challenges, commitments.len());
-        for (f, a) in folded.iter().zip(commitments) {
-            scalars.push(-*f);
-            points.push(*a);
-        }
-        scalars.push(z1);
-        points.push(C::Point::generator());
-        if mode == Mode::Pedersen {
-            scalars.push(z2);
-            points.push(C::generator_h());
-        }
-        if bool::from(C::msm_vartime(&scalars, &points).is_identity()) {
-            return Vec::new();
-        }
+        (z1, z2)
+    }
+
+    /// The members whose proofs fail, checked one by one (after a failed batch).
+    fn failing_one_by_one(public: &GroupPublic<C>, d: &[u8; 32], proofs: &[(PartyId, Self)]) -> Vec<PartyId> {
         proofs
             .iter()
             .filter(|(p, proof)| !proof.verify(public, d, *p))
             .map(|(p, _)| *p)
             .collect()
     }
+
+    /// The seed of the batch's weights: a hash of the statement and every proof.
+    pub(crate) fn batch_seed(mode: Mode, d: &[u8; 32], proofs: &[(PartyId, Self)]) -> [u8; 32] {
+        let mut seed = Transcript::new(tags::LSS_BATCH);
+        seed.append(b"activation").append(d);
+        for (p, proof) in proofs {
+            seed.append(&p.get().to_be_bytes()).append(&proof.to_bytes(mode));
+        }
+        seed.finalize::<32>()
+    }
+
+    /// Part `i` of the batch: proofs `i·BATCH_PART..`, each with its weight `ρ_j` (the
+    /// `j`-th pair of words of the seed's ChaCha20 stream, whichever part draws it).
+    #[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
+    pub(crate) fn batch_part(
+        public: &GroupPublic<C>,
+        d: &[u8; 32],
+        proofs: &[(PartyId, Self)],
+        seed: &[u8; 32],
+        i: usize,
+    ) -> BatchPart<C> {
+        let first = i * BATCH_PART;
+        let these = proofs
+            .get(first..proofs.len().min(first + BATCH_PART))
+            .unwrap_or(&[]);
+        let mut rng = rand_chacha::ChaCha20Rng::from_seed(*seed);
+        // Two u64 per weight, two 32-bit words each.
+        rng.set_word_pos(4 * first as u128);
+        let mut weighted_challenges = Vec::with_capacity(these.len());
+        let mut scalars = Vec::with_capacity(these.len());
+        let mut points = Vec::with_capacity(these.len());
+        let (z1, z2) = Self::weigh(
+            d,
+            these,
+            &mut rng,
+            &mut weighted_challenges,
+            &mut scalars,
+            &mut points,
+        );
+        BatchPart {
+            z1,
+            z2,
+            r: msm::<C>(&scalars, &points),
+            folded: C::power_sums(&weighted_challenges, public.commitments().points().len()),
+        }
+    }
+
+    /// Adds the parts up (the rest of the batch: the folded commitments and the bases) and
+    /// returns the members whose proofs fail, as [`PossessionProof::verify_all`].
+    #[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
+    pub(crate) fn batch_failing(
+        public: &GroupPublic<C>,
+        d: &[u8; 32],
+        proofs: &[(PartyId, Self)],
+        parts: &[BatchPart<C>],
+    ) -> Vec<PartyId> {
+        if proofs.is_empty() {
+            return Vec::new();
+        }
+        let commitments = public.commitments().points();
+        let mut folded = alloc::vec![C::Scalar::ZERO; commitments.len()];
+        let (mut z1, mut z2, mut r) = (C::Scalar::ZERO, C::Scalar::ZERO, C::Point::identity());
+        for part in parts {
+            z1 += part.z1;
+            z2 += part.z2;
+            r += part.r;
+            for (f, g) in folded.iter_mut().zip(&part.folded) {
+                *f += g;
+            }
+        }
+        let mut scalars: Vec<C::Scalar> = folded.iter().map(|f| -*f).collect();
+        let mut points: Vec<C::Point> = commitments.to_vec();
+        scalars.push(z1);
+        points.push(C::Point::generator());
+        if public.mode() == Mode::Pedersen {
+            scalars.push(z2);
+            points.push(C::generator_h());
+        }
+        if bool::from((msm::<C>(&scalars, &points) + r).is_identity()) {
+            return Vec::new();
+        }
+        Self::failing_one_by_one(public, d, proofs)
+    }
+}
+
+/// The group's multi-scalar multiplication, one copy for the batch's two calls.
+#[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
+#[inline(never)]
+fn msm<C: Curve>(scalars: &[C::Scalar], points: &[C::Point]) -> C::Point {
+    C::msm_vartime(scalars, points)
+}
+
+/// Proofs per part of an activation batch.
+#[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
+pub(crate) const BATCH_PART: usize = 32;
+
+/// One part's sums: `Σρz₁`, `Σρz₂`, `−Σρ_j·R_j` and the folded challenges
+/// `Σ_j ρ_j·e_j·j^k` for each `k`.
+#[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
+#[derive(Clone)]
+pub(crate) struct BatchPart<C: Curve> {
+    z1: C::Scalar,
+    z2: C::Scalar,
+    r: C::Point,
+    folded: Vec<C::Scalar>,
 }
