@@ -111,6 +111,8 @@ pub(crate) fn transcript_hash<'a, C: Curve>(
         tail(&mut t);
         t.finalize::<32>()
     };
+    // The key moves into the table's slot; on a miss `hash` builds the head's key again
+    // (once per process), which costs less than copying the key for every party that hits.
     #[cfg(feature = "in-process-sharing")]
     {
         let mut key = head_key(ceremony, deals);

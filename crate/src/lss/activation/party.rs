@@ -175,29 +175,7 @@ impl<C: Curve> ActivationParty<C> {
             candidates.insert(at, (self.me, proof.clone()));
             encodings.insert(at, &bytes[bytes.len() - encoded..]);
         }
-        // Once per process, its parts made together by parties stepped on several threads
-        // (natively; a WebAssembly instance steps its parties on one thread).
-        #[cfg(feature = "in-process-sharing")]
-        let bad = {
-            let key = || {
-                // In member order, so every participant's key is the same.
-                let ids: Vec<u8> = candidates.iter().flat_map(|c| c.0.get().to_be_bytes()).collect();
-                let parts = [&self.statement[..], &ids];
-                crate::party::shared::key_of(parts.into_iter().chain(encodings.iter().copied()))
-            };
-            let (public, d) = (&self.public, &self.statement);
-            #[cfg(target_arch = "wasm32")]
-            let bad = crate::party::shared::memo(b"lss-possession", key, 2 * candidates.len(), || {
-                PossessionProof::verify_all(public, d, &candidates)
-            })
-            .as_ref()
-            .clone();
-            #[cfg(not(target_arch = "wasm32"))]
-            let bad = batch_failing(public, d, key, &candidates);
-            bad
-        };
-        #[cfg(not(feature = "in-process-sharing"))]
-        let bad = PossessionProof::verify_all(&self.public, &self.statement, &candidates);
+        let bad = failing_proofs(&self.public, &self.statement, &candidates, &encodings);
         let mut kept: Vec<(PartyId, &[u8])> = Vec::with_capacity(candidates.len());
         for ((from, _), bytes) in candidates.iter().zip(encodings) {
             let from = *from;
@@ -280,6 +258,42 @@ fn kind_fault(magic: &[u8; 4]) -> BlameReason {
             found: *magic,
             expected: *POSSESSION_MAGIC,
         })
+    }
+}
+
+/// The members whose proofs fail in the batch of `candidates` (`encodings` their proofs'
+/// bytes): once per process where parties share work, its parts made together by parties
+/// stepped on several threads (natively; a WebAssembly instance steps its parties on one
+/// thread).
+fn failing_proofs<C: Curve>(
+    public: &GroupPublic<C>,
+    d: &[u8; 32],
+    candidates: &[(PartyId, PossessionProof<C>)],
+    encodings: &[&[u8]],
+) -> Vec<PartyId> {
+    #[cfg(feature = "in-process-sharing")]
+    let key = || {
+        // In member order, so every participant's key is the same.
+        let ids: Vec<u8> = candidates.iter().flat_map(|c| c.0.get().to_be_bytes()).collect();
+        let parts = [&d[..], &ids];
+        crate::party::shared::key_of(parts.into_iter().chain(encodings.iter().copied()))
+    };
+    #[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
+    {
+        batch_failing(public, d, key, candidates)
+    }
+    #[cfg(all(feature = "in-process-sharing", target_arch = "wasm32"))]
+    {
+        crate::party::shared::memo(b"lss-possession", key, 2 * candidates.len(), || {
+            PossessionProof::verify_all(public, d, candidates)
+        })
+        .as_ref()
+        .clone()
+    }
+    #[cfg(not(feature = "in-process-sharing"))]
+    {
+        let _ = encodings;
+        PossessionProof::verify_all(public, d, candidates)
     }
 }
 
