@@ -116,6 +116,19 @@ pub(crate) fn transcript_hash<'a, C: Curve>(
     #[cfg(feature = "in-process-sharing")]
     {
         let mut key = head_key(ceremony, deals);
+        // Sized first: at 64 → 128 the tail is some 20 KB (128 complaints), which every
+        // party would otherwise grow by doubling.
+        let element = 8 + 2 + 8 + 9;
+        let messages = complaints.values().map(|m| m.raw.len()).sum::<usize>()
+            + responses.values().map(|m| m.raw.len()).sum::<usize>();
+        key.head.reserve(
+            element * (ceremony.receivers.len() + ceremony.dealers.len())
+                + messages
+                + 5 * (qualified.len() + blame.len())
+                + 8 * 6
+                + 4
+                + 2 * commitments.threshold() * C::POINT_LEN,
+        );
         tail(&mut key);
         *crate::party::shared::memo_over(b"lss-transcript", || key.head, &key.parts, 32, hash)
     }

@@ -93,8 +93,14 @@ where
 /// The slot of what the decoder `F` makes of `bytes`.
 #[cfg(feature = "in-process-sharing")]
 fn decoded_slot<F: 'static>(bytes: &[u8]) -> Arc<table::Slot> {
-    // A decoded value is a few times its encoding (points kept uncompressed).
-    table::slot(TypeId::of::<F>(), b"decode", bytes, &[], 6 * bytes.len())
+    table::slot(TypeId::of::<F>(), b"decode", bytes, &[], decoded_size(bytes))
+}
+
+/// About the size of what `bytes` decode to: a few times their encoding (points kept
+/// uncompressed).
+#[cfg(feature = "in-process-sharing")]
+fn decoded_size(bytes: &[u8]) -> usize {
+    6 * bytes.len()
 }
 
 /// Records `value` as what `decode(bytes)` gives, for the party that made `bytes` by
@@ -131,7 +137,7 @@ where
 {
     #[cfg(feature = "in-process-sharing")]
     {
-        let slots: Vec<Arc<table::Slot>> = all.iter().map(|bytes| decoded_slot::<F>(bytes)).collect();
+        let slots = table::slots(TypeId::of::<F>(), b"decode", all, decoded_size);
         // WebAssembly runs its parties on one thread: nothing to share out.
         #[cfg(not(target_arch = "wasm32"))]
         for (slot, bytes) in slots.iter().zip(all) {

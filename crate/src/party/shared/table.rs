@@ -192,6 +192,38 @@ pub(super) fn slot(
         .slot(function, domain, bytes, parts, extra)
 }
 
+/// [`slot`] for each of `all` (no parts), in order: the table read once for all of them and
+/// written once for those it lacks. A party looks up a round's broadcasts together (a
+/// receiver's 86 deals at 128 → 64), and parties of two threads taking the lock for each
+/// one contend on it.
+pub(super) fn slots(
+    function: TypeId,
+    domain: &'static [u8],
+    all: &[&[u8]],
+    extra: impl Fn(&[u8]) -> usize,
+) -> Vec<Arc<Slot>> {
+    #[cfg(not(target_arch = "wasm32"))]
+    let mut found: Vec<Option<Arc<Slot>>> = match read().as_ref() {
+        Some(t) => all
+            .iter()
+            .map(|bytes| t.find(function, domain, bytes, &[]))
+            .collect(),
+        None => all.iter().map(|_| None).collect(),
+    };
+    #[cfg(target_arch = "wasm32")]
+    let mut found: Vec<Option<Arc<Slot>>> = all.iter().map(|_| None).collect();
+    if found.iter().any(Option::is_none) {
+        let mut table = write();
+        let table = table.get_or_insert_with(Table::default);
+        for (kept, bytes) in found.iter_mut().zip(all) {
+            if kept.is_none() {
+                *kept = Some(table.slot(function, domain, bytes, &[], extra(bytes)));
+            }
+        }
+    }
+    found.into_iter().flatten().collect()
+}
+
 /// Whether an entry's parts are the ones asked for: the same copy, or equal bytes.
 fn same_parts(kept: &[Held<Vec<u8>>], asked: &[&Held<Vec<u8>>]) -> bool {
     kept.len() == asked.len()
