@@ -67,6 +67,13 @@ pub(crate) fn hash_x4<const L: usize>(tag: &str, inputs: &[&[&[u8]]]) -> Vec<[u8
         .collect()
 }
 
+/// [`hash_x4`] with `len` bytes kept secret: each output wiped when dropped (keys derived
+/// from secrets, as a combiner's envelope keys). Natively only (its one caller).
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn hash_x4_secret(tag: &str, inputs: &[&[&[u8]]], len: usize) -> Vec<Zeroizing<Vec<u8>>> {
+    squeeze_x4(tag, inputs, len, 8 * len as u64)
+}
+
 fn squeeze_x4(tag: &str, inputs: &[&[&[u8]]], len: usize, out_bits: u64) -> Vec<Zeroizing<Vec<u8>>> {
     let active = inputs.len();
     debug_assert!((1..=4).contains(&active));

@@ -164,8 +164,15 @@ const HEAD_SIZE: usize = 400;
 /// the whole.
 #[cfg(feature = "in-process-sharing")]
 fn head_key<'a, C: Curve>(ceremony: &Ceremony<C>, deals: &'a BTreeMap<PartyId, DealMessage<C>>) -> Key<'a> {
+    // Sized first (every party makes it, some 3 KB at 64 → 128): labels and ids, the old
+    // group's commitments, a few elements per dealer.
+    let old = ceremony
+        .old
+        .as_ref()
+        .map_or(0, |o| o.commitments().threshold() * C::POINT_LEN);
+    let ids = 2 * (ceremony.dealers.len() + ceremony.receivers.len());
     let mut key = Key {
-        head: Vec::new(),
+        head: Vec::with_capacity(512 + old + ids + 40 * ceremony.dealers.len()),
         parts: Vec::with_capacity(ceremony.dealers.len()),
     };
     head_elements(ceremony, deals, &mut key);

@@ -42,7 +42,7 @@ use zeroize::{Zeroize, Zeroizing};
 use super::ceremony::{announce, GroupKeyAnnouncement};
 use super::envelope::{self, CombinerKey};
 use super::keys::framed;
-use super::round1::commit;
+use super::round1::commit_all;
 use super::round2::{Round2Message, PLAINTEXT_LEN};
 use super::session::{Purpose, Session};
 use super::signer::{commitments, round1_fault};
@@ -240,25 +240,23 @@ impl CombinerParty {
         &self.session
     }
 
-    /// Opens one envelope of committed signer `p`: the share (checked against the
-    /// commitments later, with the others), or why `p` is blamed.
-    fn open_one(
-        &self,
-        opener: &envelope::Opener<'_>,
-        p: PartyId,
-        m: &Round2Message,
-    ) -> Result<Share<Ristretto255>, BlameReason> {
-        let h = &m.header;
+    /// What is wrong with the header of committed signer `p`'s envelope, if anything.
+    fn header_fault(&self, p: PartyId, m: &Round2Message) -> Option<BlameReason> {
         let as_round1 = super::round1::Round1Message {
-            header: *h,
+            header: m.header,
             commitment: [0; 32],
         };
-        if let Some(reason) = round1_fault(p, &as_round1, &self.session) {
-            return Err(reason);
-        }
-        let aad = Round2Message::aad(h, self.session.public().transcript_hash());
-        let opening =
-            envelope::open(opener, &aad, &m.kem_ciphertext, &m.sealed).ok_or(BlameReason::InvalidShare)?;
+        round1_fault(p, &as_round1, &self.session)
+    }
+
+    /// The share in committed signer `p`'s opened envelope (`None`: it did not open), or
+    /// why `p` is blamed.
+    fn share_of(
+        &self,
+        p: PartyId,
+        opening: Option<Zeroizing<Vec<u8>>>,
+    ) -> Result<Share<Ristretto255>, BlameReason> {
+        let opening = opening.ok_or(BlameReason::InvalidShare)?;
         if opening.len() != PLAINTEXT_LEN {
             return Err(BlameReason::InvalidShare);
         }
@@ -327,26 +325,52 @@ impl CombinerParty {
         let mut valid: Vec<(PartyId, Share<Ristretto255>)> = Vec::with_capacity(committed.len());
         let mut seen: Vec<PartyId> = Vec::with_capacity(committed.len());
         let mut unattributed = 0usize;
-        // The expanded key lives only while the envelopes are opened (wiped on drop).
+        // Every envelope that decodes, attributed by its commitment (the commitments made
+        // together: `commit_all`).
+        let decoded: Vec<(&[u8], Round2Message)> = inbox
+            .iter()
+            .filter_map(|m| Round2Message::from_bytes(m.bytes).ok().map(|e| (m.bytes, e)))
+            .collect();
+        unattributed += inbox.len() - decoded.len();
+        let bytes: Vec<&[u8]> = decoded.iter().map(|(b, _)| *b).collect();
+        let mut committed_envelopes: Vec<(PartyId, Round2Message)> = Vec::with_capacity(decoded.len());
+        for ((_, envelope), c) in decoded.into_iter().zip(commit_all(transcript, &bytes)) {
+            // The transport's sender proves nothing here: only a commitment match does.
+            let Some(&p) = by_commitment.get(&c) else {
+                unattributed += 1;
+                continue;
+            };
+            if seen.contains(&p) {
+                continue; // the same committed envelope again
+            }
+            seen.push(p);
+            match self.header_fault(p, &envelope) {
+                Some(reason) => blame.push(Blame::new(p, reason)),
+                None => committed_envelopes.push((p, envelope)),
+            }
+        }
+        // The expanded key lives only while the envelopes are opened (wiped on drop); their
+        // keys are derived together (`envelope::open_all`).
         {
-            let opener = envelope::Opener::new(&self.key, inbox.len());
-            for m in inbox {
-                // The transport's sender proves nothing here: only a commitment match does.
-                let Ok(envelope) = Round2Message::from_bytes(m.bytes) else {
-                    unattributed += 1;
-                    continue;
-                };
-                let Some(&p) = by_commitment.get(&commit(transcript, m.bytes)) else {
-                    unattributed += 1;
-                    continue;
-                };
-                if seen.contains(&p) {
-                    continue; // the same committed envelope again
-                }
-                seen.push(p);
-                match self.open_one(&opener, p, &envelope) {
-                    Ok(share) => valid.push((p, share)),
-                    Err(reason) => blame.push(Blame::new(p, reason)),
+            let opener = envelope::Opener::new(&self.key, committed_envelopes.len());
+            let aads: Vec<Vec<u8>> = committed_envelopes
+                .iter()
+                .map(|(_, e)| Round2Message::aad(&e.header, transcript))
+                .collect();
+            let sealed: Vec<envelope::Sealed<'_>> = committed_envelopes
+                .iter()
+                .zip(&aads)
+                .map(|((_, e), aad)| envelope::Sealed {
+                    aad,
+                    kem_ct: &e.kem_ciphertext,
+                    sealed: &e.sealed,
+                })
+                .collect();
+            let openings = envelope::open_all(&opener, &sealed);
+            for ((p, _), opening) in committed_envelopes.iter().zip(openings) {
+                match self.share_of(*p, opening) {
+                    Ok(share) => valid.push((*p, share)),
+                    Err(reason) => blame.push(Blame::new(*p, reason)),
                 }
             }
         }
