@@ -495,11 +495,8 @@ fn proof_verifies<C: Curve>(
     deal: &DealMessage<C>,
     proof: &ProofOfKnowledge<C>,
 ) -> bool {
-    // Keyed by the deal's shared bytes, compared by identity first: every party of the
-    // process asks for every deal of a DKG, and a key copying the deal (11 KB at n = 128)
-    // cost a copy and a comparison of each.
-    let head = || [&session[..], &dealer.get().to_be_bytes()].concat();
-    *crate::party::shared::memo_over(b"lss-proof-of-knowledge", head, &[&deal.raw], 1, || {
+    let key = || crate::party::shared::key_of([&session[..], &dealer.get().to_be_bytes(), deal.as_bytes()]);
+    *crate::party::shared::memo(b"lss-proof-of-knowledge", key, 1, || {
         proof.verify(session, dealer, deal.commitments.constant())
     })
 }

@@ -211,21 +211,19 @@ impl<C: Curve> DealingParty<C> {
         }
     }
 
-    /// Keeps `message` from `from` unless `fault` names what is wrong with it. The kept
-    /// messages are in sender order (`unique` walks its groups that way, one per sender
-    /// and kind) and become a map at once: a map built by inserting moves each message as
-    /// its nodes split (a deal is some 200 bytes, and a receiver at 64 → 128 keeps 43 deals
-    /// and 128 complaints).
+    /// Keeps `message` under `from` unless `fault` names what is wrong with it.
     fn admit<M>(
         &mut self,
-        out: &mut Vec<(PartyId, M)>,
+        out: &mut BTreeMap<PartyId, M>,
         from: PartyId,
         message: M,
         fault: Option<BlameReason>,
     ) {
         match fault {
             Some(reason) => self.drop_message(from, reason),
-            None => out.push((from, message)),
+            None => {
+                out.insert(from, message);
+            }
         }
     }
 
@@ -242,8 +240,8 @@ impl<C: Curve> DealingParty<C> {
             .map(|(_, _, b)| *b)
             .collect();
         let mut decoded = crate::party::shared::decode_all(&deal_bytes, DealMessage::<C>::from_bytes);
-        let mut deals = Vec::with_capacity(deal_bytes.len());
-        let mut shares = Vec::new();
+        let mut deals = BTreeMap::new();
+        let mut shares = BTreeMap::new();
         for (from, magic, bytes) in messages {
             let dealer = self.ceremony.is_dealer(from);
             match &magic {
@@ -276,16 +274,13 @@ impl<C: Curve> DealingParty<C> {
                 other => self.drop_unexpected(from, other, bytes),
             }
         }
-        Filtered1 {
-            deals: deals.into_iter().collect(),
-            shares: shares.into_iter().collect(),
-        }
+        Filtered1 { deals, shares }
     }
 
     /// Round 2's inbox: the complaints (from receivers).
     fn filter_round2(&mut self, inbox: &[Incoming<'_>]) -> BTreeMap<PartyId, ComplaintMessage<C>> {
         let messages = unique(self.me, inbox, &mut self.dropped).messages;
-        let mut out = Vec::with_capacity(messages.len());
+        let mut out = BTreeMap::new();
         for (from, magic, bytes) in messages {
             if &magic != COMPLAINT_MAGIC {
                 self.drop_unexpected(from, &magic, bytes);
@@ -302,13 +297,13 @@ impl<C: Curve> DealingParty<C> {
                 }
             }
         }
-        out.into_iter().collect()
+        out
     }
 
     /// Round 3's inbox: the responses (from dealers).
     fn filter_round3(&mut self, inbox: &[Incoming<'_>]) -> BTreeMap<PartyId, ResponseMessage<C>> {
         let messages = unique(self.me, inbox, &mut self.dropped).messages;
-        let mut out = Vec::with_capacity(messages.len());
+        let mut out = BTreeMap::new();
         for (from, magic, bytes) in messages {
             if &magic != RESPONSE_MAGIC {
                 self.drop_unexpected(from, &magic, bytes);
@@ -325,7 +320,7 @@ impl<C: Curve> DealingParty<C> {
                 }
             }
         }
-        out.into_iter().collect()
+        out
     }
 
     /// A message whose magic this round does not take: another round's message is of the

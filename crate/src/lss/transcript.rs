@@ -116,19 +116,6 @@ pub(crate) fn transcript_hash<'a, C: Curve>(
     #[cfg(feature = "in-process-sharing")]
     {
         let mut key = head_key(ceremony, deals);
-        // Sized first: at 64 → 128 the tail is some 20 KB (128 complaints), which every
-        // party would otherwise grow by doubling.
-        let element = 8 + 2 + 8 + 9;
-        let messages = complaints.values().map(|m| m.raw.len()).sum::<usize>()
-            + responses.values().map(|m| m.raw.len()).sum::<usize>();
-        key.head.reserve(
-            element * (ceremony.receivers.len() + ceremony.dealers.len())
-                + messages
-                + 5 * (qualified.len() + blame.len())
-                + 8 * 6
-                + 4
-                + 2 * commitments.threshold() * C::POINT_LEN,
-        );
         tail(&mut key);
         *crate::party::shared::memo_over(b"lss-transcript", || key.head, &key.parts, 32, hash)
     }
@@ -164,15 +151,8 @@ const HEAD_SIZE: usize = 400;
 /// the whole.
 #[cfg(feature = "in-process-sharing")]
 fn head_key<'a, C: Curve>(ceremony: &Ceremony<C>, deals: &'a BTreeMap<PartyId, DealMessage<C>>) -> Key<'a> {
-    // Sized first (every party makes it, some 3 KB at 64 → 128): labels and ids, the old
-    // group's commitments, a few elements per dealer.
-    let old = ceremony
-        .old
-        .as_ref()
-        .map_or(0, |o| o.commitments().threshold() * C::POINT_LEN);
-    let ids = 2 * (ceremony.dealers.len() + ceremony.receivers.len());
     let mut key = Key {
-        head: Vec::with_capacity(512 + old + ids + 40 * ceremony.dealers.len()),
+        head: Vec::new(),
         parts: Vec::with_capacity(ceremony.dealers.len()),
     };
     head_elements(ceremony, deals, &mut key);

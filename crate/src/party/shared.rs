@@ -137,7 +137,12 @@ where
 {
     #[cfg(feature = "in-process-sharing")]
     {
+        // Natively looked up under one lock; WebAssembly (one thread, nothing to contend
+        // with) one by one, without the batch's code.
+        #[cfg(not(target_arch = "wasm32"))]
         let slots = table::slots(TypeId::of::<F>(), b"decode", all, decoded_size);
+        #[cfg(target_arch = "wasm32")]
+        let slots: Vec<Arc<table::Slot>> = all.iter().map(|bytes| decoded_slot::<F>(bytes)).collect();
         // WebAssembly runs its parties on one thread: nothing to share out.
         #[cfg(not(target_arch = "wasm32"))]
         for (slot, bytes) in slots.iter().zip(all) {

@@ -196,6 +196,7 @@ pub(super) fn slot(
 /// written once for those it lacks. A party looks up a round's broadcasts together (a
 /// receiver's 86 deals at 128 → 64), and parties of two threads taking the lock for each
 /// one contend on it.
+#[cfg(not(target_arch = "wasm32"))]
 pub(super) fn slots(
     function: TypeId,
     domain: &'static [u8],

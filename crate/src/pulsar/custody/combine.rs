@@ -27,6 +27,11 @@
 //! default). Only if that fails does it check the shares one by one, so the blame is the one
 //! the per-share checks give.
 //!
+//! **Hashed four at a time.** Natively the envelopes' commitments and their AEAD keys are
+//! made four at a time in the four-way Keccak (`round1::commit_all`, `envelope::open_all`:
+//! the same bytes as one at a time). Every envelope is decapsulated first, then the keys
+//! derived together, then each decrypted.
+//!
 //! The ML-DSA seed is `ξ = cSHAKE256-tuple("QUASAR-PULSAR-SEED-v1"; mode byte, x)`
 //! (32 bytes, `x` in canonical little-endian form).
 
@@ -326,17 +331,25 @@ impl CombinerParty {
         let mut seen: Vec<PartyId> = Vec::with_capacity(committed.len());
         let mut unattributed = 0usize;
         // Every envelope that decodes, attributed by its commitment (the commitments made
-        // together: `commit_all`).
-        let decoded: Vec<(&[u8], Round2Message)> = inbox
-            .iter()
-            .filter_map(|m| Round2Message::from_bytes(m.bytes).ok().map(|e| (m.bytes, e)))
-            .collect();
-        unattributed += inbox.len() - decoded.len();
-        let bytes: Vec<&[u8]> = decoded.iter().map(|(b, _)| *b).collect();
-        let mut committed_envelopes: Vec<(PartyId, Round2Message)> = Vec::with_capacity(decoded.len());
-        for ((_, envelope), c) in decoded.into_iter().zip(commit_all(transcript, &bytes)) {
+        // together: `commit_all`). Loops that push, not iterator chains: each chain would
+        // add its own code to the WebAssembly module, which gains nothing here.
+        let mut decoded: Vec<(&[u8], Round2Message)> = Vec::with_capacity(inbox.len());
+        for m in inbox {
+            match Round2Message::from_bytes(m.bytes) {
+                Ok(envelope) => decoded.push((m.bytes, envelope)),
+                Err(_) => unattributed += 1,
+            }
+        }
+        let mut bytes: Vec<&[u8]> = Vec::with_capacity(decoded.len());
+        for (b, _) in &decoded {
+            bytes.push(b);
+        }
+        let commitments = commit_all(transcript, &bytes);
+        // Each committed envelope (its place in `decoded`) with its associated data.
+        let mut opening: Vec<(PartyId, usize, Vec<u8>)> = Vec::with_capacity(decoded.len());
+        for (i, ((_, envelope), c)) in decoded.iter().zip(&commitments).enumerate() {
             // The transport's sender proves nothing here: only a commitment match does.
-            let Some(&p) = by_commitment.get(&c) else {
+            let Some(&p) = by_commitment.get(c) else {
                 unattributed += 1;
                 continue;
             };
@@ -344,31 +357,27 @@ impl CombinerParty {
                 continue; // the same committed envelope again
             }
             seen.push(p);
-            match self.header_fault(p, &envelope) {
+            match self.header_fault(p, envelope) {
                 Some(reason) => blame.push(Blame::new(p, reason)),
-                None => committed_envelopes.push((p, envelope)),
+                None => opening.push((p, i, Round2Message::aad(&envelope.header, transcript))),
             }
         }
         // The expanded key lives only while the envelopes are opened (wiped on drop); their
         // keys are derived together (`envelope::open_all`).
         {
-            let opener = envelope::Opener::new(&self.key, committed_envelopes.len());
-            let aads: Vec<Vec<u8>> = committed_envelopes
-                .iter()
-                .map(|(_, e)| Round2Message::aad(&e.header, transcript))
-                .collect();
-            let sealed: Vec<envelope::Sealed<'_>> = committed_envelopes
-                .iter()
-                .zip(&aads)
-                .map(|((_, e), aad)| envelope::Sealed {
+            let opener = envelope::Opener::new(&self.key, opening.len());
+            let mut sealed: Vec<envelope::Sealed<'_>> = Vec::with_capacity(opening.len());
+            for (_, i, aad) in &opening {
+                let e = &decoded[*i].1;
+                sealed.push(envelope::Sealed {
                     aad,
                     kem_ct: &e.kem_ciphertext,
                     sealed: &e.sealed,
-                })
-                .collect();
-            let openings = envelope::open_all(&opener, &sealed);
-            for ((p, _), opening) in committed_envelopes.iter().zip(openings) {
-                match self.share_of(*p, opening) {
+                });
+            }
+            let mut opened = envelope::open_all(&opener, &sealed);
+            for ((p, _, _), envelope) in opening.iter().zip(opened.iter_mut()) {
+                match self.share_of(*p, envelope.take()) {
                     Ok(share) => valid.push((*p, share)),
                     Err(reason) => blame.push(Blame::new(*p, reason)),
                 }

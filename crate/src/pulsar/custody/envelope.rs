@@ -429,30 +429,42 @@ pub(crate) struct Sealed<'a> {
     pub(crate) sealed: &'a [u8],
 }
 
-/// [`open`] of each of `all`, in order: each decapsulated, then their keys derived four at a
-/// time in the four-way Keccak where their inputs have one length (a session's envelopes
-/// do; the same bytes as one at a time), then each decrypted. Natively only: a combiner of
-/// 14 envelopes hashed some 15 KB one Keccak at a time. On WebAssembly one at a time (the
-/// Pulsar module's size budget).
+/// [`open`] of each of `all`, in order. Natively each is decapsulated, then their keys are
+/// derived four at a time in the four-way Keccak where their inputs have one length (a
+/// session's envelopes do; the same bytes as one at a time), then each is decrypted: a
+/// combiner of 14 envelopes hashed some 15 KB one Keccak at a time. On WebAssembly one at a
+/// time (the Pulsar module's size budget).
 pub(crate) fn open_all(opener: &Opener<'_>, all: &[Sealed<'_>]) -> Vec<Option<Zeroizing<Vec<u8>>>> {
-    let secrets: Vec<Option<Zeroizing<[u8; 32]>>> = all
-        .iter()
-        .map(|e| {
-            let ct = MlKem768Ciphertext::try_from(e.kem_ct).ok()?;
-            (e.sealed.len() >= TAG_LEN).then(|| Zeroizing::new(opener.decapsulate(&ct)))
-        })
-        .collect();
-    let keys = derive_all(tags::PULSAR_SHARE_ENVELOPE, all, &secrets);
-    all.iter()
-        .zip(keys)
-        .map(|(e, okm)| {
-            let okm = okm?;
-            decrypt(&okm, e.aad, e.sealed)
-        })
-        .collect()
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let secrets: Vec<Option<Zeroizing<[u8; 32]>>> = all
+            .iter()
+            .map(|e| {
+                let ct = MlKem768Ciphertext::try_from(e.kem_ct).ok()?;
+                (e.sealed.len() >= TAG_LEN).then(|| Zeroizing::new(opener.decapsulate(&ct)))
+            })
+            .collect();
+        let keys = derive_all(tags::PULSAR_SHARE_ENVELOPE, all, &secrets);
+        all.iter()
+            .zip(keys)
+            .map(|(e, okm)| {
+                let okm = okm?;
+                decrypt(&okm, e.aad, e.sealed)
+            })
+            .collect()
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let mut opened = Vec::with_capacity(all.len());
+        for e in all {
+            opened.push(open(opener, e.aad, e.kem_ct, e.sealed));
+        }
+        opened
+    }
 }
 
-/// [`derive`] for each envelope whose secret is there, four at a time natively.
+/// [`derive`] for each envelope whose secret is there, four at a time.
+#[cfg(not(target_arch = "wasm32"))]
 fn derive_all(
     tag: &str,
     all: &[Sealed<'_>],
@@ -468,7 +480,6 @@ fn derive_all(
         let one_length = inputs
             .iter()
             .all(|x| x.iter().map(|e| e.len()).eq(inputs[0].iter().map(|e| e.len())));
-        #[cfg(not(target_arch = "wasm32"))]
         if group.len() > 1 && one_length {
             let lanes: Vec<&[&[u8]]> = inputs.iter().map(|x| &x[..]).collect();
             let made = crate::hash::xof_x4::hash_x4_secret(tag, &lanes, 56);
@@ -479,7 +490,6 @@ fn derive_all(
             }
             continue;
         }
-        let _ = one_length;
         for (&i, x) in group.iter().zip(&inputs) {
             keys[i] = Some(derive(tag, x[0], x[1], x[2]));
         }

@@ -97,7 +97,9 @@ pub(crate) fn commit_all(sharing_transcript: &[u8; 32], round2: &[&[u8]]) -> Vec
             ));
             continue;
         }
-        out.extend(group.iter().map(|m| commit(sharing_transcript, m)));
+        for m in group {
+            out.push(commit(sharing_transcript, m));
+        }
     }
     out
 }
