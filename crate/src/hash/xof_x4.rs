@@ -67,11 +67,26 @@ pub(crate) fn hash_x4<const L: usize>(tag: &str, inputs: &[&[&[u8]]]) -> Vec<[u8
         .collect()
 }
 
-/// [`hash_x4`] with `len` bytes kept secret: each output wiped when dropped (keys derived
-/// from secrets, as a combiner's envelope keys). Natively only (its one caller).
+/// `Transcript::finalize` to `len` bytes of each of `inputs` (each a list of elements), in
+/// order: four at a time where four in a row have elements of one length each (a session's
+/// envelopes do), one lane at a time otherwise; the same bytes either way. Each output is
+/// wiped when dropped (a combiner's envelope keys are secret). Natively only: WebAssembly's
+/// callers hash one at a time (the Pulsar module's size budget).
 #[cfg(not(target_arch = "wasm32"))]
-pub(crate) fn hash_x4_secret(tag: &str, inputs: &[&[&[u8]]], len: usize) -> Vec<Zeroizing<Vec<u8>>> {
-    squeeze_x4(tag, inputs, len, 8 * len as u64)
+pub(crate) fn hash_each(tag: &str, inputs: &[&[&[u8]]], len: usize) -> Vec<Zeroizing<Vec<u8>>> {
+    let shape = |x: &[&[u8]]| x.iter().map(|e| e.len()).collect::<Vec<usize>>();
+    let mut out = Vec::with_capacity(inputs.len());
+    for group in inputs.chunks(4) {
+        let first = shape(group[0]);
+        if group.iter().all(|x| shape(x) == first) {
+            out.extend(squeeze_x4(tag, group, len, 8 * len as u64));
+        } else {
+            for x in group {
+                out.extend(squeeze_x4(tag, core::slice::from_ref(x), len, 8 * len as u64));
+            }
+        }
+    }
+    out
 }
 
 fn squeeze_x4(tag: &str, inputs: &[&[&[u8]]], len: usize, out_bits: u64) -> Vec<Zeroizing<Vec<u8>>> {

@@ -203,7 +203,6 @@ pub(super) fn slots(
     all: &[&[u8]],
     extra: impl Fn(&[u8]) -> usize,
 ) -> Vec<Arc<Slot>> {
-    #[cfg(not(target_arch = "wasm32"))]
     let mut found: Vec<Option<Arc<Slot>>> = match read().as_ref() {
         Some(t) => all
             .iter()
@@ -211,8 +210,6 @@ pub(super) fn slots(
             .collect(),
         None => all.iter().map(|_| None).collect(),
     };
-    #[cfg(target_arch = "wasm32")]
-    let mut found: Vec<Option<Arc<Slot>>> = all.iter().map(|_| None).collect();
     if found.iter().any(Option::is_none) {
         let mut table = write();
         let table = table.get_or_insert_with(Table::default);

@@ -42,6 +42,9 @@ use crate::hash::{tags, Transcript};
 use crate::wire::{self, Reader, Writer};
 use crate::PartyId;
 
+mod opener;
+pub(crate) use opener::{open_all, Opener, Sealed};
+
 /// Bytes of an ML-KEM-768 encapsulation key.
 pub const ENCAPSULATION_KEY_LEN: usize = 1184;
 /// Bytes of an ML-KEM-768 decapsulation key.
@@ -355,63 +358,6 @@ fn seal_under(
     (kem_ct.as_slice().to_vec(), buf)
 }
 
-/// A combiner key made ready to open the many envelopes of one session: where the CPU has
-/// AVX2, ML-KEM's expanded key (the matrix `Â` sampled and the secret vector decoded once,
-/// not per envelope: a decapsulation then costs half); elsewhere the key as it is. The
-/// expanded key is wiped on drop.
-pub(crate) struct Opener<'a> {
-    key: &'a CombinerKey,
-    #[cfg(all(target_arch = "x86_64", feature = "std", mlkem_avx2))]
-    expanded: Option<alloc::boxed::Box<mlkem768::avx2::unpacked::MlKem768KeyPairUnpacked>>,
-}
-
-impl<'a> Opener<'a> {
-    /// Expands `key` when that pays: for `envelopes` ≥ 2 on a CPU with AVX2 (expanding
-    /// costs about one decapsulation).
-    pub(crate) fn new(key: &'a CombinerKey, envelopes: usize) -> Self {
-        #[cfg(all(target_arch = "x86_64", feature = "std", mlkem_avx2))]
-        {
-            let expanded = (envelopes >= 2 && std::is_x86_feature_detected!("avx2")).then(|| {
-                let mut kp = alloc::boxed::Box::new(mlkem768::avx2::unpacked::init_key_pair());
-                mlkem768::avx2::unpacked::key_pair_from_private_mut(&key.dk, &mut kp);
-                kp
-            });
-            Opener { key, expanded }
-        }
-        #[cfg(not(all(target_arch = "x86_64", feature = "std", mlkem_avx2)))]
-        {
-            let _ = envelopes;
-            Opener { key }
-        }
-    }
-
-    /// ML-KEM.Decaps; never fails (implicit rejection gives an unrelated secret).
-    fn decapsulate(&self, ct: &MlKem768Ciphertext) -> [u8; 32] {
-        #[cfg(all(target_arch = "x86_64", feature = "std", mlkem_avx2))]
-        if let Some(kp) = &self.expanded {
-            return mlkem768::avx2::unpacked::decapsulate(kp, ct);
-        }
-        mlkem768::decapsulate(&self.key.dk, ct)
-    }
-}
-
-#[cfg(all(target_arch = "x86_64", feature = "std", mlkem_avx2))]
-impl Drop for Opener<'_> {
-    fn drop(&mut self) {
-        if let Some(kp) = self.expanded.as_deref_mut() {
-            // libcrux's expanded key has private fields and no wipe of its own: overwrite
-            // the whole value with the all-zero key, volatile so the store stays.
-            #[allow(unsafe_code)]
-            // SAFETY: `kp` is a valid, aligned, exclusive reference to an initialised value;
-            // the old value holds only plain arrays (no destructor to skip).
-            unsafe {
-                core::ptr::write_volatile(kp, mlkem768::avx2::unpacked::init_key_pair());
-            }
-            core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
-        }
-    }
-}
-
 /// Opens an envelope made by [`seal`]; `None` if anything was altered.
 pub(crate) fn open(
     opener: &Opener<'_>,
@@ -420,81 +366,6 @@ pub(crate) fn open(
     sealed: &[u8],
 ) -> Option<Zeroizing<Vec<u8>>> {
     open_under(tags::PULSAR_SHARE_ENVELOPE, opener, aad, kem_ct, sealed)
-}
-
-/// One envelope of a session, as [`open_all`] takes it.
-pub(crate) struct Sealed<'a> {
-    pub(crate) aad: &'a [u8],
-    pub(crate) kem_ct: &'a [u8],
-    pub(crate) sealed: &'a [u8],
-}
-
-/// [`open`] of each of `all`, in order. Natively each is decapsulated, then their keys are
-/// derived four at a time in the four-way Keccak where their inputs have one length (a
-/// session's envelopes do; the same bytes as one at a time), then each is decrypted: a
-/// combiner of 14 envelopes hashed some 15 KB one Keccak at a time. On WebAssembly one at a
-/// time (the Pulsar module's size budget).
-pub(crate) fn open_all(opener: &Opener<'_>, all: &[Sealed<'_>]) -> Vec<Option<Zeroizing<Vec<u8>>>> {
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        let secrets: Vec<Option<Zeroizing<[u8; 32]>>> = all
-            .iter()
-            .map(|e| {
-                let ct = MlKem768Ciphertext::try_from(e.kem_ct).ok()?;
-                (e.sealed.len() >= TAG_LEN).then(|| Zeroizing::new(opener.decapsulate(&ct)))
-            })
-            .collect();
-        let keys = derive_all(tags::PULSAR_SHARE_ENVELOPE, all, &secrets);
-        all.iter()
-            .zip(keys)
-            .map(|(e, okm)| {
-                let okm = okm?;
-                decrypt(&okm, e.aad, e.sealed)
-            })
-            .collect()
-    }
-    #[cfg(target_arch = "wasm32")]
-    {
-        let mut opened = Vec::with_capacity(all.len());
-        for e in all {
-            opened.push(open(opener, e.aad, e.kem_ct, e.sealed));
-        }
-        opened
-    }
-}
-
-/// [`derive`] for each envelope whose secret is there, four at a time.
-#[cfg(not(target_arch = "wasm32"))]
-fn derive_all(
-    tag: &str,
-    all: &[Sealed<'_>],
-    secrets: &[Option<Zeroizing<[u8; 32]>>],
-) -> Vec<Option<Zeroizing<[u8; 56]>>> {
-    let mut keys: Vec<Option<Zeroizing<[u8; 56]>>> = all.iter().map(|_| None).collect();
-    let ready: Vec<usize> = (0..all.len()).filter(|&i| secrets[i].is_some()).collect();
-    for group in ready.chunks(4) {
-        let inputs: Vec<[&[u8]; 3]> = group
-            .iter()
-            .filter_map(|&i| Some([&secrets[i].as_ref()?[..], all[i].kem_ct, all[i].aad]))
-            .collect();
-        let one_length = inputs
-            .iter()
-            .all(|x| x.iter().map(|e| e.len()).eq(inputs[0].iter().map(|e| e.len())));
-        if group.len() > 1 && one_length {
-            let lanes: Vec<&[&[u8]]> = inputs.iter().map(|x| &x[..]).collect();
-            let made = crate::hash::xof_x4::hash_x4_secret(tag, &lanes, 56);
-            for (&i, bytes) in group.iter().zip(made) {
-                let mut okm = Zeroizing::new([0u8; 56]);
-                okm.copy_from_slice(&bytes);
-                keys[i] = Some(okm);
-            }
-            continue;
-        }
-        for (&i, x) in group.iter().zip(&inputs) {
-            keys[i] = Some(derive(tag, x[0], x[1], x[2]));
-        }
-    }
-    keys
 }
 
 fn open_under(

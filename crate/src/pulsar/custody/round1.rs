@@ -81,27 +81,31 @@ pub(crate) fn commit(sharing_transcript: &[u8; 32], round2: &[u8]) -> [u8; 32] {
 }
 
 /// [`commit`] of each of `round2`, in order: natively four at a time in the four-way Keccak
-/// where they have one length (a session's envelopes do; the same bytes as one at a time),
-/// as a combiner checks a session's envelopes. On WebAssembly one at a time (the Pulsar
-/// module's size budget).
+/// where they have one length (`hash::xof_x4::hash_each`; a session's envelopes do), as a
+/// combiner checks a session's envelopes. On WebAssembly one at a time (the Pulsar module's
+/// size budget).
 pub(crate) fn commit_all(sharing_transcript: &[u8; 32], round2: &[&[u8]]) -> Vec<[u8; 32]> {
-    let mut out = Vec::with_capacity(round2.len());
-    for group in round2.chunks(4) {
-        #[cfg(not(target_arch = "wasm32"))]
-        if group.len() > 1 && group.iter().all(|m| m.len() == group[0].len()) {
-            let inputs: Vec<[&[u8]; 2]> = group.iter().map(|m| [&sharing_transcript[..], *m]).collect();
-            let lanes: Vec<&[&[u8]]> = inputs.iter().map(|x| &x[..]).collect();
-            out.extend(crate::hash::xof_x4::hash_x4::<32>(
-                tags::PULSAR_ENVELOPE_COMMIT,
-                &lanes,
-            ));
-            continue;
-        }
-        for m in group {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let inputs: Vec<[&[u8]; 2]> = round2.iter().map(|m| [&sharing_transcript[..], *m]).collect();
+        let lanes: Vec<&[&[u8]]> = inputs.iter().map(|x| &x[..]).collect();
+        crate::hash::xof_x4::hash_each(tags::PULSAR_ENVELOPE_COMMIT, &lanes, 32)
+            .iter()
+            .map(|h| {
+                let mut c = [0u8; 32];
+                c.copy_from_slice(h);
+                c
+            })
+            .collect()
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let mut out = Vec::with_capacity(round2.len());
+        for m in round2 {
             out.push(commit(sharing_transcript, m));
         }
+        out
     }
-    out
 }
 
 #[cfg(test)]
