@@ -43,6 +43,9 @@ use crate::hash::Shake256Absorb;
 #[cfg(not(feature = "light"))]
 mod consistency;
 mod encode;
+// Its one user is Pulsar custody's combiner (Ristretto255), natively.
+#[cfg(all(feature = "ristretto255", not(target_arch = "wasm32")))]
+mod from_seed;
 pub mod hazmat;
 mod hint;
 mod kernels;
@@ -317,6 +320,34 @@ pub fn sign(mode: Mode, sk: &[u8], msg: &[u8], ctx: &[u8], rnd: Option<&[u8; 32]
         check_len("secret key", P::SK_LEN, sk.len())?;
         let mu = mu_from_tr(&tr_in_sk(sk), &[&pure_prefix(ctx), ctx], msg);
         sign_generic::<P>(sk, &mu, rnd.unwrap_or(&[0u8; 32]))
+    })
+}
+
+/// ML-DSA.KeyGen_internal from the seed ξ and, if its public key is `expected`, Sign (pure
+/// interface, context `ctx`, hedged with `rnd` or deterministic) and Verify, in one pass:
+/// Â expanded once, the secret key never encoded. `Ok(None)`: ξ derives another key.
+/// The same signature as [`keygen`], [`sign`] and [`verify`] in turn.
+///
+/// # Errors
+/// [`Error::ContextTooLong`], [`Error::InvalidLength`] for `expected`,
+/// [`Error::InvalidSignature`] if the signature made does not verify (a fault).
+#[cfg(all(feature = "ristretto255", not(target_arch = "wasm32")))]
+pub(crate) fn sign_from_seed(
+    mode: Mode,
+    seed: &[u8; 32],
+    expected: &[u8],
+    msg: &[u8],
+    ctx: &[u8],
+    rnd: Option<&[u8; 32]>,
+) -> Result<Option<Vec<u8>>, Error> {
+    check_context(ctx)?;
+    dispatch!(mode, P => {
+        check_len("public key", P::PK_LEN, expected.len())?;
+        let mut sig = vec![0u8; P::SIG_LEN];
+        let prefix = pure_prefix(ctx);
+        let mu_of = |tr: &[u8; 64]| mu_from_tr(tr, &[&prefix, ctx], msg);
+        let signed = from_seed::sign::<P>(seed, expected, mu_of, rnd.unwrap_or(&[0u8; 32]), &mut sig)?;
+        Ok(signed.then_some(sig))
     })
 }
 

@@ -53,19 +53,27 @@ pub(super) fn compute_t<P: Params>(rho: &[u8; 32], s1: &PolyVec, s2: &PolyVec, t
         p.ntt();
     }
     let mut t1 = zero_vec();
-    let mut t = Zeroizing::new(Poly::default());
     let mut row = zero_vec();
     let mut a_hat = ExpandA::new(rho, P::K, P::L);
     for i in 0..P::K {
         a_hat.next_row(&mut row[..P::L]);
-        super::kernels::dot_poly(&mut t.0, &row[..P::L], &s1_hat[..P::L], None);
-        t.reduce();
-        t.inv_ntt();
-        t.add(&s2[i]);
-        t.freeze();
-        for ((&c, hi), lo) in t.0.iter().zip(t1[i].0.iter_mut()).zip(t0[i].0.iter_mut()) {
-            (*hi, *lo) = power2round(c);
-        }
+        t_row::<P>(&row[..P::L], &s1_hat, &s2[i], &mut t1[i], &mut t0[i]);
     }
     t1
+}
+
+/// Row i of t = NTT^-1(Â ∘ NTT(s1)) + s2, split by Power2Round into `t1` and `t0`, from row
+/// i of Â (ℓ entries) and NTT(s1).
+// Inlined into each caller as the loop it was (the Pulsar module's size budget).
+#[inline(always)]
+pub(super) fn t_row<P: Params>(a_row: &[Poly], s1_hat: &PolyVec, s2: &Poly, t1: &mut Poly, t0: &mut Poly) {
+    let mut t = Zeroizing::new(Poly::default());
+    super::kernels::dot_poly(&mut t.0, a_row, &s1_hat[..P::L], None);
+    t.reduce();
+    t.inv_ntt();
+    t.add(s2);
+    t.freeze();
+    for ((&c, hi), lo) in t.0.iter().zip(t1.0.iter_mut()).zip(t0.0.iter_mut()) {
+        (*hi, *lo) = power2round(c);
+    }
 }

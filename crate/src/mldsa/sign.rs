@@ -2,7 +2,7 @@
 
 use zeroize::Zeroizing;
 
-use super::encode::{sig_encode, sk_decode, w1_encode_poly};
+use super::encode::{sig_encode, sk_decode, w1_encode_poly, SecretParts};
 use super::kernels::{bits_poly, dot_poly, make_hint_poly};
 use super::params::Params;
 use super::poly::{zero_vec, Poly, PolyVec, MAX_K};
@@ -14,8 +14,6 @@ use crate::hash::{shake256_into, Shake256Absorb};
 /// (steps 6–7 are done by the caller). Writes `P::SIG_LEN` bytes to `out`.
 ///
 /// Secret data takes no branch except the accept/reject decision of each attempt.
-// Exact: ℓ ≤ 7 (κ += ℓ), and a hint bit is 0 or 1 (counted with a cast, not a branch).
-#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
 pub(super) fn sign_mu<P: Params>(
     sk: &[u8],
     mu: &[u8; 64],
@@ -23,15 +21,35 @@ pub(super) fn sign_mu<P: Params>(
     out: &mut [u8],
 ) -> Result<(), Error> {
     let parts = sk_decode::<P>(sk).ok_or(Error::MalformedSecretKey)?;
-    #[cfg(feature = "ct-check")]
-    crate::ct::planted_leak(&parts.key);
-
     // Â ← ExpandA(ρ), kept for all attempts.
     let mut a_hat = [[Poly::default(); MAX_K]; MAX_K];
     let mut rows = ExpandA::new(&parts.rho, P::K, P::L);
     for row in a_hat.iter_mut().take(P::K) {
         rows.next_row(&mut row[..P::L]);
     }
+    let mut s1_hat = Zeroizing::new(parts.s1);
+    for p in s1_hat.iter_mut().take(P::L) {
+        p.ntt();
+    }
+    sign_expanded::<P>(&parts, &a_hat, &s1_hat, mu, rnd, out);
+    Ok(())
+}
+
+/// The body of [`sign_mu`] for a key already in hand: its parts (tr unused), Â (k rows of
+/// ℓ entries) and NTT(s1). Also what signing from a seed runs (`from_seed`), which
+/// has these from deriving the key.
+// Exact: ℓ ≤ 7 (κ += ℓ), and a hint bit is 0 or 1 (counted with a cast, not a branch).
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+pub(super) fn sign_expanded<P: Params>(
+    parts: &SecretParts,
+    a_hat: &[PolyVec; MAX_K],
+    s1_hat: &PolyVec,
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
+    out: &mut [u8],
+) {
+    #[cfg(feature = "ct-check")]
+    crate::ct::planted_leak(&parts.key);
     let to_ntt = |v: &PolyVec, len: usize| {
         let mut out = Zeroizing::new(*v);
         for p in out.iter_mut().take(len) {
@@ -39,7 +57,6 @@ pub(super) fn sign_mu<P: Params>(
         }
         out
     };
-    let s1_hat = to_ntt(&parts.s1, P::L);
     let s2_hat = to_ntt(&parts.s2, P::K);
     let t0_hat = to_ntt(&parts.t0, P::K);
 
@@ -88,7 +105,7 @@ pub(super) fn sign_mu<P: Params>(
 
         // z ← y + ⟨⟨c·s1⟩⟩. An attempt stops at the first failed bound; which bound
         // failed is independent of the key (as in the reference implementation).
-        if !z_within_bound::<P>(&c_hat, &s1_hat, &y, &mut z) {
+        if !z_within_bound::<P>(&c_hat, s1_hat, &y, &mut z) {
             continue;
         }
 
@@ -128,7 +145,7 @@ pub(super) fn sign_mu<P: Params>(
         crate::ct::public_slice(&h[..P::K]);
         crate::ct::public_slice(&z[..P::L]);
         sig_encode::<P>(&c_tilde[..P::C_TILDE_LEN], &z, &h, out);
-        return Ok(());
+        return;
     }
 }
 

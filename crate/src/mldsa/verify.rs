@@ -46,7 +46,7 @@ impl KeyMaterial for OnTheFly {
     }
 }
 
-fn shifted_t1_hat(t1: &Poly) -> Poly {
+pub(super) fn shifted_t1_hat(t1: &Poly) -> Poly {
     let mut p = Poly::default();
     for (x, &t) in p.0.iter_mut().zip(t1.0.iter()) {
         *x = t << D;
@@ -119,6 +119,37 @@ pub(super) fn verify_mu<P: Params>(pk: &[u8], mu: &[u8; 64], sig: &[u8]) -> bool
 /// As [`verify_mu`], with a prepared key made from the same parameter set.
 pub(super) fn verify_mu_prepared<P: Params>(key: &Prepared, mu: &[u8; 64], sig: &[u8]) -> bool {
     verify_with::<P>(key, mu, sig)
+}
+
+/// Â (k rows of ℓ entries) and NTT(t1·2^d) that the caller already has.
+#[cfg(all(feature = "ristretto255", not(target_arch = "wasm32")))]
+struct Expanded<'a> {
+    a_hat: &'a [[Poly; MAX_K]; MAX_K],
+    t1_hat: &'a [Poly],
+}
+
+#[cfg(all(feature = "ristretto255", not(target_arch = "wasm32")))]
+impl KeyMaterial for Expanded<'_> {
+    fn for_each_a_row(&self, k: usize, l: usize, mut f: impl FnMut(usize, &[Poly])) {
+        for (i, row) in self.a_hat.iter().enumerate().take(k) {
+            f(i, &row[..l]);
+        }
+    }
+
+    fn t1_hat(&self, i: usize) -> Poly {
+        self.t1_hat[i]
+    }
+}
+
+/// As [`verify_mu`], with the key's Â and NTT(t1·2^d) given.
+#[cfg(all(feature = "ristretto255", not(target_arch = "wasm32")))]
+pub(super) fn verify_mu_expanded<P: Params>(
+    a_hat: &[[Poly; MAX_K]; MAX_K],
+    t1_hat: &[Poly],
+    mu: &[u8; 64],
+    sig: &[u8],
+) -> bool {
+    verify_with::<P>(&Expanded { a_hat, t1_hat }, mu, sig)
 }
 
 fn verify_with<P: Params>(key: &impl KeyMaterial, mu: &[u8; 64], sig: &[u8]) -> bool {
