@@ -3,8 +3,8 @@
 //! that expands Â once and never encodes the secret key (Pulsar custody's combiner).
 //!
 //! ```text
-//! seed ──H──► ρ ≠ expected ρ? ──► not this key (nothing else derived)
-//!             (s1, s2) ← ExpandS, Â ← ExpandA(ρ), t = Â·s1 + s2
+//! seed ──H, ExpandS──► ρ ≠ expected ρ? ──► not this key
+//!             Â ← ExpandA(ρ), t = Â·s1 + s2
 //!             pk ≠ expected?     ──► not this key
 //!             sign(μ) with Â, NTT(s1) kept; verify with Â, NTT(t1·2^d)
 //! ```
@@ -13,19 +13,16 @@
 
 use zeroize::Zeroizing;
 
-use super::encode::{pk_encode, SecretParts};
-use super::keygen::t_row;
+use super::encode::pk_encode;
+use super::keygen::{secret_parts, t_row};
 use super::params::Params;
 use super::poly::{zero_vec, Poly, MAX_K};
-use super::sample::{expand_s, ExpandA};
 use super::verify::{shifted_t1_hat, verify_mu_expanded};
 use crate::hash::shake256_into;
 
 /// Signs μ (made by `mu_of` from the derived key's tr) with the key derived from `xi`,
 /// into `out` (`P::SIG_LEN` bytes), and verifies the signature, if the derived public key
 /// is `expected` (`P::PK_LEN` bytes). `false`: another key; `out` is untouched.
-// Exact: k, ℓ ≤ 8 fit in a byte.
-#[allow(clippy::cast_possible_truncation)]
 pub(super) fn sign<P: Params>(
     xi: &[u8; 32],
     expected: &[u8],
@@ -33,40 +30,16 @@ pub(super) fn sign<P: Params>(
     rnd: &[u8; 32],
     out: &mut [u8],
 ) -> Result<bool, super::Error> {
-    // (ρ, ρ′, K) ← H(ξ ‖ k ‖ ℓ, 128)
-    let mut seeds = Zeroizing::new([0u8; 128]);
-    shake256_into(&[xi, &[P::K as u8, P::L as u8]], &mut seeds[..]);
-    let mut parts = SecretParts {
-        rho: [0; 32],
-        key: [0; 32],
-        tr: [0; 64],
-        s1: zero_vec(),
-        s2: zero_vec(),
-        t0: zero_vec(),
-    };
-    parts.rho.copy_from_slice(&seeds[..32]);
-    // Public: ρ is the public key's first field. Another ρ is another key: a seed rebuilt
-    // from a bad share costs one hash here, not a key generation.
-    crate::ct::public_slice(&parts.rho);
+    let mut parts = secret_parts::<P>(xi);
+    // Another ρ (the public key's first field) is another key: a seed rebuilt from a bad
+    // share stops here, before Â is expanded.
     if parts.rho[..] != expected[..32] {
         return Ok(false);
     }
-    parts.key.copy_from_slice(&seeds[96..128]);
-    let mut rho_prime = Zeroizing::new([0u8; 64]);
-    rho_prime.copy_from_slice(&seeds[32..96]);
-    drop(seeds);
-    expand_s::<P>(&rho_prime, &mut parts.s1[..P::L], &mut parts.s2[..P::K]);
-
     // Â, kept for signing and verifying.
     let mut a_hat = [zero_vec(); MAX_K];
-    let mut rows = ExpandA::new(&parts.rho, P::K, P::L);
-    for row in a_hat.iter_mut().take(P::K) {
-        rows.next_row(&mut row[..P::L]);
-    }
-    let mut s1_hat = Zeroizing::new(parts.s1);
-    for p in s1_hat.iter_mut().take(P::L) {
-        p.ntt();
-    }
+    let mut s1_hat = Zeroizing::new(zero_vec());
+    super::sign::expand::<P>(&parts, &mut a_hat, &mut s1_hat);
     let mut t1 = zero_vec();
     for (i, row) in a_hat.iter().enumerate().take(P::K) {
         t_row::<P>(&row[..P::L], &s1_hat, &parts.s2[i], &mut t1[i], &mut parts.t0[i]);

@@ -11,10 +11,24 @@ use crate::hash::shake256_into;
 
 /// FIPS 204 Alg. 6 ML-DSA.KeyGen_internal(ξ): writes pk (`P::PK_LEN` bytes) and
 /// sk (`P::SK_LEN` bytes).
+pub(super) fn keygen_internal<P: Params>(xi: &[u8; 32], pk: &mut [u8], sk: &mut [u8]) {
+    let mut parts = secret_parts::<P>(xi);
+    let t1 = compute_t::<P>(&parts.rho, &parts.s1, &parts.s2, &mut parts.t0);
+
+    pk_encode::<P>(&parts.rho, &t1, pk);
+    // Public: the public key is this function's public output.
+    crate::ct::public_slice(&pk[..P::PK_LEN]);
+    // tr ← H(pk, 64)
+    shake256_into(&[&pk[..P::PK_LEN]], &mut parts.tr);
+    sk_encode::<P>(&parts, sk);
+}
+
+/// (ρ, ρ′, K) ← H(ξ ‖ k ‖ ℓ, 128) and (s1, s2) ← ExpandS(ρ′) (Alg. 6 steps 1–4): the key's
+/// parts but t0 and tr, ρ declared public.
 // Exact: k, ℓ ≤ 8 fit in a byte.
 #[allow(clippy::cast_possible_truncation)]
-pub(super) fn keygen_internal<P: Params>(xi: &[u8; 32], pk: &mut [u8], sk: &mut [u8]) {
-    // (ρ, ρ′, K) ← H(ξ ‖ k ‖ ℓ, 128)
+#[inline(always)]
+pub(super) fn secret_parts<P: Params>(xi: &[u8; 32]) -> SecretParts {
     let mut seeds = Zeroizing::new([0u8; 128]);
     shake256_into(&[xi, &[P::K as u8, P::L as u8]], &mut seeds[..]);
     let mut rho_prime = Zeroizing::new([0u8; 64]);
@@ -32,17 +46,8 @@ pub(super) fn keygen_internal<P: Params>(xi: &[u8; 32], pk: &mut [u8], sk: &mut 
     // Public: ρ is the first field of the public key (Alg. 22); ExpandA branches on its stream.
     crate::ct::public_slice(&parts.rho);
     parts.key.copy_from_slice(&seeds[96..128]);
-
-    // (s1, s2) ← ExpandS(ρ′)
     expand_s::<P>(&rho_prime, &mut parts.s1[..P::L], &mut parts.s2[..P::K]);
-    let t1 = compute_t::<P>(&parts.rho, &parts.s1, &parts.s2, &mut parts.t0);
-
-    pk_encode::<P>(&parts.rho, &t1, pk);
-    // Public: the public key is this function's public output.
-    crate::ct::public_slice(&pk[..P::PK_LEN]);
-    // tr ← H(pk, 64)
-    shake256_into(&[&pk[..P::PK_LEN]], &mut parts.tr);
-    sk_encode::<P>(&parts, sk);
+    parts
 }
 
 /// t ← NTT^-1(Â ∘ NTT(s1)) + s2 and (t1, t0) ← Power2Round(t) (FIPS 204 Alg. 6 steps

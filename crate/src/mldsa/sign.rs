@@ -21,18 +21,25 @@ pub(super) fn sign_mu<P: Params>(
     out: &mut [u8],
 ) -> Result<(), Error> {
     let parts = sk_decode::<P>(sk).ok_or(Error::MalformedSecretKey)?;
-    // Â ← ExpandA(ρ), kept for all attempts.
     let mut a_hat = [[Poly::default(); MAX_K]; MAX_K];
+    let mut s1_hat = Zeroizing::new(zero_vec());
+    expand::<P>(&parts, &mut a_hat, &mut s1_hat);
+    sign_expanded::<P>(&parts, &a_hat, &s1_hat, mu, rnd, out);
+    Ok(())
+}
+
+/// Â ← ExpandA(ρ) (k rows of ℓ entries) and NTT(s1), what signing keeps for all its
+/// attempts, into the caller's buffers (Â is 64 KB: returned by value, it was copied).
+#[inline(always)]
+pub(super) fn expand<P: Params>(parts: &SecretParts, a_hat: &mut [PolyVec; MAX_K], s1_hat: &mut PolyVec) {
     let mut rows = ExpandA::new(&parts.rho, P::K, P::L);
     for row in a_hat.iter_mut().take(P::K) {
         rows.next_row(&mut row[..P::L]);
     }
-    let mut s1_hat = Zeroizing::new(parts.s1);
+    *s1_hat = parts.s1;
     for p in s1_hat.iter_mut().take(P::L) {
         p.ntt();
     }
-    sign_expanded::<P>(&parts, &a_hat, &s1_hat, mu, rnd, out);
-    Ok(())
 }
 
 /// The body of [`sign_mu`] for a key already in hand: its parts (tr unused), Â (k rows of

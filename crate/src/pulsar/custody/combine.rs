@@ -436,7 +436,7 @@ impl CombinerParty {
         let mode = self.session.mode();
         let (msg, ctx) = (self.session.message(), self.session.context());
         // Natively in one pass: Â expanded once for the key, the signature and its check, and
-        // a seed whose ρ is not the group key's stops after one hash.
+        // a seed whose ρ is not the group key's stops before Â is expanded.
         #[cfg(not(target_arch = "wasm32"))]
         let signature = mldsa::sign_from_seed(
             mode,
