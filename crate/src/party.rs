@@ -70,7 +70,7 @@ use zeroize::Zeroizing;
 
 pub use blame::{culprits, Blame, BlameReason};
 #[cfg(feature = "protocols")]
-pub(crate) use id::sorted_distinct;
+pub(crate) use id::{id_bytes, sorted_distinct};
 pub use id::{Parties, PartyId};
 #[cfg(all(feature = "protocols", feature = "in-process-sharing"))]
 pub use shared::release as release_shared;

@@ -27,19 +27,10 @@ use alloc::vec::Vec;
 use super::{Ceremony, ComplaintMessage, DealMessage, ResponseMessage};
 use crate::hash::{tags, Transcript};
 use crate::party::shared::Held;
-use crate::party::{Blame, BlameReason};
+use crate::party::{id_bytes, Blame, BlameReason};
 use crate::vss::{Commitments, Curve};
 use crate::wire::Writer;
 use crate::PartyId;
-
-/// Ids as bytes, u16 big-endian each (the transcript's id lists; the shared checks' keys).
-pub(super) fn ids(list: &[PartyId]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(2 * list.len());
-    for p in list {
-        out.extend_from_slice(&p.get().to_be_bytes());
-    }
-    out
-}
 
 /// Where the transcript's tuple elements go: the hash, or with `in-process-sharing` the
 /// key of its memo.
@@ -208,9 +199,9 @@ fn head_elements<'s, C: Curve>(
     sink.bytes(b"threshold");
     sink.bytes(&ceremony.threshold.to_be_bytes());
     sink.bytes(b"dealers");
-    sink.bytes(&ids(&ceremony.dealers));
+    sink.bytes(&id_bytes(&ceremony.dealers));
     sink.bytes(b"receivers");
-    sink.bytes(&ids(&ceremony.receivers));
+    sink.bytes(&id_bytes(&ceremony.receivers));
     let old = ceremony.old.as_ref().map(|o| o.to_bytes()).unwrap_or_default();
     sink.bytes(b"old");
     sink.bytes(&old);
@@ -246,7 +237,7 @@ fn tail_elements<C: Curve>(
         sink.bytes(responses.get(d).map_or(&[][..], |m| m.raw.as_slice()));
     }
     sink.bytes(b"qualified");
-    sink.bytes(&ids(qualified));
+    sink.bytes(&id_bytes(qualified));
     let mut b = Vec::with_capacity(5 * blame.len());
     for entry in blame {
         b.extend_from_slice(&entry.party.get().to_be_bytes());

@@ -48,6 +48,17 @@ pub(crate) fn sorted_distinct(list: &[PartyId]) -> Result<alloc::vec::Vec<PartyI
     }
 }
 
+/// `list` as bytes, each id u16 big-endian, in the order given: how transcripts and keys of
+/// the process's sharing table list parties.
+#[cfg(feature = "protocols")]
+pub(crate) fn id_bytes(list: &[PartyId]) -> alloc::vec::Vec<u8> {
+    let mut out = alloc::vec::Vec::with_capacity(2 * list.len());
+    for p in list {
+        out.extend_from_slice(&p.get().to_be_bytes());
+    }
+    out
+}
+
 impl TryFrom<u16> for PartyId {
     type Error = crate::wire::Error;
 

@@ -37,10 +37,7 @@ pub(crate) fn statement<C: Curve>(public: &GroupPublic<C>, kind: ActivationKind,
 }
 
 fn statement_hash<C: Curve>(public: &GroupPublic<C>, kind: ActivationKind, key: &[u8]) -> [u8; 32] {
-    let mut ids = Vec::with_capacity(2 * public.parties().len());
-    for p in public.parties() {
-        ids.extend_from_slice(&p.get().to_be_bytes());
-    }
+    let ids = crate::party::id_bytes(public.parties());
     let mut commitments = Writer::new();
     public.commitments().write(&mut commitments);
     let mut t = Transcript::new(tags::LSS_ACTIVATE);

@@ -34,7 +34,7 @@ pub(super) fn check_reshare_constants<C: Curve>(
     #[cfg(feature = "in-process-sharing")]
     {
         let head = || {
-            let ids = crate::lss::transcript::ids;
+            let ids = crate::party::id_bytes;
             let (old, dealers, checked) = (old.to_bytes(), ids(&c.dealers), ids(valid));
             let found: Vec<u8> = valid.iter().map(|d| u8::from(deals.contains_key(d))).collect();
             crate::party::shared::key_of([

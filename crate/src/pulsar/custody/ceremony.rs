@@ -65,10 +65,7 @@ fn ceremony_hash(
     signers: &[PartyId],
     public_key: &[u8],
 ) -> [u8; 32] {
-    let mut ids = Vec::with_capacity(2 * signers.len());
-    for p in signers {
-        ids.extend_from_slice(&p.get().to_be_bytes());
-    }
+    let ids = crate::party::id_bytes(signers);
     let mut t = Transcript::new(tags::PULSAR_CEREMONY);
     t.append(b"session").append(session);
     t.append(b"mode").append(&[mode.to_byte()]);

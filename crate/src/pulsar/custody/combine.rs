@@ -477,14 +477,8 @@ impl CombinerParty {
 fn coefficients(used: &[PartyId]) -> Result<Vec<Scalar>, Error> {
     #[cfg(all(feature = "in-process-sharing", not(target_arch = "wasm32")))]
     let made = {
-        let key = || {
-            let mut key = Vec::with_capacity(2 * used.len());
-            for p in used {
-                key.extend_from_slice(&p.get().to_be_bytes());
-            }
-            key
-        };
         let size = 32 * used.len();
+        let key = || crate::party::id_bytes(used);
         (*crate::party::shared::memo(b"pulsar-combine-lagrange", key, size, || {
             lagrange_coefficients::<Ristretto255>(used)
         }))
